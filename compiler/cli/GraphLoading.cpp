@@ -4,6 +4,7 @@
 #include <random>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
 #include "compiler/ir/Diagnostic.h"
@@ -12,7 +13,7 @@
 namespace shardgen::cli {
 
 std::string displayName(const std::string &graphPath) {
-  return graphPath == "-" ? "<stdin>" : graphPath;
+  return graphPath == "-" ? "<stdin>" : printable(graphPath);
 }
 
 Graph loadVerifiedGraph(const std::string &graphPath) {
@@ -31,18 +32,23 @@ std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath
                      std::to_string(args.size()) + ", got " + std::to_string(files.size()));
   std::vector<Literal> inputs;
   for (size_t i = 0; i < args.size(); ++i) {
-    Literal literal;
-    try {
-      literal = readNpy(files[i]);
-    } catch (const std::exception &error) {
-      throw InputError(files[i], error.what());
-    }
     const Value &value = graph.value(args[i].value);
-    if (literal.type() != *value.type)
-      throw FileGraphError(displayName(graphPath), args[i].pointer,
-                           "input \"" + value.name + "\" has type " + printType(*value.type) +
-                               ", but " + files[i] + " holds " + printType(literal.type()));
-    inputs.push_back(std::move(literal));
+    // The header's type is checked before the data is read: a file never
+    // makes shardgen allocate more than the graph's input needs.
+    auto checkType = [&](const TensorType &type) {
+      if (type != *value.type)
+        throw FileGraphError(displayName(graphPath), args[i].pointer,
+                             "input \"" + value.name + "\" has type " + printType(*value.type) +
+                                 ", but " + files[i] + " holds " + printType(type));
+    };
+    try {
+      inputs.push_back(readNpy(files[i], checkType));
+    } catch (const NpyError &error) {
+      std::string_view message = error.what(); // "PATH: what is wrong"
+      if (message.starts_with(files[i] + ": "))
+        message.remove_prefix(files[i].size() + 2);
+      throw InputError(files[i], std::string(message));
+    }
   }
   return inputs;
 }

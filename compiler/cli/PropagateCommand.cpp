@@ -3,12 +3,14 @@
 // value. shardgen explain GRAPH VALUE [--strategy S]: why VALUE has its
 // sharding, and what kept each replicated dim from being sharded.
 
+#include <algorithm>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/propagate/Propagation.h"
 
@@ -20,7 +22,7 @@ PropagationResult propagateFile(const std::string &path, const Graph &graph,
                                 PropagationStrategy strategy) {
   PropagationResult result = atFile(path, [&] { return propagateShardings(graph, strategy); });
   for (const auto &warning : result.warnings)
-    std::cerr << displayName(path) << ": warning: " << warning << "\n";
+    std::cerr << displayName(path) << ": warning: " << printable(warning) << "\n";
   return result;
 }
 
@@ -43,7 +45,14 @@ int runExplain(const ParsedArgs &args) {
   PropagationStrategy strategy = strategyOption(args);
   Graph graph = loadVerifiedGraph(path);
   PropagationResult result = propagateFile(path, graph, strategy);
-  std::cout << atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
+  // Line breaks are the explanation's own; names inside are made printable.
+  std::string text = atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::cout << printable(std::string_view(text).substr(start, end - start))
+              << (end < text.size() ? "\n" : "");
+    start = end + 1;
+  }
   return kSuccess;
 }
 

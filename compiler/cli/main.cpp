@@ -2,12 +2,15 @@
 // errors into the spec's messages and exit codes.
 
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/FileErrors.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 
 using namespace shardgen::cli;
 
@@ -27,9 +30,7 @@ static std::string toolHelp() {
     left.resize(14, ' ');
     out += left + command->spec.brief + "\n";
   }
-  return out + "\nRun 'shardgen COMMAND --help' for a command's options.\n"
-               "Exit status: 0 success, 1 invalid graph or input data, 2 bad command line,\n"
-               "3 --check found a difference.\n";
+  return out + "\nRun 'shardgen COMMAND --help' for a command's options.\n\n" + kExitStatusHelp;
 }
 
 int main(int argc, char **argv) {
@@ -43,33 +44,45 @@ int main(int argc, char **argv) {
     if (candidate->spec.name == args[0])
       command = candidate;
   if (!command) {
-    std::cerr << "shardgen: error: unknown command '" << args[0] << "'\n" << toolHelp();
+    std::cerr << "shardgen: error: unknown command '" << printable(args[0]) << "'\n" << toolHelp();
     return kUsage;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
   for (const auto &arg : rest)
     if (arg == "--help" || arg == "-h") {
-      std::cout << helpText(command->spec);
+      std::cout << helpText(command->spec) << "\n" << kExitStatusHelp;
       return kSuccess;
     }
   try {
     return command->run(parseArgs(command->spec, rest));
   } catch (const UsageError &error) {
-    std::cerr << "shardgen " << command->spec.name << ": error: " << error.what() << "\n"
+    std::cerr << "shardgen " << command->spec.name << ": error: " << printable(error.what())
+              << "\n"
               << "usage: shardgen " << command->spec.name << " " << command->spec.synopsis
               << "\n";
     return kUsage;
   } catch (const FileGraphError &error) {
-    std::cerr << error.file() << ":" << error.pointer() << ": error: " << error.what() << "\n";
+    std::cerr << printable(error.file()) << ":" << printable(error.pointer())
+              << ": error: " << printable(error.what()) << "\n";
     return kInvalidInput;
   } catch (const InputError &error) {
-    std::cerr << error.where() << ": error: " << error.what() << "\n";
+    std::cerr << printable(error.where()) << ": error: " << printable(error.what()) << "\n";
     return kInvalidInput;
   } catch (const shardgen::GraphError &error) {
-    std::cerr << "shardgen:" << error.pointer() << ": error: " << error.what() << "\n";
+    std::cerr << "shardgen:" << printable(error.pointer()) << ": error: " << printable(error.what())
+              << "\n";
     return kInvalidInput;
+  } catch (const std::bad_alloc &) {
+    // Not a bug: the input asks for more memory than this machine gives.
+    std::cerr << "shardgen: error: out of memory\n";
+    return kInvalidInput;
+  } catch (const shardgen::InternalError &error) {
+    std::cerr << "shardgen: internal error (a bug in shardgen): " << error.what() << "\n";
+    return kInternalError;
   } catch (const std::exception &error) {
-    std::cerr << "shardgen: internal error: " << error.what() << "\n";
-    return 4;
+    // Every input problem is one of the errors above: anything else escaping
+    // here is a bug too.
+    std::cerr << "shardgen: internal error (a bug in shardgen): " << error.what() << "\n";
+    return kInternalError;
   }
 }

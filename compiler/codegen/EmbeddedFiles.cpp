@@ -1,7 +1,8 @@
 #include "compiler/codegen/EmbeddedFiles.h"
 
-#include <stdexcept>
 #include <string>
+
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen::codegen {
 
@@ -9,7 +10,7 @@ std::string_view embeddedFile(std::string_view path) {
   for (const EmbeddedFile &file : embeddedFiles())
     if (file.path == path)
       return file.contents;
-  throw std::logic_error("shardgen was built without the file " + std::string(path));
+  internalError(__FILE__, __LINE__, "shardgen was built without the file " + std::string(path));
 }
 
 } // namespace shardgen::codegen

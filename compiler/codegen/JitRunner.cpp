@@ -4,6 +4,7 @@
 #include <string>
 
 #include "compiler/codegen/EmbeddedFiles.h"
+#include "compiler/ir/InternalError.h"
 #include "runtime/include/shardgen/launch.h"
 #include "runtime/include/shardgen/mesh.h"
 #include "runtime/include/shardgen/runtime.h"
@@ -51,13 +52,13 @@ CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProg
 }
 
 std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs) const {
-  if (inputs.size() != program_.inputs.size())
-    throw std::invalid_argument("the program takes " + std::to_string(program_.inputs.size()) +
-                                " inputs, got " + std::to_string(inputs.size()));
+  SHARDGEN_CHECK(inputs.size() == program_.inputs.size(),
+                 "the program takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
+                     std::to_string(inputs.size()));
   std::vector<const void *> in;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].type() != program_.layout(program_.inputs[i]).globalType)
-      throw std::invalid_argument("input " + std::to_string(i) + " has the wrong type");
+    SHARDGEN_CHECK(inputs[i].type() == program_.layout(program_.inputs[i]).globalType,
+                   "input " + std::to_string(i) + " has the wrong type");
     in.push_back(inputs[i].data());
   }
   std::vector<Literal> outputs;

@@ -1,6 +1,6 @@
 #include "compiler/codegen/TemplateText.h"
 
-#include <stdexcept>
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen::codegen {
 
@@ -8,7 +8,7 @@ static const std::string &valueOf(const std::map<std::string, std::string> &valu
                                   const std::string &name) {
   auto it = values.find(name);
   if (it == values.end())
-    throw std::logic_error("template placeholder @@" + name + "@@ has no value");
+    internalError(__FILE__, __LINE__, "template placeholder @@" + name + "@@ has no value");
   return it->second;
 }
 

@@ -5,11 +5,13 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <sys/stat.h>
 #include <unordered_map>
 
 #include "compiler/frontend/AttributeReader.h"
 #include "compiler/frontend/ConstantValue.h"
 #include "compiler/frontend/JsonAccess.h"
+#include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OpAttributeKeys.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
@@ -385,22 +387,11 @@ void checkNestingDepth(std::string_view text) {
   }
 }
 
-/// nlohmann's message without its "[json.exception.parse_error.101] " tag.
-std::string parseErrorText(const std::string &what) {
-  size_t tagEnd = what.rfind("] ", what.find("parse error"));
-  return tagEnd == std::string::npos ? what : what.substr(tagEnd + 2);
-}
-
 } // namespace
 
 Graph readGraph(std::string_view jsonText) {
   checkNestingDepth(jsonText);
-  Json root;
-  try {
-    root = Json::parse(jsonText.data(), jsonText.data() + jsonText.size());
-  } catch (const Json::parse_error &error) {
-    fail("", "malformed JSON: " + parseErrorText(error.what()));
-  }
+  Json root = parseJsonDocument(jsonText);
   // Values point at graph.main: build the graph in place (named return value)
   // so it is not moved after linking.
   Graph graph;
@@ -408,25 +399,54 @@ Graph readGraph(std::string_view jsonText) {
   return graph;
 }
 
+namespace {
+
+/// Appends what `file` holds to `text`, refusing more than kMaxGraphFileBytes.
+/// `name` is the file as messages quote it.
+void readAllBounded(std::FILE *file, const std::string &name, std::string &text) {
+  char buffer[1 << 16];
+  size_t count;
+  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+    if (text.size() + count > kMaxGraphFileBytes)
+      fail("", "cannot read file " + name + ": larger than the limit of " +
+                   std::to_string(kMaxGraphFileBytes >> 20) + " MiB for a graph");
+    text.append(buffer, count);
+  }
+  if (std::ferror(file))
+    fail("", "cannot read file " + name + ": " + std::strerror(errno));
+}
+
+} // namespace
+
 Graph readGraphFile(const std::string &path) {
   std::string text;
   if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    if (std::cin.bad())
-      fail("", "cannot read file \"-\" (standard input)");
+    readAllBounded(stdin, "\"-\" (standard input)", text);
     return readGraph(text);
   }
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (!file)
     fail("", "cannot read file \"" + path + "\": " + std::strerror(errno));
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0)
-    text.append(buffer, count);
-  int readError = std::ferror(file) ? errno : 0;
+  struct stat info {};
+  if (::fstat(::fileno(file), &info) == 0) {
+    std::string problem;
+    if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
+      problem = "a device, not a file";
+    else if (S_ISREG(info.st_mode) && static_cast<uint64_t>(info.st_size) > kMaxGraphFileBytes)
+      problem = "it has " + std::to_string(info.st_size) + " bytes, more than the limit of " +
+                std::to_string(kMaxGraphFileBytes >> 20) + " MiB for a graph";
+    if (!problem.empty()) {
+      std::fclose(file);
+      fail("", "cannot read file \"" + path + "\": " + problem);
+    }
+  }
+  try {
+    readAllBounded(file, "\"" + path + "\"", text);
+  } catch (...) {
+    std::fclose(file);
+    throw;
+  }
   std::fclose(file);
-  if (readError)
-    fail("", "cannot read file \"" + path + "\": " + std::strerror(readError));
   return readGraph(text);
 }
 

@@ -5,6 +5,7 @@
 //
 // Throws GraphError at the first problem, with a JSON pointer into the file.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,8 +13,12 @@
 
 namespace shardgen {
 
+/// Graph files (and standard input) larger than this are refused unread.
+inline constexpr uint64_t kMaxGraphFileBytes = uint64_t(256) << 20;
+
 Graph readGraph(std::string_view jsonText);
-/// `path` "-" reads standard input.
+/// `path` "-" reads standard input. Fails on a directory or a file over
+/// kMaxGraphFileBytes.
 Graph readGraphFile(const std::string &path);
 
 } // namespace shardgen

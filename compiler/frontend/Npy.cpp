@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compiler/frontend/NpyHeader.h"
@@ -15,6 +16,8 @@ namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
 constexpr size_t kArrayAlign = 64; // numpy aligns the data to 64 bytes
+/// Magic, version and the longest header length field.
+constexpr size_t kPreambleBytes = 12;
 
 struct Dtype {
   ElementType type;
@@ -66,69 +69,174 @@ void transposeFromFortran(const std::byte *fortran, Literal &out) {
   }
 }
 
-} // namespace
 
-Literal parseNpy(std::string_view bytes, const std::string &name) {
-  auto fail = [&](const std::string &what) -> Literal { throw NpyError(name + ": " + what); };
-  if (bytes.size() < kMagic.size() + 2 || bytes.substr(0, kMagic.size()) != kMagic)
+/// Where a .npy file's header ends (magic, version and header length read
+/// from `preamble`, its first kPreambleBytes bytes or fewer).
+size_t headerEnd(std::string_view preamble, size_t fileBytes, const std::string &name) {
+  auto fail = [&](const std::string &what) -> size_t { throw NpyError(name + ": " + what); };
+  if (preamble.size() < kMagic.size() + 2 || preamble.substr(0, kMagic.size()) != kMagic)
     return fail("not a .npy file (bad magic)");
-  int major = static_cast<unsigned char>(bytes[6]), minor = static_cast<unsigned char>(bytes[7]);
+  int major = static_cast<unsigned char>(preamble[6]);
+  int minor = static_cast<unsigned char>(preamble[7]);
   if (major < 1 || major > 3 || minor != 0)
     return fail("unsupported .npy format version " + std::to_string(major) + "." +
                 std::to_string(minor) + " (reads 1.0, 2.0 and 3.0)");
   size_t lengthWidth = major == 1 ? 2 : 4;
   size_t headerStart = 8 + lengthWidth;
-  if (bytes.size() < headerStart)
+  if (preamble.size() < headerStart)
     return fail("truncated header");
-  size_t headerLength = readLittleEndian(bytes, 8, lengthWidth);
-  if (bytes.size() - headerStart < headerLength)
+  size_t headerLength = readLittleEndian(preamble, 8, lengthWidth);
+  if (headerLength > kMaxHeaderBytes)
+    return fail("header of " + std::to_string(headerLength) + " bytes is too large (at most " +
+                std::to_string(kMaxHeaderBytes) + ")");
+  if (fileBytes - headerStart < headerLength)
     return fail("truncated header: expected " + std::to_string(headerLength) + " bytes");
+  return headerStart + headerLength;
+}
 
+/// What the header promises: the tensor, its layout and its data size.
+struct NpyLayout {
+  TensorType type;
+  std::string descr;
+  bool fortranOrder = false;
+  bool bigEndian = false;
+  uint64_t dataBytes = 0;
+};
+
+NpyLayout parseLayout(std::string_view headerText, const std::string &name) {
+  auto fail = [&](const std::string &what) -> NpyLayout { throw NpyError(name + ": " + what); };
   std::string error;
-  auto header = parseNpyHeader(bytes.substr(headerStart, headerLength), &error);
+  auto header = parseNpyHeader(headerText, &error);
   if (!header)
     return fail("bad header: " + error);
   auto dtype = parseDescr(header->descr);
   if (!dtype)
     return fail("unsupported dtype '" + header->descr +
                 "' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, and <V2 or <u2 for bf16)");
-
-  TensorType type{dtype->type, header->shape};
-  size_t width = elementByteWidth(type.elementType);
-  size_t dataStart = headerStart + headerLength;
-  size_t available = bytes.size() - dataStart;
-  // Check the size against the file before allocating: a corrupt shape must
-  // neither overflow nor turn into a huge allocation.
+  NpyLayout layout{TensorType{dtype->type, header->shape}, header->descr, header->fortranOrder,
+                   dtype->bigEndian};
+  // The size is checked against the file before anything is allocated: a
+  // corrupt shape must neither overflow nor turn into a huge allocation.
+  size_t width = elementByteWidth(layout.type.elementType);
   uint64_t product = 1;
   bool empty = false;
-  for (int64_t dim : type.shape) {
+  for (int64_t dim : layout.type.shape) {
     if (dim == 0) {
       empty = true;
       continue;
     }
     if (product > (uint64_t(INT64_MAX) / width) / static_cast<uint64_t>(dim))
-      return fail("shape (" + printShape(type.shape) + ") is too large");
+      return fail("shape (" + printShape(layout.type.shape) + ") is too large");
     product *= static_cast<uint64_t>(dim);
   }
-  uint64_t needed = empty ? 0 : product * width;
-  if (needed > available)
-    return fail("truncated data: shape (" + printShape(type.shape) + ") of '" + header->descr +
-                "' needs " + std::to_string(needed) + " bytes, the file has " +
-                std::to_string(available));
+  layout.dataBytes = empty ? 0 : product * width;
+  return layout;
+}
 
-  Literal literal(type);
-  const std::byte *data = reinterpret_cast<const std::byte *>(bytes.data() + dataStart);
-  if (header->fortranOrder && type.rank() > 1)
+/// The file must hold exactly the data its header promises.
+void checkDataSize(const NpyLayout &layout, uint64_t available, const std::string &name) {
+  if (available == layout.dataBytes)
+    return;
+  throw NpyError(name + ": " + (available < layout.dataBytes ? "truncated" : "trailing") +
+                 " data: shape (" + printShape(layout.type.shape) + ") of '" + layout.descr +
+                 "' needs " + std::to_string(layout.dataBytes) + " bytes, the file has " +
+                 std::to_string(available));
+}
+
+Literal decodeData(const NpyLayout &layout, std::string_view bytes) {
+  Literal literal(layout.type);
+  const auto *data = reinterpret_cast<const std::byte *>(bytes.data());
+  size_t width = elementByteWidth(layout.type.elementType);
+  if (layout.fortranOrder && layout.type.rank() > 1)
     transposeFromFortran(data, literal);
   else if (literal.byteSize() > 0) // an empty tensor's buffer may be null
     std::memcpy(literal.data(), data, literal.byteSize());
-  if (dtype->bigEndian && width > 1)
+  if (layout.bigEndian && width > 1)
     for (size_t offset = 0; offset < literal.byteSize(); offset += width)
       std::reverse(literal.data() + offset, literal.data() + offset + width);
-  if (type.elementType == ElementType::I1) // numpy treats any nonzero byte as True
+  if (layout.type.elementType == ElementType::I1) // numpy treats any nonzero byte as True
     for (int64_t i = 0; i < literal.numElements(); ++i)
       literal.as<uint8_t>()[i] = literal.as<uint8_t>()[i] != 0;
   return literal;
+}
+
+/// An open file read in pieces, each at most as large as asked for.
+class InputFile {
+public:
+  explicit InputFile(const std::string &path) : path_(path) {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_)
+      throw NpyError(path + ": cannot open: " + std::strerror(errno));
+    struct stat info {};
+    if (::fstat(::fileno(file_), &info) == 0) {
+      if (S_ISDIR(info.st_mode))
+        throw NpyError(path + ": cannot read: " + std::strerror(EISDIR));
+      if (S_ISREG(info.st_mode))
+        size_ = static_cast<uint64_t>(info.st_size);
+    }
+  }
+  ~InputFile() { std::fclose(file_); }
+  InputFile(const InputFile &) = delete;
+  InputFile &operator=(const InputFile &) = delete;
+
+  /// The size of a regular file; nullopt for a pipe or device.
+  std::optional<uint64_t> size() const { return size_; }
+
+  /// Appends up to `count` bytes to `out` (fewer at the end of the file).
+  void read(std::string &out, size_t count) {
+    size_t start = out.size();
+    out.resize(start + count);
+    size_t got = std::fread(out.data() + start, 1, count, file_);
+    out.resize(start + got);
+    if (got < count && std::ferror(file_))
+      throw NpyError(path_ + ": cannot read: " + std::strerror(errno));
+  }
+
+  bool atEnd() {
+    std::string probe;
+    read(probe, 1);
+    return probe.empty();
+  }
+
+private:
+  std::string path_;
+  std::FILE *file_ = nullptr;
+  std::optional<uint64_t> size_;
+};
+
+} // namespace
+
+Literal parseNpy(std::string_view bytes, const std::string &name) {
+  size_t end = headerEnd(bytes.substr(0, kPreambleBytes), bytes.size(), name);
+  size_t headerStart = bytes[6] == 1 ? 10 : 12; // version 1.0: a 16-bit length
+  NpyLayout layout = parseLayout(bytes.substr(headerStart, end - headerStart), name);
+  checkDataSize(layout, bytes.size() - end, name);
+  return decodeData(layout, bytes.substr(end));
+}
+
+Literal readNpy(const std::string &path, const std::function<void(const TensorType &)> &checkType) {
+  InputFile file(path);
+  std::string bytes;
+  file.read(bytes, kPreambleBytes);
+  // A pipe's length is unknown: the header length only has to fit the limit.
+  uint64_t fileBytes = file.size().value_or(UINT64_MAX);
+  size_t end = headerEnd(bytes, std::min<uint64_t>(fileBytes, SIZE_MAX), path);
+  size_t headerStart = bytes[6] == 1 ? 10 : 12; // version 1.0: a 16-bit length
+  file.read(bytes, end - bytes.size());
+  if (bytes.size() < end)
+    throw NpyError(path + ": truncated header: expected " + std::to_string(end - headerStart) +
+                   " bytes");
+  NpyLayout layout = parseLayout(std::string_view(bytes).substr(headerStart, end - headerStart),
+                                 path);
+  if (checkType)
+    checkType(layout.type);
+  if (file.size())
+    checkDataSize(layout, *file.size() - end, path);
+  std::string data;
+  file.read(data, layout.dataBytes);
+  if (data.size() < layout.dataBytes || !file.atEnd())
+    checkDataSize(layout, data.size() + (data.size() < layout.dataBytes ? 0 : 1), path);
+  return decodeData(layout, data);
 }
 
 std::string serializeNpy(const Literal &literal) {
@@ -157,22 +265,6 @@ std::string serializeNpy(const Literal &literal) {
   if (literal.byteSize() > 0) // an empty tensor's buffer may be null
     out.append(reinterpret_cast<const char *>(literal.data()), literal.byteSize());
   return out;
-}
-
-Literal readNpy(const std::string &path) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    throw NpyError(path + ": cannot open: " + std::strerror(errno));
-  std::string bytes;
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0)
-    bytes.append(buffer, count);
-  int readError = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (readError)
-    throw NpyError(path + ": cannot read: " + std::strerror(readError));
-  return parseNpy(bytes, path);
 }
 
 void writeNpy(const std::string &path, const Literal &literal) {

@@ -13,6 +13,7 @@
 // (bit patterns saved as uint16; the spec has no 16-bit integer type, so
 // '<u2' is never ambiguous).
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -26,7 +27,14 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-Literal readNpy(const std::string &path);
+/// Headers longer than this are refused (numpy's own limit is 10000 bytes).
+inline constexpr size_t kMaxHeaderBytes = size_t(1) << 20;
+
+/// Reads `path` (a file, pipe or device), refusing one whose size differs
+/// from what its header promises before reading the data. `checkType`, if
+/// given, sees the header's type first (and may throw).
+Literal readNpy(const std::string &path,
+                const std::function<void(const TensorType &)> &checkType = {});
 /// Writes through a temporary file renamed into place: no partial output.
 void writeNpy(const std::string &path, const Literal &literal);
 

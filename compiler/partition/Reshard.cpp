@@ -4,6 +4,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "compiler/ir/InternalError.h"
 #include "compiler/partition/CollectiveTraffic.h"
 
 namespace shardgen {
@@ -199,9 +200,9 @@ public:
   /// Brings the dims to `goal` (partial axes unchanged).
   void moveDims(const DimAxes &goal) {
     for (int iteration = 0; dimAxesOf(current_) != goal; ++iteration) {
-      if (iteration > 64 || !(sliceFreeAdditions(goal) || moveByAllToAll(goal) ||
-                              gatherRemovals(goal)))
-        throw std::logic_error("reshard planning made no progress");
+      SHARDGEN_CHECK(iteration <= 64 && (sliceFreeAdditions(goal) || moveByAllToAll(goal) ||
+                                         gatherRemovals(goal)),
+                     "reshard planning made no progress");
     }
   }
 

@@ -149,7 +149,11 @@ OpShardingRule reshapeRule(const OpShapes &shapes) {
   auto inRank = static_cast<int64_t>(in.size()), outRank = static_cast<int64_t>(out.size());
   int64_t i = 0, j = 0;
   int64_t remainingIn = inRank ? in[0] : 1, remainingOut = outRank ? out[0] : 1;
-  while (i < inRank && j < outRank) {
+  // A tensor without elements has nothing to line up (and gcd(0, 0) is no
+  // divisor): every dim needs replication, which moves no data.
+  bool empty = std::find(in.begin(), in.end(), 0) != in.end() ||
+               std::find(out.begin(), out.end(), 0) != out.end();
+  while (!empty && i < inRank && j < outRank) {
     if (remainingIn == 1) {
       if (++i < inRank)
         remainingIn = in[i];

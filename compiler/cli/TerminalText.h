@@ -1,0 +1,15 @@
+#pragma once
+// Text from the input (names, paths, JSON keys) on its way to a terminal:
+// control characters are escaped so a name can neither move the cursor nor
+// fake a line of output.
+
+#include <string>
+#include <string_view>
+
+namespace shardgen::cli {
+
+/// `text` with ASCII control characters (and DEL) as \n, \t, \r or \xHH, and
+/// the C1 controls U+0080..U+009F as \u0080..\u009f.
+std::string printable(std::string_view text);
+
+} // namespace shardgen::cli
