@@ -4,11 +4,11 @@
 // add_subdirectory().
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/OutputFolder.h"
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/ShardedProgram.h"
@@ -26,11 +26,14 @@ static int runCompile(const ParsedArgs &args) {
   Graph graph = loadVerifiedGraph(path);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
+  OutputFolder folder(*dir);
   try {
-    writeAotProject(*dir, generated);
+    writeAotProject(folder.staging().string(), generated);
   } catch (const std::filesystem::filesystem_error &error) {
-    throw InputError(*dir, error.what());
+    throw InputError(*dir, "cannot write " + error.path1().filename().string() + ": " +
+                               errorText(error.code()));
   }
+  folder.commit();
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   std::cerr << "wrote " << *dir << "/" << generated.name << ".h, " << generated.name << ".cpp, "

@@ -1,39 +1,34 @@
 #include "compiler/cli/OutputWriting.h"
 
-#include <filesystem>
-#include <fstream>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/LiteralPrinter.h"
+#include "compiler/cli/OutputFolder.h"
 #include "compiler/frontend/Npy.h"
 
 namespace shardgen::cli {
 
-namespace fs = std::filesystem;
-
 void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs) {
-
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw InputError(dir, "cannot create the output folder: " + ec.message());
-  std::vector<std::pair<fs::path, fs::path>> staged;
-  try {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      fs::path final = fs::path(dir) / ("out" + std::to_string(i) + ".npy");
-      fs::path temp = final;
-      temp += ".partial";
-      writeNpy(temp.string(), outputs[i]);
-      staged.emplace_back(temp, final);
+  OutputFolder folder(dir);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string name = "out" + std::to_string(i) + ".npy";
+    try {
+      writeNpy((folder.staging() / name).string(), outputs[i]);
+    } catch (const NpyError &error) {
+      // "STAGING/outN.npy: cannot write: REASON": the staging path means nothing to the user.
+      std::string_view what = error.what();
+      size_t reason = what.rfind(": ");
+      throw InputError(dir, "cannot write " + name + ": " +
+                                std::string(reason == what.npos ? what : what.substr(reason + 2)));
     }
-  } catch (const std::exception &error) {
-    for (auto &[temp, final] : staged)
-      fs::remove(temp, ec);
-    throw InputError(dir, std::string("cannot write the outputs: ") + error.what());
   }
-  for (auto &[temp, final] : staged)
-    fs::rename(temp, final);
+  folder.commit();
 }
 
 void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs) {
@@ -47,17 +42,30 @@ void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs) {
 }
 
 void writeTextFile(const std::string &file, const std::string &text) {
-  std::string aside = file + ".partial";
-  {
-    std::ofstream out(aside, std::ios::binary);
-    out << text;
-    if (!out)
-      throw InputError(file, "cannot write the output file");
+  // A unique name beside the file, renamed over it: never half a file, and a
+  // symlink at `file` is replaced, not written through.
+  std::string aside = file + ".partial-XXXXXX";
+  int fd = ::mkstemp(aside.data());
+  if (fd < 0)
+    throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
+  size_t written = 0;
+  while (written < text.size()) {
+    ssize_t count = ::write(fd, text.data() + written, text.size() - written);
+    if (count < 0 && errno == EINTR)
+      continue;
+    if (count <= 0)
+      break;
+    written += static_cast<size_t>(count);
   }
-  std::error_code error;
-  fs::rename(aside, file, error);
-  if (error)
-    throw InputError(file, error.message());
+  int error = written == text.size() ? 0 : errno;
+  if (::close(fd) != 0 && !error)
+    error = errno;
+  if (!error && ::rename(aside.c_str(), file.c_str()) != 0)
+    error = errno;
+  if (error) {
+    ::unlink(aside.c_str());
+    throw InputError(file, "cannot write: " + std::string(std::strerror(error)));
+  }
 }
 
 } // namespace shardgen::cli

@@ -9,14 +9,15 @@
 
 namespace shardgen::cli {
 
-/// Writes out0.npy, out1.npy, ... into `dir` (created if needed); every file
-/// is written aside first and renamed into place only when all succeeded.
+/// Writes out0.npy, out1.npy, ... into `dir` as an OutputFolder: all of them
+/// or none.
 void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs);
 
 /// With `-o DIR` writes the outputs there, else prints them to stdout.
 void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs);
 
-/// Writes `text` aside and renames it into place: no partial file on failure.
+/// Writes `text` to a unique file beside `file` and renames it into place: no
+/// partial file on failure; throws InputError with the system's reason.
 void writeTextFile(const std::string &file, const std::string &text);
 
 } // namespace shardgen::cli

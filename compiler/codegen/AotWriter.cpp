@@ -1,7 +1,8 @@
 #include "compiler/codegen/AotWriter.h"
 
 #include <filesystem>
-#include <fstream>
+#include <cerrno>
+#include <cstdio>
 #include <system_error>
 
 #include "compiler/codegen/EmbeddedFiles.h"
@@ -12,11 +13,13 @@ namespace fs = std::filesystem;
 
 static void writeFile(const fs::path &path, std::string_view contents) {
   fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  if (!out)
-    throw fs::filesystem_error("cannot write", path,
-                               std::make_error_code(std::errc::io_error));
+  std::FILE *out = std::fopen(path.c_str(), "wb");
+  bool written = out && std::fwrite(contents.data(), 1, contents.size(), out) == contents.size();
+  int error = written ? 0 : errno; // the system's reason, e.g. "File name too long"
+  if (out && std::fclose(out) != 0 && written)
+    error = errno;
+  if (error)
+    throw fs::filesystem_error("cannot write", path, std::error_code(error, std::generic_category()));
 }
 
 void writeAotProject(const std::string &dir, const GeneratedProgram &generated) {

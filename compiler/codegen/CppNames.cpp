@@ -1,5 +1,7 @@
 #include "compiler/codegen/CppNames.h"
 
+#include <cstdio>
+
 namespace shardgen::codegen {
 
 std::string_view elementTag(ElementType type) {
@@ -85,6 +87,98 @@ std::string cIdentifier(std::string_view name) {
   if (out.empty() || (out[0] >= '0' && out[0] <= '9'))
     out = "g_" + out;
   return out;
+}
+
+namespace {
+
+/// Words a namespace, file or symbol name may not be: C++ keywords and
+/// alternative tokens, names of the standard library and shardgen's own code,
+/// and the lowercase object-like macros of the C and POSIX headers generated
+/// code includes (plus GNU mode's `linux` and `unix`). Uppercase macros (NULL,
+/// EOF, INT8_MAX) are caught by the no-lowercase-letter rule.
+constexpr std::string_view kReservedWords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
+    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "import", "inline", "int", "long", "module", "mutable", "namespace", "new",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
+    "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
+    "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+    "final", "override", "main", "std", "posix", "shardgen", "rt", "errno", "stdin", "stdout",
+    "stderr", "linux", "unix", "assert", "offsetof", "alloca", "environ",
+};
+
+bool isReserved(std::string_view name) {
+  for (std::string_view word : kReservedWords)
+    if (name == word)
+      return true;
+  return false;
+}
+
+bool isAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/// Kept as written: an identifier of letters, digits and single inner
+/// underscores, with a lowercase letter, not reserved and not "sg_..." (the
+/// mangled names' prefix).
+bool keepsItsName(std::string_view name) {
+  if (name.empty() || !isAlnum(name[0]) || (name[0] >= '0' && name[0] <= '9') ||
+      name.back() == '_' || name.find("__") != std::string_view::npos ||
+      name.starts_with("sg_") || isReserved(name))
+    return false;
+  bool lowercase = false;
+  for (char c : name) {
+    if (!isAlnum(c) && c != '_')
+      return false;
+    lowercase = lowercase || (c >= 'a' && c <= 'z');
+  }
+  return lowercase;
+}
+
+constexpr size_t kMaxProgramName = 200; // + "_host.cpp" stays within NAME_MAX
+
+} // namespace
+
+std::string programIdentifier(std::string_view graphName) {
+  if (graphName.empty())
+    return "program";
+  std::string out;
+  if (keepsItsName(graphName)) {
+    out = graphName;
+  } else {
+    // "sg_" + letters and digits as they are, every other byte as Z + two hex
+    // digits ('Z' itself too): a prefix code, so distinct names stay distinct.
+    out = "sg_";
+    static constexpr char kHex[] = "0123456789abcdef";
+    for (char c : graphName) {
+      auto byte = static_cast<unsigned char>(c);
+      if (isAlnum(c) && c != 'Z') {
+        out += c;
+      } else {
+        out += 'Z';
+        out += kHex[byte >> 4];
+        out += kHex[byte & 15];
+      }
+    }
+  }
+  if (out.size() <= kMaxProgramName)
+    return out;
+  // Too long for a file name: a prefix and a 64-bit FNV-1a hash of the whole
+  // name (one character longer than any name kept whole).
+  uint64_t hash = 14695981039346656037ull;
+  for (char c : graphName)
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char suffix[20];
+  std::snprintf(suffix, sizeof suffix, "_h%016llx", static_cast<unsigned long long>(hash));
+  out.resize(kMaxProgramName + 1 - std::string_view(suffix).size());
+  if (out.back() == '_')
+    out.back() = 'x';
+  return out + suffix;
 }
 
 std::string commentText(std::string_view text) {

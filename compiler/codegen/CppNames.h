@@ -24,6 +24,13 @@ std::string runtimeReducer(Reducer reducer);
 /// A C identifier made from `name` (letters, digits, '_'; never empty, never
 /// starting with a digit).
 std::string cIdentifier(std::string_view name);
+/// The program's name in generated C++ (namespace, symbol prefix, file and
+/// CMake target names) for a graph named `graphName`: the name itself when it
+/// is a plain identifier with a lowercase letter that is no keyword, macro or
+/// reserved name; else "sg_" + an injective escape of it. Deterministic,
+/// distinct for distinct names, at most 201 characters (longer ones end in a
+/// hash), never empty ("program" for an unnamed graph).
+std::string programIdentifier(std::string_view graphName);
 /// A comment-safe copy of `text` (no "*/", no newlines).
 std::string commentText(std::string_view text);
 

@@ -173,7 +173,7 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
 GeneratedProgram generateProgram(const SpmdProgram &program) {
   GeneratedProgram generated;
   const Graph &graph = *program.graph;
-  generated.name = cIdentifier(graph.name.empty() ? "program" : graph.name);
+  generated.name = programIdentifier(graph.name);
   generated.symbol = "shardgen_" + generated.name;
 
   EmitterContext context(program);

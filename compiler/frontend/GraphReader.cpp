@@ -350,6 +350,8 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
   if (!json.is_string())
     readString(json, pointer); // reports the wrong kind
   const std::string &name = json.get_ref<const std::string &>();
+  if (name.empty())
+    fail(pointer.str(), "a value name must not be empty");
   ValueId id = static_cast<ValueId>(graph_.values.size());
   if (!scope.names.emplace(name, id).second)
     fail(pointer.str(), "redefinition of value \"" + name + "\"");

@@ -59,8 +59,19 @@ static std::string printAxisList(const std::vector<AxisRef> &axes) {
   return out + "}";
 }
 
+/// A mesh name as MLIR prints a symbol: bare when it is an identifier
+/// ([A-Za-z_][A-Za-z0-9_$.-]*), else quoted, so any name the verifier
+/// accepts (no '"') reads back.
+static std::string printMeshName(const std::string &name) {
+  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  for (char c : name)
+    bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+                    c == '.' || c == '-');
+  return bare ? name : "\"" + name + "\"";
+}
+
 std::string printSharding(const TensorSharding &sharding) {
-  std::string out = "<@" + sharding.meshName + ", [";
+  std::string out = "<@" + printMeshName(sharding.meshName) + ", [";
   for (size_t i = 0; i < sharding.dims.size(); ++i) {
     if (i)
       out += ", ";

@@ -10,6 +10,9 @@ namespace shardgen::verify {
 
 /// Devices are threads or ranks: far fewer than this.
 static constexpr int64_t kMaxDevices = int64_t(1) << 20;
+/// The runtime's device context has room for this many axes (any more would
+/// be size-1 axes: 2^20 devices need at most 20 larger ones).
+static constexpr int64_t kMaxMeshAxes = 32;
 
 static void verifyDeviceIds(const Mesh &mesh, int64_t numDevices) {
   const std::string idsPointer = joinPointer(mesh.pointer, "device_ids");
@@ -34,12 +37,28 @@ static void verifyDeviceIds(const Mesh &mesh, int64_t numDevices) {
                            formatList(sorted));
 }
 
+/// Mesh and axis names are written into sharding text ("<@mesh, [{"x"}]>")
+/// and must read back: not empty, and no '"' (a quoted name has no escapes).
+static void verifyName(const std::string &name, const std::string &pointer, const char *what) {
+  if (name.empty())
+    fail(pointer, std::string(what) + " name must not be empty");
+  if (name.find('"') != std::string::npos)
+    fail(pointer, std::string(what) + " name \"" + name +
+                      "\" contains '\"', which sharding text cannot quote");
+}
+
 static void verifyMesh(const Mesh &mesh) {
+  verifyName(mesh.name, joinPointer(mesh.pointer, "name"), "mesh");
+  if (mesh.axes.size() > static_cast<size_t>(kMaxMeshAxes))
+    fail(joinPointer(joinPointer(mesh.pointer, "axes"), kMaxMeshAxes),
+         "mesh \"" + mesh.name + "\" has " + std::to_string(mesh.axes.size()) +
+             " axes; shardgen supports at most " + std::to_string(kMaxMeshAxes));
   std::set<std::string> axisNames;
   int64_t numDevices = 1;
   for (size_t i = 0; i < mesh.axes.size(); ++i) {
     const MeshAxis &axis = mesh.axes[i];
     const std::string axisPointer = joinPointer(joinPointer(mesh.pointer, "axes"), i);
+    verifyName(axis.name, joinPointer(axisPointer, "name"), "axis");
     if (!axisNames.insert(axis.name).second)
       fail(joinPointer(axisPointer, "name"), "duplicate axis name: \"" + axis.name + "\"");
     if (axis.size <= 0)

@@ -43,7 +43,7 @@ inline constexpr int64_t elementBytes(ElementType type) {
 
 enum class Reducer : int32_t { Add, Mul, Max, Min, And, Or };
 
-inline constexpr int32_t kMaxMeshAxes = 8;
+inline constexpr int32_t kMaxMeshAxes = 32; // the verifier refuses larger meshes
 
 class Communicator; // the backend (threads or MPI); opaque to generated code
 class DeviceMesh;   // host-side mesh with axis names; opaque to generated code

@@ -1,0 +1,101 @@
+#include "compiler/cli/OutputFolder.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "compiler/cli/Command.h"
+
+namespace shardgen::cli {
+
+namespace fs = std::filesystem;
+
+std::string errorText(const std::error_code &error) {
+  return error.category() == std::generic_category() || error.category() == std::system_category()
+             ? std::strerror(error.value())
+             : error.message();
+}
+
+namespace {
+
+std::error_code lastError() { return {errno, std::generic_category()}; }
+
+/// The relative paths of the regular files under `root`, folders first.
+void listStaged(const fs::path &root, std::vector<fs::path> &folders,
+                std::vector<fs::path> &files) {
+  for (const fs::directory_entry &entry : fs::recursive_directory_iterator(root)) {
+    fs::path relative = entry.path().lexically_relative(root);
+    (entry.is_directory() ? folders : files).push_back(relative);
+  }
+}
+
+/// Whether `path` exists, without following a final symlink.
+bool exists(const fs::path &path, struct stat &info) { return ::lstat(path.c_str(), &info) == 0; }
+
+} // namespace
+
+OutputFolder::OutputFolder(std::string target) : target_(std::move(target)) {
+  fs::path path = fs::path(target_).lexically_normal();
+  if (path.filename().empty())
+    path = path.parent_path(); // "out/" -> "out"
+  fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+  std::error_code error;
+  fs::create_directories(parent, error);
+  if (error)
+    throw InputError(target_, "cannot create the output folder: " + errorText(error));
+  std::string pattern = (parent / ("." + path.filename().string())).string();
+  if (pattern.size() > 200) // keep the staging name within NAME_MAX
+    pattern = (parent / ".shardgen-output").string();
+  pattern += ".partial-XXXXXX";
+  if (!::mkdtemp(pattern.data()))
+    throw InputError(target_, "cannot create the output folder: " + errorText(lastError()));
+  staging_ = pattern;
+}
+
+OutputFolder::~OutputFolder() {
+  std::error_code ignored;
+  if (!committed_)
+    fs::remove_all(staging_, ignored);
+}
+
+void OutputFolder::commit() {
+  fs::path target = fs::path(target_).lexically_normal();
+  if (target.filename().empty())
+    target = target.parent_path();
+  struct stat info {};
+  if (!exists(target, info)) {
+    if (::rename(staging_.c_str(), target.c_str()) != 0)
+      throw InputError(target_, "cannot write the output folder: " + errorText(lastError()));
+    committed_ = true;
+    return;
+  }
+  if (::stat(target.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw InputError(target_, "cannot write into it: " + std::string(std::strerror(ENOTDIR)));
+
+  std::vector<fs::path> folders, files;
+  listStaged(staging_, folders, files);
+  // Check every destination before moving anything.
+  for (const fs::path &folder : folders)
+    if (exists(target / folder, info) && !S_ISDIR(info.st_mode))
+      throw InputError((target / folder).string(),
+                       S_ISLNK(info.st_mode)
+                           ? "cannot write into it: a symlink (shardgen writes only inside the "
+                             "output folder)"
+                           : "cannot write into it: " + std::string(std::strerror(ENOTDIR)));
+  for (const fs::path &file : files)
+    if (exists(target / file, info) && S_ISDIR(info.st_mode))
+      throw InputError((target / file).string(),
+                       "cannot replace it: " + std::string(std::strerror(EISDIR)));
+  for (const fs::path &folder : folders)
+    if (!exists(target / folder, info) && ::mkdir((target / folder).c_str(), 0777) != 0)
+      throw InputError((target / folder).string(),
+                       "cannot create the folder: " + errorText(lastError()));
+  for (const fs::path &file : files)
+    if (::rename((staging_ / file).c_str(), (target / file).c_str()) != 0)
+      throw InputError((target / file).string(), "cannot write: " + errorText(lastError()));
+}
+
+} // namespace shardgen::cli

@@ -1,0 +1,41 @@
+#pragma once
+// An output folder written all-or-nothing. Files are written into a staging
+// folder beside the target (same file system); commit() then moves them in:
+// - a target that does not exist appears whole, by one rename of the folder;
+// - into an existing folder, each file replaces the file of its name (other
+//   files stay); every destination is checked before the first one moves, so
+//   a destination that is a folder, or a subfolder that is a symlink, fails
+//   the commit with nothing changed.
+// Renames never follow a symlink: a symlinked destination file is replaced
+// by the new file, not written through. Without commit() (an error on the
+// way), the staging folder is removed and the target is untouched.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace shardgen::cli {
+
+class OutputFolder {
+public:
+  /// Throws InputError(target, ...) when the staging folder cannot be made.
+  explicit OutputFolder(std::string target);
+  ~OutputFolder();
+  OutputFolder(const OutputFolder &) = delete;
+  OutputFolder &operator=(const OutputFolder &) = delete;
+
+  /// Where to write the files (a path inside the staging folder).
+  const std::filesystem::path &staging() const { return staging_; }
+  /// Moves the staged files into the target; throws InputError.
+  void commit();
+
+private:
+  std::string target_;
+  std::filesystem::path staging_;
+  bool committed_ = false;
+};
+
+/// `path`'s text with the errno message of `error`, e.g. "File name too long".
+std::string errorText(const std::error_code &error);
+
+} // namespace shardgen::cli
