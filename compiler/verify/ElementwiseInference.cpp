@@ -31,10 +31,25 @@ bool isBitwise(OpKind kind) {
   return kind == OpKind::And || kind == OpKind::Or || kind == OpKind::Xor || kind == OpKind::Not;
 }
 
-/// Signed arithmetic that has no meaning on i1 (StableHLO's HLO_IntFpOrComplexTensor).
+/// Arithmetic StableHLO defines on integers and floats but not on i1
+/// (HLO_IntFpOrComplexTensor): the spec's "integer" excludes boolean.
 bool rejectsBool(OpKind kind) {
-  return kind == OpKind::Negate || kind == OpKind::Abs || kind == OpKind::Sign;
+  switch (kind) {
+  case OpKind::Negate:
+  case OpKind::Abs:
+  case OpKind::Sign:
+  case OpKind::Subtract:
+  case OpKind::Divide:
+  case OpKind::Remainder:
+  case OpKind::Power:
+    return true;
+  default:
+    return false;
+  }
 }
+
+/// Ops on signed values only (HLO_SIntFpOrComplexTensor): no unsigned integers.
+bool rejectsUnsigned(OpKind kind) { return kind == OpKind::Abs || kind == OpKind::Sign; }
 
 void checkElementKind(const InferenceContext &context, const TensorType &type) {
   const OpKind kind = context.op.kind;
@@ -44,6 +59,8 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
     context.failOp("requires integer or i1 operands, got " + printType(type));
   if (rejectsBool(kind) && type.elementType == ElementType::I1)
     context.failOp("requires integer or floating-point operands, got " + printType(type));
+  if (rejectsUnsigned(kind) && isUnsignedInteger(type.elementType))
+    context.failOp("requires signed integer or floating-point operands, got " + printType(type));
 }
 
 void requireSameType(const InferenceContext &context, const TensorType &a, const TensorType &b) {

@@ -38,6 +38,8 @@ void requireSameElementType(const InferenceContext &context, const TensorType &a
 TensorType inferIota(const InferenceContext &context) {
   const TensorType &result = context.requireDeclared(0);
   int64_t dim = context.attrs<IotaAttrs>().iotaDimension;
+  if (result.elementType == ElementType::I1) // StableHLO: integer or float, not boolean
+    context.failOp("requires an integer or floating-point result, got " + printType(result));
   if (dim < 0 || dim >= result.rank())
     context.failAttr("iota_dimension", "iota dimension cannot go beyond the output rank or be "
                                        "negative: " + std::to_string(dim) + " for " +
