@@ -28,6 +28,10 @@ TEST_CASE("sharding text: every construct survives print then parse") {
       R"(<@mesh, [{"x":(1)2}, {}]>)",
       R"(<@mesh, []>)",
       R"(<@mesh, [{?}p2, {"a"}p0], replicated={"b"}, unreduced={"c"}>)",
+      // A mesh name that is no identifier is quoted, as MLIR prints symbols.
+      R"(<@"me, sh", [{"x y"}]>)",
+      R"(<@"2d", []>)",
+      R"(<@_m.e$sh-1, []>)",
   };
   for (const char *text : cases) {
     TensorSharding sharding = parsed(text);
