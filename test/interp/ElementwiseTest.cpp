@@ -99,7 +99,7 @@ TEST_CASE("integer power by squaring; negative exponents give 0 unless the base 
 TEST_CASE("sign: -1/0/1 for integers; floats keep NaN and the sign of zero") {
   CHECK(ints(unary("sign", intLiteral("tensor<3xi32>", {-5, 0, 7}))) ==
         std::vector<int64_t>{-1, 0, 1});
-  CHECK(ints(unary("sign", intLiteral("tensor<2xui8>", {0, 200}))) == std::vector<int64_t>{0, 1});
+  // sign on unsigned integers is refused by the verifier (StableHLO's type constraint).
   Literal s = unary("sign", literal("tensor<5xf32>", {-2.5, -0.0, 0.0, 3, kNaN}));
   std::vector<double> v = floats(s);
   CHECK(v[0] == -1);
