@@ -69,7 +69,6 @@ void transposeFromFortran(const std::byte *fortran, Literal &out) {
   }
 }
 
-
 /// Where a .npy file's header ends (magic, version and header length read
 /// from `preamble`, its first kPreambleBytes bytes or fewer).
 size_t headerEnd(std::string_view preamble, size_t fileBytes, const std::string &name) {
@@ -169,8 +168,10 @@ public:
       throw NpyError(path + ": cannot open: " + std::strerror(errno));
     struct stat info {};
     if (::fstat(::fileno(file_), &info) == 0) {
-      if (S_ISDIR(info.st_mode))
+      if (S_ISDIR(info.st_mode)) {
+        std::fclose(file_);
         throw NpyError(path + ": cannot read: " + std::strerror(EISDIR));
+      }
       if (S_ISREG(info.st_mode))
         size_ = static_cast<uint64_t>(info.st_size);
     }

@@ -196,6 +196,9 @@ TEST_CASE("npy: errors name the file and the problem") {
   CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                         std::string(20, '\0'))) ==
         "x.npy: truncated data: shape (2x3) of '<f4' needs 24 bytes, the file has 20");
+  CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                        std::string(25, '\0'))) ==
+        "x.npy: trailing data: shape (2x3) of '<f4' needs 24 bytes, the file has 25");
   CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': "
                         "(4611686018427387904, 4611686018427387904, 0), }",
                         "")) ==
