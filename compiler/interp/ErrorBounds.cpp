@@ -58,11 +58,13 @@ double ulp(ElementType type, double x) {
   return std::ldexp(1.0, exponent - precisionBits(type) + 1);
 }
 
-/// Relative bound of a sum of n terms in any order, computed in the compute
-/// type and possibly rounded to `type` at a few partial sums (sharding),
-/// for both the interpreter and the compiled code.
+/// Relative bound (times the sum of |terms|) of the difference between two
+/// sums of the same n terms in different orders, both accumulated in the
+/// compute type (n u each), the compiled one possibly rounding partial sums
+/// to `type` on the way (sharded: partials stored, then all_reduce; u per
+/// level, two levels allowed). The final roundings are finish()'s ulp.
 double sumFactor(ElementType type, int64_t n) {
-  return 2.0 * static_cast<double>(n) * unitRoundoff(computeType(type)) + 4.0 * unitRoundoff(type);
+  return 2.0 * static_cast<double>(n) * unitRoundoff(computeType(type)) + 2.0 * unitRoundoff(type);
 }
 
 /// The bound of a result `r` whose exact value moves by at most `spread`

@@ -10,7 +10,7 @@
 // through the ops that follow (|f(x') - f(x)| over the operands' error
 // intervals, plus one ulp of the result for the two roundings):
 // - sums in a different order: dot_general, reduce and the collectives that
-//   add (sharded partial sums), (2 n u(compute) + 4 u(type)) * sum |terms|;
+//   add (sharded partial sums), (2 n u(compute) + 2 u(type)) * sum |terms|;
 // - the vectorized f32 exp/tanh/logistic of the generated code: 8 ulp of f32
 //   (they are within 4 of libm), and 1 ulp for the other libm functions.
 
