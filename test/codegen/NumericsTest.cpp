@@ -168,6 +168,54 @@ TEST_CASE("generated maximum/minimum, max/min reducers and collectives order sig
   CHECK_FALSE(compareOutputs(out, expected).has_value());
 }
 
+TEST_CASE("generated f32 exp, tanh and logistic at their edges: signed zeros, infinities, NaN, "
+          "overflow and underflow thresholds, saturation") {
+  const std::string json = kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+    "inputs": [{"name": "a", "type": "tensor<20xf32>", "sharding": "<@m, [{x}]>"}],
+    "ops": [{"op": "exponential", "operands": ["a"], "result": "e"},
+            {"op": "tanh", "operands": ["a"], "result": "t"},
+            {"op": "logistic", "operands": ["a"], "result": "l"}],
+    "outputs": [{"value": "e"}, {"value": "t"}, {"value": "l"}]})";
+  Graph graph = loadVerified(json);
+  const double inf = INFINITY;
+  const std::vector<double> edges = {0.0,     -0.0,   inf,      -inf,    NAN,  88.72f, 88.73f,
+                                     89.0,    -87.3f, -103.0,   -103.9f, -104, 9.0,    9.1f,
+                                     -9.1f,   10,     20,       -20,     1e-40, -1e-40};
+  const std::vector<Literal> inputs = {floats(ElementType::F32, {20}, edges)};
+  std::vector<Literal> out = runCompiled(graph, inputs);
+  const Literal &e = out[0], &t = out[1], &l = out[2];
+  auto bits = [](double x, double y) {
+    return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+  };
+  CHECK(bits(e.getFloat(0), 1));
+  CHECK(bits(e.getFloat(1), 1));
+  CHECK(bits(e.getFloat(2), inf));
+  CHECK(bits(e.getFloat(3), 0));
+  CHECK(std::isnan(e.getFloat(4)));
+  CHECK(std::isfinite(e.getFloat(5)));
+  CHECK(bits(e.getFloat(6), inf));
+  CHECK(bits(e.getFloat(11), 0));
+  CHECK(bits(t.getFloat(0), 0.0));
+  CHECK(bits(t.getFloat(1), -0.0));
+  CHECK(bits(t.getFloat(2), 1));
+  CHECK(bits(t.getFloat(3), -1));
+  CHECK(std::isnan(t.getFloat(4)));
+  CHECK(bits(t.getFloat(13), 1)); // 1 - tanh(9.1) < 2^-25: rounds to 1
+  CHECK(bits(t.getFloat(14), -1));
+  CHECK(bits(t.getFloat(16), 1)); // was 0.99999994
+  CHECK(bits(t.getFloat(17), -1));
+  CHECK(bits(t.getFloat(18), 1e-40f)); // tanh x = x for subnormal x
+  CHECK(bits(t.getFloat(19), -1e-40f));
+  CHECK(bits(l.getFloat(0), 0.5));
+  CHECK(bits(l.getFloat(1), 0.5));
+  CHECK(bits(l.getFloat(2), 1));
+  CHECK(bits(l.getFloat(3), 0));
+  CHECK(std::isnan(l.getFloat(4)));
+  // And each within its bound of the interpreter (libm), exactly where
+  // the result is an infinity, a zero of a sign, or NaN.
+  CHECK_FALSE(compareOutputs(out, evaluateWithBounds(graph, inputs)).has_value());
+}
+
 TEST_CASE("run --check compares per element: 10 next to larger elements is not 210") {
   BoundedEvaluation expected;
   expected.values = {floats(ElementType::F32, {3}, {210, 5000, -0.0})};
