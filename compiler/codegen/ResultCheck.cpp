@@ -72,8 +72,9 @@ std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
           bound = tolerance.atol.value_or(0) + tolerance.rtol.value_or(0) * std::fabs(y);
         agree = std::isinf(bound) || floatsAgree(a.getFloat(i), y, bound);
       } else {
-        agree = std::isinf(bound) ||
-                std::fabs(static_cast<double>(a.getInt(i) - e.getInt(i))) <= bound;
+        const int64_t x = a.getInt(i), y = e.getInt(i);
+        agree = x == y || std::isinf(bound) ||
+                std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= bound;
       }
       if (!agree)
         return OutputMismatch{o, name, unflatten(e.shape(), i), formatValue(a, i),

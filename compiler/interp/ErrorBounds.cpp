@@ -238,7 +238,8 @@ Literal compareBounds(const Literal &lhs, const Literal &rhs, const Literal &lhs
     if (spread == 0)
       continue;
     const double gap = isFloatType ? std::fabs(lhs.getFloat(i) - rhs.getFloat(i))
-                                   : std::fabs(static_cast<double>(lhs.getInt(i) - rhs.getInt(i)));
+                                   : std::fabs(static_cast<double>(lhs.getInt(i)) -
+                                               static_cast<double>(rhs.getInt(i)));
     bound[i] = gap > spread ? 0 : kUnknown;
   }
   return out;
