@@ -249,7 +249,7 @@ TEST_CASE("run --check compares per element: 10 next to larger elements is not 2
 
 TEST_CASE("one-element corruptions of sample and random graph outputs are caught") {
   std::vector<std::string> graphs;
-  for (const char *name : {"mlp", "attention", "dp_grad_step"})
+  for (const char *name : {"mlp", "attention", "dp_grad_step", "nx_sharding"})
     graphs.push_back(readText(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json"));
   for (uint64_t seed : {3, 11})
     graphs.push_back(randomGraphJson(seed));
