@@ -348,11 +348,11 @@ Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Lit
     Literal out = exactBounds(result.shape());
     for (int64_t i = 0; i < out.numElements(); ++i)
       out.as<double>()[i] = finish(type, result.getFloat(i),
-                                   sumFactor(type, count + 1) * std::fabs(result.getFloat(i)));
+                                   sumFactor(type, count) * std::fabs(result.getFloat(i)));
     return out;
   }
   Literal spread = evalReduce(operandBound, initBound, attrs);
-  addSumBound(spread, evalReduce(magnitudes(operand), magnitudes(init), attrs), result, count + 1);
+  addSumBound(spread, evalReduce(magnitudes(operand), magnitudes(init), attrs), result, count);
   return spread;
 }
 
