@@ -67,8 +67,8 @@ static int runRun(const ParsedArgs &args) {
 const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check [--rtol R] [--atol A]] [--report]\n"
-       "    [--strategy S]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
+       "[--strategy S]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
