@@ -63,7 +63,7 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
     for (SpmdValueId v : step.outputs)
       life[owner[v]].cover(at);
   }
-  for (SpmdValueId v : program.outputs)
+  for (SpmdValueId v : program.liveOutValues())
     life[owner[v]].cover(numSteps);
 
   // Values that need a slot, by when they start (then by id: deterministic).

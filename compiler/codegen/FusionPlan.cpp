@@ -53,7 +53,7 @@ FusionPlan planFusion(const SpmdProgram &program) {
     for (SpmdValueId v : program.steps[s].inputs)
       consumers[v].insert(s);
   }
-  for (SpmdValueId v : program.outputs)
+  for (SpmdValueId v : program.liveOutValues())
     isOutput[v] = true;
 
   // consumerOf[s]: the step s is fused into (its result's only consumer).

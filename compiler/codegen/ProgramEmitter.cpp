@@ -205,7 +205,10 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
   values["NAMESPACE"] = generated.name;
   values["STEPS"] = context.steps;
   values["SCATTER"] = globalCopies(context, program.inputs, true);
-  values["GATHER"] = globalCopies(context, program.outputs, false);
+  std::vector<SpmdValueId> gathered;
+  for (size_t i = 0; i < program.outputs.size(); ++i)
+    gathered.push_back(program.gatheredOutput(i));
+  values["GATHER"] = globalCopies(context, gathered, false);
   values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
   values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
   values["CONSTANTS"] = context.constants;

@@ -1,32 +1,22 @@
 #include "compiler/codegen/ResultCheck.h"
 
-#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 namespace shardgen {
 namespace {
 
-/// Relative tolerance per element type; the absolute part scales it by the
-/// output's largest magnitude, so sums that cancel do not fail spuriously.
-double tolerance(ElementType type) {
-  switch (type) {
-  case ElementType::F64: return 1e-9;
-  case ElementType::F16: return 1e-2;
-  case ElementType::BF16: return 4e-2;
-  default: return 1e-4;
-  }
+std::string formatDouble(double value, int precision) {
+  std::ostringstream out;
+  out.precision(precision);
+  out << value;
+  return out.str();
 }
 
 std::string formatValue(const Literal &literal, int64_t i) {
-  std::ostringstream out;
-  if (isFloat(literal.elementType())) {
-    out.precision(9);
-    out << literal.getFloat(i);
-  } else {
-    out << literal.getInt(i);
-  }
-  return out.str();
+  if (isFloat(literal.elementType()))
+    return formatDouble(literal.getFloat(i), literal.elementType() == ElementType::F64 ? 17 : 9);
+  return std::to_string(literal.getInt(i));
 }
 
 std::vector<int64_t> unflatten(const Shape &shape, int64_t linear) {
@@ -38,50 +28,67 @@ std::vector<int64_t> unflatten(const Shape &shape, int64_t linear) {
   return index;
 }
 
+bool floatsAgree(double x, double y, double bound) {
+  if (std::isnan(x) || std::isnan(y))
+    return std::isnan(x) && std::isnan(y);
+  if (std::isinf(x) || std::isinf(y))
+    return x == y;
+  if (bound == 0) // the same operations in the same order: the same bits
+    return x == y && std::signbit(x) == std::signbit(y);
+  return std::fabs(x - y) <= bound;
+}
+
 } // namespace
 
 std::string OutputMismatch::describe() const {
-  std::string text = "output " + std::to_string(output) + " differs at index [";
+  std::string text = "output " + std::to_string(output);
+  if (!name.empty())
+    text += " (" + name + ")";
+  if (index.empty() && bound.empty())
+    return text + " has type " + actual + ", expected " + expected;
+  text += " differs at index [";
   for (size_t i = 0; i < index.size(); ++i)
     text += (i ? ", " : "") + std::to_string(index[i]);
-  return text + "]: got " + actual + ", expected " + expected;
+  return text + "]: got " + actual + ", expected " + expected + ", allowed difference " + bound;
 }
 
 std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
-                                             const std::vector<Literal> &expected) {
-  for (size_t o = 0; o < expected.size(); ++o) {
-    const Literal &a = actual.at(o), &e = expected[o];
-    auto mismatch = [&](int64_t i) {
-      return OutputMismatch{o, unflatten(e.shape(), i), formatValue(a, i), formatValue(e, i)};
-    };
+                                             const BoundedEvaluation &expected,
+                                             const ToleranceOverride &tolerance,
+                                             const std::vector<std::string> &names) {
+  for (size_t o = 0; o < expected.values.size(); ++o) {
+    const Literal &a = actual.at(o), &e = expected.values[o];
+    const Literal &bounds = expected.bounds.at(o);
+    const std::string name = o < names.size() ? names[o] : "";
     if (a.type() != e.type())
-      return OutputMismatch{o, {}, printType(a.type()), printType(e.type())};
-    if (!isFloat(e.elementType())) {
-      for (int64_t i = 0; i < e.numElements(); ++i)
-        if (a.getInt(i) != e.getInt(i))
-          return mismatch(i);
-      continue;
-    }
-    double largest = 0;
-    for (int64_t i = 0; i < e.numElements(); ++i)
-      if (std::isfinite(e.getFloat(i)))
-        largest = std::max(largest, std::fabs(e.getFloat(i)));
-    const double rtol = tolerance(e.elementType());
-    const double atol = rtol * std::max(1.0, largest);
+      return OutputMismatch{o, name, {}, printType(a.type()), printType(e.type()), ""};
+    const bool isFloatType = isFloat(e.elementType());
     for (int64_t i = 0; i < e.numElements(); ++i) {
-      double x = a.getFloat(i), y = e.getFloat(i);
-      if (std::isnan(x) && std::isnan(y))
-        continue;
-      if (std::isinf(y) || std::isinf(x)) {
-        if (x != y)
-          return mismatch(i);
-        continue;
+      double bound = bounds.as<double>()[i];
+      bool agree;
+      if (isFloatType) {
+        const double y = e.getFloat(i);
+        if (tolerance.active())
+          bound = tolerance.atol.value_or(0) + tolerance.rtol.value_or(0) * std::fabs(y);
+        agree = std::isinf(bound) || floatsAgree(a.getFloat(i), y, bound);
+      } else {
+        const int64_t x = a.getInt(i), y = e.getInt(i);
+        agree = x == y || std::isinf(bound) ||
+                std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= bound;
       }
-      if (!(std::fabs(x - y) <= atol + rtol * std::fabs(y)))
-        return mismatch(i);
+      if (!agree)
+        return OutputMismatch{o, name, unflatten(e.shape(), i), formatValue(a, i),
+                              formatValue(e, i), formatDouble(bound, 3)};
     }
   }
   return std::nullopt;
+}
+
+std::vector<std::string> outputNames(const Graph &graph) {
+  std::vector<std::string> names;
+  for (const RegionResult &result : graph.main.results)
+    names.push_back(graph.value(result.value).name);
+  return names;
 }
 
 } // namespace shardgen

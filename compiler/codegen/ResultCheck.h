@@ -1,27 +1,47 @@
 #pragma once
-// Comparing a sharded run's outputs with the reference interpreter's: floats
-// within a relative + absolute tolerance per element type (looser for
-// f16/bf16, whose rounding differs with the order of accumulation), integers
-// and i1 exactly. NaN matches NaN.
+// Comparing a sharded run's outputs with the reference interpreter's, element
+// by element, within the bound the interpreter computed for each element
+// (evaluateWithBounds: reduction order, kernel approximations, propagated).
+// A bound of 0 means bit-exact (the sign of zero included); +inf means the
+// element is not determined and is not compared. Integers and i1 compare
+// exactly (unless their bound says otherwise). NaN matches only NaN and
+// infinities must match exactly. --rtol/--atol replace the computed bound by
+// atol + rtol * |expected|.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Literal.h"
 
 namespace shardgen {
 
+/// User tolerances that replace the computed bounds of float elements
+/// (either one alone leaves the other at 0).
+struct ToleranceOverride {
+  std::optional<double> rtol, atol;
+  bool active() const { return rtol || atol; }
+};
+
 struct OutputMismatch {
-  size_t output = 0;        // which output
+  size_t output = 0;          // which output
+  std::string name;           // its name in the graph, if known
   std::vector<int64_t> index; // the first differing element, per dim
-  std::string actual, expected;
-  /// "output 0 differs at index [1, 3]: got 0.5, expected 0.25"
+  std::string actual, expected, bound;
+  /// "output 0 (y) differs at index [1, 3]: got 0.5, expected 0.25, allowed
+  /// difference 1.2e-07"
   std::string describe() const;
 };
 
-/// The first output element where `actual` and `expected` disagree, if any.
+/// The first output element where `actual` differs from `expected.values`
+/// by more than its bound. `names` (optional) names the outputs.
 std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
-                                             const std::vector<Literal> &expected);
+                                             const BoundedEvaluation &expected,
+                                             const ToleranceOverride &tolerance = {},
+                                             const std::vector<std::string> &names = {});
+
+/// The graph's output names, in order.
+std::vector<std::string> outputNames(const Graph &graph);
 
 } // namespace shardgen

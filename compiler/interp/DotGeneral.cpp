@@ -1,7 +1,8 @@
 // dot_general as a batched matrix product: both operands are first packed
 // into dense [batch, free, contracting] / [batch, contracting, free] buffers
-// of the accumulator type (double for floats, wrapping uint64_t for
-// integers), then multiplied with the contiguous dimension innermost.
+// of the accumulator type (the compute type for floats: f32 for
+// f32/f16/bf16, as XLA's CPU backend; wrapping uint64_t for integers), then
+// multiplied with the contiguous dimension innermost.
 
 #include <algorithm>
 #include <type_traits>
@@ -46,7 +47,7 @@ std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t> &
 
 template <typename Traits>
 Literal dot(const Literal &lhs, const Literal &rhs, const DotGeneralAttrs &attrs) {
-  using Acc = std::conditional_t<isFloatTraits<Traits>, double, uint64_t>;
+  using Acc = std::conditional_t<isFloatTraits<Traits>, typename Traits::Compute, uint64_t>;
   using S = typename Traits::Storage;
   using C = typename Traits::Compute;
   const std::vector<int64_t> lhsFree =

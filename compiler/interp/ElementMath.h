@@ -71,17 +71,25 @@ template <typename T> T remainder(T x, T y) {
   }
 }
 
+/// IEEE 754-2019 maximum/minimum (StableHLO): NaN propagates, and +0 is
+/// above -0.
 template <typename T> T maximum(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(x) || std::isnan(y))
       return std::isnan(x) ? x : y;
+    if (x == y)
+      return std::signbit(x) ? y : x;
+  }
   return x > y ? x : y;
 }
 
 template <typename T> T minimum(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(x) || std::isnan(y))
       return std::isnan(x) ? x : y;
+    if (x == y)
+      return std::signbit(x) ? x : y;
+  }
   return x < y ? x : y;
 }
 

@@ -8,6 +8,7 @@
 
 #include "compiler/interp/Collectives.h"
 #include "compiler/interp/DeviceGrid.h"
+#include "compiler/interp/ErrorBounds.h"
 #include "compiler/interp/LocalOps.h"
 #include "compiler/interp/ManualComputation.h"
 #include "compiler/ir/Diagnostic.h"
@@ -16,14 +17,19 @@ namespace shardgen {
 namespace interp {
 namespace {
 
+/// A region's values (one PerDevice each) and, when tracked, their error
+/// bounds (ErrorBounds.h) in the same layout.
+struct Tracked {
+  std::vector<PerDevice> values, bounds;
+};
+
 class RegionEvaluator {
 public:
-  RegionEvaluator(const Graph &graph, const EvalOptions &options)
-      : graph_(graph), options_(options) {}
+  RegionEvaluator(const Graph &graph, const EvalOptions &options, bool trackBounds)
+      : graph_(graph), options_(options), trackBounds_(trackBounds) {}
 
-  std::vector<PerDevice> run(const Region &region, const DeviceGrid &grid,
-                             std::vector<PerDevice> arguments) {
-    std::unordered_map<ValueId, PerDevice> values;
+  Tracked run(const Region &region, const DeviceGrid &grid, Tracked arguments) {
+    std::unordered_map<ValueId, PerDevice> values, bounds;
     std::unordered_map<ValueId, int64_t> remainingUses;
     for (const Op &op : region.ops)
       for (ValueId operand : op.operands)
@@ -31,39 +37,64 @@ public:
     for (const RegionResult &result : region.results)
       ++remainingUses[result.value];
 
-    for (size_t i = 0; i < region.args.size(); ++i)
-      values[region.args[i].value] = std::move(arguments[i]);
+    for (size_t i = 0; i < region.args.size(); ++i) {
+      values[region.args[i].value] = std::move(arguments.values[i]);
+      if (trackBounds_)
+        bounds[region.args[i].value] = std::move(arguments.bounds[i]);
+    }
     for (const Op &op : region.ops) {
-      std::vector<const PerDevice *> operands;
-      for (ValueId operand : op.operands)
+      std::vector<const PerDevice *> operands, operandBounds;
+      for (ValueId operand : op.operands) {
         operands.push_back(&values.at(operand));
-      std::vector<PerDevice> results = evalOp(op, grid, operands);
+        if (trackBounds_)
+          operandBounds.push_back(&bounds.at(operand));
+      }
+      Tracked results = evalOp(op, grid, operands, operandBounds);
       for (ValueId operand : op.operands)
-        if (--remainingUses[operand] == 0)
+        if (--remainingUses[operand] == 0) {
           values.erase(operand);
-      for (size_t r = 0; r < op.results.size(); ++r)
-        values[op.results[r]] = std::move(results[r]);
+          bounds.erase(operand);
+        }
+      for (size_t r = 0; r < op.results.size(); ++r) {
+        values[op.results[r]] = std::move(results.values[r]);
+        if (trackBounds_)
+          bounds[op.results[r]] = std::move(results.bounds[r]);
+      }
     }
 
-    std::vector<PerDevice> results;
-    for (const RegionResult &result : region.results)
-      results.push_back(values.at(result.value));
+    Tracked results;
+    for (const RegionResult &result : region.results) {
+      results.values.push_back(values.at(result.value));
+      if (trackBounds_)
+        results.bounds.push_back(bounds.at(result.value));
+    }
     return results;
   }
 
 private:
-  std::vector<PerDevice> evalOp(const Op &op, const DeviceGrid &grid,
-                                const std::vector<const PerDevice *> &operands) {
+  Tracked evalOp(const Op &op, const DeviceGrid &grid,
+                 const std::vector<const PerDevice *> &operands,
+                 const std::vector<const PerDevice *> &operandBounds) {
     try {
-      if (op.kind == OpKind::ManualComputation)
-        return evalManualComputation(
-            graph_, op, grid, operands,
-            [this](const Region &body, const DeviceGrid &inner, std::vector<PerDevice> arguments) {
-              return run(body, inner, std::move(arguments));
-            });
-      if (isCollective(op.kind))
-        return {evalCollective(op, grid, operands)};
-      return evalOnEachDevice(op, grid, operands);
+      if (op.kind == OpKind::ManualComputation) {
+        if (trackBounds_)
+          return evalManualWithBounds(op, grid, operands, operandBounds);
+        return {evalManualComputation(
+                    graph_, op, grid, operands,
+                    [this](const Region &body, const DeviceGrid &inner,
+                           std::vector<PerDevice> arguments) {
+                      return run(body, inner, Tracked{std::move(arguments), {}}).values;
+                    }),
+                {}};
+      }
+      if (isCollective(op.kind)) {
+        Tracked out{{evalCollective(op, grid, operands)}, {}};
+        if (trackBounds_)
+          out.bounds.push_back(
+              collectiveBounds(op, grid, operands, operandBounds, out.values.front()));
+        return out;
+      }
+      return evalOnEachDevice(op, grid, operands, operandBounds);
     } catch (const GraphError &error) {
       // Kernels do not know where they run; name the op for them.
       if (error.pointer().empty())
@@ -72,19 +103,61 @@ private:
     }
   }
 
-  std::vector<PerDevice> evalOnEachDevice(const Op &op, const DeviceGrid &grid,
-                                          const std::vector<const PerDevice *> &operands) {
+  /// The body runs once on values and bounds sliced alike; results are put
+  /// together alike, and a sum over unreduced axes adds its reorder bound.
+  Tracked evalManualWithBounds(const Op &op, const DeviceGrid &grid,
+                               const std::vector<const PerDevice *> &operands,
+                               const std::vector<const PerDevice *> &operandBounds) {
+    checkManualComputation(op, operands.size());
+    if (manualComputationIsEmpty(op))
+      return {};
+    const DeviceGrid inner = manualGrid(graph_, op, grid);
+    Tracked body = run(*op.body, inner,
+                       Tracked{sliceManualOperands(op, inner, operands),
+                               sliceManualOperands(op, inner, operandBounds)});
+    Tracked out{assembleManualResults(graph_, op, grid, inner, body.values),
+                assembleManualResults(graph_, op, grid, inner, body.bounds, ElementType::F64)};
+    for (size_t j = 0; j < op.results.size(); ++j) {
+      const int64_t count = unreducedManualCount(graph_, op, j);
+      if (count == 1 || !isFloat(out.values[j].front().elementType()))
+        continue;
+      std::vector<PerDevice> partialMagnitudes(op.results.size());
+      for (size_t k = 0; k < op.results.size(); ++k)
+        for (const Literal &partial : body.values[k])
+          partialMagnitudes[k].push_back(k == j ? magnitudes(partial)
+                                                : exactBounds(partial.shape()));
+      std::vector<PerDevice> sums =
+          assembleManualResults(graph_, op, grid, inner, partialMagnitudes, ElementType::F64);
+      for (size_t device = 0; device < out.bounds[j].size(); ++device)
+        addSumBound(out.bounds[j][device], sums[j][device], out.values[j][device], count);
+    }
+    return out;
+  }
+
+  Tracked evalOnEachDevice(const Op &op, const DeviceGrid &grid,
+                           const std::vector<const PerDevice *> &operands,
+                           const std::vector<const PerDevice *> &operandBounds) {
     shardgen_custom_call_fn customCall = nullptr;
     if (op.kind == OpKind::CustomCall)
       customCall = resolveCustomCall(op);
-    std::vector<PerDevice> results(op.results.size(), PerDevice(grid.size()));
+    Tracked results{std::vector<PerDevice>(op.results.size(), PerDevice(grid.size())), {}};
+    if (trackBounds_)
+      results.bounds.assign(op.results.size(), PerDevice(grid.size()));
     for (int64_t device = 0; device < grid.size(); ++device) {
-      std::vector<const Literal *> local;
+      std::vector<const Literal *> local, localBounds;
       for (const PerDevice *operand : operands)
         local.push_back(&(*operand)[device]);
       std::vector<Literal> deviceResults = evalLocalOp(graph_, op, local, customCall);
+      if (trackBounds_) {
+        for (const PerDevice *bound : operandBounds)
+          localBounds.push_back(&(*bound)[device]);
+        std::vector<Literal> deviceBounds =
+            localOpBounds(graph_, op, local, localBounds, deviceResults);
+        for (size_t r = 0; r < deviceBounds.size(); ++r)
+          results.bounds[r][device] = std::move(deviceBounds[r]);
+      }
       for (size_t r = 0; r < deviceResults.size(); ++r)
-        results[r][device] = std::move(deviceResults[r]);
+        results.values[r][device] = std::move(deviceResults[r]);
     }
     return results;
   }
@@ -101,18 +174,21 @@ private:
 
   const Graph &graph_;
   const EvalOptions &options_;
+  const bool trackBounds_;
 };
 
 } // namespace
 } // namespace interp
 
-std::vector<Literal> evaluate(const Graph &graph, const std::vector<Literal> &inputs,
-                              const EvalOptions &options) {
+namespace {
+
+BoundedEvaluation run(const Graph &graph, const std::vector<Literal> &inputs,
+                      const EvalOptions &options, bool trackBounds) {
   const std::vector<RegionArgument> &args = graph.main.args;
   if (inputs.size() != args.size())
     fail("/inputs", "the graph has " + std::to_string(args.size()) + " inputs but " +
                         std::to_string(inputs.size()) + " values were given");
-  std::vector<interp::PerDevice> arguments;
+  interp::Tracked arguments;
   for (size_t i = 0; i < args.size(); ++i) {
     const Value &value = graph.value(args[i].value);
     if (!value.type || *value.type != inputs[i].type())
@@ -120,15 +196,31 @@ std::vector<Literal> evaluate(const Graph &graph, const std::vector<Literal> &in
            "input \"" + value.name + "\" has type " +
                (value.type ? printType(*value.type) : std::string("(unknown)")) +
                " but the given value is " + printType(inputs[i].type()));
-    arguments.push_back(interp::PerDevice{inputs[i]});
+    arguments.values.push_back(interp::PerDevice{inputs[i]});
+    if (trackBounds)
+      arguments.bounds.push_back(interp::PerDevice{interp::exactBounds(inputs[i].shape())});
   }
-  interp::RegionEvaluator evaluator(graph, options);
-  std::vector<interp::PerDevice> results =
+  interp::RegionEvaluator evaluator(graph, options, trackBounds);
+  interp::Tracked results =
       evaluator.run(graph.main, interp::DeviceGrid::single(), std::move(arguments));
-  std::vector<Literal> outputs;
-  for (interp::PerDevice &result : results)
-    outputs.push_back(std::move(result.front()));
-  return outputs;
+  BoundedEvaluation out;
+  for (interp::PerDevice &result : results.values)
+    out.values.push_back(std::move(result.front()));
+  for (interp::PerDevice &bound : results.bounds)
+    out.bounds.push_back(std::move(bound.front()));
+  return out;
+}
+
+} // namespace
+
+std::vector<Literal> evaluate(const Graph &graph, const std::vector<Literal> &inputs,
+                              const EvalOptions &options) {
+  return run(graph, inputs, options, false).values;
+}
+
+BoundedEvaluation evaluateWithBounds(const Graph &graph, const std::vector<Literal> &inputs,
+                                     const EvalOptions &options) {
+  return run(graph, inputs, options, true);
 }
 
 } // namespace shardgen

@@ -1,10 +1,11 @@
 #pragma once
 // The reference interpreter: evaluates a graph on whole (unsharded) tensors
 // with StableHLO's semantics. It is the oracle every sharded run is compared
-// against, so it favours exactness and clarity: floats accumulate in double
-// where an op sums, and manual computations run faithfully, once per device
-// of the mesh on that device's local shards, with real collectives between
-// the devices.
+// against, so it computes as XLA's CPU backend does: every op's result is
+// rounded to its element type, sums accumulate in f32 for f32/f16/bf16
+// (f64 for f64), f16/bf16 elementwise ops compute in f32. Manual computations
+// run faithfully, once per device of the mesh on that device's local
+// shards, with real collectives between the devices.
 
 #include <functional>
 #include <string>
@@ -34,5 +35,17 @@ struct EvalOptions {
 /// resolved.
 std::vector<Literal> evaluate(const Graph &graph, const std::vector<Literal> &inputs,
                               const EvalOptions &options = {});
+
+/// The outputs and, per output element, how far a correct compiled program
+/// may differ from them (f64 tensors of the outputs' shapes; see
+/// compiler/interp/ErrorBounds.h): sums in another order, the generated
+/// code's approximations of exp/tanh/logistic, propagated through the ops
+/// that follow. 0 means bit-exact, +inf undetermined.
+struct BoundedEvaluation {
+  std::vector<Literal> values;
+  std::vector<Literal> bounds;
+};
+BoundedEvaluation evaluateWithBounds(const Graph &graph, const std::vector<Literal> &inputs,
+                                     const EvalOptions &options = {});
 
 } // namespace shardgen

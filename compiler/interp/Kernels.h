@@ -47,7 +47,8 @@ void insertBlock(Literal &target, const Literal &block, const std::vector<int64_
 // Reduce.cpp
 Literal evalReduce(const Literal &operand, const Literal &init, const ReduceAttrs &attrs);
 /// Combines same-typed tensors elementwise with `reducer`, in the given order
-/// (floats accumulate in double and round once): all_reduce's arithmetic.
+/// (floats accumulate in their compute type and round once): all_reduce's
+/// arithmetic.
 Literal combineElementwise(const std::vector<const Literal *> &operands, Reducer reducer);
 
 } // namespace shardgen::interp

@@ -87,43 +87,47 @@ std::vector<int64_t> unreducedPeers(const DeviceGrid &grid, int64_t device,
 
 } // namespace
 
-std::vector<PerDevice> evalManualComputation(const Graph &graph, const Op &op,
-                                             const DeviceGrid &outer,
-                                             const std::vector<const PerDevice *> &operands,
-                                             const BodyRunner &runBody) {
+DeviceGrid manualGrid(const Graph &graph, const Op &op, const DeviceGrid &outer) {
   const auto &attrs = op.attr<ManualComputationAttrs>();
-  if (attrs.inShardings.size() != operands.size() ||
-      attrs.outShardings.size() != op.results.size())
-    fail(op.pointer, "manual_computation needs one in_sharding per operand and one "
-                     "out_sharding per result");
-  if (attrs.inShardings.empty() && attrs.outShardings.empty())
-    return {}; // nothing goes in or out, so nothing the body does is observable
   const Mesh *mesh = graph.findMesh(meshNameOf(attrs));
   if (!mesh)
     fail(op.pointer, "unknown mesh \"" + meshNameOf(attrs) + "\"");
-  const DeviceGrid inner = outer.refine(*mesh, attrs.manualAxes, op.pointer);
-  const int64_t perParent = inner.devicesPerParent();
+  return outer.refine(*mesh, attrs.manualAxes, op.pointer);
+}
 
+std::vector<PerDevice> sliceManualOperands(const Op &op, const DeviceGrid &inner,
+                                           const std::vector<const PerDevice *> &operands) {
+  const auto &attrs = op.attr<ManualComputationAttrs>();
+  const int64_t perParent = inner.devicesPerParent();
   std::vector<PerDevice> arguments;
   for (size_t i = 0; i < operands.size(); ++i) {
     const std::string pointer = joinPointer(joinPointer(op.pointer, "in_shardings"), i);
     PerDevice local(inner.size());
     for (int64_t device = 0; device < inner.size(); ++device) {
       const Literal &whole = (*operands[i])[device / perParent];
-      Shard shard = shardOf(attrs.inShardings[i], whole.shape(), inner.coordinates(device), *mesh,
-                            attrs.manualAxes, pointer);
+      Shard shard = shardOf(attrs.inShardings[i], whole.shape(), inner.coordinates(device),
+                            *inner.mesh(), attrs.manualAxes, pointer);
       local[device] = extractBlock(whole, shard.offsets, shard.shape);
     }
     arguments.push_back(std::move(local));
   }
+  return arguments;
+}
 
-  std::vector<PerDevice> bodyResults = runBody(*op.body, inner, std::move(arguments));
-
+std::vector<PerDevice> assembleManualResults(const Graph &graph, const Op &op,
+                                             const DeviceGrid &outer, const DeviceGrid &inner,
+                                             const std::vector<PerDevice> &bodyResults,
+                                             std::optional<ElementType> elementType) {
+  const auto &attrs = op.attr<ManualComputationAttrs>();
+  const Mesh &mesh = *inner.mesh();
+  const int64_t perParent = inner.devicesPerParent();
   std::vector<PerDevice> results;
   for (size_t j = 0; j < op.results.size(); ++j) {
     const std::string pointer = joinPointer(joinPointer(op.pointer, "out_shardings"), j);
     const TensorSharding &sharding = attrs.outShardings[j];
-    const TensorType &globalType = graph.type(op.results[j]);
+    TensorType globalType = graph.type(op.results[j]);
+    if (elementType)
+      globalType.elementType = *elementType;
     PerDevice assembled(outer.size());
     for (int64_t parent = 0; parent < outer.size(); ++parent) {
       Literal whole(globalType);
@@ -132,7 +136,7 @@ std::vector<PerDevice> evalManualComputation(const Graph &graph, const Op &op,
       // that does not shard a dim (replicated or unreduced).
       std::set<std::vector<int64_t>> placed;
       for (int64_t device = parent * perParent; device < (parent + 1) * perParent; ++device) {
-        Shard shard = shardOf(sharding, globalType.shape, inner.coordinates(device), *mesh,
+        Shard shard = shardOf(sharding, globalType.shape, inner.coordinates(device), mesh,
                               attrs.manualAxes, pointer);
         if (!placed.insert(shard.index).second)
           continue;
@@ -154,6 +158,41 @@ std::vector<PerDevice> evalManualComputation(const Graph &graph, const Op &op,
     results.push_back(std::move(assembled));
   }
   return results;
+}
+
+int64_t unreducedManualCount(const Graph &graph, const Op &op, size_t result) {
+  const auto &attrs = op.attr<ManualComputationAttrs>();
+  const Mesh *mesh = graph.findMesh(meshNameOf(attrs));
+  int64_t count = 1;
+  for (const AxisRef &axis : attrs.outShardings[result].unreduced)
+    if (mesh && contains(attrs.manualAxes, axis.name))
+      count *= mesh->axisSize(axis.name);
+  return count;
+}
+
+bool manualComputationIsEmpty(const Op &op) {
+  const auto &attrs = op.attr<ManualComputationAttrs>();
+  return attrs.inShardings.empty() && attrs.outShardings.empty();
+}
+
+std::vector<PerDevice> evalManualComputation(const Graph &graph, const Op &op,
+                                             const DeviceGrid &outer,
+                                             const std::vector<const PerDevice *> &operands,
+                                             const BodyRunner &runBody) {
+  checkManualComputation(op, operands.size());
+  if (manualComputationIsEmpty(op))
+    return {}; // nothing goes in or out, so nothing the body does is observable
+  const DeviceGrid inner = manualGrid(graph, op, outer);
+  std::vector<PerDevice> bodyResults =
+      runBody(*op.body, inner, sliceManualOperands(op, inner, operands));
+  return assembleManualResults(graph, op, outer, inner, bodyResults);
+}
+
+void checkManualComputation(const Op &op, size_t numOperands) {
+  const auto &attrs = op.attr<ManualComputationAttrs>();
+  if (attrs.inShardings.size() != numOperands || attrs.outShardings.size() != op.results.size())
+    fail(op.pointer, "manual_computation needs one in_sharding per operand and one "
+                     "out_sharding per result");
 }
 
 } // namespace shardgen::interp

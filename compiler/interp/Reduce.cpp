@@ -1,7 +1,8 @@
 // reduce over dimensions, and the elementwise combination of several tensors
 // that all_reduce, reduce_scatter and unreduced results need. Both apply a
 // reducer (add mul max min and or) in a fixed order; floats accumulate in
-// double and round to the element type once, integers wrap.
+// their compute type (f32 for f32/f16/bf16, as XLA's CPU backend) and round
+// to the element type once, integers wrap.
 
 #include <algorithm>
 #include <type_traits>
@@ -14,8 +15,7 @@
 namespace shardgen::interp {
 namespace {
 
-template <typename Traits>
-using Accumulator = std::conditional_t<isFloatTraits<Traits>, double, typename Traits::Compute>;
+template <typename Traits> using Accumulator = typename Traits::Compute;
 
 template <typename Traits, Reducer R> Accumulator<Traits> combine(Accumulator<Traits> a, Accumulator<Traits> b) {
   if constexpr (isBoolTraits<Traits>) {

@@ -33,7 +33,7 @@ std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
     for (SpmdValueId v : program.steps[s].outputs)
       last[buffer[v]] = std::max(last[buffer[v]], s);
   }
-  for (SpmdValueId output : program.outputs)
+  for (SpmdValueId output : program.liveOutValues())
     last[buffer[output]] = numSteps;
   for (SpmdValueId input : program.inputs)
     last[buffer[input]] = std::max<int64_t>(last[buffer[input]], -1);

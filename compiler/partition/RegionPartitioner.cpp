@@ -52,6 +52,15 @@ void RegionPartitioner::partitionMain() {
                                        wantedLayout(graph_.type(result.value), result.sharding,
                                                     joinPointer(result.pointer, "sharding")),
                                        nullptr, result.pointer));
+  for (size_t i = 0; i < program_.outputs.size(); ++i) {
+    ShardLayout complete = program_.layout(program_.outputs[i]);
+    if (!complete.partialAxes.empty()) {
+      complete.partialAxes.clear();
+      complete.sharding.unreduced.clear();
+    }
+    program_.gatheredOutputs.push_back(
+        reshard(program_.outputs[i], complete, nullptr, graph_.main.results[i].pointer));
+  }
 }
 
 void RegionPartitioner::partitionRegion(const Region &region) {

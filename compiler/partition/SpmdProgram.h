@@ -115,9 +115,23 @@ struct SpmdProgram {
   std::vector<SpmdValue> values;
   std::vector<SpmdValueId> inputs;  // layouts: the inputs' shardings
   std::vector<SpmdValueId> outputs; // layouts: the outputs' shardings
+  /// Per output, the value the global call style gathers: the output itself,
+  /// or for an unreduced (partial) output its sum over the partial axes (the
+  /// global value of an output is always the full one; the per-device call
+  /// style keeps the partial pieces). Empty: the outputs themselves.
+  std::vector<SpmdValueId> gatheredOutputs;
   std::vector<SpmdStep> steps;
 
   const ShardLayout &layout(SpmdValueId id) const { return values[id].layout; }
+  SpmdValueId gatheredOutput(size_t output) const {
+    return output < gatheredOutputs.size() ? gatheredOutputs[output] : outputs[output];
+  }
+  /// The values alive at the end of the program: outputs and gathered outputs.
+  std::vector<SpmdValueId> liveOutValues() const {
+    std::vector<SpmdValueId> live = outputs;
+    live.insert(live.end(), gatheredOutputs.begin(), gatheredOutputs.end());
+    return live;
+  }
 };
 
 } // namespace shardgen

@@ -1,5 +1,6 @@
 #include "Reduce.h"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -48,18 +49,25 @@ template <typename T> T wrappingMul(T a, T b) {
   return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
 }
 
-// NaN-propagating max/min, as StableHLO's maximum/minimum.
+// IEEE 754-2019 maximum/minimum, as StableHLO's: NaN propagates and +0 is
+// above -0.
 template <typename T> T maxOf(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>)
-    return (a != a || a > b) ? a : b;
-  else
-    return a > b ? a : b;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a)
+      return a;
+    if (a == b)
+      return std::signbit(a) ? b : a;
+  }
+  return a > b ? a : b;
 }
 template <typename T> T minOf(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>)
-    return (a != a || a < b) ? a : b;
-  else
-    return a < b ? a : b;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a)
+      return a;
+    if (a == b)
+      return std::signbit(a) ? a : b;
+  }
+  return a < b ? a : b;
 }
 
 struct AddOp {

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "BoxCopy.h"
+#include "Reduce.h"
 
 namespace shardgen::runtime {
 namespace {
@@ -105,6 +106,55 @@ void ShardedLayout::gather(const std::vector<const void *> &shards, int64_t elem
       continue;
     copyBox(globalShape_, box(position), localShape(position, padding), elementBytes,
             BoxDirection::LocalToGlobal, shards[position], global);
+  }
+}
+
+void ShardedLayout::gatherUnreduced(const std::vector<const void *> &shards, ElementType type,
+                                    ShardPadding padding, const std::vector<int32_t> &unreducedAxes,
+                                    void *global) const {
+  if (static_cast<int64_t>(shards.size()) != mesh_.numDevices())
+    invalid("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
+            "), got " + std::to_string(shards.size()));
+  for (int32_t axis : unreducedAxes) {
+    if (axis < 0 || axis >= mesh_.numAxes())
+      invalid("unreduced axis " + std::to_string(axis) + " is not an axis of the mesh");
+    for (const std::vector<ResolvedSlice> &slices : dims_)
+      for (const ResolvedSlice &slice : slices)
+        if (slice.axis == axis)
+          invalid("unreduced axis " + std::to_string(axis) + " also shards a dim");
+  }
+  // The owner of each shard (coordinate 0 on every axis that does not shard
+  // a dim) and its peers along the unreduced axes hold its partial values.
+  std::unordered_set<int64_t> seen;
+  for (int64_t position = 0; position < mesh_.numDevices(); ++position) {
+    int64_t key = 0;
+    std::vector<int64_t> index = shardIndex(position);
+    for (size_t dim = 0; dim < index.size(); ++dim)
+      key = key * numShards_[dim] + index[dim];
+    if (!seen.insert(key).second)
+      continue;
+    std::vector<int64_t> peers{position};
+    for (int32_t axis : unreducedAxes) {
+      std::vector<int64_t> more;
+      for (int64_t peer : peers)
+        for (int64_t c = 0; c < mesh_.axisSize(axis); ++c) {
+          std::vector<int64_t> coordinates = mesh_.coordinates(peer);
+          coordinates[axis] = c;
+          more.push_back(mesh_.position(coordinates));
+        }
+      peers = std::move(more);
+    }
+    std::sort(peers.begin(), peers.end());
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    const std::vector<int64_t> shape = localShape(position, padding);
+    std::vector<const void *> parts;
+    for (int64_t peer : peers)
+      parts.push_back(shards[peer]);
+    std::vector<std::byte> sum(static_cast<size_t>(volumeOf(shape) * elementBytes(type)));
+    reduceSources(type, Reducer::Add, parts.data(), static_cast<int64_t>(parts.size()), sum.data(),
+                  volumeOf(shape));
+    copyBox(globalShape_, box(position), shape, elementBytes(type), BoxDirection::LocalToGlobal,
+            sum.data(), global);
   }
 }
 

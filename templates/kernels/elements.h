@@ -188,7 +188,7 @@ SHARDGEN_INLINE float exp(float x) {
 SHARDGEN_INLINE float tanh(float x) {
   // |x| < 0.55: the odd Taylor series to x^15 (alternating; the first
   // omitted term is below 2^-24 |x|). Else 1 - 2 / (exp(2|x|) + 1), which
-  // has no cancellation there and is exactly 1 in f32 from |x| = 9 on.
+  // has no cancellation there.
   const float a = fabs(x);
   const float x2 = x * x;
   float p = -0.00145583438f;
@@ -199,9 +199,11 @@ SHARDGEN_INLINE float tanh(float x) {
   p = p * x2 + 0.133333340f;
   p = p * x2 - 0.333333343f;
   const float small = x + x * x2 * p;
-  const float e = exp(2.0f * (a < 9.0f ? a : 9.0f));
-  const float large = __builtin_copysignf(1.0f - 2.0f / (e + 1.0f), x);
-  const float result = a < 0.55f ? small : large;
+  // From |x| = 9.1 on, 1 - tanh|x| < 2^-25: the rounded result is 1.
+  const float e = exp(2.0f * (a < 10.0f ? a : 10.0f));
+  const float large = 1.0f - 2.0f / (e + 1.0f);
+  // copysign: tanh is odd, and -0 must stay -0.
+  const float result = __builtin_copysignf(a < 0.55f ? __builtin_fabsf(small) : large, x);
   return x == x ? result : x;
 }
 
@@ -263,16 +265,23 @@ template <typename T> SHARDGEN_INLINE T remainder(T x, T y) {
     return static_cast<T>(x % y);
   }
 }
+// IEEE 754-2019 maximum/minimum (StableHLO): NaN propagates, +0 > -0.
 template <typename T> SHARDGEN_INLINE T maximum(T x, T y) {
-  if constexpr (isFloat<T>)
+  if constexpr (isFloat<T>) {
     if (isnan(x) || isnan(y))
       return isnan(x) ? x : y;
+    if (x == y)
+      return __builtin_signbit(x) ? y : x;
+  }
   return x > y ? x : y;
 }
 template <typename T> SHARDGEN_INLINE T minimum(T x, T y) {
-  if constexpr (isFloat<T>)
+  if constexpr (isFloat<T>) {
     if (isnan(x) || isnan(y))
       return isnan(x) ? x : y;
+    if (x == y)
+      return __builtin_signbit(x) ? x : y;
+  }
   return x < y ? x : y;
 }
 template <typename T> inline T power(T base, T exponent) {

@@ -1,19 +1,14 @@
-// shardgen kernel library: reductions. Floats accumulate in double and round
-// once (as the reference interpreter does); integers wrap; on i1, add and
-// max are `or`, mul and min are `and`.
+// shardgen kernel library: reductions. Floats accumulate in their compute
+// type (f32 for f32/f16/bf16, as the reference interpreter and XLA's CPU
+// backend) and round once; integers wrap; on i1, add and max are `or`, mul
+// and min are `and`.
 #pragma once
 
 #include "kernels/layout.h"
 
 namespace shardgen::kernels {
 
-template <typename E> struct AccumulatorOf {
-  using type = typename E::Compute;
-};
-template <> struct AccumulatorOf<F32> { using type = double; };
-template <> struct AccumulatorOf<F16> { using type = double; };
-template <> struct AccumulatorOf<BF16> { using type = double; };
-template <typename E> using Accumulator = typename AccumulatorOf<E>::type;
+template <typename E> using Accumulator = typename E::Compute;
 
 #define SHARDGEN_REDUCER(Name, general, boolean)                                                    \
   struct Name {                                                                                     \

@@ -210,3 +210,38 @@ TEST_CASE("value names with quotes and control characters survive propagate and 
   INFO(run.err);
   CHECK(run.exitCode == 0);
 }
+
+TEST_CASE("run --check: within the computed bound; --atol/--rtol replace it; exit 3 names "
+          "the element, both values and the bound") {
+  // tanh(0.535843611f): the generated (vectorized) f32 tanh is 3 ulp from
+  // libm's, within the bound (8 ulp) but not bit-exact.
+  std::string dir = makeTempDir();
+  writeFile(dir + "/tanh.json", R"({"format": "shardgen-graph", "version": 1, "name": "t",
+    "meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+    "inputs": [{"name": "a", "type": "tensor<2xf32>", "sharding": "<@m, [{x}]>"}],
+    "ops": [{"op": "tanh", "operands": ["a"], "result": "y"}],
+    "outputs": [{"value": "y"}]})");
+  Literal input(TensorType{ElementType::F32, {2}});
+  input.as<float>()[0] = 0.25f;
+  input.as<float>()[1] = 0x1.125a18p-1f;
+  writeNpy(dir + "/a.npy", input);
+  const std::string run = "run '" + dir + "/tanh.json' --inputs '" + dir + "/a.npy' --check";
+  ToolResult passed = runShardgen(run);
+  INFO(passed.err);
+  CHECK(passed.exitCode == 0);
+  CHECK(passed.err.find("check passed") != std::string::npos);
+
+  ToolResult exact = runShardgen(run + " --atol 0");
+  INFO(exact.err);
+  CHECK(exact.exitCode == 3);
+  CHECK(exact.err.find("check failed: output 0 (y) differs at index [1]: got 0.4898") !=
+        std::string::npos);
+  CHECK(exact.err.find(", expected 0.489835352, allowed difference 0 (reference interpreter)") !=
+        std::string::npos);
+
+  CHECK(runShardgen(run + " --rtol 1e-6").exitCode == 0);
+  ToolResult bad = runShardgen(run + " --rtol -1");
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.err.find("--rtol needs a finite non-negative number, not '-1'") != std::string::npos);
+  CHECK(bad.out.empty());
+}

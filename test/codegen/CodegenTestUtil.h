@@ -12,8 +12,9 @@ namespace shardgen::testing {
 /// Reads and verifies a graph from JSON text.
 Graph loadVerified(const std::string &json);
 
-/// "" when the compiled program's outputs equal the interpreter's on inputs
-/// drawn from `seed`; else what differs (or what failed).
+/// "" when the compiled program's outputs agree with the interpreter's on
+/// inputs drawn from `seed`, each element within its error bound (as `run
+/// --check`); else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);
 
 } // namespace shardgen::testing

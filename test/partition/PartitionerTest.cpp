@@ -56,9 +56,14 @@ TEST_CASE("an unreduced result sharding keeps the partial value") {
   Graph graph = loadGraph(
       dotGraph("<@mesh, [{x}, {}], unreduced={y}>", "<@mesh, [{x}, {}], unreduced={y}>"));
   SpmdProgram program = partitionProgram(graph);
-  CHECK(countSteps(program, StepKind::AllReduce) == 0);
   REQUIRE(program.outputs.size() == 1);
   CHECK(program.layout(program.outputs[0]).partialAxes == std::vector<AxisRef>{AxisRef::full("y")});
+  // Only the global call style's gather sums it: one all_reduce into the
+  // gathered output (the per-device style returns the partial pieces).
+  CHECK(countSteps(program, StepKind::AllReduce) == 1);
+  REQUIRE(program.gatheredOutputs.size() == 1);
+  CHECK(program.gatheredOutputs[0] != program.outputs[0]);
+  CHECK(program.layout(program.gatheredOutputs[0]).partialAxes.empty());
   // The simulator sums the partial output over y: still the interpreter's value.
   CHECK(checkPartitionedEqualsInterpreter(graph, 3) == "");
 }

@@ -167,8 +167,10 @@ public:
     for (const auto &step : program_.steps)
       runStep(step);
     std::vector<Literal> outputs;
-    for (SpmdValueId output : program_.outputs)
-      outputs.push_back(gather(output));
+    // The global call style gathers the complete values (an unreduced
+    // output's sum); gather() would also sum what is still partial.
+    for (size_t i = 0; i < program_.outputs.size(); ++i)
+      outputs.push_back(gather(program_.gatheredOutput(i)));
     return outputs;
   }
 

@@ -211,3 +211,20 @@ TEST_CASE("round-robin rejects bad shapes") {
   CHECK_THROWS_AS(RoundRobinLayout({4}, {0}, {2}), std::invalid_argument);
   CHECK_THROWS_AS(RoundRobinLayout({4}, {2}, {0, 2}), std::invalid_argument);
 }
+
+TEST_CASE("gatherUnreduced sums each shard's partial pieces over the unreduced axes") {
+  // 2 rows on x; partial over y: devices (x, y=0) and (x, y=1) hold parts of
+  // the same rows. The global value is their sum, not device y=0's part.
+  DeviceMesh mesh({{"x", 2}, {"y", 2}});
+  ShardedLayout layout(mesh, {2, 2}, {{{0}}, {}});
+  std::vector<std::vector<float>> parts = {{1, 2}, {10, 20}, {3, 4}, {30, 40}};
+  std::vector<const void *> shards;
+  for (const auto &part : parts)
+    shards.push_back(part.data());
+  std::vector<float> global(4, -1);
+  layout.gatherUnreduced(shards, SHARDGEN_F32, ShardPadding::Exact, {1}, global.data());
+  CHECK(global == std::vector<float>{11, 22, 33, 44});
+  CHECK_THROWS_AS(layout.gatherUnreduced(shards, SHARDGEN_F32, ShardPadding::Exact, {0},
+                                         global.data()),
+                  std::invalid_argument);
+}

@@ -69,6 +69,14 @@ public:
   /// read from the device at coordinate 0 on them.
   void gather(const std::vector<const void *> &shards, int64_t elementBytes, ShardPadding padding,
               void *global) const;
+  /// As gather, for a tensor whose devices hold partial values over the
+  /// mesh axes `unreducedAxes` (a sharding's `unreduced`): the global value
+  /// is the full one, each shard the sum of its partial pieces in mesh
+  /// position order (as all_reduce). Throws std::invalid_argument on an
+  /// unknown axis or one that shards a dim.
+  void gatherUnreduced(const std::vector<const void *> &shards, ElementType type,
+                       ShardPadding padding, const std::vector<int32_t> &unreducedAxes,
+                       void *global) const;
 
 private:
   struct ResolvedSlice {

@@ -1,0 +1,473 @@
+#include "compiler/interp/ErrorBounds.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "compiler/interp/Collectives.h"
+#include "compiler/interp/Kernels.h"
+#include "compiler/interp/LocalOps.h"
+
+namespace shardgen::interp {
+namespace {
+
+constexpr double kUnknown = std::numeric_limits<double>::infinity();
+
+int precisionBits(ElementType type) {
+  switch (type) {
+  case ElementType::F64: return 53;
+  case ElementType::F16: return 11;
+  case ElementType::BF16: return 8;
+  default: return 24;
+  }
+}
+
+int minExponent(ElementType type) {
+  switch (type) {
+  case ElementType::F64: return -1022;
+  case ElementType::F16: return -14;
+  default: return -126;
+  }
+}
+
+double maxFinite(ElementType type) {
+  switch (type) {
+  case ElementType::F64: return std::numeric_limits<double>::max();
+  case ElementType::F16: return 65504.0;
+  case ElementType::BF16: return 0x1.fep127;
+  default: return std::numeric_limits<float>::max();
+  }
+}
+
+/// f16 and bf16 compute in f32 (interpreter and generated code alike).
+ElementType computeType(ElementType type) {
+  return type == ElementType::F16 || type == ElementType::BF16 ? ElementType::F32 : type;
+}
+
+double unitRoundoff(ElementType type) { return std::ldexp(1.0, -precisionBits(type)); }
+
+/// The spacing of `type`'s values at magnitude |x| (subnormals included).
+double ulp(ElementType type, double x) {
+  int exponent = minExponent(type);
+  x = std::fabs(x);
+  if (x != 0 && std::isfinite(x)) {
+    int e = 0;
+    std::frexp(x, &e);
+    exponent = std::max(exponent, e - 1);
+  }
+  return std::ldexp(1.0, exponent - precisionBits(type) + 1);
+}
+
+/// Relative bound (times the sum of |terms|) of the difference between two
+/// sums of the same n terms in different orders, both accumulated in the
+/// compute type (n u each), the compiled one possibly rounding partial sums
+/// to `type` on the way (sharded: partials stored, then all_reduce; u per
+/// level, two levels allowed). The final roundings are finish()'s ulp.
+double sumFactor(ElementType type, int64_t n) {
+  return 2.0 * static_cast<double>(n) * unitRoundoff(computeType(type)) + 2.0 * unitRoundoff(type);
+}
+
+/// The bound of a result `r` whose exact value moves by at most `spread`
+/// under the operands' errors, with `slack` for an approximation, plus the
+/// two roundings to the element type (unless the op is exact).
+double finish(ElementType type, double r, double spread, double slack = 0, bool exact = false) {
+  if (std::isnan(spread))
+    return kUnknown;
+  if (spread == 0 && slack == 0)
+    return 0;
+  if (!std::isfinite(r))
+    return spread == 0 ? 0 : kUnknown; // the same inf/NaN from the same operands
+  double bound = spread + slack;
+  if (!exact)
+    bound += ulp(type, std::fabs(r) + bound);
+  return std::fabs(r) + bound > maxFinite(type) ? kUnknown : bound;
+}
+
+bool allZero(const Literal &bounds) {
+  const double *b = bounds.as<double>();
+  return std::all_of(b, b + bounds.numElements(), [](double x) { return x == 0; });
+}
+
+bool allZero(const std::vector<const Literal *> &bounds) {
+  return std::all_of(bounds.begin(), bounds.end(), [](const Literal *b) { return allZero(*b); });
+}
+
+Literal filled(const Shape &shape, double value) {
+  Literal out(TensorType{ElementType::F64, shape});
+  std::fill(out.as<double>(), out.as<double>() + out.numElements(), value);
+  return out;
+}
+
+/// Integers and i1 are exact, unless an operand is not: then unknown.
+Literal exactOrUnknown(const Shape &shape, const std::vector<const Literal *> &operandBounds) {
+  return filled(shape, allZero(operandBounds) ? 0.0 : kUnknown);
+}
+
+void addInto(Literal &sum, const Literal &term) {
+  double *s = sum.as<double>();
+  const double *t = term.as<double>();
+  for (int64_t i = 0; i < sum.numElements(); ++i)
+    s[i] += t[i];
+}
+
+/// max(|f(x - e) - f(x)|, |f(x + e) - f(x)|): the spread of a monotone f.
+template <typename Fn> double monotoneSpread(Fn f, double x, double e) {
+  if (e == 0)
+    return 0;
+  const double fx = f(x);
+  const double spread = std::max(std::fabs(f(x - e) - fx), std::fabs(f(x + e) - fx));
+  return std::isnan(spread) ? kUnknown : spread;
+}
+
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const Literal &result) {
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return exactOrUnknown(result.shape(), {&xBound});
+  const ElementType compute = computeType(type);
+  // exp, tanh and logistic are approximations in f32 generated code.
+  const double approximation = compute == ElementType::F32 ? 8 : 1;
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  const double *e = xBound.as<double>();
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    const double v = x.getFloat(i), r = result.getFloat(i);
+    const double libmSlack = ulp(compute, r);
+    switch (kind) {
+    case OpKind::Negate:
+    case OpKind::Abs: bound[i] = e[i]; break;
+    case OpKind::Sign: bound[i] = e[i] == 0 || std::fabs(v) > e[i] ? 0 : 2; break;
+    case OpKind::Floor:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e[i]),
+                        0, true);
+      break;
+    case OpKind::Ceil:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e[i]),
+                        0, true);
+      break;
+    case OpKind::Exponential:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::exp(y); }, v, e[i]),
+                        approximation * libmSlack);
+      break;
+    case OpKind::Tanh:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::tanh(y); }, v, e[i]),
+                        approximation * libmSlack);
+      break;
+    case OpKind::Logistic:
+      bound[i] = finish(type, r, monotoneSpread(logistic, v, e[i]), approximation * libmSlack);
+      break;
+    case OpKind::Log:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]),
+                        libmSlack);
+      break;
+    case OpKind::Sqrt:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e[i]));
+      break;
+    case OpKind::Rsqrt:
+      bound[i] =
+          finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e[i]));
+      break;
+    case OpKind::Sine:
+    case OpKind::Cosine: bound[i] = finish(type, r, std::min(e[i], 2.0), libmSlack); break;
+    default: bound[i] = e[i] == 0 ? 0 : kUnknown; break;
+    }
+  }
+  return out;
+}
+
+/// |a^b - a'^b'| over the box of operands: a^b is monotone in each operand
+/// for a > 0, so the extremes are at the corners.
+double powerSpread(double a, double ea, double b, double eb) {
+  if (ea + eb == 0)
+    return 0;
+  if (a - ea <= 0)
+    return kUnknown;
+  const double center = std::pow(a, b);
+  double spread = 0;
+  for (double x : {a - ea, a + ea})
+    for (double y : {b - eb, b + eb})
+      spread = std::max(spread, std::fabs(std::pow(x, y) - center));
+  return std::isnan(spread) ? kUnknown : spread;
+}
+
+Literal binaryBounds(OpKind kind, const Literal &lhs, const Literal &rhs, const Literal &lhsBound,
+                     const Literal &rhsBound, const Literal &result) {
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return exactOrUnknown(result.shape(), {&lhsBound, &rhsBound});
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  const double *ea = lhsBound.as<double>(), *eb = rhsBound.as<double>();
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    const double a = lhs.getFloat(i), b = rhs.getFloat(i), r = result.getFloat(i);
+    switch (kind) {
+    case OpKind::Add:
+    case OpKind::Subtract: bound[i] = finish(type, r, ea[i] + eb[i]); break;
+    case OpKind::Multiply:
+      bound[i] = finish(type, r, std::fabs(a) * eb[i] + std::fabs(b) * ea[i] + ea[i] * eb[i]);
+      break;
+    case OpKind::Divide:
+      bound[i] = ea[i] + eb[i] == 0 ? 0
+                 : std::fabs(b) > eb[i]
+                     ? finish(type, r,
+                              (std::fabs(b) * ea[i] + std::fabs(a) * eb[i]) /
+                                  (std::fabs(b) * (std::fabs(b) - eb[i])))
+                     : kUnknown;
+      break;
+    case OpKind::Maximum:
+    case OpKind::Minimum: bound[i] = std::max(ea[i], eb[i]); break;
+    case OpKind::Power:
+      bound[i] = finish(type, r, powerSpread(a, ea[i], b, eb[i]), ulp(computeType(type), r));
+      break;
+    default: bound[i] = ea[i] + eb[i] == 0 ? 0 : kUnknown; break; // remainder
+    }
+  }
+  return out;
+}
+
+/// A comparison is exact unless its operands' intervals overlap.
+Literal compareBounds(const Literal &lhs, const Literal &rhs, const Literal &lhsBound,
+                      const Literal &rhsBound) {
+  Literal out = exactBounds(lhs.shape());
+  double *bound = out.as<double>();
+  const double *ea = lhsBound.as<double>(), *eb = rhsBound.as<double>();
+  const bool isFloatType = isFloat(lhs.elementType());
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    const double spread = ea[i] + eb[i];
+    if (spread == 0)
+      continue;
+    const double gap = isFloatType ? std::fabs(lhs.getFloat(i) - rhs.getFloat(i))
+                                   : std::fabs(static_cast<double>(lhs.getInt(i)) -
+                                               static_cast<double>(rhs.getInt(i)));
+    bound[i] = gap > spread ? 0 : kUnknown;
+  }
+  return out;
+}
+
+/// Element i of a scalar-or-full operand.
+int64_t at(const Literal &x, int64_t i) { return x.shape().empty() ? 0 : i; }
+
+Literal selectBounds(const Literal &pred, const Literal &onTrue, const Literal &onFalse,
+                     const Literal &predBound, const Literal &trueBound,
+                     const Literal &falseBound) {
+  const bool isFloatType = isFloat(onTrue.elementType());
+  Literal out = exactBounds(onTrue.shape());
+  double *bound = out.as<double>();
+  const double *ep = predBound.as<double>(), *et = trueBound.as<double>(),
+               *ef = falseBound.as<double>();
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    const int64_t p = at(pred, i);
+    if (ep[p] == 0) {
+      bound[i] = pred.getInt(p) ? et[i] : ef[i];
+    } else if (isFloatType) {
+      const double gap = std::fabs(onTrue.getFloat(i) - onFalse.getFloat(i));
+      bound[i] = std::isnan(gap) ? kUnknown : std::max(et[i], ef[i]) + gap;
+    } else {
+      bound[i] = onTrue.getInt(i) == onFalse.getInt(i) ? std::max(et[i], ef[i]) : kUnknown;
+    }
+  }
+  return out;
+}
+
+Literal clampBounds(const Literal &min, const Literal &max, const Literal &minBound,
+                    const Literal &xBound, const Literal &maxBound) {
+  Literal out = exactBounds(xBound.shape());
+  double *bound = out.as<double>();
+  const double *elo = minBound.as<double>(), *ex = xBound.as<double>(),
+               *ehi = maxBound.as<double>();
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    bound[i] = std::max({elo[at(min, i)], ex[i], ehi[at(max, i)]});
+  return out;
+}
+
+Literal convertBounds(const Literal &x, const Literal &xBound, const Literal &result) {
+  const ElementType from = x.elementType(), to = result.elementType();
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  const double *e = xBound.as<double>();
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    if (e[i] == 0)
+      continue;
+    if (to == ElementType::I1)
+      bound[i] = isFloat(from) && std::fabs(x.getFloat(i)) > e[i] ? 0 : kUnknown;
+    else if (isFloat(to))
+      bound[i] = finish(to, result.getFloat(i), e[i]);
+    else if (isFloat(from))
+      bound[i] = std::floor(e[i]) + 1; // truncation moves by at most one more
+    else
+      bound[i] = kUnknown; // integer conversions wrap
+  }
+  return out;
+}
+
+Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
+                  const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return exactOrUnknown(result.shape(), {&lhsBound, &rhsBound});
+  const Literal a = magnitudes(lhs), b = magnitudes(rhs);
+  Literal spread = exactBounds(result.shape());
+  const bool lhsExact = allZero(lhsBound), rhsExact = allZero(rhsBound);
+  if (!rhsExact)
+    addInto(spread, evalDotGeneral(a, rhsBound, attrs));
+  if (!lhsExact)
+    addInto(spread, evalDotGeneral(lhsBound, b, attrs));
+  if (!lhsExact && !rhsExact)
+    addInto(spread, evalDotGeneral(lhsBound, rhsBound, attrs));
+  const Literal terms = evalDotGeneral(a, b, attrs);
+  int64_t depth = 1;
+  for (int64_t d : attrs.lhsContractingDimensions)
+    depth *= lhs.shape()[d];
+  const double factor = sumFactor(type, depth);
+  double *bound = spread.as<double>();
+  const double *magnitude = terms.as<double>();
+  for (int64_t i = 0; i < spread.numElements(); ++i)
+    bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
+  return spread;
+}
+
+Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Literal &init,
+                     const Literal &operandBound, const Literal &initBound,
+                     const Literal &result) {
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return exactOrUnknown(result.shape(), {&operandBound, &initBound});
+  int64_t count = 1; // the init value too
+  for (int64_t d : attrs.dimensions)
+    count *= operand.shape()[d];
+  if (attrs.reducer == Reducer::Max || attrs.reducer == Reducer::Min) {
+    // Both are exact and 1-Lipschitz in every operand, in any order.
+    ReduceAttrs largest = attrs;
+    largest.reducer = Reducer::Max;
+    return evalReduce(operandBound, initBound, largest);
+  }
+  if (attrs.reducer == Reducer::Mul) {
+    if (!allZero(operandBound) || !allZero(initBound))
+      return filled(result.shape(), kUnknown);
+    Literal out = exactBounds(result.shape());
+    for (int64_t i = 0; i < out.numElements(); ++i)
+      out.as<double>()[i] = finish(type, result.getFloat(i),
+                                   sumFactor(type, count) * std::fabs(result.getFloat(i)));
+    return out;
+  }
+  Literal spread = evalReduce(operandBound, initBound, attrs);
+  addSumBound(spread, evalReduce(magnitudes(operand), magnitudes(init), attrs), result, count);
+  return spread;
+}
+
+} // namespace
+
+Literal exactBounds(const Shape &shape) { return filled(shape, 0.0); }
+
+Literal magnitudes(const Literal &x) {
+  Literal out(TensorType{ElementType::F64, x.shape()});
+  const bool isFloatType = isFloat(x.elementType());
+  for (int64_t i = 0; i < x.numElements(); ++i)
+    out.as<double>()[i] = isFloatType ? std::fabs(x.getFloat(i))
+                                      : std::fabs(static_cast<double>(x.getInt(i)));
+  return out;
+}
+
+void addSumBound(Literal &bounds, const Literal &magnitudes, const Literal &result, int64_t count) {
+  const ElementType type = result.elementType();
+  double *bound = bounds.as<double>();
+  const double *magnitude = magnitudes.as<double>();
+  const double factor = sumFactor(type, count);
+  for (int64_t i = 0; i < bounds.numElements(); ++i)
+    bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
+}
+
+std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
+                                   const std::vector<const Literal *> &operands,
+                                   const std::vector<const Literal *> &operandBounds,
+                                   const std::vector<Literal> &results) {
+  const auto one = [](Literal literal) {
+    std::vector<Literal> out;
+    out.push_back(std::move(literal));
+    return out;
+  };
+  const auto &x = operands;
+  const auto &e = operandBounds;
+  if (isElementwise(op.kind)) {
+    if (opCategory(op.kind) == OpCategory::ElementwiseUnary)
+      return one(unaryBounds(op.kind, *x[0], *e[0], results[0]));
+    return one(binaryBounds(op.kind, *x[0], *x[1], *e[0], *e[1], results[0]));
+  }
+  switch (op.kind) {
+  case OpKind::Constant:
+  case OpKind::Iota: return one(exactBounds(results[0].shape()));
+  case OpKind::Compare: return one(compareBounds(*x[0], *x[1], *e[0], *e[1]));
+  case OpKind::Select: return one(selectBounds(*x[0], *x[1], *x[2], *e[0], *e[1], *e[2]));
+  case OpKind::Clamp: return one(clampBounds(*x[0], *x[2], *e[0], *e[1], *e[2]));
+  case OpKind::Convert: return one(convertBounds(*x[0], *e[0], results[0]));
+  case OpKind::DotGeneral:
+    return one(dotBounds(op.attr<DotGeneralAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
+  case OpKind::Reduce:
+    return one(reduceBounds(op.attr<ReduceAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
+  case OpKind::CustomCall: {
+    std::vector<Literal> out;
+    for (const Literal &result : results)
+      out.push_back(exactOrUnknown(result.shape(), e));
+    return out;
+  }
+  default:
+    // Data movement (transpose, reshape, broadcast, slice, pad, ...) moves
+    // the bounds as it moves the values.
+    return evalLocalOp(graph, op, e, nullptr);
+  }
+}
+
+PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
+                           const std::vector<const PerDevice *> &operands,
+                           const std::vector<const PerDevice *> &operandBounds,
+                           const PerDevice &results) {
+  PerDevice out;
+  if (op.kind == OpKind::AxisIndex) {
+    for (const Literal &result : results)
+      out.push_back(exactBounds(result.shape()));
+    return out;
+  }
+  if (op.kind != OpKind::AllReduce && op.kind != OpKind::ReduceScatter)
+    return evalCollective(op, grid, operandBounds); // moves values only
+  const Reducer reducer = op.kind == OpKind::AllReduce ? op.attr<AllReduceAttrs>().reducer
+                                                       : op.attr<ReduceScatterAttrs>().reducer;
+  const ElementType type = results.front().elementType();
+  bool exact = true;
+  for (const Literal &bound : *operandBounds[0])
+    exact = exact && allZero(bound);
+  if (!isFloat(type) || reducer == Reducer::Mul) {
+    for (const Literal &result : results)
+      out.push_back(filled(result.shape(), exact && !isFloat(type) ? 0.0 : kUnknown));
+    return out;
+  }
+  // The same collective on the bounds, their magnitudes and on ones (which
+  // counts the terms of each sum).
+  Op onBounds;
+  onBounds.kind = op.kind;
+  onBounds.pointer = op.pointer;
+  onBounds.attrs = op.attrs;
+  if (reducer == Reducer::Max || reducer == Reducer::Min) {
+    if (op.kind == OpKind::AllReduce)
+      std::get<AllReduceAttrs>(onBounds.attrs).reducer = Reducer::Max;
+    else
+      std::get<ReduceScatterAttrs>(onBounds.attrs).reducer = Reducer::Max;
+    return evalCollective(onBounds, grid, operandBounds);
+  }
+  PerDevice absolute, ones;
+  for (const Literal &value : *operands[0]) {
+    absolute.push_back(magnitudes(value));
+    ones.push_back(filled(value.shape(), 1.0));
+  }
+  out = evalCollective(onBounds, grid, operandBounds);
+  const PerDevice sums = evalCollective(onBounds, grid, {&absolute});
+  const PerDevice counts = evalCollective(onBounds, grid, {&ones});
+  for (size_t device = 0; device < out.size(); ++device) {
+    const int64_t count =
+        counts[device].numElements() ? static_cast<int64_t>(counts[device].as<double>()[0]) : 1;
+    addSumBound(out[device], sums[device], results[device], count);
+  }
+  return out;
+}
+
+} // namespace shardgen::interp
