@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
@@ -21,16 +22,19 @@ static int runRun(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
   Graph graph = loadVerifiedGraph(path);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
-  CompiledProgram compiled(program, generated);
+  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   std::vector<Literal> outputs = compiled.run(inputs);
 
   if (args.has("--check")) {
-    std::vector<Literal> expected = atFile(path, [&] { return evaluate(graph, inputs); });
+    std::vector<Literal> expected = atFile(path, [&] { return evaluate(graph, inputs, evalOptionsWith(customCalls)); });
     if (auto mismatch = compareOutputs(outputs, expected)) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
                 << " (reference interpreter)\n";
@@ -47,19 +51,21 @@ static int runRun(const ParsedArgs &args) {
 const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--report] [--strategy S]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--report] [--strategy S]\n"
+       "    [--custom-calls LIB.so]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
        "--check, compares with the reference interpreter and exits 3 on a difference.\n"
-       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.",
+       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
         {"--report", OptionSpec::Flag, "",
          "print the communication manifest (collectives, bytes, peak memory) first"},
-        kStrategyOption}},
+        kStrategyOption, kCustomCallsOption}},
       runRun};
   return command;
 }
