@@ -50,7 +50,7 @@ bool isLibraryFunction(const std::string &name) {
   auto in = [](const auto &list, std::string_view candidate) {
     return std::find(list.begin(), list.end(), candidate) != list.end();
   };
-  if (name == "main" || in(kMemoryFunctions, name) || in(kMathFunctions, name))
+  if (in(kMemoryFunctions, name) || in(kMathFunctions, name))
     return true;
   return name.size() > 1 && name.back() == 'f' &&
          in(kMathFunctions, std::string_view(name).substr(0, name.size() - 1));
@@ -83,6 +83,8 @@ std::optional<std::string> customCallTargetProblem(const std::string &target) {
   if (target[0] == '_' || target.find("__") != std::string::npos)
     return "is reserved for the C and C++ implementation (it begins with '_' or contains "
            "\"__\")";
+  if (target == "main")
+    return "is the name of the program's entry point";
   if (isLibraryFunction(target))
     return "is a C library function that generated code declares or links against";
   if (isStandardHeaderName(target))
