@@ -127,3 +127,21 @@ TEST_CASE("a custom-call library that cannot be loaded is an error naming the fi
     CHECK(snapshot(scratch.dir) == before);
   }
 }
+
+TEST_CASE("shardgen run ignores headers planted next to the graph and in the working directory") {
+  Scratch scratch;
+  for (const char *header : {"kernels/kernels.h", "kernels/elements.h", "shardgen/runtime.h",
+                             "shardgen/custom_call.h", "stddef.h", "stdint.h", "mlp.cpp"}) {
+    fs::create_directories((fs::path(scratch.dir) / header).parent_path());
+    writeFile(scratch.dir + "/" + header, "#error planted\n");
+  }
+  writeFile(scratch.dir + "/mlp.json",
+            readFile(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json"));
+  const auto before = snapshot(scratch.dir);
+  ToolResult result = runShardgen("run mlp.json --check", "", scratch.dir);
+  INFO(result.err);
+  CHECK(result.exitCode == 0);
+  CHECK(result.err.find("check passed") != std::string::npos);
+  CHECK(result.err.find("planted") == std::string::npos);
+  CHECK(snapshot(scratch.dir) == before);
+}
