@@ -37,7 +37,6 @@ shardgen_custom_call_fn CustomCallLibrary::function(const std::string &name,
     fail(pointer, prefix + "is not defined in " + path_);
   link_map *self = nullptr, *owner = nullptr;
   Dl_info info{};
-  void *symbolEntry = nullptr;
   if (dlinfo(handle_, RTLD_DI_LINKMAP, &self) != 0 ||
       !dladdr1(address, &info, reinterpret_cast<void **>(&owner), RTLD_DL_LINKMAP) ||
       owner != self) {
@@ -45,11 +44,11 @@ shardgen_custom_call_fn CustomCallLibrary::function(const std::string &name,
     fail(pointer, prefix + "is not defined in " + path_ + " (only in " + where +
                       ", which it depends on)");
   }
-  const auto *symbol = static_cast<const ElfW(Sym) *>(symbolEntry);
-  if (!dladdr1(address, &info, &symbolEntry, RTLD_DL_SYMENT) ||
-      !(symbol = static_cast<const ElfW(Sym) *>(symbolEntry)) ||
-      (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC &&
-       ELF64_ST_TYPE(symbol->st_info) != STT_GNU_IFUNC))
+  void *entry = nullptr; // the symbol's ELF entry: a function, not data
+  if (!dladdr1(address, &info, &entry, RTLD_DL_SYMENT) || !entry || info.dli_saddr != address)
+    fail(pointer, prefix + "is not a function in " + path_);
+  const unsigned char type = ELF64_ST_TYPE(static_cast<const ElfW(Sym) *>(entry)->st_info);
+  if (type != STT_FUNC && type != STT_GNU_IFUNC)
     fail(pointer, prefix + "is not a function in " + path_);
   return reinterpret_cast<shardgen_custom_call_fn>(address);
 }
