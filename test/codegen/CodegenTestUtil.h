@@ -12,6 +12,9 @@ namespace shardgen::testing {
 /// Reads and verifies a graph from JSON text.
 Graph loadVerified(const std::string &json);
 
+/// The JSON text of samples/NAME.json.
+std::string sample(const std::string &name);
+
 /// "" when the compiled program's outputs equal the interpreter's on inputs
 /// drawn from `seed`; else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);

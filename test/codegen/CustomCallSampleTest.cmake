@@ -4,13 +4,7 @@
 # (samples/app) built from `shardgen compile`, which needs no library; the
 # app's output must equal both. Run as cmake -DSHARDGEN=... -DCC=...
 # -DGENERATOR=... -DSOURCE_DIR=... -DWORK_DIR=... -P this.
-function(run_step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message("${out}${err}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/RunStep.cmake)
 
 set(sample ${SOURCE_DIR}/samples/custom_call)
 set(graph ${sample}/rms_norm_mlp.json)

@@ -9,7 +9,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
@@ -25,13 +24,6 @@ using namespace shardgen::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const fs::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Runs `body` with the working directory set to a fresh folder holding
 /// `#error planted` copies of every header generated code includes.
@@ -64,7 +56,7 @@ void scale(shardgen_buffer *results, int64_t, const shardgen_buffer *operands, i
 } // namespace
 
 TEST_CASE("a generated program ignores headers planted in the working directory") {
-  Graph graph = loadVerified(readText(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / "mlp.json"));
+  Graph graph = loadVerified(sample("mlp"));
   inPlantedDirectory([&] { CHECK(checkCompiledEqualsInterpreter(graph, 3) == ""); });
 }
 
