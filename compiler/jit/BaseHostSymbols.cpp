@@ -1,6 +1,6 @@
 // The fixed allow-list of host functions JIT-ed code may link against besides
 // what its caller registers: memory and math functions (clang lowers copies
-// and __builtin_expf & co. to calls of them) and the C++ ABI support compiled
+// and __builtin_expf & co. to calls of them, and may fuse sin+cos into sincos) and the C++ ABI support compiled
 // C++ needs (operator new/delete, unwinding through JIT-ed frames). Nothing
 // here reaches files, processes or the environment.
 #include "compiler/jit/JitCompiler.h"
@@ -10,6 +10,7 @@
 #include <cxxabi.h>
 #include <exception>
 #include <new>
+#include <strings.h>
 #include <unwind.h>
 
 extern "C" _Unwind_Reason_Code __gxx_personality_v0(int, _Unwind_Action, _Unwind_Exception_Class,
@@ -29,6 +30,8 @@ std::map<std::string, void *> baseHostSymbols() {
       {"memcpy", address<void *(void *, const void *, size_t)>(::memcpy)},
       {"memmove", address<void *(void *, const void *, size_t)>(::memmove)},
       {"memset", address<void *(void *, int, size_t)>(::memset)},
+      {"memcmp", address<int(const void *, const void *, size_t)>(::memcmp)},
+      {"bcmp", address<int(const void *, const void *, size_t)>(::bcmp)},
       // Itanium C++ ABI names of the global allocation functions.
       {"_Znwm", address<void *(size_t)>(::operator new)},
       {"_Znam", address<void *(size_t)>(::operator new[])},
@@ -96,6 +99,10 @@ std::map<std::string, void *> baseHostSymbols() {
       {"fdimf", address<float(float, float)>(::fdimf)},
       {"fma", address<double(double, double, double)>(::fma)},
       {"fmaf", address<float(float, float, float)>(::fmaf)},
+      // What LLVM's library-call simplifier may turn the above into.
+      {"exp10", address<double(double)>(::exp10)}, {"exp10f", address<float(float)>(::exp10f)},
+      {"sincos", address<void(double, double *, double *)>(::sincos)},
+      {"sincosf", address<void(float, float *, float *)>(::sincosf)},
       {"ldexp", address<double(double, int)>(::ldexp)},
       {"ldexpf", address<float(float, int)>(::ldexpf)},
   };

@@ -31,10 +31,11 @@ constexpr std::array<std::string_view, 102> kKeywords = {
 /// C library functions generated code links against (the JIT's
 /// baseHostSymbols(); a test keeps the two in step) and atexit, which the
 /// JIT's platform defines.
-constexpr std::array<std::string_view, 4> kMemoryFunctions = {"memcpy", "memmove", "memset",
-                                                              "atexit"};
+constexpr std::array<std::string_view, 6> kMemoryFunctions = {"memcpy", "memmove", "memset",
+                                                              "memcmp", "bcmp",    "atexit"};
 /// <math.h> functions the JIT offers, each also with the suffix "f".
-constexpr std::array<std::string_view, 44> kMathFunctions = {
+constexpr std::array<std::string_view, 46> kMathFunctions = {
+    "exp10", "sincos",
     "exp",   "exp2",  "expm1", "log",   "log2",     "log10",     "log1p", "sqrt",  "cbrt",
     "sin",   "cos",   "tan",   "asin",  "acos",     "atan",      "sinh",  "cosh",  "tanh",
     "asinh", "acosh", "atanh", "erf",   "erfc",     "floor",     "ceil",  "trunc", "round",
