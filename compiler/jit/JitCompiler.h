@@ -40,10 +40,12 @@ struct JitOptions {
 };
 
 /// The host functions optimized C++ may call without calling anything
-/// itself: memcpy/memmove/memset, the math functions of <math.h> (float and
-/// double), operator new[]/delete[], and the C++ ABI's exception support
-/// (personality, _Unwind_Resume, __cxa_begin_catch/__cxa_end_catch,
-/// std::terminate). None of them touches anything but memory it is given.
+/// itself: memcpy/memmove/memset/memcmp/bcmp, the math functions of <math.h>
+/// (float and double, sincos and exp10 included), operator new/delete, and
+/// the C++ ABI's exception support (personality, _Unwind_Resume,
+/// __cxa_begin_catch/__cxa_end_catch, std::terminate). None of them reaches
+/// files, other processes or the environment (std::terminate ends the
+/// process, as a noexcept violation must).
 std::map<std::string, void *> baseHostSymbols();
 
 /// A compilation or link failure. what() is a one-line summary followed by
