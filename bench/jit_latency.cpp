@@ -111,6 +111,7 @@ double jitCompileAndFirstCall(const std::string &source, int optLevel,
     buffers.push_back(buffer.data());
   shardgen::JitOptions options;
   options.optLevel = optLevel;
+  options.hostSymbols = shardgen::baseHostSymbols(); // expf
   auto start = Clock::now();
   auto module = shardgen::compileCpp(source, "program.cpp", options);
   module->lookupFunction<void(float *const *)>("run_program")(buffers.data());
@@ -129,12 +130,14 @@ double jitTrivialModule() {
 
 /// Four programs compiled by two threads, as a multi-program run would.
 double jitFourOnTwoThreads(const std::string &source) {
+  shardgen::JitOptions baseOptions;
+  baseOptions.hostSymbols = shardgen::baseHostSymbols();
   auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int t = 0; t < 2; ++t)
     threads.emplace_back([&] {
       for (int i = 0; i < 2; ++i)
-        shardgen::compileCpp(source, "program.cpp");
+        shardgen::compileCpp(source, "program.cpp", baseOptions);
     });
   for (auto &thread : threads)
     thread.join();

@@ -2,6 +2,7 @@
 // interpreter on the whole graph.
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/interp/Interpreter.h"
@@ -11,8 +12,12 @@ namespace shardgen::cli {
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   Graph graph = loadVerifiedGraph(path);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
-  std::vector<Literal> outputs = atFile(path, [&] { return evaluate(graph, inputs); });
+  std::vector<Literal> outputs =
+      atFile(path, [&] { return evaluate(graph, inputs, evalOptionsWith(customCalls)); });
   emitOutputs(args, outputs);
   return kSuccess;
 }
@@ -20,13 +25,15 @@ static int runEval(const ParsedArgs &args) {
 const Command &evalCommand() {
   static const Command command{
       {"eval", "run the unsharded reference interpreter",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--custom-calls LIB.so]",
        "Runs GRAPH on the unsharded reference interpreter. Inputs are .npy files, one per\n"
        "graph input in order, of exactly the input's type (pseudo-random when omitted).\n"
-       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.",
+       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
-        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"}}},
+        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
+        kCustomCallsOption}},
       runEval};
   return command;
 }

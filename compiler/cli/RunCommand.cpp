@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
@@ -41,16 +42,20 @@ static int runRun(const ParsedArgs &args) {
   const ToleranceOverride tolerance{toleranceOption(args, "--rtol"),
                                     toleranceOption(args, "--atol")};
   Graph graph = loadVerifiedGraph(path);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
-  CompiledProgram compiled(program, generated);
+  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   std::vector<Literal> outputs = compiled.run(inputs);
 
   if (args.has("--check")) {
-    BoundedEvaluation expected = atFile(path, [&] { return evaluateWithBounds(graph, inputs); });
+    BoundedEvaluation expected = atFile(
+        path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
     if (auto mismatch = compareOutputs(outputs, expected, tolerance, outputNames(graph))) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
                 << " (reference interpreter)\n";
@@ -68,7 +73,7 @@ const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
-       "[--strategy S]",
+       "[--strategy S] [--custom-calls LIB.so]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -78,7 +83,8 @@ const Command &runCommand() {
        "through the following ops; 0 where the computation is the same, so bit-exact);\n"
        "--rtol/--atol replace that bound by ATOL + RTOL * |expected|. Integers and i1\n"
        "compare exactly; NaN matches only NaN; infinities must match exactly.\n"
-       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.",
+       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
@@ -89,7 +95,7 @@ const Command &runCommand() {
          "with --check: allowed absolute difference (replaces the computed bound)"},
         {"--report", OptionSpec::Flag, "",
          "print the communication manifest (collectives, bytes, peak memory) first"},
-        kStrategyOption}},
+        kStrategyOption, kCustomCallsOption}},
       runRun};
   return command;
 }

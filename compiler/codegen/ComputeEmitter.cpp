@@ -550,12 +550,18 @@ void emitUserCollective(StepView s) {
 }
 
 void emitCustomCall(StepView s) {
+  // The target is declared in a namespace of its own and called qualified:
+  // whatever its name (the verifier admits C identifiers that are no
+  // keyword, reserved or library name), no name of the generated code, the
+  // kernels or the runtime can capture or shadow the call. Its linker name
+  // is the target itself (C linkage).
   const std::string &target = s.op().attr<CustomCallAttrs>().callTargetName;
   std::string symbol = cIdentifier(target);
-  std::string declaration = "extern \"C\" void " + symbol +
-                            "(shardgen_buffer *, int64_t, const shardgen_buffer *, int64_t);\n";
-  if (s.context.constants.find(declaration) == std::string::npos)
-    s.context.constants = declaration + s.context.constants;
+  std::string declaration = "namespace shardgen_custom_call_targets {\nextern \"C\" void " +
+                            symbol + "(shardgen_buffer *, int64_t, const shardgen_buffer *, " +
+                            "int64_t);\n}\n";
+  if (s.context.customCallDeclarations.find(declaration) == std::string::npos)
+    s.context.customCallDeclarations += declaration;
   auto buffers = [&](const std::vector<SpmdValueId> &ids, int64_t d, const std::string &name) {
     std::string code;
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -574,7 +580,7 @@ void emitCustomCall(StepView s) {
   };
   s.perDevice([&](int64_t d) {
     return "{\n" + buffers(s.step.inputs, d, "operands") + buffers(s.step.outputs, d, "results") +
-           symbol + "(results, " + str(s.step.outputs.size()) + ", operands, " +
+           "shardgen_custom_call_targets::" + symbol + "(results, " + str(s.step.outputs.size()) + ", operands, " +
            str(s.step.inputs.size()) + ");\n}";
   });
 }

@@ -17,6 +17,8 @@ public:
 
   const SpmdProgram &program;
   std::string constants; // file-scope definitions
+  /// Prototypes of custom_call targets, at global scope (C linkage).
+  std::string customCallDeclarations;
   std::string steps;     // body of runSteps
   int64_t nextConstant = 0;
 

@@ -1,7 +1,11 @@
 #include "compiler/codegen/JitRunner.h"
 
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/ir/InternalError.h"
@@ -13,22 +17,13 @@ namespace shardgen {
 
 namespace rt = shardgen::runtime;
 
-// JIT-ed programs call the runtime through this executable's exported
-// symbols; naming the device-facing functions here links them in even when
-// nothing else in the process uses them.
-[[maybe_unused]] __attribute__((used)) static void *const kRuntimeEntryPoints[] = {
-    reinterpret_cast<void *>(&rt::allReduce),     reinterpret_cast<void *>(&rt::allGather),
-    reinterpret_cast<void *>(&rt::reduceScatter), reinterpret_cast<void *>(&rt::allToAll),
-    reinterpret_cast<void *>(&rt::collectivePermute), reinterpret_cast<void *>(&rt::axisIndex),
-    reinterpret_cast<void *>(&rt::groupSize),     reinterpret_cast<void *>(&rt::groupPosition),
-    reinterpret_cast<void *>(&rt::barrier)};
+namespace {
 
-static constexpr std::string_view kVirtualInclude = "/shardgen-embedded/include";
+constexpr std::string_view kVirtualInclude = "/shardgen-embedded/include";
 
-JitOptions generatedCodeJitOptions() {
-  JitOptions options;
-  options.optLevel = 2;
-  options.includeDirs.push_back(std::string(kVirtualInclude));
+/// The embedded kernel library and runtime headers, at their include paths.
+std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
+  std::vector<std::pair<std::string, std::string>> headers;
   for (const codegen::EmbeddedFile &file : codegen::embeddedFiles()) {
     std::string_view path = file.path;
     std::string relative;
@@ -38,9 +33,63 @@ JitOptions generatedCodeJitOptions() {
       relative = path.substr(std::string_view("runtime/include/").size());
     else
       continue;
-    options.virtualFiles.emplace_back(std::string(kVirtualInclude) + "/" + relative,
-                                      std::string(file.contents));
+    headers.emplace_back(std::string(kVirtualInclude) + "/" + relative,
+                         std::string(file.contents));
   }
+  return headers;
+}
+
+// The runtime functions device code calls (shardgen/runtime.h), as C++
+// expressions: the host takes their addresses, clang tells their linker names.
+#define SHARDGEN_RUNTIME_ENTRY_POINTS(X)                                                       \
+  X(&shardgen::runtime::allReduce)                                                             \
+  X(&shardgen::runtime::allGather)                                                             \
+  X(&shardgen::runtime::reduceScatter)                                                         \
+  X(&shardgen::runtime::allToAll)                                                              \
+  X(&shardgen::runtime::collectivePermute)                                                     \
+  X(&shardgen::runtime::axisIndex)                                                             \
+  X(&shardgen::runtime::groupSize)                                                             \
+  X(&shardgen::runtime::groupPosition)                                                         \
+  X(&shardgen::runtime::barrier)
+
+/// The runtime's entry points by linker name: computed once per process by
+/// compiling their addresses against the embedded runtime.h.
+const std::map<std::string, void *> &runtimeSymbols() {
+  static const std::map<std::string, void *> symbols = [] {
+#define SHARDGEN_EXPRESSION(f) #f,
+#define SHARDGEN_ADDRESS(f) reinterpret_cast<void *>(f),
+    const std::vector<std::string> expressions = {
+        SHARDGEN_RUNTIME_ENTRY_POINTS(SHARDGEN_EXPRESSION)};
+    const std::vector<void *> addresses = {SHARDGEN_RUNTIME_ENTRY_POINTS(SHARDGEN_ADDRESS)};
+#undef SHARDGEN_EXPRESSION
+#undef SHARDGEN_ADDRESS
+    JitOptions options;
+    options.includeDirs.push_back(std::string(kVirtualInclude));
+    options.virtualFiles = embeddedHeaders();
+    std::vector<std::string> names =
+        linkerNamesOf("#include \"shardgen/runtime.h\"\n", expressions, options);
+    std::map<std::string, void *> table;
+    for (size_t i = 0; i < names.size(); ++i)
+      table.emplace(names[i], addresses[i]);
+    return table;
+  }();
+  return symbols;
+}
+
+} // namespace
+
+JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls) {
+  JitOptions options;
+  options.optLevel = 2;
+  options.includeDirs.push_back(std::string(kVirtualInclude));
+  options.virtualFiles = embeddedHeaders();
+  options.hostSymbols = baseHostSymbols();
+  options.hostSymbols.insert(runtimeSymbols().begin(), runtimeSymbols().end());
+  for (const auto &[target, function] : customCalls)
+    if (!options.hostSymbols.emplace(target, reinterpret_cast<void *>(function)).second)
+      throw JitError("custom_call target '" + target +
+                         "' has the name of a symbol generated code links against",
+                     "");
   return options;
 }
 

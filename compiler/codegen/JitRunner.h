@@ -1,22 +1,31 @@
 #pragma once
 // Running a generated program in this process: its source is compiled by
 // the in-process JIT (compiler/jit) with the kernel library and the
-// runtime's device header as virtual files, and its devices run on the
-// runtime's threads backend. The runtime's symbols resolve from this
-// process.
+// runtime's device header as its only files, linked against an explicit
+// table (the runtime's entry points, baseHostSymbols() and the custom-call
+// functions the user registered), and its devices run on the runtime's
+// threads backend.
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/jit/JitCompiler.h"
+#include "runtime/include/shardgen/custom_call.h"
 
 namespace shardgen {
 
-/// JitOptions that make the embedded kernel library and runtime headers
-/// includable ("kernels/kernels.h", "shardgen/runtime.h").
-JitOptions generatedCodeJitOptions();
+/// The functions implementing custom_call targets, by call_target_name.
+using CustomCallFunctions = std::map<std::string, shardgen_custom_call_fn>;
+
+/// JitOptions for generated code: the embedded kernel library and runtime
+/// headers as its files ("kernels/kernels.h", "shardgen/runtime.h"), and as
+/// its symbols the runtime's entry points, baseHostSymbols() and
+/// `customCalls`, nothing else.
+JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {});
 
 class CompiledProgram {
 public:

@@ -212,6 +212,8 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
   values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
   values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
   values["CONSTANTS"] = context.constants;
+  values["CUSTOM_CALL_DECLARATIONS"] =
+      context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
   values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
   values["ARENA_BYTES"] = str(arenaBytes);
   values["VALUE_OFFSETS"] = joinInts(offsets);

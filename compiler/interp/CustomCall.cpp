@@ -1,17 +1,11 @@
 // custom_call: hand whole tensors to a user-supplied extern "C" function
-// through the ABI of runtime/include/shardgen/custom_call.h.
-
-#include <dlfcn.h>
+// (found by EvalOptions::customCallResolver, never in the process) through
+// the ABI of runtime/include/shardgen/custom_call.h.
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/LocalOps.h"
 
 namespace shardgen {
-
-shardgen_custom_call_fn resolveCustomCallInProcess(const std::string &target) {
-  return reinterpret_cast<shardgen_custom_call_fn>(dlsym(RTLD_DEFAULT, target.c_str()));
-}
-
 namespace interp {
 namespace {
 

@@ -167,8 +167,8 @@ private:
     shardgen_custom_call_fn function =
         options_.customCallResolver ? options_.customCallResolver(target) : nullptr;
     if (!function)
-      fail(op.pointer, "custom_call target \"" + target + "\" is not available: no symbol \"" +
-                           target + "\" in the process or the loaded libraries");
+      fail(op.pointer, "custom_call target \"" + target +
+                           "\" is not available: no function of that name was registered");
     return function;
   }
 

@@ -20,12 +20,10 @@ namespace shardgen {
 /// Finds the function implementing a custom_call target; null if there is none.
 using CustomCallResolver = std::function<shardgen_custom_call_fn(const std::string &target)>;
 
-/// Looks the target up as a symbol of the process and its loaded libraries
-/// (dlsym(RTLD_DEFAULT, target)).
-shardgen_custom_call_fn resolveCustomCallInProcess(const std::string &target);
-
 struct EvalOptions {
-  CustomCallResolver customCallResolver = resolveCustomCallInProcess;
+  /// The only source of custom_call functions: nothing is looked up in the
+  /// process. Without one, a graph with a custom_call cannot be evaluated.
+  CustomCallResolver customCallResolver;
 };
 
 /// Runs `graph` (which must be verified: every Value::type set) on `inputs`,

@@ -17,16 +17,15 @@
 namespace shardgen::jit {
 namespace {
 
-/// The real file system with the main source and the virtual headers laid
-/// over it, so includes of either resolve without touching the disk.
+/// The only file system the compiler sees: the main source, the virtual
+/// files and the freestanding C headers, in memory. Nothing of the disk is
+/// underneath, so no header planted in the working directory (or anywhere)
+/// can be compiled in.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 makeFileSystem(const std::string &source, const std::string &fileName,
                const JitOptions &options) {
-  auto real = llvm::vfs::getRealFileSystem();
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  // Relative in-memory paths then mean what they would mean on disk.
-  if (auto cwd = real->getCurrentWorkingDirectory())
-    memory->setCurrentWorkingDirectory(*cwd);
+  memory->setCurrentWorkingDirectory(kMainFileDir);
   auto addFile = [&](const std::string &path, const std::string &contents) {
     if (!memory->addFile(path, /*ModificationTime=*/0,
                          llvm::MemoryBuffer::getMemBufferCopy(contents, path)))
@@ -37,13 +36,14 @@ makeFileSystem(const std::string &source, const std::string &fileName,
   addFile(fileName, source);
   for (const auto &[path, contents] : options.virtualFiles)
     addFile(path, contents);
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(real);
-  overlay->pushOverlay(memory);
-  return overlay;
+  for (const auto &[path, contents] : freestandingHeaders())
+    addFile(path, contents);
+  return memory;
 }
 
-/// The command line of an ordinary `clang -c`: going through the driver finds
-/// the system headers (GCC's libstdc++) and the resource dir as clang++ does.
+/// The command line of an ordinary `clang -c`, minus every include folder of
+/// the installation: -nostdinc drops the system and clang's own headers, so
+/// includes resolve only to the in-memory files.
 std::vector<std::string> driverArguments(const std::string &fileName,
                                          const JitOptions &options) {
   std::vector<std::string> args = {
@@ -51,8 +51,8 @@ std::vector<std::string> driverArguments(const std::string &fileName,
       "-O" + std::to_string(options.optLevel),
       // PIC: external data is then reached through the GOT, so host symbols
       // anywhere in the address space stay in reach of JIT-ed code.
-      "-fPIC", "-fno-color-diagnostics", "-resource-dir",
-      SHARDGEN_CLANG_RESOURCE_DIR,
+      "-fPIC", "-fno-color-diagnostics", "-nostdinc", "-nostdinc++",
+      "-isystem", kSystemIncludeDir,
       // Some virtual CPUs report avx10.1-256 without avx10.1-512; clang then
       // warns on every compile (clang++ -march=native too) about the CPU,
       // not about the program.

@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -15,6 +17,15 @@ namespace shardgen {
 struct JitOptions;
 
 namespace jit {
+
+/// The in-memory directory the main file lives in: relative names resolve
+/// here, and it holds nothing but the main file and relative virtual files.
+inline constexpr const char *kMainFileDir = "/shardgen-jit/src";
+/// The in-memory directory of the JIT's <stddef.h> and <stdint.h>.
+inline constexpr const char *kSystemIncludeDir = "/shardgen-jit/include";
+
+/// The freestanding C headers the JIT offers, path -> contents.
+const std::vector<std::pair<std::string, std::string>> &freestandingHeaders();
 
 /// Compiles `source` for the host CPU at options.optLevel, IR optimizations
 /// included. Throws JitError carrying clang's diagnostics on failure.

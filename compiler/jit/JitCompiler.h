@@ -15,24 +15,38 @@
 
 namespace shardgen {
 
+/// What a compilation may see. The JIT is hermetic: it reads no file and
+/// links no symbol that is not listed here (plus the JIT's own freestanding
+/// <stddef.h> and <stdint.h>, and what ORC's platform defines for static
+/// initialization: __cxa_atexit, atexit, __dso_handle).
 struct JitOptions {
   /// 0..3, as clang's -O<n>.
   int optLevel = 2;
-  /// Extra -I directories (searched after the directory of the main file).
+  /// -I directories, searched after the directory of the including file.
+  /// They are directories of `virtualFiles`: nothing is read from disk.
   std::vector<std::string> includeDirs;
-  /// In-memory files, path -> contents, visible to #include as if on disk
-  /// (e.g. the runtime header embedded in the shardgen binary). Relative paths
-  /// are relative to the current working directory, as on disk.
+  /// The files #include can see, path -> contents, all in memory. Relative
+  /// paths are relative to the in-memory directory of the main file.
   std::vector<std::pair<std::string, std::string>> virtualFiles;
   /// -D arguments: "NAME" or "NAME=VALUE".
   std::vector<std::string> defines;
-  /// Host symbols registered by address; they take precedence over the
-  /// symbols of the process (which JIT-ed code can also call when the
-  /// executable exports them, CMake ENABLE_EXPORTS).
-  std::map<std::string, void *> extraSymbols;
+  /// The only host symbols JIT-ed code links against, linker name ->
+  /// address (e.g. baseHostSymbols() plus the functions the code calls).
+  /// The symbols of the process are never searched: a reference to any
+  /// other undefined symbol is a JitError naming it.
+  std::map<std::string, void *> hostSymbols;
   /// Keep the optimized LLVM IR text, for JitModule::ir() (debugging, tests).
   bool keepIr = false;
 };
+
+/// The host functions optimized C++ may call without calling anything
+/// itself: memcpy/memmove/memset/memcmp/bcmp, the math functions of <math.h>
+/// (float and double, sincos and exp10 included), operator new/delete, and
+/// the C++ ABI's exception support (personality, _Unwind_Resume,
+/// __cxa_begin_catch/__cxa_end_catch, std::terminate). None of them reaches
+/// files, other processes or the environment (std::terminate ends the
+/// process, as a noexcept violation must).
+std::map<std::string, void *> baseHostSymbols();
 
 /// A compilation or link failure. what() is a one-line summary followed by
 /// clang's diagnostics ("file:line:col: error: ...").
@@ -91,6 +105,15 @@ private:
 std::unique_ptr<JitModule> compileCpp(const std::string &source,
                                       const std::string &fileName,
                                       const JitOptions &options = {});
+
+/// The linker names clang gives `functions`: C++ expressions of one function
+/// address each ("&shardgen::runtime::allReduce"), compiled after `prelude`
+/// (its includes and declarations) with `options`. So a host table binds the
+/// C++ functions of a header by declaration, never by a hand-spelled mangled
+/// name. Throws JitError when an expression does not compile.
+std::vector<std::string> linkerNamesOf(const std::string &prelude,
+                                       const std::vector<std::string> &functions,
+                                       const JitOptions &options = {});
 
 /// The LLVM name of the host CPU (e.g. "sapphirerapids"), as compiled for.
 std::string hostCpuName();

@@ -49,17 +49,65 @@ llvm::CodeGenOptLevel codeGenOptLevel(int optLevel) {
   }
 }
 
+/// The JITDylib LLJIT links every module against in place of the process's
+/// symbols: exactly `hostSymbols`, with no generator behind it, so no other
+/// symbol of the process (remove, system, the shardgen executable's own
+/// functions, ...) can be reached by name.
+llvm::orc::LLJITBuilderState::ProcessSymbolsJITDylibSetupFunction
+explicitSymbolTable(const std::map<std::string, void *> &hostSymbols) {
+  return [hostSymbols](llvm::orc::LLJIT &jit) -> llvm::Expected<llvm::orc::JITDylibSP> {
+    auto &table = jit.getExecutionSession().createBareJITDylib("<host symbol table>");
+    llvm::orc::SymbolMap map;
+    for (const auto &[name, address] : hostSymbols)
+      map[jit.mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                        llvm::JITSymbolFlags::Exported |
+                                            llvm::JITSymbolFlags::Callable};
+    if (llvm::Error error = table.define(llvm::orc::absoluteSymbols(std::move(map))))
+      return error;
+    return &table;
+  };
+}
+
 /// One JIT per module: its own symbol namespace, so equal names in two
 /// modules never clash, and its memory goes away with the module.
-std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel) {
+std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel,
+                                            const std::map<std::string, void *> &hostSymbols) {
   auto target = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
                         "cannot target the host CPU");
   target.setCodeGenOptLevel(codeGenOptLevel(optLevel));
   target.setRelocationModel(llvm::Reloc::PIC_); // as the frontend's -fPIC
   return orThrow(llvm::orc::LLJITBuilder()
                      .setJITTargetMachineBuilder(std::move(target))
+                     .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols))
                      .create(),
                  "cannot create the JIT");
+}
+
+/// What LLJIT's generic platform defines for static initialization.
+bool isPlatformSymbol(llvm::StringRef name) {
+  return name == "__cxa_atexit" || name == "atexit" || name == "__dso_handle";
+}
+
+/// The symbols the module uses but neither defines nor finds in the table
+/// (checked on the IR, so the message names them before any linking).
+std::vector<std::string> symbolsOutsideTable(const llvm::Module &module,
+                                             const std::map<std::string, void *> &hostSymbols) {
+  std::vector<std::string> names;
+  for (const llvm::GlobalValue &value : module.global_values()) {
+    llvm::StringRef name = value.getName();
+    if (!value.isDeclaration() || name.starts_with("llvm.") || isPlatformSymbol(name) ||
+        hostSymbols.count(name.str()) || value.use_empty())
+      continue;
+    names.push_back(name.str());
+  }
+  return names;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string out;
+  for (const std::string &name : names)
+    out += (out.empty() ? "" : ", ") + name;
+  return out;
 }
 
 /// The symbols a module defines for the linker (what a lookup can ask for).
@@ -87,19 +135,6 @@ llvm::Error materializeAll(llvm::orc::LLJIT &jit,
                   llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
               std::move(lookupSet))
       .takeError();
-}
-
-void defineHostSymbols(llvm::orc::LLJIT &jit,
-                       const std::map<std::string, void *> &symbols) {
-  if (symbols.empty())
-    return;
-  llvm::orc::SymbolMap map;
-  for (const auto &[name, address] : symbols)
-    map[jit.mangleAndIntern(name)] = {
-        llvm::orc::ExecutorAddr::fromPtr(address),
-        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  orThrow(jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(map)),
-          "cannot register host symbols");
 }
 
 } // namespace
@@ -174,9 +209,13 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
   impl->timings.frontendMs = millisecondsSince(start);
 
   start = std::chrono::steady_clock::now();
-  impl->jit = createJit(options.optLevel);
+  if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
+      !missing.empty())
+    throw JitError("cannot link '" + fileName + "': it uses symbols that are not in the JIT's "
+                   "symbol table: " + joined(missing),
+                   "");
+  impl->jit = createJit(options.optLevel, options.hostSymbols);
   impl->captureSessionErrors();
-  defineHostSymbols(*impl->jit, options.extraSymbols);
   orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
               std::move(module), std::move(context))),
           "cannot add '" + fileName + "' to the JIT");

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/verify/CustomCallNames.h"
 #include "compiler/verify/VerifyUtil.h"
 
 namespace shardgen::verify {
@@ -78,6 +79,13 @@ private:
 
 void verifyCustomCall(const Graph &graph, const Op &op) {
   const auto &attrs = op.attr<CustomCallAttrs>();
+  const std::string &target = attrs.callTargetName;
+  if (auto problem = customCallTargetProblem(target))
+    fail(attrPointer(op, "call_target_name"), "custom_call target \"" + target + "\" " + *problem);
+  if (target == (graph.name.empty() ? "program" : graph.name))
+    fail(attrPointer(op, "call_target_name"),
+         "custom_call target \"" + target +
+             "\" is the graph's name, which the generated header uses as its namespace");
   if (!attrs.shardingRule)
     return;
   RuleChecker checker(graph, op, *attrs.shardingRule);

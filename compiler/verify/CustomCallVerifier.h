@@ -1,5 +1,6 @@
 #pragma once
-// A custom_call's sharding_rule against the call's operands and results:
+// A custom_call's target name (CustomCallNames.h) and its sharding_rule
+// against the call's operands and results:
 // one tensor mapping per value, of its rank, whose factor sizes multiply to
 // each dim's size (Shardy's op sharding rule verifier).
 

@@ -1,5 +1,6 @@
-// Runs the AOT-compiled mlp program (samples/mlp.json) on deterministic
-// inputs and prints its output.
+// Runs the AOT-compiled mlp program (samples/mlp.json; or the program the
+// build names in SHARDGEN_PROGRAM) on deterministic inputs and prints its
+// output.
 //
 //   mlp_app                      prints the output
 //   mlp_app --write-inputs DIR   also writes the inputs as DIR/in<i>.npy
@@ -13,7 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "mlp.h"
+#include SHARDGEN_PROGRAM_HEADER
+
+namespace program = SHARDGEN_PROGRAM;
 
 namespace {
 
@@ -24,7 +27,7 @@ std::vector<float> makeInput(int64_t input, int64_t count) {
   return values;
 }
 
-void writeNpy(const std::string &path, const mlp::TensorInfo &info, const std::vector<float> &v) {
+void writeNpy(const std::string &path, const program::TensorInfo &info, const std::vector<float> &v) {
   std::string shape = "(";
   for (int64_t d = 0; d < info.rank; ++d)
     shape += std::to_string(info.shape[d]) + (info.rank == 1 || d + 1 < info.rank ? "," : "");
@@ -62,25 +65,25 @@ int main(int argc, char **argv) {
   std::vector<std::vector<float>> inputs, outputs;
   std::vector<const void *> in;
   std::vector<void *> out;
-  for (int64_t i = 0; i < mlp::kNumInputs; ++i)
-    inputs.push_back(makeInput(i, mlp::kInputs[i].numElements));
-  for (int64_t j = 0; j < mlp::kNumOutputs; ++j)
-    outputs.emplace_back(mlp::kOutputs[j].numElements);
+  for (int64_t i = 0; i < program::kNumInputs; ++i)
+    inputs.push_back(makeInput(i, program::kInputs[i].numElements));
+  for (int64_t j = 0; j < program::kNumOutputs; ++j)
+    outputs.emplace_back(program::kOutputs[j].numElements);
   for (auto &v : inputs)
     in.push_back(v.data());
   for (auto &v : outputs)
     out.push_back(v.data());
 
-  mlp::run(in.data(), out.data()); // global tensors in, global tensors out
+  program::run(in.data(), out.data()); // global tensors in, global tensors out
 
   std::string mode = argc > 2 ? argv[1] : "";
   if (mode == "--write-inputs")
-    for (int64_t i = 0; i < mlp::kNumInputs; ++i)
-      writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy", mlp::kInputs[i],
+    for (int64_t i = 0; i < program::kNumInputs; ++i)
+      writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy", program::kInputs[i],
                inputs[i]);
   if (mode == "--compare") {
     std::vector<float> expected =
-        readNpyFloats(std::string(argv[2]) + "/out0.npy", mlp::kOutputs[0].numElements);
+        readNpyFloats(std::string(argv[2]) + "/out0.npy", program::kOutputs[0].numElements);
     if (expected.size() != outputs[0].size()) {
       std::printf("cannot read %s/out0.npy\n", argv[2]);
       return 1;
@@ -93,8 +96,8 @@ int main(int argc, char **argv) {
     std::printf("match: %zu values equal shardgen run's\n", expected.size());
     return 0;
   }
-  std::printf("%s: %s on %lld devices\n", mlp::kOutputs[0].name, mlp::kOutputs[0].type,
-              static_cast<long long>(mlp::kNumDevices));
+  std::printf("%s: %s on %lld devices\n", program::kOutputs[0].name, program::kOutputs[0].type,
+              static_cast<long long>(program::kNumDevices));
   for (size_t k = 0; k < outputs[0].size(); ++k)
     std::printf("%.6g%c", outputs[0][k], (k + 1) % 8 == 0 ? '\n' : ' ');
   return 0;

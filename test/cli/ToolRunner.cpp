@@ -43,12 +43,14 @@ std::string makeTempDir() {
   return dir;
 }
 
-ToolResult runShardgen(const std::string &args, const std::string &stdinText) {
+ToolResult runShardgen(const std::string &args, const std::string &stdinText,
+                       const std::string &workDir) {
   std::string dir = makeTempDir();
   std::string in = dir + "/stdin", out = dir + "/stdout", err = dir + "/stderr";
   writeFile(in, stdinText);
-  std::string command = std::string("'") + SHARDGEN_BINARY + "' " + args + " <'" + in + "' >'" +
-                        out + "' 2>'" + err + "'";
+  std::string command = (workDir.empty() ? "" : "cd '" + workDir + "' && ") + "'" +
+                        SHARDGEN_BINARY + "' " + args + " <'" + in + "' >'" + out + "' 2>'" +
+                        err + "'";
   int status = std::system(command.c_str());
   ToolResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -10,8 +10,10 @@ struct ToolResult {
   std::string out, err;
 };
 
-/// Runs `shardgen ARGS` (ARGS already shell-quoted), optionally feeding stdin.
-ToolResult runShardgen(const std::string &args, const std::string &stdinText = "");
+/// Runs `shardgen ARGS` (ARGS already shell-quoted), optionally feeding stdin,
+/// in the working directory `workDir` (the test's own when empty).
+ToolResult runShardgen(const std::string &args, const std::string &stdinText = "",
+                       const std::string &workDir = "");
 
 /// A fresh empty folder under the system temp dir, removed at exit.
 std::string makeTempDir();

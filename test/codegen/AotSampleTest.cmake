@@ -1,13 +1,7 @@
 # The AOT round trip: `shardgen compile samples/mlp.json`, build samples/app
 # against it, run it, and compare its output with `shardgen run` on the same
 # inputs. Run as cmake -DSHARDGEN=... -DSOURCE_DIR=... -DWORK_DIR=... -P this.
-function(run_step)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}\n${err}")
-  endif()
-  message("${out}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/RunStep.cmake)
 
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/inputs)

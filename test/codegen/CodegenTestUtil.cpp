@@ -1,5 +1,8 @@
 #include "test/codegen/CodegenTestUtil.h"
 
+#include <fstream>
+#include <sstream>
+
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
@@ -16,6 +19,13 @@ Graph loadVerified(const std::string &json) {
   Graph graph = readGraph(json);
   verifyGraph(graph);
   return graph;
+}
+
+std::string sample(const std::string &name) {
+  std::ifstream in(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {

@@ -12,6 +12,9 @@ namespace shardgen::testing {
 /// Reads and verifies a graph from JSON text.
 Graph loadVerified(const std::string &json);
 
+/// The JSON text of samples/NAME.json.
+std::string sample(const std::string &name);
+
 /// "" when the compiled program's outputs agree with the interpreter's on
 /// inputs drawn from `seed`, each element within its error bound (as `run
 /// --check`); else what differs (or what failed).

@@ -15,17 +15,6 @@ using namespace shardgen::testing;
 
 namespace {
 
-std::string readText(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string sample(const std::string &name) {
-  return readText(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
-}
-
 std::string graphOn(const std::string &mesh, const std::string &inputs, const std::string &ops,
                     const std::string &outputs) {
   return R"({"format": "shardgen-graph", "version": 1, "name": "t", "meshes": [)" + mesh +

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -39,7 +40,7 @@ TEST_CASE("a JIT-compiled function returns the value it computes") {
 
 TEST_CASE("JIT-compiled code calls a host function registered by address") {
   JitOptions options;
-  options.extraSymbols["hostScale"] = reinterpret_cast<void *>(&hostScale);
+  options.hostSymbols["hostScale"] = reinterpret_cast<void *>(&hostScale);
   auto module = compileCpp(R"(
     extern "C" int hostScale(int);
     extern "C" int scalePlusOne(int x) { return hostScale(x) + 1; }
@@ -49,20 +50,60 @@ TEST_CASE("JIT-compiled code calls a host function registered by address") {
   CHECK(hostScaleCalls == 1);
 }
 
-TEST_CASE("JIT-compiled code calls the process's libraries") {
+TEST_CASE("JIT-compiled code calls the base host symbols it is given") {
+  JitOptions options;
+  options.hostSymbols = baseHostSymbols();
   auto module = compileCpp(R"(
-    #include <cstring>
-    #include <string>
-    extern "C" unsigned long lengthOf(const char *text) { return std::strlen(text); }
-    extern "C" int digitsOf(int x) { return static_cast<int>(std::to_string(x).size()); }
-  )", "libc_call.cpp");
-  CHECK(module->lookupFunction<unsigned long(const char *)>("lengthOf")("shardgen") == 8);
-  CHECK(module->lookupFunction<int(int)>("digitsOf")(-12345) == 6);
+    extern "C" float expOf(float x) { return __builtin_expf(x); }
+    extern "C" void copyBytes(void *to, const void *from, unsigned long n) {
+      __builtin_memcpy(to, from, n); // not inlined: n is not a constant
+    }
+  )", "libm_call.cpp", options);
+  CHECK(module->lookupFunction<float(float)>("expOf")(0.0f) == 1.0f);
+  char to[6] = {};
+  module->lookupFunction<void(void *, const void *, unsigned long)>("copyBytes")(to, "shard", 6);
+  CHECK(std::string(to) == "shard");
+}
+
+TEST_CASE("JIT-compiled code reaches no symbol of the process outside its table") {
+  // remove, system and strlen are all defined in this process (libc).
+  for (const std::string name : {"remove", "system", "strlen"}) {
+    JitOptions options;
+    options.hostSymbols = baseHostSymbols();
+    CHECK_THROWS_WITH_AS(compileCpp("extern \"C\" int " + name + "(const char *);\n"
+                                    "extern \"C\" int call() { return " + name + "(\"x\"); }\n",
+                                    "outside.cpp", options),
+                         ("cannot link 'outside.cpp': it uses symbols that are not in the JIT's "
+                          "symbol table: " + name).c_str(),
+                         JitError);
+  }
+}
+
+TEST_CASE("no system header is visible; <stddef.h> and <stdint.h> are the JIT's own") {
+  for (const std::string header : {"cstring", "stdio.h", "stdlib.h", "vector"})
+    CHECK_THROWS_WITH_AS(compileCpp("#include <" + header + ">\n", "system.cpp"),
+                         doctest::Contains(("'" + header + "' file not found").c_str()), JitError);
+  // The freestanding headers agree with the host's.
+  auto module = compileCpp(R"(
+    #include <stddef.h>
+    #include <stdint.h>
+    static_assert(sizeof(int8_t) == 1 && sizeof(int16_t) == 2 && sizeof(int32_t) == 4);
+    static_assert(sizeof(int64_t) == 8 && sizeof(uint64_t) == 8 && sizeof(uintptr_t) == sizeof(void *));
+    static_assert(sizeof(size_t) == sizeof(void *) && sizeof(ptrdiff_t) == sizeof(void *));
+    static_assert(INT8_MIN == -128 && UINT8_MAX == 255 && INT32_MIN == -2147483647 - 1);
+    static_assert(UINT32_MAX == 4294967295u && SIZE_MAX == (size_t)-1 && PTRDIFF_MAX > 0);
+    static_assert(INT64_C(1) << 62 == 4611686018427387904LL && UINT64_C(1) << 63 != 0);
+    struct Pair { int32_t a; int64_t b; };
+    static_assert(offsetof(Pair, b) == 8 && NULL == 0);
+    extern "C" int64_t int64Min() { return INT64_MIN; }
+  )", "freestanding.cpp");
+  CHECK(module->lookupFunction<int64_t()>("int64Min")() == INT64_MIN);
 }
 
 TEST_CASE("static initializers run at compile time, destructors with the module") {
   JitOptions options;
-  options.extraSymbols["hostRecord"] = reinterpret_cast<void *>(&hostRecord);
+  options.hostSymbols = baseHostSymbols(); // the handler of a throwing destructor
+  options.hostSymbols["hostRecord"] = reinterpret_cast<void *>(&hostRecord);
   recordedByJit = 0;
   auto module = compileCpp(R"(
     extern "C" void hostRecord(int);
@@ -80,21 +121,30 @@ TEST_CASE("static initializers run at compile time, destructors with the module"
   CHECK(recordedByJit == -1);
 }
 
-TEST_CASE("a C++ exception thrown in JIT-compiled code reaches the host") {
+int hostThrowIfOdd(int x) {
+  if (x % 2 != 0)
+    throw std::invalid_argument("odd value " + std::to_string(x));
+  return x / 2;
+}
+
+TEST_CASE("a C++ exception of a host function unwinds through JIT-compiled code") {
+  JitOptions options;
+  options.hostSymbols = baseHostSymbols();
+  options.hostSymbols["hostThrowIfOdd"] = reinterpret_cast<void *>(&hostThrowIfOdd);
   auto module = compileCpp(R"(
-    #include <stdexcept>
-    #include <string>
-    extern "C" int checkedHalf(int x) {
-      if (x % 2 != 0) throw std::invalid_argument("odd value " + std::to_string(x));
-      return x / 2;
-    }
+    extern "C" int hostThrowIfOdd(int);
+    struct Buffer { // a destructor to run while unwinding
+      unsigned char *data = new unsigned char[16];
+      ~Buffer() { delete[] data; }
+    };
+    extern "C" int half(int x) { Buffer buffer; return hostThrowIfOdd(x); }
     extern "C" int caughtInside(int x) {
-      try { return checkedHalf(x); } catch (const std::exception &) { return -1; }
+      try { return half(x); } catch (...) { return -1; }
     }
-  )", "throws.cpp");
-  auto checkedHalf = module->lookupFunction<int(int)>("checkedHalf");
-  CHECK(checkedHalf(8) == 4);
-  CHECK_THROWS_WITH_AS(checkedHalf(7), "odd value 7", std::invalid_argument);
+  )", "throws.cpp", options);
+  auto half = module->lookupFunction<int(int)>("half");
+  CHECK(half(8) == 4);
+  CHECK_THROWS_WITH_AS(half(7), "odd value 7", std::invalid_argument);
   CHECK(module->lookupFunction<int(int)>("caughtInside")(5) == -1);
 }
 

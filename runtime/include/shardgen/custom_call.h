@@ -1,12 +1,18 @@
-/* The ABI of a custom_call target: one extern "C" function per
- * call_target_name, called once per device on that device's local shards
- * (on whole tensors where the call has no sharding rule).
+/* The ABI of a custom_call target (the contract: docs/custom-calls.md).
  *
- *   extern "C" void my_kernel(shardgen_buffer *results, int64_t num_results,
- *                             const shardgen_buffer *operands, int64_t num_operands);
+ *   void my_kernel(shardgen_buffer *results, int64_t num_results,
+ *                  const shardgen_buffer *operands, int64_t num_operands);
  *
- * Result buffers are allocated by the caller with the result's local shape;
- * the function fills them. Element types use the graph format's names. */
+ * - One function with C linkage per call_target_name, defined by the
+ *   application (AOT) or by the library given to `--custom-calls LIB.so`
+ *   (eval, run); never looked up anywhere else.
+ * - Called once per device on that device's local shards (the op's
+ *   sharding_rule partitions it; without a rule, on whole tensors), from the
+ *   device's thread: calls run concurrently, so it must be thread-safe.
+ * - Operands and results in the op's order; buffers dense, row-major, of the
+ *   graph's element types. Result buffers are allocated by the caller with
+ *   the result's local shape and must be filled entirely; operands are read
+ *   only; no pointer outlives the call. */
 #ifndef SHARDGEN_CUSTOM_CALL_H
 #define SHARDGEN_CUSTOM_CALL_H
 
