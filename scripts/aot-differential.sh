@@ -5,7 +5,8 @@
 # with `shardgen compile`, linked together into one application
 # (test/aot/app) per compiler and flags below, run on the same .npy inputs,
 # and each output compared elementwise with `shardgen eval`'s
-# (test/aot/OutputComparison.cpp). UBSan must stay silent.
+# (test/aot/OutputComparison.cpp). UBSan must stay silent and every build
+# free of warnings at -Wall -Wextra.
 #
 #   scripts/aot-differential.sh [N] [--first SEED] [--shardgen BIN] [--tool BIN] [--work DIR]
 #
@@ -34,6 +35,7 @@ work=${work:-$(mktemp -d /tmp/aot-differential.XXXXXX)}
 rm -rf "$work" && mkdir -p "$work/graphs"
 start=$SECONDS
 jobs=$(nproc)
+launcher=$(command -v ccache || true) # the runtime's sources are the same every build
 
 # Compiler and flags of each build: name, C++ compiler, flags.
 builds=(
@@ -70,6 +72,7 @@ for build in "${builds[@]}"; do
   read -r label cxx flags <<<"$build"
   dir=$work/build-$label
   if ! { cmake -S "$root/test/aot/app" -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" \
+           -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" \
            -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="$flags -Wall -Wextra" -DSHARDGEN_PROGRAM_OPTIONS= \
            -DSHARDGEN_AOT_GENERATED="$work/gen" -DSHARDGEN_AOT_PROGRAMS="$(IFS=';'; echo "${names[*]}")" &&
          cmake --build "$dir" -j"$jobs"; } >"$dir.log" 2>&1; then
@@ -78,6 +81,10 @@ for build in "${builds[@]}"; do
     continue
   fi
   warnings=$(grep -c 'warning:' "$dir.log" || true)
+  if [ "$warnings" -gt 0 ]; then # the generated code builds warning-free at -Wall -Wextra
+    grep -m5 'warning:' "$dir.log" | sed 's/^/    /'
+    failures=$((failures + 1))
+  fi
   bad=()
   for name in "${names[@]}"; do
     out=$work/cases/$name/$label
