@@ -5,7 +5,8 @@
 # with `shardgen compile`, linked together into one application
 # (test/aot/app) per compiler and flags below, run on the same .npy inputs,
 # and each output compared elementwise with `shardgen eval`'s
-# (test/aot/OutputComparison.cpp). UBSan must stay silent and every build
+# (test/aot/OutputComparison.cpp); test/aot/app/AliasProbe.cpp checks the
+# kernels' aliasing contract directly. UBSan must stay silent and every build
 # free of warnings at -Wall -Wextra.
 #
 #   scripts/aot-differential.sh [N] [--first SEED] [--shardgen BIN] [--tool BIN] [--work DIR]
@@ -86,6 +87,7 @@ for build in "${builds[@]}"; do
     failures=$((failures + 1))
   fi
   bad=()
+  "$dir/alias_probe" >"$dir/alias_probe.log" 2>&1 || { bad+=(alias_probe); sed 's/^/    /' "$dir/alias_probe.log"; }
   for name in "${names[@]}"; do
     out=$work/cases/$name/$label
     mkdir -p "$out"

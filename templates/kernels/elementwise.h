@@ -102,10 +102,11 @@ SHARDGEN_INLINE void select(const uint8_t *pred, const typename E::Storage *onTr
 template <typename E, int64_t N, int64_t LoStride, int64_t HiStride>
 SHARDGEN_INLINE void clamp(const typename E::Storage *lo, const typename E::Storage *x,
                            const typename E::Storage *hi, typename E::Storage *__restrict out) {
-  for (int64_t i = 0; i < N; ++i)
-    storeAt(out, i,
-            E::store(math::minimum(math::maximum(E::load(loadAt(x, i)), E::load(loadAt(lo, i * LoStride))),
-                                   E::load(loadAt(hi, i * HiStride)))));
+  for (int64_t i = 0; i < N; ++i) {
+    const auto low = E::load(loadAt(lo, i * LoStride));
+    const auto high = E::load(loadAt(hi, i * HiStride));
+    storeAt(out, i, E::store(math::minimum(math::maximum(E::load(loadAt(x, i)), low), high)));
+  }
 }
 
 template <typename To, typename From> SHARDGEN_INLINE To floatToInteger(From x) {

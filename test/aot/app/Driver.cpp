@@ -37,7 +37,7 @@ template <typename Info> std::vector<Tensor> tensors(const Info *infos, int64_t 
   return out;
 }
 
-#define SHARDGEN_AOT_ENTRY(ns)                                                                      \
+#define SHARDGEN_AOT_ENTRY(ns)                                                             \
   Program{#ns, tensors(ns::kInputs, ns::kNumInputs), tensors(ns::kOutputs, ns::kNumOutputs),       \
           ns::run},
 
@@ -84,10 +84,12 @@ bool readNpyData(const std::string &path, int64_t bytes, std::vector<unsigned ch
   return true;
 }
 
-bool writeNpy(const std::string &path, const Tensor &tensor, const std::vector<unsigned char> &data) {
+bool writeNpy(const std::string &path, const Tensor &tensor,
+              const std::vector<unsigned char> &data) {
+  const size_t rank = tensor.shape.size();
   std::string shape = "(";
-  for (size_t d = 0; d < tensor.shape.size(); ++d)
-    shape += std::to_string(tensor.shape[d]) + (tensor.shape.size() == 1 || d + 1 < tensor.shape.size() ? "," : "");
+  for (size_t d = 0; d < rank; ++d)
+    shape += std::to_string(tensor.shape[d]) + (rank == 1 || d + 1 < rank ? "," : "");
   shape += ")";
   std::string header = std::string("{'descr': '") + dtypeOf(tensor.elementType).descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
