@@ -540,8 +540,8 @@ void emitUserCollective(StepView s) {
     auto index = s.context.program.mesh.axisIndex(op.attr<AxisIndexAttrs>().axis);
     if (!index)
       throw GraphError(op.pointer, "axis_index names an axis that is not in the mesh");
-    s.context.addStep("*as<int32_t>(" + s.outBuf() + ") = rt::axisIndex(device, " +
-                      std::to_string(*index) + ");");
+    s.context.addStep("storeAt(as<int32_t>(" + s.outBuf() + "), 0, rt::axisIndex(device, " +
+                      std::to_string(*index) + "));");
     return;
   }
   default:

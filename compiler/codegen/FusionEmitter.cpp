@@ -33,7 +33,7 @@ FusedBody fusedBody(const EmitterContext &context, const FusedGroup &group) {
       out.captures += (out.captures.empty() ? "" : ", ") + it->second + " = as<" +
                       std::string(storageType(context.elementType(v))) + ">(" +
                       EmitterContext::buffer(v) + ")";
-    return tag + "::load(" + it->second + "[i])";
+    return tag + "::load(loadAt(" + it->second + ", i))";
   };
   for (size_t index : group.steps) {
     const SpmdStep &step = program.steps[index];

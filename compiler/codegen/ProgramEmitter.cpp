@@ -92,7 +92,8 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
     context.constants += "const int64_t " + table + "[] = {" + joinInts(bytes) + "};\n";
     std::string piece = EmitterContext::buffer(ids[i]);
     std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
-    out += "__builtin_memcpy(" + (in ? piece : other) + ", " + (in ? other : piece) + ", " + table +
+    out += "if (" + table + "[position] > 0) // an empty piece's pointer may be null\n  "
+           "__builtin_memcpy(" + (in ? piece : other) + ", " + (in ? other : piece) + ", " + table +
            "[position]);\n";
   }
   return out;
@@ -126,12 +127,22 @@ std::string quoted(const std::string &text) {
   return out + "\"";
 }
 
+/// The names the graph gives its inputs or outputs (the program's output
+/// value may be a resharded copy, named "y.22").
+std::vector<std::string> graphNames(const Graph &graph, const std::vector<RegionArgument> &ends) {
+  std::vector<std::string> names;
+  for (const RegionArgument &end : ends)
+    names.push_back(graph.value(end.value).name);
+  return names;
+}
+
 /// Lines "//   0: x tensor<8x16xf32> <@mesh, ...>" for the header.
-std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId> &ids) {
+std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
+                       const std::vector<std::string> &names) {
   std::string out;
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = program.layout(ids[i]);
-    out += "//   " + commentText(str(i) + ": " + program.values[ids[i]].name + " " +
+    out += "//   " + commentText(str(i) + ": " + names[i] + " " +
                        printType(layout.globalType) + " " + printSharding(layout.sharding)) +
            "\n";
   }
@@ -141,7 +152,8 @@ std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId
 /// Shape tables of the host side: k<Kind>Shapes (global) and
 /// k<Kind>ShardShapes (per tensor and device position).
 std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
-                        const std::string &kind, std::string *infos) {
+                        const std::vector<std::string> &names, const std::string &kind,
+                        std::string *infos) {
   std::string out;
   std::string shardPointers;
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -155,7 +167,7 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
              (shape.empty() ? "0" : joinInts(layout.extents[d])) + "};\n";
       shardPointers += shard + ", ";
     }
-    *infos += "{" + quoted(program.values[ids[i]].name) + ", " +
+    *infos += "{" + quoted(names[i]) + ", " +
               quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
               str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
@@ -226,8 +238,10 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
   values["NUM_DEVICES"] = str(program.mesh.numDevices());
   values["NUM_INPUTS"] = str(static_cast<int64_t>(program.inputs.size()));
   values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
-  values["INPUT_LIST"] = tensorList(program, program.inputs);
-  values["OUTPUT_LIST"] = tensorList(program, program.outputs);
+  const std::vector<std::string> inputNames = graphNames(graph, graph.main.args);
+  const std::vector<std::string> outputNames = graphNames(graph, graph.main.results);
+  values["INPUT_LIST"] = tensorList(program, program.inputs, inputNames);
+  values["OUTPUT_LIST"] = tensorList(program, program.outputs, outputNames);
   std::string customCalls;
   walkOps(graph.main, [&](const Op &op) {
     if (op.kind != OpKind::CustomCall)
@@ -240,8 +254,9 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
   });
   values["CUSTOM_CALLS"] = customCalls.empty() ? "//   (none)\n" : customCalls;
   std::string inputInfos, outputInfos;
-  values["SHAPE_TABLES"] = shapeTables(program, program.inputs, "Input", &inputInfos) +
-                           shapeTables(program, program.outputs, "Output", &outputInfos);
+  values["SHAPE_TABLES"] =
+      shapeTables(program, program.inputs, inputNames, "Input", &inputInfos) +
+      shapeTables(program, program.outputs, outputNames, "Output", &outputInfos);
   values["INPUT_INFOS"] = inputInfos;
   values["OUTPUT_INFOS"] = outputInfos;
   std::string axes, ids;

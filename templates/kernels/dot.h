@@ -8,15 +8,20 @@
 // Other types use a plain loop that accumulates in the compute type.
 #pragma once
 
-#include "kernels/elements.h"
+#include "kernels/memory.h"
 
 namespace shardgen::kernels {
 
 #if defined(__AVX512F__)
 inline constexpr int64_t kVectorFloats = 16;
 inline constexpr int64_t kTileRows = 8;
-#else
+#elif defined(__AVX__)
 inline constexpr int64_t kVectorFloats = 8;
+inline constexpr int64_t kTileRows = 6;
+#else
+// SSE only: wider vectors would be emulated, and passing them between
+// functions changes the ABI (GCC and clang warn).
+inline constexpr int64_t kVectorFloats = 4;
 inline constexpr int64_t kTileRows = 6;
 #endif
 typedef float FloatVector __attribute__((vector_size(kVectorFloats * 4), aligned(4)));
@@ -61,7 +66,7 @@ SHARDGEN_INLINE void microKernel(int64_t kc, const float *__restrict packedA,
     }
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < cols; ++j)
-        c[r * ldc + j] += tile[r][j];
+        storeAt(c, r * ldc + j, loadAt(c, r * ldc + j) + tile[r][j]);
   }
 }
 
@@ -73,7 +78,7 @@ inline void packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *__
     for (int64_t k = 0; k < kc; ++k) {
       const float *row = b + k * ldb + j0;
       for (int64_t j = 0; j < kTileCols; ++j)
-        packed[k * kTileCols + j] = j < cols ? row[j] : 0.0f;
+        packed[k * kTileCols + j] = j < cols ? loadAt(row, j) : 0.0f;
     }
     packed += kc * kTileCols;
   }
@@ -86,7 +91,7 @@ inline void packA(const float *a, int64_t lda, int64_t mc, int64_t kc, float *__
     const int64_t rows = mc - i0 < kTileRows ? mc - i0 : kTileRows;
     for (int64_t k = 0; k < kc; ++k)
       for (int64_t r = 0; r < kTileRows; ++r)
-        packed[k * kTileRows + r] = r < rows ? a[(i0 + r) * lda + k] : 0.0f;
+        packed[k * kTileRows + r] = r < rows ? loadAt(a, (i0 + r) * lda + k) : 0.0f;
     packed += kc * kTileRows;
   }
 }
@@ -97,7 +102,7 @@ inline int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 template <int64_t M, int64_t N, int64_t K>
 void matmulF32(const float *a, const float *b, float *__restrict c) {
   for (int64_t i = 0; i < M * N; ++i)
-    c[i] = 0.0f;
+    storeAt(c, i, 0.0f);
   if constexpr (M == 0 || N == 0 || K == 0) {
     return;
   } else {
@@ -142,16 +147,16 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
     for (int64_t j = 0; j < N; ++j)
       acc[j] = C(0);
     for (int64_t k = 0; k < K; ++k) {
-      const C x = E::load(a[i * K + k]);
+      const C x = E::load(loadAt(a, i * K + k));
       for (int64_t j = 0; j < N; ++j) {
         if constexpr (isBool<E>)
-          acc[j] = acc[j] | (x & E::load(b[k * N + j]));
+          acc[j] = acc[j] | (x & E::load(loadAt(b, k * N + j)));
         else
-          acc[j] = math::add(acc[j], math::multiply(x, E::load(b[k * N + j])));
+          acc[j] = math::add(acc[j], math::multiply(x, E::load(loadAt(b, k * N + j))));
       }
     }
     for (int64_t j = 0; j < N; ++j)
-      c[i * N + j] = E::store(acc[j]);
+      storeAt(c, i * N + j, E::store(acc[j]));
   }
   delete[] acc;
 }

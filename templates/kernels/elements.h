@@ -127,8 +127,9 @@ struct I64 : Plain<int64_t> {};
 struct UI8 : Plain<uint8_t> {};
 struct UI32 : Plain<uint32_t> {};
 
-template <typename E> constexpr bool isBool = false;
-template <> constexpr bool isBool<I1> = true;
+// inline: two generated programs linked into one application both define it.
+template <typename E> inline constexpr bool isBool = false;
+template <> inline constexpr bool isBool<I1> = true;
 
 // ---- scalar math (float builtins lower to libm calls, no <cmath>) ----------
 

@@ -3,7 +3,7 @@
 // contiguous loop the compiler vectorizes.
 #pragma once
 
-#include "kernels/elements.h"
+#include "kernels/memory.h"
 
 namespace shardgen::kernels {
 
@@ -62,14 +62,14 @@ template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void unary(const typename E::Storage *__restrict in,
                            typename E::Storage *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = E::store(Op::apply(E::load(in[i])));
+    storeAt(out, i, E::store(Op::apply(E::load(loadAt(in, i)))));
 }
 
 template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Storage *b,
                             typename E::Storage *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = E::store(Op::apply(E::load(a[i]), E::load(b[i])));
+    storeAt(out, i, E::store(Op::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i)))));
 }
 
 /// A fused elementwise chain (several ops, one pass): out[i] = body(i),
@@ -79,14 +79,14 @@ SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Stor
 template <typename S, int64_t N, typename Body>
 SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = body(i);
+    storeAt(out, i, body(i));
 }
 
 template <typename E, typename Cmp, int64_t N>
 SHARDGEN_INLINE void compare(const typename E::Storage *a, const typename E::Storage *b,
                              uint8_t *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = Cmp::apply(E::load(a[i]), E::load(b[i]));
+    storeAt(out, i, Cmp::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i))));
 }
 
 /// `PredStride` is 0 for a scalar predicate (broadcast), else 1.
@@ -95,16 +95,18 @@ SHARDGEN_INLINE void select(const uint8_t *pred, const typename E::Storage *onTr
                             const typename E::Storage *onFalse,
                             typename E::Storage *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = pred[i * PredStride] ? onTrue[i] : onFalse[i];
+    storeAt(out, i, loadAt(pred, i * PredStride) ? loadAt(onTrue, i) : loadAt(onFalse, i));
 }
 
 /// `LoStride` / `HiStride` are 0 for scalar bounds, else 1.
 template <typename E, int64_t N, int64_t LoStride, int64_t HiStride>
 SHARDGEN_INLINE void clamp(const typename E::Storage *lo, const typename E::Storage *x,
                            const typename E::Storage *hi, typename E::Storage *__restrict out) {
-  for (int64_t i = 0; i < N; ++i)
-    out[i] = E::store(math::minimum(math::maximum(E::load(x[i]), E::load(lo[i * LoStride])),
-                                    E::load(hi[i * HiStride])));
+  for (int64_t i = 0; i < N; ++i) {
+    const auto low = E::load(loadAt(lo, i * LoStride));
+    const auto high = E::load(loadAt(hi, i * HiStride));
+    storeAt(out, i, E::store(math::minimum(math::maximum(E::load(loadAt(x, i)), low), high)));
+  }
 }
 
 template <typename To, typename From> SHARDGEN_INLINE To floatToInteger(From x) {
@@ -135,7 +137,7 @@ template <typename From, typename To, int64_t N>
 SHARDGEN_INLINE void convert(const typename From::Storage *__restrict in,
                              typename To::Storage *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
-    out[i] = To::store(convertElement<From, To>(From::load(in[i])));
+    storeAt(out, i, To::store(convertElement<From, To>(From::load(loadAt(in, i)))));
 }
 
 } // namespace shardgen::kernels

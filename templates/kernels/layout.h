@@ -5,7 +5,7 @@
 // innermost loop is a long unit-stride copy.
 #pragma once
 
-#include "kernels/elements.h"
+#include "kernels/memory.h"
 
 namespace shardgen::kernels {
 
@@ -32,45 +32,28 @@ SHARDGEN_INLINE void forEach(int64_t in, int64_t out, Fn &&fn) {
   }
 }
 
-/// S as a type that may alias any other. Data movement moves words (S is
-/// an unsigned word as wide as one element) through buffers that kernels
-/// read and write as their element types (float, int32_t, ...), and the
-/// buffer plan reuses memory: with plain word accesses, type-based alias
-/// analysis could reorder a word copy across a float store to the same
-/// bytes.
-template <typename S> struct AnyAlias {
-  typedef S __attribute__((may_alias)) type;
-};
-template <typename S> SHARDGEN_INLINE typename AnyAlias<S>::type *bitsOf(S *p) {
-  return reinterpret_cast<typename AnyAlias<S>::type *>(p);
-}
-template <typename S> SHARDGEN_INLINE const typename AnyAlias<S>::type *bitsOf(const S *p) {
-  return reinterpret_cast<const typename AnyAlias<S>::type *>(p);
-}
-
 /// Copies the walk's elements.
 template <typename S, int R, Walk<R> W>
 SHARDGEN_INLINE void stridedCopy(const S *__restrict in, S *__restrict out) {
-  const auto *from = bitsOf(in);
-  auto *to = bitsOf(out);
-  forEach<R, W>(W.inOffset, W.outOffset, [&](int64_t i, int64_t o) { to[o] = from[i]; });
+  forEach<R, W>(W.inOffset, W.outOffset,
+                [&](int64_t i, int64_t o) { storeAt(out, o, loadAt(in, i)); });
 }
 
 template <typename S, int64_t N> SHARDGEN_INLINE void fill(S *__restrict out, S value) {
-  auto *to = bitsOf(out);
   for (int64_t i = 0; i < N; ++i)
-    to[i] = value;
+    storeAt(out, i, value);
 }
 
 /// fill with the element at `value` (a buffer another kernel wrote).
 template <typename S, int64_t N>
 SHARDGEN_INLINE void fillFrom(S *__restrict out, const S *value) {
-  fill<S, N>(out, *bitsOf(value));
+  fill<S, N>(out, loadAt(value, 0));
 }
 
 template <typename S, int64_t N>
 SHARDGEN_INLINE void copy(const S *__restrict in, S *__restrict out) {
-  __builtin_memcpy(out, in, N * sizeof(S));
+  if constexpr (N > 0) // an empty piece's pointer may be null
+    __builtin_memcpy(out, in, N * sizeof(S));
 }
 
 /// iota on a local piece: element i holds its index along the iota dim
@@ -79,7 +62,7 @@ template <typename E, int64_t N, int64_t Stride, int64_t Size, int64_t Offset>
 SHARDGEN_INLINE void iota(typename E::Storage *__restrict out) {
   using C = typename E::Compute;
   for (int64_t i = 0; i < N; ++i)
-    out[i] = E::store(static_cast<C>((i / Stride) % Size + Offset));
+    storeAt(out, i, E::store(static_cast<C>((i / Stride) % Size + Offset)));
 }
 
 } // namespace shardgen::kernels

@@ -34,13 +34,13 @@ template <typename E, typename Red, int RK, Walk<RK> Kept, int RR, Walk<RR> Redu
 inline void reduce(const typename E::Storage *__restrict in, const typename E::Storage *init,
                    typename E::Storage *__restrict out) {
   using A = Accumulator<E>;
-  const A start = static_cast<A>(E::load(*init));
+  const A start = static_cast<A>(E::load(loadAt(init, 0)));
   forEach<RK, Kept>(0, 0, [&](int64_t base, int64_t o) {
     A acc = start;
     forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
-      acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(in[i])));
+      acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(loadAt(in, i))));
     });
-    out[o] = E::store(static_cast<typename E::Compute>(acc));
+    storeAt(out, o, E::store(static_cast<typename E::Compute>(acc)));
   });
 }
 
@@ -50,10 +50,10 @@ inline void combine(const typename E::Storage *const *parts, int64_t count,
                     typename E::Storage *__restrict out) {
   using A = Accumulator<E>;
   for (int64_t i = 0; i < N; ++i) {
-    A acc = static_cast<A>(E::load(parts[0][i]));
+    A acc = static_cast<A>(E::load(loadAt(parts[0], i)));
     for (int64_t k = 1; k < count; ++k)
-      acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(parts[k][i])));
-    out[i] = E::store(static_cast<typename E::Compute>(acc));
+      acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(loadAt(parts[k], i))));
+    storeAt(out, i, E::store(static_cast<typename E::Compute>(acc)));
   }
 }
 

@@ -1,0 +1,149 @@
+// Runs one of the AOT-compiled programs linked into this application:
+//   aot_driver NAME IN_DIR OUT_DIR
+// reads IN_DIR/in<i>.npy, calls NAME::run (global tensors, threads backend)
+// and writes OUT_DIR/out<j>.npy, for shardgen_aot_tool compare.
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "programs.h"
+
+namespace {
+
+struct Tensor {
+  shardgen_element_type elementType;
+  std::vector<int64_t> shape;
+  int64_t numElements;
+};
+
+struct Program {
+  const char *name;
+  std::vector<Tensor> inputs, outputs;
+  void (*run)(const void *const *, void *const *);
+};
+
+/// Each program's header declares its own TensorInfo: take what we need.
+template <typename Info> std::vector<Tensor> tensors(const Info *infos, int64_t count) {
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < count; ++i)
+    out.push_back({infos[i].elementType,
+                   std::vector<int64_t>(infos[i].shape, infos[i].shape + infos[i].rank),
+                   infos[i].numElements});
+  return out;
+}
+
+#define SHARDGEN_AOT_ENTRY(ns)                                                             \
+  Program{#ns, tensors(ns::kInputs, ns::kNumInputs), tensors(ns::kOutputs, ns::kNumOutputs),       \
+          ns::run},
+
+std::vector<Program> programs() { return {SHARDGEN_AOT_PROGRAMS(SHARDGEN_AOT_ENTRY)}; }
+
+struct Dtype {
+  const char *descr;
+  int64_t bytes;
+};
+
+Dtype dtypeOf(shardgen_element_type type) {
+  switch (type) {
+  case SHARDGEN_F32: return {"<f4", 4};
+  case SHARDGEN_F64: return {"<f8", 8};
+  case SHARDGEN_F16: return {"<f2", 2};
+  case SHARDGEN_BF16: return {"<V2", 2};
+  case SHARDGEN_I1: return {"|b1", 1};
+  case SHARDGEN_I8: return {"|i1", 1};
+  case SHARDGEN_I32: return {"<i4", 4};
+  case SHARDGEN_I64: return {"<i8", 8};
+  case SHARDGEN_UI8: return {"|u1", 1};
+  case SHARDGEN_UI32: return {"<u4", 4};
+  }
+  return {"", 0};
+}
+
+/// The data of a .npy file shardgen wrote (little-endian, C order), if it
+/// has exactly `bytes` bytes of it.
+bool readNpyData(const std::string &path, int64_t bytes, std::vector<unsigned char> &data) {
+  std::ifstream in(path, std::ios::binary);
+  std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (file.size() < 12 || file.compare(0, 6, "\x93NUMPY") != 0)
+    return false;
+  const bool version1 = file[6] == 1;
+  size_t headerBytes = static_cast<unsigned char>(file[8]) |
+                       static_cast<unsigned char>(file[9]) << 8;
+  if (!version1)
+    headerBytes |= static_cast<size_t>(static_cast<unsigned char>(file[10])) << 16 |
+                   static_cast<size_t>(static_cast<unsigned char>(file[11])) << 24;
+  const size_t start = (version1 ? 10 : 12) + headerBytes;
+  if (file.size() != start + static_cast<size_t>(bytes))
+    return false;
+  data.assign(file.begin() + static_cast<std::ptrdiff_t>(start), file.end());
+  return true;
+}
+
+bool writeNpy(const std::string &path, const Tensor &tensor,
+              const std::vector<unsigned char> &data) {
+  const size_t rank = tensor.shape.size();
+  std::string shape = "(";
+  for (size_t d = 0; d < rank; ++d)
+    shape += std::to_string(tensor.shape[d]) + (rank == 1 || d + 1 < rank ? "," : "");
+  shape += ")";
+  std::string header = std::string("{'descr': '") + dtypeOf(tensor.elementType).descr +
+                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64 != 0)
+    header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
+                                   static_cast<unsigned char>(header.size() >> 8)};
+  out.write(reinterpret_cast<const char *>(length), 2);
+  out << header;
+  out.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
+  return static_cast<bool>(out);
+}
+
+int runProgram(const Program &program, const std::string &inDir, const std::string &outDir) {
+  std::vector<std::vector<unsigned char>> inputs(program.inputs.size()),
+      outputs(program.outputs.size());
+  std::vector<const void *> in;
+  std::vector<void *> out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor &t = program.inputs[i];
+    const std::string path = inDir + "/in" + std::to_string(i) + ".npy";
+    if (!readNpyData(path, t.numElements * dtypeOf(t.elementType).bytes, inputs[i])) {
+      std::fprintf(stderr, "%s: not a .npy file of input %zu's size\n", path.c_str(), i);
+      return 1;
+    }
+    in.push_back(inputs[i].data());
+  }
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    const Tensor &t = program.outputs[j];
+    outputs[j].assign(static_cast<size_t>(t.numElements * dtypeOf(t.elementType).bytes), 0xa5);
+    out.push_back(outputs[j].data());
+  }
+  program.run(in.data(), out.data());
+  for (size_t j = 0; j < outputs.size(); ++j)
+    if (!writeNpy(outDir + "/out" + std::to_string(j) + ".npy", program.outputs[j], outputs[j])) {
+      std::fprintf(stderr, "cannot write %s/out%zu.npy\n", outDir.c_str(), j);
+      return 1;
+    }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: aot_driver NAME IN_DIR OUT_DIR\n");
+    return 2;
+  }
+  for (const Program &program : programs())
+    if (std::strcmp(program.name, argv[1]) == 0)
+      return runProgram(program, argv[2], argv[3]);
+  std::fprintf(stderr, "no program named %s\n", argv[1]);
+  return 2;
+}
