@@ -3,6 +3,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/interp/Interpreter.h"
 
@@ -10,7 +11,9 @@ namespace shardgen::cli {
 
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
+  MemoryLimit limit = memoryLimit(args);
   Graph graph = loadVerifiedGraph(path);
+  requireFits(path, "eval", interpreterDemand(graph), limit);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   std::vector<Literal> outputs = atFile(path, [&] { return evaluate(graph, inputs); });
   emitOutputs(args, outputs);
@@ -20,13 +23,16 @@ static int runEval(const ParsedArgs &args) {
 const Command &evalCommand() {
   static const Command command{
       {"eval", "run the unsharded reference interpreter",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--max-memory SIZE]",
        "Runs GRAPH on the unsharded reference interpreter. Inputs are .npy files, one per\n"
        "graph input in order, of exactly the input's type (pseudo-random when omitted).\n"
-       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.",
+       "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "A graph needing more memory than --max-memory (default: 90% of this machine's)\n"
+       "is refused before anything is allocated (exit 1).",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
-        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"}}},
+        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
+        kMaxMemoryOption}},
       runEval};
   return command;
 }

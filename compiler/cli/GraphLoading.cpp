@@ -4,6 +4,7 @@
 #include <random>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/MemoryBudget.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
 #include "compiler/ir/Diagnostic.h"
@@ -19,6 +20,7 @@ Graph loadVerifiedGraph(const std::string &graphPath) {
   return atFile(graphPath, [&] {
     Graph graph = readGraphFile(graphPath);
     verifyGraph(graph);
+    checkTensorSizes(graph);
     return graph;
   });
 }

@@ -20,7 +20,7 @@ namespace rt = shardgen::runtime;
     reinterpret_cast<void *>(&rt::reduceScatter), reinterpret_cast<void *>(&rt::allToAll),
     reinterpret_cast<void *>(&rt::collectivePermute), reinterpret_cast<void *>(&rt::axisIndex),
     reinterpret_cast<void *>(&rt::groupSize),     reinterpret_cast<void *>(&rt::groupPosition),
-    reinterpret_cast<void *>(&rt::barrier)};
+    reinterpret_cast<void *>(&rt::barrier),       reinterpret_cast<void *>(&rt::traceOp)};
 
 static constexpr std::string_view kVirtualInclude = "/shardgen-embedded/include";
 
@@ -50,7 +50,8 @@ CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProg
   entry_ = module_->lookupFunction<Entry>(deviceEntryPoint(generated));
 }
 
-std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs) const {
+std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
+                                          const rt::LaunchOptions &options) const {
   if (inputs.size() != program_.inputs.size())
     throw std::invalid_argument("the program takes " + std::to_string(program_.inputs.size()) +
                                 " inputs, got " + std::to_string(inputs.size()));
@@ -77,7 +78,7 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs) co
   Entry *entry = entry_;
   rt::launch(mesh, [&](const rt::DeviceContext &device) {
     entry(&device, in.data(), out.data(), 1);
-  });
+  }, options);
   return outputs;
 }
 

@@ -15,6 +15,7 @@
 #include "compiler/codegen/Fusion.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/CollectiveTraffic.h"
 
 namespace shardgen {
 namespace {
@@ -126,6 +127,11 @@ std::string quoted(const std::string &text) {
   return out + "\"";
 }
 
+bool communicates(const SpmdStep &step) {
+  return isCommunication(step.kind) ||
+         (step.kind == StepKind::Compute && step.op && isCollective(step.op->kind));
+}
+
 /// Lines "//   0: x tensor<8x16xf32> <@mesh, ...>" for the header.
 std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId> &ids) {
   std::string out;
@@ -182,6 +188,9 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
     const SpmdStep &step = program.steps[index];
     if (fusion.isFusedIntoLater(index))
       continue; // computed in its group's loop, at the root
+    std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
+    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
+      context.addStep("rt::traceOp(device, " + quoted(pointer) + ");");
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
       context.addStep(fusedGroupComment(program, *group));
       emitFusedGroup(context, *group);

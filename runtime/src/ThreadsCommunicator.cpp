@@ -43,9 +43,10 @@ unsigned char *bytesOf(void *pointer) { return static_cast<unsigned char *>(poin
 
 } // namespace
 
-ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices)
+ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress)
     : numDevices_(numDevices),
       spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
+      progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 
 void ThreadsCommunicator::abort() {
@@ -201,5 +202,13 @@ void ThreadsCommunicator::collectivePermute(const DeviceContext &device,
 }
 
 void ThreadsCommunicator::barrier(const DeviceContext &) { meshBarrier_.arriveAndWait(); }
+
+void ThreadsCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
+  progress_.noteOp(device.position, pointer);
+}
+
+void ThreadsCommunicator::noteCollective(const DeviceContext &device, const char *collective) {
+  progress_.noteCollective(device.position, collective);
+}
 
 } // namespace shardgen::runtime
