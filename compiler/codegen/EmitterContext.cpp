@@ -6,7 +6,7 @@
 
 namespace shardgen::codegen {
 
-static std::string indented(const std::string &code, int indent) {
+std::string indented(const std::string &code, int indent) {
   std::string out, pad(indent, ' ');
   size_t start = 0;
   while (start < code.size()) {

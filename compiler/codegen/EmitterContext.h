@@ -40,6 +40,9 @@ public:
   std::string freshName(const std::string &prefix);
 };
 
+/// `code` with every non-empty line indented by `indent` spaces.
+std::string indented(const std::string &code, int indent);
+
 /// "a, b, c".
 std::string joinInts(const std::vector<int64_t> &values);
 

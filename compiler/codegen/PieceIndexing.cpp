@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "compiler/codegen/EmitterContext.h"
+
 namespace shardgen::codegen {
 namespace {
 
@@ -196,9 +198,9 @@ std::string dispatchOnClass(const std::vector<PieceClass> &classes,
     if (bodies[c].empty())
       continue;
     if (classes[c].condition.empty())
-      return out + (out.empty() ? "" : "else ") + "{\n" + bodies[c] + "\n}\n";
+      return out + (out.empty() ? "" : "else ") + "{\n" + indented(bodies[c], 2) + "}\n";
     out += (out.empty() ? "if " : "else if ") + std::string("(") + classes[c].condition +
-           ") {\n" + bodies[c] + "\n}\n";
+           ") {\n" + indented(bodies[c], 2) + "}\n";
   }
   return out;
 }

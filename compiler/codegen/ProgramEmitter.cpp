@@ -74,8 +74,8 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
       continue;
     std::string block = pieceLocals(mesh, layout) + copies;
     if (std::string owner = scatter ? "" : firstHolderCondition(mesh, layout); !owner.empty())
-      block = "if (" + owner + ") {\n" + block + "}";
-    context.addStep("{\n" + block + "}");
+      block = "if (" + owner + ") {\n" + indented(block, 2) + "}\n";
+    context.addStep("{\n" + indented(block, 2) + "}");
   }
   std::string out;
   std::swap(out, context.steps);
@@ -102,7 +102,7 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
                                         (in ? other : piece) + ", " + str(bytes) + ");");
     }
     if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty())
-      context.addStep("{\n" + pieceLocals(mesh, layout) + copies + "}");
+      context.addStep("{\n" + indented(pieceLocals(mesh, layout) + copies, 2) + "}");
   }
   std::string out;
   std::swap(out, context.steps);
@@ -176,8 +176,9 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
              (shape.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
       returns.push_back("return " + shard + ";");
     }
-    lookup += "  case " + str(i) + ": {\n" + pieceLocals(program.mesh, layout) +
-              dispatchOnClass(classes, returns) + "}\n";
+    lookup += "  case " + str(i) + ": {\n" +
+              indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
+              "  }\n";
     *infos += "{" + quoted(program.values[ids[i]].name) + ", " +
               quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
