@@ -34,13 +34,6 @@ std::string rowSumGraph(int axisSize, int size) {
     "outputs": [{"value": "c"}, {"value": "r", "sharding": "<@m, [{x}]>"}]})";
 }
 
-size_t count(const std::string &text, const std::string &word) {
-  size_t n = 0;
-  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
-    ++n;
-  return n;
-}
-
 } // namespace
 
 TEST_CASE("generated code does not grow with the number of devices") {
@@ -51,7 +44,7 @@ TEST_CASE("generated code does not grow with the number of devices") {
   GeneratedProgram bigProgram = generateProgram(propagateAndPartition(big));
   for (const std::string word : {"if (", "copy<", "rt::allReduce", "binary<", "reduce<"}) {
     INFO(word);
-    CHECK(count(bigProgram.source, word) == count(smallProgram.source, word));
+    CHECK(countOccurrences(bigProgram.source, word) == countOccurrences(smallProgram.source, word));
   }
   CHECK(bigProgram.source.find("case ") == std::string::npos);
   CHECK(bigProgram.source.size() < 3 * smallProgram.source.size());

@@ -12,6 +12,9 @@ namespace shardgen::testing {
 /// Reads and verifies a graph from JSON text.
 Graph loadVerified(const std::string &json);
 
+/// How often `needle` occurs in `text` (overlaps counted).
+size_t countOccurrences(const std::string &text, const std::string &needle);
+
 /// "" when the compiled program's outputs equal the interpreter's on inputs
 /// drawn from `seed`; else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);
