@@ -101,12 +101,17 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type,
   int64_t numDevices = mesh.numDevices();
   layout.offsets.assign(numDevices, std::vector<int64_t>(rank));
   layout.extents.assign(numDevices, std::vector<int64_t>(rank));
+  std::vector<std::vector<PositionDigit>> dimDigits;
+  for (int64_t d = 0; d < rank; ++d)
+    dimDigits.push_back(positionDigits(mesh, sharding.dims[d].axes));
   for (int64_t device = 0; device < numDevices; ++device) {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t size = type.shape[d];
       int64_t shards = layout.shardsPerDim_[d];
       int64_t chunk = (size + shards - 1) / shards;
-      int64_t shard = indexOverAxes(mesh, sharding.dims[d].axes, device);
+      int64_t shard = 0; // indexOverAxes, with the axes looked up once
+      for (const PositionDigit &digit : dimDigits[d])
+        shard = shard * digit.size + device / digit.step % digit.size;
       int64_t offset = std::min(shard * chunk, size);
       layout.offsets[device][d] = offset;
       layout.extents[device][d] = std::min(chunk, size - offset);
