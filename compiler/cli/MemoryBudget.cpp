@@ -106,7 +106,7 @@ std::string formatBytes(int64_t bytes) {
   if (unit == 0)
     std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
   else
-    std::snprintf(text, sizeof text, "%.3g %s", value, kUnits[unit]);
+    std::snprintf(text, sizeof text, value >= 100 ? "%.0f %s" : "%.3g %s", value, kUnits[unit]);
   return text;
 }
 

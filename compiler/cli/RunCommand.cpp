@@ -108,8 +108,8 @@ const Command &runCommand() {
          "print the communication manifest (collectives, bytes, peak memory) first"},
         kMaxMemoryOption,
         {"--timeout", OptionSpec::Value, "SECONDS",
-         "end the run (exit 1) if it takes longer, saying where each device waits (default: "
-         "no limit)"},
+         "end the run (exit 1) if it takes longer, saying where each device waits (default "
+         "and 0: no limit)"},
         kStrategyOption}},
       runRun};
   return command;
