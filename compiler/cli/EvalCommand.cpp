@@ -4,6 +4,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/interp/Interpreter.h"
 
@@ -11,7 +12,9 @@ namespace shardgen::cli {
 
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
+  MemoryLimit limit = memoryLimit(args);
   Graph graph = loadVerifiedGraph(path);
+  requireFits(path, "eval", interpreterDemand(graph), limit);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
@@ -25,15 +28,17 @@ static int runEval(const ParsedArgs &args) {
 const Command &evalCommand() {
   static const Command command{
       {"eval", "run the unsharded reference interpreter",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--custom-calls LIB.so]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--max-memory SIZE] [--custom-calls LIB.so]",
        "Runs GRAPH on the unsharded reference interpreter. Inputs are .npy files, one per\n"
        "graph input in order, of exactly the input's type (pseudo-random when omitted).\n"
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
-       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.",
+       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
+       "A graph needing more memory than --max-memory (default: 90% of this machine's)\n"
+       "is refused before anything is allocated (exit 1).",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
-        kCustomCallsOption}},
+        kMaxMemoryOption, kCustomCallsOption}},
       runEval};
   return command;
 }

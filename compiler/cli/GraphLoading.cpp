@@ -5,6 +5,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/TerminalText.h"
+#include "compiler/cli/MemoryBudget.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
 #include "compiler/ir/Diagnostic.h"
@@ -20,6 +21,7 @@ Graph loadVerifiedGraph(const std::string &graphPath) {
   return atFile(graphPath, [&] {
     Graph graph = readGraphFile(graphPath);
     verifyGraph(graph);
+    checkTensorSizes(graph);
     return graph;
   });
 }

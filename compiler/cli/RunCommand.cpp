@@ -9,6 +9,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/codegen/CodeGenerator.h"
@@ -17,6 +18,8 @@
 #include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/CommunicationManifest.h"
+#include "compiler/partition/ProgramMesh.h"
+#include "runtime/include/shardgen/launch.h"
 
 namespace shardgen::cli {
 
@@ -36,22 +39,63 @@ static std::optional<double> toleranceOption(const ParsedArgs &args, const std::
   return value;
 }
 
+/// `--timeout SECONDS`: 0 (the default) is no limit.
+static double timeoutOption(const ParsedArgs &args) {
+  auto text = args.value("--timeout");
+  if (!text)
+    return 0;
+  try {
+    size_t used = 0;
+    double seconds = std::stod(*text, &used);
+    if (used == text->size() && seconds >= 0 && seconds <= 1e9)
+      return seconds;
+  } catch (const std::exception &) {
+  }
+  throw UsageError("--timeout takes a number of seconds, not '" + *text + "'");
+}
+
+/// The threads backend runs one OS thread per device: larger meshes are
+/// refused before anything is compiled.
+static void requireThreadsBackendFits(const std::string &path, const Graph &graph) {
+  Mesh mesh = atFile(path, [&] { return programMesh(graph); });
+  if (mesh.numDevices() <= runtime::kMaxThreadsDevices)
+    return;
+  throw FileGraphError(displayName(path), mesh.pointer,
+                       "mesh @" + mesh.name + " has " + std::to_string(mesh.numDevices()) +
+                           " devices, but run's threads backend runs at most " +
+                           std::to_string(runtime::kMaxThreadsDevices) +
+                           " (one thread each); use 'shardgen compile' to build the program (a "
+                           "--backend mpi for run is planned but does not exist yet)");
+}
+
 static int runRun(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
   const ToleranceOverride tolerance{toleranceOption(args, "--rtol"),
                                     toleranceOption(args, "--atol")};
+  MemoryLimit limit = memoryLimit(args);
+  double timeout = timeoutOption(args);
   Graph graph = loadVerifiedGraph(path);
+  requireThreadsBackendFits(path, graph);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  MemoryDemand demand = meshRunDemand(program);
+  if (args.has("--check")) // the reference interpreter runs too
+    demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
+  requireFits(path, "run", demand, limit);
+  std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
-  std::vector<Literal> outputs = compiled.run(inputs);
+  std::vector<Literal> outputs;
+  try {
+    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
+  } catch (const runtime::RunTimeout &error) {
+    throw InputError(displayName(path), error.what());
+  }
 
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
@@ -73,7 +117,7 @@ const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
-       "[--strategy S] [--custom-calls LIB.so]",
+       "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -84,7 +128,9 @@ const Command &runCommand() {
        "--rtol/--atol replace that bound by ATOL + RTOL * |expected|. Integers and i1\n"
        "compare exactly; NaN matches only NaN; infinities must match exactly.\n"
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
-       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.",
+       "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
+       "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
+       "more memory than --max-memory (default: 90% of this machine's).",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
@@ -95,6 +141,10 @@ const Command &runCommand() {
          "with --check: allowed absolute difference (replaces the computed bound)"},
         {"--report", OptionSpec::Flag, "",
          "print the communication manifest (collectives, bytes, peak memory) first"},
+        kMaxMemoryOption,
+        {"--timeout", OptionSpec::Value, "SECONDS",
+         "end the run (exit 1) if it takes longer, saying where each device waits (default "
+         "and 0: no limit)"},
         kStrategyOption, kCustomCallsOption}},
       runRun};
   return command;

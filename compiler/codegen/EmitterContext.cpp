@@ -2,9 +2,11 @@
 
 #include <map>
 
+#include "compiler/codegen/PieceIndexing.h"
+
 namespace shardgen::codegen {
 
-static std::string indented(const std::string &code, int indent) {
+std::string indented(const std::string &code, int indent) {
   std::string out, pad(indent, ' ');
   size_t start = 0;
   while (start < code.size()) {
@@ -41,16 +43,16 @@ void EmitterContext::addPerDevice(const std::vector<std::string> &codePerDevice)
       addStep(bodies[0]);
     return;
   }
-  std::string code = "switch (position) {\n";
+  // One branch per distinct body, selected by coordinate ranges: the code
+  // grows with the distinct bodies, not with the devices.
+  std::string code;
   for (size_t b = 0; b < bodies.size(); ++b) {
     if (bodies[b].empty())
-      continue; // devices with nothing to do take the default
-    std::string labels;
-    for (int64_t d : devices[b])
-      labels += "case " + std::to_string(d) + ": ";
-    code += labels + "{\n" + indented(bodies[b], 2) + "  break;\n}\n";
+      continue; // devices with nothing to do
+    std::string condition = devicesCondition(program.mesh, devices[b]);
+    code += (code.empty() ? "if (" : "else if (") + condition + ") {\n" + indented(bodies[b], 2) +
+            "}\n";
   }
-  code += "default:\n  break;\n}";
   addStep(code);
 }
 

@@ -36,11 +36,14 @@ public:
   /// steps, indented by `indent` spaces.
   void addStep(const std::string &code, int indent = 2);
   /// Emits the per-device code: once when every device's code is the same,
-  /// else a switch on the device position grouping equal cases.
+  /// else one branch per distinct code, selected by coordinate ranges.
   void addPerDevice(const std::vector<std::string> &codePerDevice);
   /// Adds a fresh file-scope name with the prefix ("kConst" -> "kConst4").
   std::string freshName(const std::string &prefix);
 };
+
+/// `code` with every non-empty line indented by `indent` spaces.
+std::string indented(const std::string &code, int indent);
 
 /// "a, b, c".
 std::string joinInts(const std::vector<int64_t> &values);

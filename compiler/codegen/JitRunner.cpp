@@ -50,7 +50,8 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
   X(&shardgen::runtime::axisIndex)                                                             \
   X(&shardgen::runtime::groupSize)                                                             \
   X(&shardgen::runtime::groupPosition)                                                         \
-  X(&shardgen::runtime::barrier)
+  X(&shardgen::runtime::barrier)                                                               \
+  X(&shardgen::runtime::traceOp)
 
 /// The runtime's entry points by linker name: computed once per process by
 /// compiling their addresses against the embedded runtime.h.
@@ -100,7 +101,8 @@ CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProg
   entry_ = module_->lookupFunction<Entry>(deviceEntryPoint(generated));
 }
 
-std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs) const {
+std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
+                                          const rt::LaunchOptions &options) const {
   SHARDGEN_CHECK(inputs.size() == program_.inputs.size(),
                  "the program takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
                      std::to_string(inputs.size()));
@@ -127,7 +129,7 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs) co
   Entry *entry = entry_;
   rt::launch(mesh, [&](const rt::DeviceContext &device) {
     entry(&device, in.data(), out.data(), 1);
-  });
+  }, options);
   return outputs;
 }
 

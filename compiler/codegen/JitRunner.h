@@ -15,6 +15,7 @@
 #include "compiler/ir/Literal.h"
 #include "compiler/jit/JitCompiler.h"
 #include "runtime/include/shardgen/custom_call.h"
+#include "runtime/include/shardgen/launch.h"
 
 namespace shardgen {
 
@@ -35,8 +36,10 @@ public:
                   const JitOptions &options = generatedCodeJitOptions());
 
   /// Runs on whole tensors: one Literal per program input, of its global
-  /// type; returns the outputs. Rethrows a device's exception.
-  std::vector<Literal> run(const std::vector<Literal> &inputs) const;
+  /// type; returns the outputs. Rethrows a device's exception (RunTimeout
+  /// when `options` sets a timeout the run exceeds).
+  std::vector<Literal> run(const std::vector<Literal> &inputs,
+                           const runtime::LaunchOptions &options = {}) const;
 
   const JitModule &module() const { return *module_; }
 

@@ -13,8 +13,10 @@
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/CollectiveTraffic.h"
 
 namespace shardgen {
 namespace {
@@ -22,11 +24,6 @@ namespace {
 using namespace codegen;
 
 std::string str(int64_t v) { return std::to_string(v); }
-
-int64_t pieceBytes(const ShardLayout &layout, int64_t device) {
-  return product(layout.extents[device]) *
-         static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
-}
 
 std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   const Op &op = *step.op;
@@ -43,37 +40,42 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
 }
 
 /// Scatter (global -> piece) or gather (piece -> global, by the first
-/// device holding each distinct piece) of the program's inputs or outputs.
+/// device holding each distinct piece) of the program's inputs or outputs:
+/// one copy per distinct piece shape, at offsets computed from the position.
 std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
                          bool scatter) {
-  const int64_t devices = context.numDevices();
+  const Mesh &mesh = context.program.mesh;
   std::string saved;
   std::swap(saved, context.steps);
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = context.layout(ids[i]);
+    const Shape &shape = layout.globalType.shape;
     std::string word(storageWord(layout.globalType.elementType));
     std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
     std::string piece = EmitterContext::buffer(ids[i]);
-    std::vector<std::string> code;
-    for (int64_t d = 0; d < devices; ++d) {
-      bool owner = scatter;
-      if (!scatter) {
-        owner = true;
-        for (int64_t e = 0; e < d && owner; ++e)
-          owner = !(layout.offsets[e] == layout.offsets[d] && layout.extents[e] == layout.extents[d]);
-      }
+    std::vector<int64_t> strides = denseStrides(shape);
+    std::string linear;
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      if (std::string offset = pieceOffset(layout, d); offset != "0")
+        linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
+    std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
+    std::vector<PieceClass> classes = pieceClasses(layout);
+    std::vector<std::string> bodies;
+    for (const PieceClass &piece_ : classes) {
       std::vector<int64_t> zero(layout.rank(), 0);
-      const Shape &global_ = layout.globalType.shape;
-      code.push_back(!owner ? std::string()
-                     : scatter
-                         ? stridedCopyCall(boxCopy(global_, layout.offsets[d], layout.extents[d],
-                                                   zero, layout.extents[d]),
-                                           word, global, piece)
-                         : stridedCopyCall(boxCopy(layout.extents[d], zero, global_,
-                                                   layout.offsets[d], layout.extents[d]),
-                                           word, piece, global));
+      bodies.push_back(
+          scatter ? stridedCopyCall(boxCopy(shape, zero, piece_.extents, zero, piece_.extents),
+                                    word, at, piece)
+                  : stridedCopyCall(boxCopy(piece_.extents, zero, shape, zero, piece_.extents),
+                                    word, piece, at));
     }
-    context.addPerDevice(code);
+    std::string copies = dispatchOnClass(classes, bodies);
+    if (copies.empty())
+      continue;
+    std::string block = pieceLocals(mesh, layout) + copies;
+    if (std::string owner = scatter ? "" : firstHolderCondition(mesh, layout); !owner.empty())
+      block = "if (" + owner + ") {\n" + indented(block, 2) + "}\n";
+    context.addStep("{\n" + indented(block, 2) + "}");
   }
   std::string out;
   std::swap(out, context.steps);
@@ -83,19 +85,28 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
 
 /// Per-device call style: pieces are copied in and out whole.
 std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in) {
-  std::string out;
+  const Mesh &mesh = context.program.mesh;
+  std::string saved;
+  std::swap(saved, context.steps);
   for (size_t i = 0; i < ids.size(); ++i) {
-    std::vector<int64_t> bytes;
-    for (int64_t d = 0; d < context.numDevices(); ++d)
-      bytes.push_back(pieceBytes(context.layout(ids[i]), d));
-    std::string table = context.freshName(in ? "kInputBytes" : "kOutputBytes");
-    context.constants += "const int64_t " + table + "[] = {" + joinInts(bytes) + "};\n";
+    const ShardLayout &layout = context.layout(ids[i]);
+    int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
     std::string piece = EmitterContext::buffer(ids[i]);
     std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
-    out += "if (" + table + "[position] > 0) // an empty piece's pointer may be null\n  "
-           "__builtin_memcpy(" + (in ? piece : other) + ", " + (in ? other : piece) + ", " + table +
-           "[position]);\n";
+    std::vector<PieceClass> classes = pieceClasses(layout);
+    std::vector<std::string> bodies;
+    for (const PieceClass &pieceClass : classes) {
+      int64_t bytes = product(pieceClass.extents) * width;
+      bodies.push_back(bytes == 0 ? std::string()
+                                  : "__builtin_memcpy(" + (in ? piece : other) + ", " +
+                                        (in ? other : piece) + ", " + str(bytes) + ");");
+    }
+    if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty())
+      context.addStep("{\n" + indented(pieceLocals(mesh, layout) + copies, 2) + "}");
   }
+  std::string out;
+  std::swap(out, context.steps);
+  context.steps = saved;
   return out;
 }
 
@@ -136,6 +147,11 @@ std::vector<std::string> graphNames(const Graph &graph, const std::vector<Region
   return names;
 }
 
+bool communicates(const SpmdStep &step) {
+  return isCommunication(step.kind) ||
+         (step.kind == StepKind::Compute && step.op && isCollective(step.op->kind));
+}
+
 /// Lines "//   0: x tensor<8x16xf32> <@mesh, ...>" for the header.
 std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                        const std::vector<std::string> &names) {
@@ -149,24 +165,31 @@ std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId
   return out.empty() ? "//   (none)\n" : out;
 }
 
-/// Shape tables of the host side: k<Kind>Shapes (global) and
-/// k<Kind>ShardShapes (per tensor and device position).
+/// Shape tables of the host side: k<Kind>Shape<i> (global), one table per
+/// distinct piece shape, and k<Kind>ShardShapeOf(i, position) choosing it.
 std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                         const std::vector<std::string> &names, const std::string &kind,
                         std::string *infos) {
   std::string out;
-  std::string shardPointers;
+  std::string lookup = "const int64_t *k" + kind +
+                       "ShardShapeOf(int64_t tensor, int64_t position) {\n  (void)position;\n"
+                       "  switch (tensor) {\n";
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = program.layout(ids[i]);
     const Shape &shape = layout.globalType.shape;
     std::string name = "k" + kind + "Shape" + str(i);
     out += "const int64_t " + name + "[] = {" + (shape.empty() ? "0" : joinInts(shape)) + "};\n";
-    for (int64_t d = 0; d < program.mesh.numDevices(); ++d) {
-      std::string shard = "k" + kind + "Shard" + str(i) + "_" + str(d);
+    std::vector<PieceClass> classes = pieceClasses(layout);
+    std::vector<std::string> returns;
+    for (size_t c = 0; c < classes.size(); ++c) {
+      std::string shard = "k" + kind + "Shard" + str(i) + "_" + str(c);
       out += "const int64_t " + shard + "[] = {" +
-             (shape.empty() ? "0" : joinInts(layout.extents[d])) + "};\n";
-      shardPointers += shard + ", ";
+             (shape.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
+      returns.push_back("return " + shard + ";");
     }
+    lookup += "  case " + str(i) + ": {\n" +
+              indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
+              "  }\n";
     *infos += "{" + quoted(names[i]) + ", " +
               quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
@@ -175,9 +198,7 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
   }
   if (ids.empty())
     *infos = "{\"\", \"\", \"\", SHARDGEN_F32, 0, nullptr, 0},\n";
-  out += "const int64_t *const k" + kind + "ShardShapes[] = {" +
-         (shardPointers.empty() ? std::string("nullptr") : shardPointers) + "};\n";
-  return out;
+  return out + lookup + "  default:\n    break;\n  }\n  return nullptr;\n}\n";
 }
 
 } // namespace
@@ -194,6 +215,9 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
     const SpmdStep &step = program.steps[index];
     if (fusion.isFusedIntoLater(index))
       continue; // computed in its group's loop, at the root
+    std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
+    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
+      context.addStep("rt::traceOp(device, " + quoted(pointer) + ");");
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
       context.addStep(fusedGroupComment(program, *group));
       emitFusedGroup(context, *group);

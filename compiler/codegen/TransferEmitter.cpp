@@ -43,7 +43,16 @@ struct TransferEmitter {
   std::string word{storageWord(type)};
   std::string elementType{runtimeElementType(type)};
   int64_t width = static_cast<int64_t>(elementByteWidth(type));
-  std::vector<TransferRecipe> recipes{}; // per device, filled by emit()
+  mutable std::vector<TransferRecipe> recipes{}; // per device, filled on first use
+
+  /// Device d's recipe (all devices' are built on the first call: the
+  /// runtime collectives need none, so most steps never build them).
+  const TransferRecipe &recipe(int64_t d) const {
+    if (recipes.empty())
+      for (int64_t device = 0; device < devices(); ++device)
+        recipes.push_back(transferRecipe(context.program, step, device));
+    return recipes[d];
+  }
 
   std::string inBuf() const { return EmitterContext::buffer(step.inputs[0]); }
   std::string outBuf() const { return EmitterContext::buffer(step.outputs[0]); }
@@ -76,10 +85,10 @@ struct TransferEmitter {
   bool groupsHoldEqualPieces() const {
     if (!allFullAxes(step.axes))
       return false;
+    // Equality is transitive: comparing each device with its group's first suffices.
     for (int64_t d = 0; d < devices(); ++d)
-      for (int64_t member : groupDevices(mesh, step.axes, d))
-        if (in.extents[member] != in.extents[d])
-          return false;
+      if (in.extents[groupLeader(mesh, step.axes, d)] != in.extents[d])
+        return false;
     return true;
   }
 
@@ -88,7 +97,7 @@ struct TransferEmitter {
   std::optional<int64_t> uniformShift() const {
     std::optional<int64_t> shift;
     for (int64_t d = 0; d < devices(); ++d) {
-      const TransferRecipe &recipe = recipes[d];
+      const TransferRecipe &recipe = this->recipe(d);
       if (recipe.zeros || recipe.copies.size() != 1)
         return std::nullopt;
       std::vector<int64_t> group = groupDevices(mesh, step.axes, d);
@@ -159,7 +168,7 @@ struct TransferEmitter {
     bool withinGroups = allFullAxes(step.axes);
     for (int64_t d = 0; withinGroups && d < devices(); ++d) {
       std::vector<int64_t> group = groupDevices(mesh, step.axes, d);
-      for (const PieceCopy &copy : recipes[d].copies)
+      for (const PieceCopy &copy : recipe(d).copies)
         withinGroups = withinGroups && std::count(group.begin(), group.end(), copy.source);
     }
     if (withinGroups)
@@ -222,10 +231,10 @@ struct TransferEmitter {
     if (product(target) == 0)
       return "";
     std::string code;
-    if (recipes[d].zeros)
+    if (recipe(d).zeros)
       code += "fill<" + word + ", " + str(product(target)) + ">(as<" + word + ">(" + outBuf() +
               "), 0);\n";
-    for (const PieceCopy &copy : recipes[d].copies) {
+    for (const PieceCopy &copy : recipe(d).copies) {
       std::string call = copyCall(copy, target, slot(copy.source), outBuf());
       if (!call.empty())
         code += call + "\n";
@@ -238,7 +247,7 @@ struct TransferEmitter {
     const int64_t n = product(target);
     if (n == 0)
       return "";
-    const std::vector<PieceCopy> &operands = recipes[d].copies;
+    const std::vector<PieceCopy> &operands = recipe(d).copies;
     std::string typed(storageType(type));
     std::string code = "Scratch parts(" + str(n * width * operands.size()) + ");\n";
     std::string pointers;
@@ -283,8 +292,6 @@ struct TransferEmitter {
     case StepKind::AllSlice: return emitAllSlice();
     case StepKind::Compute: break;
     default:
-      for (int64_t d = 0; d < devices(); ++d)
-        recipes.push_back(transferRecipe(context.program, step, d));
       if (!tryRuntimeCollective())
         emitThroughSlots();
       return;

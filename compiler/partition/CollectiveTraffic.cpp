@@ -35,17 +35,21 @@ std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
     return traffic;
   }
   int64_t groupSize = axesSize(mesh, step.axes);
+  // Each group's total input bytes, at its leader (what an all_gather
+  // member receives is that minus its own): linear in the devices.
+  std::vector<int64_t> leaders(numDevices), groupBytes(numDevices, 0);
+  for (int64_t device = 0; device < numDevices; ++device) {
+    leaders[device] = groupLeader(mesh, step.axes, device);
+    groupBytes[leaders[device]] += localBytes(input, device);
+  }
   for (int64_t device = 0; device < numDevices; ++device) {
     int64_t in = localBytes(input, device), out = localBytes(output, device);
-    std::vector<int64_t> group = groupDevices(mesh, step.axes, device);
     int64_t position = indexOverAxes(mesh, step.axes, device);
     DeviceTraffic &mine = traffic[device];
     switch (step.kind) {
     case StepKind::AllGather:
       mine.sent = in * (groupSize - 1);
-      for (int64_t member : group)
-        if (member != device)
-          mine.received += localBytes(input, member);
+      mine.received = groupBytes[leaders[device]] - in;
       break;
     case StepKind::AllReduce:
       mine.sent = mine.received = in * (groupSize - 1);
@@ -63,7 +67,7 @@ std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
       if (position == 0)
         mine.sent = in * (groupSize - 1);
       else
-        mine.received = localBytes(input, group[0]);
+        mine.received = localBytes(input, leaders[device]);
       break;
     default:
       break;

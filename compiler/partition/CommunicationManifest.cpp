@@ -1,6 +1,8 @@
 #include "compiler/partition/CommunicationManifest.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <sstream>
 
 namespace shardgen {
@@ -18,43 +20,73 @@ std::vector<SpmdValueId> bufferOf(const SpmdProgram &program) {
   return buffer;
 }
 
-std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
-  auto numSteps = static_cast<int64_t>(program.steps.size());
-  std::vector<SpmdValueId> buffer = bufferOf(program);
-  // Live range [first, last] in step indices; inputs are live from -1.
-  std::vector<int64_t> first(program.values.size(), numSteps), last(program.values.size(), -2);
-  for (SpmdValueId input : program.inputs)
-    first[buffer[input]] = -1;
-  for (int64_t s = 0; s < numSteps; ++s) {
-    for (SpmdValueId v : program.steps[s].outputs)
-      first[buffer[v]] = std::min(first[buffer[v]], s);
-    for (SpmdValueId v : program.steps[s].inputs)
-      last[buffer[v]] = std::max(last[buffer[v]], s);
-    for (SpmdValueId v : program.steps[s].outputs)
-      last[buffer[v]] = std::max(last[buffer[v]], s);
-  }
-  for (SpmdValueId output : program.liveOutValues())
-    last[buffer[output]] = numSteps;
-  for (SpmdValueId input : program.inputs)
-    last[buffer[input]] = std::max<int64_t>(last[buffer[input]], -1);
+/// When each buffer lives, in step indices: inputs from -1, outputs to the
+/// end (numSteps); alias outputs share their input's buffer.
+struct BufferLiveness {
+  std::vector<SpmdValueId> buffer;
+  std::vector<int64_t> first, last;
 
-  // Sweep over the steps: a buffer's bytes join at `first` and leave after `last`.
-  std::vector<int64_t> peak(program.mesh.numDevices(), 0);
-  for (int64_t device = 0; device < program.mesh.numDevices(); ++device) {
+  explicit BufferLiveness(const SpmdProgram &program) : buffer(bufferOf(program)) {
+    auto numSteps = static_cast<int64_t>(program.steps.size());
+    first.assign(program.values.size(), numSteps);
+    last.assign(program.values.size(), -2);
+    for (SpmdValueId input : program.inputs)
+      first[buffer[input]] = -1;
+    for (int64_t s = 0; s < numSteps; ++s) {
+      for (SpmdValueId v : program.steps[s].outputs)
+        first[buffer[v]] = std::min(first[buffer[v]], s);
+      for (SpmdValueId v : program.steps[s].inputs)
+        last[buffer[v]] = std::max(last[buffer[v]], s);
+      for (SpmdValueId v : program.steps[s].outputs)
+        last[buffer[v]] = std::max(last[buffer[v]], s);
+    }
+    for (SpmdValueId output : program.liveOutValues())
+      last[buffer[output]] = numSteps;
+    for (SpmdValueId input : program.inputs)
+      last[buffer[input]] = std::max<int64_t>(last[buffer[input]], -1);
+  }
+
+  /// A value that owns its buffer and is live at some point.
+  bool ownsLiveBuffer(size_t v) const {
+    return buffer[v] == static_cast<SpmdValueId>(v) && first[v] <= last[v];
+  }
+
+  /// The most bytes live at once (a buffer's bytes join at `first` and leave
+  /// after `last`), and the step index + 1 where that happens.
+  template <typename BytesOf>
+  std::pair<int64_t, int64_t> peak(int64_t numSteps, BytesOf bytesOf) const {
     std::vector<int64_t> delta(numSteps + 3, 0); // index s + 1 for s in [-1, numSteps]
-    for (size_t v = 0; v < program.values.size(); ++v) {
-      if (buffer[v] != static_cast<SpmdValueId>(v) || first[v] > last[v])
+    for (size_t v = 0; v < buffer.size(); ++v) {
+      if (!ownsLiveBuffer(v))
         continue;
-      int64_t bytes = localBytes(program.values[v].layout, device);
-      delta[first[v] + 1] += bytes;
+      int64_t bytes = bytesOf(v);
+      delta[first[v] + 1] = saturatingAdd(delta[first[v] + 1], bytes);
       delta[last[v] + 2] -= bytes;
     }
-    int64_t live = 0;
+    int64_t live = 0, best = 0, at = 0;
     for (int64_t s = 0; s <= numSteps + 1; ++s) {
-      live += delta[s];
-      peak[device] = std::max(peak[device], live);
+      live = saturatingAdd(live, delta[s]);
+      if (live > best)
+        best = live, at = s;
     }
+    return {best, at};
   }
+
+  static int64_t saturatingAdd(int64_t a, int64_t b) {
+    int64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+  }
+};
+
+std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
+  auto numSteps = static_cast<int64_t>(program.steps.size());
+  BufferLiveness liveness(program);
+  std::vector<int64_t> peak(program.mesh.numDevices(), 0);
+  for (int64_t device = 0; device < program.mesh.numDevices(); ++device)
+    peak[device] = liveness
+                       .peak(numSteps,
+                             [&](size_t v) { return localBytes(program.values[v].layout, device); })
+                       .first;
   return peak;
 }
 
@@ -84,6 +116,26 @@ CommunicationManifest computeManifest(const SpmdProgram &program) {
   }
   manifest.peakBufferBytes = peakBufferBytes(program);
   return manifest;
+}
+
+MeshMemoryPeak meshPeakBufferBytes(const SpmdProgram &program) {
+  auto numSteps = static_cast<int64_t>(program.steps.size());
+  BufferLiveness liveness(program);
+  std::vector<int64_t> meshBytes(program.values.size(), 0);
+  for (size_t v = 0; v < program.values.size(); ++v)
+    if (liveness.ownsLiveBuffer(v))
+      for (int64_t device = 0; device < program.mesh.numDevices(); ++device)
+        meshBytes[v] = BufferLiveness::saturatingAdd(
+            meshBytes[v], localBytes(program.values[v].layout, device));
+  auto [bytes, at] = liveness.peak(numSteps, [&](size_t v) { return meshBytes[v]; });
+  MeshMemoryPeak peak;
+  peak.bytes = bytes;
+  int64_t step = at - 1; // back from the sweep's index
+  for (size_t v = 0; v < program.values.size(); ++v)
+    if (liveness.ownsLiveBuffer(v) && liveness.first[v] <= step && step <= liveness.last[v] &&
+        (peak.largest < 0 || meshBytes[v] > meshBytes[peak.largest]))
+      peak.largest = static_cast<SpmdValueId>(v);
+  return peak;
 }
 
 std::string formatManifest(const CommunicationManifest &manifest, const SpmdProgram &program) {

@@ -29,6 +29,15 @@ struct CommunicationManifest {
 
 CommunicationManifest computeManifest(const SpmdProgram &program);
 
+/// The moment the devices together hold the most buffer bytes (the threads
+/// backend runs every device in one process): those bytes (saturating at
+/// INT64_MAX) and the value with the most bytes live then (-1: none).
+struct MeshMemoryPeak {
+  int64_t bytes = 0;
+  SpmdValueId largest = -1;
+};
+MeshMemoryPeak meshPeakBufferBytes(const SpmdProgram &program);
+
 /// A readable table: one line per collective with the bytes each device
 /// sends and receives, then each device's peak buffer memory.
 std::string formatManifest(const CommunicationManifest &manifest, const SpmdProgram &program);

@@ -4,9 +4,22 @@
 
 namespace shardgen {
 
+namespace {
+
+/// Devices per step of a mesh axis' coordinate (the product of the more
+/// minor axes' sizes).
+int64_t axisStride(const Mesh &mesh, size_t index) {
+  int64_t stride = 1;
+  for (size_t a = index + 1; a < mesh.axes.size(); ++a)
+    stride *= mesh.axes[a].size;
+  return stride;
+}
+
+} // namespace
+
 int64_t axisCoordinate(const Mesh &mesh, const AxisRef &axis, int64_t device) {
   size_t index = *mesh.axisIndex(axis.name);
-  int64_t coordinate = mesh.coordinates(device)[index];
+  int64_t coordinate = device / axisStride(mesh, index) % mesh.axes[index].size;
   if (!axis.isSubAxis())
     return coordinate;
   return (coordinate / *axis.preSize) % *axis.subSize;
@@ -26,28 +39,48 @@ int64_t axesSize(const Mesh &mesh, const std::vector<AxisRef> &axes) {
   return size;
 }
 
+namespace {
+
+/// A grouped (sub-)axis as a digit of the mesh position.
+struct PositionDigit {
+  int64_t step; // mesh positions per unit of this (sub-)axis
+  int64_t size;
+};
+
+std::vector<PositionDigit> positionDigits(const Mesh &mesh, const std::vector<AxisRef> &axes) {
+  std::vector<PositionDigit> digits;
+  for (const auto &axis : axes)
+    digits.push_back({axisStride(mesh, *mesh.axisIndex(axis.name)) * axis.pre(), axis.size(mesh)});
+  return digits;
+}
+
+int64_t withoutDigits(const std::vector<PositionDigit> &digits, int64_t device) {
+  for (const PositionDigit &digit : digits)
+    device -= (device / digit.step % digit.size) * digit.step;
+  return device;
+}
+
+} // namespace
+
+int64_t groupLeader(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device) {
+  return withoutDigits(positionDigits(mesh, axes), device);
+}
+
 std::vector<int64_t> groupDevices(const Mesh &mesh, const std::vector<AxisRef> &axes,
                                   int64_t device) {
-  std::vector<int64_t> group(axesSize(mesh, axes), -1);
-  std::vector<int64_t> base = mesh.coordinates(device);
-  for (int64_t other = 0; other < mesh.numDevices(); ++other) {
-    // Same group: equal coordinates once the grouped (sub-)axes are factored out.
-    std::vector<int64_t> coords = mesh.coordinates(other);
-    bool same = true;
-    for (size_t a = 0; a < mesh.axes.size() && same; ++a) {
-      int64_t mine = base[a], theirs = coords[a];
-      for (const auto &axis : axes) {
-        if (axis.name != mesh.axes[a].name)
-          continue;
-        // Zero out the digits of this (sub-)axis in the axis' mixed radix.
-        int64_t pre = axis.pre(), size = axis.size(mesh);
-        mine -= ((mine / pre) % size) * pre;
-        theirs -= ((theirs / pre) % size) * pre;
-      }
-      same = mine == theirs;
+  // The member at group position k: `device` with the digits of the grouped
+  // (sub-)axes (in each axis' mixed radix) replaced by k's, row-major over
+  // `axes`. Enumerated directly: linear in the group, not in the mesh.
+  std::vector<PositionDigit> digits = positionDigits(mesh, axes);
+  int64_t base = withoutDigits(digits, device);
+  std::vector<int64_t> group(axesSize(mesh, axes));
+  for (int64_t k = 0; k < static_cast<int64_t>(group.size()); ++k) {
+    int64_t member = base, rest = k;
+    for (size_t i = digits.size(); i-- > 0;) {
+      member += rest % digits[i].size * digits[i].step;
+      rest /= digits[i].size;
     }
-    if (same)
-      group[indexOverAxes(mesh, axes, other)] = other;
+    group[k] = member;
   }
   return group;
 }
@@ -68,12 +101,17 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type,
   int64_t numDevices = mesh.numDevices();
   layout.offsets.assign(numDevices, std::vector<int64_t>(rank));
   layout.extents.assign(numDevices, std::vector<int64_t>(rank));
+  std::vector<std::vector<PositionDigit>> dimDigits;
+  for (int64_t d = 0; d < rank; ++d)
+    dimDigits.push_back(positionDigits(mesh, sharding.dims[d].axes));
   for (int64_t device = 0; device < numDevices; ++device) {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t size = type.shape[d];
       int64_t shards = layout.shardsPerDim_[d];
       int64_t chunk = (size + shards - 1) / shards;
-      int64_t shard = indexOverAxes(mesh, sharding.dims[d].axes, device);
+      int64_t shard = 0; // indexOverAxes, with the axes looked up once
+      for (const PositionDigit &digit : dimDigits[d])
+        shard = shard * digit.size + device / digit.step % digit.size;
       int64_t offset = std::min(shard * chunk, size);
       layout.offsets[device][d] = offset;
       layout.extents[device][d] = std::min(chunk, size - offset);

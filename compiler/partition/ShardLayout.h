@@ -82,4 +82,7 @@ int64_t axesSize(const Mesh &mesh, const std::vector<AxisRef> &axes);
 std::vector<int64_t> groupDevices(const Mesh &mesh, const std::vector<AxisRef> &axes,
                                   int64_t device);
 
+/// The member at position 0 of `device`'s group over `axes` (its first device).
+int64_t groupLeader(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device);
+
 } // namespace shardgen

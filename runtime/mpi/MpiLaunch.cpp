@@ -1,5 +1,6 @@
 #include <mpi.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -34,7 +35,24 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function) {
   MPI_Comm_split(MPI_COMM_WORLD, 0, static_cast<int>(position), &byPosition);
   MpiCommunicator communicator(byPosition); // keeps its own duplicate
   MPI_Comm_free(&byPosition);
-  function(mesh.deviceContext(position, &communicator));
+  DeviceContext device = mesh.deviceContext(position, &communicator);
+  if (size == 1)
+    return function(device);
+  // Peers may be blocked in a collective this device will never enter: MPI
+  // cannot cancel them, so the whole job ends with this device's error.
+  std::string error;
+  try {
+    function(device);
+    return;
+  } catch (const std::exception &exception) {
+    error = exception.what();
+  } catch (...) {
+    error = "unknown exception";
+  }
+  std::fprintf(stderr, "shardgen: device %d failed: %s (aborting every rank)\n", rank,
+               error.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 void finalizeMpi() {

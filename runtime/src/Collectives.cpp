@@ -48,6 +48,23 @@ Communicator &communicatorOf(const DeviceContext &device, const char *collective
   return *device.communicator;
 }
 
+/// Tells the backend which collective the device is in while it is (for the
+/// watchdog's report).
+class InCollective {
+public:
+  InCollective(Communicator &communicator, const DeviceContext &device, const char *collective)
+      : communicator_(communicator), device_(device) {
+    communicator_.noteCollective(device_, collective);
+  }
+  ~InCollective() { communicator_.noteCollective(device_, nullptr); }
+  InCollective(const InCollective &) = delete;
+  InCollective &operator=(const InCollective &) = delete;
+
+private:
+  Communicator &communicator_;
+  const DeviceContext &device_;
+};
+
 int64_t checkedElementBytes(ElementType type, const char *collective) {
   int64_t bytes = elementBytes(type);
   if (bytes == 0)
@@ -122,6 +139,7 @@ void allReduce(const DeviceContext &device, AxisList axes, ElementType type, Red
                const void *in, void *out, int64_t count) {
   constexpr const char *kName = "all_reduce";
   Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
   CollectiveGroup group = resolveGroup(device, axes, kName);
   checkedElementBytes(type, kName);
   checkReducer(type, reducer, kName);
@@ -133,6 +151,7 @@ void allGather(const DeviceContext &device, AxisList axes, ElementType type, Dim
                const void *in, void *out) {
   constexpr const char *kName = "all_gather";
   Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
   CollectiveGroup group = resolveGroup(device, axes, kName);
   int64_t bytes = checkedElementBytes(type, kName);
   checkView(inLayout, kName);
@@ -150,6 +169,7 @@ void reduceScatter(const DeviceContext &device, AxisList axes, ElementType type,
                    DimView inLayout, const void *in, void *out) {
   constexpr const char *kName = "reduce_scatter";
   Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
   CollectiveGroup group = resolveGroup(device, axes, kName);
   checkedElementBytes(type, kName);
   checkReducer(type, reducer, kName);
@@ -165,6 +185,7 @@ void allToAll(const DeviceContext &device, AxisList axes, ElementType type, cons
               int64_t rank, int64_t splitDim, int64_t concatDim, const void *in, void *out) {
   constexpr const char *kName = "all_to_all";
   Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
   CollectiveGroup group = resolveGroup(device, axes, kName);
   int64_t bytes = checkedElementBytes(type, kName);
   if (rank < 1 || !shape)
@@ -192,6 +213,7 @@ void collectivePermute(const DeviceContext &device, AxisList axes, ElementType t
                        int64_t shift, const void *in, void *out, int64_t count) {
   constexpr const char *kName = "collective_permute";
   Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
   CollectiveGroup group = resolveGroup(device, axes, kName);
   int64_t bytes = checkedElementBytes(type, kName);
   checkBuffers(in, out, count, kName);
@@ -218,6 +240,15 @@ int64_t groupPosition(const DeviceContext &device, AxisList axes) {
   return resolveGroup(device, axes, "group_position").position;
 }
 
-void barrier(const DeviceContext &device) { communicatorOf(device, "barrier").barrier(device); }
+void barrier(const DeviceContext &device) {
+  Communicator &communicator = communicatorOf(device, "barrier");
+  InCollective inCollective(communicator, device, "barrier");
+  communicator.barrier(device);
+}
+
+void traceOp(const DeviceContext &device, const char *pointer) {
+  if (device.communicator)
+    device.communicator->noteOp(device, pointer);
+}
 
 } // namespace shardgen::runtime

@@ -43,9 +43,10 @@ unsigned char *bytesOf(void *pointer) { return static_cast<unsigned char *>(poin
 
 } // namespace
 
-ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices)
+ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress)
     : numDevices_(numDevices),
       spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
+      progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 
 void ThreadsCommunicator::abort() {
@@ -102,9 +103,13 @@ void ThreadsCommunicator::allReduce(const DeviceContext &device, const Collectiv
       std::memcpy(out, in, static_cast<size_t>(count * bytes));
     return;
   }
-  Group &members = publish(device, group, in, out, count, "all_reduce");
+  // Scratch is sized before publishing: past it nothing may throw (peers
+  // wait for this device in barriers that cannot be cancelled).
   std::vector<const void *> &sources = devices_[device.position].sources;
+  std::vector<void *> &destinations = devices_[device.position].destinations;
   sources.resize(group.size);
+  destinations.resize(group.size);
+  Group &members = publish(device, group, in, out, count, "all_reduce");
   bool anyInPlace = false;
   for (const Member &member : members.members)
     anyInPlace = anyInPlace || member.in == member.out;
@@ -124,8 +129,6 @@ void ThreadsCommunicator::allReduce(const DeviceContext &device, const Collectiv
   // chunk p of any buffer, and a tile is read in full before it is stored.
   // Chunks are whole cache lines, so on line-aligned buffers no two writers
   // share a line.
-  std::vector<void *> &destinations = devices_[device.position].destinations;
-  destinations.resize(group.size);
   int64_t lineElements = std::max<int64_t>(1, kCacheLineBytes / bytes);
   int64_t chunk = (count + group.size - 1) / group.size;
   chunk = (chunk + lineElements - 1) / lineElements * lineElements;
@@ -160,9 +163,9 @@ void ThreadsCommunicator::reduceScatter(const DeviceContext &device, const Colle
   int64_t bytes = elementBytes(type);
   int64_t chunk = inLayout.extent / group.size * inLayout.inner; // elements per row
   int64_t rowBytes = inLayout.extent * inLayout.inner * bytes;
-  Group &members = publish(device, group, in, out, inLayout.outer * rowBytes, "reduce_scatter");
   std::vector<const void *> &sources = devices_[device.position].sources;
-  sources.resize(group.size);
+  sources.resize(group.size); // before publishing, as in allReduce
+  Group &members = publish(device, group, in, out, inLayout.outer * rowBytes, "reduce_scatter");
   for (int64_t row = 0; row < inLayout.outer; ++row) {
     int64_t offset = row * rowBytes + group.position * chunk * bytes;
     for (int64_t k = 0; k < group.size; ++k)
@@ -201,5 +204,13 @@ void ThreadsCommunicator::collectivePermute(const DeviceContext &device,
 }
 
 void ThreadsCommunicator::barrier(const DeviceContext &) { meshBarrier_.arriveAndWait(); }
+
+void ThreadsCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
+  progress_.noteOp(device.position, pointer);
+}
+
+void ThreadsCommunicator::noteCollective(const DeviceContext &device, const char *collective) {
+  progress_.noteCollective(device.position, collective);
+}
 
 } // namespace shardgen::runtime

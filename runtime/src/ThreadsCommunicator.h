@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "DeviceProgress.h"
 #include "GroupBarrier.h"
 #include "shardgen/communicator.h"
 
@@ -18,7 +19,8 @@ namespace shardgen::runtime {
 
 class ThreadsCommunicator final : public Communicator {
 public:
-  explicit ThreadsCommunicator(int64_t numDevices);
+  /// Reports what each device does to `progress` (by mesh position).
+  ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress);
 
   /// Cancels every pending and future collective (they throw PeerFailure).
   void abort();
@@ -35,6 +37,8 @@ public:
                          int64_t source, int64_t destination, const void *in, void *out,
                          int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void noteOp(const DeviceContext &device, const char *pointer) override;
+  void noteCollective(const DeviceContext &device, const char *collective) override;
 
 private:
   struct Member {
@@ -64,6 +68,7 @@ private:
 
   const int64_t numDevices_;
   const bool spinFirst_;
+  DeviceProgress &progress_;
   std::atomic<bool> aborted_{false};
   GroupBarrier meshBarrier_;
   std::mutex registryMutex_; // guards registry_ (lookups go through DeviceState)

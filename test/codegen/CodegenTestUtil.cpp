@@ -46,4 +46,11 @@ std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
   }
 }
 
+size_t countOccurrences(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
 } // namespace shardgen::testing

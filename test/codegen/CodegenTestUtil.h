@@ -18,6 +18,11 @@ std::string sample(const std::string &name);
 /// "" when the compiled program's outputs agree with the interpreter's on
 /// inputs drawn from `seed`, each element within its error bound (as `run
 /// --check`); else what differs (or what failed).
+/// How often `needle` occurs in `text` (overlaps counted).
+size_t countOccurrences(const std::string &text, const std::string &needle);
+
+/// "" when the compiled program's outputs equal the interpreter's on inputs
+/// drawn from `seed`; else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);
 
 } // namespace shardgen::testing

@@ -44,19 +44,12 @@ int64_t arenaBytes(const std::string &source) {
   return std::stoll(source.substr(at + key.size()));
 }
 
-size_t count(const std::string &text, const std::string &needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-    ++n;
-  return n;
-}
-
 } // namespace
 
 TEST_CASE("an elementwise chain is one fused loop that names every op") {
   Graph graph = loadVerified(kChain);
   GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
-  CHECK(count(generated.source, "fusedElementwise<") == 2); // 3-row and 2-row devices
+  CHECK(countOccurrences(generated.source, "fusedElementwise<") == 2); // 3-row and 2-row devices
   CHECK(generated.source.find("/ops/0, /ops/1, /ops/2 (fused)") != std::string::npos);
   CHECK(generated.source.find("binary<") == std::string::npos);
   CHECK(generated.source.find("unary<") == std::string::npos);
@@ -106,7 +99,7 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
   CHECK(generated.source.find("all_gather of p") != std::string::npos);
   CHECK(generated.source.find("// /ops/2: p = multiply(s, n)") != std::string::npos);
   CHECK(generated.source.find("/ops/5, /ops/6 (fused)") != std::string::npos);
-  CHECK(count(generated.source, "(fused)") == 1);
+  CHECK(countOccurrences(generated.source, "(fused)") == 1);
   Graph again = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(again, 3) == "");
 }
@@ -127,7 +120,7 @@ TEST_CASE("fused f16, integer and i1 chains round and wrap like unfused ones") {
       R"({"value": "h4"}, {"value": "i4"}, {"value": "xp"})");
   Graph graph = loadVerified(json);
   GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
-  CHECK(count(generated.source, "(fused)") == 3);
+  CHECK(countOccurrences(generated.source, "(fused)") == 3);
   Graph again = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(again, 4) == "");
 }

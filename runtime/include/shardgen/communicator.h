@@ -66,6 +66,12 @@ public:
                                  int64_t source, int64_t destination, const void *in, void *out,
                                  int64_t bytes) = 0;
   virtual void barrier(const DeviceContext &device) = 0;
+
+  /// Progress for a watchdog (threads backend; others ignore it): the op the
+  /// device's next collectives serve, and the collective it is in (nullptr
+  /// once it left). Both are string literals that outlive the run.
+  virtual void noteOp(const DeviceContext &, const char * /*pointer*/) {}
+  virtual void noteCollective(const DeviceContext &, const char * /*collective*/) {}
 };
 
 } // namespace shardgen::runtime

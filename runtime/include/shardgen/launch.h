@@ -1,7 +1,9 @@
 #pragma once
 // The threads backend: every device of a mesh is a thread of this process.
 
+#include <cstdint>
 #include <functional>
+#include <stdexcept>
 
 #include "shardgen/mesh.h"
 
@@ -9,10 +11,27 @@ namespace shardgen::runtime {
 
 using DeviceFunction = std::function<void(const DeviceContext &)>;
 
+struct LaunchOptions {
+  /// Ends the run with RunTimeout when it takes longer (0: no limit).
+  double timeoutSeconds = 0;
+};
+
+/// The run outlived LaunchOptions::timeoutSeconds; what() says what every
+/// device was doing (which collective it waited in, for which op).
+class RunTimeout : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The most devices the threads backend runs (one OS thread each).
+inline constexpr int64_t kMaxThreadsDevices = 512;
+
 /// Runs `function` once per device of `mesh`, each on its own thread, with
 /// collectives between them over shared memory; returns when all are done.
 /// Rethrows the first exception a device threw (the other devices' pending
-/// collectives are cancelled, so nothing deadlocks).
-void launch(const DeviceMesh &mesh, const DeviceFunction &function);
+/// collectives are cancelled, so nothing deadlocks). Throws
+/// std::length_error for a mesh of more than kMaxThreadsDevices devices.
+void launch(const DeviceMesh &mesh, const DeviceFunction &function,
+            const LaunchOptions &options = {});
 
 } // namespace shardgen::runtime

@@ -126,4 +126,8 @@ int64_t groupPosition(const DeviceContext &device, AxisList axes);
 /// Waits until every device of the mesh has arrived.
 void barrier(const DeviceContext &device);
 
+/// Names the op (a JSON pointer, a string literal) that this device's next
+/// collectives serve, so a watchdog can say where a device waits.
+void traceOp(const DeviceContext &device, const char *pointer);
+
 } // namespace shardgen::runtime

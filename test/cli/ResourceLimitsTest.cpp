@@ -1,0 +1,162 @@
+// Big input never blows up the machine: eval and run refuse graphs whose
+// tensors cannot fit before allocating anything (exit 1, naming the tensor),
+// sizes that do not fit in 64 bits are refused by every command, run refuses
+// meshes its threads backend cannot run, and --timeout is parsed.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "test/cli/ToolRunner.h"
+
+using namespace shardgen::test;
+
+namespace {
+
+const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
+
+/// A graph on a 2x2 mesh: "a" (tensor<ROWSx1xf32>) is broadcast to "big"
+/// (tensor<ROWSxCOLUMNSxf32>) at /ops/0, whose rows are summed.
+std::string broadcastGraph(const std::string &rows, const std::string &columns) {
+  std::string input = rows + "x1", result = rows + "x" + columns;
+  return R"({"format": "shardgen-graph", "version": 1,
+    "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+    "inputs": [{"name": "a", "type": "tensor<)" +
+         input + R"(xf32>", "sharding": "<@mesh, [{x}, {}]>"}],
+    "ops": [{"op": "broadcast_in_dim", "operands": ["a"], "result": "big",
+             "type": "tensor<)" +
+         result + R"(xf32>", "broadcast_dimensions": [0, 1]},
+            {"op": "constant", "result": "zero", "type": "tensor<f32>", "value": 0.0},
+            {"op": "reduce", "operands": ["big", "zero"], "result": "out", "dimensions": [1],
+             "reducer": "add"}],
+    "outputs": [{"value": "out"}]})";
+}
+
+std::string writeGraph(const std::string &text) {
+  std::string path = makeTempDir() + "/graph.json";
+  writeFile(path, text);
+  return path;
+}
+
+} // namespace
+
+TEST_CASE("eval refuses a graph over --max-memory, naming the tensor, before writing anything") {
+  // 1024x1024 f32 is 4 MiB.
+  std::string path = writeGraph(broadcastGraph("1024", "1024"));
+  std::string out = makeTempDir() + "/out";
+  ToolResult result = runShardgen("eval '" + path + "' --max-memory 1M -o '" + out + "'");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == path +
+                          ":/ops/0: error: tensor \"big\" (tensor<1024x1024xf32>, 4 MiB) does not "
+                          "fit in memory: eval needs at least 4.01 MiB, more than the 1 MiB allowed "
+                          "(--max-memory 1M)\n");
+  CHECK(!std::filesystem::exists(out));
+}
+
+TEST_CASE("run refuses a graph over --max-memory from the partitioned program's peak") {
+  std::string path = writeGraph(broadcastGraph("1024", "1024"));
+  ToolResult result = runShardgen("run '" + path + "' --max-memory 1M");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err.find(path + ":/ops/0: error: tensor \"big\" (tensor<1024x1024xf32>, ") == 0);
+  CHECK(result.err.find(" over the 4 devices' pieces) does not fit in memory: run needs at least ") !=
+        std::string::npos);
+  CHECK(result.err.find("more than the 1 MiB allowed (--max-memory 1M)\n") != std::string::npos);
+}
+
+TEST_CASE("a 2^40-element tensor is refused by eval and run against the machine's memory") {
+  // 2^20 x 2^20 f32 = 4 TiB, made by an op from a small input.
+  std::string path = writeGraph(broadcastGraph("1048576", "1048576"));
+  CHECK(runShardgen("check '" + path + "'").exitCode == 0);
+  for (const std::string command : {"eval", "run"}) {
+    INFO(command);
+    ToolResult result = runShardgen(command + " '" + path + "'");
+    CHECK(result.exitCode == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.find(path + ":/ops/0: error: tensor \"big\" (tensor<1048576x1048576xf32>, ") ==
+          0);
+    CHECK(result.err.find("does not fit in memory: " + command + " needs at least ") !=
+          std::string::npos);
+    CHECK(result.err.find("of memory)\n") != std::string::npos); // "90% of this machine's ..."
+  }
+}
+
+TEST_CASE("compile needs no memory for tensors: a 2^40-element graph compiles") {
+  std::string path = writeGraph(broadcastGraph("1048576", "1048576"));
+  std::string out = makeTempDir() + "/gen";
+  ToolResult result = runShardgen("compile '" + path + "' -o '" + out + "'");
+  CHECK(result.exitCode == 0);
+  CHECK(std::filesystem::exists(out + "/program.cpp"));
+}
+
+TEST_CASE("a tensor whose size in bytes overflows 64 bits is refused by every command") {
+  // The outer product of two 2^32-element vectors: 2^64 elements.
+  std::string path = writeGraph(R"({"format": "shardgen-graph", "version": 1,
+    "inputs": [{"name": "a", "type": "tensor<4294967296xf32>"},
+               {"name": "b", "type": "tensor<4294967296xf32>"}],
+    "ops": [{"op": "dot_general", "operands": ["a", "b"], "result": "c"}],
+    "outputs": [{"value": "c"}]})");
+  std::string expected = path + ":/ops/0: error: tensor \"c\" of type "
+                                "tensor<4294967296x4294967296xf32> is too large: its size in bytes "
+                                "exceeds 2^63 - 1\n";
+  for (const std::string command : {"check", "eval", "run", "compile"}) {
+    INFO(command);
+    std::string output = command == "compile" ? " -o '" + makeTempDir() + "/gen'" : "";
+    ToolResult result = runShardgen(command + " '" + path + "'" + output);
+    CHECK(result.exitCode == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err == expected);
+  }
+}
+
+TEST_CASE("--max-memory takes sizes with binary units; anything else is a usage error") {
+  std::string mlp = "'" + kSamples + "mlp.json'";
+  CHECK(runShardgen("eval " + mlp + " --max-memory 4G -o '" + makeTempDir() + "/o'").exitCode ==
+        0);
+  CHECK(runShardgen("eval " + mlp + " --max-memory 1.5GiB -o '" + makeTempDir() + "/o'")
+            .exitCode == 0);
+  for (const char *bad : {"12X", "G", "-1M", "0", "1..5G", "99999999T"}) {
+    INFO(bad);
+    ToolResult result = runShardgen("run " + mlp + " --max-memory " + bad);
+    CHECK(result.exitCode == 2);
+    CHECK(result.err.find("shardgen run: error: --max-memory ") == 0);
+  }
+}
+
+TEST_CASE("run refuses a mesh beyond the threads backend's limit before compiling") {
+  std::string path = writeGraph(R"({"format": "shardgen-graph", "version": 1,
+    "meshes": [{"name": "big", "axes": [{"name": "x", "size": 32}, {"name": "y", "size": 32}]}],
+    "inputs": [{"name": "a", "type": "tensor<64x64xf32>", "sharding": "<@big, [{x}, {y}]>"}],
+    "ops": [{"op": "negate", "operands": ["a"], "result": "b"}],
+    "outputs": [{"value": "b"}]})");
+  ToolResult result = runShardgen("run '" + path + "'");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == path + ":/meshes/0: error: mesh @big has 1024 devices, but run's threads "
+                             "backend runs at most 512 (one thread each); use 'shardgen compile' "
+                             "to build the program (a --backend mpi for run is planned but does "
+                             "not exist yet)\n");
+  // compile has no such limit.
+  CHECK(runShardgen("compile '" + path + "' -o '" + makeTempDir() + "/gen'").exitCode == 0);
+}
+
+TEST_CASE("run --timeout takes seconds; a run within it is unaffected") {
+  std::string mlp = "'" + kSamples + "mlp.json'";
+  ToolResult ok = runShardgen("run " + mlp + " --check --timeout 600");
+  CHECK(ok.exitCode == 0);
+  CHECK(ok.err.find("check passed") != std::string::npos);
+  for (const char *bad : {"abc", "-1", "5s"}) {
+    INFO(bad);
+    ToolResult result = runShardgen("run " + mlp + " --timeout " + bad);
+    CHECK(result.exitCode == 2);
+    CHECK(result.err.find("shardgen run: error: --timeout takes a number of seconds, not '") == 0);
+  }
+}
+
+TEST_CASE("--help documents --max-memory and --timeout") {
+  CHECK(runShardgen("eval --help").out.find("--max-memory SIZE") != std::string::npos);
+  ToolResult run = runShardgen("run --help");
+  CHECK(run.out.find("--max-memory SIZE") != std::string::npos);
+  CHECK(run.out.find("--timeout SECONDS") != std::string::npos);
+}
