@@ -8,6 +8,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
@@ -23,6 +24,7 @@ static int runRun(const ParsedArgs &args) {
   Graph graph = loadVerifiedGraph(path);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  verifySpmdIfAsked(args, path, program);
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
@@ -47,7 +49,8 @@ static int runRun(const ParsedArgs &args) {
 const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
-       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--report] [--strategy S]",
+       "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--report] [--strategy S]"
+       " [--verify-spmd]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -59,7 +62,7 @@ const Command &runCommand() {
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
         {"--report", OptionSpec::Flag, "",
          "print the communication manifest (collectives, bytes, peak memory) first"},
-        kStrategyOption}},
+        kStrategyOption, kVerifySpmdOption}},
       runRun};
   return command;
 }

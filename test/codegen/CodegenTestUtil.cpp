@@ -7,6 +7,7 @@
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/SpmdCoherence.h"
 #include "compiler/verify/Verifier.h"
 #include "test/support/TestValues.h"
 
@@ -22,6 +23,7 @@ std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
   try {
     std::vector<Literal> inputs = randomInputs(graph, seed);
     SpmdProgram program = propagateAndPartition(graph);
+    verifySpmdCoherence(program);
     GeneratedProgram generated = generateProgram(program);
     CompiledProgram compiled(program, generated);
     std::vector<Literal> actual = compiled.run(inputs);

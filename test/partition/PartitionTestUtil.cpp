@@ -6,6 +6,7 @@
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/Partitioner.h"
+#include "compiler/partition/SpmdCoherence.h"
 #include "compiler/propagate/Propagation.h"
 #include "compiler/verify/Verifier.h"
 #include "test/partition/SpmdSimulator.h"
@@ -34,6 +35,7 @@ std::string checkPartitionedEqualsInterpreter(const Graph &graph, uint64_t input
   std::vector<Literal> inputs = randomInputs(graph, inputSeed);
   std::vector<Literal> expected = evaluate(graph, inputs);
   SpmdProgram program = partitionProgram(graph);
+  verifySpmdCoherence(program);
   std::vector<Literal> actual = simulateSpmd(program, inputs);
   if (actual.size() != expected.size())
     return "output count differs";

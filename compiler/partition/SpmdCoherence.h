@@ -1,0 +1,45 @@
+#pragma once
+// A static proof that a partitioned program cannot deadlock or mismatch:
+// all devices of every collective group issue the same collectives in the
+// same order, with matching sizes and groups.
+//
+// Every device runs every step in program order, and the code generator
+// issues exactly one runtime call per device for each communication step (the
+// collective itself, or an all-gather into slots padded to the program's
+// largest piece). So the per-device sequences restricted to a group agree
+// when, for each step, every device derives the same group (the same members
+// in the same order) and what each member contributes is what every other
+// member expects to receive. The check derives, per step and device, that
+// device's call (kind, group, element type, reducer, the piece it sends and
+// the piece it ends with) and compares the members of each group, body
+// collectives of manual computations included. Cost: one pass over the
+// devices per communication step.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "compiler/partition/SpmdProgram.h"
+
+namespace shardgen {
+
+/// A partitioned program whose devices disagree on a collective: a bug in
+/// shardgen (exit 4), not bad input. what() reads "POINTER: KIND step:
+/// devices A and B disagree: ..." (A, B: mesh positions).
+class SpmdCoherenceError : public std::logic_error {
+public:
+  SpmdCoherenceError(std::string pointer, int64_t deviceA, int64_t deviceB,
+                     const std::string &message);
+  const std::string &pointer() const { return pointer_; }
+  int64_t deviceA() const { return deviceA_; }
+  int64_t deviceB() const { return deviceB_; }
+
+private:
+  std::string pointer_;
+  int64_t deviceA_, deviceB_;
+};
+
+/// Throws SpmdCoherenceError at the first step whose group members disagree.
+void verifySpmdCoherence(const SpmdProgram &program);
+
+} // namespace shardgen
