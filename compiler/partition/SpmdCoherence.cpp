@@ -23,16 +23,19 @@ std::string shapeText(const Shape &shape) {
 /// Every device's group over a step's axes, found in one pass over the
 /// devices (groupDevices for one device is itself a pass).
 struct MeshGroups {
-  std::vector<std::vector<int64_t>> members; // per group, by position; -1: empty
+  std::vector<std::vector<int64_t>> members; // per group, by position
   std::vector<int64_t> groupOf;              // per device
 };
+
+/// Steps over the same axes share their groups: found once per axes list.
+using GroupCache = std::map<std::string, MeshGroups>;
 
 /// The per-step check: derives each device's call and compares the members
 /// of each group with the group's first member.
 class StepChecker {
 public:
-  StepChecker(const SpmdProgram &program, const SpmdStep &step)
-      : program_(program), step_(step), mesh_(program.mesh) {}
+  StepChecker(const SpmdProgram &program, const SpmdStep &step, GroupCache &groupCache)
+      : program_(program), step_(step), mesh_(program.mesh), groupCache_(groupCache) {}
 
   void check() {
     if (step_.inputs.size() != 1 || step_.outputs.size() != 1)
@@ -45,10 +48,16 @@ public:
                      " and receives " +
                      std::string(elementTypeName(out_->globalType.elementType)));
     checkAxes();
-    groups_ = findGroups();
+    std::string axesKey;
+    for (const AxisRef &axis : step_.axes)
+      axesKey += printAxisRef(axis) + ",";
+    auto cached = groupCache_.find(axesKey);
+    if (cached == groupCache_.end())
+      cached = groupCache_.emplace(axesKey, findGroups()).first;
+    groups_ = &cached->second;
     if (step_.kind == StepKind::CollectivePermute)
       return checkPermute();
-    for (const std::vector<int64_t> &group : groups_.members)
+    for (const std::vector<int64_t> &group : groups_->members)
       checkGroup(group);
   }
 
@@ -221,7 +230,7 @@ private:
         fail(senderOf[target], source, "both send to device " + std::to_string(target));
       if (receiverOf[source] != -1)
         fail(source, source, "sends twice");
-      if (!step_.axes.empty() && groups_.groupOf[source] != groups_.groupOf[target])
+      if (!step_.axes.empty() && groups_->groupOf[source] != groups_->groupOf[target])
         fail(source, target, "a pair across groups");
       senderOf[target] = source;
       receiverOf[source] = target;
@@ -238,16 +247,18 @@ private:
   const SpmdProgram &program_;
   const SpmdStep &step_;
   const Mesh &mesh_;
+  GroupCache &groupCache_;
   const ShardLayout *in_ = nullptr, *out_ = nullptr;
-  MeshGroups groups_;
+  const MeshGroups *groups_ = nullptr;
 };
 
 } // namespace
 
 void verifySpmdCoherence(const SpmdProgram &program) {
+  GroupCache groupCache;
   for (const SpmdStep &step : program.steps)
     if (isCommunication(step.kind))
-      StepChecker(program, step).check();
+      StepChecker(program, step, groupCache).check();
 }
 
 } // namespace shardgen

@@ -2,10 +2,10 @@
 // samples/*.json (keys deleted or duplicated, numbers made 0, -1 or huge,
 // values of another type, operands renamed, sharding and type strings
 // corrupted, array elements dropped or repeated), each run through
-// `shardgen check` and `shardgen propagate` (and a few through `run`). Every
-// outcome is success (exit 0) or one well-formed diagnostic line
-// `FILE:/pointer: error: message` with exit 1 and nothing on stdout: never
-// an internal error (exit 4), never a signal.
+// `shardgen check` and `shardgen propagate` (and a few through `run
+// --verify-spmd`). Every outcome is success (exit 0) or one well-formed
+// diagnostic line `FILE:/pointer: error: message` with exit 1 and nothing on
+// stdout: never an internal error (exit 4), never a signal.
 
 #include <doctest/doctest.h>
 
@@ -209,7 +209,8 @@ TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, ne
     rejected += check.exitCode == 1;
     checkOutcome(runShardgen("propagate '" + file + "'"), file, true);
     if (n % kRunEvery == 0)
-      checkOutcome(runShardgen("run '" + file + "' -o '" + dir + "/out'"), file, false);
+      checkOutcome(runShardgen("run '" + file + "' --verify-spmd -o '" + dir + "/out'"), file,
+                   false);
   }
   // The mutations reach past the reader: some mutants stay valid graphs.
   MESSAGE(rejected << " of " << kMutants << " mutants rejected");
