@@ -30,8 +30,8 @@ struct MeshGroups {
 /// Steps over the same axes share their groups: found once per axes list.
 using GroupCache = std::map<std::string, MeshGroups>;
 
-/// The per-step check: derives each device's call and compares the members
-/// of each group with the group's first member.
+/// The check of one step: each device's group, and what each member sends
+/// and expects compared with the other members of its group.
 class StepChecker {
 public:
   StepChecker(const SpmdProgram &program, const SpmdStep &step, GroupCache &groupCache)
@@ -43,6 +43,11 @@ public:
                      std::to_string(step_.outputs.size()) + " outputs, not one each");
     in_ = &program_.layout(step_.inputs[0]);
     out_ = &program_.layout(step_.outputs[0]);
+    const size_t devices = static_cast<size_t>(mesh_.numDevices());
+    if (in_->extents.size() != devices || out_->extents.size() != devices)
+      fail(0, 0, "its layouts place " + std::to_string(in_->extents.size()) + " and " +
+                     std::to_string(out_->extents.size()) + " pieces on " +
+                     std::to_string(devices) + " devices");
     if (in_->globalType.elementType != out_->globalType.elementType)
       fail(0, 0, "sends " + std::string(elementTypeName(in_->globalType.elementType)) +
                      " and receives " +

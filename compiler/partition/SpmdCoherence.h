@@ -6,15 +6,18 @@
 // Every device runs every step in program order, and the code generator
 // issues exactly one runtime call per device for each communication step (the
 // collective itself, or an all-gather into slots padded to the program's
-// largest piece). So the per-device sequences restricted to a group agree
-// when, for each step, every device derives the same group (the same members
-// in the same order) and what each member contributes is what every other
-// member expects to receive. The check derives, per step and device, that
-// device's call (kind, group, element type, reducer, the piece it sends and
-// the piece it ends with) and compares the members of each group, body
-// collectives of manual computations included. Cost: the groups are found
-// once per distinct list of group axes; then each communication step
-// compares each device's piece shapes with its group's, no more.
+// largest piece, whose size is one constant for all devices). A step's kind,
+// reducer and dimensions are the same on every device by construction; what
+// can still differ between devices is the group each derives from the step's
+// axes and the sizes each sends and expects. So the per-device sequences
+// restricted to a group agree when, for each step, every member derives the
+// same members in the same order and what each member sends is what every
+// other member expects to receive. The check derives, per step, each
+// device's group, the piece it sends and the piece it ends with, and compares
+// the members of each group, body collectives of manual computations
+// included. Cost: the groups are found once per distinct list of group axes;
+// then each communication step compares each device's piece shapes with its
+// group's, no more.
 
 #include <cstdint>
 #include <stdexcept>
