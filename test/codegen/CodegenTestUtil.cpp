@@ -19,11 +19,16 @@ Graph loadVerified(const std::string &json) {
   return graph;
 }
 
+SpmdProgram partitionVerified(Graph &graph) {
+  SpmdProgram program = propagateAndPartition(graph);
+  verifySpmdCoherence(program);
+  return program;
+}
+
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
   try {
     std::vector<Literal> inputs = randomInputs(graph, seed);
-    SpmdProgram program = propagateAndPartition(graph);
-    verifySpmdCoherence(program);
+    SpmdProgram program = partitionVerified(graph);
     GeneratedProgram generated = generateProgram(program);
     CompiledProgram compiled(program, generated);
     std::vector<Literal> actual = compiled.run(inputs);

@@ -6,11 +6,16 @@
 #include <string>
 
 #include "compiler/ir/Graph.h"
+#include "compiler/partition/SpmdProgram.h"
 
 namespace shardgen::testing {
 
 /// Reads and verifies a graph from JSON text.
 Graph loadVerified(const std::string &json);
+
+/// propagateAndPartition, then the SPMD coherence check (every program the
+/// codegen suites partition is checked).
+SpmdProgram partitionVerified(Graph &graph);
 
 /// "" when the compiled program's outputs equal the interpreter's on inputs
 /// drawn from `seed`; else what differs (or what failed).

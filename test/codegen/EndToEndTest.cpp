@@ -49,8 +49,8 @@ TEST_CASE("every sample runs compiled and equals the interpreter") {
 TEST_CASE("generated code is byte-identical across runs") {
   std::string text = sample("attention");
   Graph first = loadVerified(text), second = loadVerified(text);
-  GeneratedProgram a = generateProgram(propagateAndPartition(first));
-  GeneratedProgram b = generateProgram(propagateAndPartition(second));
+  GeneratedProgram a = generateProgram(partitionVerified(first));
+  GeneratedProgram b = generateProgram(partitionVerified(second));
   CHECK(a.source == b.source);
   CHECK(a.header == b.header);
   CHECK(a.hostSource == b.hostSource);
@@ -74,7 +74,7 @@ TEST_CASE("uneven shards: iota offsets and constant slices per device") {
          {"op": "multiply", "operands": ["s", "c"], "result": "r"})",
       R"({"value": "r", "sharding": "<@m, [{}, {y}]>"})");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   CHECK(generated.source.find("switch (position)") != std::string::npos);
   Graph again = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(again, 1) == "");

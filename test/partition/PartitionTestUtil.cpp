@@ -26,6 +26,12 @@ Graph loadSampleGraph(const std::string &name) {
   return graph;
 }
 
+SpmdProgram partitionVerified(const Graph &graph) {
+  SpmdProgram program = partitionProgram(graph);
+  verifySpmdCoherence(program);
+  return program;
+}
+
 void propagateInPlace(Graph &graph) {
   PropagationResult result = propagateShardings(graph, PropagationStrategy::UserPriority);
   applyPropagation(graph, result);
@@ -34,8 +40,7 @@ void propagateInPlace(Graph &graph) {
 std::string checkPartitionedEqualsInterpreter(const Graph &graph, uint64_t inputSeed) {
   std::vector<Literal> inputs = randomInputs(graph, inputSeed);
   std::vector<Literal> expected = evaluate(graph, inputs);
-  SpmdProgram program = partitionProgram(graph);
-  verifySpmdCoherence(program);
+  SpmdProgram program = partitionVerified(graph);
   std::vector<Literal> actual = simulateSpmd(program, inputs);
   if (actual.size() != expected.size())
     return "output count differs";
