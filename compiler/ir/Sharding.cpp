@@ -1,5 +1,6 @@
 #include "compiler/ir/Sharding.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "compiler/ir/Mesh.h"
@@ -59,8 +60,24 @@ static std::string printAxisList(const std::vector<AxisRef> &axes) {
   return out + "}";
 }
 
+namespace {
+
+/// A character of a name written without quotes.
+bool isBareNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
+         c == '$';
+}
+
+/// A mesh name as MLIR prints a symbol: bare when it can be, else quoted.
+std::string printMeshName(const std::string &name) {
+  bool bare = !name.empty() && std::all_of(name.begin(), name.end(), isBareNameChar);
+  return bare ? name : "\"" + name + "\"";
+}
+
+} // namespace
+
 std::string printSharding(const TensorSharding &sharding) {
-  std::string out = "<@" + sharding.meshName + ", [";
+  std::string out = "<@" + printMeshName(sharding.meshName) + ", [";
   for (size_t i = 0; i < sharding.dims.size(); ++i) {
     if (i)
       out += ", ";
@@ -105,10 +122,7 @@ private:
       return !name.empty() || in_.fail("empty name");
     }
     size_t start = in_.position();
-    for (char c = in_.current();
-         std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
-         c == '$';
-         c = in_.current())
+    while (isBareNameChar(in_.current()))
       in_.advance();
     if (in_.position() == start)
       return in_.fail("expected a name");
