@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages shardgen builds with, if any is missing.
-# Safe to run again: it asks apt only when something is absent.
+# Installs the Debian 12 packages shardgen builds with, if any is missing,
+# and the extra packages named as arguments (scripts/test.sh's test-only
+# ones). Safe to run again: it asks apt only when something is absent.
 set -euo pipefail
 
 packages=(
@@ -8,6 +9,7 @@ packages=(
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
   nlohmann-json3-dev doctest-dev
   libopenmpi-dev openmpi-bin
+  "$@"
 )
 
 missing=()

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds shardgen and its tests, and runs the whole
-# suite twice: a normal build, then one under AddressSanitizer + UBSan.
+# suite twice: a normal build, then one under AddressSanitizer + UBSan; then
+# the libFuzzer targets of test/fuzz for a bounded time each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
+# libclang-rt-19-dev: libFuzzer for test/fuzz (tests only, shardgen never needs it).
+"$root/scripts/install-deps.sh" libclang-rt-19-dev
 
 "$root/scripts/build.sh" build
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")
@@ -12,3 +14,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$root/build-asan" &&
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0" \
     ctest --output-on-failure -j"$(nproc)")
+
+# The fuzz targets build with clang-19 in a project of their own (test/fuzz);
+# each runs FUZZ_SECONDS (15) from its seeds.
+cmake -S "$root/test/fuzz" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
+cmake --build "$root/build-fuzz" -j"$(nproc)"
+(cd "$root/build-fuzz" && ctest --output-on-failure -j"$(nproc)")

@@ -14,6 +14,7 @@
 #include "compiler/codegen/ShardedProgram.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/VerifySpmdOption.h"
 
 namespace shardgen::cli {
 
@@ -25,6 +26,7 @@ static int runCompile(const ParsedArgs &args) {
   PropagationStrategy strategy = strategyOption(args);
   Graph graph = loadVerifiedGraph(path);
   SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  verifySpmdIfAsked(args, path, program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
   OutputFolder folder(*dir);
   try {
@@ -45,7 +47,7 @@ static int runCompile(const ParsedArgs &args) {
 const Command &compileCommand() {
   static const Command command{
       {"compile", "write the per-device C++, header and CMakeLists.txt",
-       "GRAPH -o DIR [--report] [--strategy S]",
+       "GRAPH -o DIR [--report] [--strategy S] [--verify-spmd]",
        "Propagates shardings, partitions GRAPH and writes its C++ into DIR: NAME.cpp (the\n"
        "per-device program), NAME.h (global-tensor and per-shard call styles), NAME_host.cpp,\n"
        "the kernel library and runtime sources, and a CMakeLists.txt defining the library\n"
@@ -54,7 +56,7 @@ const Command &compileCommand() {
        {{"-o", OptionSpec::Value, "DIR", "output folder (created if needed)"},
         {"--report", OptionSpec::Flag, "",
          "print the communication manifest (collectives, bytes, peak memory)"},
-        kStrategyOption}},
+        kStrategyOption, kVerifySpmdOption}},
       runCompile};
   return command;
 }

@@ -12,6 +12,7 @@
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
@@ -86,6 +87,7 @@ static int runRun(const ParsedArgs &args) {
     demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
   requireFits(path, "run", demand, limit);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
+  verifySpmdIfAsked(args, path, program);
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
@@ -117,7 +119,8 @@ const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
-       "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so]",
+       "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
+       "[--verify-spmd]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -145,7 +148,7 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption}},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption}},
       runRun};
   return command;
 }

@@ -1,5 +1,6 @@
 #include "compiler/ir/Sharding.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "compiler/ir/Mesh.h"
@@ -116,10 +117,7 @@ private:
       return !name.empty() || in_.fail("empty name");
     }
     size_t start = in_.position();
-    for (char c = in_.current();
-         std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
-         c == '$';
-         c = in_.current())
+    while (isBareNameChar(in_.current()))
       in_.advance();
     if (in_.position() == start)
       return in_.fail("expected a name");

@@ -10,6 +10,7 @@
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/SpmdCoherence.h"
 #include "compiler/verify/Verifier.h"
 #include "test/support/TestValues.h"
 
@@ -28,10 +29,16 @@ std::string sample(const std::string &name) {
   return text.str();
 }
 
+SpmdProgram partitionVerified(Graph &graph) {
+  SpmdProgram program = propagateAndPartition(graph);
+  verifySpmdCoherence(program);
+  return program;
+}
+
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
   try {
     std::vector<Literal> inputs = randomInputs(graph, seed);
-    SpmdProgram program = propagateAndPartition(graph);
+    SpmdProgram program = partitionVerified(graph);
     GeneratedProgram generated = generateProgram(program);
     CompiledProgram compiled(program, generated);
     std::vector<Literal> actual = compiled.run(inputs);

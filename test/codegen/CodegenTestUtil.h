@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/ir/Graph.h"
+#include "compiler/partition/SpmdProgram.h"
 
 namespace shardgen::testing {
 
@@ -15,14 +16,16 @@ Graph loadVerified(const std::string &json);
 /// The JSON text of samples/NAME.json.
 std::string sample(const std::string &name);
 
-/// "" when the compiled program's outputs agree with the interpreter's on
-/// inputs drawn from `seed`, each element within its error bound (as `run
-/// --check`); else what differs (or what failed).
 /// How often `needle` occurs in `text` (overlaps counted).
 size_t countOccurrences(const std::string &text, const std::string &needle);
 
-/// "" when the compiled program's outputs equal the interpreter's on inputs
-/// drawn from `seed`; else what differs (or what failed).
+/// propagateAndPartition, then the SPMD coherence check (every program the
+/// codegen suites partition is checked).
+SpmdProgram partitionVerified(Graph &graph);
+
+/// "" when the compiled program's outputs agree with the interpreter's on
+/// inputs drawn from `seed`, each element within its error bound (as `run
+/// --check`); else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);
 
 } // namespace shardgen::testing

@@ -38,8 +38,8 @@ TEST_CASE("every sample runs compiled and equals the interpreter") {
 TEST_CASE("generated code is byte-identical across runs") {
   std::string text = sample("attention");
   Graph first = loadVerified(text), second = loadVerified(text);
-  GeneratedProgram a = generateProgram(propagateAndPartition(first));
-  GeneratedProgram b = generateProgram(propagateAndPartition(second));
+  GeneratedProgram a = generateProgram(partitionVerified(first));
+  GeneratedProgram b = generateProgram(partitionVerified(second));
   CHECK(a.source == b.source);
   CHECK(a.header == b.header);
   CHECK(a.hostSource == b.hostSource);
@@ -63,7 +63,7 @@ TEST_CASE("uneven shards: iota offsets and constant slices per device") {
          {"op": "multiply", "operands": ["s", "c"], "result": "r"})",
       R"({"value": "r", "sharding": "<@m, [{}, {y}]>"})");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   // Per-device code is one branch per piece shape, chosen by the x coordinate.
   CHECK(generated.source.find("if ((position / 2 % 2) == 0) {") != std::string::npos);
   Graph again = loadVerified(json);

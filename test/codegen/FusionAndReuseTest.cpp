@@ -48,7 +48,7 @@ int64_t arenaBytes(const std::string &source) {
 
 TEST_CASE("an elementwise chain is one fused loop that names every op") {
   Graph graph = loadVerified(kChain);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   CHECK(countOccurrences(generated.source, "fusedElementwise<") == 2); // 3-row and 2-row devices
   CHECK(generated.source.find("/ops/0, /ops/1, /ops/2 (fused)") != std::string::npos);
   CHECK(generated.source.find("binary<") == std::string::npos);
@@ -59,8 +59,8 @@ TEST_CASE("an elementwise chain is one fused loop that names every op") {
 
 TEST_CASE("fused output is byte-identical across generations and runs") {
   Graph first = loadVerified(kChain), second = loadVerified(kChain);
-  SpmdProgram programA = propagateAndPartition(first);
-  SpmdProgram programB = propagateAndPartition(second);
+  SpmdProgram programA = partitionVerified(first);
+  SpmdProgram programB = partitionVerified(second);
   GeneratedProgram a = generateProgram(programA), b = generateProgram(programB);
   CHECK(a.source == b.source);
   std::vector<Literal> inputs = randomInputs(first, 11);
@@ -88,7 +88,7 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
          {"op": "sqrt", "operands": ["q"], "result": "z"})",
       R"({"value": "n", "sharding": "<@m, [{x}, {y}]>"}, {"value": "z"})");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   INFO(generated.source);
   // add (used twice) and negate (an output) are emitted alone.
   CHECK(generated.source.find("// /ops/0: s = add(x, x)") != std::string::npos);
@@ -119,7 +119,7 @@ TEST_CASE("fused f16, integer and i1 chains round and wrap like unfused ones") {
          {"op": "xor", "operands": ["np", "p"], "result": "xp"})",
       R"({"value": "h4"}, {"value": "i4"}, {"value": "xp"})");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   CHECK(countOccurrences(generated.source, "(fused)") == 3);
   Graph again = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(again, 4) == "");
@@ -143,7 +143,7 @@ TEST_CASE("a long chain reuses buffers and stays correct") {
   std::string json = graphWith(R"({"name": "x", "type": "tensor<16x16xf32>"})", ops,
                                R"({"value": ")" + previous + R"("}, {"value": "v7"})");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   const int64_t valueBytes = 16 * 16 * 4;
   CHECK(arenaBytes(generated.source) <= 4 * valueBytes);
   Graph again = loadVerified(json);

@@ -136,7 +136,7 @@ TEST_CASE("collectives run through the runtime where groups hold equal pieces") 
       R"({"op": "all_gather", "operands": ["l"], "result": "r", "axes": ["x"], "dimension": 1})",
       "<@m, [{x, z}, {y}]>");
   Graph graph = loadVerified(json);
-  GeneratedProgram generated = generateProgram(propagateAndPartition(graph));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
   CHECK(generated.source.find("rt::allGather(device, rt::AxisList{") != std::string::npos);
   CHECK(generated.source.find("SHARDGEN_F32, rt::DimView{2, 3, 1}") != std::string::npos);
 }

@@ -40,6 +40,17 @@ TEST_CASE("sharding text: every construct survives print then parse") {
   }
 }
 
+TEST_CASE("sharding text: a mesh name that needs quotes keeps them when printed") {
+  // Found by fuzz_sharding: "<@\"<@msh\", ...>" printed as "<@<@msh, ...>",
+  // and `propagate` wrote shardings of mesh "my mesh" that did not read back.
+  for (const char *text : {R"(<@"my mesh", [{"a"}]>)", R"(<@"<@m,", []>)"}) {
+    TensorSharding sharding = parsed(text);
+    CHECK(printSharding(sharding) == text);
+    CHECK(parsed(printSharding(sharding).c_str()) == sharding);
+  }
+  CHECK(printSharding(parsed(R"(<@"mesh", []>)")) == "<@mesh, []>");
+}
+
 TEST_CASE("sharding text: structure is read into the model") {
   TensorSharding s = parsed(R"(<@m, [{x, "y":(2)4, ?}p3, {}], replicated={z}>)");
   CHECK(s.meshName == "m");

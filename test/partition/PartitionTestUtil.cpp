@@ -6,6 +6,7 @@
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/Partitioner.h"
+#include "compiler/partition/SpmdCoherence.h"
 #include "compiler/propagate/Propagation.h"
 #include "compiler/verify/Verifier.h"
 #include "test/partition/SpmdSimulator.h"
@@ -25,6 +26,12 @@ Graph loadSampleGraph(const std::string &name) {
   return graph;
 }
 
+SpmdProgram partitionVerified(const Graph &graph) {
+  SpmdProgram program = partitionProgram(graph);
+  verifySpmdCoherence(program);
+  return program;
+}
+
 void propagateInPlace(Graph &graph) {
   PropagationResult result = propagateShardings(graph, PropagationStrategy::UserPriority);
   applyPropagation(graph, result);
@@ -33,7 +40,7 @@ void propagateInPlace(Graph &graph) {
 std::string checkPartitionedEqualsInterpreter(const Graph &graph, uint64_t inputSeed) {
   std::vector<Literal> inputs = randomInputs(graph, inputSeed);
   std::vector<Literal> expected = evaluate(graph, inputs);
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   std::vector<Literal> actual = simulateSpmd(program, inputs);
   if (actual.size() != expected.size())
     return "output count differs";

@@ -12,6 +12,10 @@ namespace shardgen::testing {
 Graph loadGraph(const std::string &json);
 Graph loadSampleGraph(const std::string &name); // samples/<name>.json
 
+/// partitionProgram, then the SPMD coherence check (every program the
+/// partitioner suites make is checked).
+SpmdProgram partitionVerified(const Graph &graph);
+
 /// Propagates shardings into the IR slots (applyPropagation).
 void propagateInPlace(Graph &graph);
 

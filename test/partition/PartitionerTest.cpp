@@ -38,7 +38,7 @@ std::string dotGraph(const std::string &resultSharding, const std::string &outpu
 
 TEST_CASE("a sharded contraction ends in one all_reduce when the result is not split on it") {
   Graph graph = loadGraph(dotGraph("<@mesh, [{x}, {}]>", "<@mesh, [{x}, {}]>"));
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CHECK(countSteps(program, StepKind::AllReduce) == 1);
   CHECK(countSteps(program, StepKind::AllGather) == 0);
   CHECK(checkPartitionedEqualsInterpreter(graph, 3) == "");
@@ -46,7 +46,7 @@ TEST_CASE("a sharded contraction ends in one all_reduce when the result is not s
 
 TEST_CASE("a sharded contraction whose result is split on that axis is a reduce_scatter") {
   Graph graph = loadGraph(dotGraph("<@mesh, [{x}, {y}]>", "<@mesh, [{x}, {y}]>"));
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CHECK(countSteps(program, StepKind::ReduceScatter) == 1);
   CHECK(countSteps(program, StepKind::AllReduce) == 0);
   CHECK(checkPartitionedEqualsInterpreter(graph, 3) == "");
@@ -55,7 +55,7 @@ TEST_CASE("a sharded contraction whose result is split on that axis is a reduce_
 TEST_CASE("an unreduced result sharding keeps the partial value") {
   Graph graph = loadGraph(
       dotGraph("<@mesh, [{x}, {}], unreduced={y}>", "<@mesh, [{x}, {}], unreduced={y}>"));
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   REQUIRE(program.outputs.size() == 1);
   CHECK(program.layout(program.outputs[0]).partialAxes == std::vector<AxisRef>{AxisRef::full("y")});
   // Only the global call style's gather sums it: one all_reduce into the
@@ -77,10 +77,10 @@ TEST_CASE("a reduce whose init is not the identity does not reduce over shards")
                      R"({"value": "r"})");
   };
   Graph identity = loadGraph(reduceGraph("0.0"));
-  CHECK(countSteps(partitionProgram(identity), StepKind::AllReduce) == 1);
+  CHECK(countSteps(partitionVerified(identity), StepKind::AllReduce) == 1);
   CHECK(checkPartitionedEqualsInterpreter(identity, 5) == "");
   Graph offset = loadGraph(reduceGraph("2.5"));
-  SpmdProgram program = partitionProgram(offset);
+  SpmdProgram program = partitionVerified(offset);
   CHECK(countSteps(program, StepKind::AllReduce) == 0);
   CHECK(countSteps(program, StepKind::AllGather) == 1);
   CHECK(checkPartitionedEqualsInterpreter(offset, 5) == "");
@@ -94,7 +94,7 @@ TEST_CASE("shardings on two different meshes are an error at the second one") {
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})");
   Graph graph = loadGraph(json);
   try {
-    partitionProgram(graph);
+    partitionVerified(graph);
     FAIL("expected a GraphError");
   } catch (const GraphError &error) {
     CHECK(error.pointer() == "/inputs/1/sharding");
@@ -104,7 +104,7 @@ TEST_CASE("shardings on two different meshes are an error at the second one") {
 
 TEST_CASE("a manual computation's replicated manual axis takes the value at coordinate 0") {
   Graph graph = loadSampleGraph("dp_grad_step");
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CHECK(countSteps(program, StepKind::Broadcast) == 1);
   CHECK(countSteps(program, StepKind::AllReduce) == 1); // the body's all_reduce
   CHECK(countSteps(program, StepKind::Alias) == 4);     // 3 operands in, 1 result out
@@ -133,7 +133,7 @@ TEST_CASE("a free axis sharding a manual dim unevenly is gathered before enterin
 
 TEST_CASE("the manifest is computed without running and names the op of each collective") {
   Graph graph = loadGraph(dotGraph("<@mesh, [{x}, {}]>", "<@mesh, [{}, {}]>"));
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CommunicationManifest manifest = computeManifest(program);
   REQUIRE(manifest.collectives.size() == 2);
   CHECK(manifest.collectives[0].kind == StepKind::AllReduce);
@@ -201,7 +201,7 @@ TEST_CASE("an unreduced manual axis of an out_sharding leaves a partial value") 
   TensorSharding &out = graph.main.ops.at(0).attr<ManualComputationAttrs>().outShardings.at(0);
   out.replicated = {AxisRef::full("y")};
   out.unreduced = {AxisRef::full("x")};
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CHECK(countSteps(program, StepKind::Broadcast) == 1); // over y
   CHECK(countSteps(program, StepKind::AllReduce) == 1); // the partial sum over x
   CHECK(checkPartitionedEqualsInterpreter(graph, 9) == "");
@@ -215,7 +215,7 @@ TEST_CASE("inputs arrive and outputs leave in their declared shardings; others a
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})",
       R"({"value": "c", "sharding": "<@mesh, [{}, {y}]>"}, {"value": "c"})");
   Graph graph = loadGraph(json);
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   auto axesOf = [&](SpmdValueId v) { return dimAxesOf(program.layout(v)); };
   AxisRef x = AxisRef::full("x"), y = AxisRef::full("y");
   CHECK(axesOf(program.inputs[0]) == DimAxes{{x, y}, {}});

@@ -91,7 +91,7 @@ TEST_CASE("random graphs exercise every kind of SPMD step") {
   std::map<StepKind, size_t> counts;
   for (uint64_t seed = 0; seed < 200; ++seed) {
     Graph graph = loadGraph(randomGraphJson(seed));
-    SpmdProgram program = partitionProgram(graph);
+    SpmdProgram program = partitionVerified(graph);
     for (const auto &step : program.steps)
       ++counts[step.kind];
   }

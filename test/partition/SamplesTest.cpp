@@ -30,7 +30,7 @@ TEST_CASE("samples as written (unannotated values replicated) are partitioned ex
 TEST_CASE("the Megatron MLP needs exactly one all_reduce, of y0's local piece") {
   Graph graph = loadSampleGraph("mlp");
   propagateInPlace(graph);
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CommunicationManifest manifest = computeManifest(program);
   INFO(formatManifest(manifest, program));
   REQUIRE(manifest.collectives.size() == 1);
@@ -51,7 +51,7 @@ TEST_CASE("the Megatron MLP needs exactly one all_reduce, of y0's local piece") 
 TEST_CASE("the attention block needs one all_reduce over model, of the output projection") {
   Graph graph = loadSampleGraph("attention");
   propagateInPlace(graph);
-  SpmdProgram program = partitionProgram(graph);
+  SpmdProgram program = partitionVerified(graph);
   CommunicationManifest manifest = computeManifest(program);
   INFO(formatManifest(manifest, program));
   REQUIRE(manifest.collectives.size() == 1);

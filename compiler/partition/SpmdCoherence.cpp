@@ -1,0 +1,269 @@
+#include "compiler/partition/SpmdCoherence.h"
+
+#include <map>
+
+#include "compiler/partition/CollectiveTraffic.h"
+
+namespace shardgen {
+
+SpmdCoherenceError::SpmdCoherenceError(std::string pointer, int64_t deviceA, int64_t deviceB,
+                                       const std::string &message)
+    : std::logic_error(pointer + ": " + message), pointer_(std::move(pointer)),
+      deviceA_(deviceA), deviceB_(deviceB) {}
+
+namespace {
+
+std::string shapeText(const Shape &shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? "x" : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+/// Every device's group over a step's axes, found in one pass over the
+/// devices (groupDevices for one device is itself a pass).
+struct MeshGroups {
+  std::vector<std::vector<int64_t>> members; // per group, by position
+  std::vector<int64_t> groupOf;              // per device
+};
+
+/// Steps over the same axes share their groups: found once per axes list.
+using GroupCache = std::map<std::string, MeshGroups>;
+
+/// The check of one step: each device's group, and what each member sends
+/// and expects compared with the other members of its group.
+class StepChecker {
+public:
+  StepChecker(const SpmdProgram &program, const SpmdStep &step, GroupCache &groupCache)
+      : program_(program), step_(step), mesh_(program.mesh), groupCache_(groupCache) {}
+
+  void check() {
+    if (step_.inputs.size() != 1 || step_.outputs.size() != 1)
+      fail(0, 0, "has " + std::to_string(step_.inputs.size()) + " inputs and " +
+                     std::to_string(step_.outputs.size()) + " outputs, not one each");
+    in_ = &program_.layout(step_.inputs[0]);
+    out_ = &program_.layout(step_.outputs[0]);
+    const size_t devices = static_cast<size_t>(mesh_.numDevices());
+    if (in_->extents.size() != devices || out_->extents.size() != devices)
+      fail(0, 0, "its layouts place " + std::to_string(in_->extents.size()) + " and " +
+                     std::to_string(out_->extents.size()) + " pieces on " +
+                     std::to_string(devices) + " devices");
+    if (in_->globalType.elementType != out_->globalType.elementType)
+      fail(0, 0, "sends " + std::string(elementTypeName(in_->globalType.elementType)) +
+                     " and receives " +
+                     std::string(elementTypeName(out_->globalType.elementType)));
+    checkAxes();
+    std::string axesKey;
+    for (const AxisRef &axis : step_.axes)
+      axesKey += printAxisRef(axis) + ",";
+    auto cached = groupCache_.find(axesKey);
+    if (cached == groupCache_.end())
+      cached = groupCache_.emplace(axesKey, findGroups()).first;
+    groups_ = &cached->second;
+    if (step_.kind == StepKind::CollectivePermute)
+      return checkPermute();
+    for (const std::vector<int64_t> &group : groups_->members)
+      checkGroup(group);
+  }
+
+private:
+  [[noreturn]] void fail(int64_t a, int64_t b, const std::string &what) const {
+    std::string devices = a == b ? "device " + std::to_string(a)
+                                 : "devices " + std::to_string(a) + " and " +
+                                       std::to_string(b) + " disagree";
+    throw SpmdCoherenceError(step_.pointer, a, b,
+                             std::string(stepKindName(step_.kind)) + " step: " + devices + ": " +
+                                 what);
+  }
+
+  const Shape &sends(int64_t device) const { return in_->extents[device]; }
+  const Shape &receives(int64_t device) const { return out_->extents[device]; }
+
+  /// Group axes name distinct axes of the mesh (sub-axes within their axis).
+  void checkAxes() const {
+    for (size_t i = 0; i < step_.axes.size(); ++i) {
+      const AxisRef &axis = step_.axes[i];
+      auto index = mesh_.axisIndex(axis.name);
+      if (!index)
+        fail(0, 0, "groups over \"" + axis.name + "\", not an axis of the mesh");
+      int64_t whole = mesh_.axes[*index].size;
+      if (axis.isSubAxis() && (axis.pre() <= 0 || *axis.subSize <= 0 ||
+                               whole % (axis.pre() * *axis.subSize) != 0))
+        fail(0, 0, "groups over " + printAxisRef(axis) + ", not a sub-axis of the mesh");
+      for (size_t j = 0; j < i; ++j)
+        if (axis.overlaps(step_.axes[j], mesh_))
+          fail(0, 0, "groups over " + printAxisRef(axis) + " twice");
+    }
+  }
+
+  /// Devices agreeing on every mesh coordinate digit outside the step's
+  /// axes form a group; a device's place in it is its index over the axes.
+  MeshGroups findGroups() const {
+    MeshGroups groups;
+    std::map<std::vector<int64_t>, int64_t> groupOfKey;
+    const int64_t size = axesSize(mesh_, step_.axes);
+    for (int64_t device = 0; device < mesh_.numDevices(); ++device) {
+      std::vector<int64_t> key = mesh_.coordinates(device);
+      for (const AxisRef &axis : step_.axes) {
+        int64_t &digit = key[*mesh_.axisIndex(axis.name)];
+        digit -= ((digit / axis.pre()) % axis.size(mesh_)) * axis.pre();
+      }
+      auto [it, fresh] = groupOfKey.try_emplace(key, groups.members.size());
+      if (fresh)
+        groups.members.emplace_back(size, -1);
+      std::vector<int64_t> &group = groups.members[it->second];
+      int64_t position = indexOverAxes(mesh_, step_.axes, device);
+      if (group[position] != -1)
+        fail(group[position], device,
+             "both take position " + std::to_string(position) + " of one group");
+      group[position] = device;
+      groups.groupOf.push_back(it->second);
+    }
+    for (const std::vector<int64_t> &group : groups.members)
+      for (size_t position = 0; position < group.size(); ++position)
+        if (group[position] == -1)
+          fail(group.front(), group.front(),
+               "its group has nobody at position " + std::to_string(position));
+    return groups;
+  }
+
+  /// Shape `shape` with `dim` replaced by `extent`.
+  static Shape with(Shape shape, int64_t dim, int64_t extent) {
+    shape[dim] = extent;
+    return shape;
+  }
+
+  static bool equalOutside(const Shape &a, const Shape &b, int64_t dim) {
+    return with(a, dim, 0) == with(b, dim, 0);
+  }
+
+  void checkDimension(int64_t dim, const char *what) const {
+    if (dim < 0 || dim >= in_->rank())
+      fail(0, 0, std::string(what) + " " + std::to_string(dim) + " of a rank-" +
+                     std::to_string(in_->rank()) + " piece");
+  }
+
+  /// Every member's piece has the leader's shape.
+  void sameSends(const std::vector<int64_t> &group) const {
+    for (int64_t member : group)
+      if (sends(member) != sends(group.front()))
+        fail(group.front(), member,
+             "device " + std::to_string(group.front()) + " sends " +
+                 shapeText(sends(group.front())) + ", device " + std::to_string(member) +
+                 " sends " + shapeText(sends(member)));
+  }
+
+  /// Each member ends with `expected` (what the group's pieces make).
+  void receivesOnly(const std::vector<int64_t> &group, const Shape &expected,
+                    int64_t from) const {
+    for (int64_t member : group)
+      if (receives(member) != expected)
+        fail(member, from,
+             "device " + std::to_string(member) + " expects " + shapeText(receives(member)) +
+                 ", the pieces of its group (first device " + std::to_string(from) +
+                 ") make " + shapeText(expected));
+  }
+
+  /// Splitting `dim` of `piece` into one chunk per member.
+  Shape chunk(const Shape &piece, int64_t dim, int64_t device, int64_t members) const {
+    if (piece[dim] % members != 0)
+      fail(device, device, "splits dimension " + std::to_string(dim) + " of " +
+                               shapeText(piece) + " into " + std::to_string(members) + " chunks");
+    return with(piece, dim, piece[dim] / members);
+  }
+
+  /// `parts` concatenated along `dim`; they must agree outside it.
+  Shape concatenation(const std::vector<int64_t> &group, const std::vector<Shape> &parts,
+                      int64_t dim) const {
+    Shape result = parts.front();
+    result[dim] = 0;
+    for (size_t k = 0; k < parts.size(); ++k) {
+      if (!equalOutside(parts[k], parts.front(), dim))
+        fail(group.front(), group[k],
+             "device " + std::to_string(group.front()) + " sends " + shapeText(parts.front()) +
+                 ", device " + std::to_string(group[k]) + " sends " + shapeText(parts[k]) +
+                 ", not equal outside dimension " + std::to_string(dim));
+      result[dim] += parts[k][dim];
+    }
+    return result;
+  }
+
+  void checkGroup(const std::vector<int64_t> &group) const {
+    const int64_t leader = group.front();
+    const int64_t n = static_cast<int64_t>(group.size());
+    switch (step_.kind) {
+    case StepKind::AllReduce:
+      sameSends(group);
+      return receivesOnly(group, sends(leader), leader);
+    case StepKind::ReduceScatter:
+      checkDimension(step_.dimension, "scatters dimension");
+      sameSends(group);
+      return receivesOnly(group, chunk(sends(leader), step_.dimension, leader, n), leader);
+    case StepKind::AllGather: {
+      checkDimension(step_.dimension, "gathers dimension");
+      std::vector<Shape> parts;
+      for (int64_t member : group)
+        parts.push_back(sends(member));
+      return receivesOnly(group, concatenation(group, parts, step_.dimension), leader);
+    }
+    case StepKind::AllToAll: {
+      checkDimension(step_.dimension, "splits dimension");
+      checkDimension(step_.concatDimension, "concatenates dimension");
+      std::vector<Shape> parts;
+      for (int64_t member : group)
+        parts.push_back(chunk(sends(member), step_.dimension, member, n));
+      return receivesOnly(group, concatenation(group, parts, step_.concatDimension), leader);
+    }
+    case StepKind::Broadcast:
+      return receivesOnly(group, sends(leader), leader);
+    default:
+      fail(leader, leader, "is not a communication step");
+    }
+  }
+
+  /// Pairs move whole pieces within a group, one sender and one receiver
+  /// per device at most; a device nobody sends to keeps its piece's shape
+  /// (zeros).
+  void checkPermute() const {
+    const int64_t devices = mesh_.numDevices();
+    std::vector<int64_t> senderOf(devices, -1), receiverOf(devices, -1);
+    for (auto [source, target] : step_.pairs) {
+      if (source < 0 || source >= devices || target < 0 || target >= devices)
+        fail(0, 0, "pair (" + std::to_string(source) + ", " + std::to_string(target) +
+                       ") names a device outside the mesh of " + std::to_string(devices));
+      if (senderOf[target] != -1)
+        fail(senderOf[target], source, "both send to device " + std::to_string(target));
+      if (receiverOf[source] != -1)
+        fail(source, source, "sends twice");
+      if (!step_.axes.empty() && groups_->groupOf[source] != groups_->groupOf[target])
+        fail(source, target, "a pair across groups");
+      senderOf[target] = source;
+      receiverOf[source] = target;
+    }
+    for (int64_t device = 0; device < devices; ++device) {
+      int64_t source = senderOf[device] == -1 ? device : senderOf[device];
+      if (receives(device) != sends(source))
+        fail(device, source,
+             "device " + std::to_string(device) + " expects " + shapeText(receives(device)) +
+                 ", device " + std::to_string(source) + " sends " + shapeText(sends(source)));
+    }
+  }
+
+  const SpmdProgram &program_;
+  const SpmdStep &step_;
+  const Mesh &mesh_;
+  GroupCache &groupCache_;
+  const ShardLayout *in_ = nullptr, *out_ = nullptr;
+  const MeshGroups *groups_ = nullptr;
+};
+
+} // namespace
+
+void verifySpmdCoherence(const SpmdProgram &program) {
+  GroupCache groupCache;
+  for (const SpmdStep &step : program.steps)
+    if (isCommunication(step.kind))
+      StepChecker(program, step, groupCache).check();
+}
+
+} // namespace shardgen

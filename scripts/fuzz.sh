@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [SECONDS] [TARGET...]: long libFuzzer runs (600 s each by
+# default) of fuzz_graph, fuzz_sharding, fuzz_npy and fuzz_partition (or the
+# TARGETs named), one after another, one process each. Builds test/fuzz in
+# build-fuzz with clang-19 first (needs libclang-rt-19-dev, which
+# scripts/test.sh installs). The corpus grows in build-fuzz/corpus/TARGET;
+# the log is build-fuzz/TARGET.log; a crash, leak, timeout or out-of-memory
+# input lands in build-fuzz/corpus/TARGET.artifacts/ and fails the script.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-600}
+shift || true
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition)
+fi
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S "$root/test/fuzz" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
+  "${launcher[@]}" >/dev/null
+cmake --build "$root/build-fuzz" -j"$(nproc)"
+cd "$root/build-fuzz"
+status=0
+for target in "${targets[@]}"; do
+  echo "== $target: $seconds s (log: build-fuzz/$target.log)"
+  if SHARDGEN_FUZZ_SECONDS=$seconds ctest -R "^$target\$" -V --timeout $((seconds + 300)) \
+      >"$target.log" 2>&1; then
+    echo "   passed"
+  else
+    echo "   FAILED: see build-fuzz/$target.log and build-fuzz/corpus/$target.artifacts/"
+    status=1
+  fi
+  grep -E "stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs" "$target.log" || true
+done
+exit $status

@@ -1,0 +1,227 @@
+// Mutation fuzzing of the samples: seeded structural mutations of
+// samples/*.json (keys deleted or duplicated, numbers made 0, -1 or huge,
+// values of another type, operands renamed, sharding and type strings
+// corrupted, array elements dropped or repeated), each run through
+// `shardgen check` and `shardgen propagate` (and a few through `run
+// --verify-spmd`). Every outcome is success (exit 0) or one well-formed
+// diagnostic line `FILE:/pointer: error: message` with exit 1 and nothing on
+// stdout: never an internal error (exit 4), never a signal.
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <regex>
+#include <vector>
+
+#include "test/cli/ToolRunner.h"
+
+using namespace shardgen::test;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMutants = 200;   // over all samples; SHARDGEN_MUTANTS overrides
+constexpr int kRunEvery = 40;   // every 40th mutant is also `run`
+constexpr int kMaxMutations = 3; // per mutant
+
+/// Every node of the document by JSON pointer (the root excluded).
+void collectPointers(const json &node, const json::json_pointer &at,
+                     std::vector<json::json_pointer> &out) {
+  if (node.is_object())
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      out.push_back(at / it.key());
+      collectPointers(it.value(), at / it.key(), out);
+    }
+  else if (node.is_array())
+    for (size_t i = 0; i < node.size(); ++i) {
+      out.push_back(at / i);
+      collectPointers(node[i], at / i, out);
+    }
+}
+
+/// Names of the graph's values, for renaming operands into existing ones.
+std::vector<std::string> valueNames(const json &graph) {
+  std::vector<std::string> names = {"nope", ""};
+  for (const char *list : {"inputs", "ops"})
+    if (graph.contains(list) && graph[list].is_array())
+      for (const json &entry : graph[list])
+        for (const char *key : {"name", "result"})
+          if (entry.is_object() && entry.contains(key) && entry[key].is_string())
+            names.push_back(entry[key]);
+  return names;
+}
+
+/// The axis names the samples use.
+const std::regex &axisName() {
+  static const std::regex names("\\b(data|model|a|b)\\b");
+  return names;
+}
+
+class Mutator {
+public:
+  explicit Mutator(uint64_t seed) : random_(seed) {}
+
+  /// Mutates `graph`; returns the text to write (duplicate keys only exist
+  /// in text, so they are spliced into the dump).
+  std::string mutate(json graph) {
+    std::string duplicateKey;
+    int mutations = 1 + pick(kMaxMutations);
+    for (int m = 0; m < mutations; ++m) {
+      std::vector<json::json_pointer> pointers;
+      collectPointers(graph, json::json_pointer(), pointers);
+      if (pointers.empty())
+        break;
+      json::json_pointer at = pointers[pick(pointers.size())];
+      json &node = graph[at];
+      json &parent = graph[at.parent_pointer()];
+      switch (pick(9)) {
+      case 0: // delete the key or element
+        if (parent.is_object())
+          parent.erase(at.back());
+        else
+          parent.erase(parent.begin() + std::stol(at.back()));
+        break;
+      case 1: // repeat an array element, or duplicate an object key
+        if (json copy = node; parent.is_array())
+          parent.insert(parent.begin() + std::stol(at.back()), copy);
+        else if (duplicateKey.empty()) {
+          duplicateKey = at.back();
+          parent["\x01" "duplicate"] = pick(2) ? copy : json(7);
+        }
+        break;
+      case 2: // a number made 0, -1, huge or fractional
+        node = pickOf<json>({0, -1, 1, 4294967296LL, 9223372036854775807LL,
+                             -9223372036854775807LL, 1e300, 0.5});
+        break;
+      case 3: // a value of another type
+        node = pickOf<json>({json("x"), json(3), json(nullptr), json::array(), json::object(),
+                             json(true), json::array({1, "a"})});
+        break;
+      case 4: // an operand or output renamed (to another value, or none)
+        if (node.is_string())
+          node = pickOf(valueNames(graph));
+        break;
+      case 5: // a string cut short or with one character replaced
+      case 6:
+        if (node.is_string())
+          node = corrupt(node.get<std::string>());
+        break;
+      case 7: // a tensor type or sharding with one number changed
+        if (node.is_string())
+          node = changeNumber(node.get<std::string>());
+        break;
+      case 8: // an axis name swapped for another
+        if (node.is_string())
+          node = std::regex_replace(node.get<std::string>(), axisName(),
+                                    pickOf<std::string>({"data", "model", "a", "b", "zz"}));
+        break;
+      }
+    }
+    std::string text = graph.dump(1);
+    if (!duplicateKey.empty()) {
+      size_t where = text.find("\"\\u0001duplicate\"");
+      if (where != std::string::npos)
+        text.replace(where, 17, json(duplicateKey).dump());
+    }
+    return text;
+  }
+
+private:
+  size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random_); }
+  template <typename T> T pickOf(const std::vector<T> &options) {
+    return options[pick(options.size())];
+  }
+
+  std::string corrupt(std::string text) {
+    if (text.empty())
+      return "<";
+    size_t at = pick(text.size());
+    if (pick(2))
+      return text.substr(0, at);
+    text[at] = pickOf<char>({'<', '>', '{', '}', '[', ']', '"', ',', ':', '?', 'x', '0', '@',
+                             '\\', ' '});
+    return text;
+  }
+
+  std::string changeNumber(const std::string &text) {
+    std::vector<std::pair<size_t, size_t>> numbers;
+    static const std::regex digits("[0-9]+");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), digits);
+         it != std::sregex_iterator(); ++it)
+      numbers.emplace_back(it->position(), it->length());
+    if (numbers.empty())
+      return text;
+    auto [at, length] = numbers[pick(numbers.size())];
+    std::string copy = text;
+    copy.replace(at, length,
+                 pickOf<std::string>({"0", "1", "3", "65536", "4294967297", "99999999999999999999",
+                                      "-1"}));
+    return copy;
+  }
+
+  std::mt19937_64 random_;
+};
+
+/// One diagnostic line naming the file and a JSON pointer, exit 1, nothing
+/// on stdout; or success.
+void checkOutcome(const ToolResult &result, const std::string &file, bool printsOnSuccess) {
+  INFO("stderr: ", result.err);
+  REQUIRE((result.exitCode == 0 || result.exitCode == 1));
+  if (result.exitCode == 0) {
+    CHECK(printsOnSuccess != result.out.empty());
+    return;
+  }
+  CHECK(result.out.empty());
+  static const std::regex line("(/[^\\n]*)?: error: [^\\n]+\\n");
+  REQUIRE(result.err.rfind(file + ":", 0) == 0);
+  CHECK(std::regex_match(result.err.substr(file.size() + 1), line));
+}
+
+/// SHARDGEN_MUTANTS and SHARDGEN_MUTATION_SEED scale a run up (not in the suite).
+int64_t fromEnvironment(const char *name, int64_t fallback) {
+  const char *text = std::getenv(name);
+  return text ? std::stoll(text) : fallback;
+}
+
+} // namespace
+
+TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, never crash") {
+  std::vector<fs::path> samples;
+  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
+    if (entry.path().extension() == ".json")
+      samples.push_back(entry.path());
+  std::sort(samples.begin(), samples.end());
+  REQUIRE(samples.size() >= 4);
+  std::vector<json> originals;
+  for (const fs::path &sample : samples)
+    originals.push_back(json::parse(readFile(sample.string())));
+
+  const std::string dir = makeTempDir();
+  Mutator mutator(fromEnvironment("SHARDGEN_MUTATION_SEED", 20261123));
+  const int64_t mutants = fromEnvironment("SHARDGEN_MUTANTS", kMutants);
+  int64_t rejected = 0;
+  for (int64_t n = 0; n < mutants; ++n) {
+    const std::string file = dir + "/mutant" + std::to_string(n) + ".json";
+    const std::string text = mutator.mutate(originals[n % originals.size()]);
+    writeFile(file, text);
+    CAPTURE(n);
+    INFO("mutant of ", samples[n % samples.size()].filename().string(), ":\n", text);
+    ToolResult check = runShardgen("check '" + file + "'");
+    checkOutcome(check, file, true);
+    rejected += check.exitCode == 1;
+    checkOutcome(runShardgen("propagate '" + file + "'"), file, true);
+    if (n % kRunEvery == 0)
+      checkOutcome(runShardgen("run '" + file + "' --verify-spmd -o '" + dir + "/out'"), file,
+                   false);
+  }
+  // The mutations reach past the reader: some mutants stay valid graphs.
+  MESSAGE(rejected << " of " << mutants << " mutants rejected");
+  CHECK(rejected > mutants / 4);
+  CHECK(rejected < mutants);
+}
