@@ -60,16 +60,21 @@ static std::string printAxisList(const std::vector<AxisRef> &axes) {
   return out + "}";
 }
 
-/// A mesh name as MLIR prints a symbol: bare when it is an identifier
-/// ([A-Za-z_][A-Za-z0-9_$.-]*), else quoted, so any name the verifier
-/// accepts (no '"') reads back.
-static std::string printMeshName(const std::string &name) {
-  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
-  for (char c : name)
-    bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
-                    c == '.' || c == '-');
+namespace {
+
+/// A character of a name written without quotes.
+bool isBareNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' ||
+         c == '$';
+}
+
+/// A mesh name as MLIR prints a symbol: bare when it can be, else quoted.
+std::string printMeshName(const std::string &name) {
+  bool bare = !name.empty() && std::all_of(name.begin(), name.end(), isBareNameChar);
   return bare ? name : "\"" + name + "\"";
 }
+
+} // namespace
 
 std::string printSharding(const TensorSharding &sharding) {
   std::string out = "<@" + printMeshName(sharding.meshName) + ", [";
