@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
+"$root/scripts/install-test-deps.sh"
 
 "$root/scripts/build.sh" build
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")

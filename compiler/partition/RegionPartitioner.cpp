@@ -52,6 +52,7 @@ void RegionPartitioner::partitionMain() {
                                        wantedLayout(graph_.type(result.value), result.sharding,
                                                     joinPointer(result.pointer, "sharding")),
                                        nullptr, result.pointer));
+  program_.held = held_;
 }
 
 void RegionPartitioner::partitionRegion(const Region &region) {

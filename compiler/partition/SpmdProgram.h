@@ -116,6 +116,9 @@ struct SpmdProgram {
   std::vector<SpmdValueId> inputs;  // layouts: the inputs' shardings
   std::vector<SpmdValueId> outputs; // layouts: the outputs' shardings
   std::vector<SpmdStep> steps;
+  /// Per graph ValueId: the program value holding it in its own sharding
+  /// (body values: body-local, free axes only); -1 for none.
+  std::vector<SpmdValueId> held;
 
   const ShardLayout &layout(SpmdValueId id) const { return values[id].layout; }
 };
