@@ -44,8 +44,10 @@ table.grid td.cell.uneven { border-style: dashed; }
 table.grid td.cell.missing { background: #fff; color: var(--muted); }
 .slices { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; }
 .slice-title { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
-.scene { padding: 50px 70px 70px 40px; display: inline-block; }
-.stack { position: relative; transform-style: preserve-3d; transform: rotateX(58deg) rotateZ(-38deg); display: inline-block; }
+.scene { padding: 0 60px 60px 30px; display: inline-block; }
+.scene .stack { margin-top: 60px; }
+.stack { position: relative; transform-style: preserve-3d; transform: rotateX(50deg) rotateZ(-32deg); display: inline-block; }
+.stack td.cell { padding: 12px 14px; font-size: 14px; }
 .stack .layer { background: rgba(255,255,255,.85); border: 1px solid #99a; box-shadow: 0 0 0 1px #fff; }
 .stack .layer + .layer { position: absolute; top: 0; left: 0; }
 .stack .layer .slice-title { padding: 0 4px; }
@@ -170,14 +172,14 @@ const char *const kPageTail = R"page(</script>
   }
   // A 2D table of the last two dims (one row for rank 1, one cell for rank 0)
   // at the given indices of the leading dims.
-  function table2d(t, leading) {
+  function table2d(t, leading, inStack) {
     var rank = t.cuts.length;
     var table = el('table', 'grid');
     var rowDim = rank >= 2 ? rank - 2 : -1, colDim = rank >= 1 ? rank - 1 : -1;
     var cols = colDim >= 0 ? t.cuts[colDim] : [null];
     var rows = rowDim >= 0 ? t.cuts[rowDim] : [null];
     var head = add(table, el('tr'));
-    add(head, el('th', '', rowDim >= 0 ? 'dim ' + rowDim + ' \u2193 / dim ' + colDim + ' \u2192' : (colDim >= 0 ? 'dim 0 \u2192' : '')));
+    add(head, el('th', '', inStack ? '' : rowDim >= 0 ? 'dim ' + rowDim + ' \u2193 / dim ' + colDim + ' \u2192' : (colDim >= 0 ? 'dim 0 \u2192' : '')));
     cols.forEach(function (cut) { add(head, el('th', '', cut ? interval(cut) : 'scalar')); });
     rows.forEach(function (rowCut, r) {
       var tr = add(table, el('tr'));
@@ -212,13 +214,15 @@ const char *const kPageTail = R"page(</script>
   function stack3d(t, leading) {
     var depthDim = leading.length;
     var scene = el('div', 'scene');
+    add(scene, el('div', 'slice-title', 'slices of dim ' + depthDim + ' stacked (top: first); rows dim ' +
+      (depthDim + 1) + ', columns dim ' + (depthDim + 2)));
     var stack = add(scene, el('div', 'stack'));
     var n = t.cuts[depthDim].length;
     for (var k = 0; k < n; k++) {
       var layer = add(stack, el('div', 'layer'));
       layer.style.transform = 'translateZ(' + ((n - 1 - k) * 46) + 'px)';
       add(layer, el('div', 'slice-title', 'dim ' + depthDim + ' ' + interval(t.cuts[depthDim][k])));
-      add(layer, table2d(t, leading.concat([k])));
+      add(layer, table2d(t, leading.concat([k]), true));
     }
     return scene;
   }
@@ -231,7 +235,7 @@ const char *const kPageTail = R"page(</script>
       if (rank > 3) add(box, el('div', 'slice-title', sliceTitle(t, leading, 3)));
       add(box, stack3d(t, leading));
     });
-    add(root, el('div', 'kind', '2D slices over dims 0..' + (rank - 3)));
+    add(root, el('div', 'kind', rank === 3 ? '2D slices over dim 0' : '2D slices over dims 0..' + (rank - 3)));
     var flat = add(root, el('div', 'slices'));
     combinations(t, rank - 2).forEach(function (leading) {
       var box = add(flat, el('div'));

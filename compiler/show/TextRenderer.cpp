@@ -181,15 +181,14 @@ std::string drawGrid(const std::vector<std::vector<std::string>> &labels,
     tables.push_back(drawTable(table, style));
   }
   std::string out;
-  if (rank >= 2)
-    out += indent + (numLeading ? "slices over " + (numLeading == 1 ? dimNames[0]
-                                                                    : dimNames[0] + ".." +
-                                                                          dimNames[numLeading - 1]) +
-                                      "; "
-                                : std::string()) +
-           "rows: " + dimNames[rowDim] + ", columns: " + dimNames[colDim] + "\n";
-  else if (rank == 1)
+  if (rank >= 2) {
+    std::string over;
+    for (size_t d = 0; d < numLeading; ++d)
+      over += (d ? ", " : "slices over ") + dimNames[d] + (d + 1 == numLeading ? "; " : "");
+    out += indent + over + "rows: " + dimNames[rowDim] + ", columns: " + dimNames[colDim] + "\n";
+  } else if (rank == 1) {
     out += indent + "columns: " + dimNames[0] + "\n";
+  }
   return out + joinTables(tables, style, indent);
 }
 
