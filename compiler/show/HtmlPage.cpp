@@ -249,7 +249,8 @@ const char *const kPageTail = R"page(</script>
     var most = Math.max.apply(null, sizes), least = Math.min.apply(null, sizes);
     var devices = data.mesh.ids.length;
     var text = blocks.length + (blocks.length === 1 ? ' block' : ' blocks') + ' on ' + devices + (devices === 1 ? ' device' : ' devices');
-    if (blocks.length === 1 && most === devices && devices > 1) return text + ': replicated on every device';
+    if (blocks.length === 1 && most === devices && devices > 1)
+      return text + (t.bodyLocal ? ': the whole body-local tensor on every device' : ': replicated on every device');
     if (most === 1) return text + ', one device each';
     if (least === most) return text + ', each held by ' + most + ' devices (replicas)';
     return text + ', each held by ' + least + ' to ' + most + ' devices';

@@ -203,7 +203,7 @@ std::string axesText(const std::vector<AxisRef> &axes) {
   return text + "}";
 }
 
-std::string blockSummary(const BlockMap &map, const Mesh &mesh) {
+std::string blockSummary(const BlockMap &map, const Mesh &mesh, bool bodyLocal) {
   size_t least = SIZE_MAX, most = 0, numBlocks = 0;
   for (const Block &block : map.blocks)
     if (!block.empty) {
@@ -215,7 +215,8 @@ std::string blockSummary(const BlockMap &map, const Mesh &mesh) {
                      " on " + std::to_string(mesh.numDevices()) +
                      (mesh.numDevices() == 1 ? " device" : " devices");
   if (numBlocks == 1 && most == static_cast<size_t>(mesh.numDevices()) && most > 1)
-    return text + ": replicated on every device";
+    return text + (bodyLocal ? ": the whole body-local tensor on every device"
+                             : ": replicated on every device");
   if (most == 1)
     return text + ", one device each";
   if (least == most)
@@ -268,7 +269,7 @@ std::string renderTensorText(const TensorView &view, const Mesh &mesh, const Tex
   std::string out = view.role + " \"" + view.name + "\": " + printType(view.type) + "\n";
   out += "  sharding: " + view.sharding + "\n";
   out += "  origin:   " + view.origin + "\n";
-  out += "  blocks:   " + blockSummary(map, mesh) + "\n";
+  out += "  blocks:   " + blockSummary(map, mesh, view.bodyLocal) + "\n";
 
   std::vector<std::vector<std::string>> labels;
   std::vector<std::string> dimNames;
