@@ -233,7 +233,7 @@ std::string renderMeshText(const Mesh &mesh, const TextStyle &style) {
     out += " @" + mesh.name;
   out += ": ";
   for (size_t a = 0; a < mesh.axes.size(); ++a)
-    out += (a ? " x " : "") + mesh.axes[a].name + "=" + std::to_string(mesh.axes[a].size);
+    out += (a ? ", " : "") + mesh.axes[a].name + "=" + std::to_string(mesh.axes[a].size);
   if (mesh.axes.empty())
     out += "no axes";
   out += " (" + std::to_string(mesh.numDevices()) +

@@ -20,7 +20,7 @@ TEST_CASE("show mlp: the mesh, then each input and output with its devices per b
   INFO(result.out, result.err);
   REQUIRE(result.exitCode == 0);
   CHECK(result.err.empty());
-  CHECK(contains(result.out, "mesh @mesh: data=2 x model=2 (4 devices)\n"
+  CHECK(contains(result.out, "mesh @mesh: data=2, model=2 (4 devices)\n"
                              "  device ids by coordinates (row-major position order)\n"
                              "  rows: data, columns: model\n"
                              "           model=0   model=1\n"

@@ -90,7 +90,7 @@ TEST_CASE("the mesh: device ids by coordinates") {
   mesh.deviceIds = {0, 2, 1, 3};
   std::string text = renderMeshText(mesh, {});
   INFO(text);
-  CHECK(contains(text, "mesh @mesh: data=2 x model=2 (4 devices)"));
+  CHECK(contains(text, "mesh @mesh: data=2, model=2 (4 devices)"));
   CHECK(contains(text, "data=0 | 0       | 2       |"));
   CHECK(contains(text, "data=1 | 1       | 3       |"));
 }
