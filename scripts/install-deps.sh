@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages shardgen builds with, if any is missing.
-# Safe to run again: it asks apt only when something is absent.
+# Installs the Debian 12 packages shardgen builds with, if any is missing
+# (given package names: those instead). Safe to run again: it asks apt only
+# when something is absent.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   nlohmann-json3-dev doctest-dev
   libopenmpi-dev openmpi-bin
 )
+if (($#)); then packages=("$@"); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -4,7 +4,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
-"$root/scripts/install-test-deps.sh"
+# Test-only: the browser test_show_browser opens `show --html` pages in (it is
+# skipped, not failed, when chromium cannot be installed).
+"$root/scripts/install-deps.sh" chromium ||
+  echo "shardgen: chromium could not be installed: test_show_browser will be skipped"
 
 "$root/scripts/build.sh" build
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")

@@ -21,13 +21,6 @@ using nlohmann::json;
 constexpr size_t kMaxHtmlCuts = 32;
 constexpr size_t kMaxHtmlSlices = 16;
 
-std::string axesText(const std::vector<AxisRef> &axes) {
-  std::string text = "{";
-  for (size_t i = 0; i < axes.size(); ++i)
-    text += (i ? ", " : "") + printAxisRef(axes[i]);
-  return text + "}";
-}
-
 /// Per dim, how many of the map's cuts the page draws.
 std::vector<size_t> shownCuts(const BlockMap &map) {
   size_t rank = map.cuts.size();

@@ -196,13 +196,6 @@ std::string intervalText(const Interval &interval) {
   return std::to_string(interval.offset) + ":" + std::to_string(interval.offset + interval.extent);
 }
 
-std::string axesText(const std::vector<AxisRef> &axes) {
-  std::string text = "{";
-  for (size_t i = 0; i < axes.size(); ++i)
-    text += (i ? ", " : "") + printAxisRef(axes[i]);
-  return text + "}";
-}
-
 std::string blockSummary(const BlockMap &map, const Mesh &mesh, bool bodyLocal) {
   size_t least = SIZE_MAX, most = 0, numBlocks = 0;
   for (const Block &block : map.blocks)

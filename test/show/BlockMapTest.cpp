@@ -5,23 +5,11 @@
 
 #include "compiler/show/BlockMap.h"
 #include "compiler/show/ShowModel.h"
+#include "test/show/ShowTestUtil.h"
 
 using namespace shardgen;
 using namespace shardgen::show;
-
-namespace {
-
-Mesh makeMesh(std::vector<MeshAxis> axes, std::vector<int64_t> ids = {}) {
-  Mesh mesh;
-  mesh.name = "mesh";
-  mesh.axes = std::move(axes);
-  mesh.deviceIds = std::move(ids);
-  return mesh;
-}
-
-TensorType f32(Shape shape) { return TensorType{ElementType::F32, std::move(shape)}; }
-
-} // namespace
+using namespace shardgen::show::test;
 
 TEST_CASE("devices holding the same box are one block; the boxes cut the dims") {
   Mesh mesh = makeMesh({{"x", 2}, {"y", 2}});

@@ -5,24 +5,19 @@
 
 #include "compiler/show/HtmlRenderer.h"
 #include "compiler/show/TextRenderer.h"
+#include "test/show/ShowTestUtil.h"
 
 using namespace shardgen;
 using namespace shardgen::show;
+using namespace shardgen::show::test;
 
 namespace {
-
-Mesh makeMesh(std::vector<MeshAxis> axes) {
-  Mesh mesh;
-  mesh.name = "mesh";
-  mesh.axes = std::move(axes);
-  return mesh;
-}
 
 TensorView view(const Mesh &mesh, Shape shape, const DimAxes &axes) {
   TensorView view;
   view.name = "t";
   view.role = "value";
-  view.type = TensorType{ElementType::F32, shape};
+  view.type = f32(shape);
   view.sharding = "<@mesh, [...]>";
   view.origin = "default";
   view.blocks = mapBlocks(makeShardLayout(mesh, view.type, axes));
