@@ -218,6 +218,15 @@ std::string blockSummary(const BlockMap &map, const Mesh &mesh, bool bodyLocal) 
          " devices";
 }
 
+/// deviceList, cut after kMaxNoteText characters with how many there are.
+std::string boundedDeviceList(const Mesh &mesh, const std::vector<int64_t> &positions) {
+  std::string text = deviceList(mesh, positions);
+  if (text.size() <= kMaxNoteText)
+    return text;
+  text.resize(text.rfind(',', kMaxNoteText));
+  return text + ",... (" + std::to_string(positions.size()) + " devices in all)";
+}
+
 } // namespace
 
 std::string renderMeshText(const Mesh &mesh, const TextStyle &style) {
@@ -281,7 +290,7 @@ std::string renderTensorText(const TensorView &view, const Mesh &mesh, const Tex
     const Block &block = map.blocks[b];
     std::string text = deviceList(mesh, block.positions);
     if (text.size() > kMaxCellText) {
-      longLists.push_back(text);
+      longLists.push_back(boundedDeviceList(mesh, block.positions));
       text = "[" + std::to_string(longLists.size()) + "]";
     }
     if (block.uneven) {
@@ -299,7 +308,7 @@ std::string renderTensorText(const TensorView &view, const Mesh &mesh, const Tex
   }
   for (const Block &block : map.blocks)
     if (block.empty)
-      out += "  empty: " + deviceList(mesh, block.positions) + " hold no elements of it\n";
+      out += "  empty: " + boundedDeviceList(mesh, block.positions) + " hold no elements of it\n";
   if (!map.partialAxes.empty())
     out += "  partial: the devices of a block hold partial values, still to be reduced over " +
            axesText(map.partialAxes) + "\n";

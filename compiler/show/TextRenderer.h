@@ -21,6 +21,8 @@ inline constexpr size_t kMaxCuts = 8;   // blocks drawn along one dim
 inline constexpr size_t kMaxSlices = 6; // 2D slices drawn for rank > 2
 /// Longer device lists become a numbered note under the grid ("[1]").
 inline constexpr size_t kMaxCellText = 24;
+/// Device lists in notes are cut after this many characters, with a count.
+inline constexpr size_t kMaxNoteText = 160;
 
 std::string renderMeshText(const Mesh &mesh, const TextStyle &style);
 std::string renderTensorText(const TensorView &view, const Mesh &mesh, const TextStyle &style);

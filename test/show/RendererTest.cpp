@@ -78,6 +78,12 @@ TEST_CASE("long device lists become numbered notes listing every device") {
   INFO(notes);
   CHECK(contains(notes, "| [1] | [2] |"));
   CHECK(contains(notes, "[1] d0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30\n"));
+  // Huge lists are cut, with their size.
+  Mesh huge = makeMesh({{"x", 512}, {"y", 2}});
+  std::string cut = renderTensorText(view(huge, {2}, {{AxisRef::full("y")}}), huge, {});
+  CHECK(contains(cut, "[1] d0,2,4,6,"));
+  CHECK(contains(cut, ",... (512 devices in all)\n"));
+  CHECK(cut.size() < 1000);
 }
 
 TEST_CASE("the mesh: device ids by coordinates") {
