@@ -112,11 +112,23 @@ std::vector<std::string> manifestRows(const std::string &graph) {
 
 } // namespace
 
-TEST_CASE("chromium: the mlp page shows each value's blocks, the mesh and the manifest") {
+TEST_CASE("chromium: the mlp page shows each value's blocks on a click, the mesh and the manifest") {
   chromium();
   std::string page = writePage(kSamples + "mlp.json", "mlp");
-  std::string dom = domAfterScripts(page, "#name=h", "mlp");
+  // Opened on x, then a click on h's button (tensor 9, the value h) as a user would.
+  std::string text = readFile(page);
+  std::string clicked = page + ".click.html";
+  size_t end = text.rfind("</body>");
+  REQUIRE(end != std::string::npos);
+  writeFile(clicked, text.substr(0, end) +
+                         "<script>document.querySelector('button[data-tensor=\"9\"]').click();"
+                         "</script>" + text.substr(end));
+  std::string dom = domAfterScripts(clicked, "#name=x", "mlp");
   INFO(dom);
+  CHECK(contains(dom, "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x32xf32&gt; "
+                      "&lt;@mesh, [{&quot;data&quot;}, {&quot;model&quot;}]&gt;\" data-tensor=\"9\">h</button>"));
+  CHECK_FALSE(contains(dom, "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x16xf32&gt; "
+                            "&lt;@mesh, [{&quot;data&quot;}, {}]&gt;\" data-tensor=\"0\">x</button>"));
   CHECK(contains(dom, "<title>shardgen show: mlp</title>"));
   // Every value of the graph is a button in the op list.
   for (const char *name : {"x", "w1", "b1", "w2", "b2", "h0", "b1_full", "h1", "h", "y0",
