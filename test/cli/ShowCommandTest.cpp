@@ -158,4 +158,7 @@ TEST_CASE("show has --help and is in the command list") {
   CHECK(contains(help.out, "usage: shardgen show GRAPH [VALUE ...] [--html FILE] [--strategy S]"));
   CHECK(contains(help.out, "--html FILE"));
   CHECK(contains(runShardgen("--help").out, "  show        which device holds which part"));
+  CHECK(runShardgen("show").exitCode == 2);
+  CHECK(runShardgen("show " + kSamples + "mlp.json --html").exitCode == 2);
+  CHECK(runShardgen("show " + kSamples + "mlp.json --strategy nosuch").exitCode == 2);
 }

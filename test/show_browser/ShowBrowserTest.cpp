@@ -174,6 +174,9 @@ TEST_CASE("chromium: rank 3 is a 3D stack of slices; the manual sample's manifes
   std::vector<std::string> manualRows = manifestRows(kSamples + "dp_grad_step.json");
   REQUIRE(manualRows.size() == 2);
   CHECK(count(manual, "<tr class=\"collective\">") == 2);
+  // The manual computation's body follows it, indented, its values clickable.
+  CHECK(contains(manual, "<div class=\"pointer\" style=\"margin-left: 18px;\">body arguments: "));
+  CHECK(contains(manual, "<li class=\"op\" style=\"padding-left: 18px;\"><span class=\"pointer\">/ops/0/body/ops/0</span>"));
   for (const auto &row : manualRows)
     CHECK(contains(manual, row));
 }
