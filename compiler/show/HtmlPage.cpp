@@ -245,6 +245,7 @@ const char *const kPageTail = R"page(</script>
   }
   function summary(t) {
     var blocks = t.blocks.filter(function (b) { return !b.empty; });
+    if (!blocks.length) return 'none: the tensor has no elements';
     var sizes = blocks.map(function (b) { return b.devices.length; });
     var most = Math.max.apply(null, sizes), least = Math.min.apply(null, sizes);
     var devices = data.mesh.ids.length;

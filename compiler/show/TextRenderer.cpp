@@ -167,7 +167,7 @@ std::string drawGrid(const std::vector<std::vector<std::string>> &labels,
     for (size_t r = 0; r < rows; ++r)
       table.rowLabels.push_back(rowDim < rank ? labels[rowDim][r] : "");
     for (size_t c = 0; c < cols; ++c)
-      table.colLabels.push_back(colDim < rank ? labels[colDim][c] : "");
+      table.colLabels.push_back(colDim < rank ? labels[colDim][c] : "scalar");
     std::vector<int64_t> index = leading;
     index.resize(rank);
     for (size_t r = 0; r < rows; ++r)
@@ -204,6 +204,8 @@ std::string blockSummary(const BlockMap &map, const Mesh &mesh, bool bodyLocal) 
       least = std::min(least, block.positions.size());
       most = std::max(most, block.positions.size());
     }
+  if (numBlocks == 0)
+    return "none: the tensor has no elements";
   std::string text = std::to_string(numBlocks) + (numBlocks == 1 ? " block" : " blocks") +
                      " on " + std::to_string(mesh.numDevices()) +
                      (mesh.numDevices() == 1 ? " device" : " devices");

@@ -86,6 +86,19 @@ TEST_CASE("long device lists become numbered notes listing every device") {
   CHECK(cut.size() < 1000);
 }
 
+TEST_CASE("a scalar is one cell; an empty tensor has no blocks") {
+  Mesh mesh = makeMesh({{"x", 2}});
+  std::string scalar = renderTensorText(view(mesh, {}, {}), mesh, {});
+  INFO(scalar);
+  CHECK(contains(scalar, "blocks:   1 block on 2 devices: replicated on every device\n"));
+  CHECK(contains(scalar, "scalar\n   +------"));
+  CHECK(contains(scalar, "   | d0,1   |\n"));
+  std::string empty = renderTensorText(view(mesh, {2, 0}, {{AxisRef::full("x")}, {}}), mesh, {});
+  INFO(empty);
+  CHECK(contains(empty, "blocks:   none: the tensor has no elements\n"));
+  CHECK(contains(empty, "empty: d0,1 hold no elements of it\n"));
+}
+
 TEST_CASE("the mesh: device ids by coordinates") {
   Mesh mesh = makeMesh({{"data", 2}, {"model", 2}});
   mesh.deviceIds = {0, 2, 1, 3};
