@@ -6,6 +6,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # libclang-rt-19-dev: libFuzzer for test/fuzz (tests only, shardgen never needs it).
 "$root/scripts/install-deps.sh" libclang-rt-19-dev
+# Test-only: the browser test_show_browser opens `show --html` pages in (it is
+# skipped, not failed, when chromium cannot be installed).
+"$root/scripts/install-deps.sh" chromium ||
+  echo "shardgen: chromium could not be installed: test_show_browser will be skipped"
 
 "$root/scripts/build.sh" build
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")

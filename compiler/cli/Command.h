@@ -53,5 +53,6 @@ const Command &runCommand();
 const Command &compileCommand();
 const Command &propagateCommand();
 const Command &explainCommand();
+const Command &showCommand();
 
 } // namespace shardgen::cli

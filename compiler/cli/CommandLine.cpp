@@ -65,7 +65,7 @@ ParsedArgs parseArgs(const CommandSpec &spec, const std::vector<std::string> &ar
   }
   if (parsed.positionals.size() < spec.positionals.size())
     throw UsageError("'" + spec.name + "' needs " + spec.positionals[parsed.positionals.size()]);
-  if (parsed.positionals.size() > spec.positionals.size())
+  if (!spec.morePositionals && parsed.positionals.size() > spec.positionals.size())
     throw UsageError("unexpected argument '" + parsed.positionals[spec.positionals.size()] +
                      "' for '" + spec.name + "'");
   return parsed;

@@ -30,6 +30,7 @@ struct CommandSpec {
   std::string summary;
   std::vector<std::string> positionals; // required, in order ("GRAPH")
   std::vector<OptionSpec> options;
+  bool morePositionals = false; // any number after the required ones ("VALUE ...")
 };
 
 class ParsedArgs {

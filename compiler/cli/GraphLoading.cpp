@@ -26,6 +26,15 @@ Graph loadVerifiedGraph(const std::string &graphPath) {
   });
 }
 
+PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
+                                PropagationStrategy strategy) {
+  PropagationResult result =
+      atFile(graphPath, [&] { return propagateShardings(graph, strategy); });
+  for (const auto &warning : result.warnings)
+    std::cerr << displayName(graphPath) << ": warning: " << printable(warning) << "\n";
+  return result;
+}
+
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,
                                 const std::vector<std::string> &files) {
   const auto &args = graph.main.args;

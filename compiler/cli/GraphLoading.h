@@ -8,11 +8,17 @@
 #include "compiler/cli/FileErrors.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/Literal.h"
+#include "compiler/propagate/Propagation.h"
 
 namespace shardgen::cli {
 
 /// Reads and verifies the graph (every value's type is then known).
 Graph loadVerifiedGraph(const std::string &graphPath);
+
+/// Propagates the verified graph's shardings with `strategy`; warnings go to
+/// stderr as "FILE: warning: MESSAGE".
+PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
+                                PropagationStrategy strategy);
 
 /// One .npy per graph input, in order; each must have the input's exact type.
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

@@ -18,14 +18,6 @@ namespace shardgen::cli {
 
 namespace {
 
-PropagationResult propagateFile(const std::string &path, const Graph &graph,
-                                PropagationStrategy strategy) {
-  PropagationResult result = atFile(path, [&] { return propagateShardings(graph, strategy); });
-  for (const auto &warning : result.warnings)
-    std::cerr << displayName(path) << ": warning: " << printable(warning) << "\n";
-  return result;
-}
-
 int runPropagate(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);

@@ -61,6 +61,7 @@ void RegionPartitioner::partitionMain() {
     program_.gatheredOutputs.push_back(
         reshard(program_.outputs[i], complete, nullptr, graph_.main.results[i].pointer));
   }
+  program_.held = held_;
 }
 
 void RegionPartitioner::partitionRegion(const Region &region) {

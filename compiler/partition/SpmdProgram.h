@@ -121,6 +121,9 @@ struct SpmdProgram {
   /// style keeps the partial pieces). Empty: the outputs themselves.
   std::vector<SpmdValueId> gatheredOutputs;
   std::vector<SpmdStep> steps;
+  /// Per graph ValueId: the program value holding it in its own sharding
+  /// (body values: body-local, free axes only); -1 for none.
+  std::vector<SpmdValueId> held;
 
   const ShardLayout &layout(SpmdValueId id) const { return values[id].layout; }
   SpmdValueId gatheredOutput(size_t output) const {

@@ -295,11 +295,19 @@ std::string explainValue(const Graph &graph, const PropagationResult &result,
                          const std::string &valueName) {
   if (!result.state)
     fail("", "no propagation result to explain");
-  const PropagationGraph &pg = *result.state;
   for (size_t v = 0; v < graph.values.size(); ++v)
-    if (graph.values[v].name == valueName && v < pg.valueTensor.size())
-      return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[v]);
+    if (graph.values[v].name == valueName && v < result.state->valueTensor.size())
+      return explainValue(graph, result, static_cast<ValueId>(v));
   fail("", "no value named \"" + valueName + "\" in the graph");
+}
+
+std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value) {
+  if (!result.state)
+    fail("", "no propagation result to explain");
+  const PropagationGraph &pg = *result.state;
+  if (value < 0 || static_cast<size_t>(value) >= pg.valueTensor.size())
+    fail("", "no value " + std::to_string(value) + " in the graph");
+  return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
 }
 
 } // namespace shardgen

@@ -87,5 +87,7 @@ void applyPropagation(Graph &graph, const PropagationResult &result);
 /// value does not exist.
 std::string explainValue(const Graph &graph, const PropagationResult &result,
                          const std::string &valueName);
+/// The same for one value (names inside manual bodies may repeat outer names).
+std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value);
 
 } // namespace shardgen
