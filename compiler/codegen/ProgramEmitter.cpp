@@ -187,9 +187,11 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
              (shape.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
       returns.push_back("return " + shard + ";");
     }
+    // The branches cover every position; `break` keeps compilers from
+    // seeing a fall-through into the next case.
     lookup += "  case " + str(i) + ": {\n" +
               indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
-              "  }\n";
+              "    break;\n  }\n";
     *infos += "{" + quoted(names[i]) + ", " +
               quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +

@@ -70,7 +70,10 @@ bool isBareNameChar(char c) {
 
 /// A mesh name as MLIR prints a symbol: bare when it can be, else quoted.
 std::string printMeshName(const std::string &name) {
-  bool bare = !name.empty() && std::all_of(name.begin(), name.end(), isBareNameChar);
+  // As an MLIR bare identifier, it starts with a letter or '_' ("2d" is quoted).
+  bool bare = !name.empty() &&
+              (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+              std::all_of(name.begin(), name.end(), isBareNameChar);
   return bare ? name : "\"" + name + "\"";
 }
 

@@ -22,9 +22,15 @@ std::string idList(std::vector<int64_t> ids) {
       out += ", ...";
       break;
     }
-    out += (runs++ ? ", " : "") + std::to_string(ids[i]);
-    if (j > i)
-      out += "-" + std::to_string(ids[j]);
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive)
+    // on `"literal" + std::string` here at -O3.
+    if (runs++)
+      out += ", ";
+    out += std::to_string(ids[i]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ids[j]);
+    }
     i = j + 1;
   }
   return out;
