@@ -53,6 +53,13 @@ OutputFolder::OutputFolder(std::string target) : target_(std::move(target)) {
   if (!::mkdtemp(pattern.data()))
     throw InputError(target_, "cannot create the output folder: " + errorText(lastError()));
   staging_ = pattern;
+  ::chmod(staging_.c_str(), withUmask(0777));
+}
+
+unsigned withUmask(unsigned mode) {
+  mode_t mask = ::umask(0); // reading the umask means setting it: put it back
+  ::umask(mask);
+  return mode & ~mask;
 }
 
 OutputFolder::~OutputFolder() {

@@ -16,6 +16,11 @@
 
 namespace shardgen::cli {
 
+/// `mode` less the process's umask: what open()/mkdir() would have given a
+/// new file or folder. mkstemp/mkdtemp create theirs private (0600/0700);
+/// outputs get the ordinary permissions once they are renamed into place.
+unsigned withUmask(unsigned mode);
+
 class OutputFolder {
 public:
   /// Throws InputError(target, ...) when the staging folder cannot be made.

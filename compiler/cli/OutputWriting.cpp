@@ -1,5 +1,6 @@
 #include "compiler/cli/OutputWriting.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -48,6 +49,7 @@ void writeTextFile(const std::string &file, const std::string &text) {
   int fd = ::mkstemp(aside.data());
   if (fd < 0)
     throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
+  ::fchmod(fd, withUmask(0666));
   size_t written = 0;
   while (written < text.size()) {
     ssize_t count = ::write(fd, text.data() + written, text.size() - written);

@@ -8,7 +8,7 @@ namespace shardgen {
 
 SpmdCoherenceError::SpmdCoherenceError(std::string pointer, int64_t deviceA, int64_t deviceB,
                                        const std::string &message)
-    : std::logic_error(pointer + ": " + message), pointer_(std::move(pointer)),
+    : InternalError(pointer + ": " + message), pointer_(std::move(pointer)),
       deviceA_(deviceA), deviceB_(deviceB) {}
 
 namespace {

@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "compiler/ir/InternalError.h"
 #include "compiler/partition/SpmdProgram.h"
 
 namespace shardgen {
@@ -30,7 +31,7 @@ namespace shardgen {
 /// A partitioned program whose devices disagree on a collective: a bug in
 /// shardgen (exit 4), not bad input. what() reads "POINTER: KIND step:
 /// devices A and B disagree: ..." (A, B: mesh positions).
-class SpmdCoherenceError : public std::logic_error {
+class SpmdCoherenceError : public InternalError {
 public:
   SpmdCoherenceError(std::string pointer, int64_t deviceA, int64_t deviceB,
                      const std::string &message);

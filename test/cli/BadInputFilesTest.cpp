@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -227,6 +228,24 @@ TEST_CASE("propagate -o: written whole, with the system's reason on failure") {
   CHECK(entries(dir) == std::vector<std::string>{"graph.json"});
   REQUIRE(runShardgen("propagate '" + graph + "' -o '" + dir + "/p.json'").exitCode == 0);
   CHECK(entries(dir) == std::vector<std::string>{"graph.json", "p.json"});
+}
+
+TEST_CASE("outputs get the permissions of ordinary new files (umask applies), not 0600") {
+  std::string dir = makeTempDir();
+  std::string graph = graphFile(dir, kTwoOutputs);
+  REQUIRE(runShardgen("eval '" + graph + "' -o '" + dir + "/out'").exitCode == 0);
+  REQUIRE(runShardgen("compile '" + graph + "' -o '" + dir + "/gen'").exitCode == 0);
+  REQUIRE(runShardgen("propagate '" + graph + "' -o '" + dir + "/p.json'").exitCode == 0);
+  // The test runs shardgen under the umask the shell gives it: 022 by default.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  auto mode = [](const std::string &path) {
+    return static_cast<unsigned>(fs::status(path).permissions() & fs::perms::mask);
+  };
+  CHECK(mode(dir + "/out") == (0777u & ~mask));
+  CHECK(mode(dir + "/out/out0.npy") == (0666u & ~mask));
+  CHECK(mode(dir + "/gen") == (0777u & ~mask));
+  CHECK(mode(dir + "/p.json") == (0666u & ~mask));
 }
 
 TEST_CASE("names: C++ words and long graph names compile; odd mesh names read back") {
