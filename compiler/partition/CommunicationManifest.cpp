@@ -90,13 +90,6 @@ std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
   return peak;
 }
 
-std::string axesText(const std::vector<AxisRef> &axes) {
-  std::string text = "{";
-  for (size_t i = 0; i < axes.size(); ++i)
-    text += (i ? ", " : "") + printAxisRef(axes[i]);
-  return text + "}";
-}
-
 } // namespace
 
 CommunicationManifest computeManifest(const SpmdProgram &program) {
@@ -175,6 +168,13 @@ std::string formatManifest(const CommunicationManifest &manifest, const SpmdProg
     out << "  d" << d << ": " << manifest.peakBufferBytes[d];
   out << "\n";
   return out.str();
+}
+
+std::string axesText(const std::vector<AxisRef> &axes) {
+  std::string text = "{";
+  for (size_t i = 0; i < axes.size(); ++i)
+    text += (i ? ", " : "") + printAxisRef(axes[i]);
+  return text + "}";
 }
 
 } // namespace shardgen

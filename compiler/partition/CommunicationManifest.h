@@ -42,4 +42,7 @@ MeshMemoryPeak meshPeakBufferBytes(const SpmdProgram &program);
 /// sends and receives, then each device's peak buffer memory.
 std::string formatManifest(const CommunicationManifest &manifest, const SpmdProgram &program);
 
+/// Axes as Shardy writes them in a sharding: {"x", "y":(1)2}.
+std::string axesText(const std::vector<AxisRef> &axes);
+
 } // namespace shardgen

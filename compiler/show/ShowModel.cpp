@@ -81,13 +81,6 @@ ShowModel buildShowModel(const Graph &graph, const PropagationResult &result,
   return model;
 }
 
-std::string axesText(const std::vector<AxisRef> &axes) {
-  std::string text = "{";
-  for (size_t i = 0; i < axes.size(); ++i)
-    text += (i ? ", " : "") + printAxisRef(axes[i]);
-  return text + "}";
-}
-
 std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions) {
   std::vector<int64_t> ids;
   for (int64_t position : positions)

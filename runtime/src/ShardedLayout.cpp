@@ -89,24 +89,30 @@ DeviceBuffers ShardedLayout::scatter(const void *global, int64_t elementBytes,
   return buffers;
 }
 
-void ShardedLayout::gather(const std::vector<const void *> &shards, int64_t elementBytes,
-                           ShardPadding padding, void *global) const {
-  if (static_cast<int64_t>(shards.size()) != mesh_.numDevices())
-    invalid("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
-            "), got " + std::to_string(shards.size()));
+std::vector<int64_t> ShardedLayout::shardOwners() const {
   // Devices holding the same shards differ only on axes the tensor is
   // replicated over; the lowest position among them has coordinate 0 there.
+  std::vector<int64_t> owners;
   std::unordered_set<int64_t> seen;
   for (int64_t position = 0; position < mesh_.numDevices(); ++position) {
     int64_t key = 0;
     std::vector<int64_t> index = shardIndex(position);
     for (size_t dim = 0; dim < index.size(); ++dim)
       key = key * numShards_[dim] + index[dim];
-    if (!seen.insert(key).second)
-      continue;
+    if (seen.insert(key).second)
+      owners.push_back(position);
+  }
+  return owners;
+}
+
+void ShardedLayout::gather(const std::vector<const void *> &shards, int64_t elementBytes,
+                           ShardPadding padding, void *global) const {
+  if (static_cast<int64_t>(shards.size()) != mesh_.numDevices())
+    invalid("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
+            "), got " + std::to_string(shards.size()));
+  for (int64_t position : shardOwners())
     copyBox(globalShape_, box(position), localShape(position, padding), elementBytes,
             BoxDirection::LocalToGlobal, shards[position], global);
-  }
 }
 
 void ShardedLayout::gatherUnreduced(const std::vector<const void *> &shards, ElementType type,
@@ -125,14 +131,7 @@ void ShardedLayout::gatherUnreduced(const std::vector<const void *> &shards, Ele
   }
   // The owner of each shard (coordinate 0 on every axis that does not shard
   // a dim) and its peers along the unreduced axes hold its partial values.
-  std::unordered_set<int64_t> seen;
-  for (int64_t position = 0; position < mesh_.numDevices(); ++position) {
-    int64_t key = 0;
-    std::vector<int64_t> index = shardIndex(position);
-    for (size_t dim = 0; dim < index.size(); ++dim)
-      key = key * numShards_[dim] + index[dim];
-    if (!seen.insert(key).second)
-      continue;
+  for (int64_t position : shardOwners()) {
     std::vector<int64_t> peers{position};
     for (int32_t axis : unreducedAxes) {
       std::vector<int64_t> more;

@@ -79,6 +79,9 @@ public:
                        void *global) const;
 
 private:
+  /// For each distinct shard, the lowest position holding it.
+  std::vector<int64_t> shardOwners() const;
+
   struct ResolvedSlice {
     int32_t axis;
     int64_t stride; // the axis coordinate divided by this, mod size, is the slice coordinate
