@@ -7,7 +7,8 @@
 # and each output compared elementwise with `shardgen eval`'s
 # (test/aot/OutputComparison.cpp); test/aot/app/AliasProbe.cpp checks the
 # kernels' aliasing contract directly. UBSan must stay silent and every build
-# free of warnings at -Wall -Wextra.
+# free of warnings at -Wall -Wextra. GCC and clang at the same flags (and the
+# UBSan build) must give bit-identical outputs.
 #
 #   scripts/aot-differential.sh [N] [--first SEED] [--shardgen BIN] [--tool BIN] [--work DIR]
 #
@@ -102,6 +103,23 @@ for build in "${builds[@]}"; do
        "$warnings compiler warnings ($((SECONDS - start)) s)"
   failures=$((failures + ${#bad[@]}))
 done
+# ---- GCC and clang at the same flags: the same bits ------------------------
+# The tolerance above admits another summation order; two compilers building
+# the same code for the same target must not differ at all (a compiler-
+# dependent result is undefined behaviour or an unstated FP contraction).
+for pair in "gcc-O2-native clang-O2-native" "gcc-O3 clang-O3" "gcc-O2-native gcc-ubsan"; do
+  read -r one other <<<"$pair"
+  differ=()
+  for name in "${names[@]}"; do
+    for file in "$work/cases/$name/$one"/out*.npy; do
+      [ -e "$file" ] || continue
+      cmp -s "$file" "$work/cases/$name/$other/$(basename "$file")" || differ+=("$name/$(basename "$file")")
+    done
+  done
+  echo "$one vs $other: ${#differ[@]} outputs differ in their bits${differ:+: ${differ[*]}}"
+  failures=$((failures + ${#differ[@]}))
+done
+
 echo "aot-differential: $failures failures, ${#names[@]} programs x ${#builds[@]} builds," \
      "$((SECONDS - start)) s (work dir $work)"
 [ "$failures" -eq 0 ]
