@@ -15,6 +15,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "shardgen check samples/mlp.json"
 "$shardgen" check "$mlp"
 
+step "shardgen show samples/mlp.json x y    (which device holds which block)"
+"$shardgen" show "$mlp" x y
+
 step "shardgen explain samples/mlp.json h    (why the hidden layer is sharded as it is)"
 "$shardgen" explain "$mlp" h
 
