@@ -2,8 +2,8 @@
 // propagate, partition, generate C++, compile it in-process (clang + ORC
 // JIT) and run it with one thread per device of the mesh.
 
-#include <cmath>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "compiler/cli/Command.h"
@@ -24,35 +24,40 @@
 
 namespace shardgen::cli {
 
+/// The whole of `text` as a number in [0, max], else nullopt (NaN and text
+/// after the number are refused too).
+static std::optional<double> numberIn(const std::string &text, double max) {
+  size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception &) {
+  }
+  if (used != text.size() || !(value >= 0 && value <= max))
+    return std::nullopt;
+  return value;
+}
+
 /// --rtol/--atol: a finite non-negative number.
 static std::optional<double> toleranceOption(const ParsedArgs &args, const std::string &name) {
   std::optional<std::string> text = args.value(name);
   if (!text)
     return std::nullopt;
-  size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(*text, &used);
-  } catch (const std::exception &) {
-  }
-  if (used != text->size() || !(value >= 0) || !std::isfinite(value))
+  std::optional<double> value = numberIn(*text, std::numeric_limits<double>::max());
+  if (!value)
     throw UsageError(name + " needs a finite non-negative number, not '" + *text + "'");
   return value;
 }
 
 /// `--timeout SECONDS`: 0 (the default) is no limit.
 static double timeoutOption(const ParsedArgs &args) {
-  auto text = args.value("--timeout");
+  std::optional<std::string> text = args.value("--timeout");
   if (!text)
     return 0;
-  try {
-    size_t used = 0;
-    double seconds = std::stod(*text, &used);
-    if (used == text->size() && seconds >= 0 && seconds <= 1e9)
-      return seconds;
-  } catch (const std::exception &) {
-  }
-  throw UsageError("--timeout takes a number of seconds, not '" + *text + "'");
+  std::optional<double> seconds = numberIn(*text, 1e9);
+  if (!seconds)
+    throw UsageError("--timeout takes a number of seconds, not '" + *text + "'");
+  return *seconds;
 }
 
 /// The threads backend runs one OS thread per device: larger meshes are
