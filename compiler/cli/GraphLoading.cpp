@@ -4,8 +4,8 @@
 #include <random>
 
 #include "compiler/cli/Command.h"
-#include "compiler/cli/TerminalText.h"
 #include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
 #include "compiler/ir/Diagnostic.h"

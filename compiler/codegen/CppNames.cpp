@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "compiler/ir/CppKeywords.h"
+
 namespace shardgen::codegen {
 
 std::string_view elementTag(ElementType type) {
@@ -91,28 +93,20 @@ std::string cIdentifier(std::string_view name) {
 
 namespace {
 
-/// Words a namespace, file or symbol name may not be: C++ keywords and
-/// alternative tokens, names of the standard library and shardgen's own code,
-/// and the lowercase object-like macros of the C and POSIX headers generated
-/// code includes (plus GNU mode's `linux` and `unix`). Uppercase macros (NULL,
-/// EOF, INT8_MAX) are caught by the no-lowercase-letter rule.
+/// Words a namespace, file or symbol name may not be besides the C++
+/// keywords: contextual keywords, names of the standard library and
+/// shardgen's own code, and the lowercase object-like macros of the C and
+/// POSIX headers generated code includes (plus GNU mode's `linux` and
+/// `unix`). Uppercase macros (NULL, EOF, INT8_MAX) are caught by the
+/// no-lowercase-letter rule.
 constexpr std::string_view kReservedWords[] = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-    "if", "import", "inline", "int", "long", "module", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
-    "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof",
-    "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
-    "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
-    "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    "final", "override", "main", "std", "posix", "shardgen", "rt", "errno", "stdin", "stdout",
-    "stderr", "linux", "unix", "assert", "offsetof", "alloca", "environ",
+    "import", "module", "final", "override", "main", "std", "posix", "shardgen", "rt", "errno",
+    "stdin", "stdout", "stderr", "linux", "unix", "assert", "offsetof", "alloca", "environ",
 };
 
 bool isReserved(std::string_view name) {
+  if (isCppKeyword(name))
+    return true;
   for (std::string_view word : kReservedWords)
     if (name == word)
       return true;

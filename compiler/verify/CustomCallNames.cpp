@@ -5,28 +5,15 @@
 #include <regex>
 #include <string_view>
 
+#include "compiler/ir/CppKeywords.h"
+
 namespace shardgen::verify {
 namespace {
 
-/// C++20 keywords and alternative tokens, and C23's keywords.
-constexpr std::array<std::string_view, 102> kKeywords = {
-    "alignas",   "alignof",      "and",        "and_eq",      "asm",          "auto",
-    "bitand",    "bitor",        "bool",       "break",       "case",         "catch",
-    "char",      "char8_t",      "char16_t",   "char32_t",    "class",        "compl",
-    "concept",   "const",        "consteval",  "constexpr",   "constinit",    "const_cast",
-    "continue",  "co_await",     "co_return",  "co_yield",    "decltype",     "default",
-    "delete",    "do",           "double",     "dynamic_cast", "else",        "enum",
-    "explicit",  "export",       "extern",     "false",       "float",        "for",
-    "friend",    "goto",         "if",         "inline",      "int",          "long",
-    "mutable",   "namespace",    "new",        "noexcept",    "not",          "not_eq",
-    "nullptr",   "operator",     "or",         "or_eq",       "private",      "protected",
-    "public",    "register",     "reinterpret_cast", "requires", "return",    "short",
-    "signed",    "sizeof",       "static",     "static_assert", "static_cast", "struct",
-    "switch",    "template",     "this",       "thread_local", "throw",       "true",
-    "try",       "typedef",      "typeid",     "typename",    "union",        "unsigned",
-    "using",     "virtual",      "void",       "volatile",    "wchar_t",      "while",
-    "xor",       "xor_eq",       "restrict",   "typeof",      "typeof_unqual", "_Bool",
-    "_Atomic",   "_Generic",     "_Noreturn",  "_Thread_local", "_Static_assert", "_Alignas"};
+/// C23's keywords that C++ does not have (C code may define the target).
+constexpr std::array<std::string_view, 10> kCOnlyKeywords = {
+    "restrict", "typeof",        "typeof_unqual",  "_Bool",   "_Atomic",
+    "_Generic", "_Noreturn",     "_Thread_local",  "_Static_assert", "_Alignas"};
 
 /// C library functions generated code links against (the JIT's
 /// baseHostSymbols(); a test keeps the two in step) and atexit, which the
@@ -79,7 +66,8 @@ bool isShardgenName(const std::string &name) {
 std::optional<std::string> customCallTargetProblem(const std::string &target) {
   if (!isCIdentifier(target))
     return "is not a C identifier (letters, digits and '_', not starting with a digit)";
-  if (std::find(kKeywords.begin(), kKeywords.end(), target) != kKeywords.end())
+  if (isCppKeyword(target) ||
+      std::find(kCOnlyKeywords.begin(), kCOnlyKeywords.end(), target) != kCOnlyKeywords.end())
     return "is a C or C++ keyword";
   if (target[0] == '_' || target.find("__") != std::string::npos)
     return "is reserved for the C and C++ implementation (it begins with '_' or contains "
