@@ -11,7 +11,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh" chromium ||
   echo "shardgen: chromium could not be installed: test_show_browser will be skipped"
 
-"$root/scripts/build.sh" build
+# Tests on explicitly: demo.sh configures the same tree without them.
+"$root/scripts/build.sh" build -DSHARDGEN_BUILD_TESTS=ON
 (cd "$root/build" && ctest --output-on-failure -j"$(nproc)")
 
 "$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON
