@@ -10,43 +10,23 @@
 #include <utility>
 
 #include "compiler/ir/Diagnostic.h"
-#include "compiler/ir/Float16.h"
 #include "compiler/ir/TensorType.h"
+#include "runtime/include/shardgen/element_types.h"
 
 namespace shardgen::interp {
 
-template <typename S, typename C = S> struct PlainTraits {
-  using Storage = S;
-  using Compute = C;
-  static Compute load(Storage x) { return x; }
-  static Storage store(Compute x) { return x; }
-};
-
-struct F32Traits : PlainTraits<float> {};
-struct F64Traits : PlainTraits<double> {};
-struct F16Traits {
-  using Storage = uint16_t;
-  using Compute = float;
-  static Compute load(Storage x) { return halfToFloat(x); }
-  static Storage store(Compute x) { return floatToHalf(x); }
-};
-struct BF16Traits {
-  using Storage = uint16_t;
-  using Compute = float;
-  static Compute load(Storage x) { return bfloat16ToFloat(x); }
-  static Storage store(Compute x) { return floatToBfloat16(x); }
-};
-struct I1Traits {
-  using Storage = uint8_t;
-  using Compute = uint8_t;
-  static Compute load(Storage x) { return x != 0; }
-  static Storage store(Compute x) { return x != 0; }
-};
-struct I8Traits : PlainTraits<int8_t> {};
-struct I32Traits : PlainTraits<int32_t> {};
-struct I64Traits : PlainTraits<int64_t> {};
-struct UI8Traits : PlainTraits<uint8_t> {};
-struct UI32Traits : PlainTraits<uint32_t> {};
+// The element types of the runtime and generated code: one copy of how each
+// type is stored and rounded.
+using F32Traits = runtime::elements::F32;
+using F64Traits = runtime::elements::F64;
+using F16Traits = runtime::elements::F16;
+using BF16Traits = runtime::elements::BF16;
+using I1Traits = runtime::elements::I1;
+using I8Traits = runtime::elements::I8;
+using I32Traits = runtime::elements::I32;
+using I64Traits = runtime::elements::I64;
+using UI8Traits = runtime::elements::UI8;
+using UI32Traits = runtime::elements::UI32;
 
 template <typename Traits> constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
 template <typename Traits> constexpr bool isBoolTraits = std::is_same_v<Traits, I1Traits>;

@@ -6,37 +6,11 @@
 #include <string>
 #include <type_traits>
 
-#include "Half.h"
+#include "shardgen/element_types.h"
 #include "StreamCopy.h"
 
 namespace shardgen::runtime {
 namespace {
-
-// How an element type is stored and in which type it is combined.
-template <typename Stored> struct Native {
-  using Storage = Stored;
-  using Compute = Stored;
-  static Compute load(Storage value) { return value; }
-  static Storage store(Compute value) { return value; }
-};
-struct HalfTraits {
-  using Storage = uint16_t;
-  using Compute = float;
-  static Compute load(Storage value) { return halfToFloat(value); }
-  static Storage store(Compute value) { return floatToHalf(value); }
-};
-struct Bfloat16Traits {
-  using Storage = uint16_t;
-  using Compute = float;
-  static Compute load(Storage value) { return bfloat16ToFloat(value); }
-  static Storage store(Compute value) { return floatToBfloat16(value); }
-};
-struct BoolTraits {
-  using Storage = uint8_t;
-  using Compute = uint8_t;
-  static Compute load(Storage value) { return value != 0; }
-  static Storage store(Compute value) { return value; }
-};
 
 template <typename T> T wrappingAdd(T a, T b) {
   using U = std::make_unsigned_t<T>;
@@ -223,34 +197,34 @@ void reduceSourcesToAll(ElementType type, Reducer reducer, const void *const *so
     return;
   switch (type) {
   case SHARDGEN_F32:
-    return reduceWith<Native<float>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::F32>(reducer, sources, numSources, destinations,
                                      numDestinations, count, stores);
   case SHARDGEN_F64:
-    return reduceWith<Native<double>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::F64>(reducer, sources, numSources, destinations,
                                       numDestinations, count, stores);
   case SHARDGEN_F16:
-    return reduceWith<HalfTraits>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::F16>(reducer, sources, numSources, destinations,
                                   numDestinations, count, stores);
   case SHARDGEN_BF16:
-    return reduceWith<Bfloat16Traits>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::BF16>(reducer, sources, numSources, destinations,
                                       numDestinations, count, stores);
   case SHARDGEN_I1:
-    return reduceWith<BoolTraits>(booleanReducer(reducer), sources, numSources,
+    return reduceWith<elements::I1>(booleanReducer(reducer), sources, numSources,
                                   destinations, numDestinations, count, stores);
   case SHARDGEN_I8:
-    return reduceWith<Native<int8_t>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::I8>(reducer, sources, numSources, destinations,
                                       numDestinations, count, stores);
   case SHARDGEN_I32:
-    return reduceWith<Native<int32_t>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::I32>(reducer, sources, numSources, destinations,
                                        numDestinations, count, stores);
   case SHARDGEN_I64:
-    return reduceWith<Native<int64_t>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::I64>(reducer, sources, numSources, destinations,
                                        numDestinations, count, stores);
   case SHARDGEN_UI8:
-    return reduceWith<Native<uint8_t>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::UI8>(reducer, sources, numSources, destinations,
                                        numDestinations, count, stores);
   case SHARDGEN_UI32:
-    return reduceWith<Native<uint32_t>>(reducer, sources, numSources, destinations,
+    return reduceWith<elements::UI32>(reducer, sources, numSources, destinations,
                                         numDestinations, count, stores);
   }
   throw std::invalid_argument("unknown element type " + std::to_string(static_cast<int>(type)));

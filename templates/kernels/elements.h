@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shardgen/element_types.h"
+#include "shardgen/float16.h"
+
 #define SHARDGEN_INLINE inline __attribute__((always_inline))
 
 namespace shardgen::kernels {
@@ -46,86 +49,26 @@ template <typename S> SHARDGEN_INLINE const S *as(const void *p) {
 }
 
 // ---- f16 / bf16 <-> f32, round to nearest even ----------------------------
+// One copy for the compiler, the runtime and generated code.
 
-SHARDGEN_INLINE float halfToFloat(uint16_t bits) {
-  uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
-  uint32_t exponent = (bits >> 10) & 0x1f;
-  uint32_t mantissa = bits & 0x3ff;
-  uint32_t out;
-  if (exponent == 0x1f) {
-    out = sign | 0x7f800000 | (mantissa << 13);
-  } else if (exponent != 0) {
-    out = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa == 0) {
-    out = sign;
-  } else {
-    float value = static_cast<float>(mantissa) * (1.0f / 16777216.0f); // exact: 2^-24
-    return sign ? -value : value;
-  }
-  return __builtin_bit_cast(float, out);
-}
-
-SHARDGEN_INLINE uint16_t floatToHalf(float value) {
-  uint32_t bits = __builtin_bit_cast(uint32_t, value);
-  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
-  uint32_t absBits = bits & 0x7fffffff;
-  if (absBits >= 0x7f800000)
-    return sign | 0x7c00 | (absBits > 0x7f800000 ? 0x200 : 0);
-  if (absBits >= 0x477ff000)
-    return sign | 0x7c00;
-  if (absBits < 0x38800000) {
-    float scaled = __builtin_bit_cast(float, absBits) * 16777216.0f;
-    return sign | static_cast<uint16_t>(__builtin_nearbyintf(scaled));
-  }
-  uint32_t rounded = absBits + 0xfff + ((absBits >> 13) & 1);
-  return sign | static_cast<uint16_t>((rounded - 0x38000000) >> 13);
-}
-
-SHARDGEN_INLINE float bfloat16ToFloat(uint16_t bits) {
-  return __builtin_bit_cast(float, static_cast<uint32_t>(bits) << 16);
-}
-
-SHARDGEN_INLINE uint16_t floatToBfloat16(float value) {
-  uint32_t bits = __builtin_bit_cast(uint32_t, value);
-  if ((bits & 0x7fffffff) > 0x7f800000)
-    return static_cast<uint16_t>((bits >> 16) | 0x40);
-  uint32_t rounded = bits + 0x7fff + ((bits >> 16) & 1);
-  return static_cast<uint16_t>(rounded >> 16);
-}
+using runtime::bfloat16ToFloat;
+using runtime::floatToBfloat16;
+using runtime::floatToHalf;
+using runtime::halfToFloat;
 
 // ---- element types: storage, compute type, load/store ---------------------
+// One copy for the compiler, the runtime and generated code.
 
-template <typename S, typename C = S> struct Plain {
-  using Storage = S;
-  using Compute = C;
-  static SHARDGEN_INLINE Compute load(Storage x) { return x; }
-  static SHARDGEN_INLINE Storage store(Compute x) { return x; }
-};
-struct F32 : Plain<float> {};
-struct F64 : Plain<double> {};
-struct F16 {
-  using Storage = uint16_t;
-  using Compute = float;
-  static SHARDGEN_INLINE Compute load(Storage x) { return halfToFloat(x); }
-  static SHARDGEN_INLINE Storage store(Compute x) { return floatToHalf(x); }
-};
-struct BF16 {
-  using Storage = uint16_t;
-  using Compute = float;
-  static SHARDGEN_INLINE Compute load(Storage x) { return bfloat16ToFloat(x); }
-  static SHARDGEN_INLINE Storage store(Compute x) { return floatToBfloat16(x); }
-};
-struct I1 {
-  using Storage = uint8_t;
-  using Compute = uint8_t;
-  static SHARDGEN_INLINE Compute load(Storage x) { return x != 0; }
-  static SHARDGEN_INLINE Storage store(Compute x) { return x != 0; }
-};
-struct I8 : Plain<int8_t> {};
-struct I32 : Plain<int32_t> {};
-struct I64 : Plain<int64_t> {};
-struct UI8 : Plain<uint8_t> {};
-struct UI32 : Plain<uint32_t> {};
+using runtime::elements::BF16;
+using runtime::elements::F16;
+using runtime::elements::F32;
+using runtime::elements::F64;
+using runtime::elements::I1;
+using runtime::elements::I32;
+using runtime::elements::I64;
+using runtime::elements::I8;
+using runtime::elements::UI32;
+using runtime::elements::UI8;
 
 // inline: two generated programs linked into one application both define it.
 template <typename E> inline constexpr bool isBool = false;

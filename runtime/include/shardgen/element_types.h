@@ -1,0 +1,50 @@
+#pragma once
+// How each element type is stored in a buffer and in which type it is
+// computed: f16/bf16 are stored as their 16-bit patterns and computed in
+// float (rounded once, to nearest even, on store); i1 is one byte holding 0
+// or 1. One copy for the reference interpreter, the runtime's reductions and
+// generated code. Header-only and freestanding (see float16.h).
+
+#include <stdint.h>
+
+#include "float16.h" // beside this file: found from any include path
+
+namespace shardgen::runtime::elements {
+
+#define SHARDGEN_ELEMENT_INLINE inline __attribute__((always_inline))
+
+template <typename S, typename C = S> struct Plain {
+  using Storage = S;
+  using Compute = C;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return x; }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) { return x; }
+};
+struct F32 : Plain<float> {};
+struct F64 : Plain<double> {};
+struct F16 {
+  using Storage = uint16_t;
+  using Compute = float;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return halfToFloat(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) { return floatToHalf(x); }
+};
+struct BF16 {
+  using Storage = uint16_t;
+  using Compute = float;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return bfloat16ToFloat(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) { return floatToBfloat16(x); }
+};
+struct I1 {
+  using Storage = uint8_t;
+  using Compute = uint8_t;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return x != 0; }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) { return x != 0; }
+};
+struct I8 : Plain<int8_t> {};
+struct I32 : Plain<int32_t> {};
+struct I64 : Plain<int64_t> {};
+struct UI8 : Plain<uint8_t> {};
+struct UI32 : Plain<uint32_t> {};
+
+#undef SHARDGEN_ELEMENT_INLINE
+
+} // namespace shardgen::runtime::elements
