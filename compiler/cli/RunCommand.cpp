@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/CompileCacheOption.h"
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
@@ -96,7 +97,9 @@ static int runRun(const ParsedArgs &args) {
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
-  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  jitOptions.cacheDir = compileCacheDir(args);
+  CompiledProgram compiled(program, generated, jitOptions);
   std::vector<Literal> outputs;
   try {
     outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
@@ -125,7 +128,7 @@ const Command &runCommand() {
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd]",
+       "[--verify-spmd] [--no-cache]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -138,7 +141,9 @@ const Command &runCommand() {
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
        "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
-       "more memory than --max-memory (default: 90% of this machine's).",
+       "more memory than --max-memory (default: 90% of this machine's).\n"
+       "Compiled programs are cached in $XDG_CACHE_HOME/shardgen (else\n"
+       "~/.cache/shardgen): a second run of an unchanged graph skips the compiler.",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
@@ -153,7 +158,7 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption}},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption}},
       runRun};
   return command;
 }

@@ -41,9 +41,16 @@ makeFileSystem(const std::string &source, const std::string &fileName,
   return memory;
 }
 
-/// The command line of an ordinary `clang -c`, minus every include folder of
-/// the installation: -nostdinc drops the system and clang's own headers, so
-/// includes resolve only to the in-memory files.
+/// Targets the host CPU with all its features, as -march=native would.
+void targetHostCpu(clang::TargetOptions &target) {
+  target.CPU = hostCpuName();
+  target.TuneCPU = target.CPU;
+  for (auto &feature : hostCpuFeatures())
+    target.FeaturesAsWritten.push_back(std::move(feature));
+}
+
+} // namespace
+
 std::vector<std::string> driverArguments(const std::string &fileName,
                                          const JitOptions &options) {
   std::vector<std::string> args = {
@@ -64,16 +71,6 @@ std::vector<std::string> driverArguments(const std::string &fileName,
   args.push_back(fileName);
   return args;
 }
-
-/// Targets the host CPU with all its features, as -march=native would.
-void targetHostCpu(clang::TargetOptions &target) {
-  target.CPU = hostCpuName();
-  target.TuneCPU = target.CPU;
-  for (auto &feature : hostCpuFeatures())
-    target.FeaturesAsWritten.push_back(std::move(feature));
-}
-
-} // namespace
 
 std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
                                              const std::string &fileName,

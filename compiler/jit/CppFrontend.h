@@ -27,6 +27,13 @@ inline constexpr const char *kSystemIncludeDir = "/shardgen-jit/include";
 /// The freestanding C headers the JIT offers, path -> contents.
 const std::vector<std::pair<std::string, std::string>> &freestandingHeaders();
 
+/// The command line of an ordinary `clang -c`, minus every include folder of
+/// the installation: -nostdinc drops the system and clang's own headers, so
+/// includes resolve only to the in-memory files. (The host CPU and its
+/// features are set on the invocation afterwards.)
+std::vector<std::string> driverArguments(const std::string &fileName,
+                                         const JitOptions &options);
+
 /// Compiles `source` for the host CPU at options.optLevel, IR optimizations
 /// included. Throws JitError carrying clang's diagnostics on failure.
 std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,

@@ -36,7 +36,14 @@ struct JitOptions {
   /// other undefined symbol is a JitError naming it.
   std::map<std::string, void *> hostSymbols;
   /// Keep the optimized LLVM IR text, for JitModule::ir() (debugging, tests).
+  /// A module compiled with keepIr is neither taken from nor put in the cache.
   bool keepIr = false;
+  /// When not empty, an existing folder where compiled objects are cached
+  /// (ObjectCache.h): compiling the same source with the same files, flags,
+  /// host CPU and LLVM again loads the object instead of running clang and
+  /// the code generator. The caller decides that the folder is trustworthy:
+  /// an object found there is executed.
+  std::string cacheDir;
 };
 
 /// The host functions optimized C++ may call without calling anything
@@ -66,6 +73,9 @@ struct JitTimings {
   double frontendMs = 0;
   /// Machine-code generation, linking and static initializers (ORC).
   double backendMs = 0;
+  /// The object came from JitOptions::cacheDir (frontendMs is then the
+  /// cache lookup, and no code was generated).
+  bool fromCache = false;
 };
 
 /// One compiled translation unit with its own symbol namespace: two modules

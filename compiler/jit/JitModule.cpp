@@ -1,7 +1,9 @@
 // The ORC side of the JIT: one LLJIT instance per compiled module.
 #include "compiler/jit/CppFrontend.h"
 #include "compiler/jit/JitCompiler.h"
+#include "compiler/jit/ObjectCache.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -68,19 +70,48 @@ explicitSymbolTable(const std::map<std::string, void *> &hostSymbols) {
   };
 }
 
-/// One JIT per module: its own symbol namespace, so equal names in two
-/// modules never clash, and its memory goes away with the module.
-std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel,
-                                            const std::map<std::string, void *> &hostSymbols) {
+/// The host target at `optLevel`, as the JIT and its code generator use it.
+llvm::orc::JITTargetMachineBuilder hostTarget(int optLevel) {
   auto target = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
                         "cannot target the host CPU");
   target.setCodeGenOptLevel(codeGenOptLevel(optLevel));
   target.setRelocationModel(llvm::Reloc::PIC_); // as the frontend's -fPIC
+  return target;
+}
+
+/// One JIT per module: its own symbol namespace, so equal names in two
+/// modules never clash, and its memory goes away with the module.
+std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel,
+                                            const std::map<std::string, void *> &hostSymbols) {
   return orThrow(llvm::orc::LLJITBuilder()
-                     .setJITTargetMachineBuilder(std::move(target))
+                     .setJITTargetMachineBuilder(hostTarget(optLevel))
                      .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols))
                      .create(),
                  "cannot create the JIT");
+}
+
+/// The module as a relocatable object for the host, by the code generator
+/// LLJIT itself would use.
+std::string compileToObject(llvm::Module &module, int optLevel, const std::string &fileName) {
+  auto machine = orThrow(hostTarget(optLevel).createTargetMachine(),
+                         "cannot create the code generator for '" + fileName + "'");
+  llvm::orc::SimpleCompiler compile(*machine);
+  std::unique_ptr<llvm::MemoryBuffer> object =
+      orThrow(compile(module), "cannot generate code for '" + fileName + "'");
+  return object->getBuffer().str();
+}
+
+/// Whether the module runs code at load or unload (static constructors,
+/// destructors, atexit handlers). LLJIT's generic platform runs those only
+/// for modules it compiled from IR, so such modules are never cached.
+bool hasStaticInitialization(const llvm::Module &module) {
+  for (const char *name : {"llvm.global_ctors", "llvm.global_dtors"})
+    if (module.getNamedGlobal(name))
+      return true;
+  for (const char *name : {"__cxa_atexit", "atexit", "__dso_handle"})
+    if (const llvm::GlobalValue *value = module.getNamedValue(name); value && !value->use_empty())
+      return true;
+  return false;
 }
 
 /// What LLJIT's generic platform defines for static initialization.
@@ -118,6 +149,41 @@ std::vector<std::string> definedSymbols(const llvm::Module &module) {
         !value.getName().starts_with("llvm."))
       names.push_back(value.getName().str());
   return names;
+}
+
+/// A compiled module on its way into the JIT: an object file, or the IR of a
+/// module with static initialization (see hasStaticInitialization).
+struct Compiled {
+  jit::CachedObject object; // its defined symbols, and the object unless `ir`
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> ir;
+  /// The module the object is generated from, until it is.
+  std::unique_ptr<llvm::Module> objectSource;
+};
+
+/// Runs clang on `source` and checks that every symbol the module needs is
+/// in the host table; the IR text goes to `irText` when options.keepIr.
+Compiled compileFresh(const std::string &source, const std::string &fileName,
+                      const JitOptions &options, std::string &irText) {
+  Compiled compiled;
+  compiled.context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module =
+      jit::emitLlvmModule(source, fileName, options, *compiled.context);
+  if (options.keepIr) {
+    llvm::raw_string_ostream irStream(irText);
+    module->print(irStream, nullptr);
+  }
+  if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
+      !missing.empty())
+    throw JitError("cannot link '" + fileName + "': it uses symbols that are not in the "
+                   "JIT's symbol table: " + joined(missing),
+                   "");
+  compiled.object.definedSymbols = definedSymbols(*module);
+  if (hasStaticInitialization(*module))
+    compiled.ir = std::move(module);
+  else
+    compiled.objectSource = std::move(module);
+  return compiled;
 }
 
 /// Generates the machine code now rather than at the first lookup, so link
@@ -198,28 +264,32 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
   auto impl = std::make_unique<JitModule::Impl>();
   impl->fileName = fileName;
   auto start = std::chrono::steady_clock::now();
-  auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module =
-      jit::emitLlvmModule(source, fileName, options, *context);
-  if (options.keepIr) {
-    llvm::raw_string_ostream irStream(impl->ir);
-    module->print(irStream, nullptr);
-  }
-  std::vector<std::string> symbols = definedSymbols(*module);
+  const bool useCache = !options.cacheDir.empty() && !options.keepIr;
+  const std::string key = useCache ? jit::cacheKey(source, fileName, options) : "";
+  std::optional<jit::CachedObject> cached;
+  if (useCache)
+    cached = jit::readCachedObject(options.cacheDir, key);
+  impl->timings.fromCache = cached.has_value();
+  Compiled compiled = cached ? Compiled{std::move(*cached), nullptr, nullptr, nullptr}
+                             : compileFresh(source, fileName, options, impl->ir);
   impl->timings.frontendMs = millisecondsSince(start);
-
   start = std::chrono::steady_clock::now();
-  if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
-      !missing.empty())
-    throw JitError("cannot link '" + fileName + "': it uses symbols that are not in the JIT's "
-                   "symbol table: " + joined(missing),
-                   "");
+  if (!compiled.ir && !cached) {
+    compiled.object.object = compileToObject(*compiled.objectSource, options.optLevel, fileName);
+    if (useCache)
+      jit::writeCachedObject(options.cacheDir, key, compiled.object);
+  }
+  compiled.objectSource.reset();
+
   impl->jit = createJit(options.optLevel, options.hostSymbols);
   impl->captureSessionErrors();
-  orThrow(impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
-              std::move(module), std::move(context))),
-          "cannot add '" + fileName + "' to the JIT");
-  if (llvm::Error error = materializeAll(*impl->jit, symbols)) {
+  llvm::Error added =
+      compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
+                        std::move(compiled.ir), std::move(compiled.context)))
+                  : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                        compiled.object.object, fileName + ".o"));
+  orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
+  if (llvm::Error error = materializeAll(*impl->jit, compiled.object.definedSymbols)) {
     std::lock_guard<std::mutex> lock(impl->sessionErrorsMutex);
     throw JitError("cannot link '" + fileName + "':",
                    impl->sessionErrors + llvm::toString(std::move(error)));
