@@ -2,6 +2,7 @@
 // propagate, partition, generate C++, compile it in-process (clang + ORC
 // JIT) and run it with one thread per device of the mesh.
 
+#include <chrono>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -11,12 +12,13 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/RunTimings.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/partition/ProgramMesh.h"
@@ -81,28 +83,51 @@ static int runRun(const ParsedArgs &args) {
                                     toleranceOption(args, "--atol")};
   MemoryLimit limit = memoryLimit(args);
   double timeout = timeoutOption(args);
-  Graph graph = loadVerifiedGraph(path);
+  int64_t repeat = repeatOption(args);
+  Pipeline pipeline(args, path, Stage::Codegen);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
   requireThreadsBackendFits(path, graph);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  PropagationResult propagation = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
+  SpmdProgram program = pipeline.partition(graph, propagation);
+  if (pipeline.stopped())
+    return kSuccess;
   MemoryDemand demand = meshRunDemand(program);
   if (args.has("--check")) // the reference interpreter runs too
     demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
   requireFits(path, "run", demand, limit);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   verifySpmdIfAsked(args, path, program);
+  GeneratedProgram generated = pipeline.generate(program);
+  if (pipeline.stopped())
+    return kSuccess;
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
-  GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
-  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
+  auto compiled = pipeline.stage("JIT", [&] {
+    return std::make_unique<CompiledProgram>(program, generated,
+                                             generatedCodeJitOptions(customCalls));
+  });
   std::vector<Literal> outputs;
-  try {
-    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
-  } catch (const runtime::RunTimeout &error) {
-    throw InputError(displayName(path), error.what());
+  std::vector<double> callMs;
+  for (int64_t call = 0; call < repeat; ++call) {
+    auto start = std::chrono::steady_clock::now();
+    try {
+      outputs = compiled->run(inputs, runtime::LaunchOptions{timeout});
+    } catch (const runtime::RunTimeout &error) {
+      throw InputError(displayName(path), error.what());
+    }
+    callMs.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
+  if (args.has("--repeat"))
+    std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
 
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
@@ -125,7 +150,7 @@ const Command &runCommand() {
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd]",
+       "[--verify-spmd] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -140,6 +165,7 @@ const Command &runCommand() {
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
        "more memory than --max-memory (default: 90% of this machine's).",
        {"GRAPH"},
+       withPipelineOptions(
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
@@ -153,7 +179,8 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption}},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kRepeatOption},
+       Stage::Codegen)},
       runRun};
   return command;
 }

@@ -1,4 +1,5 @@
 // The ORC side of the JIT: one LLJIT instance per compiled module.
+#include "compiler/ir/Progress.h"
 #include "compiler/jit/CppFrontend.h"
 #include "compiler/jit/JitCompiler.h"
 
@@ -198,6 +199,7 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
   auto impl = std::make_unique<JitModule::Impl>();
   impl->fileName = fileName;
   auto start = std::chrono::steady_clock::now();
+  reportProgress("parsing and optimizing C++ (clang)", 0, 0);
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module =
       jit::emitLlvmModule(source, fileName, options, *context);
@@ -209,6 +211,8 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
   impl->timings.frontendMs = millisecondsSince(start);
 
   start = std::chrono::steady_clock::now();
+  reportProgress("generating machine code for " + std::to_string(symbols.size()) + " functions",
+                 0, 0);
   if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
       !missing.empty())
     throw JitError("cannot link '" + fileName + "': it uses symbols that are not in the JIT's "
