@@ -271,8 +271,8 @@ private:
     std::string role = isBodyCollective(step) ? "body collective " + servedOp(step)
                                               : "reshard for " + servedOp(step);
     if (step.kind == StepKind::Alias) {
-      out_ += head + "alias" + operands + "  // " + role +
-              ": same buffer, body-local layout on entering or leaving\n";
+      out_ += head + "alias" + operands + "  // entering or leaving the body of " +
+              servedOp(step) + ": same buffer, new layout\n";
       return;
     }
     if (step.kind == StepKind::AllSlice) {
