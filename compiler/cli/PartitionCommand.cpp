@@ -8,6 +8,7 @@
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/Pipeline.h"
 #include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/show/ProgramPrinter.h"
 
 namespace shardgen::cli {
@@ -25,7 +26,7 @@ static int runPartition(const ParsedArgs &args) {
   SpmdProgram program = pipeline.partition(graph, result);
   if (pipeline.stopped())
     return kSuccess;
-  std::string text = show::printProgram(program);
+  std::string text = printableLines(show::printProgram(program)); // names may hold controls
   if (auto out = args.value("-o"))
     writeTextFile(*out, text);
   else

@@ -6,6 +6,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/partition/Partitioner.h"
 #include "compiler/show/ProgramPrinter.h"
@@ -125,7 +126,7 @@ SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
       return partitionProgram(graph);
     });
   });
-  dumpIfAsked(Stage::Partition, [&] { return show::printProgram(program); });
+  dumpIfAsked(Stage::Partition, [&] { return printableLines(show::printProgram(program)); });
   return program;
 }
 

@@ -3,7 +3,6 @@
 // value. shardgen explain GRAPH VALUE [--strategy S]: why VALUE has its
 // sharding, and what kept each replicated dim from being sharded.
 
-#include <algorithm>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
@@ -50,12 +49,7 @@ int runExplain(const ParsedArgs &args) {
     return kSuccess;
   // Line breaks are the explanation's own; names inside are made printable.
   std::string text = atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
-  for (size_t start = 0; start < text.size();) {
-    size_t end = std::min(text.find('\n', start), text.size());
-    std::cout << printable(std::string_view(text).substr(start, end - start))
-              << (end < text.size() ? "\n" : "");
-    start = end + 1;
-  }
+  std::cout << printableLines(text);
   return kSuccess;
 }
 

@@ -19,6 +19,11 @@ constexpr size_t kMaxListed = 8;
 /// Attribute values (constants) longer than this are summarized.
 constexpr size_t kMaxAttributeText = 60;
 
+/// A name from the graph in double quotes, escaped as JSON does.
+std::string quotedName(const std::string &name) {
+  return Json(name).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 bool isPlainName(const std::string &name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
@@ -32,7 +37,7 @@ std::vector<std::string> valueNames(const SpmdProgram &program) {
   std::set<std::string> taken;
   for (size_t id = 0; id < program.values.size(); ++id) {
     const std::string &raw = program.values[id].name;
-    std::string name = isPlainName(raw) ? raw : Json(raw).dump();
+    std::string name = isPlainName(raw) ? raw : quotedName(raw);
     if (!taken.insert(name).second)
       name += "#" + std::to_string(id);
     names.push_back("%" + name);
@@ -50,7 +55,7 @@ std::string joined(const std::vector<std::string> &parts, const std::string &sep
 std::string meshText(const Mesh &mesh) {
   std::vector<std::string> axes;
   for (const MeshAxis &axis : mesh.axes)
-    axes.push_back(Json(axis.name).dump() + "=" + std::to_string(axis.size));
+    axes.push_back(quotedName(axis.name) + "=" + std::to_string(axis.size));
   std::string text = "mesh @" + mesh.name + " [" + joined(axes, ", ") + "], " +
                      std::to_string(mesh.numDevices()) + " devices";
   if (!mesh.deviceIds.empty()) {
@@ -134,7 +139,7 @@ std::string attributeText(const Op &op) {
   for (const auto &[key, value] : attributesToJson(op.attrs)) {
     if (value.is_array() && value.empty())
       continue; // unset lists (no batching dims): defaults, noise here
-    std::string text = value.dump();
+    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (std::holds_alternative<ConstantAttrs>(op.attrs) && text.size() > kMaxAttributeText)
       text = "<" + std::to_string(op.attr<ConstantAttrs>().value.numElements()) + " elements>";
     fields.push_back(std::string(key) + " = " + text);
@@ -222,7 +227,7 @@ public:
 
   std::string print() {
     std::string graphName = program_.graph ? program_.graph->name : "";
-    out_ += "// partitioned program " + Json(graphName).dump() + ": " +
+    out_ += "// partitioned program " + quotedName(graphName) + ": " +
             std::to_string(program_.values.size()) + " values, " +
             std::to_string(program_.steps.size()) + " steps on every device\n";
     out_ += meshText(program_.mesh);

@@ -128,3 +128,20 @@ TEST_CASE("--dump-after on bad input: the error, nothing on stdout") {
   CHECK(result.out.empty());
   CHECK(contains(result.err, dir + "/bad.json:/inputs/0/sharding: error: "));
 }
+
+TEST_CASE("partition: names from the graph are quoted and escaped, never raw control characters") {
+  std::string dir = makeTempDir();
+  writeFile(dir + "/names.json", R"({"format": "shardgen-graph", "version": 1, "name": "n\u001b[2J",
+    "meshes": [{"name": "m", "axes": [{"name": "x\u0085", "size": 2}]}],
+    "inputs": [{"name": "in put", "type": "tensor<4xf32>", "sharding": "<@m, [{\"x\u0085\"}]>"}],
+    "ops": [{"op": "tanh", "operands": ["in put"], "result": "r\u001b[31m"}],
+    "outputs": [{"value": "r\u001b[31m"}]})");
+  ToolResult result = runShardgen("partition " + dir + "/names.json");
+  INFO(result.out, result.err);
+  REQUIRE(result.exitCode == 0);
+  CHECK(result.out.find('\x1b') == std::string::npos);
+  CHECK(result.out.find("\xc2\x85") == std::string::npos);
+  CHECK(contains(result.out, "// partitioned program \"n\\u001b[2J\""));
+  CHECK(contains(result.out, "mesh @m [\"x\\u0085\"=2], 2 devices\n"));
+  CHECK(contains(result.out, "  0: %\"r\\u001b[31m\" = tanh(%\"in put\")  // /ops/0\n"));
+}
