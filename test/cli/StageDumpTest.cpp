@@ -69,6 +69,8 @@ TEST_CASE("golden: the partitioned program (run --dump-after partition, shardgen
   checkGolden("run " + kSource + "samples/mlp.json --dump-after partition", "mlp.partition.txt");
   // Uneven and empty pieces, device_ids, an all_gather with per-device bytes.
   checkGolden("partition " + kGoldens + "uneven.json", "uneven.partition.txt");
+  // all_to_all, collective_permute, reduce_scatter.
+  checkGolden("partition " + kGoldens + "collectives.json", "collectives.partition.txt");
 }
 
 TEST_CASE("golden: the generated C++ (compile --dump-after codegen, no -o needed)") {
