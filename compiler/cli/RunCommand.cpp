@@ -2,7 +2,6 @@
 // propagate, partition, generate C++, compile it in-process (clang + ORC
 // JIT) and run it with one thread per device of the mesh.
 
-#include <chrono>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -114,18 +113,13 @@ static int runRun(const ParsedArgs &args) {
                                              generatedCodeJitOptions(customCalls));
   });
   std::vector<Literal> outputs;
-  std::vector<double> callMs;
-  for (int64_t call = 0; call < repeat; ++call) {
-    auto start = std::chrono::steady_clock::now();
+  std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
       outputs = compiled->run(inputs, runtime::LaunchOptions{timeout});
     } catch (const runtime::RunTimeout &error) {
       throw InputError(displayName(path), error.what());
     }
-    callMs.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
+  });
   if (args.has("--repeat"))
     std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
 
