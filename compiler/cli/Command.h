@@ -54,5 +54,6 @@ const Command &compileCommand();
 const Command &propagateCommand();
 const Command &explainCommand();
 const Command &showCommand();
+const Command &partitionCommand();
 
 } // namespace shardgen::cli

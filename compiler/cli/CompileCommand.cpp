@@ -9,9 +9,9 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputFolder.h"
+#include "compiler/cli/Pipeline.h"
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
@@ -21,13 +21,24 @@ namespace shardgen::cli {
 static int runCompile(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   auto dir = args.value("-o");
-  if (!dir)
+  bool dumpOnly = args.has("--dump-after") && !args.has("--dump-file"); // writes nothing else
+  if (!dir && !dumpOnly)
     throw UsageError("compile needs -o DIR");
   PropagationStrategy strategy = strategyOption(args);
-  Graph graph = loadVerifiedGraph(path);
-  SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  Pipeline pipeline(args, path, Stage::Codegen);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
+  PropagationResult propagation = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
+  SpmdProgram program = pipeline.partition(graph, propagation);
+  if (pipeline.stopped())
+    return kSuccess;
   verifySpmdIfAsked(args, path, program);
-  GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
+  GeneratedProgram generated = pipeline.generate(program);
+  if (pipeline.stopped())
+    return kSuccess;
   OutputFolder folder(*dir);
   try {
     writeAotProject(folder.staging().string(), generated);
@@ -53,10 +64,11 @@ const Command &compileCommand() {
        "the kernel library and runtime sources, and a CMakeLists.txt defining the library\n"
        "target NAME for add_subdirectory().",
        {"GRAPH"},
-       {{"-o", OptionSpec::Value, "DIR", "output folder (created if needed)"},
-        {"--report", OptionSpec::Flag, "",
-         "print the communication manifest (collectives, bytes, peak memory)"},
-        kStrategyOption, kVerifySpmdOption}},
+       withPipelineOptions({{"-o", OptionSpec::Value, "DIR", "output folder (created if needed)"},
+                            {"--report", OptionSpec::Flag, "",
+                             "print the communication manifest (collectives, bytes, peak memory)"},
+                            kStrategyOption, kVerifySpmdOption},
+                           Stage::Codegen)},
       runCompile};
   return command;
 }

@@ -6,6 +6,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/Pipeline.h"
 #include "compiler/interp/Interpreter.h"
 
 namespace shardgen::cli {
@@ -13,7 +14,10 @@ namespace shardgen::cli {
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   MemoryLimit limit = memoryLimit(args);
-  Graph graph = loadVerifiedGraph(path);
+  Pipeline pipeline(args, path, Stage::Verify);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
   requireFits(path, "eval", interpreterDemand(graph), limit);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
@@ -36,9 +40,10 @@ const Command &evalCommand() {
        "A graph needing more memory than --max-memory (default: 90% of this machine's)\n"
        "is refused before anything is allocated (exit 1).",
        {"GRAPH"},
-       {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
+       withPipelineOptions({{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
-        kMaxMemoryOption, kCustomCallsOption}},
+        kMaxMemoryOption, kCustomCallsOption},
+       Stage::Verify)},
       runEval};
   return command;
 }

@@ -17,22 +17,34 @@ std::string displayName(const std::string &graphPath) {
   return graphPath == "-" ? "<stdin>" : printable(graphPath);
 }
 
-Graph loadVerifiedGraph(const std::string &graphPath) {
-  return atFile(graphPath, [&] {
-    Graph graph = readGraphFile(graphPath);
+Graph readGraphAt(const std::string &graphPath) {
+  return atFile(graphPath, [&] { return readGraphFile(graphPath); });
+}
+
+void verifyGraphAt(const std::string &graphPath, Graph &graph) {
+  atFile(graphPath, [&] {
     verifyGraph(graph);
     checkTensorSizes(graph);
-    return graph;
   });
+}
+
+Graph loadVerifiedGraph(const std::string &graphPath) {
+  Graph graph = readGraphAt(graphPath);
+  verifyGraphAt(graphPath, graph);
+  return graph;
 }
 
 PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
                                 PropagationStrategy strategy) {
   PropagationResult result =
       atFile(graphPath, [&] { return propagateShardings(graph, strategy); });
+  printPropagationWarnings(graphPath, result);
+  return result;
+}
+
+void printPropagationWarnings(const std::string &graphPath, const PropagationResult &result) {
   for (const auto &warning : result.warnings)
     std::cerr << displayName(graphPath) << ": warning: " << printable(warning) << "\n";
-  return result;
 }
 
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

@@ -15,10 +15,17 @@ namespace shardgen::cli {
 /// Reads and verifies the graph (every value's type is then known).
 Graph loadVerifiedGraph(const std::string &graphPath);
 
+/// The two halves of loadVerifiedGraph, for a caller working in between.
+Graph readGraphAt(const std::string &graphPath);
+void verifyGraphAt(const std::string &graphPath, Graph &graph);
+
 /// Propagates the verified graph's shardings with `strategy`; warnings go to
 /// stderr as "FILE: warning: MESSAGE".
 PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
                                 PropagationStrategy strategy);
+
+/// The propagation's warnings on stderr as "FILE: warning: MESSAGE".
+void printPropagationWarnings(const std::string &graphPath, const PropagationResult &result);
 
 /// One .npy per graph input, in order; each must have the input's exact type.
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

@@ -3,12 +3,12 @@
 // value. shardgen explain GRAPH VALUE [--strategy S]: why VALUE has its
 // sharding, and what kept each replicated dim from being sharded.
 
-#include <algorithm>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/Pipeline.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphWriter.h"
@@ -21,8 +21,13 @@ namespace {
 int runPropagate(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
-  Graph graph = loadVerifiedGraph(path);
-  PropagationResult result = propagateFile(path, graph, strategy);
+  Pipeline pipeline(args, path, Stage::Propagate);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
+  PropagationResult result = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
   applyPropagation(graph, result);
   std::string text = writeGraph(graph);
   if (auto out = args.value("-o"))
@@ -35,16 +40,16 @@ int runPropagate(const ParsedArgs &args) {
 int runExplain(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
-  Graph graph = loadVerifiedGraph(path);
-  PropagationResult result = propagateFile(path, graph, strategy);
+  Pipeline pipeline(args, path, Stage::Propagate);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
+  PropagationResult result = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
   // Line breaks are the explanation's own; names inside are made printable.
   std::string text = atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
-  for (size_t start = 0; start < text.size();) {
-    size_t end = std::min(text.find('\n', start), text.size());
-    std::cout << printable(std::string_view(text).substr(start, end - start))
-              << (end < text.size() ? "\n" : "");
-    start = end + 1;
-  }
+  std::cout << printableLines(text);
   return kSuccess;
 }
 
@@ -58,8 +63,10 @@ const Command &propagateCommand() {
        "sharding on every input, op result, output and manual-computation body value, each\n"
        "with an \"_origin\": user:POINTER, constraint:POINTER, group:ID, op:POINTER or default.",
        {"GRAPH"},
-       {{"-o", OptionSpec::Value, "OUT.json", "write the graph to OUT.json (default: stdout)"},
-        kStrategyOption}},
+       withPipelineOptions({{"-o", OptionSpec::Value, "OUT.json",
+                             "write the graph to OUT.json (default: stdout)"},
+                            kStrategyOption},
+                           Stage::Propagate)},
       runPropagate};
   return command;
 }
@@ -72,7 +79,7 @@ const Command &explainCommand() {
        "and for each replicated dim what stopped each axis (a conflict, a closed dim, a\n"
        "replicated axis, a barrier, a missing sharding_rule).",
        {"GRAPH", "VALUE"},
-       {kStrategyOption}},
+       withPipelineOptions({kStrategyOption}, Stage::Propagate)},
       runExplain};
   return command;
 }

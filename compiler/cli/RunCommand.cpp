@@ -12,12 +12,13 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/RunTimings.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/partition/ProgramMesh.h"
@@ -82,30 +83,47 @@ static int runRun(const ParsedArgs &args) {
                                     toleranceOption(args, "--atol")};
   MemoryLimit limit = memoryLimit(args);
   double timeout = timeoutOption(args);
-  Graph graph = loadVerifiedGraph(path);
+  int64_t repeat = repeatOption(args);
+  Pipeline pipeline(args, path, Stage::Codegen);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
   requireThreadsBackendFits(path, graph);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
+  PropagationResult propagation = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
+  SpmdProgram program = pipeline.partition(graph, propagation);
+  if (pipeline.stopped())
+    return kSuccess;
   MemoryDemand demand = meshRunDemand(program);
   if (args.has("--check")) // the reference interpreter runs too
     demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
   requireFits(path, "run", demand, limit);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   verifySpmdIfAsked(args, path, program);
+  GeneratedProgram generated = pipeline.generate(program);
+  if (pipeline.stopped())
+    return kSuccess;
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
-  GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
   jitOptions.cacheDir = compileCacheDir(args);
-  CompiledProgram compiled(program, generated, jitOptions);
+  auto compiled = pipeline.stage("JIT", [&] {
+    return std::make_unique<CompiledProgram>(program, generated, jitOptions);
+  });
   std::vector<Literal> outputs;
-  try {
-    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
-  } catch (const runtime::RunTimeout &error) {
-    throw InputError(displayName(path), error.what());
-  }
+  std::vector<double> callMs = timeCalls(repeat, [&] {
+    try {
+      outputs = compiled->run(inputs, runtime::LaunchOptions{timeout});
+    } catch (const runtime::RunTimeout &error) {
+      throw InputError(displayName(path), error.what());
+    }
+  });
+  if (args.has("--repeat"))
+    std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
 
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
@@ -128,7 +146,7 @@ const Command &runCommand() {
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd] [--no-cache]",
+       "[--verify-spmd] [--no-cache] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -145,6 +163,7 @@ const Command &runCommand() {
        "Compiled programs are cached in $XDG_CACHE_HOME/shardgen (else\n"
        "~/.cache/shardgen): a second run of an unchanged graph skips the compiler.",
        {"GRAPH"},
+       withPipelineOptions(
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
@@ -158,7 +177,8 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption}},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption, kRepeatOption},
+        Stage::Codegen)},
       runRun};
   return command;
 }

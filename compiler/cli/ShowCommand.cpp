@@ -10,9 +10,9 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/Pipeline.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"
-#include "compiler/partition/Partitioner.h"
 #include "compiler/show/HtmlRenderer.h"
 #include "compiler/show/TextRenderer.h"
 
@@ -48,12 +48,16 @@ int runShow(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
   PropagationStrategy strategy = strategyOption(args);
-  Graph graph = loadVerifiedGraph(path);
-  PropagationResult result = propagateFile(path, graph, strategy);
-  SpmdProgram program = atFile(path, [&] {
-    applyPropagation(graph, result);
-    return partitionProgram(graph);
-  });
+  Pipeline pipeline(args, path, Stage::Partition);
+  Graph graph = pipeline.load();
+  if (pipeline.stopped())
+    return kSuccess;
+  PropagationResult result = pipeline.propagate(graph, strategy);
+  if (pipeline.stopped())
+    return kSuccess;
+  SpmdProgram program = pipeline.partition(graph, result);
+  if (pipeline.stopped())
+    return kSuccess;
   // Unknown names fail here, before anything is written.
   show::ShowModel model =
       atFile(path, [&] { return show::buildShowModel(graph, result, program, names); });
@@ -88,8 +92,10 @@ const Command &showCommand() {
        "sharding, a clickable block-to-device view of every tensor (3D for rank 3), the\n"
        "mesh, the communication manifest and each value's origin chain (as explain).",
        {"GRAPH"},
-       {{"--html", OptionSpec::Value, "FILE", "write the page to FILE (nothing on stdout)"},
-        kStrategyOption},
+       withPipelineOptions({{"--html", OptionSpec::Value, "FILE",
+                             "write the page to FILE (nothing on stdout)"},
+                            kStrategyOption},
+                           Stage::Partition),
        true},
       runShow};
   return command;

@@ -1,5 +1,6 @@
 #include "compiler/cli/TerminalText.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace shardgen::cli {
@@ -27,6 +28,18 @@ std::string printable(std::string_view text) {
     } else {
       out += static_cast<char>(byte);
     }
+  }
+  return out;
+}
+
+std::string printableLines(std::string_view text) {
+  std::string out;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    out += printable(text.substr(start, end - start));
+    if (end < text.size())
+      out += '\n';
+    start = end + 1;
   }
   return out;
 }

@@ -12,4 +12,7 @@ namespace shardgen::cli {
 /// the C1 controls U+0080..U+009F as \u0080..\u009f.
 std::string printable(std::string_view text);
 
+/// printable() on each line of `text`, keeping its line breaks.
+std::string printableLines(std::string_view text);
+
 } // namespace shardgen::cli

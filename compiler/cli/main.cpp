@@ -17,7 +17,7 @@ using namespace shardgen::cli;
 static const std::vector<const Command *> &commands() {
   static const std::vector<const Command *> all = {
       &checkCommand(), &propagateCommand(), &explainCommand(), &evalCommand(),
-      &runCommand(),   &compileCommand(), &showCommand()};
+      &runCommand(),   &compileCommand(), &showCommand(),    &partitionCommand()};
   return all;
 }
 

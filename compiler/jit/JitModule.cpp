@@ -1,4 +1,5 @@
 // The ORC side of the JIT: one LLJIT instance per compiled module.
+#include "compiler/ir/Progress.h"
 #include "compiler/jit/CppFrontend.h"
 #include "compiler/jit/JitCompiler.h"
 #include "compiler/jit/ObjectCache.h"
@@ -270,11 +271,16 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
   if (useCache)
     cached = jit::readCachedObject(options.cacheDir, key);
   impl->timings.fromCache = cached.has_value();
+  if (!cached)
+    reportProgress("parsing and optimizing C++ (clang)", 0, 0);
   Compiled compiled = cached ? Compiled{std::move(*cached), nullptr, nullptr, nullptr}
                              : compileFresh(source, fileName, options, impl->ir);
   impl->timings.frontendMs = millisecondsSince(start);
   start = std::chrono::steady_clock::now();
   if (!compiled.ir && !cached) {
+    reportProgress("generating machine code for " +
+                       std::to_string(compiled.object.definedSymbols.size()) + " functions",
+                   0, 0);
     compiled.object.object = compileToObject(*compiled.objectSource, options.optLevel, fileName);
     if (useCache)
       jit::writeCachedObject(options.cacheDir, key, compiled.object);

@@ -1,6 +1,7 @@
 #include "compiler/partition/RegionPartitioner.h"
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/Progress.h"
 #include "compiler/partition/FactorAxes.h"
 #include "compiler/partition/Reshard.h"
 #include "compiler/propagate/ShardingRules.h"
@@ -65,8 +66,12 @@ void RegionPartitioner::partitionMain() {
 }
 
 void RegionPartitioner::partitionRegion(const Region &region) {
-  for (const auto &op : region.ops)
-    partitionOp(op);
+  auto total = static_cast<int64_t>(region.ops.size());
+  for (int64_t done = 0; done < total; ++done) {
+    partitionOp(region.ops[done]);
+    if (!region.parentOp && ((done + 1) % 64 == 0 || done + 1 == total))
+      reportProgress("ops", done + 1, total); // the graph's own ops, not bodies
+  }
 }
 
 void RegionPartitioner::partitionOp(const Op &op) {

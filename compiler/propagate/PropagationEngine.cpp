@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/ir/Progress.h"
 #include "compiler/propagate/ShardingRules.h"
 
 namespace shardgen::propagation {
@@ -94,12 +95,19 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage) {
   queued_.assign(pg_.edges.size(), 1);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
     worklist_.push(static_cast<int64_t>(e));
+  // Progress: ops visited at least once in this pass, of all ops.
+  std::vector<char> seen(pg_.edges.size(), 0);
+  auto total = static_cast<int64_t>(pg_.edges.size());
+  int64_t done = 0;
   while (!worklist_.empty()) {
     int64_t e = worklist_.top();
     worklist_.pop();
     queued_[e] = 0;
     visit(e);
+    if (!seen[e] && (seen[e] = 1, ++done % 256 == 0))
+      reportProgress("ops", done, total);
   }
+  reportProgress("ops", done, total);
 }
 
 void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
