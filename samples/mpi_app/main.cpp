@@ -21,13 +21,13 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "shardgen/runtime.h"
 #include SHARDGEN_PROGRAM_HEADER
+#include "SampleNpy.h"
 
 namespace program = SHARDGEN_PROGRAM;
 
@@ -78,38 +78,6 @@ int64_t elementBytes(const program::TensorInfo &info) {
   return shardgen::runtime::elementBytes(info.elementType);
 }
 
-void writeNpy(const std::string &path, const program::TensorInfo &info, const Bytes &data) {
-  std::string shape = "(";
-  for (int64_t d = 0; d < info.rank; ++d)
-    shape += std::to_string(info.shape[d]) + (info.rank == 1 || d + 1 < info.rank ? "," : "");
-  shape += ")";
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-  while ((10 + header.size() + 1) % 64 != 0)
-    header += ' ';
-  header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  const unsigned short length = static_cast<unsigned short>(header.size());
-  out.write(reinterpret_cast<const char *>(&length), 2);
-  out << header;
-  out.write(reinterpret_cast<const char *>(data.data()), static_cast<std::streamsize>(data.size()));
-}
-
-/// The data of a version-1 .npy file of `bytes` data bytes (empty if unreadable).
-Bytes readNpy(const std::string &path, size_t bytes) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[10] = {};
-  in.read(magic, 10);
-  unsigned short length = 0;
-  std::memcpy(&length, magic + 8, 2);
-  in.ignore(length);
-  Bytes data(bytes);
-  in.read(reinterpret_cast<char *>(data.data()), static_cast<std::streamsize>(bytes));
-  if (!in || std::memcmp(magic, "\x93NUMPY\x01", 7) != 0)
-    data.clear();
-  return data;
-}
-
 /// The bytes of `piece` cut out of a whole row-major tensor.
 Bytes cutPiece(const program::Layout &layout, const program::Piece &piece, const Bytes &whole,
                int64_t width) {
@@ -157,7 +125,7 @@ int compare(const std::string &dir, int rank, int64_t position, const Results &r
   for (int64_t j = 0; j < program::kNumOutputs; ++j) {
     const program::TensorInfo &info = program::kOutputs[j];
     int64_t width = elementBytes(info);
-    Bytes expected = readNpy(dir + "/out" + std::to_string(j) + ".npy", info.numElements * width);
+    Bytes expected = sample::readNpy(dir + "/out" + std::to_string(j) + ".npy", info.numElements * width);
     if (expected.size() != static_cast<size_t>(info.numElements * width)) {
       std::printf("rank %d: cannot read %s/out%lld.npy\n", rank, dir.c_str(), (long long)j);
       return 1;
@@ -227,9 +195,12 @@ int main(int argc, char **argv) {
     } else {
       Results results = runBothStyles(rank, position);
       if (mode == "--write-inputs" && rank == 0 && argc > 2)
-        for (int64_t i = 0; i < program::kNumInputs; ++i)
-          writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy", program::kInputs[i],
-                   wholeInput(i));
+        for (int64_t i = 0; i < program::kNumInputs; ++i) {
+          Bytes input = wholeInput(i);
+          sample::writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy",
+                           program::kInputs[i].shape, program::kInputs[i].rank, input.data(),
+                           input.size());
+        }
       if (mode == "--compare" && argc > 2)
         failures = compare(argv[2], rank, position, results);
       if (mode != "--compare" && rank == 0) {

@@ -24,7 +24,8 @@ foreach(file include/shardgen/runtime.h include/shardgen/mpi.h lib/libshardgen_r
 endforeach()
 
 # The applications and their graph, away from the source tree.
-file(COPY ${SOURCE_DIR}/samples/app ${SOURCE_DIR}/samples/mpi_app ${SOURCE_DIR}/samples/mlp.json
+file(COPY ${SOURCE_DIR}/samples/app ${SOURCE_DIR}/samples/mpi_app ${SOURCE_DIR}/samples/common
+          ${SOURCE_DIR}/samples/mlp.json
      DESTINATION ${outside})
 set(graph ${outside}/mlp.json)
 build_app(${outside}/app ${WORK_DIR}/app -DCMAKE_PREFIX_PATH=${prefix})
