@@ -1,8 +1,8 @@
 # samples/mpi_app from `shardgen compile --backend mpi`'s folder, under
 # `mpirun -np 4`: both MPI call styles (runRank, runRankShards) must equal
 # `shardgen run` on the same inputs bit for bit, and a null buffer on one rank
-# must throw on every rank (no hang, no abort). A folder compiled for threads
-# refuses SHARDGEN_BACKEND_MPI with a clear message.
+# must throw on every rank (no hang, no abort), as must a wrong rank count. A
+# folder compiled for threads refuses SHARDGEN_BACKEND_MPI with a clear message.
 # Run as cmake -DSHARDGEN=... -DMPIRUN=... -DGENERATOR=... -DSOURCE_DIR=...
 # -DWORK_DIR=... -P this.
 include(${CMAKE_CURRENT_LIST_DIR}/../codegen/RunStep.cmake)
@@ -26,6 +26,15 @@ list(SORT inputs)
 run_step(${SHARDGEN} run ${graph} --inputs ${inputs} -o ${WORK_DIR}/run)
 run_step(${mpirun} ${WORK_DIR}/app/mlp_mpi_app --compare ${WORK_DIR}/run)
 run_step(${mpirun} ${WORK_DIR}/app/mlp_mpi_app --check-errors)
+# A wrong rank count is an exception on every rank, which the app reports.
+string(REPLACE "-np;4" "-np;2" mpirun_2 "${mpirun}")
+execute_process(COMMAND ${mpirun_2} ${WORK_DIR}/app/mlp_mpi_app RESULT_VARIABLE status
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(expected "rank 1: the mesh has 4 devices but MPI runs 2 ranks \\(use mpirun -np 4\\)")
+if(status EQUAL 0 OR NOT out MATCHES "${expected}")
+  message(FATAL_ERROR "mlp_mpi_app on 2 ranks: expected the rank count error, got "
+                      "(${status}) ${out}${err}")
+endif()
 
 # --backend threads: no MPI sources, and the option says why.
 run_step(${SHARDGEN} compile ${graph} -o ${WORK_DIR}/threads_gen)
