@@ -14,6 +14,8 @@ set_target_properties(shardgen PROPERTIES EXPORT_NAME shardgen
   # It links the system's shared LLVM/clang libraries.
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(shardgen_runtime PROPERTIES EXPORT_NAME runtime)
+# Its headers are C++20, as the project is.
+target_compile_features(shardgen_runtime PUBLIC cxx_std_20)
 set(SHARDGEN_BUILT_WITH_MPI OFF)
 if(TARGET shardgen_runtime_mpi)
   set_target_properties(shardgen_runtime_mpi PROPERTIES EXPORT_NAME runtime_mpi)
