@@ -60,7 +60,8 @@ static int runCompile(const ParsedArgs &args) {
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   std::cerr << "wrote " << *dir << "/" << generated.name << ".h, " << generated.name << ".cpp, "
-            << generated.name << (options.mpi ? "_host.cpp, " + generated.name + "_mpi.cpp" : "_host.cpp")
+            << generated.name
+            << (options.mpi ? "_host.cpp, " + generated.name + "_mpi.cpp" : "_host.cpp")
             << " and CMakeLists.txt (target " << generated.name << ")\n";
   return kSuccess;
 }

@@ -31,8 +31,8 @@ std::vector<std::string> texts(const std::vector<int64_t> &values) {
 
 std::string layoutTable(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                         const std::string &name, int64_t maxRank) {
-  std::string out = "inline constexpr Layout " + name + "[" + str(std::max<size_t>(ids.size(), 1)) +
-                    "] = {\n";
+  std::string out =
+      "inline constexpr Layout " + name + "[" + str(std::max<size_t>(ids.size(), 1)) + "] = {\n";
   for (SpmdValueId id : ids) {
     const ShardLayout &layout = program.layout(id);
     out += "    {" + cppStringLiteral(meshDescription(program.mesh)) + ", " +
@@ -60,7 +60,8 @@ std::string pieceFunction(const SpmdProgram &program, const std::vector<SpmdValu
     std::vector<std::string> returns;
     for (const PieceClass &piece : classes)
       returns.push_back("return Piece{" + paddedList(texts(piece.extents), maxRank, "1") + ", " +
-                        paddedList(offsets, maxRank, "0") + ", " + str(product(piece.extents)) + "};");
+                        paddedList(offsets, maxRank, "0") + ", " + str(product(piece.extents)) +
+                        "};");
     out += "  case " + str(static_cast<int64_t>(i)) + ": {\n" +
            indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
            "    break;\n  }\n";
@@ -75,9 +76,10 @@ std::string meshDeclarations(const Mesh &mesh) {
   for (const MeshAxis &axis : mesh.axes)
     axes += (axes.empty() ? "" : ", ") + std::string("{") + cppStringLiteral(axis.name) + ", " +
             str(axis.size) + "}";
-  std::string out = "inline constexpr int64_t kNumMeshAxes = " + str(static_cast<int64_t>(mesh.axes.size())) +
-                    ";\ninline constexpr MeshAxis kMeshAxes[kNumMeshAxes > 0 ? kNumMeshAxes : 1] = {" +
-                    (axes.empty() ? "{\"\", 1}" : axes) + "};\n\n";
+  std::string out =
+      "inline constexpr int64_t kNumMeshAxes = " + str(static_cast<int64_t>(mesh.axes.size())) +
+      ";\ninline constexpr MeshAxis kMeshAxes[kNumMeshAxes > 0 ? kNumMeshAxes : 1] = {" +
+      (axes.empty() ? "{\"\", 1}" : axes) + "};\n\n";
   bool permuted = false;
   for (size_t p = 0; p < mesh.deviceIds.size() && mesh.deviceIds.size() > 1; ++p)
     permuted = permuted || mesh.deviceIds[p] != static_cast<int64_t>(p);
@@ -104,7 +106,8 @@ std::string layoutDeclarations(const SpmdProgram &program, const std::vector<Spm
     for (SpmdValueId id : *ids)
       maxRank = std::max(maxRank, program.layout(id).rank());
   return "/// The highest rank of an input or output (at least 1).\n"
-         "inline constexpr int64_t kMaxRank = " + str(maxRank) + ";\n\n" +
+         "inline constexpr int64_t kMaxRank = " +
+         str(maxRank) + ";\n\n" +
          "/// How a tensor is split over the mesh.\n"
          "struct Layout {\n"
          "  const char *mesh;        // \"@mesh [data=2, model=2]\": the program's mesh\n"

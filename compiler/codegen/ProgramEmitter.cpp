@@ -111,6 +111,8 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
   return out;
 }
 
+std::string quoted(const std::string &text) { return cppStringLiteral(text); }
+
 /// The names the graph gives its inputs or outputs (the program's output
 /// value may be a resharded copy, named "y.22").
 std::vector<std::string> graphNames(const Graph &graph, const std::vector<RegionArgument> &ends) {
@@ -165,8 +167,8 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
     lookup += "  case " + str(i) + ": {\n" +
               indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
               "    break;\n  }\n";
-    *infos += "{" + cppStringLiteral(names[i]) + ", " +
-              cppStringLiteral(printType(layout.globalType)) + ", " + cppStringLiteral(printSharding(layout.sharding)) +
+    *infos += "{" + quoted(names[i]) + ", " +
+              quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
               str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
               "},\n";
@@ -192,7 +194,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
       continue; // computed in its group's loop, at the root
     std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
     if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
-      context.addStep("rt::traceOp(device, " + cppStringLiteral(pointer) + ");");
+      context.addStep("rt::traceOp(device, " + quoted(pointer) + ");");
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
       context.addStep(fusedGroupComment(program, *group));
       emitFusedGroup(context, *group);
@@ -260,7 +262,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["OUTPUT_INFOS"] = outputInfos;
   std::string axes, ids;
   for (const MeshAxis &axis : program.mesh.axes)
-    axes += (axes.empty() ? "" : ", ") + std::string("{") + cppStringLiteral(axis.name) + ", " +
+    axes += (axes.empty() ? "" : ", ") + std::string("{") + quoted(axis.name) + ", " +
             str(axis.size) + "}";
   values["MESH_AXES"] = axes;
   values["DEVICE_IDS"] = joinInts(program.mesh.deviceIds.size() > 1 ? program.mesh.deviceIds

@@ -125,7 +125,8 @@ int compare(const std::string &dir, int rank, int64_t position, const Results &r
   for (int64_t j = 0; j < program::kNumOutputs; ++j) {
     const program::TensorInfo &info = program::kOutputs[j];
     int64_t width = elementBytes(info);
-    Bytes expected = sample::readNpy(dir + "/out" + std::to_string(j) + ".npy", info.numElements * width);
+    Bytes expected =
+        sample::readNpy(dir + "/out" + std::to_string(j) + ".npy", info.numElements * width);
     if (expected.size() != static_cast<size_t>(info.numElements * width)) {
       std::printf("rank %d: cannot read %s/out%lld.npy\n", rank, dir.c_str(), (long long)j);
       return 1;

@@ -36,12 +36,15 @@ TEST_CASE("compile --backend mpi adds the MPI call styles and runtime; threads d
   CHECK_FALSE(fs::exists(dir + "/threads/mlp_mpi.cpp"));
   CHECK_FALSE(fs::exists(dir + "/threads/runtime/mpi"));
   CHECK_FALSE(contains(readFile(dir + "/threads/mlp.h"), "void runRank"));
-  CHECK(contains(readFile(dir + "/threads/CMakeLists.txt"), "shardgen programs (links MPI::MPI_CXX)\" OFF)"));
+  CHECK(contains(readFile(dir + "/threads/CMakeLists.txt"),
+                 "shardgen programs (links MPI::MPI_CXX)\" OFF)"));
   // Both headers describe the mesh and every tensor's pieces.
   for (const std::string &header : {readFile(dir + "/threads/mlp.h"), header}) {
-    CHECK(contains(header, "inline constexpr MeshAxis kMeshAxes[kNumMeshAxes > 0 ? kNumMeshAxes : 1] "
-                           "= {{\"data\", 2}, {\"model\", 2}};"));
-    CHECK(contains(header, "{\"@mesh [data=2, model=2]\", \"<@mesh, [{\\\"data\\\"}, {}]>\", 2, {8, 16}},"));
+    CHECK(contains(header,
+                   "inline constexpr MeshAxis kMeshAxes[kNumMeshAxes > 0 ? kNumMeshAxes : 1] "
+                   "= {{\"data\", 2}, {\"model\", 2}};"));
+    CHECK(contains(
+        header, "{\"@mesh [data=2, model=2]\", \"<@mesh, [{\\\"data\\\"}, {}]>\", 2, {8, 16}},"));
     CHECK(contains(header, "constexpr Piece inputPiece(int64_t tensor, int64_t position) {"));
     CHECK(contains(header, "constexpr Piece outputPiece(int64_t tensor, int64_t position) {"));
   }
