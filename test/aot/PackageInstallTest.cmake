@@ -3,8 +3,9 @@
 # `mpirun -np 4`), copied outside the source tree, are configured against the
 # prefix alone (find_package(shardgen 0.1), shardgen_add_program), built and
 # run; their outputs must equal the installed tool's `shardgen run`. The
-# program is compiled again when the graph or the tool changes, and a
-# version the package does not provide is refused.
+# program is compiled again when the graph or the tool changes, STRATEGY
+# reaches the tool, and a version the package does not provide or an unknown
+# BACKEND is refused.
 # Run as cmake -DBUILD_DIR=... -DMPIRUN=... (empty: no MPI) -DGENERATOR=...
 # -DSOURCE_DIR=... -DWORK_DIR=... -P this.
 include(${CMAKE_CURRENT_LIST_DIR}/../codegen/RunStep.cmake)
@@ -59,6 +60,28 @@ file(TOUCH ${graph})
 expect_recompile("the graph changed")
 file(TOUCH ${shardgen})
 expect_recompile("the tool changed")
+
+# STRATEGY reaches `shardgen compile`; a BACKEND it does not know is refused.
+file(WRITE ${outside}/options/CMakeLists.txt "cmake_minimum_required(VERSION 3.20)
+project(options LANGUAGES CXX)
+find_package(shardgen 0.1 REQUIRED)
+if(BAD_BACKEND)
+  shardgen_add_program(TARGET bad GRAPH ../mlp.json BACKEND cuda)
+endif()
+shardgen_add_program(TARGET basic_mlp GRAPH ../mlp.json STRATEGY basic)
+")
+run_step(${CMAKE_COMMAND} -S ${outside}/options -B ${WORK_DIR}/options -G ${GENERATOR}
+         -DCMAKE_PREFIX_PATH=${prefix})
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/options -- -n -v
+                OUTPUT_VARIABLE plan)
+if(NOT plan MATCHES "compile [^\n]*mlp.json -o [^\n]*basic_mlp --backend threads --name basic_mlp --strategy basic")
+  message(FATAL_ERROR "shardgen_add_program(... STRATEGY basic) does not compile so:\n${plan}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} ${WORK_DIR}/options -DBAD_BACKEND=ON
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(status EQUAL 0 OR NOT err MATCHES "BACKEND is threads or mpi, not 'cuda'")
+  message(FATAL_ERROR "BACKEND cuda: expected a refusal, got (${status}) ${err}")
+endif()
 
 # find_package(shardgen 0.2) must not accept 0.1.
 file(WRITE ${outside}/too_new/CMakeLists.txt "cmake_minimum_required(VERSION 3.20)
