@@ -1,6 +1,7 @@
-// shardgen compile GRAPH -o DIR [--strategy S]: writes the program's C++
-// (device code, a header with both call styles, the host side), the kernel
-// library and runtime it needs, and a CMakeLists.txt an application can
+// shardgen compile GRAPH -o DIR [--backend threads|mpi] [--name NAME]
+// [--strategy S]: writes the program's C++ (device code, a header with the
+// call styles and every tensor's layout, the host side), the kernel library
+// and runtime it needs, and a CMakeLists.txt an application can
 // add_subdirectory().
 
 #include <filesystem>
@@ -12,11 +13,30 @@
 #include "compiler/cli/Pipeline.h"
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
+#include "compiler/codegen/CppNames.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 
 namespace shardgen::cli {
+
+/// --backend and --name.
+static AotOptions aotOptions(const ParsedArgs &args) {
+  AotOptions options;
+  std::string backend = args.value("--backend").value_or("threads");
+  if (backend != "threads" && backend != "mpi")
+    throw UsageError("unknown --backend '" + backend + "' (expected threads or mpi)");
+  options.mpi = backend == "mpi";
+  if (auto name = args.value("--name")) {
+    // Only names the generated C++ and file system take as they are.
+    if (codegen::programIdentifier(*name) != *name)
+      throw UsageError("--name '" + *name +
+                       "' is not a usable C++ name (an identifier of at most 200 characters "
+                       "with a lowercase letter, no keyword or reserved name)");
+    options.name = *name;
+  }
+  return options;
+}
 
 static int runCompile(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
@@ -25,6 +45,7 @@ static int runCompile(const ParsedArgs &args) {
   if (!dir && !dumpOnly)
     throw UsageError("compile needs -o DIR");
   PropagationStrategy strategy = strategyOption(args);
+  AotOptions options = aotOptions(args);
   Pipeline pipeline(args, path, Stage::Codegen);
   Graph graph = pipeline.load();
   if (pipeline.stopped())
@@ -36,7 +57,7 @@ static int runCompile(const ParsedArgs &args) {
   if (pipeline.stopped())
     return kSuccess;
   verifySpmdIfAsked(args, path, program);
-  GeneratedProgram generated = pipeline.generate(program);
+  GeneratedProgram generated = pipeline.generate(program, options);
   if (pipeline.stopped())
     return kSuccess;
   OutputFolder folder(*dir);
@@ -50,21 +71,31 @@ static int runCompile(const ParsedArgs &args) {
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
   std::cerr << "wrote " << *dir << "/" << generated.name << ".h, " << generated.name << ".cpp, "
-            << generated.name << "_host.cpp and CMakeLists.txt (target " << generated.name
-            << ")\n";
+            << generated.name
+            << (options.mpi ? "_host.cpp, " + generated.name + "_mpi.cpp" : "_host.cpp")
+            << " and CMakeLists.txt (target " << generated.name << ")\n";
   return kSuccess;
 }
 
 const Command &compileCommand() {
   static const Command command{
       {"compile", "write the per-device C++, header and CMakeLists.txt",
-       "GRAPH -o DIR [--report] [--strategy S] [--verify-spmd]",
+       "GRAPH -o DIR [--backend threads|mpi] [--name NAME] [--report] [--strategy S] "
+       "[--verify-spmd]",
        "Propagates shardings, partitions GRAPH and writes its C++ into DIR: NAME.cpp (the\n"
-       "per-device program), NAME.h (global-tensor and per-shard call styles), NAME_host.cpp,\n"
-       "the kernel library and runtime sources, and a CMakeLists.txt defining the library\n"
-       "target NAME for add_subdirectory().",
+       "per-device program), NAME.h (global-tensor and per-shard call styles, the mesh and\n"
+       "every tensor's layout), NAME_host.cpp, the kernel library and runtime sources, and a\n"
+       "CMakeLists.txt defining the library target NAME for add_subdirectory(). With\n"
+       "--backend mpi also NAME_mpi.cpp (runRank, runRankShards) and the runtime's MPI\n"
+       "backend, built when the CMake option SHARDGEN_BACKEND_MPI is ON (its default then).",
        {"GRAPH"},
        withPipelineOptions({{"-o", OptionSpec::Value, "DIR", "output folder (created if needed)"},
+                            {"--backend", OptionSpec::Value, "B",
+                             "threads (default) or mpi: also the MPI call styles and runtime "
+                             "sources"},
+                            {"--name", OptionSpec::Value, "NAME",
+                             "the program's C++ name (header, namespace, target); default: the "
+                             "graph's name"},
                             {"--report", OptionSpec::Flag, "",
                              "print the communication manifest (collectives, bytes, peak memory)"},
                             kStrategyOption, kVerifySpmdOption},

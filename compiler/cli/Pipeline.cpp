@@ -130,9 +130,9 @@ SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
   return program;
 }
 
-GeneratedProgram Pipeline::generate(const SpmdProgram &program) {
-  GeneratedProgram generated =
-      stage("generate", [&] { return atFile(path_, [&] { return generateProgram(program); }); });
+GeneratedProgram Pipeline::generate(const SpmdProgram &program, const AotOptions &options) {
+  GeneratedProgram generated = stage(
+      "generate", [&] { return atFile(path_, [&] { return generateProgram(program, options); }); });
   dumpIfAsked(Stage::Codegen, [&] { return generated.source; });
   return generated;
 }

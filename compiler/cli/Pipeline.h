@@ -48,7 +48,7 @@ public:
   PropagationResult propagate(const Graph &graph, PropagationStrategy strategy);
   /// Writes `result` into `graph` and partitions it (the program points into it).
   SpmdProgram partition(Graph &graph, const PropagationResult &result);
-  GeneratedProgram generate(const SpmdProgram &program);
+  GeneratedProgram generate(const SpmdProgram &program, const AotOptions &options = {});
   /// Runs `work` as the timed stage `name` under the progress line.
   template <typename Work> auto stage(const std::string &name, Work &&work) {
     StageScope scope(*this, name);

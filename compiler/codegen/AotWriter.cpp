@@ -28,11 +28,14 @@ void writeAotProject(const std::string &dir, const GeneratedProgram &generated) 
   writeFile(root / (generated.name + ".h"), generated.header);
   writeFile(root / (generated.name + "_host.cpp"), generated.hostSource);
   writeFile(root / "CMakeLists.txt", generated.cmakeLists);
+  const bool mpi = !generated.mpiSource.empty();
+  if (mpi)
+    writeFile(root / (generated.name + "_mpi.cpp"), generated.mpiSource);
   for (const codegen::EmbeddedFile &file : codegen::embeddedFiles()) {
     std::string_view path = file.path;
     if (path.starts_with("templates/kernels/"))
       writeFile(root / path.substr(std::string_view("templates/").size()), file.contents);
-    else if (path.starts_with("runtime/"))
+    else if (path.starts_with("runtime/") && (mpi || !path.starts_with("runtime/mpi/")))
       writeFile(root / path, file.contents);
   }
 }

@@ -15,18 +15,25 @@
 
 namespace shardgen {
 
+/// How `shardgen compile` names the program and which backends it serves.
+struct AotOptions {
+  std::string name; // the program's C++ name; "" = the graph name as an identifier
+  bool mpi = false; // also the MPI call styles (<name>_mpi.cpp) and runtime sources
+};
+
 struct GeneratedProgram {
-  std::string name;       // C identifier of the graph name ("mlp")
+  std::string name;       // C identifier of the graph name ("mlp") or AotOptions::name
   std::string symbol;     // prefix of the extern "C" entry point ("shardgen_mlp")
   std::string source;     // the device program: <name>.cpp
   std::string header;     // the application's API: <name>.h (AOT)
   std::string hostSource; // meshes and launching for that API: <name>_host.cpp (AOT)
   std::string cmakeLists; // builds all of it as a library (AOT)
+  std::string mpiSource;  // the MPI call styles: <name>_mpi.cpp (AOT with AotOptions::mpi)
 };
 
 /// Generates the program. Throws GraphError (at the op) for what code
 /// generation does not support.
-GeneratedProgram generateProgram(const SpmdProgram &program);
+GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options = {});
 
 /// The entry point's name for a generated program.
 inline std::string deviceEntryPoint(const GeneratedProgram &program) {

@@ -175,6 +175,32 @@ std::string programIdentifier(std::string_view graphName) {
   return out + suffix;
 }
 
+std::string cppStringLiteral(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    unsigned char byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += '\\';
+      out += static_cast<char>('0' + (byte >> 6));
+      out += static_cast<char>('0' + ((byte >> 3) & 7));
+      out += static_cast<char>('0' + (byte & 7));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string meshDescription(const Mesh &mesh) {
+  std::string text = "@" + mesh.name + " [";
+  for (size_t i = 0; i < mesh.axes.size(); ++i)
+    text += (i ? ", " : "") + mesh.axes[i].name + "=" + std::to_string(mesh.axes[i].size);
+  return text + "]";
+}
+
 std::string commentText(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/Mesh.h"
 #include "compiler/ir/TensorType.h"
 
 namespace shardgen::codegen {
@@ -31,6 +32,11 @@ std::string cIdentifier(std::string_view name);
 /// distinct for distinct names, at most 201 characters (longer ones end in a
 /// hash), never empty ("program" for an unnamed graph).
 std::string programIdentifier(std::string_view graphName);
+/// A C++ string literal of `text`; control characters as three-digit octal
+/// escapes (never greedy, unlike \x).
+std::string cppStringLiteral(std::string_view text);
+/// "@mesh [data=2, model=4]".
+std::string meshDescription(const Mesh &mesh);
 /// A comment-safe copy of `text` (no "*/", no newlines).
 std::string commentText(std::string_view text);
 

@@ -1,10 +1,11 @@
 # Writes OUTPUT: a C++ file defining the table of EmbeddedFiles.h with the
-# contents of ROOT/templates/** and the runtime's headers and sources as raw
-# string literals. Run as `cmake -DROOT=... -DOUTPUT=... -P EmbedFiles.cmake`.
+# contents of ROOT/templates/** and the runtime's headers and sources (both
+# backends) as raw string literals. Run as `cmake -DROOT=... -DOUTPUT=... -P EmbedFiles.cmake`.
 file(GLOB_RECURSE files RELATIVE ${ROOT}
   ${ROOT}/templates/*
   ${ROOT}/runtime/include/*
-  ${ROOT}/runtime/src/*)
+  ${ROOT}/runtime/src/*
+  ${ROOT}/runtime/mpi/*)
 list(SORT files)
 set(body "")
 set(entries "")

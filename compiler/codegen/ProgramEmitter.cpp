@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "compiler/codegen/AotInterface.h"
 #include "compiler/codegen/BufferPlan.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/CppNames.h"
@@ -110,33 +111,7 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
   return out;
 }
 
-std::string meshText(const Mesh &mesh) {
-  std::string text = "@" + mesh.name + " [";
-  for (size_t i = 0; i < mesh.axes.size(); ++i)
-    text += (i ? ", " : "") + mesh.axes[i].name + "=" + str(mesh.axes[i].size);
-  return text + "]";
-}
-
-/// A C++ string literal; control characters as three-digit octal escapes
-/// (never greedy, unlike \x).
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    unsigned char byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += '\\';
-      out += static_cast<char>('0' + (byte >> 6));
-      out += static_cast<char>('0' + ((byte >> 3) & 7));
-      out += static_cast<char>('0' + (byte & 7));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string quoted(const std::string &text) { return cppStringLiteral(text); }
 
 /// The names the graph gives its inputs or outputs (the program's output
 /// value may be a resharded copy, named "y.22").
@@ -205,10 +180,10 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
 
 } // namespace
 
-GeneratedProgram generateProgram(const SpmdProgram &program) {
+GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options) {
   GeneratedProgram generated;
   const Graph &graph = *program.graph;
-  generated.name = programIdentifier(graph.name);
+  generated.name = options.name.empty() ? programIdentifier(graph.name) : options.name;
   generated.symbol = "shardgen_" + generated.name;
 
   EmitterContext context(program);
@@ -238,7 +213,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
 
   std::map<std::string, std::string> values;
   values["GRAPH_NAME"] = commentText(graph.name);
-  values["MESH"] = commentText(meshText(program.mesh));
+  values["MESH"] = commentText(meshDescription(program.mesh));
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
   values["STEPS"] = context.steps;
@@ -292,6 +267,14 @@ GeneratedProgram generateProgram(const SpmdProgram &program) {
   values["MESH_AXES"] = axes;
   values["DEVICE_IDS"] = joinInts(program.mesh.deviceIds.size() > 1 ? program.mesh.deviceIds
                                                                     : std::vector<int64_t>{});
+  values["MESH_DECLARATIONS"] = meshDeclarations(program.mesh);
+  values["LAYOUT_DECLARATIONS"] = layoutDeclarations(program, program.inputs, program.outputs);
+  values["BACKEND"] = options.mpi ? "mpi" : "threads";
+  values["MPI_DEFAULT"] = options.mpi ? "ON" : "OFF";
+  values["MPI_DECLARATIONS"] =
+      options.mpi ? fillTemplate(embeddedFile("templates/program_mpi.h.in"), values) : "";
+  if (options.mpi)
+    generated.mpiSource = fillTemplate(embeddedFile("templates/program_mpi.cpp.in"), values);
   generated.header = fillTemplate(embeddedFile("templates/program.h.in"), values);
   generated.hostSource = fillTemplate(embeddedFile("templates/program_host.cpp.in"), values);
   generated.cmakeLists = fillTemplate(embeddedFile("templates/CMakeLists.txt.in"), values);

@@ -10,11 +10,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include SHARDGEN_PROGRAM_HEADER
+#include "SampleNpy.h"
 
 namespace program = SHARDGEN_PROGRAM;
 
@@ -24,38 +24,6 @@ std::vector<float> makeInput(int64_t input, int64_t count) {
   std::vector<float> values(count);
   for (int64_t k = 0; k < count; ++k)
     values[k] = static_cast<float>((k * 7 + input * 3) % 11 - 5) / 4.0f;
-  return values;
-}
-
-void writeNpy(const std::string &path, const program::TensorInfo &info, const std::vector<float> &v) {
-  std::string shape = "(";
-  for (int64_t d = 0; d < info.rank; ++d)
-    shape += std::to_string(info.shape[d]) + (info.rank == 1 || d + 1 < info.rank ? "," : "");
-  shape += ")";
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
-  while ((10 + header.size() + 1) % 64 != 0)
-    header += ' ';
-  header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  const unsigned short length = static_cast<unsigned short>(header.size());
-  out.write(reinterpret_cast<const char *>(&length), 2);
-  out << header;
-  out.write(reinterpret_cast<const char *>(v.data()), static_cast<std::streamsize>(v.size() * 4));
-}
-
-/// The float data of a version-1 .npy file.
-std::vector<float> readNpyFloats(const std::string &path, int64_t count) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[10];
-  in.read(magic, 10);
-  unsigned short length = 0;
-  std::memcpy(&length, magic + 8, 2);
-  in.ignore(length);
-  std::vector<float> values(count);
-  in.read(reinterpret_cast<char *>(values.data()), count * 4);
-  if (!in)
-    values.clear();
   return values;
 }
 
@@ -79,11 +47,15 @@ int main(int argc, char **argv) {
   std::string mode = argc > 2 ? argv[1] : "";
   if (mode == "--write-inputs")
     for (int64_t i = 0; i < program::kNumInputs; ++i)
-      writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy", program::kInputs[i],
-               inputs[i]);
+      sample::writeNpy(std::string(argv[2]) + "/in" + std::to_string(i) + ".npy",
+                       program::kInputs[i].shape, program::kInputs[i].rank, inputs[i].data(),
+                       inputs[i].size() * sizeof(float));
   if (mode == "--compare") {
-    std::vector<float> expected =
-        readNpyFloats(std::string(argv[2]) + "/out0.npy", program::kOutputs[0].numElements);
+    std::vector<unsigned char> bytes =
+        sample::readNpy(std::string(argv[2]) + "/out0.npy", outputs[0].size() * sizeof(float));
+    std::vector<float> expected(bytes.size() / sizeof(float));
+    if (!bytes.empty())
+      std::memcpy(expected.data(), bytes.data(), bytes.size());
     if (expected.size() != outputs[0].size()) {
       std::printf("cannot read %s/out0.npy\n", argv[2]);
       return 1;

@@ -1,7 +1,10 @@
 // Runs one of the AOT-compiled programs linked into this application:
 //   aot_driver NAME IN_DIR OUT_DIR
 // reads IN_DIR/in<i>.npy, calls NAME::run (global tensors, threads backend)
-// and writes OUT_DIR/out<j>.npy, for shardgen_aot_tool compare.
+// and writes OUT_DIR/out<j>.npy, for shardgen_aot_tool compare. It also runs
+// NAME::runSharded on the pieces the header's inputPiece() cuts out of the
+// inputs and exits 1 unless every device's output pieces are, bit for bit,
+// the pieces outputPiece() names in run's outputs (unreduced outputs aside).
 
 #include <cstdint>
 #include <cstdio>
@@ -21,10 +24,27 @@ struct Tensor {
   int64_t numElements;
 };
 
+/// A device's piece of a tensor, as the header's Piece (whose type is each
+/// program's own).
+struct Box {
+  std::vector<int64_t> shape, offset;
+  int64_t numElements;
+};
+
+template <typename Piece> Box boxOf(const Piece &piece, int64_t rank) {
+  return {std::vector<int64_t>(piece.shape, piece.shape + rank),
+          std::vector<int64_t>(piece.offset, piece.offset + rank), piece.numElements};
+}
+
 struct Program {
   const char *name;
   std::vector<Tensor> inputs, outputs;
   void (*run)(const void *const *, void *const *);
+  void (*runSharded)(const void *const *const *, void *const *const *);
+  int64_t numDevices;
+  Box (*inputPiece)(int64_t input, int64_t position);
+  Box (*outputPiece)(int64_t output, int64_t position);
+  const char *(*outputSharding)(int64_t output);
 };
 
 /// Each program's header declares its own TensorInfo: take what we need.
@@ -37,9 +57,21 @@ template <typename Info> std::vector<Tensor> tensors(const Info *infos, int64_t 
   return out;
 }
 
-#define SHARDGEN_AOT_ENTRY(ns)                                                             \
-  Program{#ns, tensors(ns::kInputs, ns::kNumInputs), tensors(ns::kOutputs, ns::kNumOutputs),       \
-          ns::run},
+#define SHARDGEN_AOT_ENTRY(ns)                                                                     \
+  Program{#ns,                                                                                     \
+          tensors(ns::kInputs, ns::kNumInputs),                                                    \
+          tensors(ns::kOutputs, ns::kNumOutputs),                                                  \
+          ns::run,                                                                                 \
+          ns::runSharded,                                                                          \
+          ns::kNumDevices,                                                                         \
+          [](int64_t i, int64_t p) { return boxOf(ns::inputPiece(i, p), ns::kInputs[i].rank); },  \
+          [](int64_t j, int64_t p) { return boxOf(ns::outputPiece(j, p), ns::kOutputs[j].rank); }, \
+          [](int64_t j) { return ns::kOutputLayouts[j].sharding; }},
+
+// The layouts are usable at compile time.
+#define SHARDGEN_AOT_CONSTEXPR(ns)                                                                 \
+  static_assert(ns::inputPiece(0, 0).numElements >= 0 && ns::devicePosition(ns::deviceIdAt(0)) == 0);
+SHARDGEN_AOT_PROGRAMS(SHARDGEN_AOT_CONSTEXPR)
 
 std::vector<Program> programs() { return {SHARDGEN_AOT_PROGRAMS(SHARDGEN_AOT_ENTRY)}; }
 
@@ -106,6 +138,65 @@ bool writeNpy(const std::string &path, const Tensor &tensor,
   return static_cast<bool>(out);
 }
 
+/// The bytes of `box` cut out of a whole row-major tensor of `shape`.
+std::vector<unsigned char> cut(const std::vector<unsigned char> &whole,
+                               const std::vector<int64_t> &shape, const Box &box, int64_t width) {
+  std::vector<unsigned char> out(static_cast<size_t>(box.numElements * width));
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  for (int64_t k = 0; k < box.numElements; ++k) {
+    int64_t rest = k, index = 0, stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      index += (box.offset[d] + rest % box.shape[d]) * stride;
+      rest /= box.shape[d];
+      stride *= shape[d];
+    }
+    std::memcpy(&out[k * width], &whole[index * width], static_cast<size_t>(width));
+  }
+  return out;
+}
+
+/// runSharded on the pieces of `inputs` must give the pieces of `outputs`.
+bool piecesAgree(const Program &program, const std::vector<std::vector<unsigned char>> &inputs,
+                 const std::vector<std::vector<unsigned char>> &outputs) {
+  const int64_t devices = program.numDevices;
+  std::vector<std::vector<std::vector<unsigned char>>> in(devices), out(devices);
+  std::vector<std::vector<const void *>> inPointers(devices);
+  std::vector<std::vector<void *>> outPointers(devices);
+  std::vector<const void *const *> inLists;
+  std::vector<void *const *> outLists;
+  for (int64_t p = 0; p < devices; ++p) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor &t = program.inputs[i];
+      in[p].push_back(cut(inputs[i], t.shape, program.inputPiece(static_cast<int64_t>(i), p),
+                          dtypeOf(t.elementType).bytes));
+      inPointers[p].push_back(in[p].back().data());
+    }
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      const Tensor &t = program.outputs[j];
+      Box box = program.outputPiece(static_cast<int64_t>(j), p);
+      out[p].emplace_back(static_cast<size_t>(box.numElements * dtypeOf(t.elementType).bytes), 0x5a);
+      outPointers[p].push_back(out[p].back().data());
+    }
+    inLists.push_back(inPointers[p].data());
+    outLists.push_back(outPointers[p].data());
+  }
+  program.runSharded(inLists.data(), outLists.data());
+  for (int64_t p = 0; p < devices; ++p)
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      if (std::strstr(program.outputSharding(static_cast<int64_t>(j)), "unreduced"))
+        continue; // its pieces are partial sums
+      const Tensor &t = program.outputs[j];
+      Box box = program.outputPiece(static_cast<int64_t>(j), p);
+      if (out[p][j] != cut(outputs[j], t.shape, box, dtypeOf(t.elementType).bytes)) {
+        std::fprintf(stderr, "%s: runSharded's piece of output %zu on position %lld differs from "
+                     "run's at the offsets outputPiece gives\n", program.name, j,
+                     static_cast<long long>(p));
+        return false;
+      }
+    }
+  return true;
+}
+
 int runProgram(const Program &program, const std::string &inDir, const std::string &outDir) {
   std::vector<std::vector<unsigned char>> inputs(program.inputs.size()),
       outputs(program.outputs.size());
@@ -126,6 +217,8 @@ int runProgram(const Program &program, const std::string &inDir, const std::stri
     out.push_back(outputs[j].data());
   }
   program.run(in.data(), out.data());
+  if (!piecesAgree(program, inputs, outputs))
+    return 1;
   for (size_t j = 0; j < outputs.size(); ++j)
     if (!writeNpy(outDir + "/out" + std::to_string(j) + ".npy", program.outputs[j], outputs[j])) {
       std::fprintf(stderr, "cannot write %s/out%zu.npy\n", outDir.c_str(), j);
