@@ -1,5 +1,7 @@
 #include "compiler/ir/Mesh.h"
 
+#include "runtime/include/shardgen/mesh_position.h"
+
 namespace shardgen {
 
 int64_t Mesh::numDevices() const {
@@ -22,20 +24,19 @@ int64_t Mesh::deviceId(int64_t position) const {
   return deviceIds.empty() ? position : deviceIds[position];
 }
 
+std::vector<int64_t> Mesh::axisSizes() const {
+  std::vector<int64_t> sizes;
+  for (const MeshAxis &axis : axes)
+    sizes.push_back(axis.size);
+  return sizes;
+}
+
 std::vector<int64_t> Mesh::coordinates(int64_t position) const {
-  std::vector<int64_t> coords(axes.size());
-  for (size_t i = axes.size(); i-- > 0;) {
-    coords[i] = position % axes[i].size;
-    position /= axes[i].size;
-  }
-  return coords;
+  return runtime::coordinatesOf(position, axisSizes());
 }
 
 int64_t Mesh::position(const std::vector<int64_t> &coords) const {
-  int64_t position = 0;
-  for (size_t i = 0; i < axes.size(); ++i)
-    position = position * axes[i].size + coords[i];
-  return position;
+  return runtime::positionOf(coords, axisSizes());
 }
 
 } // namespace shardgen

@@ -1,4 +1,5 @@
 #include "shardgen/mesh.h"
+#include "shardgen/mesh_position.h"
 
 #include <stdexcept>
 
@@ -58,26 +59,25 @@ int64_t DeviceMesh::positionOfDevice(int64_t deviceId) const {
 std::vector<int64_t> DeviceMesh::coordinates(int64_t position) const {
   if (position < 0 || position >= numDevices_)
     throw std::out_of_range("device position " + std::to_string(position) + " is outside the mesh");
-  std::vector<int64_t> coordinates(axes_.size());
-  for (size_t i = axes_.size(); i-- > 0;) {
-    coordinates[i] = position % axes_[i].size;
-    position /= axes_[i].size;
-  }
-  return coordinates;
+  return coordinatesOf(position, axisSizes());
 }
 
 int64_t DeviceMesh::position(const std::vector<int64_t> &coordinates) const {
   if (coordinates.size() != axes_.size())
     throw std::invalid_argument("expected " + std::to_string(axes_.size()) + " coordinates, got " +
                                 std::to_string(coordinates.size()));
-  int64_t position = 0;
-  for (size_t i = 0; i < axes_.size(); ++i) {
+  for (size_t i = 0; i < axes_.size(); ++i)
     if (coordinates[i] < 0 || coordinates[i] >= axes_[i].size)
       throw std::out_of_range("coordinate " + std::to_string(coordinates[i]) + " is outside axis \"" +
                               axes_[i].name + "\"");
-    position = position * axes_[i].size + coordinates[i];
-  }
-  return position;
+  return positionOf(coordinates, axisSizes());
+}
+
+std::vector<int64_t> DeviceMesh::axisSizes() const {
+  std::vector<int64_t> sizes;
+  for (const MeshAxis &axis : axes_)
+    sizes.push_back(axis.size);
+  return sizes;
 }
 
 DeviceContext DeviceMesh::deviceContext(int64_t position, Communicator *communicator) const {

@@ -32,6 +32,7 @@ public:
 
   int64_t deviceId(int64_t position) const;
   int64_t positionOfDevice(int64_t deviceId) const;
+  std::vector<int64_t> axisSizes() const; // major to minor
   std::vector<int64_t> coordinates(int64_t position) const;
   int64_t position(const std::vector<int64_t> &coordinates) const;
 
