@@ -73,6 +73,25 @@ ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t posi
   return state;
 }
 
+bool sameMesh(const Graph &graph, int32_t a, int32_t b) {
+  const Mesh &x = graph.meshes[a], &y = graph.meshes[b];
+  return a == b || (x.axes == y.axes && x.deviceIds == y.deviceIds);
+}
+
+int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge) {
+  int32_t mesh = -1;
+  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+    int32_t other = pg.tensors[tensorAt(edge, k)].state.mesh;
+    if (other < 0)
+      continue;
+    if (mesh < 0 || graph.meshes[mesh].isEmpty())
+      mesh = other;
+    else if (!graph.meshes[other].isEmpty() && !sameMesh(graph, mesh, other))
+      return -1;
+  }
+  return mesh;
+}
+
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage) {
   if (std::find(rule.blockedFactors.begin(), rule.blockedFactors.end(), factor) !=
@@ -175,19 +194,12 @@ void PropagationEngine::visit(int64_t edgeIndex) {
       edge.opClass != OpClass::Unscheduled)
     return; // not this stage's op: every factor's direction would be None
   size_t numTensors = edge.operands.size() + edge.results.size();
-  int32_t mesh = -1;
-  bool anyAxes = false;
-  for (size_t k = 0; k < numTensors; ++k) {
-    const ShardingState &state = pg_.tensors[tensorAt(edge, k)].state;
-    if (!state.hasSharding())
-      continue;
-    if (mesh >= 0 && state.mesh != mesh)
-      return; // Shardy propagates only between shardings of one mesh
-    mesh = state.mesh;
-    anyAxes |= state.hasAxes();
-  }
+  int32_t mesh = commonMesh(graph_, pg_, edge);
   if (mesh < 0)
-    return;
+    return; // Shardy propagates only between shardings of one mesh
+  bool anyAxes = false;
+  for (size_t k = 0; k < numTensors; ++k)
+    anyAxes |= pg_.tensors[tensorAt(edge, k)].state.hasAxes();
 
   for (size_t k = 0; k < numTensors; ++k) {
     Tensor &tensor = pg_.tensors[tensorAt(edge, k)];

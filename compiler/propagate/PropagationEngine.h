@@ -33,6 +33,13 @@ ShardingState restoreManualAxes(const ShardingState &local, const ManualView &vi
 OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
 /// The state of tensor `position` (operands first) of `edge` as the edge sees it.
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position);
+/// Meshes that are one mesh for propagation: equal axes and device ids,
+/// whatever their names (Shardy compares MeshAttrs, not symbols).
+bool sameMesh(const Graph &graph, int32_t a, int32_t b);
+/// Shardy's common mesh of an op's shardings (getCommonMeshOrRef): the first
+/// sharded tensor's mesh (operands, then results), where an empty mesh gives
+/// way to any other; -1 when none has a sharding or two meshes differ.
+int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
 /// The direction `factor` may propagate along `edge` in `stage`.
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage);
