@@ -55,3 +55,17 @@ TEST_CASE("meshes equal up to name are one mesh; the result takes the first oper
   // Other device ids: another mesh, so nothing crosses.
   CHECK(p.sharding("t") == R"(<@m1, [{}, {}]>)");
 }
+
+TEST_CASE("a reshape merging dims takes the sub-axis that divides a non-minor-most factor") {
+  // Shardy's basic_propagation.mlir
+  // @merge_dim_non_minor_most_factor_propagate_sub_axis_and_concat: dim 0
+  // (size 4) holds b then a (8 devices, overflowing), so the merged dim gets
+  // b, the part of a that still divides 4, then dim 1's c.
+  auto p = propagate(
+      graphJson(R"({"name": "a", "size": 4}, {"name": "b", "size": 2}, {"name": "c", "size": 2})",
+                R"({"name": "x", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{b, a}, {c}]>"})",
+                R"({"op": "reshape", "operands": ["x"], "result": "y", "type": "tensor<16xf32>"})",
+                R"({"value": "y"})"),
+      PropagationStrategy::Basic);
+  CHECK(p.sharding("y") == R"(<@mesh, [{"b", "a":(1)2, "c"}]>)");
+}
