@@ -100,19 +100,44 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
   auto allowed = static_cast<Direction>(edge.allowed);
   if (edge.opClass == OpClass::Unscheduled || stage == OpStage::Everything)
     return allowed;
-  Direction byStage = edge.opClass == OpClass::PassThrough ? Direction::Both : Direction::None;
-  if (stage == OpStage::PassThroughFactors && rule.factorKinds[factor] == FactorKind::PassThrough)
+  Direction byStage = Direction::None;
+  if (edge.opClass == OpClass::PassThrough &&
+      (stage != OpStage::PassThroughSingleUse || !edge.multiUseOperand))
+    byStage = Direction::Both;
+  bool anyFactor = stage >= OpStage::AnyButBroadcastForward;
+  if (anyFactor || (stage >= OpStage::PassThroughFactors &&
+                    rule.factorKinds[factor] == FactorKind::PassThrough))
     byStage = unite(byStage,
                     edge.opClass == OpClass::Broadcast ? Direction::Backward : Direction::Both);
   return intersect(allowed, byStage);
 }
 
-void PropagationEngine::run(ConflictResolution resolution, OpStage stage) {
+/// Whether `stage` lets `edge` cross more than the stage before it did. An
+/// edge that does not gain has nothing new to do until a neighbour changes.
+static bool gainsInStage(const Edge &edge, OpStage stage) {
+  switch (stage) {
+  case OpStage::PassThroughSingleUse:
+    return true;
+  case OpStage::PassThroughOps:
+    return edge.opClass == OpClass::PassThrough && edge.multiUseOperand;
+  case OpStage::PassThroughFactors:
+  case OpStage::AnyButBroadcastForward:
+    return edge.opClass == OpClass::Other || edge.opClass == OpClass::Broadcast;
+  case OpStage::Everything:
+    return edge.opClass == OpClass::Broadcast;
+  }
+  return true;
+}
+
+void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool afterPrevStage) {
   resolution_ = resolution;
   stage_ = stage;
-  queued_.assign(pg_.edges.size(), 1);
+  queued_.assign(pg_.edges.size(), 0);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
-    worklist_.push(static_cast<int64_t>(e));
+    if (!afterPrevStage || gainsInStage(pg_.edges[e], stage)) {
+      queued_[e] = 1;
+      worklist_.push(static_cast<int64_t>(e));
+    }
   while (!worklist_.empty()) {
     int64_t e = worklist_.top();
     worklist_.pop();
@@ -190,7 +215,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   const Edge &edge = pg_.edges[edgeIndex];
   if (edge.opaque || edge.allowed == 0)
     return; // nothing crosses a custom_call without rule or a closed barrier
-  if (stage_ == OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
+  if (stage_ <= OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
       edge.opClass != OpClass::Unscheduled)
     return; // not this stage's op: every factor's direction would be None
   size_t numTensors = edge.operands.size() + edge.results.size();

@@ -14,9 +14,12 @@ namespace shardgen::propagation {
 /// Op-priority stages (Shardy's op schedule). Each stage also allows what the
 /// earlier ones allowed.
 enum class OpStage {
-  PassThroughOps = 0,      // elementwise, reshape, transpose, data-flow edges
-  PassThroughFactors = 1,  // pass-through factors of every op; broadcast only backward
-  Everything = 2,
+  PassThroughSingleUse = 0, // elementwise, reshape, transpose, data-flow edges whose
+                            // operands have no other use
+  PassThroughOps = 1,       // the same ops, whatever the uses
+  PassThroughFactors = 2,   // pass-through factors of every op; broadcast only backward
+  AnyButBroadcastForward = 3,
+  Everything = 4,
 };
 
 /// The view of a global tensor inside a manual computation: the manual axes
@@ -52,8 +55,10 @@ class PropagationEngine {
 public:
   PropagationEngine(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
-  /// Runs the worklist to a fixed point.
-  void run(ConflictResolution resolution, OpStage stage);
+  /// Runs the worklist to a fixed point. With `afterPrevStage` (the engine
+  /// just ran the stage before `stage` to its fixed point), only the edges the
+  /// new stage lets cross more start in the worklist.
+  void run(ConflictResolution resolution, OpStage stage, bool afterPrevStage = false);
   int64_t visits() const { return visits_; }
 
 private:

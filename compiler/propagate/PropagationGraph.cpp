@@ -45,6 +45,7 @@ public:
     emitOutputEdges();
     for (auto &[from, to] : shadowLinks_) // open sharding constraints in Shardy
       addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough);
+    countUses();
     emitRegion(graph_.main);
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
       const Edge &edge = pg_.edges[e];
@@ -315,6 +316,29 @@ private:
     pg_.groups.push_back(std::move(group));
   }
 
+  /// MLIR's use count of every value: operand slots (an op using a value
+  /// twice uses it twice) and region returns, the graph's outputs included.
+  void countUses() {
+    uses_.assign(graph_.values.size(), 0);
+    auto countReturns = [&](const Region &region) {
+      for (const auto &result : region.results)
+        ++uses_[result.value];
+    };
+    countReturns(graph_.main);
+    walkOps(graph_.main, [&](const Op &op) {
+      for (ValueId v : op.operands)
+        ++uses_[v];
+      if (op.body)
+        countReturns(*op.body);
+    });
+  }
+
+  bool hasMultiUseOperand(const Op &op) const {
+    return std::any_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+      return uses_[v] > 1 && !graph_.type(v).shape.empty();
+    });
+  }
+
   int64_t addEdge(EdgeKind kind, int64_t op, std::vector<int64_t> operands,
                   std::vector<int64_t> results, OpClass opClass) {
     Edge edge;
@@ -416,10 +440,12 @@ private:
       switch (op.kind) {
       case OpKind::ShardingGroup:
         break;
-      case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
-        addEdge(EdgeKind::Identity, index, useTensors(op.operands), defTensors(op.results),
-                OpClass::PassThrough);
+      case OpKind::ShardingConstraint: { // elementwise in Shardy: a first-stage op
+        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op.operands),
+                            defTensors(op.results), OpClass::PassThrough);
+        pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
         break;
+      }
       case OpKind::PropagationBarrier: {
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op.operands),
                             defTensors(op.results), OpClass::Unscheduled);
@@ -438,6 +464,7 @@ private:
         int64_t e = addEdge(EdgeKind::Rule, index, useTensors(op.operands),
                             defTensors(op.results), classify(op.kind));
         pg_.edges[e].opaque = !hasShardingRule(op);
+        pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
         break;
       }
       }
@@ -471,6 +498,7 @@ private:
   std::unordered_map<const Op *, int64_t> opIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int64_t> useTensor_;
+  std::vector<int64_t> uses_; // per ValueId
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
 };
 
