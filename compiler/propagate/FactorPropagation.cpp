@@ -154,7 +154,8 @@ std::vector<bool> propagateBasic(OpProjection &projection, const std::vector<int
 
 std::vector<bool> propagateAggressive(OpProjection &projection,
                                       const std::vector<int64_t> &factorSizes,
-                                      const std::function<Direction(int64_t)> &direction) {
+                                      const std::function<Direction(int64_t)> &direction,
+                                      bool elementwise) {
   auto numFactors = static_cast<int64_t>(factorSizes.size());
   std::vector<bool> updated(projection.tensors.size(), false);
   std::vector<AxisList> candidates(numFactors);
@@ -189,14 +190,17 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
         sources[f] = {tensorSize, static_cast<int64_t>(t)};
     }
   }
+  // For elementwise ops the more sharded factor comes before a smaller one
+  // from an equally large source.
+  auto shardedSize = [&](int64_t f) { return elementwise ? product(candidates[f]) : 0; };
   std::vector<int64_t> order(numFactors);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return std::make_tuple(-sources[a].size, sources[a].tensor, a) <
-           std::make_tuple(-sources[b].size, sources[b].tensor, b);
+    return std::make_tuple(-sources[a].size, -shardedSize(a), sources[a].tensor, a) <
+           std::make_tuple(-sources[b].size, -shardedSize(b), sources[b].tensor, b);
   });
 
-  for (size_t t = 0; t < projection.tensors.size(); ++t) {
+  auto update = [&](size_t t) {
     TensorProjection &tensor = projection.tensors[t];
     for (int64_t f : order) {
       FactorSharding &sharding = tensor.factors[f];
@@ -212,10 +216,23 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
       truncateAxes(axes, [&](SubAxis axis, int64_t) {
         return withoutOtherFactors(axis, tensor, f, nullptr);
       });
+      // Sideways into an elementwise op's operand only what its results took:
+      // a result that stayed short (closed, or conflicting) caps the axes.
+      if (elementwise && t < projection.numOperands)
+        for (size_t r = projection.numOperands; r < projection.tensors.size(); ++r) {
+          const FactorSharding &result = projection.tensors[r].factors[f];
+          if (result.present && isStrictPrefix(result.axes, axes))
+            axes = result.axes;
+        }
       if (expand(sharding, axes))
         updated[t] = true;
     }
-  }
+  };
+  // Results first (Shardy): the operands of an elementwise op look at them.
+  for (size_t t = projection.numOperands; t < projection.tensors.size(); ++t)
+    update(t);
+  for (size_t t = 0; t < projection.numOperands; ++t)
+    update(t);
   return updated;
 }
 
@@ -250,10 +267,10 @@ AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Dir
 std::vector<bool> propagateFactors(OpProjection &projection,
                                    const std::vector<int64_t> &factorSizes,
                                    const std::function<Direction(int64_t)> &direction,
-                                   ConflictResolution resolution) {
+                                   ConflictResolution resolution, bool elementwise) {
   return resolution == ConflictResolution::Basic
              ? propagateBasic(projection, factorSizes, direction)
-             : propagateAggressive(projection, factorSizes, direction);
+             : propagateAggressive(projection, factorSizes, direction, elementwise);
 }
 
 } // namespace shardgen::propagation

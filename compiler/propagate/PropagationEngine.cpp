@@ -253,7 +253,8 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   }
   std::vector<bool> updated = propagateFactors(
       projection, rule.factorSizes,
-      [&](int64_t factor) { return factorDirection(edge, rule, factor, stage_); }, resolution_);
+      [&](int64_t factor) { return factorDirection(edge, rule, factor, stage_); }, resolution_,
+      edge.elementwise);
   if (std::find(updated.begin(), updated.end(), true) == updated.end())
     return;
   // The projections before the step, to tell where new axes came from.

@@ -44,7 +44,8 @@ public:
     buildGroups();
     emitOutputEdges();
     for (auto &[from, to] : shadowLinks_) // open sharding constraints in Shardy
-      addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough);
+      pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)]
+          .elementwise = true;
     countUses();
     emitRegion(graph_.main);
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
@@ -444,11 +445,13 @@ private:
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op.operands),
                             defTensors(op.results), OpClass::PassThrough);
         pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
+        pg_.edges[e].elementwise = true;
         break;
       }
       case OpKind::PropagationBarrier: {
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op.operands),
                             defTensors(op.results), OpClass::Unscheduled);
+        pg_.edges[e].elementwise = true;
         switch (op.attr<PropagationBarrierAttrs>().allowedDirection) {
         case BarrierDirection::None: pg_.edges[e].allowed = 0; break;
         case BarrierDirection::Forward: pg_.edges[e].allowed = 1; break;
@@ -465,6 +468,9 @@ private:
                             defTensors(op.results), classify(op.kind));
         pg_.edges[e].opaque = !hasShardingRule(op);
         pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
+        pg_.edges[e].elementwise =
+            classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Reshape &&
+            op.kind != OpKind::Transpose;
         break;
       }
       }

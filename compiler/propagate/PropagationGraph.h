@@ -51,6 +51,9 @@ struct Edge {
   /// An operand of the op (not a scalar) has other uses too: Shardy's
   /// op-priority propagation waits a stage before crossing such an op.
   bool multiUseOperand = false;
+  /// Shardy's isElementwise: elementwise ops (compare, select, clamp and
+  /// convert too), sharding constraints (group shadows' included), barriers.
+  bool elementwise = false;
   int64_t manual = -1;   // ManualIn/ManualOut: index into PropagationGraph::manuals
   int64_t output = -1;   // the graph output this edge feeds
 };
