@@ -46,7 +46,7 @@ public:
     for (auto &[from, to] : shadowLinks_) // open sharding constraints in Shardy
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)]
           .elementwise = true;
-    countUses();
+    uses_ = computeUses(graph_);
     emitRegion(graph_.main);
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
       const Edge &edge = pg_.edges[e];
@@ -317,26 +317,12 @@ private:
     pg_.groups.push_back(std::move(group));
   }
 
-  /// MLIR's use count of every value: operand slots (an op using a value
-  /// twice uses it twice) and region returns, the graph's outputs included.
-  void countUses() {
-    uses_.assign(graph_.values.size(), 0);
-    auto countReturns = [&](const Region &region) {
-      for (const auto &result : region.results)
-        ++uses_[result.value];
-    };
-    countReturns(graph_.main);
-    walkOps(graph_.main, [&](const Op &op) {
-      for (ValueId v : op.operands)
-        ++uses_[v];
-      if (op.body)
-        countReturns(*op.body);
-    });
-  }
-
+  /// MLIR's use count: operand slots (an op using a value twice uses it
+  /// twice) and region returns, the graph's outputs included.
   bool hasMultiUseOperand(const Op &op) const {
     return std::any_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
-      return uses_[v] > 1 && !graph_.type(v).shape.empty();
+      size_t count = uses_.users[v].size() + static_cast<size_t>(uses_.returnCount[v]);
+      return count > 1 && !graph_.type(v).shape.empty();
     });
   }
 
@@ -504,7 +490,7 @@ private:
   std::unordered_map<const Op *, int64_t> opIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int64_t> useTensor_;
-  std::vector<int64_t> uses_; // per ValueId
+  Uses uses_;
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
 };
 
