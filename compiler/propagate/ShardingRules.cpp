@@ -211,12 +211,13 @@ OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
 }
 
 /// Pass-through on every dim where operand and result sizes agree, else a
-/// permutation factor (the elements of that dim move between shards).
+/// permutation factor (the elements of that dim move between shards) of the
+/// operand's size (Shardy's addPointwiseWithDiffTypeForMismatch).
 OpShardingRule permutingRule(const OpShapes &shapes, const std::vector<bool> &permuted) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
-  const Shape &in = shapes.operands[0], &out = shapes.results[0];
-  for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d)
-    builder.addFactor(std::max(in[d], out[d]),
+  const Shape &in = shapes.operands[0];
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d)
+    builder.addFactor(in[d],
                       permuted[d] ? FactorKind::Permutation : FactorKind::PassThrough,
                       {{0, d}, {shapes.result(0), d}});
   return builder.take();
