@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/TextScanner.h"
@@ -206,11 +207,16 @@ private:
     });
     if (!dims)
       return false;
+    bool sawReplicated = false, sawUnreduced = false;
     while (in_.consume(',')) {
       if (in_.consume("replicated")) {
+        if (std::exchange(sawReplicated, true))
+          return in_.fail("'replicated=' given twice");
         if (!in_.expect('=') || !parseAxisList(sharding.replicated))
           return false;
       } else if (in_.consume("unreduced")) {
+        if (std::exchange(sawUnreduced, true))
+          return in_.fail("'unreduced=' given twice");
         if (!in_.expect('=') || !parseAxisList(sharding.unreduced))
           return false;
       } else {

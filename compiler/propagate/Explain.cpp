@@ -203,7 +203,7 @@ private:
       out_ << "  - blocked: " << offer << ", but the sharding_rule blocks that factor\n";
       return;
     }
-    if (own.hasSharding() && own.mesh != mesh) {
+    if (own.hasSharding() && commonMesh(graph_, pg_, edge) < 0) {
       out_ << "  - different meshes: " << offer << " on @" << graph_.meshes[mesh].name
            << ", this value is on @" << graph_.meshes[own.mesh].name << "\n";
       return;

@@ -40,9 +40,11 @@ void projectDim(const DimState *dim, const std::vector<int64_t> &factors,
       break;
     }
     int64_t remaining = factorSizes[factors[k]];
-    while (current && remaining > 1) {
-      int64_t common = std::gcd(remaining, current->size);
-      if (common == 1)
+    // Axes of size 1 go along with the factor they follow (Shardy), even
+    // once it is full.
+    while (current) {
+      int64_t common = current->size == 1 ? 1 : std::gcd(remaining, current->size);
+      if (common == 1 && current->size != 1)
         break;
       if (current->size > common) {
         factor.axes.push_back(SubAxis{current->axis, current->pre, common});

@@ -71,9 +71,10 @@ std::optional<SubAxis> withoutOtherFactors(SubAxis axis, const TensorProjection 
 
 /// Removes from `axis` what this tensor's own factor sharding cannot take:
 /// excluded axes, and any growth of a closed factor, one with overflow axes,
-/// or a non-minor-most factor that would no longer divide evenly.
+/// or a non-minor-most factor that would no longer divide evenly (there the
+/// sub-axis that still divides it is kept).
 std::optional<SubAxis> withinFactor(SubAxis axis, const TensorProjection &tensor, int64_t factor,
-                                    int64_t shardedSize, int64_t factorSize) {
+                                    int64_t prevShardedSize, int64_t factorSize) {
   std::optional<SubAxis> result = prefixWithoutOverlap(axis, tensor.excluded);
   if (!result)
     return std::nullopt;
@@ -81,9 +82,19 @@ std::optional<SubAxis> withinFactor(SubAxis axis, const TensorProjection &tensor
   for (const SubAxis &existing : sharding.axes)
     if (contains(existing, *result))
       return result;
-  if (!sharding.closed && sharding.overflow.empty() &&
-      (sharding.minorMost || factorSize % shardedSize == 0))
-    return result;
+  if (!sharding.closed && sharding.overflow.empty()) {
+    if (sharding.minorMost)
+      return result;
+    // A non-minor-most factor takes what still divides it: the axis, or the
+    // major sub-axis of it that does (Shardy's gcd split).
+    if (factorSize % prevShardedSize == 0) {
+      int64_t gcd = std::gcd(factorSize / prevShardedSize, result->size);
+      if (gcd == result->size)
+        return result;
+      if (gcd != 1)
+        return SubAxis{result->axis, result->pre, gcd};
+    }
+  }
   if (!sharding.axes.empty() && isPrefixOf(sharding.axes.back(), *result))
     return sharding.axes.back();
   return std::nullopt;
@@ -92,10 +103,9 @@ std::optional<SubAxis> withinFactor(SubAxis axis, const TensorProjection &tensor
 /// Cuts `axes` at the first axis `fix` changes: a shortened axis is kept as
 /// the last one, a removed axis drops it and all minor ones.
 template <typename Fix> void truncateAxes(AxisList &axes, Fix fix) {
-  int64_t shardedSize = 1;
+  int64_t prevShardedSize = 1; // of the axes before the one being fixed
   for (size_t i = 0; i < axes.size(); ++i) {
-    shardedSize *= axes[i].size;
-    std::optional<SubAxis> fixed = fix(axes[i], shardedSize);
+    std::optional<SubAxis> fixed = fix(axes[i], prevShardedSize);
     if (!fixed) {
       axes.resize(i);
       return;
@@ -105,6 +115,7 @@ template <typename Fix> void truncateAxes(AxisList &axes, Fix fix) {
       axes.resize(i + 1);
       return;
     }
+    prevShardedSize *= axes[i].size;
   }
 }
 
@@ -123,12 +134,12 @@ std::vector<bool> propagateBasic(OpProjection &projection, const std::vector<int
     if (dir == Direction::None)
       continue;
     AxisList axes = compatibleMajorAxes(projection, f, dir);
-    truncateAxes(axes, [&](SubAxis axis, int64_t shardedSize) -> std::optional<SubAxis> {
+    truncateAxes(axes, [&](SubAxis axis, int64_t prevShardedSize) -> std::optional<SubAxis> {
       std::optional<SubAxis> result = axis;
       for (const TensorProjection &tensor : projection.tensors) {
         result = withoutOtherFactors(*result, tensor, f, nullptr);
         if (result && tensor.factors[f].present)
-          result = withinFactor(*result, tensor, f, shardedSize, factorSizes[f]);
+          result = withinFactor(*result, tensor, f, prevShardedSize, factorSizes[f]);
         if (!result)
           return std::nullopt;
       }
@@ -143,7 +154,8 @@ std::vector<bool> propagateBasic(OpProjection &projection, const std::vector<int
 
 std::vector<bool> propagateAggressive(OpProjection &projection,
                                       const std::vector<int64_t> &factorSizes,
-                                      const std::function<Direction(int64_t)> &direction) {
+                                      const std::function<Direction(int64_t)> &direction,
+                                      bool elementwise) {
   auto numFactors = static_cast<int64_t>(factorSizes.size());
   std::vector<bool> updated(projection.tensors.size(), false);
   std::vector<AxisList> candidates(numFactors);
@@ -178,22 +190,25 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
         sources[f] = {tensorSize, static_cast<int64_t>(t)};
     }
   }
+  // For elementwise ops the more sharded factor comes before a smaller one
+  // from an equally large source.
+  auto shardedSize = [&](int64_t f) { return elementwise ? product(candidates[f]) : 0; };
   std::vector<int64_t> order(numFactors);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return std::make_tuple(-sources[a].size, sources[a].tensor, a) <
-           std::make_tuple(-sources[b].size, sources[b].tensor, b);
+    return std::make_tuple(-sources[a].size, -shardedSize(a), sources[a].tensor, a) <
+           std::make_tuple(-sources[b].size, -shardedSize(b), sources[b].tensor, b);
   });
 
-  for (size_t t = 0; t < projection.tensors.size(); ++t) {
+  auto update = [&](size_t t) {
     TensorProjection &tensor = projection.tensors[t];
     for (int64_t f : order) {
       FactorSharding &sharding = tensor.factors[f];
       if (!sharding.present || candidates[f].empty())
         continue;
       AxisList axes = candidates[f];
-      truncateAxes(axes, [&](SubAxis axis, int64_t shardedSize) {
-        return withinFactor(axis, tensor, f, shardedSize, factorSizes[f]);
+      truncateAxes(axes, [&](SubAxis axis, int64_t prevShardedSize) {
+        return withinFactor(axis, tensor, f, prevShardedSize, factorSizes[f]);
       });
       if (!isStrictPrefix(sharding.axes, axes))
         continue;
@@ -201,10 +216,23 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
       truncateAxes(axes, [&](SubAxis axis, int64_t) {
         return withoutOtherFactors(axis, tensor, f, nullptr);
       });
+      // Sideways into an elementwise op's operand only what its results took:
+      // a result that stayed short (closed, or conflicting) caps the axes.
+      if (elementwise && t < projection.numOperands)
+        for (size_t r = projection.numOperands; r < projection.tensors.size(); ++r) {
+          const FactorSharding &result = projection.tensors[r].factors[f];
+          if (result.present && isStrictPrefix(result.axes, axes))
+            axes = result.axes;
+        }
       if (expand(sharding, axes))
         updated[t] = true;
     }
-  }
+  };
+  // Results first (Shardy): the operands of an elementwise op look at them.
+  for (size_t t = projection.numOperands; t < projection.tensors.size(); ++t)
+    update(t);
+  for (size_t t = 0; t < projection.numOperands; ++t)
+    update(t);
   return updated;
 }
 
@@ -239,10 +267,10 @@ AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Dir
 std::vector<bool> propagateFactors(OpProjection &projection,
                                    const std::vector<int64_t> &factorSizes,
                                    const std::function<Direction(int64_t)> &direction,
-                                   ConflictResolution resolution) {
+                                   ConflictResolution resolution, bool elementwise) {
   return resolution == ConflictResolution::Basic
              ? propagateBasic(projection, factorSizes, direction)
-             : propagateAggressive(projection, factorSizes, direction);
+             : propagateAggressive(projection, factorSizes, direction, elementwise);
 }
 
 } // namespace shardgen::propagation

@@ -37,11 +37,14 @@ enum class ConflictResolution {
 };
 
 /// Expands the factor shardings in `projection`; returns, per tensor, whether
-/// any of its factors grew.
+/// any of its factors grew. `elementwise` (Shardy's isElementwise: elementwise
+/// ops, sharding constraints, barriers) changes aggressive resolution: the
+/// more sharded factor wins among equal sources, and operands take no more
+/// than the results could (no sideways propagation past a closed result).
 std::vector<bool> propagateFactors(OpProjection &projection,
                                    const std::vector<int64_t> &factorSizes,
                                    const std::function<Direction(int64_t factor)> &direction,
-                                   ConflictResolution resolution);
+                                   ConflictResolution resolution, bool elementwise = false);
 
 /// The axes all tensors agree on for `factor` before conflicts with other
 /// factors are removed (exposed for `explain`).

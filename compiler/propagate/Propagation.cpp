@@ -93,8 +93,11 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
 }
 
 void runOpPriority(PropagationEngine &engine) {
-  for (OpStage stage : {OpStage::PassThroughOps, OpStage::PassThroughFactors, OpStage::Everything})
-    engine.run(ConflictResolution::Aggressive, stage);
+  for (OpStage stage : {OpStage::PassThroughSingleUse, OpStage::PassThroughOps,
+                        OpStage::PassThroughFactors, OpStage::AnyButBroadcastForward,
+                        OpStage::Everything})
+    engine.run(ConflictResolution::Aggressive, stage,
+               /*afterPrevStage=*/stage != OpStage::PassThroughSingleUse);
 }
 
 void runStrategy(PropagationEngine &engine, PropagationGraph &pg, PropagationStrategy strategy) {

@@ -74,6 +74,25 @@ ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t posi
   return state;
 }
 
+bool sameMesh(const Graph &graph, int32_t a, int32_t b) {
+  const Mesh &x = graph.meshes[a], &y = graph.meshes[b];
+  return a == b || (x.axes == y.axes && x.deviceIds == y.deviceIds);
+}
+
+int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge) {
+  int32_t mesh = -1;
+  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+    int32_t other = pg.tensors[tensorAt(edge, k)].state.mesh;
+    if (other < 0)
+      continue;
+    if (mesh < 0 || graph.meshes[mesh].isEmpty())
+      mesh = other;
+    else if (!graph.meshes[other].isEmpty() && !sameMesh(graph, mesh, other))
+      return -1;
+  }
+  return mesh;
+}
+
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage) {
   if (std::find(rule.blockedFactors.begin(), rule.blockedFactors.end(), factor) !=
@@ -82,19 +101,44 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
   auto allowed = static_cast<Direction>(edge.allowed);
   if (edge.opClass == OpClass::Unscheduled || stage == OpStage::Everything)
     return allowed;
-  Direction byStage = edge.opClass == OpClass::PassThrough ? Direction::Both : Direction::None;
-  if (stage == OpStage::PassThroughFactors && rule.factorKinds[factor] == FactorKind::PassThrough)
+  Direction byStage = Direction::None;
+  if (edge.opClass == OpClass::PassThrough &&
+      (stage != OpStage::PassThroughSingleUse || !edge.multiUseOperand))
+    byStage = Direction::Both;
+  bool anyFactor = stage >= OpStage::AnyButBroadcastForward;
+  if (anyFactor || (stage >= OpStage::PassThroughFactors &&
+                    rule.factorKinds[factor] == FactorKind::PassThrough))
     byStage = unite(byStage,
                     edge.opClass == OpClass::Broadcast ? Direction::Backward : Direction::Both);
   return intersect(allowed, byStage);
 }
 
-void PropagationEngine::run(ConflictResolution resolution, OpStage stage) {
+/// Whether `stage` lets `edge` cross more than the stage before it did. An
+/// edge that does not gain has nothing new to do until a neighbour changes.
+static bool gainsInStage(const Edge &edge, OpStage stage) {
+  switch (stage) {
+  case OpStage::PassThroughSingleUse:
+    return true;
+  case OpStage::PassThroughOps:
+    return edge.opClass == OpClass::PassThrough && edge.multiUseOperand;
+  case OpStage::PassThroughFactors:
+  case OpStage::AnyButBroadcastForward:
+    return edge.opClass == OpClass::Other || edge.opClass == OpClass::Broadcast;
+  case OpStage::Everything:
+    return edge.opClass == OpClass::Broadcast;
+  }
+  return true;
+}
+
+void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool afterPrevStage) {
   resolution_ = resolution;
   stage_ = stage;
-  queued_.assign(pg_.edges.size(), 1);
+  queued_.assign(pg_.edges.size(), 0);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
-    worklist_.push(static_cast<int64_t>(e));
+    if (!afterPrevStage || gainsInStage(pg_.edges[e], stage)) {
+      queued_[e] = 1;
+      worklist_.push(static_cast<int64_t>(e));
+    }
   // Progress: ops visited at least once in this pass, of all ops.
   std::vector<char> seen(pg_.edges.size(), 0);
   auto total = static_cast<int64_t>(pg_.edges.size());
@@ -179,23 +223,16 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   const Edge &edge = pg_.edges[edgeIndex];
   if (edge.opaque || edge.allowed == 0)
     return; // nothing crosses a custom_call without rule or a closed barrier
-  if (stage_ == OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
+  if (stage_ <= OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
       edge.opClass != OpClass::Unscheduled)
     return; // not this stage's op: every factor's direction would be None
   size_t numTensors = edge.operands.size() + edge.results.size();
-  int32_t mesh = -1;
-  bool anyAxes = false;
-  for (size_t k = 0; k < numTensors; ++k) {
-    const ShardingState &state = pg_.tensors[tensorAt(edge, k)].state;
-    if (!state.hasSharding())
-      continue;
-    if (mesh >= 0 && state.mesh != mesh)
-      return; // Shardy propagates only between shardings of one mesh
-    mesh = state.mesh;
-    anyAxes |= state.hasAxes();
-  }
+  int32_t mesh = commonMesh(graph_, pg_, edge);
   if (mesh < 0)
-    return;
+    return; // Shardy propagates only between shardings of one mesh
+  bool anyAxes = false;
+  for (size_t k = 0; k < numTensors; ++k)
+    anyAxes |= pg_.tensors[tensorAt(edge, k)].state.hasAxes();
 
   for (size_t k = 0; k < numTensors; ++k) {
     Tensor &tensor = pg_.tensors[tensorAt(edge, k)];
@@ -224,7 +261,8 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   }
   std::vector<bool> updated = propagateFactors(
       projection, rule.factorSizes,
-      [&](int64_t factor) { return factorDirection(edge, rule, factor, stage_); }, resolution_);
+      [&](int64_t factor) { return factorDirection(edge, rule, factor, stage_); }, resolution_,
+      edge.elementwise);
   if (std::find(updated.begin(), updated.end(), true) == updated.end())
     return;
   // The projections before the step, to tell where new axes came from.

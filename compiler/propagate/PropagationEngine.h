@@ -14,9 +14,12 @@ namespace shardgen::propagation {
 /// Op-priority stages (Shardy's op schedule). Each stage also allows what the
 /// earlier ones allowed.
 enum class OpStage {
-  PassThroughOps = 0,      // elementwise, reshape, transpose, data-flow edges
-  PassThroughFactors = 1,  // pass-through factors of every op; broadcast only backward
-  Everything = 2,
+  PassThroughSingleUse = 0, // elementwise, reshape, transpose, data-flow edges whose
+                            // operands have no other use
+  PassThroughOps = 1,       // the same ops, whatever the uses
+  PassThroughFactors = 2,   // pass-through factors of every op; broadcast only backward
+  AnyButBroadcastForward = 3,
+  Everything = 4,
 };
 
 /// The view of a global tensor inside a manual computation: the manual axes
@@ -33,6 +36,13 @@ ShardingState restoreManualAxes(const ShardingState &local, const ManualView &vi
 OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
 /// The state of tensor `position` (operands first) of `edge` as the edge sees it.
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position);
+/// Meshes that are one mesh for propagation: equal axes and device ids,
+/// whatever their names (Shardy compares MeshAttrs, not symbols).
+bool sameMesh(const Graph &graph, int32_t a, int32_t b);
+/// Shardy's common mesh of an op's shardings (getCommonMeshOrRef): the first
+/// sharded tensor's mesh (operands, then results), where an empty mesh gives
+/// way to any other; -1 when none has a sharding or two meshes differ.
+int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
 /// The direction `factor` may propagate along `edge` in `stage`.
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage);
@@ -45,8 +55,10 @@ class PropagationEngine {
 public:
   PropagationEngine(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
-  /// Runs the worklist to a fixed point.
-  void run(ConflictResolution resolution, OpStage stage);
+  /// Runs the worklist to a fixed point. With `afterPrevStage` (the engine
+  /// just ran the stage before `stage` to its fixed point), only the edges the
+  /// new stage lets cross more start in the worklist.
+  void run(ConflictResolution resolution, OpStage stage, bool afterPrevStage = false);
   int64_t visits() const { return visits_; }
 
 private:

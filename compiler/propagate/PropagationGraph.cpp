@@ -41,10 +41,13 @@ public:
     addUserShardings();
     applyConstraintsToSingleUseOperands();
     useTensor_ = pg_.valueTensor;
+    uses_ = computeUses(graph_);
+    findConstantExpressions();
     buildGroups();
     emitOutputEdges();
     for (auto &[from, to] : shadowLinks_) // open sharding constraints in Shardy
-      addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough);
+      pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)]
+          .elementwise = true;
     emitRegion(graph_.main);
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
       const Edge &edge = pg_.edges[e];
@@ -315,6 +318,15 @@ private:
     pg_.groups.push_back(std::move(group));
   }
 
+  /// MLIR's use count: operand slots (an op using a value twice uses it
+  /// twice) and region returns, the graph's outputs included.
+  bool hasMultiUseOperand(const Op &op) const {
+    return std::any_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+      size_t count = uses_.users[v].size() + static_cast<size_t>(uses_.returnCount[v]);
+      return count > 1 && !graph_.type(v).shape.empty();
+    });
+  }
+
   int64_t addEdge(EdgeKind kind, int64_t op, std::vector<int64_t> operands,
                   std::vector<int64_t> results, OpClass opClass) {
     Edge edge;
@@ -329,7 +341,9 @@ private:
 
   void emitOutputEdges() {
     for (size_t i = 0; i < graph_.main.results.size(); ++i) {
-      int64_t e = addEdge(EdgeKind::Identity, -1, {useTensor_[graph_.main.results[i].value]},
+      int64_t e = addEdge(EdgeKind::Identity, -1,
+                          {useTensorOf(graph_.main.results[i].value,
+                                       graph_.main.results[i].pointer)},
                           {pg_.outputTensor[i]}, OpClass::Unscheduled);
       pg_.edges[e].output = static_cast<int64_t>(i);
     }
@@ -353,11 +367,92 @@ private:
     }
   }
 
-  std::vector<int64_t> useTensors(const std::vector<ValueId> &values) {
+  /// The tensors an op reads: a constant expression with several uses is
+  /// read through the op's own copy.
+  std::vector<int64_t> useTensors(const Op &op) {
     std::vector<int64_t> out;
-    for (ValueId v : values)
+    for (ValueId v : op.operands)
+      out.push_back(useTensorOf(v, op.pointer));
+    return out;
+  }
+
+  std::vector<int64_t> originalTensors(const Op &op) {
+    std::vector<int64_t> out;
+    for (ValueId v : op.operands)
       out.push_back(useTensor_[v]);
     return out;
+  }
+
+  /// Shardy's constant splitting (sdy-constant-or-scalar-splitter): constants
+  /// and iotas, and broadcasts, reshapes, slices and elementwise ops of them
+  /// (broadcasts of scalars too), are copied for each use before
+  /// propagation, so that their users do not pass shardings to each other
+  /// through them. Values in sharding groups stay whole.
+  void findConstantExpressions() {
+    constantExpression_.assign(graph_.values.size(), 0);
+    std::vector<char> grouped(graph_.values.size(), 0);
+    walkOps(graph_.main, [&](const Op &op) {
+      if (op.kind == OpKind::ShardingGroup)
+        for (ValueId v : op.operands)
+          grouped[v] = 1;
+    });
+    walkOps(graph_.main, [&](const Op &op) {
+      bool fromConstants = std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+        return constantExpression_[v] != 0;
+      });
+      bool preserving = op.kind == OpKind::BroadcastInDim || op.kind == OpKind::Reshape ||
+                        op.kind == OpKind::Slice ||
+                        (classify(op.kind) == OpClass::PassThrough &&
+                         op.kind != OpKind::Transpose);
+      bool scalarExpansion = op.kind == OpKind::BroadcastInDim &&
+                             graph_.type(op.operands[0]).shape.empty();
+      bool constant = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
+                      (preserving && fromConstants) || scalarExpansion;
+      if (!constant)
+        return;
+      for (ValueId v : op.results)
+        constantExpression_[v] = grouped[v] ? 0 : 1;
+    });
+  }
+
+  /// The tensor one use of `v` reads (`consumer`: the user's pointer).
+  int64_t useTensorOf(ValueId v, const std::string &consumer) {
+    size_t uses = uses_.users[v].size() + static_cast<size_t>(uses_.returnCount[v]);
+    if (!constantExpression_[v] || uses < 2 || graph_.type(v).shape.empty())
+      return useTensor_[v];
+    return copyOfConstant(v, consumer);
+  }
+
+  /// A copy of the constant expression computing `v`, with its own edges.
+  int64_t copyOfConstant(ValueId v, const std::string &consumer) {
+    if (graph_.type(v).shape.empty())
+      return useTensor_[v]; // scalars are never sharded: nothing to split
+    Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
+    int64_t copy = addTensor(-1, original.shape, original.label + " (copy for " + consumer + ")",
+                             original.state.forbidden);
+    Tensor &tensor = pg_.tensors[copy];
+    tensor.state = std::move(original.state);
+    tensor.user = std::move(original.user);
+    tensor.userOrigin = std::move(original.userOrigin);
+    tensor.origin = std::move(original.origin);
+    const Op &def = *graph_.value(v).definingOp;
+    std::vector<int64_t> operands;
+    for (ValueId operand : def.operands)
+      operands.push_back(copyOfConstant(operand, consumer));
+    addOpEdge(def, opIndex_.at(&def), std::move(operands), {copy});
+    return copy;
+  }
+
+  int64_t addOpEdge(const Op &op, int64_t index, std::vector<int64_t> operands,
+                    std::vector<int64_t> results) {
+    int64_t e = addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results),
+                        classify(op.kind));
+    Edge &edge = pg_.edges[e];
+    edge.opaque = !hasShardingRule(op);
+    edge.multiUseOperand = hasMultiUseOperand(op);
+    edge.elementwise = classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Reshape &&
+                       op.kind != OpKind::Transpose;
+    return e;
   }
 
   std::vector<int64_t> defTensors(const std::vector<ValueId> &values) {
@@ -416,13 +511,17 @@ private:
       switch (op.kind) {
       case OpKind::ShardingGroup:
         break;
-      case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
-        addEdge(EdgeKind::Identity, index, useTensors(op.operands), defTensors(op.results),
-                OpClass::PassThrough);
+      case OpKind::ShardingConstraint: { // elementwise in Shardy: a first-stage op
+        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op),
+                            defTensors(op.results), OpClass::PassThrough);
+        pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
+        pg_.edges[e].elementwise = true;
         break;
+      }
       case OpKind::PropagationBarrier: {
-        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op.operands),
+        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op),
                             defTensors(op.results), OpClass::Unscheduled);
+        pg_.edges[e].elementwise = true;
         switch (op.attr<PropagationBarrierAttrs>().allowedDirection) {
         case BarrierDirection::None: pg_.edges[e].allowed = 0; break;
         case BarrierDirection::Forward: pg_.edges[e].allowed = 1; break;
@@ -435,9 +534,11 @@ private:
         emitManualComputation(op, index);
         break;
       default: {
-        int64_t e = addEdge(EdgeKind::Rule, index, useTensors(op.operands),
-                            defTensors(op.results), classify(op.kind));
-        pg_.edges[e].opaque = !hasShardingRule(op);
+        // The ops of a constant expression are not its users: they keep
+        // reading the originals.
+        bool partOfConstant = !op.results.empty() && constantExpression_[op.results[0]];
+        addOpEdge(op, index, partOfConstant ? originalTensors(op) : useTensors(op),
+                  defTensors(op.results));
         break;
       }
       }
@@ -448,7 +549,8 @@ private:
     int64_t manual = manualOf_.at(&op);
     const ManualInfo &info = pg_.manuals[manual];
     for (size_t i = 0; i < op.operands.size(); ++i) {
-      addEdge(EdgeKind::Identity, index, {useTensor_[op.operands[i]]}, {info.inTensors[i]},
+      addEdge(EdgeKind::Identity, index, {useTensorOf(op.operands[i], op.pointer)},
+              {info.inTensors[i]},
               OpClass::PassThrough);
       if (op.body && i < op.body->args.size()) {
         int64_t e = addEdge(EdgeKind::ManualIn, index, {info.inTensors[i]},
@@ -460,7 +562,8 @@ private:
       return;
     emitRegion(*op.body);
     for (size_t j = 0; j < op.results.size() && j < op.body->results.size(); ++j) {
-      int64_t e = addEdge(EdgeKind::ManualOut, index, {useTensor_[op.body->results[j].value]},
+      int64_t e = addEdge(EdgeKind::ManualOut, index,
+                          {useTensorOf(op.body->results[j].value, op.body->pointer)},
                           {pg_.valueTensor[op.results[j]]}, OpClass::PassThrough);
       pg_.edges[e].manual = manual;
     }
@@ -471,6 +574,8 @@ private:
   std::unordered_map<const Op *, int64_t> opIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int64_t> useTensor_;
+  Uses uses_;
+  std::vector<char> constantExpression_; // per ValueId, see findConstantExpressions
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
 };
 

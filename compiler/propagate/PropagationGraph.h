@@ -35,7 +35,7 @@ enum class EdgeKind {
 
 /// How op-priority propagation treats an edge (Shardy's op schedule).
 enum class OpClass {
-  PassThrough, // elementwise, reshape, transpose, data-flow edges: first stage
+  PassThrough, // elementwise, reshape, transpose, data-flow edges: first stages
   Broadcast,   // broadcast_in_dim: only backward until the last stage
   Other,
   Unscheduled, // graph outputs and barriers: only their own direction counts
@@ -48,6 +48,12 @@ struct Edge {
   int32_t allowed = 3;                    // a Direction; barriers restrict it
   OpClass opClass = OpClass::Other;
   bool opaque = false;   // a custom_call without sharding_rule
+  /// An operand of the op (not a scalar) has other uses too: Shardy's
+  /// op-priority propagation waits a stage before crossing such an op.
+  bool multiUseOperand = false;
+  /// Shardy's isElementwise: elementwise ops (compare, select, clamp and
+  /// convert too), sharding constraints (group shadows' included), barriers.
+  bool elementwise = false;
   int64_t manual = -1;   // ManualIn/ManualOut: index into PropagationGraph::manuals
   int64_t output = -1;   // the graph output this edge feeds
 };

@@ -211,12 +211,13 @@ OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
 }
 
 /// Pass-through on every dim where operand and result sizes agree, else a
-/// permutation factor (the elements of that dim move between shards).
+/// permutation factor (the elements of that dim move between shards) of the
+/// operand's size (Shardy's addPointwiseWithDiffTypeForMismatch).
 OpShardingRule permutingRule(const OpShapes &shapes, const std::vector<bool> &permuted) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
-  const Shape &in = shapes.operands[0], &out = shapes.results[0];
-  for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d)
-    builder.addFactor(std::max(in[d], out[d]),
+  const Shape &in = shapes.operands[0];
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d)
+    builder.addFactor(in[d],
                       permuted[d] ? FactorKind::Permutation : FactorKind::PassThrough,
                       {{0, d}, {shapes.result(0), d}});
   return builder.take();
@@ -300,6 +301,28 @@ OpShardingRule identityShardingRule(const Shape &shape, int64_t numOperands, int
   return builder.take();
 }
 
+/// Shardy's kind for concatenate's dim: permutation when the pieces are
+/// slices (of one tensor, or all slices), which a partitioner can move
+/// around; otherwise the dim needs replication.
+static FactorKind concatenatedDimKind(const Graph &graph, const Op &concat) {
+  auto slicedFrom = [&](ValueId v) -> const Op * {
+    const Op *def = graph.value(v).definingOp;
+    return def && def->kind == OpKind::Slice ? def : nullptr;
+  };
+  auto beforeSlice = [&](ValueId v) {
+    const Op *slice = slicedFrom(v);
+    return slice ? slice->operands[0] : v;
+  };
+  const auto &operands = concat.operands;
+  bool allSlices = std::all_of(operands.begin(), operands.end(), slicedFrom);
+  bool anySlice = std::any_of(operands.begin(), operands.end(), slicedFrom);
+  bool oneSource = std::all_of(operands.begin(), operands.end(), [&](ValueId v) {
+    return beforeSlice(v) == beforeSlice(operands[0]);
+  });
+  return allSlices || (anySlice && oneSource) ? FactorKind::Permutation
+                                              : FactorKind::NeedReplication;
+}
+
 OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
   OpShapes shapes = shapesOf(graph, op);
   if (isElementwise(op.kind))
@@ -329,7 +352,8 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
   case OpKind::Reduce:
     return reduceRule(shapes, op.attr<ReduceAttrs>());
   case OpKind::Concatenate:
-    return pointwiseRule(shapes, op.attr<ConcatenateAttrs>().dimension, FactorKind::Permutation);
+    return pointwiseRule(shapes, op.attr<ConcatenateAttrs>().dimension,
+                         concatenatedDimKind(graph, op));
   case OpKind::Slice:
     return sliceRule(shapes, op.attr<SliceAttrs>());
   case OpKind::Pad:

@@ -1,5 +1,7 @@
 #include "compiler/propagate/SubAxis.h"
 
+#include <algorithm>
+
 namespace shardgen::propagation {
 
 bool overlaps(const SubAxis &a, const SubAxis &b) {
@@ -16,7 +18,19 @@ bool isPrefixOf(const SubAxis &a, const SubAxis &b) {
   return a.axis == b.axis && a.pre == b.pre && a.size <= b.size;
 }
 
+bool canCoexist(const SubAxis &a, const SubAxis &b) {
+  if (a.axis != b.axis)
+    return true;
+  const int64_t minPre = std::min(a.pre, b.pre), maxPre = std::max(a.pre, b.pre);
+  const int64_t minEnd = std::min(a.end(), b.end()), maxEnd = std::max(a.end(), b.end());
+  if (minEnd > maxPre) // overlapping: both the shared and the other parts must be sub-axes
+    return minEnd % maxPre == 0 && maxPre % minPre == 0 && maxEnd % minEnd == 0;
+  return maxPre % minEnd == 0; // disjoint: the gap between them must be a sub-axis
+}
+
 std::optional<SubAxis> prefixWithoutOverlap(const SubAxis &a, const SubAxis &other) {
+  if (!canCoexist(a, other))
+    return std::nullopt; // Shardy's getPrefixWithoutOverlap: no device order fits both
   if (!overlaps(a, other))
     return a;
   // Only a piece of `a` before `other` starts can survive; sub-axes of one

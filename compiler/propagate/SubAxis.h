@@ -29,7 +29,11 @@ bool overlaps(const SubAxis &a, const SubAxis &b);
 bool contains(const SubAxis &outer, const SubAxis &inner);
 /// `a` starts where `b` starts and is not larger (Shardy's prefixOf).
 bool isPrefixOf(const SubAxis &a, const SubAxis &b);
-/// The largest prefix of `a` sharing no device coordinate with `other`.
+/// Whether two pieces of one axis fit one device order (Shardy's
+/// canCoexist): "a":(1)2 and "a":(3)2 of a size-6 axis do not.
+bool canCoexist(const SubAxis &a, const SubAxis &b);
+/// The largest prefix of `a` sharing no device coordinate with `other`;
+/// none when the two cannot coexist.
 std::optional<SubAxis> prefixWithoutOverlap(const SubAxis &a, const SubAxis &other);
 std::optional<SubAxis> prefixWithoutOverlap(const SubAxis &a, const AxisList &others);
 /// Appends `axis`, merging it into the last entry when they are consecutive

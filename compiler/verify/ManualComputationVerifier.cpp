@@ -149,6 +149,11 @@ private:
         else if (mesh_ != &meshOfSharding)
           fail(pointer, "all in and out shardings must be bound to the same mesh, got @" +
                             meshOfSharding.name + " and @" + mesh_->name);
+        // Shardy's manual axes are axes of one mesh: a nested manual
+        // computation splits the same devices further.
+        if (outer_.mesh && outer_.mesh != &meshOfSharding)
+          fail(pointer, "a nested manual_computation must use its parent's mesh @" +
+                            outer_.mesh->name + ", got @" + meshOfSharding.name);
       }
     };
     check(attrs_.inShardings, "in_shardings");

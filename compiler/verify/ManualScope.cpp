@@ -17,6 +17,8 @@ ManualScope enterBody(const Graph &graph, const ManualScope &outer, const Op &ma
   ManualScope inner = outer;
   inner.insideBody = true;
   const Mesh *mesh = manualComputationMesh(graph, manualComputation);
+  if (mesh)
+    inner.mesh = mesh;
   for (const auto &axis : manualComputation.attr<ManualComputationAttrs>().manualAxes) {
     ManualAxisInfo info;
     info.owner = &manualComputation;

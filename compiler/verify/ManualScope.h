@@ -18,6 +18,7 @@ struct ManualAxisInfo {
 
 struct ManualScope {
   bool insideBody = false;
+  const Mesh *mesh = nullptr; // the innermost enclosing manual_computation's mesh
   std::map<std::string, ManualAxisInfo> manualAxes;
 
   const ManualAxisInfo *find(const std::string &axis) const {

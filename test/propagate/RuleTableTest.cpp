@@ -106,10 +106,22 @@ TEST_CASE("reduce: reduced dims are reduction factors, kept dims pass through") 
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}]>)");
 }
 
-TEST_CASE("permutation factors: concatenate's dim, slice, pad, reverse") {
+TEST_CASE("permutation factors: concatenate's dim of slices, slice, pad, reverse") {
+  // Shardy: concatenated slices (all of them, or of one tensor) permute the
+  // dim; other pieces need it replicated.
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
                R"({"op": "concatenate", "operands": ["a", "b"], "result": "c", "dimension": 0})") ==
-        "([i, j], [i, j])->([i, j]) {i=8, j=8} permutation={i}");
+        "([i, j], [i, j])->([i, j]) {i=8, j=8} need_replication={i}");
+  CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"})",
+               R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 0],
+                   "limit_indices": [2, 8]},
+                  {"op": "concatenate", "operands": ["s", "a"], "result": "c", "dimension": 0})") ==
+        "([i, j], [i, j])->([i, j]) {i=6, j=8} permutation={i}");
+  CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
+               R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 0],
+                   "limit_indices": [2, 8]},
+                  {"op": "concatenate", "operands": ["s", "b"], "result": "c", "dimension": 0})") ==
+        "([i, j], [i, j])->([i, j]) {i=6, j=8} need_replication={i}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x8xf32>"})",
                R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 2],
                    "limit_indices": [8, 6]})") ==
@@ -117,7 +129,7 @@ TEST_CASE("permutation factors: concatenate's dim, slice, pad, reverse") {
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x8xf32>"}, {"name": "z", "type": "tensor<f32>"})",
                R"({"op": "pad", "operands": ["a", "z"], "result": "p", "edge_padding_low": [1, 0],
                    "edge_padding_high": [1, 0], "interior_padding": [0, 0]})") ==
-        "([i, j], [])->([i, j]) {i=10, j=8} permutation={i}");
+        "([i, j], [])->([i, j]) {i=8, j=8} permutation={i}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x8xf32>"})",
                R"({"op": "reverse", "operands": ["a"], "result": "r", "dimensions": [1]})") ==
         "([i, j])->([i, j]) {i=8, j=8} permutation={j}");

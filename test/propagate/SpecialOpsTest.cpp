@@ -159,3 +159,23 @@ TEST_CASE("a dangling sharding_constraint describes its input") {
   CHECK(p.origin("t") == "constraint:/ops/1");
   CHECK(p.sharding("n") == R"(<@mesh, [{"x"}, {}]>)");
 }
+
+TEST_CASE("a constant with several users is copied per use: users do not link through it") {
+  // After Shardy's propagation_pipeline.mlir @split_constants_different_sharding:
+  // the dot reads the constant twice; with one shared tensor its lhs ("a" on
+  // dim 0) and rhs ("b" on dim 0) would collide, so the dot would get one
+  // axis only. Copies give the dot both, and the returned constant stays
+  // replicated.
+  auto p = propagate(graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
+                               R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}, {b}]>"})",
+                               R"({"op": "constant", "value": 1.0, "type": "tensor<8x16xf32>", "result": "k"},
+                                  {"op": "broadcast_in_dim", "operands": ["k"], "result": "kb",
+                                   "type": "tensor<8x16xf32>", "broadcast_dimensions": [0, 1]},
+                                  {"op": "dot_general", "operands": ["kb", "kb"], "result": "d",
+                                   "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [1]},
+                                  {"op": "add", "operands": ["d", "x"], "result": "s"})",
+                               R"({"value": "kb"}, {"value": "s"})"));
+  CHECK(p.sharding("d") == R"(<@mesh, [{"a"}, {"b"}]>)");
+  CHECK(p.sharding("kb") == R"(<@mesh, [{}, {}]>)");
+  CHECK(p.sharding("k") == R"(<@mesh, [{}, {}]>)");
+}

@@ -89,3 +89,40 @@ TEST_CASE("user-priority: a lower-priority sharding fills what higher ones left 
   CHECK(user.sharding("C") == R"(<@mesh, [{"a"}, {"b"}]>)");
   CHECK(user.sharding("B") == R"(<@mesh, [{"a"}, {"b"}]>)");
 }
+
+TEST_CASE("aggressive: nothing sideways into an elementwise operand past a closed empty result") {
+  // Shardy's aggressive_propagation.mlir
+  // @sideways_propagation_if_result_is_closed_empty: y's "a" would reach z
+  // only sideways (operand to operand), and the result must stay replicated.
+  std::string json = graphJson(kMesh,
+                               R"({"name": "y", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}]>"},
+                                  {"name": "z", "type": "tensor<8xf32>"})",
+                               R"({"op": "add", "operands": ["y", "z"], "result": "s",
+                                   "sharding": "<@mesh, [{}]>"})",
+                               R"({"value": "s"})");
+  CHECK(propagate(json, PropagationStrategy::Aggressive).sharding("z") == R"(<@mesh, [{}]>)");
+  // A custom_call with the same rule is not elementwise: z takes "a".
+  std::string call = graphJson(kMesh,
+                               R"({"name": "y", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}]>"},
+                                  {"name": "z", "type": "tensor<8xf32>"})",
+                               R"({"op": "custom_call", "call_target_name": "f", "operands": ["y", "z"],
+                                   "result": "s", "type": "tensor<8xf32>",
+                                   "sharding_rule": "([i], [i])->([i]) {i=8}",
+                                   "sharding": "<@mesh, [{}]>"})",
+                               R"({"value": "s"})");
+  CHECK(propagate(call, PropagationStrategy::Aggressive).sharding("z") == R"(<@mesh, [{"a"}]>)");
+}
+
+TEST_CASE("op-priority: an elementwise op whose operand has other uses waits a stage") {
+  // After Shardy's op_priority_propagation.mlir
+  // @defer_forward_propagation_for_multi_use_ops: add(x, x) uses x twice, so
+  // it waits while the output's sharding comes back through negate first.
+  std::string json = graphJson(kMesh,
+                               R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a, ?}, {?}]>"})",
+                               R"({"op": "add", "operands": ["x", "x"], "result": "s"},
+                                  {"op": "negate", "operands": ["s"], "result": "n"})",
+                               R"({"value": "n", "sharding": "<@mesh, [{}, {a}]>"})");
+  // n takes {}, {a} from the output (first stage, single use); s from n;
+  // x's own "a" on dim 0 then conflicts with s's dim 1 and s keeps its own.
+  CHECK(propagate(json, PropagationStrategy::OpPriority).sharding("s") == R"(<@mesh, [{}, {"a"}]>)");
+}

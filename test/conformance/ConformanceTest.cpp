@@ -1,0 +1,231 @@
+// Shardy's own propagation tests, translated (test/conformance/cases/FILE/
+// FUNCTION.json: the graph, the strategy of the source's RUN line, and the
+// shardings its CHECK lines expect, each at a JSON pointer of the propagated
+// graph). Every case must pass unless it is listed in KNOWN_FAILURES.md with
+// its reason; a listed case that passes fails the suite too, so the list
+// only shrinks. SKIPPED.md lists the source functions not translated.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/GraphWriter.h"
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/Sharding.h"
+#include "compiler/propagate/Propagation.h"
+#include "compiler/propagate/ShardingRules.h"
+#include "compiler/verify/Verifier.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace shardgen;
+
+namespace {
+
+const fs::path kRoot = fs::path(SHARDGEN_SOURCE_DIR) / "test" / "conformance";
+
+std::string readText(const fs::path &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Table rows `| FILE/FUNCTION | reason |` of a checked-in list.
+std::map<std::string, std::string> readList(const fs::path &path) {
+  std::map<std::string, std::string> rows;
+  std::ifstream in(path);
+  static const std::regex row(R"(^\|\s*`?([\w.-]+/[\w.#-]+)`?\s*\|\s*(.*?)\s*\|\s*$)");
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, row))
+      rows[m[1]] = m[2];
+  }
+  return rows;
+}
+
+/// What Shardy's CHECK lines pin: per dim the axes, and the unreduced axes.
+/// Open/closed and priorities are not compared (Shardy keeps the user's
+/// open dims open; shardgen writes every sharding closed). With no axes at
+/// all the mesh is not compared either (an unsharded value has none).
+std::string comparable(const std::optional<TensorSharding> &sharding) {
+  if (!sharding)
+    return "replicated";
+  TensorSharding s = *sharding;
+  s.replicated.clear();
+  bool any = !s.unreduced.empty();
+  for (auto &dim : s.dims) {
+    dim.isClosed = true;
+    dim.priority.reset();
+    any = any || !dim.axes.empty();
+  }
+  return any ? printSharding(s) : "replicated";
+}
+
+std::optional<TensorSharding> parseExpected(const json &value) {
+  if (value.is_null())
+    return std::nullopt;
+  std::string error;
+  auto parsed = parseSharding(value.get<std::string>(), &error);
+  if (!parsed)
+    throw std::runtime_error("bad expected sharding " + value.dump() + ": " + error);
+  return parsed;
+}
+
+/// The op at a pointer `/ops/K` of the graph's top level.
+const Op &opAt(const Graph &graph, const std::string &at) {
+  size_t index = std::stoul(at.substr(at.rfind('/') + 1));
+  return graph.main.ops.at(index);
+}
+
+/// Shardy gives size-0 and size-1 dims factors of their size; shardgen maps
+/// them to no factor (nothing can shard them). Rules are compared without
+/// those factors, the rest renumbered in order.
+OpShardingRule withoutUnitFactors(const OpShardingRule &rule) {
+  std::vector<int64_t> renumbered(rule.factorSizes.size(), -1);
+  OpShardingRule out;
+  for (size_t f = 0; f < rule.factorSizes.size(); ++f) {
+    if (rule.factorSizes[f] <= 1)
+      continue;
+    renumbered[f] = out.numFactors();
+    out.factorSizes.push_back(rule.factorSizes[f]);
+    out.factorKinds.push_back(rule.factorKinds[f]);
+  }
+  for (int64_t f : rule.blockedFactors)
+    if (renumbered[f] >= 0)
+      out.blockedFactors.push_back(renumbered[f]);
+  auto mapTensors = [&](const std::vector<OpShardingRule::TensorFactors> &tensors) {
+    std::vector<OpShardingRule::TensorFactors> mapped;
+    for (const auto &dims : tensors) {
+      mapped.emplace_back();
+      for (const auto &factors : dims) {
+        mapped.back().emplace_back();
+        for (int64_t f : factors)
+          if (renumbered[f] >= 0)
+            mapped.back().back().push_back(renumbered[f]);
+      }
+    }
+    return mapped;
+  };
+  out.operands = mapTensors(rule.operands);
+  out.results = mapTensors(rule.results);
+  return out;
+}
+
+/// A rule case (from op_sharding_rule_registry.mlir): each op's rule, printed
+/// as Shardy prints it.
+std::vector<std::string> runRuleCase(const json &testCase) {
+  std::vector<std::string> mismatches;
+  try {
+    Graph graph = readGraph(testCase.at("graph").dump());
+    verifyGraph(graph);
+    for (const auto &expect : testCase.at("rules")) {
+      const std::string at = expect.at("at").get<std::string>();
+      std::string got =
+          printOpShardingRule(withoutUnitFactors(shardingRuleFor(graph, opAt(graph, at))));
+      std::string error;
+      auto expected = parseOpShardingRule(expect.at("rule").get<std::string>(), &error);
+      if (!expected)
+        throw std::runtime_error(at + ": bad expected rule: " + error);
+      std::string want = printOpShardingRule(withoutUnitFactors(*expected));
+      if (got != want)
+        mismatches.push_back(at + ": expected " + want + ", got " + got);
+    }
+  } catch (const GraphError &e) {
+    return {std::string("error: ") + e.what()};
+  }
+  return mismatches;
+}
+
+/// Runs one case; returns the mismatches (empty: it passes).
+std::vector<std::string> runCase(const json &testCase) {
+  if (testCase.contains("rules"))
+    return runRuleCase(testCase);
+  auto strategy = parseStrategy(testCase.at("strategy").get<std::string>());
+  if (!strategy)
+    throw std::runtime_error("unknown strategy");
+  std::vector<std::string> mismatches;
+  json written;
+  try {
+    Graph graph = readGraph(testCase.at("graph").dump());
+    verifyGraph(graph);
+    PropagationResult result = propagateShardings(graph, *strategy);
+    applyPropagation(graph, result);
+    written = json::parse(writeGraph(graph));
+  } catch (const GraphError &e) {
+    return {std::string("error: ") + e.what()};
+  }
+  for (const auto &expect : testCase.at("expect")) {
+    const std::string at = expect.at("at").get<std::string>();
+    const json::json_pointer pointer(at);
+    std::optional<TensorSharding> actual;
+    if (written.contains(pointer)) {
+      std::string error;
+      actual = parseSharding(written.at(pointer).get<std::string>(), &error);
+    }
+    std::string want = comparable(parseExpected(expect.at("sharding")));
+    std::string got = comparable(actual);
+    if (want != got)
+      mismatches.push_back(at + ": expected " + want + ", got " + got);
+  }
+  return mismatches;
+}
+
+} // namespace
+
+TEST_CASE("Shardy's propagation tests, translated") {
+  const auto known = readList(kRoot / "KNOWN_FAILURES.md");
+  const auto skipped = readList(kRoot / "SKIPPED.md");
+  std::vector<fs::path> files;
+  for (const auto &entry : fs::recursive_directory_iterator(kRoot / "cases"))
+    if (entry.path().extension() == ".json")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(!files.empty());
+
+  int passing = 0, failingAsKnown = 0;
+  std::set<std::string> seen;
+  for (const auto &path : files) {
+    const std::string id =
+        path.parent_path().filename().string() + "/" + path.stem().string();
+    seen.insert(id);
+    json testCase = json::parse(readText(path));
+    REQUIRE_MESSAGE(testCase.contains("_source"), id);
+    std::vector<std::string> mismatches = runCase(testCase);
+    const bool isKnown = known.count(id) > 0;
+    if (mismatches.empty()) {
+      ++passing;
+      CHECK_MESSAGE(!isKnown, id << " passes: remove it from KNOWN_FAILURES.md");
+      continue;
+    }
+    if (isKnown) {
+      ++failingAsKnown;
+      continue;
+    }
+    std::string all;
+    for (const auto &m : mismatches)
+      all += "\n  " + m;
+    FAIL_CHECK(id << " (" << testCase["_source"].get<std::string>() << ") differs:" << all);
+  }
+  for (const auto &[id, reason] : known)
+    CHECK_MESSAGE(seen.count(id), "KNOWN_FAILURES.md lists " << id << ", which has no case");
+
+  std::printf("conformance: %zu translated, %d passing, %d known failures, %zu skipped\n",
+              files.size(), passing, failingAsKnown, skipped.size());
+  for (const auto &[id, reason] : known)
+    std::printf("  known failure %s: %s\n", id.c_str(), reason.c_str());
+  for (const auto &[id, reason] : skipped)
+    std::printf("  skipped %s: %s\n", id.c_str(), reason.c_str());
+}
