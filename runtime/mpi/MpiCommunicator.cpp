@@ -9,15 +9,14 @@
 #include "Reduce.h"
 
 namespace shardgen::runtime {
-namespace {
-
-// MPI counts are ints; larger messages would need derived datatypes.
 int mpiCount(int64_t bytes) {
   if (bytes < 0 || bytes > INT_MAX)
     throw std::length_error("MPI backend: a message of " + std::to_string(bytes) +
                             " bytes exceeds MPI's int count");
   return static_cast<int>(bytes);
 }
+
+namespace {
 
 uint64_t axesKey(const CollectiveGroup &group) {
   uint64_t key = 0;

@@ -14,6 +14,10 @@
 
 namespace shardgen::runtime {
 
+/// `bytes` as an MPI count (an int; larger messages would need derived
+/// datatypes): throws std::length_error beyond INT_MAX.
+int mpiCount(int64_t bytes);
+
 class MpiCommunicator final : public Communicator {
 public:
   explicit MpiCommunicator(MPI_Comm world);

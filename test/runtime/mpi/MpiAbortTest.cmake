@@ -7,7 +7,7 @@ execute_process(
 if(exit_code EQUAL 0 OR NOT exit_code MATCHES "^[0-9]+$")
   message(FATAL_ERROR "expected a non-zero exit, got '${exit_code}'\n${out}\n${err}")
 endif()
-string(FIND "${out}${err}" "shardgen: device 2 failed: device 2 failed on purpose before ${COLLECTIVE}" found)
+string(FIND "${out}${err}" "shardgen: rank 2: device 2 failed: device 2 failed on purpose before ${COLLECTIVE}" found)
 if(found EQUAL -1)
   message(FATAL_ERROR "rank 2's error is missing from the output:\n${out}\n${err}")
 endif()
