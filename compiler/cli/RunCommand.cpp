@@ -1,6 +1,7 @@
-// shardgen run GRAPH [--inputs A.npy ...] [-o DIR] [--check] [--strategy S]:
-// propagate, partition, generate C++, compile it in-process (clang + ORC
-// JIT) and run it with one thread per device of the mesh.
+// shardgen run GRAPH [--inputs A.npy ...] [-o DIR] [--check] [--strategy S]
+// [--backend threads|mpi [--ranks N]]: propagate, partition, generate C++,
+// compile it in-process (clang + ORC JIT) and run it with one thread per
+// device of the mesh, or under mpirun (MpiLauncher.h, RunCommandMpi.cpp).
 
 #include <iostream>
 #include <limits>
@@ -10,7 +11,9 @@
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/MpiLauncher.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/RunCommand.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
@@ -60,54 +63,67 @@ static double timeoutOption(const ParsedArgs &args) {
   return *seconds;
 }
 
-/// The threads backend runs one OS thread per device: larger meshes are
-/// refused before anything is compiled.
-static void requireThreadsBackendFits(const std::string &path, const Graph &graph) {
-  Mesh mesh = atFile(path, [&] { return programMesh(graph); });
-  if (mesh.numDevices() <= runtime::kMaxThreadsDevices)
+enum class Backend { Threads, Mpi };
+
+static Backend backendOption(const ParsedArgs &args) {
+  std::optional<std::string> name = args.value("--backend");
+  if (!name || *name == "threads") {
+    if (args.has("--ranks") || args.has("--mpirun-args"))
+      throw UsageError("--ranks and --mpirun-args need --backend mpi");
+    return Backend::Threads;
+  }
+  if (*name == "mpi")
+    return Backend::Mpi;
+  throw UsageError("--backend takes threads or mpi, not '" + *name + "'");
+}
+
+/// The threads backend runs one OS thread per device (a rank of the MPI
+/// backend one per device it holds): larger counts are refused before
+/// anything is compiled.
+static void requireThreadsFit(const std::string &path, const Mesh &mesh, int64_t threads) {
+  if (threads <= runtime::kMaxThreadsDevices)
     return;
   throw FileGraphError(displayName(path), mesh.pointer,
                        "mesh @" + mesh.name + " has " + std::to_string(mesh.numDevices()) +
-                           " devices, but run's threads backend runs at most " +
+                           " devices, but run runs at most " +
                            std::to_string(runtime::kMaxThreadsDevices) +
-                           " (one thread each); use 'shardgen compile' to build the program (a "
-                           "--backend mpi for run is planned but does not exist yet)");
+                           " threads per process (one per device); use --backend mpi --ranks N "
+                           "or 'shardgen compile' to build the program");
 }
 
-static int runRun(const ParsedArgs &args) {
-  const std::string &path = args.positionals[0];
-  PropagationStrategy strategy = strategyOption(args);
-  const ToleranceOverride tolerance{toleranceOption(args, "--rtol"),
-                                    toleranceOption(args, "--atol")};
-  MemoryLimit limit = memoryLimit(args);
-  double timeout = timeoutOption(args);
-  Graph graph = loadVerifiedGraph(path);
-  requireThreadsBackendFits(path, graph);
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
-  CustomCallFunctions customCalls =
-      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program = atFile(path, [&] { return propagateAndPartition(graph, strategy); });
-  MemoryDemand demand = meshRunDemand(program);
-  if (args.has("--check")) // the reference interpreter runs too
-    demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
-  requireFits(path, "run", demand, limit);
-  std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
-  verifySpmdIfAsked(args, path, program);
-  if (args.has("--report"))
-    std::cout << formatManifest(computeManifest(program), program);
-  GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
-  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
-  std::vector<Literal> outputs;
-  try {
-    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
-  } catch (const runtime::RunTimeout &error) {
-    throw InputError(displayName(path), error.what());
-  }
+/// `--ranks N` (default: one rank per device); N must divide the devices.
+static int64_t ranksOption(const ParsedArgs &args, const std::string &path, const Mesh &mesh) {
+  std::optional<std::string> text = args.value("--ranks");
+  if (!text)
+    return mesh.numDevices();
+  std::optional<double> ranks = numberIn(*text, 1e6);
+  if (!ranks || *ranks < 1 || *ranks != static_cast<double>(static_cast<int64_t>(*ranks)))
+    throw UsageError("--ranks takes a positive whole number, not '" + *text + "'");
+  auto count = static_cast<int64_t>(*ranks);
+  if (mesh.numDevices() % count != 0)
+    throw FileGraphError(displayName(path), mesh.pointer,
+                         "--ranks " + std::to_string(count) + " does not divide the " +
+                             std::to_string(mesh.numDevices()) + " devices of mesh @" +
+                             mesh.name + " (each rank runs the same number of devices)");
+  return count;
+}
 
+RunSettings runSettings(const ParsedArgs &args) {
+  return RunSettings{args.positionals[0], strategyOption(args),
+                     ToleranceOverride{toleranceOption(args, "--rtol"),
+                                       toleranceOption(args, "--atol")},
+                     timeoutOption(args)};
+}
+
+int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Graph &graph,
+                 const SpmdProgram &program, const std::vector<Literal> &inputs,
+                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls) {
+  const std::string &path = settings.path;
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
         path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
-    if (auto mismatch = compareOutputs(outputs, expected, tolerance, outputNames(graph))) {
+    if (auto mismatch =
+            compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
                 << " (reference interpreter)\n";
       return kCheckFailed;
@@ -120,12 +136,62 @@ static int runRun(const ParsedArgs &args) {
   return kSuccess;
 }
 
+static int runRun(const ParsedArgs &args) {
+  const Backend backend = backendOption(args);
+  if (backend == Backend::Mpi && isMpiRank())
+    return runMpiRank(args);
+  const RunSettings settings = runSettings(args);
+  const std::string &path = settings.path;
+  MemoryLimit limit = memoryLimit(args);
+  Graph graph = loadVerifiedGraph(path);
+  Mesh mesh = atFile(path, [&] { return programMesh(graph); });
+  int64_t ranks = 1;
+  std::vector<std::string> mpirunArgs;
+  if (backend == Backend::Mpi) {
+    if (!mpiBackendBuilt())
+      throw InputError("shardgen run", "this shardgen was built without MPI (install "
+                                       "libopenmpi-dev and openmpi-bin, then rebuild)");
+    ranks = ranksOption(args, path, mesh);
+    if (std::optional<std::string> text = args.value("--mpirun-args"))
+      mpirunArgs = splitMpirunArgs(*text);
+  }
+  requireThreadsFit(path, mesh, mesh.numDevices() / ranks);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
+  SpmdProgram program =
+      atFile(path, [&] { return propagateAndPartition(graph, settings.strategy); });
+  MemoryDemand demand = meshRunDemand(program);
+  if (args.has("--check")) // the reference interpreter runs too
+    demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
+  requireFits(path, "run", demand, limit);
+  std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
+  verifySpmdIfAsked(args, path, program);
+  if (args.has("--report")) {
+    CommunicationManifest manifest = computeManifest(program);
+    std::cout << formatManifest(manifest, program);
+    if (backend == Backend::Mpi)
+      std::cout << formatRankTraffic(manifest, program, ranks);
+  }
+  if (backend == Backend::Mpi)
+    execMpirun(ranks, mpirunArgs); // the ranks run the pipeline again, and the rest
+  GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
+  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
+  std::vector<Literal> outputs;
+  try {
+    outputs = compiled.run(inputs, runtime::LaunchOptions{settings.timeoutSeconds});
+  } catch (const runtime::RunTimeout &error) {
+    throw InputError(displayName(path), error.what());
+  }
+  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+}
+
 const Command &runCommand() {
   static const Command command{
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd]",
+       "[--verify-spmd] [--backend threads|mpi] [--ranks N] [--mpirun-args 'ARGS']",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -138,7 +204,11 @@ const Command &runCommand() {
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
        "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
-       "more memory than --max-memory (default: 90% of this machine's).",
+       "more memory than --max-memory (default: 90% of this machine's).\n"
+       "With --backend mpi, shardgen starts mpirun (Open MPI) running itself as --ranks\n"
+       "ranks; each runs the whole pipeline and its devices/ranks devices as threads (the\n"
+       "minor mesh axes inside a rank); rank 0 reads the inputs and writes the outputs.\n"
+       "A device that fails ends every rank with its error and rank (exit 1).",
        {"GRAPH"},
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
@@ -153,7 +223,15 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption}},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption,
+        {"--backend", OptionSpec::Value, "threads|mpi",
+         "threads (default): one thread per device; mpi: starts mpirun with --ranks ranks"},
+        {"--ranks", OptionSpec::Value, "N",
+         "with --backend mpi: N ranks, each running devices/N devices as threads (N must "
+         "divide the devices; default: one rank per device)"},
+        {"--mpirun-args", OptionSpec::Value, "'ARGS'",
+         "with --backend mpi: more mpirun arguments, split at spaces (e.g. '--hostfile "
+         "hosts')"}}},
       runRun};
   return command;
 }

@@ -1,0 +1,66 @@
+// `shardgen run --backend mpi`, one rank (see RunCommand.h).
+
+#include <iostream>
+
+#include "compiler/cli/Command.h"
+#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/RunCommand.h"
+#include "compiler/codegen/CodeGenerator.h"
+#include "compiler/codegen/ShardedProgram.h"
+
+#ifdef SHARDGEN_HAVE_MPI
+#include "runtime/include/shardgen/mpi.h"
+#endif
+
+namespace shardgen::cli {
+
+#ifdef SHARDGEN_HAVE_MPI
+
+bool mpiBackendBuilt() { return true; }
+
+int runMpiRank(const ParsedArgs &args) {
+  const runtime::MpiWorld world = runtime::initializeMpi();
+  // The command line was checked before mpirun started: every rank gets
+  // the same graph, program and generated code.
+  const RunSettings settings = runSettings(args);
+  Graph graph = loadVerifiedGraph(settings.path);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(settings.path, [&] { return customCallFunctions(graph, library.get()); });
+  SpmdProgram program =
+      atFile(settings.path, [&] { return propagateAndPartition(graph, settings.strategy); });
+  std::vector<Literal> inputs;
+  if (world.rank == 0)
+    inputs = args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
+                                  : randomInputs(graph, 0);
+  else
+    for (const auto &arg : graph.main.args)
+      inputs.emplace_back(*graph.value(arg.value).type);
+  for (Literal &input : inputs)
+    runtime::broadcastFromRoot(input.data(), static_cast<int64_t>(input.byteSize()));
+
+  GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
+  CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
+  runtime::LaunchOptions options{settings.timeoutSeconds};
+  std::vector<Literal> outputs = compiled.run(
+      inputs, [&](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
+        runtime::launchMpi(mesh, function, options);
+      });
+  for (Literal &output : outputs)
+    runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  runtime::finalizeMpi();
+  if (world.rank != 0)
+    return kSuccess;
+  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+}
+
+#else
+
+bool mpiBackendBuilt() { return false; }
+
+int runMpiRank(const ParsedArgs &) { return kInternalError; }
+
+#endif
+
+} // namespace shardgen::cli
