@@ -1,6 +1,9 @@
 // `shardgen run --backend mpi`, one rank (see RunCommand.h).
 
+#include <cstdlib>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CustomCallLibrary.h"
@@ -43,9 +46,20 @@ int runMpiRank(const ParsedArgs &args) {
   GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   runtime::LaunchOptions options{settings.timeoutSeconds};
+  // Test hook (test/mpi_run): the device with this id fails before its first
+  // step, while its peers go on into their collectives.
+  const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
   std::vector<Literal> outputs = compiled.run(
       inputs, [&](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
-        runtime::launchMpi(mesh, function, options);
+        runtime::launchMpi(
+            mesh,
+            [&](const runtime::DeviceContext &device) {
+              if (failing && std::to_string(device.deviceId) == failing)
+                throw std::runtime_error("device " + std::string(failing) +
+                                         " failed on purpose (SHARDGEN_TEST_FAIL_DEVICE)");
+              function(device);
+            },
+            options);
       });
   for (Literal &output : outputs)
     runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
