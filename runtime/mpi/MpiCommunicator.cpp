@@ -136,16 +136,28 @@ void MpiCommunicator::allToAll(const DeviceContext &, const CollectiveGroup &gro
     exchange.copy(in, 0, out, 0);
     return;
   }
-  ChunkCopy pack = exchange.withPackedDestination();
-  send_.resize(static_cast<size_t>(bytes * n));
-  for (int64_t k = 0; k < n; ++k)
-    pack.copy(in, k, send_.data(), k);
-  receive_.resize(static_cast<size_t>(bytes * n));
-  MPI_Alltoall(send_.data(), mpiCount(bytes), MPI_BYTE, receive_.data(), mpiCount(bytes),
-               MPI_BYTE, groupComm(group));
-  ChunkCopy unpack = exchange.withPackedSource();
-  for (int64_t k = 0; k < n; ++k)
-    unpack.copy(receive_.data(), k, out, k);
+  // Chunks already back to back (splitting the leading dims) go as they are.
+  const bool packedIn = exchange.rows0 == 1 && exchange.rows1 == 1 &&
+                        exchange.sourceChunkStride == bytes;
+  const bool packedOut = exchange.rows0 == 1 && exchange.rows1 == 1 &&
+                         exchange.destinationSlotStride == bytes;
+  const void *send = in;
+  if (!packedIn) {
+    ChunkCopy pack = exchange.withPackedDestination();
+    send_.resize(static_cast<size_t>(bytes * n));
+    for (int64_t k = 0; k < n; ++k)
+      pack.copy(in, k, send_.data(), k);
+    send = send_.data();
+  }
+  receive_.resize(packedOut ? 0 : static_cast<size_t>(bytes * n));
+  void *receive = packedOut ? out : receive_.data();
+  MPI_Alltoall(send, mpiCount(bytes), MPI_BYTE, receive, mpiCount(bytes), MPI_BYTE,
+               groupComm(group));
+  if (!packedOut) {
+    ChunkCopy unpack = exchange.withPackedSource();
+    for (int64_t k = 0; k < n; ++k)
+      unpack.copy(receive_.data(), k, out, k);
+  }
 }
 
 void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveGroup &group,
