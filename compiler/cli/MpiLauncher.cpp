@@ -42,14 +42,18 @@ std::vector<std::string> splitMpirunArgs(const std::string &text) {
 }
 
 std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
+                                       int64_t threadsPerRank,
                                        const std::vector<std::string> &mpirunArgs,
                                        const std::string &executable,
                                        const std::vector<std::string> &toolArgs) {
   std::vector<std::string> command = {mpirun, "-np", std::to_string(ranks)};
   if (geteuid() == 0)
     command.push_back("--allow-run-as-root");
-  if (ranks > static_cast<int64_t>(std::thread::hardware_concurrency()))
-    command.push_back("--oversubscribe");
+  const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
+  if (ranks > cores)
+    command.push_back("--oversubscribe"); // which also makes waiting ranks yield
+  else if (ranks * threadsPerRank > cores) // a polling rank would starve its threads
+    command.insert(command.end(), {"--mca", "mpi_yield_when_idle", "1"});
   // Passed to every rank, remote ones too.
   command.insert(command.end(), {"-x", std::string(kRankModeVariable) + "=1"});
   command.insert(command.end(), mpirunArgs.begin(), mpirunArgs.end());
@@ -58,7 +62,8 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
   return command;
 }
 
-void execMpirun(int64_t ranks, const std::vector<std::string> &mpirunArgs) {
+void execMpirun(int64_t ranks, int64_t threadsPerRank,
+                const std::vector<std::string> &mpirunArgs) {
   std::string mpirun = findOnPath("mpirun");
   if (mpirun.empty())
     throw InputError("shardgen run",
@@ -72,7 +77,7 @@ void execMpirun(int64_t ranks, const std::vector<std::string> &mpirunArgs) {
                                          std::strerror(errno));
   executable[length] = '\0';
   std::vector<std::string> command =
-      mpirunCommand(mpirun, ranks, mpirunArgs, executable, toolArguments());
+      mpirunCommand(mpirun, ranks, threadsPerRank, mpirunArgs, executable, toolArguments());
   std::vector<char *> argv;
   for (std::string &word : command)
     argv.push_back(word.data());

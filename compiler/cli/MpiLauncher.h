@@ -14,8 +14,11 @@ bool isMpiRank();
 
 /// The mpirun command line that runs `ranks` copies of `executable` with
 /// `toolArgs` in rank mode: --allow-run-as-root as root, --oversubscribe
-/// when ranks exceed this machine's cores, then the user's `mpirunArgs`.
+/// when ranks exceed this machine's cores, ranks that yield the core while
+/// they wait in MPI when ranks x `threadsPerRank` exceed them (a rank's
+/// devices are threads), then the user's `mpirunArgs`.
 std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
+                                       int64_t threadsPerRank,
                                        const std::vector<std::string> &mpirunArgs,
                                        const std::string &executable,
                                        const std::vector<std::string> &toolArgs);
@@ -27,6 +30,7 @@ std::vector<std::string> splitMpirunArgs(const std::string &text);
 /// the tool's own arguments as `ranks` ranks; its exit status becomes
 /// shardgen's. Throws InputError (exit 1) when mpirun is not installed or
 /// cannot be started.
-[[noreturn]] void execMpirun(int64_t ranks, const std::vector<std::string> &mpirunArgs);
+[[noreturn]] void execMpirun(int64_t ranks, int64_t threadsPerRank,
+                             const std::vector<std::string> &mpirunArgs);
 
 } // namespace shardgen::cli

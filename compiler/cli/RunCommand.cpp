@@ -174,7 +174,7 @@ static int runRun(const ParsedArgs &args) {
       std::cout << formatRankTraffic(manifest, program, ranks);
   }
   if (backend == Backend::Mpi)
-    execMpirun(ranks, mpirunArgs); // the ranks run the pipeline again, and the rest
+    execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   std::vector<Literal> outputs;

@@ -1,6 +1,7 @@
 // `run --backend mpi --report`: which collectives cross ranks and the bytes
 // leaving each rank, under the manifest's direct-exchange model.
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -53,8 +54,12 @@ std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdP
     for (int64_t position = 0; position < devices; ++position)
       groups[groupKey(mesh, record.axes, position)].push_back(position);
     std::vector<int64_t> stepLeaving(ranks);
+    bool crosses = false;
     for (const auto &[key, members] : groups) {
       const auto n = static_cast<int64_t>(members.size());
+      for (int64_t member : members)
+        crosses = crosses || rankOfPosition(mesh, ranks, member) !=
+                                 rankOfPosition(mesh, ranks, members.front());
       for (int64_t source : members) {
         int64_t rank = rankOfPosition(mesh, ranks, source), sent = record.traffic[source].sent;
         if (record.kind == StepKind::CollectivePermute) {
@@ -70,17 +75,16 @@ std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdP
           stepLeaving[rank] += sent / (n - 1) * offRank;
       }
     }
-    int64_t total = 0;
-    for (int64_t r = 0; r < ranks; ++r) {
-      total += stepLeaving[r];
-      leaving[r] += stepLeaving[r];
-    }
     char head[64];
     std::snprintf(head, sizeof head, "%3zu  ", i + 1);
-    out << head << (total ? "crosses ranks, bytes leaving each rank:" : "inside ranks (shared memory)");
-    if (total)
-      for (int64_t r = 0; r < ranks; ++r)
+    out << head
+        << (crosses ? "crosses ranks (MPI), bytes leaving each rank:"
+                    : "inside ranks (shared memory)");
+    for (int64_t r = 0; r < ranks; ++r) {
+      leaving[r] += stepLeaving[r];
+      if (crosses)
         out << "  r" << r << ": " << stepLeaving[r];
+    }
     out << "\n";
   }
   out << "bytes leaving each rank in all:";
