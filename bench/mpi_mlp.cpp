@@ -79,31 +79,39 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < input.numElements(); ++i)
       input.as<float>()[i] = static_cast<float>(i % 17) * 0.01f;
   }
-  auto runOnce = [&] {
+  // One run as `shardgen run --backend mpi` does it; `runSeconds` gets the
+  // devices' part alone (no broadcast of the inputs, no merge of outputs).
+  auto runOnce = [&](double &runSeconds) {
     for (Literal &input : inputs)
       runtime::broadcastFromRoot(input.data(), static_cast<int64_t>(input.byteSize()));
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
     std::vector<Literal> outputs =
         compiled.run(inputs, [](const runtime::DeviceMesh &mesh,
                                 const runtime::DeviceFunction &function) {
           runtime::launchMpi(mesh, function);
         });
+    runSeconds = MPI_Wtime() - start;
     for (Literal &output : outputs)
       runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
   };
-  runOnce(); // warm up
-  double best = 1e30;
+  double ignored = 0;
+  runOnce(ignored); // warm up
+  double best = 1e30, bestRun = 1e30;
   for (int round = 0; round < 5; ++round) {
     MPI_Barrier(MPI_COMM_WORLD);
-    double start = MPI_Wtime();
-    runOnce();
-    double mine = MPI_Wtime() - start, slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    best = std::min(best, slowest);
+    double start = MPI_Wtime(), run = 0;
+    runOnce(run);
+    double mine[2] = {MPI_Wtime() - start, run}, slowest[2] = {0, 0};
+    MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    best = std::min(best, slowest[0]);
+    bestRun = std::min(bestRun, slowest[1]);
   }
   if (world.rank == 0)
-    std::printf("mesh data=%lld model=%lld on %d rank(s), %.2f GFLOP: %.1f ms per run\n",
+    std::printf("mesh data=%lld model=%lld on %d rank(s), %.2f GFLOP: %.1f ms per run "
+                "(devices alone: %.1f ms)\n",
                 static_cast<long long>(data), static_cast<long long>(model), world.size,
-                4.0 * batch * in * hidden / 1e9, best * 1e3);
+                4.0 * batch * in * hidden / 1e9, best * 1e3, bestRun * 1e3);
   runtime::finalizeMpi();
   return 0;
 }

@@ -4,17 +4,11 @@
 #include <cstring>
 
 #include "MpiCommunicator.h"
+#include "AxesKey.h"
 #include "Reduce.h"
 
 namespace shardgen::runtime {
 namespace {
-
-uint64_t axesKey(const CollectiveGroup &group) {
-  uint64_t key = 0;
-  for (int32_t i = 0; i < group.numAxes; ++i)
-    key = key * 16 + static_cast<uint64_t>(group.axes[i] + 1);
-  return key;
-}
 
 /// The mesh position of group position `p` in group `index` over the axes
 /// of `group`: listed axes from `p` (row-major, listed order), the others

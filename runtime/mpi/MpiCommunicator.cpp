@@ -6,26 +6,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "AxesKey.h"
 #include "Reduce.h"
 
 namespace shardgen::runtime {
+
 int mpiCount(int64_t bytes) {
   if (bytes < 0 || bytes > INT_MAX)
     throw std::length_error("MPI backend: a message of " + std::to_string(bytes) +
                             " bytes exceeds MPI's int count");
   return static_cast<int>(bytes);
 }
-
-namespace {
-
-uint64_t axesKey(const CollectiveGroup &group) {
-  uint64_t key = 0;
-  for (int32_t i = 0; i < group.numAxes; ++i)
-    key = key * 16 + static_cast<uint64_t>(group.axes[i] + 1);
-  return key;
-}
-
-} // namespace
 
 MpiCommunicator::MpiCommunicator(MPI_Comm world) { MPI_Comm_dup(world, &world_); }
 
