@@ -46,7 +46,9 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
                                        const std::vector<std::string> &mpirunArgs,
                                        const std::string &executable,
                                        const std::vector<std::string> &toolArgs) {
-  std::vector<std::string> command = {mpirun, "-np", std::to_string(ranks)};
+  // --quiet: no banners about ranks that exited non-zero or aborted; the
+  // rank that failed has said why, and the exit status is kept.
+  std::vector<std::string> command = {mpirun, "--quiet", "-np", std::to_string(ranks)};
   if (geteuid() == 0)
     command.push_back("--allow-run-as-root");
   const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());

@@ -13,7 +13,7 @@ namespace shardgen::cli {
 bool isMpiRank();
 
 /// The mpirun command line that runs `ranks` copies of `executable` with
-/// `toolArgs` in rank mode: --allow-run-as-root as root, --oversubscribe
+/// `toolArgs` in rank mode, --quiet: --allow-run-as-root as root, --oversubscribe
 /// when ranks exceed this machine's cores, ranks that yield the core while
 /// they wait in MPI when ranks x `threadsPerRank` exceed them (a rank's
 /// devices are threads), then the user's `mpirunArgs`.
