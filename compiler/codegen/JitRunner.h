@@ -4,7 +4,8 @@
 // runtime's device header as its only files, linked against an explicit
 // table (the runtime's entry points, baseHostSymbols() and the custom-call
 // functions the user registered), and its devices run on the runtime's
-// threads backend.
+// threads backend, or on whatever a MeshLauncher runs them (a rank's
+// devices under MPI: `run --backend mpi`).
 
 #include <functional>
 #include <map>
