@@ -61,12 +61,6 @@ HybridCommunicator::~HybridCommunicator() {
   MPI_Comm_free(&world_);
 }
 
-void HybridCommunicator::abort() {
-  aborted_.store(true, std::memory_order_release);
-  stepBarrier_.wake();
-  local_.abort();
-}
-
 HybridCommunicator::AxisPlan &HybridCommunicator::planFor(const CollectiveGroup &group) {
   std::lock_guard lock(plansMutex_);
   std::unique_ptr<AxisPlan> &plan = plans_[axesKey(group)];

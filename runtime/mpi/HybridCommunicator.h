@@ -35,9 +35,6 @@ public:
   HybridCommunicator(const HybridCommunicator &) = delete;
   HybridCommunicator &operator=(const HybridCommunicator &) = delete;
 
-  /// Cancels this rank's pending waits (they throw PeerFailure).
-  void abort();
-
   void allReduce(const DeviceContext &device, const CollectiveGroup &group, ElementType type,
                  Reducer reducer, const void *in, void *out, int64_t count) override;
   void allGather(const DeviceContext &device, const CollectiveGroup &group,
@@ -99,6 +96,7 @@ private:
   int rank_ = 0;
   int64_t firstPosition_ = 0;
   ThreadsCommunicator local_;
+  // Never set: a failing device ends every rank (MPI_Abort) instead.
   std::atomic<bool> aborted_{false};
   GroupBarrier stepBarrier_;
   std::vector<Slot> slots_; // by local index

@@ -18,7 +18,10 @@ int mpiCount(int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
-MpiCommunicator::MpiCommunicator(MPI_Comm world) { MPI_Comm_dup(world, &world_); }
+MpiCommunicator::MpiCommunicator(MPI_Comm world, DeviceProgress *progress)
+    : progress_(progress) {
+  MPI_Comm_dup(world, &world_);
+}
 
 MpiCommunicator::~MpiCommunicator() {
   for (auto &[key, comm] : groups_)
@@ -165,5 +168,15 @@ void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveG
 }
 
 void MpiCommunicator::barrier(const DeviceContext &) { MPI_Barrier(world_); }
+
+void MpiCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
+  if (progress_)
+    progress_->noteOp(device.position, pointer);
+}
+
+void MpiCommunicator::noteCollective(const DeviceContext &device, const char *collective) {
+  if (progress_)
+    progress_->noteCollective(device.position, collective);
+}
 
 } // namespace shardgen::runtime

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "DeviceProgress.h"
 #include "shardgen/communicator.h"
 
 namespace shardgen::runtime {
@@ -20,7 +21,8 @@ int mpiCount(int64_t bytes);
 
 class MpiCommunicator final : public Communicator {
 public:
-  explicit MpiCommunicator(MPI_Comm world);
+  /// Reports what the device does to `progress` (for a watchdog), if given.
+  explicit MpiCommunicator(MPI_Comm world, DeviceProgress *progress = nullptr);
   ~MpiCommunicator() override;
   MpiCommunicator(const MpiCommunicator &) = delete;
   MpiCommunicator &operator=(const MpiCommunicator &) = delete;
@@ -37,12 +39,15 @@ public:
                          int64_t source, int64_t destination, const void *in, void *out,
                          int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void noteOp(const DeviceContext &device, const char *pointer) override;
+  void noteCollective(const DeviceContext &device, const char *collective) override;
 
 private:
   /// The communicator of this rank's group; created collectively on first use.
   MPI_Comm groupComm(const CollectiveGroup &group);
 
   MPI_Comm world_;
+  DeviceProgress *progress_;
   std::map<uint64_t, MPI_Comm> groups_; // by axis list
   std::vector<unsigned char> send_, receive_;
 };

@@ -120,7 +120,7 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
     // which collectives' groups are defined over.
     MPI_Comm byPosition;
     MPI_Comm_split(MPI_COMM_WORLD, 0, static_cast<int>(positions.front()), &byPosition);
-    MpiCommunicator communicator(byPosition); // keeps its own duplicate
+    MpiCommunicator communicator(byPosition, &progress); // keeps its own duplicate
     MPI_Comm_free(&byPosition);
     runDeviceThreads(mesh, positions, communicator, progress, tracked, options, fail);
     return;
