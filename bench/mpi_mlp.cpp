@@ -1,6 +1,8 @@
 // samples/mlp.json scaled to a few GFLOP, run by the MPI backend as
 // `shardgen run --backend mpi` runs it (rank 0 holds the global tensors,
-// broadcasts the inputs, merges the outputs); the time of one run (best of 5,
+// broadcasts the inputs whole where run sends each rank its pieces (nearly
+// the same bytes here: the weights are replicated), merges the outputs);
+// the time of one run (best of 5,
 // after a warm-up; JIT excluded) is printed by rank 0. Run as
 //   mpirun -np R bench_mpi_mlp DATA MODEL [BATCH IN HIDDEN]
 // on a mesh data=DATA x model=MODEL; bench/README.md compares

@@ -31,8 +31,9 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
                  const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls);
 
 /// One rank of `run --backend mpi` (under mpirun): the whole pipeline, rank 0
-/// reading the inputs and broadcasting them, every rank running its devices,
-/// rank 0 merging the outputs and checking/writing them.
+/// reading the inputs and scattering each rank the pieces its devices read,
+/// every rank running its devices, rank 0 merging the outputs and
+/// checking/writing them.
 int runMpiRank(const ParsedArgs &args);
 
 /// The rank that runs the device at mesh `position` when `ranks` ranks run

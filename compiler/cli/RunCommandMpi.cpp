@@ -1,5 +1,6 @@
 // `shardgen run --backend mpi`, one rank (see RunCommand.h).
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -22,6 +23,23 @@ namespace shardgen::cli {
 
 bool mpiBackendBuilt() { return true; }
 
+/// Per rank, the distinct non-empty pieces of a tensor laid out by `layout`
+/// that the rank's devices hold.
+static std::vector<std::vector<runtime::ShardBox>>
+piecesByRank(const ShardLayout &layout, const Mesh &mesh, int64_t ranks) {
+  std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
+  for (int64_t position = 0; position < mesh.numDevices(); ++position) {
+    runtime::ShardBox box{layout.offsets[position], layout.extents[position]};
+    std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];
+    bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
+      return other.offset == box.offset && other.extent == box.extent;
+    });
+    if (box.volume() > 0 && !known)
+      list.push_back(box);
+  }
+  return pieces;
+}
+
 int runMpiRank(const ParsedArgs &args) {
   const runtime::MpiWorld world = runtime::initializeMpi();
   // The command line was checked before mpirun started: every rank gets
@@ -40,8 +58,14 @@ int runMpiRank(const ParsedArgs &args) {
   else
     for (const auto &arg : graph.main.args)
       inputs.emplace_back(*graph.value(arg.value).type);
-  for (Literal &input : inputs)
-    runtime::broadcastFromRoot(input.data(), static_cast<int64_t>(input.byteSize()));
+  // Each rank receives the pieces its devices read, at their places.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ShardLayout &layout = program.layout(program.inputs[i]);
+    runtime::scatterBoxesFromRoot(
+        inputs[i].data(), layout.globalType.shape,
+        static_cast<int64_t>(elementByteWidth(layout.globalType.elementType)),
+        piecesByRank(layout, program.mesh, world.size));
+  }
 
   GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));

@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
+#include "shardgen/distribution.h"
 #include "shardgen/launch.h"
 
 namespace shardgen::runtime {
@@ -41,6 +44,13 @@ MpiWorld initializeMpi();
 /// size; pieces beyond MPI's int counts are sent one after another).
 /// Rank 0's `bytes` at `data` overwrite every other rank's.
 void broadcastFromRoot(void *data, int64_t bytes);
+/// A scatter of pieces: rank 0's `global` tensor (row-major, `shape`,
+/// `elementBytes` per element) sends rank r the boxes `boxesOf[r]` (what
+/// its devices read), which land at the same places of rank r's `global`
+/// (the rest is left as it is). Rank 0 keeps its tensor. Every rank passes
+/// the same boxes; throws std::length_error beyond 2 GiB for one rank.
+void scatterBoxesFromRoot(void *global, const std::vector<int64_t> &shape, int64_t elementBytes,
+                          const std::vector<std::vector<ShardBox>> &boxesOf);
 /// Rank 0 receives the bitwise or of every rank's `bytes` at `data`: global
 /// outputs whose bytes each rank wrote only where its devices own the piece
 /// (zero elsewhere) arrive on rank 0 bit for bit.
