@@ -236,13 +236,7 @@ void HybridCommunicator::reduceScatter(const DeviceContext &device, const Collec
   rankStep(device, Slot{in, out, group}, [&](const std::vector<Slot> &slots) {
     const int64_t bytes = elementBytes(type), n = group.size;
     const int64_t chunkElements = inLayout.extent / n * inLayout.inner; // per row
-    // Chunk p of every row, packed, goes to position p (as MpiCommunicator).
-    ChunkCopy split;
-    split.rows0 = inLayout.outer;
-    split.runBytes = chunkElements * bytes;
-    split.sourceStride0 = inLayout.extent * inLayout.inner * bytes;
-    split.sourceChunkStride = split.runBytes;
-    split = split.withPackedDestination();
+    const ChunkCopy split = reduceScatterSplit(inLayout, n, bytes);
     std::map<int64_t, std::vector<const void *>> sources; // by local position
     Exchange exchange;
     exchange.bytes = [&](int64_t, int64_t) { return split.chunkBytes(); };

@@ -18,6 +18,15 @@ int mpiCount(int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
+ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes) {
+  ChunkCopy split;
+  split.rows0 = inLayout.outer;
+  split.runBytes = inLayout.extent / n * inLayout.inner * elementBytes;
+  split.sourceStride0 = inLayout.extent * inLayout.inner * elementBytes;
+  split.sourceChunkStride = split.runBytes;
+  return split.withPackedDestination();
+}
+
 MpiCommunicator::MpiCommunicator(MPI_Comm world, DeviceProgress *progress)
     : progress_(progress) {
   MPI_Comm_dup(world, &world_);
@@ -101,13 +110,7 @@ void MpiCommunicator::reduceScatter(const DeviceContext &, const CollectiveGroup
   const int64_t bytes = elementBytes(type), n = group.size;
   const int64_t chunkElements = inLayout.extent / n * inLayout.inner; // per row
   const int64_t blockBytes = inLayout.outer * chunkElements * bytes;   // one peer's share
-  // Chunk k of every row, packed, goes to position k.
-  ChunkCopy split;
-  split.rows0 = inLayout.outer;
-  split.runBytes = chunkElements * bytes;
-  split.sourceStride0 = inLayout.extent * inLayout.inner * bytes;
-  split.sourceChunkStride = split.runBytes;
-  split = split.withPackedDestination();
+  const ChunkCopy split = reduceScatterSplit(inLayout, n, bytes);
   send_.resize(static_cast<size_t>(blockBytes * n));
   for (int64_t k = 0; k < n; ++k)
     split.copy(in, k, send_.data(), k);

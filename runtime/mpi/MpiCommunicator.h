@@ -19,6 +19,10 @@ namespace shardgen::runtime {
 /// datatypes): throws std::length_error beyond INT_MAX.
 int mpiCount(int64_t bytes);
 
+/// A reduce_scatter's messages: chunk k of every row of `inLayout` (split
+/// into n chunks along its middle dim), packed, goes to position k.
+ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes);
+
 class MpiCommunicator final : public Communicator {
 public:
   /// Reports what the device does to `progress` (for a watchdog), if given.
