@@ -7,6 +7,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "compiler/cli/CommandLine.h"
 
@@ -46,6 +47,10 @@ struct Command {
   CommandSpec spec;
   std::function<int(const ParsedArgs &)> run;
 };
+
+/// The tool's arguments after "shardgen" (for a command that starts the
+/// tool again, as `run --backend mpi` does under mpirun).
+const std::vector<std::string> &toolArguments();
 
 const Command &checkCommand();
 const Command &evalCommand();

@@ -1,6 +1,7 @@
-// shardgen run GRAPH [--inputs A.npy ...] [-o DIR] [--check] [--strategy S]:
-// propagate, partition, generate C++, compile it in-process (clang + ORC
-// JIT) and run it with one thread per device of the mesh.
+// shardgen run GRAPH [--inputs A.npy ...] [-o DIR] [--check] [--strategy S]
+// [--backend threads|mpi [--ranks N]]: propagate, partition, generate C++,
+// compile it in-process (clang + ORC JIT) and run it with one thread per
+// device of the mesh, or under mpirun (MpiLauncher.h, RunCommandMpi.cpp).
 
 #include <iostream>
 #include <limits>
@@ -11,8 +12,10 @@
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/MpiLauncher.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/Pipeline.h"
+#include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
@@ -62,37 +65,107 @@ static double timeoutOption(const ParsedArgs &args) {
   return *seconds;
 }
 
-/// The threads backend runs one OS thread per device: larger meshes are
-/// refused before anything is compiled.
-static void requireThreadsBackendFits(const std::string &path, const Graph &graph) {
-  Mesh mesh = atFile(path, [&] { return programMesh(graph); });
-  if (mesh.numDevices() <= runtime::kMaxThreadsDevices)
+enum class Backend { Threads, Mpi };
+
+static Backend backendOption(const ParsedArgs &args) {
+  std::optional<std::string> name = args.value("--backend");
+  if (!name || *name == "threads") {
+    if (args.has("--ranks") || args.has("--mpirun-args"))
+      throw UsageError("--ranks and --mpirun-args need --backend mpi");
+    return Backend::Threads;
+  }
+  if (*name == "mpi")
+    return Backend::Mpi;
+  throw UsageError("--backend takes threads or mpi, not '" + *name + "'");
+}
+
+/// The threads backend runs one OS thread per device (a rank of the MPI
+/// backend one per device it holds): larger counts are refused before
+/// anything is compiled.
+static void requireThreadsFit(const std::string &path, const Mesh &mesh, int64_t threads) {
+  if (threads <= runtime::kMaxThreadsDevices)
     return;
   throw FileGraphError(displayName(path), mesh.pointer,
                        "mesh @" + mesh.name + " has " + std::to_string(mesh.numDevices()) +
-                           " devices, but run's threads backend runs at most " +
+                           " devices, but run runs at most " +
                            std::to_string(runtime::kMaxThreadsDevices) +
-                           " (one thread each); use 'shardgen compile' to build the program (a "
-                           "--backend mpi for run is planned but does not exist yet)");
+                           " threads per process (one per device); use --backend mpi --ranks N "
+                           "or 'shardgen compile' to build the program");
+}
+
+/// `--ranks N` (default: one rank per device); N must divide the devices.
+static int64_t ranksOption(const ParsedArgs &args, const std::string &path, const Mesh &mesh) {
+  std::optional<std::string> text = args.value("--ranks");
+  if (!text)
+    return mesh.numDevices();
+  std::optional<double> ranks = numberIn(*text, 1e6);
+  if (!ranks || *ranks < 1 || *ranks != static_cast<double>(static_cast<int64_t>(*ranks)))
+    throw UsageError("--ranks takes a positive whole number, not '" + *text + "'");
+  auto count = static_cast<int64_t>(*ranks);
+  if (mesh.numDevices() % count != 0)
+    throw FileGraphError(displayName(path), mesh.pointer,
+                         "--ranks " + std::to_string(count) + " does not divide the " +
+                             std::to_string(mesh.numDevices()) + " devices of mesh @" +
+                             mesh.name + " (each rank runs the same number of devices)");
+  return count;
+}
+
+RunSettings runSettings(const ParsedArgs &args) {
+  return RunSettings{args.positionals[0], strategyOption(args),
+                     ToleranceOverride{toleranceOption(args, "--rtol"),
+                                       toleranceOption(args, "--atol")},
+                     timeoutOption(args)};
+}
+
+int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Graph &graph,
+                 const SpmdProgram &program, const std::vector<Literal> &inputs,
+                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls) {
+  const std::string &path = settings.path;
+  if (args.has("--check")) {
+    BoundedEvaluation expected = atFile(
+        path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
+    if (auto mismatch =
+            compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
+      std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
+                << " (reference interpreter)\n";
+      return kCheckFailed;
+    }
+    std::cerr << displayName(path) << ": check passed: " << outputs.size()
+              << " outputs agree with the reference interpreter's on " << program.mesh.numDevices()
+              << " devices\n";
+  }
+  emitOutputs(args, outputs);
+  return kSuccess;
 }
 
 static int runRun(const ParsedArgs &args) {
-  const std::string &path = args.positionals[0];
-  PropagationStrategy strategy = strategyOption(args);
-  const ToleranceOverride tolerance{toleranceOption(args, "--rtol"),
-                                    toleranceOption(args, "--atol")};
+  const Backend backend = backendOption(args);
+  if (backend == Backend::Mpi && isMpiRank())
+    return runMpiRank(args);
+  const RunSettings settings = runSettings(args);
+  const std::string &path = settings.path;
   MemoryLimit limit = memoryLimit(args);
-  double timeout = timeoutOption(args);
   int64_t repeat = repeatOption(args);
   Pipeline pipeline(args, path, Stage::Codegen);
   Graph graph = pipeline.load();
   if (pipeline.stopped())
     return kSuccess;
-  requireThreadsBackendFits(path, graph);
+  Mesh mesh = atFile(path, [&] { return programMesh(graph); });
+  int64_t ranks = 1;
+  std::vector<std::string> mpirunArgs;
+  if (backend == Backend::Mpi) {
+    if (!mpiBackendBuilt())
+      throw InputError("shardgen run", "this shardgen was built without MPI (install "
+                                       "libopenmpi-dev and openmpi-bin, then rebuild)");
+    ranks = ranksOption(args, path, mesh);
+    if (std::optional<std::string> text = args.value("--mpirun-args"))
+      mpirunArgs = splitMpirunArgs(*text);
+  }
+  requireThreadsFit(path, mesh, mesh.numDevices() / ranks);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  PropagationResult propagation = pipeline.propagate(graph, strategy);
+  PropagationResult propagation = pipeline.propagate(graph, settings.strategy);
   if (pipeline.stopped())
     return kSuccess;
   SpmdProgram program = pipeline.partition(graph, propagation);
@@ -107,8 +180,14 @@ static int runRun(const ParsedArgs &args) {
   GeneratedProgram generated = pipeline.generate(program);
   if (pipeline.stopped())
     return kSuccess;
-  if (args.has("--report"))
-    std::cout << formatManifest(computeManifest(program), program);
+  if (args.has("--report")) {
+    CommunicationManifest manifest = computeManifest(program);
+    std::cout << formatManifest(manifest, program);
+    if (backend == Backend::Mpi)
+      std::cout << formatRankTraffic(manifest, program, ranks);
+  }
+  if (backend == Backend::Mpi)
+    execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
   jitOptions.cacheDir = compileCacheDir(args);
   auto compiled = pipeline.stage("JIT", [&] {
@@ -117,28 +196,14 @@ static int runRun(const ParsedArgs &args) {
   std::vector<Literal> outputs;
   std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
-      outputs = compiled->run(inputs, runtime::LaunchOptions{timeout});
+      outputs = compiled->run(inputs, runtime::LaunchOptions{settings.timeoutSeconds});
     } catch (const runtime::RunTimeout &error) {
       throw InputError(displayName(path), error.what());
     }
   });
   if (args.has("--repeat"))
     std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
-
-  if (args.has("--check")) {
-    BoundedEvaluation expected = atFile(
-        path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
-    if (auto mismatch = compareOutputs(outputs, expected, tolerance, outputNames(graph))) {
-      std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
-                << " (reference interpreter)\n";
-      return kCheckFailed;
-    }
-    std::cerr << displayName(path) << ": check passed: " << outputs.size()
-              << " outputs agree with the reference interpreter's on " << program.mesh.numDevices()
-              << " devices\n";
-  }
-  emitOutputs(args, outputs);
-  return kSuccess;
+  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
 }
 
 const Command &runCommand() {
@@ -146,7 +211,8 @@ const Command &runCommand() {
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd] [--no-cache] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE]",
+       "[--verify-spmd] [--no-cache] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE] "
+       "[--backend threads|mpi] [--ranks N] [--mpirun-args 'ARGS']",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -161,7 +227,11 @@ const Command &runCommand() {
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
        "more memory than --max-memory (default: 90% of this machine's).\n"
        "Compiled programs are cached in $XDG_CACHE_HOME/shardgen (else\n"
-       "~/.cache/shardgen): a second run of an unchanged graph skips the compiler.",
+       "~/.cache/shardgen): a second run of an unchanged graph skips the compiler.\n"
+       "With --backend mpi, shardgen starts mpirun (Open MPI) running itself as --ranks\n"
+       "ranks; each runs the whole pipeline and its devices/ranks devices as threads (the\n"
+       "minor mesh axes inside a rank); rank 0 reads the inputs and writes the outputs.\n"
+       "A device that fails ends every rank with its error and rank (exit 1).",
        {"GRAPH"},
        withPipelineOptions(
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
@@ -177,7 +247,15 @@ const Command &runCommand() {
         {"--timeout", OptionSpec::Value, "SECONDS",
          "end the run (exit 1) if it takes longer, saying where each device waits (default "
          "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption, kRepeatOption},
+        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption, kRepeatOption,
+        {"--backend", OptionSpec::Value, "threads|mpi",
+         "threads (default): one thread per device; mpi: starts mpirun with --ranks ranks"},
+        {"--ranks", OptionSpec::Value, "N",
+         "with --backend mpi: N ranks, each running devices/N devices as threads (N must "
+         "divide the devices; default: one rank per device)"},
+        {"--mpirun-args", OptionSpec::Value, "'ARGS'",
+         "with --backend mpi: more mpirun arguments, split at spaces (e.g. '--hostfile "
+         "hosts')"}},
         Stage::Codegen)},
       runRun};
   return command;

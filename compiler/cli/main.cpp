@@ -14,6 +14,13 @@
 
 using namespace shardgen::cli;
 
+static std::vector<std::string> &argumentStore() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+
+const std::vector<std::string> &shardgen::cli::toolArguments() { return argumentStore(); }
+
 static const std::vector<const Command *> &commands() {
   static const std::vector<const Command *> all = {
       &checkCommand(), &propagateCommand(), &explainCommand(), &evalCommand(),
@@ -35,6 +42,7 @@ static std::string toolHelp() {
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  argumentStore() = args;
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << toolHelp();
     return args.empty() ? kUsage : kSuccess;

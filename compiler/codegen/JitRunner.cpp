@@ -103,6 +103,13 @@ CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProg
 
 std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
                                           const rt::LaunchOptions &options) const {
+  return run(inputs, [&](const rt::DeviceMesh &mesh, const rt::DeviceFunction &function) {
+    rt::launch(mesh, function, options);
+  });
+}
+
+std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
+                                          const MeshLauncher &launcher) const {
   SHARDGEN_CHECK(inputs.size() == program_.inputs.size(),
                  "the program takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
                      std::to_string(inputs.size()));
@@ -127,9 +134,9 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
     deviceIds = program_.mesh.deviceIds;
   rt::DeviceMesh mesh(axes, deviceIds);
   Entry *entry = entry_;
-  rt::launch(mesh, [&](const rt::DeviceContext &device) {
+  launcher(mesh, [&](const rt::DeviceContext &device) {
     entry(&device, in.data(), out.data(), 1);
-  }, options);
+  });
   return outputs;
 }
 

@@ -4,8 +4,10 @@
 // runtime's device header as its only files, linked against an explicit
 // table (the runtime's entry points, baseHostSymbols() and the custom-call
 // functions the user registered), and its devices run on the runtime's
-// threads backend.
+// threads backend, or on whatever a MeshLauncher runs them (a rank's
+// devices under MPI: `run --backend mpi`).
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +30,11 @@ using CustomCallFunctions = std::map<std::string, shardgen_custom_call_fn>;
 /// `customCalls`, nothing else.
 JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {});
 
+/// Runs a device function on every device of a mesh (runtime::launch, or
+/// runtime::launchMpi for this rank's devices).
+using MeshLauncher =
+    std::function<void(const runtime::DeviceMesh &, const runtime::DeviceFunction &)>;
+
 class CompiledProgram {
 public:
   /// Compiles `generated` (made from `program`, which must outlive this).
@@ -40,6 +47,10 @@ public:
   /// when `options` sets a timeout the run exceeds).
   std::vector<Literal> run(const std::vector<Literal> &inputs,
                            const runtime::LaunchOptions &options = {}) const;
+  /// As above on the devices `launcher` runs; an output's bytes are written
+  /// where those devices own its pieces and stay zero elsewhere (under MPI,
+  /// rank 0 merges every rank's: runtime::mergeDisjointToRoot).
+  std::vector<Literal> run(const std::vector<Literal> &inputs, const MeshLauncher &launcher) const;
 
   const JitModule &module() const { return *module_; }
 

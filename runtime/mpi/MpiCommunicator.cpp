@@ -6,12 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "AxesKey.h"
 #include "Reduce.h"
 
 namespace shardgen::runtime {
-namespace {
 
-// MPI counts are ints; larger messages would need derived datatypes.
 int mpiCount(int64_t bytes) {
   if (bytes < 0 || bytes > INT_MAX)
     throw std::length_error("MPI backend: a message of " + std::to_string(bytes) +
@@ -19,16 +18,19 @@ int mpiCount(int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
-uint64_t axesKey(const CollectiveGroup &group) {
-  uint64_t key = 0;
-  for (int32_t i = 0; i < group.numAxes; ++i)
-    key = key * 16 + static_cast<uint64_t>(group.axes[i] + 1);
-  return key;
+ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes) {
+  ChunkCopy split;
+  split.rows0 = inLayout.outer;
+  split.runBytes = inLayout.extent / n * inLayout.inner * elementBytes;
+  split.sourceStride0 = inLayout.extent * inLayout.inner * elementBytes;
+  split.sourceChunkStride = split.runBytes;
+  return split.withPackedDestination();
 }
 
-} // namespace
-
-MpiCommunicator::MpiCommunicator(MPI_Comm world) { MPI_Comm_dup(world, &world_); }
+MpiCommunicator::MpiCommunicator(MPI_Comm world, DeviceProgress *progress)
+    : progress_(progress) {
+  MPI_Comm_dup(world, &world_);
+}
 
 MpiCommunicator::~MpiCommunicator() {
   for (auto &[key, comm] : groups_)
@@ -108,13 +110,7 @@ void MpiCommunicator::reduceScatter(const DeviceContext &, const CollectiveGroup
   const int64_t bytes = elementBytes(type), n = group.size;
   const int64_t chunkElements = inLayout.extent / n * inLayout.inner; // per row
   const int64_t blockBytes = inLayout.outer * chunkElements * bytes;   // one peer's share
-  // Chunk k of every row, packed, goes to position k.
-  ChunkCopy split;
-  split.rows0 = inLayout.outer;
-  split.runBytes = chunkElements * bytes;
-  split.sourceStride0 = inLayout.extent * inLayout.inner * bytes;
-  split.sourceChunkStride = split.runBytes;
-  split = split.withPackedDestination();
+  const ChunkCopy split = reduceScatterSplit(inLayout, n, bytes);
   send_.resize(static_cast<size_t>(blockBytes * n));
   for (int64_t k = 0; k < n; ++k)
     split.copy(in, k, send_.data(), k);
@@ -137,16 +133,28 @@ void MpiCommunicator::allToAll(const DeviceContext &, const CollectiveGroup &gro
     exchange.copy(in, 0, out, 0);
     return;
   }
-  ChunkCopy pack = exchange.withPackedDestination();
-  send_.resize(static_cast<size_t>(bytes * n));
-  for (int64_t k = 0; k < n; ++k)
-    pack.copy(in, k, send_.data(), k);
-  receive_.resize(static_cast<size_t>(bytes * n));
-  MPI_Alltoall(send_.data(), mpiCount(bytes), MPI_BYTE, receive_.data(), mpiCount(bytes),
-               MPI_BYTE, groupComm(group));
-  ChunkCopy unpack = exchange.withPackedSource();
-  for (int64_t k = 0; k < n; ++k)
-    unpack.copy(receive_.data(), k, out, k);
+  // Chunks already back to back (splitting the leading dims) go as they are.
+  const bool packedIn = exchange.rows0 == 1 && exchange.rows1 == 1 &&
+                        exchange.sourceChunkStride == bytes;
+  const bool packedOut = exchange.rows0 == 1 && exchange.rows1 == 1 &&
+                         exchange.destinationSlotStride == bytes;
+  const void *send = in;
+  if (!packedIn) {
+    ChunkCopy pack = exchange.withPackedDestination();
+    send_.resize(static_cast<size_t>(bytes * n));
+    for (int64_t k = 0; k < n; ++k)
+      pack.copy(in, k, send_.data(), k);
+    send = send_.data();
+  }
+  receive_.resize(packedOut ? 0 : static_cast<size_t>(bytes * n));
+  void *receive = packedOut ? out : receive_.data();
+  MPI_Alltoall(send, mpiCount(bytes), MPI_BYTE, receive, mpiCount(bytes), MPI_BYTE,
+               groupComm(group));
+  if (!packedOut) {
+    ChunkCopy unpack = exchange.withPackedSource();
+    for (int64_t k = 0; k < n; ++k)
+      unpack.copy(receive_.data(), k, out, k);
+  }
 }
 
 void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveGroup &group,
@@ -163,5 +171,15 @@ void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveG
 }
 
 void MpiCommunicator::barrier(const DeviceContext &) { MPI_Barrier(world_); }
+
+void MpiCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
+  if (progress_)
+    progress_->noteOp(device.position, pointer);
+}
+
+void MpiCommunicator::noteCollective(const DeviceContext &device, const char *collective) {
+  if (progress_)
+    progress_->noteCollective(device.position, collective);
+}
 
 } // namespace shardgen::runtime

@@ -10,13 +10,23 @@
 #include <map>
 #include <vector>
 
+#include "DeviceProgress.h"
 #include "shardgen/communicator.h"
 
 namespace shardgen::runtime {
 
+/// `bytes` as an MPI count (an int; larger messages would need derived
+/// datatypes): throws std::length_error beyond INT_MAX.
+int mpiCount(int64_t bytes);
+
+/// A reduce_scatter's messages: chunk k of every row of `inLayout` (split
+/// into n chunks along its middle dim), packed, goes to position k.
+ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes);
+
 class MpiCommunicator final : public Communicator {
 public:
-  explicit MpiCommunicator(MPI_Comm world);
+  /// Reports what the device does to `progress` (for a watchdog), if given.
+  explicit MpiCommunicator(MPI_Comm world, DeviceProgress *progress = nullptr);
   ~MpiCommunicator() override;
   MpiCommunicator(const MpiCommunicator &) = delete;
   MpiCommunicator &operator=(const MpiCommunicator &) = delete;
@@ -33,12 +43,15 @@ public:
                          int64_t source, int64_t destination, const void *in, void *out,
                          int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void noteOp(const DeviceContext &device, const char *pointer) override;
+  void noteCollective(const DeviceContext &device, const char *collective) override;
 
 private:
   /// The communicator of this rank's group; created collectively on first use.
   MPI_Comm groupComm(const CollectiveGroup &group);
 
   MPI_Comm world_;
+  DeviceProgress *progress_;
   std::map<uint64_t, MPI_Comm> groups_; // by axis list
   std::vector<unsigned char> send_, receive_;
 };

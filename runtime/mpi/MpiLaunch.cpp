@@ -1,58 +1,207 @@
 #include <mpi.h>
 
+#include <algorithm>
+#include <atomic>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "BoxCopy.h"
+#include "DeviceProgress.h"
+#include "DeviceThreads.h"
+#include "HybridCommunicator.h"
 #include "MpiCommunicator.h"
 #include "shardgen/mpi.h"
 
 namespace shardgen::runtime {
 namespace {
-bool initializedHere = false;
-} // namespace
 
-void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function) {
+bool initializedHere = false;
+
+MpiWorld ensureInitialized(int threadLevel) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
     int provided = 0;
-    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(nullptr, nullptr, threadLevel, &provided);
     initializedHere = true;
   }
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != mesh.numDevices())
-    throw std::invalid_argument("the mesh has " + std::to_string(mesh.numDevices()) +
-                                " devices but MPI runs " + std::to_string(size) +
-                                " ranks (use mpirun -np " + std::to_string(mesh.numDevices()) +
-                                ")");
-  // Ranks are device ids; the communicator numbers ranks by mesh position,
-  // which collectives' groups are defined over.
-  int64_t position = mesh.positionOfDevice(rank);
-  MPI_Comm byPosition;
-  MPI_Comm_split(MPI_COMM_WORLD, 0, static_cast<int>(position), &byPosition);
-  MpiCommunicator communicator(byPosition); // keeps its own duplicate
-  MPI_Comm_free(&byPosition);
-  DeviceContext device = mesh.deviceContext(position, &communicator);
-  if (size == 1)
-    return function(device);
-  // Peers may be blocked in a collective this device will never enter: MPI
-  // cannot cancel them, so the whole job ends with this device's error.
-  std::string error;
+  MpiWorld world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+  return world;
+}
+
+/// Peers may be blocked in a collective this rank's devices will never
+/// enter: MPI cannot cancel them, so the whole job ends with this error.
+[[noreturn]] void abortEveryRank(int rank, int64_t deviceId, std::exception_ptr error) {
+  std::string message = "unknown exception";
   try {
-    function(device);
-    return;
+    std::rethrow_exception(error);
   } catch (const std::exception &exception) {
-    error = exception.what();
+    message = exception.what();
   } catch (...) {
-    error = "unknown exception";
   }
-  std::fprintf(stderr, "shardgen: device %d failed: %s (aborting every rank)\n", rank,
-               error.c_str());
+  if (deviceId < 0) // the watchdog's timeout
+    std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
+  else
+    std::fprintf(stderr, "shardgen: rank %d: device %lld failed: %s (aborting every rank)\n",
+                 rank, static_cast<long long>(deviceId), message.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort(); // MPI_Abort does not return
+}
+
+/// The device whose exception `error` is: a RunTimeout names no device.
+int64_t failedDevice(const DeviceMesh &mesh, const std::vector<int64_t> &positions,
+                     std::exception_ptr error, int64_t failedPosition) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const RunTimeout &) {
+    return -1;
+  } catch (...) {
+  }
+  return mesh.deviceId(failedPosition >= 0 ? failedPosition : positions.front());
+}
+
+} // namespace
+
+MpiWorld initializeMpi() { return ensureInitialized(MPI_THREAD_MULTIPLE); }
+
+void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function) {
+  launchMpi(mesh, function, LaunchOptions{});
+}
+
+void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
+               const LaunchOptions &options) {
+  // The devices of a rank are threads; only the first (this thread) calls MPI.
+  const MpiWorld world = ensureInitialized(MPI_THREAD_FUNNELED);
+  const int64_t numDevices = mesh.numDevices();
+  if (numDevices % world.size != 0)
+    throw std::invalid_argument("the mesh has " + std::to_string(numDevices) +
+                                " devices but MPI runs " + std::to_string(world.size) +
+                                " ranks, which do not divide them (use mpirun -np N with N "
+                                "dividing " + std::to_string(numDevices) + ")");
+  if (world.size == 1)
+    return launch(mesh, function, options); // every device is a thread here
+  const int64_t devicesPerRank = numDevices / world.size;
+  std::vector<int64_t> positions, deviceIds;
+  if (devicesPerRank == 1) { // rank r runs the device with id r
+    positions.push_back(mesh.positionOfDevice(world.rank));
+  } else { // rank r runs positions [r L, (r + 1) L): the minor axes
+    for (int64_t k = 0; k < devicesPerRank; ++k)
+      positions.push_back(world.rank * devicesPerRank + k);
+  }
+  for (int64_t position : positions)
+    deviceIds.push_back(mesh.deviceId(position));
+  DeviceProgress progress(deviceIds, positions.front());
+
+  // Which device failed first: set by the device function wrapper below.
+  std::atomic<int64_t> failedPosition{-1};
+  DeviceFunction tracked = [&](const DeviceContext &device) {
+    try {
+      function(device);
+    } catch (const PeerFailure &) {
+      throw;
+    } catch (...) {
+      int64_t none = -1;
+      failedPosition.compare_exchange_strong(none, device.position);
+      throw;
+    }
+  };
+  auto fail = [&](std::exception_ptr error) {
+    abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()),
+                   error);
+  };
+  if (devicesPerRank == 1) {
+    // Ranks are device ids; the communicator numbers ranks by mesh position,
+    // which collectives' groups are defined over.
+    MPI_Comm byPosition;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, static_cast<int>(positions.front()), &byPosition);
+    MpiCommunicator communicator(byPosition, &progress); // keeps its own duplicate
+    MPI_Comm_free(&byPosition);
+    runDeviceThreads(mesh, positions, communicator, progress, tracked, options, fail);
+    return;
+  }
+  HybridCommunicator communicator(mesh, MPI_COMM_WORLD, devicesPerRank, progress);
+  runDeviceThreads(mesh, positions, communicator, progress, tracked, options, fail);
+}
+
+void broadcastFromRoot(void *data, int64_t bytes) {
+  auto *at = static_cast<unsigned char *>(data);
+  for (int64_t done = 0; done < bytes;) {
+    int piece = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
+    MPI_Bcast(at + done, piece, MPI_BYTE, 0, MPI_COMM_WORLD);
+    done += piece;
+  }
+}
+
+void scatterBoxesFromRoot(void *global, const std::vector<int64_t> &shape, int64_t elementBytes,
+                          const std::vector<std::vector<ShardBox>> &boxesOf) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (static_cast<int>(boxesOf.size()) != size)
+    throw std::invalid_argument("scatterBoxesFromRoot: " + std::to_string(boxesOf.size()) +
+                                " box lists for " + std::to_string(size) + " ranks");
+  std::vector<int> counts(size), offsets(size);
+  int64_t total = 0;
+  for (int r = 0; r < size; ++r) {
+    int64_t bytes = 0;
+    for (const ShardBox &box : boxesOf[r])
+      bytes += box.volume() * elementBytes;
+    counts[r] = r == 0 ? 0 : mpiCount(bytes); // rank 0 has its boxes
+    offsets[r] = mpiCount(total);
+    total += counts[r];
+  }
+  std::vector<unsigned char> packed;
+  unsigned char *at = nullptr;
+  if (rank == 0) {
+    packed.resize(static_cast<size_t>(total));
+    at = packed.data();
+    for (int r = 1; r < size; ++r)
+      for (const ShardBox &box : boxesOf[r]) {
+        copyBox(shape, box, box.extent, elementBytes, BoxDirection::GlobalToLocal, global, at);
+        at += box.volume() * elementBytes;
+      }
+  } else {
+    packed.resize(static_cast<size_t>(counts[rank]));
+  }
+  MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_BYTE,
+               rank == 0 ? MPI_IN_PLACE : packed.data(), counts[rank], MPI_BYTE, 0,
+               MPI_COMM_WORLD);
+  if (rank == 0)
+    return;
+  at = packed.data();
+  for (const ShardBox &box : boxesOf[rank]) {
+    copyBox(shape, box, box.extent, elementBytes, BoxDirection::LocalToGlobal, at, global);
+    at += box.volume() * elementBytes;
+  }
+}
+
+void mergeDisjointToRoot(void *data, int64_t bytes) {
+  auto *at = static_cast<unsigned char *>(data);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int64_t done = 0; done < bytes;) {
+    int piece = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
+    // Every byte is written by one rank and zero elsewhere: OR keeps its bits.
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : at + done, at + done, piece, MPI_UNSIGNED_CHAR,
+               MPI_BOR, 0, MPI_COMM_WORLD);
+    done += piece;
+  }
+}
+
+[[noreturn]] void abortMpiJob(const std::string &message) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
 }
 
 void finalizeMpi() {

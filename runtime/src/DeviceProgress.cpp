@@ -38,19 +38,19 @@ std::string idList(std::vector<int64_t> ids) {
 
 } // namespace
 
-DeviceProgress::DeviceProgress(std::vector<int64_t> deviceIds)
-    : deviceIds_(std::move(deviceIds)), statuses_(new Status[deviceIds_.size()]) {}
+DeviceProgress::DeviceProgress(std::vector<int64_t> deviceIds, int64_t firstPosition)
+    : deviceIds_(std::move(deviceIds)), firstPosition_(firstPosition), statuses_(new Status[deviceIds_.size()]) {}
 
 void DeviceProgress::noteOp(int64_t position, const char *pointer) {
-  statuses_[position].op.store(pointer, std::memory_order_relaxed);
+  statuses_[position - firstPosition_].op.store(pointer, std::memory_order_relaxed);
 }
 
 void DeviceProgress::noteCollective(int64_t position, const char *collective) {
-  statuses_[position].collective.store(collective, std::memory_order_relaxed);
+  statuses_[position - firstPosition_].collective.store(collective, std::memory_order_relaxed);
 }
 
 void DeviceProgress::noteFinished(int64_t position) {
-  statuses_[position].finished.store(true, std::memory_order_relaxed);
+  statuses_[position - firstPosition_].finished.store(true, std::memory_order_relaxed);
 }
 
 std::string DeviceProgress::describe() const {

@@ -13,8 +13,9 @@ namespace shardgen::runtime {
 
 class DeviceProgress {
 public:
-  /// `deviceIds[position]`: the id reports name a device by.
-  explicit DeviceProgress(std::vector<int64_t> deviceIds);
+  /// `deviceIds[position - firstPosition]`: the id reports name a device by
+  /// (a rank of the MPI backend tracks only its block of positions).
+  explicit DeviceProgress(std::vector<int64_t> deviceIds, int64_t firstPosition = 0);
 
   void noteOp(int64_t position, const char *pointer);
   void noteCollective(int64_t position, const char *collective);
@@ -31,6 +32,7 @@ private:
     std::atomic<bool> finished{false};
   };
   std::vector<int64_t> deviceIds_;
+  int64_t firstPosition_ = 0;
   std::unique_ptr<Status[]> statuses_;
 };
 

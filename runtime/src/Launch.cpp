@@ -1,53 +1,13 @@
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <exception>
-#include <mutex>
+#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "DeviceProgress.h"
+#include "DeviceThreads.h"
 #include "ThreadsCommunicator.h"
 #include "shardgen/launch.h"
 
 namespace shardgen::runtime {
-namespace {
-
-/// Waits until every device has finished or the time is up; then reports
-/// where the devices are as a RunTimeout and cancels their collectives.
-class Watchdog {
-public:
-  Watchdog(double seconds, int64_t numDevices) : seconds_(seconds), running_(numDevices) {}
-
-  void deviceFinished() {
-    std::lock_guard lock(mutex_);
-    if (--running_ == 0)
-      allFinished_.notify_all();
-  }
-
-  /// Runs on its own thread; calls `timedOut(message)` if time runs out.
-  template <typename OnTimeout>
-  void watch(const DeviceProgress &progress, OnTimeout timedOut) {
-    std::unique_lock lock(mutex_);
-    auto limit = std::chrono::duration<double>(seconds_);
-    if (allFinished_.wait_for(lock, limit, [&] { return running_ == 0; }))
-      return;
-    lock.unlock();
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", seconds_);
-    timedOut("the run did not finish within the timeout of " + std::string(seconds) +
-             " s: " + progress.describe());
-  }
-
-private:
-  const double seconds_;
-  std::mutex mutex_;
-  std::condition_variable allFinished_;
-  int64_t running_;
-};
-
-} // namespace
 
 void launch(const DeviceMesh &mesh, const DeviceFunction &function, const LaunchOptions &options) {
   const int64_t numDevices = mesh.numDevices();
@@ -56,67 +16,18 @@ void launch(const DeviceMesh &mesh, const DeviceFunction &function, const Launch
                             std::to_string(kMaxThreadsDevices) +
                             " devices (one thread each); the mesh has " +
                             std::to_string(numDevices));
-  std::vector<int64_t> deviceIds;
-  for (int64_t position = 0; position < numDevices; ++position)
+  std::vector<int64_t> positions, deviceIds;
+  for (int64_t position = 0; position < numDevices; ++position) {
+    positions.push_back(position);
     deviceIds.push_back(mesh.deviceId(position));
+  }
   DeviceProgress progress(deviceIds);
   ThreadsCommunicator communicator(numDevices, progress);
-  std::vector<DeviceContext> contexts;
-  contexts.reserve(numDevices);
-  for (int64_t position = 0; position < numDevices; ++position)
-    contexts.push_back(mesh.deviceContext(position, &communicator));
-
-  std::mutex errorMutex;
-  std::exception_ptr firstError;
-  auto recordFailure = [&](std::exception_ptr error) {
-    {
-      std::lock_guard lock(errorMutex);
-      if (!firstError)
-        firstError = error;
-    }
-    communicator.abort(); // peers blocked in collectives must not wait forever
-  };
-  Watchdog watchdog(options.timeoutSeconds, numDevices);
-  auto runDevice = [&](int64_t position) {
-    try {
-      function(contexts[position]);
-    } catch (const PeerFailure &) {
-      // Cancelled because another device failed; that device reports.
-    } catch (...) {
-      recordFailure(std::current_exception());
-    }
-    progress.noteFinished(position);
-    watchdog.deviceFinished();
-  };
-
-  std::thread watching;
-  if (options.timeoutSeconds > 0)
-    watching = std::thread([&] {
-      watchdog.watch(progress, [&](const std::string &message) {
-        recordFailure(std::make_exception_ptr(RunTimeout(message)));
-      });
-    });
-  std::vector<std::thread> threads;
-  threads.reserve(numDevices - 1);
-  bool allStarted = true;
-  try {
-    for (int64_t position = 1; position < numDevices; ++position)
-      threads.emplace_back(runDevice, position);
-  } catch (...) {
-    allStarted = false;
-    recordFailure(std::current_exception()); // could not start a thread
-    // Devices never started, device 0 among them.
-    for (auto k = static_cast<int64_t>(threads.size()); k < numDevices; ++k)
-      watchdog.deviceFinished();
-  }
-  if (allStarted)
-    runDevice(0); // the calling thread is device 0
-  for (std::thread &thread : threads)
-    thread.join();
-  if (watching.joinable())
-    watching.join();
-  if (firstError)
-    std::rethrow_exception(firstError);
+  std::exception_ptr error =
+      runDeviceThreads(mesh, positions, communicator, progress, function, options,
+                       [&](std::exception_ptr) { communicator.abort(); });
+  if (error)
+    std::rethrow_exception(error);
 }
 
 } // namespace shardgen::runtime

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "AxesKey.h"
 #include "Reduce.h"
 
 namespace shardgen::runtime {
@@ -29,12 +30,6 @@ constexpr int64_t kCacheLineBytes = 64;
 // free a buffer its peers are still reading.
 constexpr bool kPeersReading = false;
 
-uint64_t axesKey(const CollectiveGroup &group) {
-  uint64_t key = 0;
-  for (int32_t i = 0; i < group.numAxes; ++i)
-    key = key * 16 + static_cast<uint64_t>(group.axes[i] + 1);
-  return key;
-}
 
 const unsigned char *bytesOf(const void *pointer) {
   return static_cast<const unsigned char *>(pointer);

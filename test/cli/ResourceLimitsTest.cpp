@@ -133,10 +133,16 @@ TEST_CASE("run refuses a mesh beyond the threads backend's limit before compilin
   ToolResult result = runShardgen("run '" + path + "'");
   CHECK(result.exitCode == 1);
   CHECK(result.out.empty());
-  CHECK(result.err == path + ":/meshes/0: error: mesh @big has 1024 devices, but run's threads "
-                             "backend runs at most 512 (one thread each); use 'shardgen compile' "
-                             "to build the program (a --backend mpi for run is planned but does "
-                             "not exist yet)\n");
+  const std::string refused = path + ":/meshes/0: error: mesh @big has 1024 devices, but run "
+                                     "runs at most 512 threads per process (one per device); use "
+                                     "--backend mpi --ranks N or 'shardgen compile' to build the "
+                                     "program\n";
+  CHECK(result.err == refused);
+  // One MPI rank would run all 1024 as its threads.
+  result = runShardgen("run '" + path + "' --backend mpi --ranks 1");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == refused);
   // compile has no such limit.
   CHECK(runShardgen("compile '" + path + "' -o '" + makeTempDir() + "/gen'").exitCode == 0);
 }

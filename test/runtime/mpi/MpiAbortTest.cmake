@@ -1,13 +1,24 @@
-# Runs MpiAbortProgram under mpirun for one collective (-DCOLLECTIVE=...):
-# the job must end (no hang), exit non-zero, and print rank 2's error.
+# Runs MpiAbortProgram under mpirun (-DRANKS=4 or 2: one device per rank, or
+# 2 ranks x 2 threads) for one collective (-DCOLLECTIVE=...): the job must
+# end (no hang), exit non-zero, and print device 2's error with its rank;
+# with -DMODE=stall, the watchdog's timeout message instead.
+if(NOT RANKS)
+  set(RANKS 4)
+endif()
 execute_process(
-  COMMAND ${MPIRUN} -np 4 --allow-run-as-root --oversubscribe --mca btl self,vader
-          --mca oob_tcp_if_include lo ${PROGRAM} ${COLLECTIVE}
-  RESULT_VARIABLE exit_code OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  COMMAND ${MPIRUN} -np ${RANKS} --allow-run-as-root --oversubscribe --mca btl self,vader
+          --mca oob_tcp_if_include lo ${PROGRAM} ${COLLECTIVE} ${MODE}
+  RESULT_VARIABLE exit_code OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 50)
 if(exit_code EQUAL 0 OR NOT exit_code MATCHES "^[0-9]+$")
   message(FATAL_ERROR "expected a non-zero exit, got '${exit_code}'\n${out}\n${err}")
 endif()
-string(FIND "${out}${err}" "shardgen: device 2 failed: device 2 failed on purpose before ${COLLECTIVE}" found)
+math(EXPR rank "2 * ${RANKS} / 4") # the rank running device 2
+if(MODE STREQUAL "stall")
+  set(expected "the run did not finish within the timeout of 1 s")
+else()
+  set(expected "shardgen: rank ${rank}: device 2 failed: device 2 failed on purpose before ${COLLECTIVE}")
+endif()
+string(FIND "${out}${err}" "${expected}" found)
 if(found EQUAL -1)
-  message(FATAL_ERROR "rank 2's error is missing from the output:\n${out}\n${err}")
+  message(FATAL_ERROR "'${expected}' is missing from the output:\n${out}\n${err}")
 endif()

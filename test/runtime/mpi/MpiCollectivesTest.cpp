@@ -1,4 +1,4 @@
-// Every collective through the MPI backend, run as 4 ranks, checked against
+// Every collective through the MPI backend, run as 4 and as 2 ranks, checked against
 // the expectations the threads backend meets (CollectiveCases). Each rank
 // checks its own device; the exit status is the worst over all ranks.
 
@@ -36,6 +36,21 @@ TEST_CASE("every collective on a 2x2 mesh of ranks") {
 
 TEST_CASE("every collective on a 2x2 mesh with permuted device ids") {
   requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 2}, {"y", 2}}, {2, 0, 3, 1})));
+}
+
+// Ranks x threads (registered as 4 and as 2 ranks): 8 devices are 2 or 4
+// threads per rank; the minor axes stay inside a rank, the major ones cross.
+TEST_CASE("every collective on a 2x4 mesh of ranks x threads") {
+  requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 2}, {"y", 4}})));
+}
+
+TEST_CASE("every collective on a 4x2 mesh of ranks x threads") {
+  requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 4}, {"y", 2}})));
+}
+
+TEST_CASE("every collective on a 2x2x2 mesh of ranks x threads, permuted device ids") {
+  requireNoFailures(checkEveryCollective(
+      kMpi, DeviceMesh({{"a", 2}, {"b", 2}, {"c", 2}}, {5, 0, 7, 2, 1, 4, 3, 6})));
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,110 @@
+// `shardgen run --backend mpi`, one rank (see RunCommand.h).
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "compiler/cli/Command.h"
+#include "compiler/cli/CompileCacheOption.h"
+#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/MeshOverride.h"
+#include "compiler/cli/RunCommand.h"
+#include "compiler/codegen/CodeGenerator.h"
+#include "compiler/codegen/ShardedProgram.h"
+
+#ifdef SHARDGEN_HAVE_MPI
+#include "runtime/include/shardgen/mpi.h"
+#endif
+
+namespace shardgen::cli {
+
+#ifdef SHARDGEN_HAVE_MPI
+
+bool mpiBackendBuilt() { return true; }
+
+/// Per rank, the distinct non-empty pieces of a tensor laid out by `layout`
+/// that the rank's devices hold.
+static std::vector<std::vector<runtime::ShardBox>>
+piecesByRank(const ShardLayout &layout, const Mesh &mesh, int64_t ranks) {
+  std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
+  for (int64_t position = 0; position < mesh.numDevices(); ++position) {
+    runtime::ShardBox box{layout.offsets[position], layout.extents[position]};
+    std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];
+    bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
+      return other.offset == box.offset && other.extent == box.extent;
+    });
+    if (box.volume() > 0 && !known)
+      list.push_back(box);
+  }
+  return pieces;
+}
+
+int runMpiRank(const ParsedArgs &args) {
+  const runtime::MpiWorld world = runtime::initializeMpi();
+  // The command line was checked before mpirun started: every rank gets
+  // the same graph, program and generated code.
+  const RunSettings settings = runSettings(args);
+  Graph graph = readGraphAt(settings.path);
+  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
+  verifyGraphAt(settings.path, graph);
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(settings.path, [&] { return customCallFunctions(graph, library.get()); });
+  SpmdProgram program =
+      atFile(settings.path, [&] { return propagateAndPartition(graph, settings.strategy); });
+  std::vector<Literal> inputs;
+  if (world.rank == 0)
+    inputs = args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
+                                  : randomInputs(graph, 0);
+  else
+    for (const auto &arg : graph.main.args)
+      inputs.emplace_back(*graph.value(arg.value).type);
+  // Each rank receives the pieces its devices read, at their places.
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ShardLayout &layout = program.layout(program.inputs[i]);
+    runtime::scatterBoxesFromRoot(
+        inputs[i].data(), layout.globalType.shape,
+        static_cast<int64_t>(elementByteWidth(layout.globalType.elementType)),
+        piecesByRank(layout, program.mesh, world.size));
+  }
+
+  GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
+  CompiledProgram compiled(program, generated, jitOptions);
+  runtime::LaunchOptions options{settings.timeoutSeconds};
+  // Test hook (test/mpi_run): the device with this id fails before its first
+  // step, while its peers go on into their collectives.
+  const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
+  std::vector<Literal> outputs = compiled.run(
+      inputs, [&](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
+        runtime::launchMpi(
+            mesh,
+            [&](const runtime::DeviceContext &device) {
+              if (failing && std::to_string(device.deviceId) == failing)
+                throw std::runtime_error("device " + std::string(failing) +
+                                         " failed on purpose (SHARDGEN_TEST_FAIL_DEVICE)");
+              function(device);
+            },
+            options);
+      });
+  for (Literal &output : outputs)
+    runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  runtime::finalizeMpi();
+  if (world.rank != 0)
+    return kSuccess;
+  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+}
+
+#else
+
+bool mpiBackendBuilt() { return false; }
+
+int runMpiRank(const ParsedArgs &) { return kInternalError; }
+
+#endif
+
+} // namespace shardgen::cli
