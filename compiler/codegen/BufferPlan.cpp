@@ -14,15 +14,9 @@ bool isAliasStep(const SpmdStep &step) {
           step.op->kind == OpKind::PropagationBarrier);
 }
 
+/// The largest piece (a full chunk: device 0's), 64-aligned.
 int64_t slotBytes(const ShardLayout &layout) {
-  int64_t bytes = 0;
-  for (const Shape &extents : layout.extents) {
-    int64_t elements = 1;
-    for (int64_t extent : extents)
-      elements *= extent;
-    bytes = std::max(bytes, elements * static_cast<int64_t>(
-                                           elementByteWidth(layout.globalType.elementType)));
-  }
+  const int64_t bytes = localBytes(layout, 0);
   return (bytes + 63) / 64 * 64;
 }
 

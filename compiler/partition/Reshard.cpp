@@ -37,8 +37,8 @@ bool overlapsUsed(const Mesh &mesh, const AxisRef &axis, const DimAxes &dims,
 
 bool sameBoxOnDim(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, int64_t deviceB,
                   int64_t dim) {
-  return a.offsets[deviceA][dim] == b.offsets[deviceB][dim] &&
-         a.extents[deviceA][dim] == b.extents[deviceB][dim];
+  return a.offset(deviceA, dim) == b.offset(deviceB, dim) &&
+         a.extent(deviceA, dim) == b.extent(deviceB, dim);
 }
 
 bool sameBoxExcept(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, int64_t deviceB,
@@ -52,11 +52,11 @@ bool sameBoxExcept(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, 
 
 /// AllSlice is exact when every device's new piece lies inside its old one.
 bool sliceExact(const ShardLayout &from, const ShardLayout &to) {
-  for (size_t device = 0; device < from.offsets.size(); ++device)
+  for (int64_t device = 0; device < from.numDevices(); ++device)
     for (int64_t d = 0; d < from.rank(); ++d) {
-      int64_t begin = to.offsets[device][d], extent = to.extents[device][d];
-      if (extent != 0 && (begin < from.offsets[device][d] ||
-                          begin + extent > from.offsets[device][d] + from.extents[device][d]))
+      int64_t begin = to.offset(device, d), extent = to.extent(device, d);
+      if (extent != 0 && (begin < from.offset(device, d) ||
+                          begin + extent > from.offset(device, d) + from.extent(device, d)))
         return false;
     }
   return true;
@@ -66,16 +66,16 @@ bool sliceExact(const ShardLayout &from, const ShardLayout &to) {
 /// exactly the receiver's new range on `dim`.
 bool concatenationExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
                         int64_t dim, const std::vector<AxisRef> &axes, int64_t device) {
-  int64_t end = to.offsets[device][dim];
+  int64_t end = to.offset(device, dim);
   for (int64_t member : groupDevices(mesh, axes, device)) {
-    int64_t extent = from.extents[member][dim];
+    int64_t extent = from.extent(member, dim);
     if (extent == 0)
       continue;
-    if (from.offsets[member][dim] != end)
+    if (from.offset(member, dim) != end)
       return false;
     end += extent;
   }
-  return end - to.offsets[device][dim] == to.extents[device][dim];
+  return end - to.offset(device, dim) == to.extent(device, dim);
 }
 
 bool gatherExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to, int64_t dim,
@@ -95,12 +95,12 @@ bool equalChunkExact(const Mesh &mesh, const ShardLayout &from, const ShardLayou
                      int64_t dim, const std::vector<AxisRef> &axes, int64_t sender,
                      int64_t position, int64_t receiver) {
   int64_t groupSize = axesSize(mesh, axes);
-  int64_t extent = from.extents[sender][dim];
+  int64_t extent = from.extent(sender, dim);
   if (extent % groupSize != 0)
     return false;
   int64_t chunk = extent / groupSize;
-  return to.extents[receiver][dim] == chunk &&
-         (chunk == 0 || to.offsets[receiver][dim] == from.offsets[sender][dim] + position * chunk);
+  return to.extent(receiver, dim) == chunk &&
+         (chunk == 0 || to.offset(receiver, dim) == from.offset(sender, dim) + position * chunk);
 }
 
 bool reduceScatterExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
