@@ -2,6 +2,7 @@
 // propagate, partition, generate C++, compile it in-process (clang + ORC
 // JIT) and run it with one thread per device of the mesh.
 
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -70,8 +71,16 @@ static void requireThreadsBackendFits(const std::string &path, const Graph &grap
                        "mesh @" + mesh.name + " has " + std::to_string(mesh.numDevices()) +
                            " devices, but run's threads backend runs at most " +
                            std::to_string(runtime::kMaxThreadsDevices) +
-                           " (one thread each); use 'shardgen compile' to build the program (a "
-                           "--backend mpi for run is planned but does not exist yet)");
+                           " (one thread each); run it on the MPI backend (--backend mpi) or "
+                           "build it with 'shardgen compile'");
+}
+
+/// Test only: SHARDGEN_TEST_STALL_DEVICE=P makes the device at mesh position P
+/// stall before its first collective, so tests can make --timeout fire
+/// (docs/decisions.md). Read here, not by the runtime AOT programs link.
+static int64_t stallPositionForTest() {
+  const char *text = std::getenv("SHARDGEN_TEST_STALL_DEVICE");
+  return text && *text ? std::strtoll(text, nullptr, 10) : -1;
 }
 
 static int runRun(const ParsedArgs &args) {
@@ -99,7 +108,7 @@ static int runRun(const ParsedArgs &args) {
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   std::vector<Literal> outputs;
   try {
-    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
+    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout, stallPositionForTest()});
   } catch (const runtime::RunTimeout &error) {
     throw InputError(displayName(path), error.what());
   }

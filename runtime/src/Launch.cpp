@@ -60,7 +60,7 @@ void launch(const DeviceMesh &mesh, const DeviceFunction &function, const Launch
   for (int64_t position = 0; position < numDevices; ++position)
     deviceIds.push_back(mesh.deviceId(position));
   DeviceProgress progress(deviceIds);
-  ThreadsCommunicator communicator(numDevices, progress);
+  ThreadsCommunicator communicator(numDevices, progress, options.stallPositionForTest);
   std::vector<DeviceContext> contexts;
   contexts.reserve(numDevices);
   for (int64_t position = 0; position < numDevices; ++position)
