@@ -77,11 +77,12 @@ struct StepView {
   /// `codeFor(d)` depends on the device through its pieces' shapes (and,
   /// `withOffsets`, the results' offsets) only.
   template <typename Fn> void perDevice(Fn &&codeFor, bool withOffsets = false) {
+    std::vector<SpmdValueId> ids = step.inputs;
+    ids.insert(ids.end(), step.outputs.begin(), step.outputs.end());
+    if (!withOffsets)
+      return context.addPerPieceShape(ids, codeFor);
     context.addPerDevice(
-        [&](int64_t d, std::vector<int64_t> &key) {
-          context.pieceKey(step.inputs, d, key);
-          context.pieceKey(step.outputs, d, key, withOffsets);
-        },
+        [&](int64_t d, std::vector<int64_t> &key) { context.pieceKey(ids, d, key, true); },
         codeFor);
   }
 };

@@ -86,6 +86,78 @@ void EmitterContext::addPerDevice(const std::function<void(int64_t, std::vector<
   addStep(code);
 }
 
+void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
+                                      const std::function<std::string(int64_t)> &codeFor) {
+  // The sharded dims of the distinct layouts, each with its chunk kinds.
+  struct ShardedDim {
+    const ShardLayout *layout;
+    int64_t dim;
+    std::vector<DimCase> cases;
+  };
+  std::vector<const ShardLayout *> layouts;
+  std::vector<ShardedDim> dims;
+  std::string locals;
+  for (SpmdValueId id : ids) {
+    const ShardLayout &piece = layout(id);
+    bool known = false;
+    for (const ShardLayout *seen : layouts)
+      known = known || (seen->globalType.shape == piece.globalType.shape &&
+                        dimAxesOf(*seen) == dimAxesOf(piece));
+    if (known)
+      continue;
+    const std::string suffix = "_" + std::to_string(layouts.size());
+    layouts.push_back(&piece);
+    locals += pieceLocals(program.mesh, piece, suffix);
+    for (int64_t d = 0; d < piece.rank(); ++d)
+      if (std::vector<DimCase> cases = dimCases(piece, d, suffix); cases.size() > 1)
+        dims.push_back({&piece, d, std::move(cases)});
+  }
+  // Classes of devices by their chunk kinds, in order of first appearance.
+  std::map<std::vector<int64_t>, size_t> classOfKey;
+  std::vector<std::vector<int64_t>> keys;
+  std::vector<int64_t> representatives, key;
+  for (int64_t device = 0; device < numDevices(); ++device) {
+    key.clear();
+    for (const ShardedDim &dim : dims) {
+      const int64_t extent = dim.layout->extent(device, dim.dim);
+      size_t c = 0;
+      while (dim.cases[c].extent != extent)
+        ++c;
+      key.push_back(static_cast<int64_t>(c));
+    }
+    if (classOfKey.emplace(key, keys.size()).second) {
+      keys.push_back(key);
+      representatives.push_back(device);
+    }
+  }
+  // Bodies in order of first appearance, each with the conditions of its classes.
+  std::vector<std::string> bodies, conditions;
+  std::map<std::string, size_t> bodyIndex;
+  for (size_t c = 0; c < keys.size(); ++c) {
+    std::string condition;
+    for (size_t i = 0; i < dims.size(); ++i)
+      condition += (condition.empty() ? "" : " && ") + dims[i].cases[keys[c][i]].condition;
+    auto [it, inserted] = bodyIndex.emplace(codeFor(representatives[c]), bodies.size());
+    if (inserted) {
+      bodies.push_back(it->first);
+      conditions.push_back("(" + condition + ")");
+    } else {
+      conditions[it->second] += " || (" + condition + ")";
+    }
+  }
+  if (bodies.size() == 1) {
+    if (!bodies[0].empty())
+      addStep(bodies[0]);
+    return;
+  }
+  std::string code;
+  for (size_t b = 0; b < bodies.size(); ++b)
+    if (!bodies[b].empty())
+      code += (code.empty() ? "if (" : "else if (") + conditions[b] + ") {\n" +
+              indented(bodies[b], 2) + "}\n";
+  addStep("{\n" + indented(locals + code, 2) + "}");
+}
+
 std::string EmitterContext::freshName(const std::string &prefix) {
   return prefix + std::to_string(nextConstant++);
 }

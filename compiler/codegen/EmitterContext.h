@@ -41,6 +41,12 @@ public:
   /// selected by coordinate ranges; the code is emitted once when all agree.
   void addPerDevice(const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
                     const std::function<std::string(int64_t)> &codeFor);
+  /// Emits code that depends on the device only through the piece shapes of
+  /// `ids`: `codeFor(d)` runs once per distinct combination of their dims'
+  /// chunk kinds (full, short, empty), and the branches test the shard
+  /// indices, so the code does not grow with the devices either.
+  void addPerPieceShape(const std::vector<SpmdValueId> &ids,
+                        const std::function<std::string(int64_t)> &codeFor);
   /// The key of `ids`' piece shapes on `device` (and their offsets, for code
   /// that embeds them), appended to `key`.
   void pieceKey(const std::vector<SpmdValueId> &ids, int64_t device, std::vector<int64_t> &key,

@@ -69,9 +69,8 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group) {
   const SpmdValueId result = root.outputs[0];
   const std::string storage(storageType(context.elementType(result)));
   const FusedBody body = fusedBody(context, group);
-  context.addPerDevice(
-      [&](int64_t d, std::vector<int64_t> &key) { context.pieceKey({result}, d, key); },
-      [&](int64_t d) -> std::string {
+  context.addPerPieceShape(
+      {result}, [&](int64_t d) -> std::string {
         int64_t n = product(context.localShape(result, d));
         if (n == 0)
           return "";

@@ -137,9 +137,8 @@ struct TransferEmitter {
     default: return false;
     }
     const std::string head = "(device, " + list + ", " + elementType + ", ";
-    context.addPerDevice(
-        [&](int64_t d, std::vector<int64_t> &key) { context.pieceKey({step.inputs[0]}, d, key); },
-        [&](int64_t d) -> std::string {
+    context.addPerPieceShape(
+        {step.inputs[0]}, [&](int64_t d) -> std::string {
           const Shape shape = in.extentsOf(d);
           switch (step.kind) {
           case StepKind::AllGather:

@@ -1,6 +1,7 @@
 #include "compiler/partition/Reshard.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -301,16 +302,32 @@ private:
 std::optional<PlannedStep> permutationStep(const Mesh &mesh, const ShardLayout &from,
                                            const ShardLayout &to) {
   int64_t numDevices = mesh.numDevices();
+  auto box = [](const ShardLayout &layout, int64_t device) {
+    std::vector<int64_t> key = layout.offsetsOf(device);
+    Shape extents = layout.extentsOf(device);
+    key.insert(key.end(), extents.begin(), extents.end());
+    return key;
+  };
+  // The devices holding each current box, ascending, with a cursor at the
+  // first that may still be unused: each target takes the lowest unused
+  // holder of its box (linear in the devices, not quadratic).
+  std::map<std::vector<int64_t>, std::pair<std::vector<int64_t>, size_t>> holders;
+  for (int64_t device = 0; device < numDevices; ++device)
+    holders[box(from, device)].first.push_back(device);
   std::vector<bool> used(numDevices, false);
   SpmdStep step;
   step.kind = StepKind::CollectivePermute;
   for (int64_t target = 0; target < numDevices; ++target) {
     int64_t source = -1;
-    if (sameBoxExcept(from, target, to, target, {}))
+    if (sameBoxExcept(from, target, to, target, {})) {
       source = target;
-    for (int64_t other = 0; other < numDevices && source < 0; ++other)
-      if (!used[other] && sameBoxExcept(from, other, to, target, {}))
-        source = other;
+    } else if (auto found = holders.find(box(to, target)); found != holders.end()) {
+      auto &[devices, next] = found->second;
+      while (next < devices.size() && used[devices[next]])
+        ++next;
+      if (next < devices.size())
+        source = devices[next];
+    }
     if (source < 0 || used[source])
       return std::nullopt;
     used[source] = true;
