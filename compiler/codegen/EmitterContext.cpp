@@ -100,9 +100,12 @@ void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
   for (SpmdValueId id : ids) {
     const ShardLayout &piece = layout(id);
     bool known = false;
-    for (const ShardLayout *seen : layouts)
-      known = known || (seen->globalType.shape == piece.globalType.shape &&
-                        dimAxesOf(*seen) == dimAxesOf(piece));
+    for (const ShardLayout *seen : layouts) {
+      bool same = seen->globalType.shape == piece.globalType.shape;
+      for (int64_t d = 0; same && d < piece.rank(); ++d)
+        same = seen->sharding.dims[d].axes == piece.sharding.dims[d].axes;
+      known = known || same;
+    }
     if (known)
       continue;
     const std::string suffix = "_" + std::to_string(layouts.size());

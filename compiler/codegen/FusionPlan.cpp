@@ -17,7 +17,7 @@ bool isFusibleStep(const SpmdProgram &program, const SpmdStep &step) {
   const ShardLayout &result = program.layout(step.outputs[0]);
   for (SpmdValueId input : step.inputs) {
     const ShardLayout &operand = program.layout(input);
-    if (!samePieceShapes(operand, result, program.mesh.numDevices()) ||
+    if (!samePieceShapes(operand, result) ||
         operand.globalType.elementType != result.globalType.elementType)
       return false;
   }

@@ -347,6 +347,8 @@ std::optional<PlannedStep> permutationStep(const Mesh &mesh, const ShardLayout &
 } // namespace
 
 ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
+  if (sameLayout(from, to)) // the common case: nothing moves
+    return {};
   PlanBuilder builder(mesh, from);
   builder.reducePartialAxes(to);
   ShardLayout reduced = builder.current();

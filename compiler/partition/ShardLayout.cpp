@@ -128,16 +128,19 @@ DimAxes dimAxesOf(const ShardLayout &layout) {
 }
 
 bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
-  if (a.globalType != b.globalType || dimAxesOf(a) != dimAxesOf(b) ||
-      a.partialAxes.size() != b.partialAxes.size())
+  if (a.globalType != b.globalType || a.partialAxes.size() != b.partialAxes.size() ||
+      a.sharding.dims.size() != b.sharding.dims.size())
     return false;
+  for (size_t d = 0; d < a.sharding.dims.size(); ++d)
+    if (a.sharding.dims[d].axes != b.sharding.dims[d].axes)
+      return false;
   for (const auto &axis : a.partialAxes)
     if (std::find(b.partialAxes.begin(), b.partialAxes.end(), axis) == b.partialAxes.end())
       return false;
   return a.partialAxes.empty() || a.partialReducer == b.partialReducer;
 }
 
-bool samePieceShapes(const ShardLayout &a, const ShardLayout &b, int64_t numDevices) {
+bool samePieceShapes(const ShardLayout &a, const ShardLayout &b) {
   if (a.rank() != b.rank())
     return false;
   bool sameDims = a.overrides_.empty() && b.overrides_.empty();
@@ -149,7 +152,7 @@ bool samePieceShapes(const ShardLayout &a, const ShardLayout &b, int64_t numDevi
   }
   if (sameDims)
     return true;
-  for (int64_t device = 0; device < numDevices; ++device)
+  for (int64_t device = 0; device < a.numDevices(); ++device)
     for (int64_t d = 0; d < a.rank(); ++d)
       if (a.extent(device, d) != b.extent(device, d))
         return false;

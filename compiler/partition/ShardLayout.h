@@ -60,7 +60,6 @@ struct ShardLayout {
   Shape chunkShape() const;
   /// The number of shards of a dim (product of its axes' sizes).
   int64_t numShards(int64_t dim) const;
-  const DimShards &dimShards(int64_t dim) const { return dims_[dim]; }
   /// True when every device's piece has the full chunk shape.
   bool isEven() const;
   int64_t localElements(int64_t device) const;
@@ -73,7 +72,7 @@ struct ShardLayout {
 
 private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
-  friend bool samePieceShapes(const ShardLayout &, const ShardLayout &, int64_t);
+  friend bool samePieceShapes(const ShardLayout &, const ShardLayout &);
   std::vector<DimShards> dims_;
   int64_t numDevices_ = 1;
   struct Piece {
@@ -101,9 +100,9 @@ DimAxes dimAxesOf(const ShardLayout &layout);
 /// every device holds the same piece in both.
 bool sameLayout(const ShardLayout &a, const ShardLayout &b);
 
-/// Every device's pieces of `a` and `b` have the same shape (of
-/// `numDevices` mesh positions). Decided per dim when the dims agree.
-bool samePieceShapes(const ShardLayout &a, const ShardLayout &b, int64_t numDevices);
+/// Every device's pieces of `a` and `b` (on one mesh) have the same shape.
+/// Decided per dim when the dims agree, else device by device.
+bool samePieceShapes(const ShardLayout &a, const ShardLayout &b);
 
 /// Bytes of one device's piece.
 int64_t localBytes(const ShardLayout &layout, int64_t device);
