@@ -96,7 +96,6 @@ void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
   };
   std::vector<const ShardLayout *> layouts;
   std::vector<ShardedDim> dims;
-  std::string locals;
   for (SpmdValueId id : ids) {
     const ShardLayout &piece = layout(id);
     bool known = false;
@@ -110,7 +109,6 @@ void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
       continue;
     const std::string suffix = "_" + std::to_string(layouts.size());
     layouts.push_back(&piece);
-    locals += pieceLocals(program.mesh, piece, suffix);
     for (int64_t d = 0; d < piece.rank(); ++d)
       if (std::vector<DimCase> cases = dimCases(piece, d, suffix); cases.size() > 1)
         dims.push_back({&piece, d, std::move(cases)});
@@ -153,7 +151,9 @@ void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
       addStep(bodies[0]);
     return;
   }
-  std::string code;
+  std::string locals, code;
+  for (size_t l = 0; l < layouts.size(); ++l)
+    locals += pieceLocals(program.mesh, *layouts[l], "_" + std::to_string(l));
   for (size_t b = 0; b < bodies.size(); ++b)
     if (!bodies[b].empty())
       code += (code.empty() ? "if (" : "else if (") + conditions[b] + ") {\n" +
