@@ -3,6 +3,7 @@
 // compile it in-process (clang + ORC JIT) and run it with one thread per
 // device of the mesh, or under mpirun (MpiLauncher.h, RunCommandMpi.cpp).
 
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -91,6 +92,14 @@ static void requireThreadsFit(const std::string &path, const Mesh &mesh, int64_t
                            std::to_string(runtime::kMaxThreadsDevices) +
                            " threads per process (one per device); use --backend mpi --ranks N "
                            "or 'shardgen compile' to build the program");
+}
+
+/// Test only: SHARDGEN_TEST_STALL_DEVICE=P makes the device at mesh position P
+/// stall before its first collective, so tests can make --timeout fire
+/// (docs/decisions.md). Read here, not by the runtime AOT programs link.
+static int64_t stallPositionForTest() {
+  const char *text = std::getenv("SHARDGEN_TEST_STALL_DEVICE");
+  return text && *text ? std::strtoll(text, nullptr, 10) : -1;
 }
 
 /// `--ranks N` (default: one rank per device); N must divide the devices.
@@ -196,7 +205,8 @@ static int runRun(const ParsedArgs &args) {
   std::vector<Literal> outputs;
   std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
-      outputs = compiled->run(inputs, runtime::LaunchOptions{settings.timeoutSeconds});
+      outputs = compiled->run(inputs, runtime::LaunchOptions{settings.timeoutSeconds,
+                                                            stallPositionForTest()});
     } catch (const runtime::RunTimeout &error) {
       throw InputError(displayName(path), error.what());
     }

@@ -31,7 +31,7 @@ static std::vector<std::vector<runtime::ShardBox>>
 piecesByRank(const ShardLayout &layout, const Mesh &mesh, int64_t ranks) {
   std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
   for (int64_t position = 0; position < mesh.numDevices(); ++position) {
-    runtime::ShardBox box{layout.offsets[position], layout.extents[position]};
+    runtime::ShardBox box{layout.offsetsOf(position), layout.extentsOf(position)};
     std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];
     bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
       return other.offset == box.offset && other.extent == box.extent;

@@ -1,6 +1,10 @@
 #include "compiler/codegen/BufferPlan.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <queue>
+#include <set>
 
 namespace shardgen::codegen {
 namespace {
@@ -14,15 +18,9 @@ bool isAliasStep(const SpmdStep &step) {
           step.op->kind == OpKind::PropagationBarrier);
 }
 
+/// The largest piece (a full chunk: device 0's), 64-aligned.
 int64_t slotBytes(const ShardLayout &layout) {
-  int64_t bytes = 0;
-  for (const Shape &extents : layout.extents) {
-    int64_t elements = 1;
-    for (int64_t extent : extents)
-      elements *= extent;
-    bytes = std::max(bytes, elements * static_cast<int64_t>(
-                                           elementByteWidth(layout.globalType.elementType)));
-  }
+  const int64_t bytes = localBytes(layout, 0);
   return (bytes + 63) / 64 * 64;
 }
 
@@ -84,39 +82,45 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
   });
 
   // Greedy slot assignment: a free slot that is large enough (the smallest
-  // such), else the largest free slot grown, else a new slot. A slot only
-  // ever holds one element type: kernels access buffers as their element
-  // type, and type-based alias analysis may reorder accesses of different
-  // types to the same bytes (data movement uses may-alias words, see
-  // templates/kernels/layout.h).
+  // such, the first of equals), else the largest free slot grown, else a new
+  // slot. A slot only ever holds one element type: kernels access buffers as
+  // their element type, and type-based alias analysis may reorder accesses
+  // of different types to the same bytes (data movement uses may-alias
+  // words, see templates/kernels/layout.h). Interval-based: busy slots wait
+  // in a heap by the end of their occupant's life and move to their type's
+  // free set (by size) as the values, taken by start, pass it; O(n log n).
   struct Slot {
     int64_t bytes = 0;
-    int64_t busyUntil = 0; // last emission step of its current occupant
     ElementType type = ElementType::F32;
   };
   std::vector<Slot> slots;
+  using BusySlot = std::pair<int64_t, int64_t>; // (last step of the occupant, slot)
+  std::priority_queue<BusySlot, std::vector<BusySlot>, std::greater<>> busy;
+  std::map<ElementType, std::set<std::pair<int64_t, int64_t>>> freeSlots; // (bytes, slot)
   std::vector<int64_t> slotOf(numValues, -1);
   for (SpmdValueId v : order) {
+    while (!busy.empty() && busy.top().first < life[v].first) {
+      const int64_t slot = busy.top().second;
+      busy.pop();
+      freeSlots[slots[slot].type].insert({slots[slot].bytes, slot});
+    }
     const int64_t bytes = bytesOf[v];
     const ElementType type = program.layout(v).globalType.elementType;
-    int64_t fit = -1, largest = -1;
-    for (size_t i = 0; i < slots.size(); ++i) {
-      if (slots[i].busyUntil >= life[v].first || slots[i].type != type)
-        continue;
-      const int64_t index = static_cast<int64_t>(i);
-      if (slots[i].bytes >= bytes && (fit < 0 || slots[i].bytes < slots[fit].bytes))
-        fit = index;
-      if (largest < 0 || slots[i].bytes > slots[largest].bytes)
-        largest = index;
+    std::set<std::pair<int64_t, int64_t>> &candidates = freeSlots[type];
+    auto chosen = candidates.lower_bound({bytes, -1});
+    if (chosen == candidates.end() && !candidates.empty()) // the largest, grown
+      chosen = candidates.lower_bound({std::prev(candidates.end())->first, -1});
+    int64_t slot;
+    if (chosen != candidates.end()) {
+      slot = chosen->second;
+      candidates.erase(chosen);
+    } else {
+      slot = static_cast<int64_t>(slots.size());
+      slots.push_back(Slot{0, type});
     }
-    int64_t chosen = fit >= 0 ? fit : largest;
-    if (chosen < 0) {
-      chosen = static_cast<int64_t>(slots.size());
-      slots.push_back(Slot{0, 0, type});
-    }
-    slots[chosen].bytes = std::max(slots[chosen].bytes, bytes);
-    slots[chosen].busyUntil = life[v].last;
-    slotOf[v] = chosen;
+    slots[slot].bytes = std::max(slots[slot].bytes, bytes);
+    busy.push({life[v].last, slot});
+    slotOf[v] = slot;
   }
 
   std::vector<int64_t> slotOffsets;

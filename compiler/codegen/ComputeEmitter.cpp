@@ -63,8 +63,8 @@ struct StepView {
   const Op &op() const { return *step.op; }
   SpmdValueId in(size_t i) const { return step.inputs.at(i); }
   SpmdValueId out(size_t i = 0) const { return step.outputs.at(i); }
-  const Shape &inShape(size_t i, int64_t d) const { return context.localShape(in(i), d); }
-  const Shape &outShape(int64_t d, size_t i = 0) const { return context.localShape(out(i), d); }
+  Shape inShape(size_t i, int64_t d) const { return context.localShape(in(i), d); }
+  Shape outShape(int64_t d, size_t i = 0) const { return context.localShape(out(i), d); }
   const Shape &globalIn(size_t i) const { return context.layout(in(i)).globalType.shape; }
   const Shape &globalOut(size_t i = 0) const { return context.layout(out(i)).globalType.shape; }
   std::string inBuf(size_t i) const { return EmitterContext::buffer(in(i)); }
@@ -74,11 +74,16 @@ struct StepView {
   std::string outWord() const { return std::string(storageWord(outType())); }
   std::string outStorage() const { return std::string(storageType(outType())); }
 
-  template <typename Fn> void perDevice(Fn &&codeFor) {
-    std::vector<std::string> code;
-    for (int64_t d = 0; d < context.numDevices(); ++d)
-      code.push_back(codeFor(d));
-    context.addPerDevice(code);
+  /// `codeFor(d)` depends on the device through its pieces' shapes (and,
+  /// `withOffsets`, the results' offsets) only.
+  template <typename Fn> void perDevice(Fn &&codeFor, bool withOffsets = false) {
+    std::vector<SpmdValueId> ids = step.inputs;
+    ids.insert(ids.end(), step.outputs.begin(), step.outputs.end());
+    if (!withOffsets)
+      return context.addPerPieceShape(ids, codeFor);
+    context.addPerDevice(
+        [&](int64_t d, std::vector<int64_t> &key) { context.pieceKey(ids, d, key, true); },
+        codeFor);
   }
 };
 
@@ -120,10 +125,10 @@ void emitConstant(StepView s) {
   const ShardLayout &layout = s.context.layout(s.out());
   s.perDevice([&](int64_t d) {
     std::vector<int64_t> zero(layout.rank(), 0);
-    return stridedCopyCall(boxCopy(value.shape(), layout.offsets[d], s.outShape(d), zero,
+    return stridedCopyCall(boxCopy(value.shape(), layout.offsetsOf(d), s.outShape(d), zero,
                                    s.outShape(d)),
                            s.outWord(), data, s.outBuf());
-  });
+  }, true);
 }
 
 void emitIota(StepView s) {
@@ -137,9 +142,9 @@ void emitIota(StepView s) {
       return "";
     std::vector<int64_t> strides = denseStrides(shape);
     return "iota<" + tag + ", " + str(n) + ", " + str(strides[dim]) + ", " + str(shape[dim]) +
-           ", " + str(layout.offsets[d][dim]) + ">(as<" + s.outStorage() + ">(" + s.outBuf() +
+           ", " + str(layout.offset(d, dim)) + ">(as<" + s.outStorage() + ">(" + s.outBuf() +
            "));";
-  });
+  }, true);
 }
 
 void emitElementwise(StepView s) {

@@ -1,5 +1,6 @@
 #include "compiler/codegen/EmitterContext.h"
 
+#include <algorithm>
 #include <map>
 
 #include "compiler/codegen/PieceIndexing.h"
@@ -25,18 +26,46 @@ void EmitterContext::addStep(const std::string &code, int indent) {
   steps += indented(code, indent);
 }
 
-void EmitterContext::addPerDevice(const std::vector<std::string> &codePerDevice) {
-  // Group devices by identical code, in order of first appearance.
+void EmitterContext::pieceKey(const std::vector<SpmdValueId> &ids, int64_t device,
+                              std::vector<int64_t> &key, bool withOffsets) const {
+  for (SpmdValueId id : ids) {
+    const ShardLayout &piece = layout(id);
+    for (int64_t d = 0; d < piece.rank(); ++d) {
+      key.push_back(piece.extent(device, d));
+      if (withOffsets)
+        key.push_back(piece.offset(device, d));
+    }
+  }
+}
+
+void EmitterContext::addPerDevice(const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
+                                  const std::function<std::string(int64_t)> &codeFor) {
+  // Devices by class (in order of first appearance), then classes by code.
+  std::map<std::vector<int64_t>, size_t> classOfKey;
+  std::vector<std::vector<int64_t>> classDevices;
+  std::vector<int64_t> key;
+  for (int64_t d = 0; d < numDevices(); ++d) {
+    key.clear();
+    keyOf(d, key);
+    auto found = classOfKey.find(key);
+    if (found == classOfKey.end()) {
+      found = classOfKey.emplace(key, classDevices.size()).first;
+      classDevices.emplace_back();
+    }
+    classDevices[found->second].push_back(d);
+  }
   std::vector<std::string> bodies;
   std::vector<std::vector<int64_t>> devices;
   std::map<std::string, size_t> index;
-  for (size_t d = 0; d < codePerDevice.size(); ++d) {
-    auto [it, inserted] = index.emplace(codePerDevice[d], bodies.size());
+  for (std::vector<int64_t> &members : classDevices) {
+    auto [it, inserted] = index.emplace(codeFor(members.front()), bodies.size());
     if (inserted) {
-      bodies.push_back(codePerDevice[d]);
-      devices.emplace_back();
+      bodies.push_back(it->first);
+      devices.emplace_back(std::move(members));
+    } else {
+      std::vector<int64_t> &merged = devices[it->second];
+      merged.insert(merged.end(), members.begin(), members.end());
     }
-    devices[it->second].push_back(static_cast<int64_t>(d));
   }
   if (bodies.size() == 1) {
     if (!bodies[0].empty())
@@ -49,11 +78,87 @@ void EmitterContext::addPerDevice(const std::vector<std::string> &codePerDevice)
   for (size_t b = 0; b < bodies.size(); ++b) {
     if (bodies[b].empty())
       continue; // devices with nothing to do
+    std::sort(devices[b].begin(), devices[b].end());
     std::string condition = devicesCondition(program.mesh, devices[b]);
     code += (code.empty() ? "if (" : "else if (") + condition + ") {\n" + indented(bodies[b], 2) +
             "}\n";
   }
   addStep(code);
+}
+
+void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
+                                      const std::function<std::string(int64_t)> &codeFor) {
+  // The sharded dims of the distinct layouts, each with its chunk kinds.
+  struct ShardedDim {
+    const ShardLayout *layout;
+    int64_t dim;
+    std::vector<DimCase> cases;
+  };
+  std::vector<const ShardLayout *> layouts;
+  std::vector<ShardedDim> dims;
+  for (SpmdValueId id : ids) {
+    const ShardLayout &piece = layout(id);
+    bool known = false;
+    for (const ShardLayout *seen : layouts) {
+      bool same = seen->globalType.shape == piece.globalType.shape;
+      for (int64_t d = 0; same && d < piece.rank(); ++d)
+        same = seen->sharding.dims[d].axes == piece.sharding.dims[d].axes;
+      known = known || same;
+    }
+    if (known)
+      continue;
+    const std::string suffix = "_" + std::to_string(layouts.size());
+    layouts.push_back(&piece);
+    for (int64_t d = 0; d < piece.rank(); ++d)
+      if (std::vector<DimCase> cases = dimCases(piece, d, suffix); cases.size() > 1)
+        dims.push_back({&piece, d, std::move(cases)});
+  }
+  // Classes of devices by their chunk kinds, in order of first appearance.
+  std::map<std::vector<int64_t>, size_t> classOfKey;
+  std::vector<std::vector<int64_t>> keys;
+  std::vector<int64_t> representatives, key;
+  for (int64_t device = 0; device < numDevices(); ++device) {
+    key.clear();
+    for (const ShardedDim &dim : dims) {
+      const int64_t extent = dim.layout->extent(device, dim.dim);
+      size_t c = 0;
+      while (dim.cases[c].extent != extent)
+        ++c;
+      key.push_back(static_cast<int64_t>(c));
+    }
+    if (classOfKey.emplace(key, keys.size()).second) {
+      keys.push_back(key);
+      representatives.push_back(device);
+    }
+  }
+  // Bodies in order of first appearance, each with the conditions of its classes.
+  std::vector<std::string> bodies, conditions;
+  std::map<std::string, size_t> bodyIndex;
+  for (size_t c = 0; c < keys.size(); ++c) {
+    std::string condition;
+    for (size_t i = 0; i < dims.size(); ++i)
+      condition += (condition.empty() ? "" : " && ") + dims[i].cases[keys[c][i]].condition;
+    auto [it, inserted] = bodyIndex.emplace(codeFor(representatives[c]), bodies.size());
+    if (inserted) {
+      bodies.push_back(it->first);
+      conditions.push_back("(" + condition + ")");
+    } else {
+      conditions[it->second] += " || (" + condition + ")";
+    }
+  }
+  if (bodies.size() == 1) {
+    if (!bodies[0].empty())
+      addStep(bodies[0]);
+    return;
+  }
+  std::string locals, code;
+  for (size_t l = 0; l < layouts.size(); ++l)
+    locals += pieceLocals(program.mesh, *layouts[l], "_" + std::to_string(l));
+  for (size_t b = 0; b < bodies.size(); ++b)
+    if (!bodies[b].empty())
+      code += (code.empty() ? "if (" : "else if (") + conditions[b] + ") {\n" +
+              indented(bodies[b], 2) + "}\n";
+  addStep("{\n" + indented(locals + code, 2) + "}");
 }
 
 std::string EmitterContext::freshName(const std::string &prefix) {

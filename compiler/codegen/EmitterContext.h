@@ -3,6 +3,7 @@
 // section, the step code, and helpers that name buffers and branch per
 // device. Internal to compiler/codegen.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,7 @@ public:
   int64_t numDevices() const { return program.mesh.numDevices(); }
   const ShardLayout &layout(SpmdValueId id) const { return program.layout(id); }
   /// The local shape of value `id` on `device`.
-  const Shape &localShape(SpmdValueId id, int64_t device) const {
-    return layout(id).extents[device];
-  }
+  Shape localShape(SpmdValueId id, int64_t device) const { return layout(id).extentsOf(device); }
   ElementType elementType(SpmdValueId id) const { return layout(id).globalType.elementType; }
   /// "values[3]": the buffer of value `id`.
   static std::string buffer(SpmdValueId id) { return "values[" + std::to_string(id) + "]"; }
@@ -35,9 +34,23 @@ public:
   /// Appends `code` (one or more lines, no trailing newline needed) to the
   /// steps, indented by `indent` spaces.
   void addStep(const std::string &code, int indent = 2);
-  /// Emits the per-device code: once when every device's code is the same,
-  /// else one branch per distinct code, selected by coordinate ranges.
-  void addPerDevice(const std::vector<std::string> &codePerDevice);
+  /// Emits per-device code: `codeFor(d)` runs for one device of each class
+  /// of devices with equal `keyOf(d)` (a key that determines the code, such
+  /// as pieceKey()), so the work and the code grow with the distinct
+  /// classes, not the devices. Devices whose code is equal share one branch,
+  /// selected by coordinate ranges; the code is emitted once when all agree.
+  void addPerDevice(const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
+                    const std::function<std::string(int64_t)> &codeFor);
+  /// Emits code that depends on the device only through the piece shapes of
+  /// `ids`: `codeFor(d)` runs once per distinct combination of their dims'
+  /// chunk kinds (full, short, empty), and the branches test the shard
+  /// indices, so the code does not grow with the devices either.
+  void addPerPieceShape(const std::vector<SpmdValueId> &ids,
+                        const std::function<std::string(int64_t)> &codeFor);
+  /// The key of `ids`' piece shapes on `device` (and their offsets, for code
+  /// that embeds them), appended to `key`.
+  void pieceKey(const std::vector<SpmdValueId> &ids, int64_t device, std::vector<int64_t> &key,
+                bool withOffsets = false) const;
   /// Adds a fresh file-scope name with the prefix ("kConst" -> "kConst4").
   std::string freshName(const std::string &prefix);
 };

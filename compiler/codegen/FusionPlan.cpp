@@ -17,7 +17,7 @@ bool isFusibleStep(const SpmdProgram &program, const SpmdStep &step) {
   const ShardLayout &result = program.layout(step.outputs[0]);
   for (SpmdValueId input : step.inputs) {
     const ShardLayout &operand = program.layout(input);
-    if (operand.extents != result.extents ||
+    if (!samePieceShapes(operand, result) ||
         operand.globalType.elementType != result.globalType.elementType)
       return false;
   }

@@ -27,12 +27,7 @@ std::string digit(const Mesh &mesh, const AxisRef &axis) {
 
 bool isSharded(const ShardLayout &layout, int64_t dim) { return layout.numShards(dim) > 1; }
 
-/// One dim's chunks: full ones (shard < full), a short one (shard == full,
-/// when the size is not a multiple of the chunk) and empty ones after.
-struct DimCase {
-  int64_t extent;
-  std::string condition;
-};
+} // namespace
 
 std::vector<DimCase> dimCases(const ShardLayout &layout, int64_t dim, const std::string &suffix) {
   int64_t size = layout.globalType.shape[dim], shards = layout.numShards(dim);
@@ -55,6 +50,8 @@ std::vector<DimCase> dimCases(const ShardLayout &layout, int64_t dim, const std:
     cases[0].condition.clear(); // every shard alike
   return cases;
 }
+
+namespace {
 
 std::string joinConditions(const std::vector<std::string> &parts, const std::string &glue) {
   std::string out;

@@ -26,6 +26,16 @@ std::string pieceLocals(const Mesh &mesh, const ShardLayout &layout, const std::
 /// The offset of dim d as an expression over pieceLocals() ("0" when unsharded).
 std::string pieceOffset(const ShardLayout &layout, int64_t dim, const std::string &suffix = "");
 
+/// One dim's chunks: full ones (shard < full), a short one (shard == full,
+/// when the size is not a multiple of the chunk) and empty ones after; each
+/// extent occurs once. Conditions are over pieceLocals()' `k<dim><suffix>`.
+struct DimCase {
+  int64_t extent;
+  std::string condition; // "" = every shard
+};
+std::vector<DimCase> dimCases(const ShardLayout &layout, int64_t dim,
+                              const std::string &suffix = "");
+
 /// The distinct piece shapes of `layout`, with conditions that select their
 /// devices. Enumerated per dim (full, short and empty chunks), never per device.
 std::vector<PieceClass> pieceClasses(const ShardLayout &layout, const std::string &suffix = "");

@@ -12,6 +12,7 @@
 
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
+#include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TransferRecipe.h"
 #include "compiler/ir/Diagnostic.h"
 
@@ -86,9 +87,12 @@ struct TransferEmitter {
     if (!allFullAxes(step.axes))
       return false;
     // Equality is transitive: comparing each device with its group's first suffices.
-    for (int64_t d = 0; d < devices(); ++d)
-      if (in.extents[groupLeader(mesh, step.axes, d)] != in.extents[d])
-        return false;
+    for (int64_t d = 0; d < devices(); ++d) {
+      const int64_t leader = groupLeader(mesh, step.axes, d);
+      for (int64_t k = 0; k < in.rank(); ++k)
+        if (in.extent(leader, k) != in.extent(d, k))
+          return false;
+    }
     return true;
   }
 
@@ -124,40 +128,41 @@ struct TransferEmitter {
       return false;
     std::string list = axisList(step.axes);
     std::string reducer = runtimeReducer(step.reducer);
-    std::vector<std::string> code;
-    for (int64_t d = 0; d < devices(); ++d) {
-      const Shape &shape = in.extents[d];
-      const std::string head = "(device, " + list + ", " + elementType + ", ";
-      switch (step.kind) {
-      case StepKind::AllGather:
-        code.push_back("rt::allGather" + head + dimView(shape, step.dimension) + ", " + inBuf() +
-                       ", " + outBuf() + ");");
-        break;
-      case StepKind::AllReduce:
-        code.push_back("rt::allReduce" + head + reducer + ", " + inBuf() + ", " + outBuf() + ", " +
-                       str(product(shape)) + ");");
-        break;
-      case StepKind::ReduceScatter:
-        code.push_back("rt::reduceScatter" + head + reducer + ", " +
-                       dimView(shape, step.dimension) + ", " + inBuf() + ", " + outBuf() + ");");
-        break;
-      case StepKind::AllToAll: {
-        std::string shapeName = context.freshName("kShape");
-        context.constants += "const int64_t " + shapeName + "[] = {" +
-                             (shape.empty() ? std::string("0") : joinInts(shape)) + "};\n";
-        code.push_back("rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
-                       str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() +
-                       ", " + outBuf() + ");");
-        break;
-      }
-      case StepKind::CollectivePermute:
-        code.push_back("rt::collectivePermute" + head + str(*shift) + ", " + inBuf() + ", " +
-                       outBuf() + ", " + str(product(shape)) + ");");
-        break;
-      default: return false;
-      }
+    switch (step.kind) {
+    case StepKind::AllGather:
+    case StepKind::AllReduce:
+    case StepKind::ReduceScatter:
+    case StepKind::AllToAll:
+    case StepKind::CollectivePermute: break;
+    default: return false;
     }
-    context.addPerDevice(code);
+    const std::string head = "(device, " + list + ", " + elementType + ", ";
+    context.addPerPieceShape(
+        {step.inputs[0]}, [&](int64_t d) -> std::string {
+          const Shape shape = in.extentsOf(d);
+          switch (step.kind) {
+          case StepKind::AllGather:
+            return "rt::allGather" + head + dimView(shape, step.dimension) + ", " + inBuf() +
+                   ", " + outBuf() + ");";
+          case StepKind::AllReduce:
+            return "rt::allReduce" + head + reducer + ", " + inBuf() + ", " + outBuf() + ", " +
+                   str(product(shape)) + ");";
+          case StepKind::ReduceScatter:
+            return "rt::reduceScatter" + head + reducer + ", " + dimView(shape, step.dimension) +
+                   ", " + inBuf() + ", " + outBuf() + ");";
+          case StepKind::AllToAll: {
+            std::string shapeName = context.freshName("kShape");
+            context.constants += "const int64_t " + shapeName + "[] = {" +
+                                 (shape.empty() ? std::string("0") : joinInts(shape)) + "};\n";
+            return "rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
+                   str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() +
+                   ", " + outBuf() + ");";
+          }
+          default: // CollectivePermute
+            return "rt::collectivePermute" + head + str(*shift) + ", " + inBuf() + ", " +
+                   outBuf() + ", " + str(product(shape)) + ");";
+          }
+        });
     return true;
   }
 
@@ -184,34 +189,41 @@ struct TransferEmitter {
   void emitThroughSlots() {
     const std::vector<AxisRef> axes = slotAxes();
     const int64_t groupSize = axesSize(mesh, axes);
-    int64_t slotBytes = 1;
-    std::vector<int64_t> bytes;
-    for (int64_t d = 0; d < devices(); ++d) {
-      bytes.push_back(product(in.extents[d]) * width);
-      slotBytes = std::max(slotBytes, bytes.back());
-    }
-    std::string table = context.freshName("kPieceBytes");
-    context.constants += "const int64_t " + table + "[] = {" + joinInts(bytes) + "};\n";
+    // The largest piece is a full chunk; a device's own piece size is
+    // chosen among the layout's distinct piece shapes.
+    const int64_t slotBytes = std::max<int64_t>(1, product(in.chunkShape()) * width);
+    std::vector<PieceClass> classes = pieceClasses(in);
+    std::vector<std::string> sizes;
+    for (const PieceClass &piece : classes)
+      sizes.push_back(product(piece.extents) == 0
+                          ? ""
+                          : "pieceBytes = " + str(product(piece.extents) * width) + ";");
     context.addStep("{");
     context.addStep("Scratch slots(" + str(slotBytes * groupSize) + ");", 4);
     context.addStep("{", 4);
     context.addStep("Scratch staging(" + str(slotBytes) + ");", 6);
-    context.addStep("if (" + table + "[position] > 0)", 6);
-    context.addStep("__builtin_memcpy(staging.data, " + inBuf() + ", " + table + "[position]);", 8);
+    context.addStep("int64_t pieceBytes = 0;", 6);
+    context.addStep("{\n" + indented(pieceLocals(mesh, in) + dispatchOnClass(classes, sizes), 2) +
+                        "}",
+                    6);
+    context.addStep("if (pieceBytes > 0)", 6);
+    context.addStep("__builtin_memcpy(staging.data, " + inBuf() + ", pieceBytes);", 8);
     context.addStep("rt::allGather(device, " + axisList(axes) + ", SHARDGEN_UI8, rt::DimView{1, " +
                         str(slotBytes) + ", 1}, staging.data, slots.data);",
                     6);
     context.addStep("}", 4);
     std::string saved;
     std::swap(saved, context.steps);
-    std::vector<std::string> code;
-    for (int64_t d = 0; d < devices(); ++d) {
-      auto slot = [&](int64_t source) {
-        return "slots.data + " + str(indexOverAxes(mesh, axes, source) * slotBytes);
-      };
-      code.push_back(isReduction(step) ? assembleReduction(d, slot) : assembleMove(d, slot));
-    }
-    context.addPerDevice(code);
+    // Each device's recipe names its sources' slots: built per device.
+    context.addPerDevice([](int64_t d, std::vector<int64_t> &key) { key.push_back(d); },
+                         [&](int64_t d) {
+                           auto slot = [&](int64_t source) {
+                             return "slots.data + " +
+                                    str(indexOverAxes(mesh, axes, source) * slotBytes);
+                           };
+                           return isReduction(step) ? assembleReduction(d, slot)
+                                                    : assembleMove(d, slot);
+                         });
     std::string inner;
     std::swap(inner, context.steps);
     context.steps = saved;
@@ -221,13 +233,13 @@ struct TransferEmitter {
 
   std::string copyCall(const PieceCopy &copy, const Shape &destShape, const std::string &source,
                        const std::string &dest) const {
-    return stridedCopyCall(boxCopy(in.extents[copy.source], copy.from, destShape, copy.to,
+    return stridedCopyCall(boxCopy(in.extentsOf(copy.source), copy.from, destShape, copy.to,
                                    copy.extents),
                            word, source, dest);
   }
 
   template <typename Slot> std::string assembleMove(int64_t d, Slot &&slot) const {
-    const Shape &target = out.extents[d];
+    const Shape target = out.extentsOf(d);
     if (product(target) == 0)
       return "";
     std::string code;
@@ -243,7 +255,7 @@ struct TransferEmitter {
   }
 
   template <typename Slot> std::string assembleReduction(int64_t d, Slot &&slot) const {
-    const Shape &target = out.extents[d];
+    const Shape target = out.extentsOf(d);
     const int64_t n = product(target);
     if (n == 0)
       return "";
@@ -266,21 +278,29 @@ struct TransferEmitter {
 
   /// Each device keeps the sub-box of its piece its output layout assigns it.
   void emitAllSlice() {
-    std::vector<std::string> code;
-    for (int64_t d = 0; d < devices(); ++d) {
-      const Shape &target = out.extents[d];
-      if (product(target) == 0) {
-        code.emplace_back();
-        continue;
-      }
-      std::vector<int64_t> from;
+    // The code depends on the pieces' shapes and where the new piece starts
+    // in the old one.
+    auto from = [&](int64_t d) {
+      std::vector<int64_t> start;
       for (int64_t k = 0; k < in.rank(); ++k)
-        from.push_back(out.offsets[d][k] - in.offsets[d][k]);
-      code.push_back(stridedCopyCall(boxCopy(in.extents[d], from, target,
-                                             std::vector<int64_t>(target.size(), 0), target),
-                                     word, inBuf(), outBuf()));
-    }
-    context.addPerDevice(code);
+        start.push_back(out.offset(d, k) - in.offset(d, k));
+      return start;
+    };
+    context.addPerDevice(
+        [&](int64_t d, std::vector<int64_t> &key) {
+          context.pieceKey(step.inputs, d, key);
+          context.pieceKey(step.outputs, d, key);
+          for (int64_t k = 0; k < in.rank(); ++k)
+            key.push_back(out.offset(d, k) - in.offset(d, k));
+        },
+        [&](int64_t d) -> std::string {
+          const Shape target = out.extentsOf(d);
+          if (product(target) == 0)
+            return "";
+          return stridedCopyCall(boxCopy(in.extentsOf(d), from(d), target,
+                                         std::vector<int64_t>(target.size(), 0), target),
+                                 word, inBuf(), outBuf());
+        });
   }
 
   void emit() {

@@ -34,10 +34,10 @@ public:
     case StepKind::ReduceScatter: reduceScatter(); break;
     default: fail("not a collective step");
     }
-    if (resultShape_ != out_.extents[device_])
+    if (resultShape_ != out_.extentsOf(device_))
       fail("its semantics give device " + std::to_string(device_) + " a piece " +
            shapeText(resultShape_) + ", its result layout " +
-           shapeText(out_.extents[device_]));
+           shapeText(out_.extentsOf(device_)));
     return std::move(recipe_);
   }
 
@@ -48,7 +48,7 @@ private:
   }
 
   std::vector<int64_t> zeros() const { return std::vector<int64_t>(in_.rank(), 0); }
-  const std::vector<int64_t> &piece(int64_t source) const { return in_.extents[source]; }
+  std::vector<int64_t> piece(int64_t source) const { return in_.extentsOf(source); }
 
   int64_t chunkOf(int64_t extent) const {
     if (extent % n_ != 0)

@@ -1,6 +1,7 @@
 #include "compiler/partition/Reshard.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -37,8 +38,8 @@ bool overlapsUsed(const Mesh &mesh, const AxisRef &axis, const DimAxes &dims,
 
 bool sameBoxOnDim(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, int64_t deviceB,
                   int64_t dim) {
-  return a.offsets[deviceA][dim] == b.offsets[deviceB][dim] &&
-         a.extents[deviceA][dim] == b.extents[deviceB][dim];
+  return a.offset(deviceA, dim) == b.offset(deviceB, dim) &&
+         a.extent(deviceA, dim) == b.extent(deviceB, dim);
 }
 
 bool sameBoxExcept(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, int64_t deviceB,
@@ -52,11 +53,11 @@ bool sameBoxExcept(const ShardLayout &a, int64_t deviceA, const ShardLayout &b, 
 
 /// AllSlice is exact when every device's new piece lies inside its old one.
 bool sliceExact(const ShardLayout &from, const ShardLayout &to) {
-  for (size_t device = 0; device < from.offsets.size(); ++device)
+  for (int64_t device = 0; device < from.numDevices(); ++device)
     for (int64_t d = 0; d < from.rank(); ++d) {
-      int64_t begin = to.offsets[device][d], extent = to.extents[device][d];
-      if (extent != 0 && (begin < from.offsets[device][d] ||
-                          begin + extent > from.offsets[device][d] + from.extents[device][d]))
+      int64_t begin = to.offset(device, d), extent = to.extent(device, d);
+      if (extent != 0 && (begin < from.offset(device, d) ||
+                          begin + extent > from.offset(device, d) + from.extent(device, d)))
         return false;
     }
   return true;
@@ -66,16 +67,16 @@ bool sliceExact(const ShardLayout &from, const ShardLayout &to) {
 /// exactly the receiver's new range on `dim`.
 bool concatenationExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
                         int64_t dim, const std::vector<AxisRef> &axes, int64_t device) {
-  int64_t end = to.offsets[device][dim];
+  int64_t end = to.offset(device, dim);
   for (int64_t member : groupDevices(mesh, axes, device)) {
-    int64_t extent = from.extents[member][dim];
+    int64_t extent = from.extent(member, dim);
     if (extent == 0)
       continue;
-    if (from.offsets[member][dim] != end)
+    if (from.offset(member, dim) != end)
       return false;
     end += extent;
   }
-  return end - to.offsets[device][dim] == to.extents[device][dim];
+  return end - to.offset(device, dim) == to.extent(device, dim);
 }
 
 bool gatherExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to, int64_t dim,
@@ -95,12 +96,12 @@ bool equalChunkExact(const Mesh &mesh, const ShardLayout &from, const ShardLayou
                      int64_t dim, const std::vector<AxisRef> &axes, int64_t sender,
                      int64_t position, int64_t receiver) {
   int64_t groupSize = axesSize(mesh, axes);
-  int64_t extent = from.extents[sender][dim];
+  int64_t extent = from.extent(sender, dim);
   if (extent % groupSize != 0)
     return false;
   int64_t chunk = extent / groupSize;
-  return to.extents[receiver][dim] == chunk &&
-         (chunk == 0 || to.offsets[receiver][dim] == from.offsets[sender][dim] + position * chunk);
+  return to.extent(receiver, dim) == chunk &&
+         (chunk == 0 || to.offset(receiver, dim) == from.offset(sender, dim) + position * chunk);
 }
 
 bool reduceScatterExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
@@ -301,16 +302,32 @@ private:
 std::optional<PlannedStep> permutationStep(const Mesh &mesh, const ShardLayout &from,
                                            const ShardLayout &to) {
   int64_t numDevices = mesh.numDevices();
+  auto box = [](const ShardLayout &layout, int64_t device) {
+    std::vector<int64_t> key = layout.offsetsOf(device);
+    Shape extents = layout.extentsOf(device);
+    key.insert(key.end(), extents.begin(), extents.end());
+    return key;
+  };
+  // The devices holding each current box, ascending, with a cursor at the
+  // first that may still be unused: each target takes the lowest unused
+  // holder of its box (linear in the devices, not quadratic).
+  std::map<std::vector<int64_t>, std::pair<std::vector<int64_t>, size_t>> holders;
+  for (int64_t device = 0; device < numDevices; ++device)
+    holders[box(from, device)].first.push_back(device);
   std::vector<bool> used(numDevices, false);
   SpmdStep step;
   step.kind = StepKind::CollectivePermute;
   for (int64_t target = 0; target < numDevices; ++target) {
     int64_t source = -1;
-    if (sameBoxExcept(from, target, to, target, {}))
+    if (sameBoxExcept(from, target, to, target, {})) {
       source = target;
-    for (int64_t other = 0; other < numDevices && source < 0; ++other)
-      if (!used[other] && sameBoxExcept(from, other, to, target, {}))
-        source = other;
+    } else if (auto found = holders.find(box(to, target)); found != holders.end()) {
+      auto &[devices, next] = found->second;
+      while (next < devices.size() && used[devices[next]])
+        ++next;
+      if (next < devices.size())
+        source = devices[next];
+    }
     if (source < 0 || used[source])
       return std::nullopt;
     used[source] = true;
@@ -330,6 +347,8 @@ std::optional<PlannedStep> permutationStep(const Mesh &mesh, const ShardLayout &
 } // namespace
 
 ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
+  if (sameLayout(from, to)) // the common case: nothing moves
+    return {};
   PlanBuilder builder(mesh, from);
   builder.reducePartialAxes(to);
   ShardLayout reduced = builder.current();

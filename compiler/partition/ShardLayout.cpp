@@ -90,32 +90,19 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type,
   ShardLayout layout;
   layout.globalType = type;
   layout.sharding = sharding;
+  layout.numDevices_ = mesh.numDevices();
   for (auto &dim : layout.sharding.dims) {
     dim.isClosed = true;
     dim.priority.reset();
   }
-  int64_t rank = type.rank();
-  layout.shardsPerDim_.resize(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    layout.shardsPerDim_[d] = axesSize(mesh, sharding.dims[d].axes);
-  int64_t numDevices = mesh.numDevices();
-  layout.offsets.assign(numDevices, std::vector<int64_t>(rank));
-  layout.extents.assign(numDevices, std::vector<int64_t>(rank));
-  std::vector<std::vector<PositionDigit>> dimDigits;
-  for (int64_t d = 0; d < rank; ++d)
-    dimDigits.push_back(positionDigits(mesh, sharding.dims[d].axes));
-  for (int64_t device = 0; device < numDevices; ++device) {
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t size = type.shape[d];
-      int64_t shards = layout.shardsPerDim_[d];
-      int64_t chunk = (size + shards - 1) / shards;
-      int64_t shard = 0; // indexOverAxes, with the axes looked up once
-      for (const PositionDigit &digit : dimDigits[d])
-        shard = shard * digit.size + device / digit.step % digit.size;
-      int64_t offset = std::min(shard * chunk, size);
-      layout.offsets[device][d] = offset;
-      layout.extents[device][d] = std::min(chunk, size - offset);
-    }
+  for (int64_t d = 0; d < type.rank(); ++d) {
+    DimShards dim;
+    dim.size = type.shape[d];
+    dim.shards = axesSize(mesh, sharding.dims[d].axes);
+    dim.chunk = (dim.size + dim.shards - 1) / dim.shards;
+    for (const PositionDigit &digit : positionDigits(mesh, sharding.dims[d].axes))
+      dim.digits.push_back({digit.step, digit.size});
+    layout.dims_.push_back(std::move(dim));
   }
   return layout;
 }
@@ -141,13 +128,35 @@ DimAxes dimAxesOf(const ShardLayout &layout) {
 }
 
 bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
-  if (a.globalType != b.globalType || dimAxesOf(a) != dimAxesOf(b) ||
-      a.partialAxes.size() != b.partialAxes.size())
+  if (a.globalType != b.globalType || a.partialAxes.size() != b.partialAxes.size() ||
+      a.sharding.dims.size() != b.sharding.dims.size())
     return false;
+  for (size_t d = 0; d < a.sharding.dims.size(); ++d)
+    if (a.sharding.dims[d].axes != b.sharding.dims[d].axes)
+      return false;
   for (const auto &axis : a.partialAxes)
     if (std::find(b.partialAxes.begin(), b.partialAxes.end(), axis) == b.partialAxes.end())
       return false;
   return a.partialAxes.empty() || a.partialReducer == b.partialReducer;
+}
+
+bool samePieceShapes(const ShardLayout &a, const ShardLayout &b) {
+  if (a.rank() != b.rank())
+    return false;
+  bool sameDims = a.overrides_.empty() && b.overrides_.empty();
+  for (int64_t d = 0; sameDims && d < a.rank(); ++d) {
+    const DimShards &x = a.dims_[d], &y = b.dims_[d];
+    sameDims = x.size == y.size && x.shards == y.shards && x.digits.size() == y.digits.size();
+    for (size_t i = 0; sameDims && i < x.digits.size(); ++i)
+      sameDims = x.digits[i].step == y.digits[i].step && x.digits[i].size == y.digits[i].size;
+  }
+  if (sameDims)
+    return true;
+  for (int64_t device = 0; device < a.numDevices(); ++device)
+    for (int64_t d = 0; d < a.rank(); ++d)
+      if (a.extent(device, d) != b.extent(device, d))
+        return false;
+  return true;
 }
 
 int64_t localBytes(const ShardLayout &layout, int64_t device) {
@@ -155,31 +164,82 @@ int64_t localBytes(const ShardLayout &layout, int64_t device) {
          static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
 }
 
-int64_t ShardLayout::numShards(int64_t dim) const { return shardsPerDim_[dim]; }
+int64_t DimShards::shardOf(int64_t device) const {
+  int64_t shard = 0;
+  for (const Digit &digit : digits)
+    shard = shard * digit.size + device / digit.step % digit.size;
+  return shard;
+}
+
+const ShardLayout::Piece *ShardLayout::overrideOf(int64_t device) const {
+  for (const auto &[overridden, piece] : overrides_)
+    if (overridden == device)
+      return &piece;
+  return nullptr;
+}
+
+void ShardLayout::overridePieceForTest(int64_t device, Shape offsets, Shape extents) {
+  for (auto &[overridden, piece] : overrides_)
+    if (overridden == device) {
+      piece = {std::move(offsets), std::move(extents)};
+      return;
+    }
+  overrides_.push_back({device, {std::move(offsets), std::move(extents)}});
+}
+
+int64_t ShardLayout::offset(int64_t device, int64_t dim) const {
+  if (!overrides_.empty())
+    if (const Piece *piece = overrideOf(device))
+      return piece->offsets[dim];
+  return dims_[dim].offset(dims_[dim].shardOf(device));
+}
+
+int64_t ShardLayout::extent(int64_t device, int64_t dim) const {
+  if (!overrides_.empty())
+    if (const Piece *piece = overrideOf(device))
+      return piece->extents[dim];
+  return dims_[dim].extent(dims_[dim].shardOf(device));
+}
+
+Shape ShardLayout::offsetsOf(int64_t device) const {
+  Shape offsets(rank());
+  for (int64_t d = 0; d < rank(); ++d)
+    offsets[d] = offset(device, d);
+  return offsets;
+}
+
+Shape ShardLayout::extentsOf(int64_t device) const {
+  Shape extents(rank());
+  for (int64_t d = 0; d < rank(); ++d)
+    extents[d] = extent(device, d);
+  return extents;
+}
+
+int64_t ShardLayout::numShards(int64_t dim) const { return dims_[dim].shards; }
 
 Shape ShardLayout::chunkShape() const {
   Shape chunk(rank());
   for (int64_t d = 0; d < rank(); ++d)
-    chunk[d] = (globalType.shape[d] + shardsPerDim_[d] - 1) / shardsPerDim_[d];
+    chunk[d] = dims_[d].chunk;
   return chunk;
 }
 
 bool ShardLayout::isEven() const {
   for (int64_t d = 0; d < rank(); ++d)
-    if (globalType.shape[d] % shardsPerDim_[d] != 0)
+    if (dims_[d].size % dims_[d].shards != 0)
       return false;
   return true;
 }
 
 int64_t ShardLayout::localElements(int64_t device) const {
   int64_t n = 1;
-  for (int64_t e : extents[device])
-    n *= e;
+  for (int64_t d = 0; d < rank(); ++d)
+    n *= extent(device, d);
   return n;
 }
 
 TensorType ShardLayout::localType(int64_t device) const {
-  return TensorType{globalType.elementType, extents[device]};
+  return TensorType{globalType.elementType, extentsOf(device)};
 }
 
 } // namespace shardgen

@@ -3,9 +3,10 @@
 // program's mesh. A dim sharded on axes A (product n) is cut into n chunks of
 // ceil(dim / n) elements; chunk k goes to the devices whose row-major index
 // over A is k. The last chunks may be short or empty (GSPMD's uneven
-// sharding): `extents` holds the real elements only, so a device computes
+// sharding): a piece holds the real elements only, so a device computes
 // exactly its own part and padding never exists outside a collective.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -16,6 +17,24 @@
 
 namespace shardgen {
 
+/// A dim of a layout cut into shards: `shards` chunks of `chunk` elements
+/// (the last ones may be short or empty); a device's shard index is its
+/// row-major index over the dim's axes, read from its mesh position's digits.
+struct DimShards {
+  struct Digit {
+    int64_t step; // mesh positions per unit of this (sub-)axis
+    int64_t size;
+  };
+  int64_t size = 0;   // the global dim
+  int64_t shards = 1; // product of the axes' sizes
+  int64_t chunk = 0;  // ceil(size / shards)
+  std::vector<Digit> digits; // the dim's axes, major first
+
+  int64_t shardOf(int64_t device) const;
+  int64_t offset(int64_t shard) const { return std::min(shard * chunk, size); }
+  int64_t extent(int64_t shard) const { return std::min(chunk, size - offset(shard)); }
+};
+
 struct ShardLayout {
   TensorType globalType;
   TensorSharding sharding; // closed, without priorities
@@ -24,13 +43,20 @@ struct ShardLayout {
   /// contraction; `unreduced` in Shardy's terms.
   std::vector<AxisRef> partialAxes;
   Reducer partialReducer = Reducer::Add;
-  /// offsets[device][dim], extents[device][dim]: the first global index and
-  /// the number of real elements the device holds; device = row-major mesh
-  /// position (not the device id).
-  std::vector<std::vector<int64_t>> offsets, extents;
 
   int64_t rank() const { return globalType.rank(); }
-  /// The chunk size per dim: ceil(dim / shards), what padded buffers need.
+  /// The mesh's number of devices (positions 0 .. numDevices() - 1).
+  int64_t numDevices() const { return numDevices_; }
+  /// The first global index and the number of real elements `device` holds
+  /// on `dim`; device = row-major mesh position (not the device id).
+  /// Computed from the position's digits: nothing is stored per device, so
+  /// a layout's size does not depend on the mesh's.
+  int64_t offset(int64_t device, int64_t dim) const;
+  int64_t extent(int64_t device, int64_t dim) const;
+  Shape offsetsOf(int64_t device) const;
+  Shape extentsOf(int64_t device) const;
+  /// The chunk size per dim: ceil(dim / shards), what padded buffers need
+  /// (and the largest piece: device 0's).
   Shape chunkShape() const;
   /// The number of shards of a dim (product of its axes' sizes).
   int64_t numShards(int64_t dim) const;
@@ -40,9 +66,20 @@ struct ShardLayout {
   /// Local type of one device's piece.
   TensorType localType(int64_t device) const;
 
+  /// For tests of the checks that read layouts (the coherence check): makes
+  /// one device's piece depart from what the sharding gives it.
+  void overridePieceForTest(int64_t device, Shape offsets, Shape extents);
+
 private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
-  std::vector<int64_t> shardsPerDim_;
+  friend bool samePieceShapes(const ShardLayout &, const ShardLayout &);
+  std::vector<DimShards> dims_;
+  int64_t numDevices_ = 1;
+  struct Piece {
+    Shape offsets, extents;
+  };
+  std::vector<std::pair<int64_t, Piece>> overrides_; // tests only; empty otherwise
+  const Piece *overrideOf(int64_t device) const;
 };
 
 /// Lays `type` out over `mesh` by `sharding` (whose axes must exist in mesh).
@@ -62,6 +99,10 @@ DimAxes dimAxesOf(const ShardLayout &layout);
 /// Same global type, same axes per dim and same partial axes (as a set):
 /// every device holds the same piece in both.
 bool sameLayout(const ShardLayout &a, const ShardLayout &b);
+
+/// Every device's pieces of `a` and `b` (on one mesh) have the same shape.
+/// Decided per dim when the dims agree, else device by device.
+bool samePieceShapes(const ShardLayout &a, const ShardLayout &b);
 
 /// Bytes of one device's piece.
 int64_t localBytes(const ShardLayout &layout, int64_t device);

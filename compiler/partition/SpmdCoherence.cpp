@@ -43,11 +43,6 @@ public:
                      std::to_string(step_.outputs.size()) + " outputs, not one each");
     in_ = &program_.layout(step_.inputs[0]);
     out_ = &program_.layout(step_.outputs[0]);
-    const size_t devices = static_cast<size_t>(mesh_.numDevices());
-    if (in_->extents.size() != devices || out_->extents.size() != devices)
-      fail(0, 0, "its layouts place " + std::to_string(in_->extents.size()) + " and " +
-                     std::to_string(out_->extents.size()) + " pieces on " +
-                     std::to_string(devices) + " devices");
     if (in_->globalType.elementType != out_->globalType.elementType)
       fail(0, 0, "sends " + std::string(elementTypeName(in_->globalType.elementType)) +
                      " and receives " +
@@ -76,8 +71,8 @@ private:
                                  what);
   }
 
-  const Shape &sends(int64_t device) const { return in_->extents[device]; }
-  const Shape &receives(int64_t device) const { return out_->extents[device]; }
+  Shape sends(int64_t device) const { return in_->extentsOf(device); }
+  Shape receives(int64_t device) const { return out_->extentsOf(device); }
 
   /// Group axes name distinct axes of the mesh (sub-axes within their axis).
   void checkAxes() const {

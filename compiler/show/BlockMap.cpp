@@ -25,13 +25,13 @@ BlockMap mapBlocks(const ShardLayout &layout) {
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
   Block empty;
   empty.empty = true;
-  for (size_t position = 0; position < layout.offsets.size(); ++position) {
-    const auto &extents = layout.extents[position];
+  for (int64_t position = 0; position < layout.numDevices(); ++position) {
+    const Shape extents = layout.extentsOf(position);
     if (std::find(extents.begin(), extents.end(), 0) != extents.end()) {
       empty.positions.push_back(static_cast<int64_t>(position));
       continue;
     }
-    std::vector<int64_t> key = layout.offsets[position];
+    std::vector<int64_t> key = layout.offsetsOf(position);
     key.insert(key.end(), extents.begin(), extents.end());
     holders[key].push_back(static_cast<int64_t>(position));
   }

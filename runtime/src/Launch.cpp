@@ -22,7 +22,7 @@ void launch(const DeviceMesh &mesh, const DeviceFunction &function, const Launch
     deviceIds.push_back(mesh.deviceId(position));
   }
   DeviceProgress progress(deviceIds);
-  ThreadsCommunicator communicator(numDevices, progress);
+  ThreadsCommunicator communicator(numDevices, progress, options.stallPositionForTest);
   std::exception_ptr error =
       runDeviceThreads(mesh, positions, communicator, progress, function, options,
                        [&](std::exception_ptr) { communicator.abort(); });

@@ -1,6 +1,7 @@
 #include "ThreadsCommunicator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -38,9 +39,11 @@ unsigned char *bytesOf(void *pointer) { return static_cast<unsigned char *>(poin
 
 } // namespace
 
-ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress)
+ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress,
+                                         int64_t stallPosition)
     : numDevices_(numDevices),
       spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
+      stallPosition_(stallPosition),
       progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 
@@ -202,6 +205,11 @@ void ThreadsCommunicator::barrier(const DeviceContext &) { meshBarrier_.arriveAn
 
 void ThreadsCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   progress_.noteOp(device.position, pointer);
+  if (device.position == stallPosition_) { // test only: a device that never arrives
+    while (!aborted_.load(std::memory_order_acquire))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    throw PeerFailure();
+  }
 }
 
 void ThreadsCommunicator::noteCollective(const DeviceContext &device, const char *collective) {

@@ -20,7 +20,9 @@ namespace shardgen::runtime {
 class ThreadsCommunicator final : public Communicator {
 public:
   /// Reports what each device does to `progress` (by mesh position).
-  ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress);
+  /// The device at `stallPosition` (test only; -1: none) stalls at its first
+  /// noteOp, before its first collective, until abort().
+  ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress, int64_t stallPosition = -1);
 
   /// Cancels every pending and future collective (they throw PeerFailure).
   void abort();
@@ -68,6 +70,7 @@ private:
 
   const int64_t numDevices_;
   const bool spinFirst_;
+  const int64_t stallPosition_;
   DeviceProgress &progress_;
   std::atomic<bool> aborted_{false};
   GroupBarrier meshBarrier_;

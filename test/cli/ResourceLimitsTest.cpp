@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "test/cli/ToolRunner.h"
@@ -158,6 +159,22 @@ TEST_CASE("run --timeout takes seconds; a run within it is unaffected") {
     CHECK(result.exitCode == 2);
     CHECK(result.err.find("shardgen run: error: --timeout takes a number of seconds, not '") == 0);
   }
+}
+
+TEST_CASE("run --timeout ends a stuck run, naming the device and the collective it waits in") {
+  // Test hook (docs/decisions.md): device 1 stalls before its first
+  // collective, the all_reduce of /ops/4 over model, so device 0, its peer,
+  // waits there forever; devices 2 and 3 finish. Bounded by the ctest
+  // TIMEOUT, not timed.
+  ::setenv("SHARDGEN_TEST_STALL_DEVICE", "1", 1);
+  ToolResult result = runShardgen("run '" + kSamples + "mlp.json' --timeout 1");
+  ::unsetenv("SHARDGEN_TEST_STALL_DEVICE");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == "note: no --inputs given; using pseudo-random inputs (seed 0)\n" + kSamples +
+                          "mlp.json: error: the run did not finish within the timeout of 1 s: "
+                      "device 0 is waiting in all_reduce for /ops/4; device 1 is computing "
+                      "(after /ops/4); devices 2-3 are finished\n");
 }
 
 TEST_CASE("--help documents --max-memory and --timeout") {

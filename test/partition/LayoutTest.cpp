@@ -26,9 +26,9 @@ TEST_CASE("an uneven dim gives ceil-sized chunks and short or empty last pieces"
   CHECK_FALSE(layout.isEven());
   std::vector<int64_t> offsets, extents;
   for (int64_t device = 0; device < 4; ++device) {
-    offsets.push_back(layout.offsets[device][0]);
-    extents.push_back(layout.extents[device][0]);
-    CHECK(layout.extents[device][1] == 3);
+    offsets.push_back(layout.offset(device, 0));
+    extents.push_back(layout.extent(device, 0));
+    CHECK(layout.extent(device, 1) == 3);
   }
   CHECK(offsets == std::vector<int64_t>{0, 2, 4, 5});
   CHECK(extents == std::vector<int64_t>{2, 2, 1, 0});
@@ -41,8 +41,8 @@ TEST_CASE("a dim on two axes is split major axis first") {
   // Dim on {y, x}: device (x=1, y=0) = position 2 holds shard 0*2+1 = 1.
   ShardLayout layout =
       makeShardLayout(mesh, f32({8}), DimAxes{{AxisRef::full("y"), AxisRef::full("x")}});
-  CHECK(layout.offsets[2][0] == 2);
-  CHECK(layout.offsets[1][0] == 4); // (x=0, y=1): shard 2
+  CHECK(layout.offset(2, 0) == 2);
+  CHECK(layout.offset(1, 0) == 4); // (x=0, y=1): shard 2
   CHECK(layout.isEven());
 }
 
@@ -57,8 +57,8 @@ TEST_CASE("sub-axes take their digits of the axis coordinate") {
   CHECK(lowCoords == std::vector<int64_t>{0, 1, 0, 1});
   CHECK(highCoords == std::vector<int64_t>{0, 0, 1, 1});
   ShardLayout layout = makeShardLayout(mesh, f32({8}), DimAxes{{low}});
-  CHECK(layout.offsets[1][0] == 4);
-  CHECK(layout.offsets[2][0] == 0);
+  CHECK(layout.offset(1, 0) == 4);
+  CHECK(layout.offset(2, 0) == 0);
   // The group over the high sub-axis: devices sharing the low digit.
   CHECK(groupDevices(mesh, {high}, 1) == std::vector<int64_t>{1, 3});
 }

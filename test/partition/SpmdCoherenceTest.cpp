@@ -55,7 +55,7 @@ bool piecesDifferWithinGroups(const SpmdProgram &program, const SpmdStep &step) 
   const ShardLayout &input = program.layout(step.inputs[0]);
   for (int64_t device = 0; device < program.mesh.numDevices(); ++device)
     for (int64_t member : groupDevices(program.mesh, step.axes, device))
-      if (input.extents[member] != input.extents[device])
+      if (input.extentsOf(member) != input.extentsOf(device))
         return true;
   return false;
 }
@@ -64,7 +64,7 @@ bool piecesDifferWithinGroups(const SpmdProgram &program, const SpmdStep &step) 
 
 TEST_CASE("coherence: a device expecting another size than its group gives is caught") {
   MlpProgram mlp;
-  mlp.output().extents[3] = {3, 16};
+  mlp.output().overridePieceForTest(3, mlp.output().offsetsOf(3), {3, 16});
   CHECK(incoherence(mlp.program) ==
         "/ops/4: all_reduce step: devices 3 and 2 disagree: device 3 expects [3x16], the "
         "pieces of its group (first device 2) make [4x16]");
@@ -79,7 +79,7 @@ TEST_CASE("coherence: a device expecting another size than its group gives is ca
 
 TEST_CASE("coherence: members sending different sizes to one all_reduce are caught") {
   MlpProgram mlp;
-  mlp.input().extents[1] = {4, 8};
+  mlp.input().overridePieceForTest(1, mlp.input().offsetsOf(1), {4, 8});
   CHECK(incoherence(mlp.program) == "/ops/4: all_reduce step: devices 0 and 1 disagree: "
                                     "device 0 sends [4x16], device 1 sends [4x8]");
 }
@@ -112,7 +112,9 @@ TEST_CASE("coherence: collective_permute pairs with two senders to a device are 
   SpmdStep &step = *mlp.allReduce;
   step.kind = StepKind::CollectivePermute;
   step.pairs = {{0, 1}, {1, 0}, {2, 3}, {3, 2}};
-  mlp.output().extents = mlp.input().extents;
+  for (int64_t device = 0; device < 4; ++device)
+    mlp.output().overridePieceForTest(device, mlp.input().offsetsOf(device),
+                                      mlp.input().extentsOf(device));
   REQUIRE(incoherence(mlp.program) == "");
   step.pairs = {{0, 1}, {2, 0}};
   CHECK(incoherence(mlp.program) ==
@@ -124,10 +126,11 @@ TEST_CASE("coherence: collective_permute pairs with two senders to a device are 
   CHECK(incoherence(mlp.program) == "/ops/4: collective_permute step: device 0: pair (0, 4) "
                                     "names a device outside the mesh of 4");
   step.pairs = {{0, 1}};
-  mlp.input().extents[0] = mlp.output().extents[0] = {2, 16};
+  mlp.input().overridePieceForTest(0, {0, 0}, {2, 16});
+  mlp.output().overridePieceForTest(0, {0, 0}, {2, 16});
   CHECK(incoherence(mlp.program) == "/ops/4: collective_permute step: devices 1 and 0 disagree: "
                                     "device 1 expects [4x16], device 0 sends [2x16]");
-  mlp.output().extents[2] = {2, 16};
+  mlp.output().overridePieceForTest(2, mlp.output().offsetsOf(2), {2, 16});
   step.pairs = {};
   CHECK(incoherence(mlp.program) ==
         "/ops/4: collective_permute step: device 2: device 2 expects [2x16], device 2 sends "
@@ -157,7 +160,10 @@ TEST_CASE("coherence: every kind of collective of the random programs, broken on
       CAPTURE(stepKindName(step.kind));
       SpmdProgram broken = program;
       const int64_t last = program.mesh.numDevices() - 1;
-      broken.values[step.outputs[0]].layout.extents[last][0] += 1;
+      ShardLayout &layout = broken.values[step.outputs[0]].layout;
+      Shape longer = layout.extentsOf(last);
+      longer[0] += 1;
+      layout.overridePieceForTest(last, layout.offsetsOf(last), longer);
       try {
         verifySpmdCoherence(broken);
         FAIL("not caught");

@@ -181,7 +181,7 @@ private:
     const ShardLayout &l = layout(value);
     Pieces pieces;
     for (int64_t device = 0; device < numDevices_; ++device) {
-      Literal piece = extractBox(global, l.offsets[device], l.extents[device]);
+      Literal piece = extractBox(global, l.offsetsOf(device), l.extentsOf(device));
       // A partial input: position 0 over the partial axes holds the value.
       if (!l.partialAxes.empty() && indexOverAxes(mesh_, l.partialAxes, device) != 0)
         piece = Literal(piece.type());
@@ -197,7 +197,7 @@ private:
     // One contribution per (box, partial index): the lowest device holding it.
     std::map<std::pair<std::vector<int64_t>, int64_t>, int64_t> owner;
     for (int64_t device = 0; device < numDevices_; ++device)
-      owner.try_emplace({l.offsets[device], indexOverAxes(mesh_, l.partialAxes, device)}, device);
+      owner.try_emplace({l.offsetsOf(device), indexOverAxes(mesh_, l.partialAxes, device)}, device);
     std::map<std::vector<int64_t>, Literal> boxes;
     for (const auto &[key, device] : owner) {
       auto [it, inserted] = boxes.try_emplace(key.first, pieces[device]);
@@ -246,10 +246,10 @@ private:
     case StepKind::AllSlice: {
       std::vector<int64_t> offsets(in.rank());
       for (int64_t d = 0; d < in.rank(); ++d)
-        offsets[d] = outLayout.extents[device][d] == 0
+        offsets[d] = outLayout.extent(device, d) == 0
                          ? 0
-                         : outLayout.offsets[device][d] - in.offsets[device][d];
-      return extractBox(input(device), offsets, outLayout.extents[device]);
+                         : outLayout.offset(device, d) - in.offset(device, d);
+      return extractBox(input(device), offsets, outLayout.extentsOf(device));
     }
     case StepKind::AllGather: {
       std::vector<const Literal *> parts;
@@ -288,14 +288,14 @@ private:
     const ShardLayout &result = layout(step.outputs[0]);
     switch (op.kind) {
     case OpKind::Constant:
-      return extractBox(op.attr<ConstantAttrs>().value, result.offsets[device],
-                        result.extents[device]);
+      return extractBox(op.attr<ConstantAttrs>().value, result.offsetsOf(device),
+                        result.extentsOf(device));
     case OpKind::Iota: {
       Literal local(result.localType(device));
       int64_t dim = op.attr<IotaAttrs>().iotaDimension;
       std::vector<int64_t> strides = local.strides();
       for (int64_t i = 0; i < local.numElements(); ++i) {
-        int64_t index = (i / strides[dim]) % local.shape()[dim] + result.offsets[device][dim];
+        int64_t index = (i / strides[dim]) % local.shape()[dim] + result.offset(device, dim);
         if (isFloat(local.elementType()))
           local.setFloat(i, static_cast<double>(index));
         else

@@ -14,6 +14,9 @@ using DeviceFunction = std::function<void(const DeviceContext &)>;
 struct LaunchOptions {
   /// Ends the run with RunTimeout when it takes longer (0: no limit).
   double timeoutSeconds = 0;
+  /// Test only (the watchdog's tests): the device at this mesh position
+  /// stalls before its first collective until the run is cancelled. -1: none.
+  int64_t stallPositionForTest = -1;
 };
 
 /// The run outlived LaunchOptions::timeoutSeconds; what() says what every

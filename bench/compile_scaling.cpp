@@ -1,0 +1,94 @@
+// Compile-time scaling: what `shardgen compile` does (read, verify,
+// propagate, partition, generate C++) on chains of 10k, 100k and 1M ops whose
+// layers each have their own weights (dot_general with a weight input, add
+// of a bias input, tanh; batch on `data` of a 2x2 mesh). Prints the seconds
+// of each stage and the seconds per 1k ops: a linear pipeline keeps the last
+// column flat. Writing the files is left out (disk, not compiler, time).
+// Times are CPU seconds of the process (the stages run on one thread).
+//
+//   bench_compile_scaling [max_ops]   (default 1000000)
+
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "compiler/codegen/CodeGenerator.h"
+#include "compiler/frontend/GraphReader.h"
+#include "compiler/partition/Partitioner.h"
+#include "compiler/propagate/Propagation.h"
+#include "compiler/verify/Verifier.h"
+
+using namespace shardgen;
+
+namespace {
+
+/// CPU seconds of this process: on a shared machine the wall clock also
+/// counts other processes' turns (the pipeline is single-threaded).
+struct Clock {
+  using time_point = double;
+  static double now() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  }
+};
+
+double secondsSince(double start) { return Clock::now() - start; }
+
+/// The graph's JSON: `layers` layers of h = tanh(h . w_i + b_i), 3 ops each.
+std::string chainGraph(int64_t layers) {
+  std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "chain",
+ "meshes": [{"name": "mesh", "axes": [{"name": "data", "size": 2}, {"name": "model", "size": 2}]}],
+ "inputs": [{"name": "x", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{data}, {}]>"})";
+  for (int64_t i = 0; i < layers; ++i) {
+    std::string n = std::to_string(i);
+    json += ",\n  {\"name\": \"w" + n + "\", \"type\": \"tensor<16x16xf32>\"}";
+    json += ",\n  {\"name\": \"b" + n + "\", \"type\": \"tensor<8x16xf32>\"}";
+  }
+  json += "],\n \"ops\": [";
+  std::string h = "x";
+  for (int64_t i = 0; i < layers; ++i) {
+    std::string n = std::to_string(i);
+    json += std::string(i ? "," : "") + "\n  {\"op\": \"dot_general\", \"operands\": [\"" + h +
+            "\", \"w" + n + "\"], \"result\": \"m" + n +
+            "\", \"lhs_contracting_dimensions\": [1], \"rhs_contracting_dimensions\": [0]}";
+    json += ",\n  {\"op\": \"add\", \"operands\": [\"m" + n + "\", \"b" + n +
+            "\"], \"result\": \"a" + n + "\"}";
+    json += ",\n  {\"op\": \"tanh\", \"operands\": [\"a" + n + "\"], \"result\": \"h" + n + "\"}";
+    h = "h" + n;
+  }
+  return json + "],\n \"outputs\": [{\"value\": \"" + h + "\"}]}\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const int64_t maxOps = argc > 1 ? std::atoll(argv[1]) : 1000000;
+  std::printf("%9s %8s %8s %8s %8s %8s %8s %10s\n", "ops", "read", "verify", "propagate",
+              "partition", "generate", "total", "s / 1k ops");
+  for (int64_t ops = 10000; ops <= maxOps; ops *= 10) {
+    const std::string json = chainGraph(ops / 3);
+    auto start = Clock::now();
+    Graph graph = readGraph(json);
+    const double read = secondsSince(start);
+    start = Clock::now();
+    verifyGraph(graph);
+    const double verify = secondsSince(start);
+    start = Clock::now();
+    applyPropagation(graph, propagateShardings(graph, PropagationStrategy::UserPriority));
+    const double propagate = secondsSince(start);
+    start = Clock::now();
+    SpmdProgram program = partitionProgram(graph);
+    const double partition = secondsSince(start);
+    start = Clock::now();
+    GeneratedProgram generated = generateProgram(program);
+    const double generate = secondsSince(start);
+    const double total = read + verify + propagate + partition + generate;
+    std::printf("%9lld %7.2fs %7.2fs %8.2fs %8.2fs %7.2fs %7.2fs %10.4f\n",
+                static_cast<long long>(ops), read, verify, propagate, partition, generate, total,
+                total / (static_cast<double>(ops) / 1000));
+    std::fflush(stdout);
+  }
+  return 0;
+}
