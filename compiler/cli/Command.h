@@ -54,5 +54,7 @@ const Command &compileCommand();
 const Command &propagateCommand();
 const Command &explainCommand();
 const Command &showCommand();
+const Command &importCommand();
+const Command &exportCommand();
 
 } // namespace shardgen::cli

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/GraphSource.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"
@@ -17,13 +18,13 @@ std::string displayName(const std::string &graphPath) {
   return graphPath == "-" ? "<stdin>" : printable(graphPath);
 }
 
-Graph loadVerifiedGraph(const std::string &graphPath) {
-  return atFile(graphPath, [&] {
-    Graph graph = readGraphFile(graphPath);
+Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction) {
+  Graph graph = readGraphSource(graphPath, mlirFunction);
+  atFile(graphPath, [&] {
     verifyGraph(graph);
     checkTensorSizes(graph);
-    return graph;
   });
+  return graph;
 }
 
 PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,

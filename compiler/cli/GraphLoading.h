@@ -12,8 +12,9 @@
 
 namespace shardgen::cli {
 
-/// Reads and verifies the graph (every value's type is then known).
-Graph loadVerifiedGraph(const std::string &graphPath);
+/// Reads (JSON or MLIR text, see GraphSource.h) and verifies the graph
+/// (every value's type is then known).
+Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction = "");
 
 /// Propagates the verified graph's shardings with `strategy`; warnings go to
 /// stderr as "FILE: warning: MESSAGE".

@@ -8,6 +8,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/FileErrors.h"
+#include "compiler/cli/GraphSource.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
@@ -17,7 +18,7 @@ using namespace shardgen::cli;
 static const std::vector<const Command *> &commands() {
   static const std::vector<const Command *> all = {
       &checkCommand(), &propagateCommand(), &explainCommand(), &evalCommand(),
-      &runCommand(),   &compileCommand(), &showCommand()};
+      &runCommand(),   &compileCommand(), &showCommand(), &importCommand(), &exportCommand()};
   return all;
 }
 
@@ -62,8 +63,9 @@ int main(int argc, char **argv) {
               << "\n";
     return kUsage;
   } catch (const FileGraphError &error) {
-    std::cerr << printable(error.file()) << ":" << printable(error.pointer())
-              << ": error: " << printable(error.what()) << "\n";
+    auto [place, message] = placeOfError(error.file(), error.pointer(), error.what());
+    std::cerr << printable(error.file()) << ":" << printable(place)
+              << ": error: " << printable(message) << "\n";
     return kInvalidInput;
   } catch (const InputError &error) {
     std::cerr << printable(error.where()) << ": error: " << printable(error.what()) << "\n";
