@@ -1018,8 +1018,9 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     const Block &block = singleRegion();
     const Attribute *argNames = attrs.take("shardgen.arg_names");
     const Attribute *argShardings = attrs.take("shardgen.arg_shardings");
+    const Attribute *argMetadata = attrs.take("shardgen.arg_metadata");
     const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
-    for (const Attribute *hint : {argNames, argShardings})
+    for (const Attribute *hint : {argNames, argShardings, argMetadata})
       if (hint && (hint->kind != Kind::Array || hint->elements.size() != block.args.size()))
         failAt(hint->loc, "expected one entry per body argument");
     ir.attrs = std::move(manual);
@@ -1037,6 +1038,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
       argument.pointer = pointer;
       if (argShardings && argShardings->elements[i].kind != Kind::Unit)
         argument.sharding = sharding(argShardings->elements[i], "a body argument");
+      if (argMetadata)
+        argument.metadata = metadata(&argMetadata->elements[i]);
       std::string irName = argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
       places_.add(pointer, arg.loc);
       places_.add(pointer + "/type", arg.type.loc);

@@ -235,14 +235,15 @@ Attribute Parser::parseAttribute(bool typed) {
       std::string body = lex_.balancedUntilClose('<', '>');
       if (word.text == "dense") {
         attr.body = body;
-      } else { // array<i64: 1, 2>
+      } else { // array<i64: 1, 2>, array<i64> (empty)
         size_t colon = body.find(':');
         std::string elementType = body.substr(0, colon);
-        bool integers = elementType.find("i64") != std::string::npos ||
-                        elementType.find("i32") != std::string::npos ||
-                        elementType.find("i1") != std::string::npos;
-        if (colon == std::string::npos || !integers)
+        elementType.erase(0, elementType.find_first_not_of(" \t\n"));
+        elementType.erase(elementType.find_last_not_of(" \t\n") + 1);
+        if (elementType != "i64" && elementType != "i32" && elementType != "i1")
           fail(attr.loc.str(), "unsupported array attribute array<" + body + ">");
+        if (colon == std::string::npos)
+          colon = body.size() - 1; // no elements
         Lexer inner(std::string_view(body).substr(colon + 1));
         while (inner.peek().kind != TokenKind::End) {
           Token number = inner.next();

@@ -454,19 +454,23 @@ void Writer::writeOp(const Op &op, int indent) {
     parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
     parts.props.push_back("out_shardings = #sdy.sharding_per_value<" + printShardingList(m.outShardings) + ">");
     const Region &body = *op.body;
-    std::vector<std::string> argNames, argTypes, argShardings;
-    bool nameHint = false, shardingHint = false;
+    std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
+    bool nameHint = false, shardingHint = false, metadataHint = false;
     for (const auto &arg : body.args) {
       nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
       argNames.push_back(graph_.value(arg.value).name);
       argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
       shardingHint |= arg.sharding.has_value();
       argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">" : "unit");
+      metadataHint |= !arg.metadata.empty();
+      argMetadata.push_back(metadataText(arg.metadata));
     }
     if (nameHint)
       parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
     if (shardingHint)
       parts.attrs.push_back("shardgen.arg_shardings = [" + join(argShardings) + "]");
+    if (metadataHint)
+      parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
     if (!body.metadata.empty())
       parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
     // The body goes into its own buffer, then into the op's text.
