@@ -43,10 +43,16 @@ std::string SourcePlaces::place(const std::string &pointer) const {
 }
 
 std::string SourcePlaces::annotate(const std::string &pointer, const std::string &message) const {
-  const Entry *entry = find(pointer);
-  if (!entry || entry->sourceLoc.empty())
-    return message;
-  return message + " (at " + entry->sourceLoc + ")";
+  // The nearest enclosing entity with a #loc: an operand's op, a type's op.
+  for (std::string prefix = pointer;;) {
+    auto it = entries_.find(prefix);
+    if (it != entries_.end() && !it->second.sourceLoc.empty())
+      return message + " (at " + it->second.sourceLoc + ")";
+    size_t slash = prefix.rfind('/');
+    if (slash == std::string::npos)
+      return message;
+    prefix.resize(slash);
+  }
 }
 
 namespace {
