@@ -69,6 +69,8 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
     int64_t device = 0;
     ok = s.expect("device") && s.expect('=') && number(s, device);
     tiling.maximalDevice = device;
+  } else if (ok && s.consume("manual")) {
+    ok = s.fail("manual shardings (GSPMD manual partitioning) are not supported: lower with Shardy");
   } else if (ok && s.consume("devices")) {
     ok = s.expect('=') && numberList(s, tiling.dims);
     int64_t total = 1;

@@ -239,7 +239,7 @@ std::string Lexer::balancedUntilClose(char open, char close) {
       stack += c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
     } else if (c == ')' || c == ']' || c == '}' || c == '>') {
       if (c != stack.back())
-        failAt(pos_, std::string("unbalanced '") + c + "'");
+        failAt(pos_, std::string("unbalanced '") + c + "' (expected '" + stack.back() + "')");
       stack.pop_back();
       if (stack.empty()) {
         std::string body(text_.substr(start, pos_ - start));

@@ -204,6 +204,10 @@ Attribute Parser::parseAttribute(bool typed) {
     attr.text = lex_.next().text;
     if (consumePunct("<"))
       attr.body = lex_.balancedUntilClose('<', '>');
+  } else if (t.isPunct("<")) { // a pretty form's own attribute, e.g. algorithm = <...>
+    lex_.next();
+    attr.kind = Attribute::Kind::Dialect;
+    attr.body = lex_.balancedUntilClose('<', '>');
   } else if (t.isPunct("[")) {
     lex_.next();
     attr.kind = Attribute::Kind::Array;
@@ -700,14 +704,16 @@ void Parser::parseKeywordAttributes(Operation &op) {
 void Parser::parsePrettyReduce(Operation &op) {
   // (%x init: %c) applies stablehlo.add across dimensions = [1] : types
   // or (%x init: %c) across dimensions = [1] : types reducer(%a: t, %b: t) { ... }
+  std::vector<ValueUse> inits;
   do {
     expectPunct("(");
     op.operands.push_back(parseOperand());
     expectWord("init");
     expectPunct(":");
-    op.operands.push_back(parseOperand());
+    inits.push_back(parseOperand());
     expectPunct(")");
   } while (consumePunct(","));
+  op.operands.insert(op.operands.end(), inits.begin(), inits.end()); // inputs, then inits
   if (consumeWord("applies")) {
     NamedAttribute applies{"_applies", Attribute{}};
     applies.value.kind = Attribute::Kind::Word;
