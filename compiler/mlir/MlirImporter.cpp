@@ -544,6 +544,7 @@ const Operation &Importer::emitBlock(const Block &block, RegionState &state, Nam
 std::optional<OpKind> kindOf(const std::string &name) {
   static const std::map<std::string, OpKind> special = {
       {"stablehlo.dot", OpKind::DotGeneral},
+      {"sdy.constant", OpKind::Constant}, // Shardy's tests: a constant never deduplicated
       {"sdy.sharding_constraint", OpKind::ShardingConstraint},
       {"sdy.sharding_group", OpKind::ShardingGroup},
       {"sdy.propagation_barrier", OpKind::PropagationBarrier},

@@ -820,7 +820,7 @@ void Parser::parsePretty(Operation &op) {
     parsePrettySlice(op);
   } else if (name == "sdy.manual_computation") {
     parsePrettyManual(op);
-  } else if (name == "stablehlo.constant") {
+  } else if (name == "stablehlo.constant" || name == "sdy.constant") {
     parseOptionalAttrDict(op);
     op.attrs.push_back({"value", parseAttribute()});
     if (op.attrs.back().value.typeText.empty())

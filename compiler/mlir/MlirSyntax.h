@@ -23,6 +23,15 @@ struct SourceLoc {
 struct NamedAttribute;
 
 struct Attribute {
+  // Declared here, defined below NamedAttribute: `fields` holds a type that
+  // is incomplete until then.
+  Attribute();
+  Attribute(const Attribute &);
+  Attribute(Attribute &&) noexcept;
+  Attribute &operator=(const Attribute &);
+  Attribute &operator=(Attribute &&) noexcept;
+  ~Attribute();
+
   enum class Kind {
     Integer, // 3, 3 : i64
     Float,
@@ -58,6 +67,13 @@ struct NamedAttribute {
   std::string name;
   Attribute value;
 };
+
+inline Attribute::Attribute() = default;
+inline Attribute::Attribute(const Attribute &) = default;
+inline Attribute::Attribute(Attribute &&) noexcept = default;
+inline Attribute &Attribute::operator=(const Attribute &) = default;
+inline Attribute &Attribute::operator=(Attribute &&) noexcept = default;
+inline Attribute::~Attribute() = default;
 
 struct TypeRef {
   std::string text; // as written

@@ -51,8 +51,17 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
                 %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b":(1)2}, {}], replicated={"a"}>})
     -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) {
   %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
-  return %0 : tensor<8x8xf32>
+  %1 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} dense<0.000000e+00> : tensor<8x8xf32>
+  %2 = sdy.propagation_barrier %1 allowed_direction=BACKWARD : tensor<8x8xf32>
+  sdy.sharding_group %2 group_id = 309 : tensor<8x8xf32>
+  %3 = stablehlo.dot %0, %2, precision = [DEFAULT, DEFAULT] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  func.return %3: tensor<8x8xf32>
 })");
+  CHECK(opAt(graph, 1).kind == OpKind::Constant);
+  CHECK(printSharding(*opAt(graph, 1).shardings[0]) == R"(<@mesh, [{"a", ?}, {?}]>)");
+  CHECK(opAt(graph, 3).attr<ShardingGroupAttrs>().groupId == 309);
+  CHECK(opAt(graph, 4).attr<DotGeneralAttrs>().lhsContractingDimensions == std::vector<int64_t>{1});
+  CHECK(opAt(graph, 4).attr<DotGeneralAttrs>().rhsContractingDimensions == std::vector<int64_t>{0});
   REQUIRE(graph.meshes.size() == 1);
   CHECK(printSharding(*graph.main.args[0].sharding) == R"(<@mesh, [{"a", ?}, {?}p1]>)");
   CHECK(printSharding(*graph.main.args[1].sharding) == R"(<@mesh, [{"b":(1)2}, {}], replicated={"a"}>)");
