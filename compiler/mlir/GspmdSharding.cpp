@@ -10,18 +10,10 @@ namespace shardgen::mlir {
 
 namespace {
 
-bool number(TextScanner &s, int64_t &out) {
-  std::string_view digits;
-  if (!s.digits(digits))
-    return s.fail("expected a number");
-  out = std::stoll(std::string(digits));
-  return true;
-}
-
 bool numberList(TextScanner &s, std::vector<int64_t> &out) {
   return s.delimitedList('[', ']', [&] {
     int64_t value = 0;
-    if (!number(s, value))
+    if (!s.integer(value))
       return false;
     out.push_back(value);
     return true;
@@ -67,7 +59,7 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
     tiling.replicated = true;
   } else if (ok && s.consume("maximal")) {
     int64_t device = 0;
-    ok = s.expect("device") && s.expect('=') && number(s, device);
+    ok = s.expect("device") && s.expect('=') && s.integer(device);
     tiling.maximalDevice = device;
   } else if (ok && s.consume("manual")) {
     ok = s.fail("manual shardings (GSPMD manual partitioning) are not supported: lower with Shardy");
@@ -90,7 +82,7 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
       if (ok && s.consume('T')) {
         ok = s.delimitedList('(', ')', [&] {
           int64_t p = 0;
-          if (!number(s, p))
+          if (!s.integer(p))
             return false;
           perm.push_back(p);
           return true;
@@ -110,7 +102,7 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
       for (int64_t i = 0; ok && i < total; ++i) {
         s.consume(',');
         int64_t id = 0;
-        ok = number(s, id);
+        ok = s.integer(id);
         tiling.devices.push_back(id);
       }
     }

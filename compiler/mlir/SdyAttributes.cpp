@@ -22,13 +22,6 @@ bool quotedName(TextScanner &s, std::string &out) {
   s.advance();
   return true;
 }
-bool integer(TextScanner &s, int64_t &out) {
-  std::string_view digits;
-  if (!s.digits(digits))
-    return s.fail("expected a number");
-  out = std::stoll(std::string(digits));
-  return true;
-}
 } // namespace
 
 std::optional<Mesh> parseMeshBody(std::string_view body, std::string *error) {
@@ -36,7 +29,7 @@ std::optional<Mesh> parseMeshBody(std::string_view body, std::string *error) {
   Mesh mesh;
   bool ok = s.delimitedList('[', ']', [&] {
     MeshAxis axis;
-    if (!quotedName(s, axis.name) || !s.expect('=') || !integer(s, axis.size))
+    if (!quotedName(s, axis.name) || !s.expect('=') || !s.integer(axis.size))
       return false;
     mesh.axes.push_back(std::move(axis));
     return true;
@@ -44,7 +37,7 @@ std::optional<Mesh> parseMeshBody(std::string_view body, std::string *error) {
   if (ok && s.consume(',')) {
     ok = s.expect("device_ids") && s.expect('=') && s.delimitedList('[', ']', [&] {
       int64_t id = 0;
-      if (!integer(s, id))
+      if (!s.integer(id))
         return false;
       mesh.deviceIds.push_back(id);
       return true;
