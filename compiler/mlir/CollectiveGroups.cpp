@@ -115,7 +115,7 @@ std::optional<std::pair<std::vector<std::string>, int64_t>> axesOfPairs(const Me
       if (cs[a] != ct[a] && std::find(varying.begin(), varying.end(), a) == varying.end())
         varying.push_back(a);
   }
-  if (varying.empty() || varying.size() > 6)
+  if (varying.empty() || varying.size() > 4)
     return std::nullopt;
   std::sort(varying.begin(), varying.end());
   DevicePairs wanted = pairs;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "compiler/frontend/ConstantValue.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/MlirLexer.h"
 
@@ -210,6 +211,12 @@ void printNested(const Literal &literal, size_t dim, int64_t &index, std::string
 
 std::optional<ConstantAttrs> parseDenseBody(std::string_view body, const TensorType &type,
                                             std::string *error) {
+  try {
+    checkConstantSize(type, "");
+  } catch (const GraphError &tooLarge) {
+    *error = tooLarge.what();
+    return std::nullopt;
+  }
   ConstantAttrs constant;
   if (!DenseParser(body, type).parse(constant, error))
     return std::nullopt;

@@ -61,6 +61,9 @@ using Kind = Attribute::Kind;
 
 [[noreturn]] void failAt(SourceLoc loc, const std::string &message) { fail(loc.str(), message); }
 
+/// The largest mesh whose replica groups the importer enumerates.
+constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
+
 /// Attribute names the importer accepts and ignores: they change nothing the
 /// graph format describes (layouts, debugging names, precision hints of a
 /// program shardgen computes in full precision, bookkeeping of JAX).
@@ -121,8 +124,9 @@ std::vector<int64_t> integersOf(const Attribute &attr, const std::string &what) 
     Lexer lexer(attr.body);
     while (lexer.peek().kind != TokenKind::End) {
       Token t = lexer.next();
-      if (t.kind == TokenKind::Integer)
-        values.push_back(std::stoll(t.text, nullptr, 0));
+      int64_t value = 0;
+      if (t.kind == TokenKind::Integer && integerValue(t.text, value))
+        values.push_back(value);
       else if (!t.isPunct("[") && !t.isPunct("]") && !t.isPunct(","))
         failAt(attr.loc, "expected integers for " + what);
     }
@@ -141,10 +145,11 @@ std::vector<std::vector<int64_t>> integerRows(const Attribute &attr, const std::
     failAt(attr.loc, what + " needs a rank-2 type, got '" + attr.typeText + "'");
   std::vector<int64_t> flat = integersOf(attr, what);
   int64_t rows = type->shape[0], columns = type->shape[1];
-  if (static_cast<int64_t>(flat.size()) != rows * columns)
+  if (columns < 1 || rows != static_cast<int64_t>(flat.size()) / columns ||
+      static_cast<int64_t>(flat.size()) % columns)
     failAt(attr.loc, what + " has " + std::to_string(flat.size()) + " entries, " +
                          attr.typeText + " needs " + std::to_string(rows * columns));
-  std::vector<std::vector<int64_t>> result(rows);
+  std::vector<std::vector<int64_t>> result(static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; ++r)
     result[r].assign(flat.begin() + r * columns, flat.begin() + (r + 1) * columns);
   return result;
@@ -764,6 +769,18 @@ const Mesh &Importer::enclosingMesh(const Operation &op) const {
   if (!mesh)
     failAt(op.loc, "'" + op.name + "': the enclosing manual computation's mesh @" + meshName +
                        " is not defined");
+  // Groups are computed device by device: the mesh must be sane first.
+  int64_t devices = 1;
+  for (const auto &axis : mesh->axes) {
+    if (axis.size < 1 || axis.size > kMaxMeshDevices || devices * axis.size > kMaxMeshDevices)
+      failAt(op.loc, "'" + op.name + "': mesh @" + meshName +
+                         " has an axis size below 1 or more than 2^16 devices (the most whose groups are read)");
+    devices *= axis.size;
+  }
+  if (!mesh->deviceIds.empty() && static_cast<int64_t>(mesh->deviceIds.size()) != devices)
+    failAt(op.loc, "'" + op.name + "': mesh @" + meshName + " has " +
+                       std::to_string(mesh->deviceIds.size()) + " device_ids for " +
+                       std::to_string(devices) + " devices");
   return *mesh;
 }
 

@@ -1,6 +1,8 @@
 #include "compiler/mlir/MlirLexer.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 
 #include "compiler/ir/Diagnostic.h"
 
@@ -19,6 +21,16 @@ int hexValue(char c) {
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 } // namespace
+
+bool integerValue(const std::string &text, int64_t &value) {
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(text.c_str(), &end, 0);
+  if (errno == ERANGE || end != text.c_str() + text.size() || text.empty())
+    return false;
+  value = parsed;
+  return true;
+}
 
 bool unescapeString(std::string_view body, std::string &out) {
   out.clear();

@@ -61,6 +61,9 @@ private:
   Token peeked_;
 };
 
+/// An integer token's value (decimal or 0x hex); false when out of range.
+bool integerValue(const std::string &text, int64_t &value);
+
 /// Unescapes the body of an MLIR string literal (\", \\, \n, \t, \XX hex).
 bool unescapeString(std::string_view body, std::string &out);
 

@@ -124,15 +124,10 @@ private:
 
 int64_t Parser::parseInteger() {
   Token t = expect(TokenKind::Integer, "an integer");
-  try {
-    size_t used = 0;
-    int64_t value = std::stoll(t.text, &used, 0);
-    if (used != t.text.size())
-      throw std::out_of_range("");
-    return value;
-  } catch (const std::exception &) {
+  int64_t value = 0;
+  if (!integerValue(t.text, value))
     fail(t.loc.str(), "integer " + t.text + " is out of range");
-  }
+  return value;
 }
 
 TypeRef Parser::parseType() {
@@ -256,9 +251,7 @@ Attribute Parser::parseAttribute(bool typed) {
           element.loc = attr.loc;
           if (number.kind == TokenKind::BareId && (number.text == "true" || number.text == "false"))
             element.integer = number.text == "true";
-          else if (number.kind == TokenKind::Integer)
-            element.integer = std::stoll(number.text, nullptr, 0);
-          else
+          else if (number.kind != TokenKind::Integer || !integerValue(number.text, element.integer))
             fail(attr.loc.str(), "expected integers in array<" + body + ">");
           attr.elements.push_back(element);
           if (inner.peek().isPunct(","))

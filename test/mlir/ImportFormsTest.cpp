@@ -83,7 +83,7 @@ TEST_CASE("every op in MLIR's generic form") {
     %t = "stablehlo.transpose"(%d) <{permutation = array<i64: 1, 0>}> : (tensor<4x4xf32>) -> tensor<4x4xf32>
     %p = "stablehlo.compare"(%d, %t) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
     %s = "stablehlo.select"(%p, %d, %t) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-    %z = "stablehlo.constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+    %z = "stablehlo.constant"() <{value = dense<"0x00000000"> : tensor<f32>}> : () -> tensor<f32>
     %r = "stablehlo.reduce"(%s, %z) <{dimensions = array<i64: 1>}> ({
     ^bb0(%x: tensor<f32>, %y: tensor<f32>):
       %m = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -110,6 +110,7 @@ TEST_CASE("every op in MLIR's generic form") {
   CHECK(std::isinf(c.getFloat(1)));
   CHECK(std::signbit(c.getFloat(2)));
   CHECK(ops[2].attr<IotaAttrs>().iotaDimension == 1);
+  CHECK(ops[6].attr<ConstantAttrs>().value.getFloat(0) == 0.0); // JAX's hex form
   CHECK(ops[3].attr<TransposeAttrs>().permutation == std::vector<int64_t>{1, 0});
   CHECK(ops[4].attr<CompareAttrs>().direction == ComparisonDirection::LT);
   CHECK(ops[7].attr<ReduceAttrs>().reducer == Reducer::Max);
