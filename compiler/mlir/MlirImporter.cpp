@@ -233,6 +233,8 @@ private:
                              const std::string &namePrefix, std::vector<std::string> &callStack);
   void emitOp(const Operation &op, RegionState &state, Names &names, const std::string &namePrefix,
               std::vector<std::string> &callStack);
+  void emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
+                         const std::string &namePrefix, std::vector<std::string> &callStack);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
@@ -568,6 +570,21 @@ std::optional<OpKind> kindOf(const std::string &name) {
 
 void Importer::emitOp(const Operation &op, RegionState &state, Names &names,
                       const std::string &namePrefix, std::vector<std::string> &callStack) {
+  try {
+    emitOpUnannotated(op, state, names, namePrefix, callStack);
+  } catch (const GraphError &error) {
+    // The op's own location (#loc), as the verifier's errors get it; an
+    // error inside a body has its innermost op's already.
+    std::string where = sourceLocOf(op.locText);
+    std::string message = error.what();
+    if (where.empty() || message.find(" (at ") != std::string::npos)
+      throw;
+    fail(error.pointer(), message + " (at " + where + ")");
+  }
+}
+
+void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
+                                 const std::string &namePrefix, std::vector<std::string> &callStack) {
   if (op.name == "func.call" || op.name == "call")
     return inlineCall(op, state, names, namePrefix, callStack);
   std::optional<OpKind> kind = kindOf(op.name);

@@ -273,4 +273,13 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
 #loc2 = loc("jit(f)/add"(#loc1)))");
   CHECK(place == "4:65"); // the stated type the verifier disagrees with
   CHECK(message.find("(at model.py:12:3)") != std::string::npos);
+
+  // The importer's own errors get it too.
+  auto [importPlace, importMessage] = errorOf(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.cbrt %x : tensor<4xf32> loc("model.py":7:9)
+  return %0 : tensor<4xf32>
+})");
+  CHECK(importPlace == "3:3");
+  CHECK(importMessage == "operation 'stablehlo.cbrt' is not supported (the graph format has no such op) (at model.py:7:9)");
 }
