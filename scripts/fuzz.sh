@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]: long libFuzzer runs (600 s each by
-# default) of fuzz_graph, fuzz_sharding, fuzz_npy and fuzz_partition (or the
+# default) of fuzz_graph, fuzz_sharding, fuzz_npy, fuzz_partition and fuzz_mlir (or the
 # TARGETs named), one after another, one process each. Builds test/fuzz in
 # build-fuzz with clang-19 first (needs libclang-rt-19-dev, which
 # scripts/test.sh installs). The corpus grows in build-fuzz/corpus/TARGET;
@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition)
+  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition fuzz_mlir)
 fi
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi

@@ -4,8 +4,9 @@
 # the libFuzzer targets of test/fuzz for a bounded time each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-# libclang-rt-19-dev: libFuzzer for test/fuzz (tests only, shardgen never needs it).
-"$root/scripts/install-deps.sh" libclang-rt-19-dev
+# libclang-rt-19-dev: libFuzzer for test/fuzz; mlir-19-tools: mlir-opt-19, which
+# test_mlir runs on the generic MLIR export (tests only, shardgen never needs them).
+"$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools
 # Test-only: the browser test_show_browser opens `show --html` pages in (it is
 # skipped, not failed, when chromium cannot be installed).
 "$root/scripts/install-deps.sh" chromium ||

@@ -26,7 +26,8 @@ inline constexpr const char *kExitStatusHelp =
     "exit status:\n"
     "  0  success\n"
     "  1  invalid graph or input data, or an output that cannot be written\n"
-    "     (FILE:JSON-POINTER: error: MESSAGE on stderr; no output is left behind)\n"
+    "     (FILE:JSON-POINTER: error: MESSAGE on stderr, FILE:LINE:COLUMN for MLIR\n"
+    "     text; no output is left behind)\n"
     "  2  bad command line\n"
     "  3  run --check found a sharded result that differs from the reference\n"
     "  4  internal error: a bug in shardgen (please report it with the input)\n";
@@ -60,5 +61,7 @@ const Command &propagateCommand();
 const Command &explainCommand();
 const Command &showCommand();
 const Command &partitionCommand();
+const Command &importCommand();
+const Command &exportCommand();
 
 } // namespace shardgen::cli

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/GraphSource.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"
@@ -17,8 +18,8 @@ std::string displayName(const std::string &graphPath) {
   return graphPath == "-" ? "<stdin>" : printable(graphPath);
 }
 
-Graph readGraphAt(const std::string &graphPath) {
-  return atFile(graphPath, [&] { return readGraphFile(graphPath); });
+Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction) {
+  return readGraphSource(graphPath, mlirFunction);
 }
 
 void verifyGraphAt(const std::string &graphPath, Graph &graph) {
@@ -28,8 +29,8 @@ void verifyGraphAt(const std::string &graphPath, Graph &graph) {
   });
 }
 
-Graph loadVerifiedGraph(const std::string &graphPath) {
-  Graph graph = readGraphAt(graphPath);
+Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction) {
+  Graph graph = readGraphAt(graphPath, mlirFunction);
   verifyGraphAt(graphPath, graph);
   return graph;
 }

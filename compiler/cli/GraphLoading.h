@@ -12,11 +12,12 @@
 
 namespace shardgen::cli {
 
-/// Reads and verifies the graph (every value's type is then known).
-Graph loadVerifiedGraph(const std::string &graphPath);
+/// Reads (JSON or MLIR text, see GraphSource.h) and verifies the graph
+/// (every value's type is then known).
+Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction = "");
 
 /// The two halves of loadVerifiedGraph, for a caller working in between.
-Graph readGraphAt(const std::string &graphPath);
+Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction = "");
 void verifyGraphAt(const std::string &graphPath, Graph &graph);
 
 /// Propagates the verified graph's shardings with `strategy`; warnings go to

@@ -8,6 +8,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/FileErrors.h"
+#include "compiler/cli/GraphSource.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
@@ -24,7 +25,8 @@ const std::vector<std::string> &shardgen::cli::toolArguments() { return argument
 static const std::vector<const Command *> &commands() {
   static const std::vector<const Command *> all = {
       &checkCommand(), &propagateCommand(), &explainCommand(), &evalCommand(),
-      &runCommand(),   &compileCommand(), &showCommand(),    &partitionCommand()};
+      &runCommand(),   &compileCommand(), &showCommand(),    &partitionCommand(),
+      &importCommand(), &exportCommand()};
   return all;
 }
 
@@ -70,8 +72,9 @@ int main(int argc, char **argv) {
               << "\n";
     return kUsage;
   } catch (const FileGraphError &error) {
-    std::cerr << printable(error.file()) << ":" << printable(error.pointer())
-              << ": error: " << printable(error.what()) << "\n";
+    auto [place, message] = placeOfError(error.file(), error.pointer(), error.what());
+    std::cerr << printable(error.file()) << ":" << printable(place)
+              << ": error: " << printable(message) << "\n";
     return kInvalidInput;
   } catch (const InputError &error) {
     std::cerr << printable(error.where()) << ": error: " << printable(error.what()) << "\n";

@@ -281,4 +281,8 @@ Json constantValueToJson(const ConstantAttrs &constant) {
   return nestedToJson(literal, 0, next);
 }
 
+void checkConstantSize(const TensorType &type, const std::string &pointer) {
+  checkedByteSize(type, pointer);
+}
+
 } // namespace shardgen

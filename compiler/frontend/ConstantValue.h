@@ -18,6 +18,11 @@ ConstantAttrs readConstantValue(const Json &value, const std::string &pointer,
                                 const std::optional<TensorType> &declared,
                                 const std::string &typePointer);
 
+/// Fails at `pointer` when a constant of `type` is too large to hold (over
+/// 2 GiB, or a size that overflows): every reader of constants checks this
+/// before allocating.
+void checkConstantSize(const TensorType &type, const std::string &pointer);
+
 /// The JSON value that reads back to exactly `constant` (given its type).
 Json constantValueToJson(const ConstantAttrs &constant);
 

@@ -420,11 +420,13 @@ void readAllBounded(std::FILE *file, const std::string &name, std::string &text)
 
 } // namespace
 
-Graph readGraphFile(const std::string &path) {
+Graph readGraphFile(const std::string &path) { return readGraph(readGraphText(path)); }
+
+std::string readGraphText(const std::string &path) {
   std::string text;
   if (path == "-") {
     readAllBounded(stdin, "\"-\" (standard input)", text);
-    return readGraph(text);
+    return text;
   }
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (!file)
@@ -449,7 +451,7 @@ Graph readGraphFile(const std::string &path) {
     throw;
   }
   std::fclose(file);
-  return readGraph(text);
+  return text;
 }
 
 } // namespace shardgen

@@ -4,6 +4,7 @@
 // first failure with its offset.
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -71,6 +72,17 @@ public:
       ++pos_;
     out = text_.substr(start, pos_ - start);
     return !out.empty() && out.size() <= 18;
+  }
+
+  /// A non-negative decimal integer (at most 18 digits).
+  bool integer(int64_t &out) {
+    std::string_view text;
+    if (!digits(text))
+      return fail("expected a number");
+    out = 0;
+    for (char c : text)
+      out = out * 10 + (c - '0');
+    return true;
   }
 
   /// Records the first failure (with the offset where it happened); returns

@@ -1,0 +1,238 @@
+#include "compiler/mlir/DenseElements.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "compiler/frontend/ConstantValue.h"
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/MlirLexer.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+class DenseParser {
+public:
+  DenseParser(std::string_view body, const TensorType &type)
+      : lexer_(body), literal_(type), type_(type) {}
+
+  bool parse(ConstantAttrs &out, std::string *error) {
+    try {
+      const Token &first = lexer_.peek();
+      if (first.kind == TokenKind::End) {
+        if (literal_.numElements() != 0)
+          return failWith(error, "dense<> is empty but " + printType(type_) + " has elements");
+      } else if (first.kind == TokenKind::String) {
+        if (!hexBytes(lexer_.next().text, error))
+          return false;
+      } else if (first.isPunct("[")) {
+        if (!list(0, error))
+          return false;
+        if (next_ != literal_.numElements())
+          return failWith(error, "expected " + std::to_string(literal_.numElements()) +
+                                     " elements for " + printType(type_));
+      } else {
+        out.splat = true;
+        if (!element(0, error))
+          return false;
+        for (int64_t i = 1; i < literal_.numElements(); ++i)
+          std::memcpy(literal_.data() + i * elementByteWidth(type_.elementType), literal_.data(),
+                      elementByteWidth(type_.elementType));
+      }
+      if (lexer_.peek().kind != TokenKind::End)
+        return failWith(error, "unexpected '" + lexer_.peek().text + "' in dense<...>");
+    } catch (const GraphError &e) {
+      return failWith(error, e.what());
+    }
+    out.value = std::move(literal_);
+    return true;
+  }
+
+private:
+  static bool failWith(std::string *error, const std::string &message) {
+    *error = message;
+    return false;
+  }
+
+  bool list(size_t depth, std::string *error) {
+    if (depth >= type_.shape.size())
+      return failWith(error, "dense<...> nests deeper than " + printType(type_));
+    lexer_.next(); // '['
+    int64_t count = 0;
+    if (!lexer_.peek().isPunct("]")) {
+      do {
+        if (lexer_.peek().isPunct("[")) {
+          if (!list(depth + 1, error))
+            return false;
+        } else {
+          if (depth + 1 != type_.shape.size())
+            return failWith(error, "dense<...> does not nest like " + printType(type_));
+          if (next_ >= literal_.numElements())
+            return failWith(error, "too many elements for " + printType(type_));
+          if (!element(next_++, error))
+            return false;
+        }
+        ++count;
+      } while (lexer_.peek().isPunct(",") && (lexer_.next(), true));
+    }
+    if (!lexer_.peek().isPunct("]"))
+      return failWith(error, "expected ']' in dense<...>");
+    lexer_.next();
+    if (count != type_.shape[depth])
+      return failWith(error, "dense<...> has " + std::to_string(count) + " entries in dim " +
+                                 std::to_string(depth) + " of " + printType(type_));
+    return true;
+  }
+
+  bool element(int64_t index, std::string *error) {
+    if (index >= literal_.numElements())
+      return failWith(error, "dense<...> has a value but " + printType(type_) + " has no elements");
+    Token t = lexer_.next();
+    ElementType et = type_.elementType;
+    if (t.kind == TokenKind::BareId && (t.text == "true" || t.text == "false")) {
+      if (et != ElementType::I1)
+        return failWith(error, t.text + " is not a value of " + std::string(elementTypeName(et)));
+      literal_.setInt(index, t.text == "true");
+      return true;
+    }
+    if (t.kind == TokenKind::Integer && t.text.find('x') != std::string::npos) {
+      // Hex: the element's bit pattern.
+      unsigned long long bits = std::strtoull(t.text.c_str() + (t.text[0] == '-' ? 3 : 2), nullptr, 16);
+      size_t width = elementByteWidth(et);
+      if (t.text[0] == '-' || t.text.size() - 2 > 2 * width)
+        return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
+      std::memcpy(literal_.data() + index * width, &bits, width); // little-endian host
+      return true;
+    }
+    if (t.kind != TokenKind::Integer && t.kind != TokenKind::Float)
+      return failWith(error, "expected a number in dense<...>, found '" + t.text + "'");
+    if (isFloat(et)) {
+      double value = std::strtod(t.text.c_str(), nullptr);
+      if (!std::isfinite(value) || (et != ElementType::F64 && std::isinf(static_cast<float>(value))))
+        return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
+      literal_.setFloat(index, value);
+      return true;
+    }
+    if (t.kind == TokenKind::Float)
+      return failWith(error, t.text + " is not an integer (" + std::string(elementTypeName(et)) + ")");
+    errno = 0;
+    long long value = std::strtoll(t.text.c_str(), nullptr, 10);
+    long long lo = et == ElementType::I1 ? 0 : et == ElementType::I8 ? -128 : et == ElementType::I32 ? INT32_MIN : et == ElementType::I64 ? INT64_MIN : 0;
+    long long hi = et == ElementType::I1 ? 1 : et == ElementType::I8 ? 255 : et == ElementType::UI8 ? 255 : et == ElementType::I32 ? UINT32_MAX : et == ElementType::UI32 ? UINT32_MAX : INT64_MAX;
+    if (errno == ERANGE || value < lo || value > hi)
+      return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
+    literal_.setInt(index, value);
+    return true;
+  }
+
+  bool hexBytes(const std::string &text, std::string *error) {
+    if (!text.starts_with("0x"))
+      return failWith(error, "a dense string must be hex (\"0x...\")");
+    size_t width = elementByteWidth(type_.elementType);
+    size_t bytes = (text.size() - 2) / 2;
+    if ((text.size() - 2) % 2 || (bytes != literal_.byteSize() && bytes != width))
+      return failWith(error, "dense hex data has " + std::to_string(bytes) + " bytes, " +
+                                 printType(type_) + " needs " + std::to_string(literal_.byteSize()));
+    std::string raw;
+    for (size_t i = 0; i < bytes; ++i) {
+      char pair[3] = {text[2 + 2 * i], text[3 + 2 * i], 0};
+      char *end = nullptr;
+      long value = std::strtol(pair, &end, 16);
+      if (end != pair + 2)
+        return failWith(error, "invalid hex digit in dense data");
+      raw += static_cast<char>(value);
+    }
+    for (size_t offset = 0; offset < literal_.byteSize(); offset += bytes) // a splat repeats
+      std::memcpy(literal_.data() + offset, raw.data(), bytes);
+    if (type_.elementType == ElementType::I1)
+      for (int64_t i = 0; i < literal_.numElements(); ++i)
+        literal_.setInt(i, literal_.getInt(i) != 0);
+    return true;
+  }
+
+  Lexer lexer_;
+  Literal literal_;
+  TensorType type_;
+  int64_t next_ = 0;
+};
+
+std::string floatText(const Literal &literal, int64_t i) {
+  ElementType et = literal.elementType();
+  double value = literal.getFloat(i);
+  if (!std::isfinite(value)) {
+    size_t width = elementByteWidth(et);
+    unsigned long long bits = 0;
+    std::memcpy(&bits, literal.data() + i * width, width);
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%0*llX", static_cast<int>(2 * width), bits);
+    return hex;
+  }
+  char text[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    double back = std::strtod(text, nullptr);
+    if (et == ElementType::F64 ? back == value : static_cast<float>(back) == static_cast<float>(value))
+      break;
+  }
+  std::string out = text;
+  if (out.find('.') == std::string::npos) { // MLIR float literals need a '.'
+    size_t e = out.find('e');
+    out.insert(e == std::string::npos ? out.size() : e, ".0");
+  }
+  return out;
+}
+
+std::string elementText(const Literal &literal, int64_t i) {
+  ElementType et = literal.elementType();
+  if (isFloat(et))
+    return floatText(literal, i);
+  if (et == ElementType::I1)
+    return literal.getInt(i) ? "true" : "false";
+  return std::to_string(literal.getInt(i));
+}
+
+void printNested(const Literal &literal, size_t dim, int64_t &index, std::string &out) {
+  const Shape &shape = literal.shape();
+  out += '[';
+  for (int64_t k = 0; k < shape[dim]; ++k) {
+    if (k)
+      out += ", ";
+    if (dim + 1 == shape.size())
+      out += elementText(literal, index++);
+    else
+      printNested(literal, dim + 1, index, out);
+  }
+  out += ']';
+}
+
+} // namespace
+
+std::optional<ConstantAttrs> parseDenseBody(std::string_view body, const TensorType &type,
+                                            std::string *error) {
+  try {
+    checkConstantSize(type, "");
+  } catch (const GraphError &tooLarge) {
+    *error = tooLarge.what();
+    return std::nullopt;
+  }
+  ConstantAttrs constant;
+  if (!DenseParser(body, type).parse(constant, error))
+    return std::nullopt;
+  return constant;
+}
+
+std::string printDenseBody(const ConstantAttrs &constant) {
+  const Literal &literal = constant.value;
+  if (constant.splat && literal.numElements() > 0)
+    return elementText(literal, 0);
+  if (literal.shape().empty())
+    return literal.numElements() ? elementText(literal, 0) : "";
+  std::string out;
+  int64_t index = 0;
+  printNested(literal, 0, index, out);
+  return out;
+}
+
+} // namespace shardgen::mlir

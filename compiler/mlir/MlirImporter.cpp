@@ -1,0 +1,1162 @@
+#include "compiler/mlir/MlirImporter.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/CollectiveGroups.h"
+#include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/GspmdSharding.h"
+#include "compiler/mlir/MlirLexer.h"
+#include "compiler/mlir/MlirParser.h"
+#include "compiler/mlir/SdyAttributes.h"
+
+namespace shardgen::mlir {
+
+// ---- SourcePlaces ----------------------------------------------------------
+
+void SourcePlaces::add(const std::string &pointer, SourceLoc loc, std::string sourceLoc) {
+  entries_[pointer] = Entry{loc, std::move(sourceLoc)};
+}
+
+const SourcePlaces::Entry *SourcePlaces::find(const std::string &pointer) const {
+  std::string prefix = pointer;
+  while (true) {
+    auto it = entries_.find(prefix);
+    if (it != entries_.end())
+      return &it->second;
+    size_t slash = prefix.rfind('/');
+    if (slash == std::string::npos)
+      return nullptr;
+    prefix.resize(slash);
+  }
+}
+
+std::string SourcePlaces::place(const std::string &pointer) const {
+  if (!pointer.empty() && pointer[0] != '/')
+    return pointer; // already "line:col"
+  const Entry *entry = find(pointer);
+  return entry ? entry->loc.str() : "1:1";
+}
+
+std::string SourcePlaces::annotate(const std::string &pointer, const std::string &message) const {
+  // The nearest enclosing entity with a #loc: an operand's op, a type's op.
+  for (std::string prefix = pointer;;) {
+    auto it = entries_.find(prefix);
+    if (it != entries_.end() && !it->second.sourceLoc.empty())
+      return message + " (at " + it->second.sourceLoc + ")";
+    size_t slash = prefix.rfind('/');
+    if (slash == std::string::npos)
+      return message;
+    prefix.resize(slash);
+  }
+}
+
+namespace {
+
+using Kind = Attribute::Kind;
+
+[[noreturn]] void failAt(SourceLoc loc, const std::string &message) { fail(loc.str(), message); }
+
+/// The largest mesh whose replica groups the importer enumerates.
+constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
+
+/// Attribute names the importer accepts and ignores: they change nothing the
+/// graph format describes (layouts, debugging names, precision hints of a
+/// program shardgen computes in full precision, bookkeeping of JAX).
+bool ignorable(const std::string &name) {
+  static const std::set<std::string> names = {
+      "precision", "precision_config", "compare_type", "channel_handle", "use_global_device_ids",
+      "api_version", "output_operand_aliases", "_short_types", "result_info"};
+  return names.count(name) || name.starts_with("jax.") || name.starts_with("tf.") ||
+         name.starts_with("mhlo.num_") || name == "mhlo.frontend_attributes" ||
+         name == "mhlo.layout_mode" || name == "mhlo.memory_kind";
+}
+
+/// What an op says, taken attribute by attribute; every attribute must be
+/// taken or ignorable, so nothing is dropped silently.
+class AttrTaker {
+public:
+  explicit AttrTaker(const Operation &op) : op_(op), taken_(op.attrs.size(), false) {}
+  const Attribute *take(const std::string &name) {
+    for (size_t i = 0; i < op_.attrs.size(); ++i)
+      if (op_.attrs[i].name == name) {
+        taken_[i] = true;
+        return &op_.attrs[i].value;
+      }
+    return nullptr;
+  }
+  const Attribute &require(const std::string &name, const std::string &what = "") {
+    if (const Attribute *attr = take(name))
+      return *attr;
+    failAt(op_.loc, "'" + op_.name + "' needs " + (what.empty() ? "attribute '" + name + "'" : what));
+  }
+  void checkAllTaken() const {
+    for (size_t i = 0; i < op_.attrs.size(); ++i)
+      if (!taken_[i] && !ignorable(op_.attrs[i].name))
+        failAt(op_.attrs[i].value.loc, "attribute '" + op_.attrs[i].name + "' of '" + op_.name +
+                                           "' is not supported (the graph format cannot hold it)");
+  }
+
+private:
+  const Operation &op_;
+  std::vector<bool> taken_;
+};
+
+int64_t integerOf(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::Integer)
+    failAt(attr.loc, "expected an integer for " + what);
+  return attr.integer;
+}
+
+/// [1, 2], array<i64: 1, 2>, dense<[1, 2]> : tensor<2xi64>.
+std::vector<int64_t> integersOf(const Attribute &attr, const std::string &what) {
+  std::vector<int64_t> values;
+  if (attr.kind == Kind::Array) {
+    for (const auto &element : attr.elements)
+      values.push_back(integerOf(element, what));
+    return values;
+  }
+  if (attr.kind == Kind::Dense) {
+    Lexer lexer(attr.body);
+    while (lexer.peek().kind != TokenKind::End) {
+      Token t = lexer.next();
+      int64_t value = 0;
+      if (t.kind == TokenKind::Integer && integerValue(t.text, value))
+        values.push_back(value);
+      else if (!t.isPunct("[") && !t.isPunct("]") && !t.isPunct(","))
+        failAt(attr.loc, "expected integers for " + what);
+    }
+    return values;
+  }
+  failAt(attr.loc, "expected a list of integers for " + what);
+}
+
+/// [[0, 1], [2, 3]] from dense<...> : tensor<2x2xi64>.
+std::vector<std::vector<int64_t>> integerRows(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::Dense)
+    failAt(attr.loc, "expected dense<...> for " + what);
+  std::string error;
+  auto type = parseType(attr.typeText, &error);
+  if (!type || type->rank() != 2)
+    failAt(attr.loc, what + " needs a rank-2 type, got '" + attr.typeText + "'");
+  std::vector<int64_t> flat = integersOf(attr, what);
+  int64_t rows = type->shape[0], columns = type->shape[1];
+  if (columns < 1 || rows != static_cast<int64_t>(flat.size()) / columns ||
+      static_cast<int64_t>(flat.size()) % columns)
+    failAt(attr.loc, what + " has " + std::to_string(flat.size()) + " entries, " +
+                         attr.typeText + " needs " + std::to_string(rows * columns));
+  std::vector<std::vector<int64_t>> result(static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r)
+    result[r].assign(flat.begin() + r * columns, flat.begin() + (r + 1) * columns);
+  return result;
+}
+
+std::string stringOf(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::String && attr.kind != Kind::Symbol)
+    failAt(attr.loc, "expected a string for " + what);
+  return attr.text;
+}
+
+/// GT, or #stablehlo<comparison_direction GT>, or #sdy<propagation_direction BOTH>.
+std::string enumWord(const Attribute &attr, const std::string &prefix) {
+  if (attr.kind == Kind::Word)
+    return attr.text;
+  if (attr.kind == Kind::Dialect && attr.body.starts_with(prefix)) {
+    std::string word = attr.body.substr(prefix.size());
+    word.erase(0, word.find_first_not_of(' '));
+    return word;
+  }
+  failAt(attr.loc, "expected " + prefix + " (a keyword such as GT)");
+}
+
+struct Names {
+  std::unordered_map<std::string, ValueId> ssa; // MLIR name -> value
+};
+
+/// The parts of #stablehlo.dot<lhs_batching_dimensions = [0], ...>.
+void readDotDimensions(const Attribute &attr, DotGeneralAttrs &dot) {
+  if (attr.kind != Kind::Dialect || attr.text != "stablehlo.dot")
+    failAt(attr.loc, "expected #stablehlo.dot<...>");
+  for (const std::string &item : splitTopLevel(attr.body)) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      failAt(attr.loc, "unexpected '" + item + "' in #stablehlo.dot");
+    std::string key = item.substr(0, eq);
+    key.erase(key.find_last_not_of(' ') + 1);
+    Attribute list;
+    list.kind = Kind::Dense;
+    list.loc = attr.loc;
+    list.body = item.substr(eq + 1);
+    std::vector<int64_t> values = integersOf(list, key);
+    if (key == "lhs_batching_dimensions") dot.lhsBatchingDimensions = values;
+    else if (key == "rhs_batching_dimensions") dot.rhsBatchingDimensions = values;
+    else if (key == "lhs_contracting_dimensions") dot.lhsContractingDimensions = values;
+    else if (key == "rhs_contracting_dimensions") dot.rhsContractingDimensions = values;
+    else failAt(attr.loc, "unknown field '" + key + "' in #stablehlo.dot");
+  }
+}
+
+class Importer {
+public:
+  Importer(const Module &module, Graph &graph, SourcePlaces &places)
+      : module_(module), graph_(graph), places_(places) {}
+  void run(const std::string &entryName);
+
+private:
+  struct RegionState {
+    Region &region;
+    std::string pointer; // "" or ".../body"
+    std::set<std::string> usedNames = {};
+  };
+
+  std::string sourceLocOf(const std::string &locText, int depth = 0) const;
+  TensorType tensorType(const TypeRef &type) const;
+  TensorSharding sharding(const Attribute &attr, const std::string &what);
+  std::vector<TensorSharding> shardingList(const Attribute &attr, const std::string &what);
+  std::optional<TensorSharding> gspmd(const Attribute &attr, int64_t rank);
+  Metadata metadata(const Attribute *attr) const;
+  void collectGspmd(const std::vector<NamedAttribute> &attrs);
+  void collectGspmd(const Block &block);
+
+  ValueId define(RegionState &state, Names &names, const std::string &ssaName,
+                 const std::string &irName, const std::string &pointer, SourceLoc loc,
+                 std::optional<TensorType> type, bool argument = false);
+  ValueId use(const Names &names, const ValueUse &use) const;
+  void checkUseType(ValueId value, const TypeRef &type) const;
+
+  /// Emits the block's ops into `state` and returns its terminator.
+  const Operation &emitBlock(const Block &block, RegionState &state, Names &names,
+                             const std::string &namePrefix, std::vector<std::string> &callStack);
+  void emitOp(const Operation &op, RegionState &state, Names &names, const std::string &namePrefix,
+              std::vector<std::string> &callStack);
+  void emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
+                         const std::string &namePrefix, std::vector<std::string> &callStack);
+  void inlineCall(const Operation &op, RegionState &state, Names &names,
+                  const std::string &namePrefix, std::vector<std::string> &callStack);
+  void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
+                      Names &names, std::vector<std::string> &callStack);
+  Reducer reducerOf(const Operation &op, const Block &region) const;
+  std::vector<std::string> collectiveAxes(const Operation &op, AttrTaker &attrs, Op &ir);
+  const Mesh &enclosingMesh(const Operation &op) const;
+
+  const Module &module_;
+  Graph &graph_;
+  SourcePlaces &places_;
+  std::map<std::string, std::string> locAliases_;
+  std::map<std::string, const Function *> functions_;
+  std::vector<std::optional<TensorType>> valueTypes_; // as the text declares them
+  std::vector<const ManualComputationAttrs *> manualStack_;
+  GspmdMesh gspmd_;
+  bool gspmdDerived_ = false;
+};
+
+std::string Importer::sourceLocOf(const std::string &locText, int depth) const {
+  if (locText.empty() || depth > 16)
+    return "";
+  Lexer lexer(locText);
+  std::string firstName;
+  try {
+    while (lexer.peek().kind != TokenKind::End) {
+      Token t = lexer.next();
+      if (t.kind == TokenKind::String) {
+        if (lexer.peek().isPunct(":")) {
+          lexer.next();
+          Token line = lexer.next();
+          if (line.kind == TokenKind::Integer && lexer.peek().isPunct(":")) {
+            lexer.next();
+            Token column = lexer.next();
+            return t.text + ":" + line.text + ":" + column.text;
+          }
+        }
+        if (firstName.empty())
+          firstName = t.text;
+      } else if (t.kind == TokenKind::HashId) {
+        auto alias = locAliases_.find(t.text);
+        if (alias != locAliases_.end()) {
+          std::string inner = sourceLocOf(alias->second, depth + 1);
+          if (!inner.empty() && inner.find(':') != std::string::npos)
+            return inner;
+          if (firstName.empty())
+            firstName = inner;
+        }
+      }
+    }
+  } catch (const GraphError &) {
+    return ""; // a location we cannot read only loses the note
+  }
+  return firstName;
+}
+
+TensorType Importer::tensorType(const TypeRef &type) const {
+  std::string error;
+  auto parsed = parseType(type.text, &error);
+  if (!parsed)
+    failAt(type.loc, "unsupported type " + type.text + " (" + error + ")");
+  return *parsed;
+}
+
+TensorSharding Importer::sharding(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::Dialect || attr.text != "sdy.sharding")
+    failAt(attr.loc, "expected #sdy.sharding<...> for " + what);
+  std::string error;
+  auto parsed = parseShardingBody(attr.body, graph_.meshes, &error);
+  if (!parsed)
+    failAt(attr.loc, "invalid sharding: " + error);
+  return *parsed;
+}
+
+std::vector<TensorSharding> Importer::shardingList(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::Dialect || attr.text != "sdy.sharding_per_value")
+    failAt(attr.loc, "expected #sdy.sharding_per_value<[...]> for " + what);
+  std::string error;
+  auto parsed = parseShardingList(attr.body, graph_.meshes, &error);
+  if (!parsed)
+    failAt(attr.loc, "invalid sharding list: " + error);
+  return *parsed;
+}
+
+std::optional<TensorSharding> Importer::gspmd(const Attribute &attr, int64_t rank) {
+  std::string error;
+  if (!gspmdDerived_) {
+    std::string name = "mesh";
+    while (graph_.findMesh(name))
+      name = "gspmd_" + name;
+    if (!gspmd_.derive(name, &error))
+      failAt(attr.loc, "GSPMD shardings: " + error);
+    if (!gspmd_.empty()) {
+      graph_.meshes.push_back(gspmd_.mesh());
+      graph_.meshes.back().pointer = "/meshes/" + std::to_string(graph_.meshes.size() - 1);
+      places_.add(graph_.meshes.back().pointer, attr.loc);
+    }
+    gspmdDerived_ = true;
+  }
+  auto converted = gspmd_.convert(stringOf(attr, "mhlo.sharding"), rank, graph_.meshes, &error);
+  if (!converted)
+    failAt(attr.loc, "GSPMD sharding: " + error);
+  return converted;
+}
+
+void Importer::collectGspmd(const std::vector<NamedAttribute> &attrs) {
+  for (const auto &attr : attrs)
+    if (attr.name == "mhlo.sharding") {
+      std::string error;
+      if (attr.value.kind != Kind::String)
+        failAt(attr.value.loc, "expected a string for mhlo.sharding");
+      if (!gspmd_.add(attr.value.text, &error))
+        failAt(attr.value.loc, "GSPMD sharding: " + error);
+    }
+}
+
+void Importer::collectGspmd(const Block &block) {
+  for (const auto &op : block.ops) {
+    collectGspmd(op.attrs);
+    for (const auto &region : op.regions)
+      collectGspmd(region);
+  }
+}
+
+Metadata Importer::metadata(const Attribute *attr) const {
+  Metadata metadata;
+  if (!attr)
+    return metadata;
+  if (attr->kind != Kind::String)
+    failAt(attr->loc, "shardgen.metadata must be a string holding a JSON object");
+  nlohmann::ordered_json json = nlohmann::ordered_json::parse(attr->text, nullptr, false);
+  if (json.is_discarded() || !json.is_object())
+    failAt(attr->loc, "shardgen.metadata must be a string holding a JSON object");
+  for (auto it = json.begin(); it != json.end(); ++it) {
+    if (!it.key().starts_with("_"))
+      failAt(attr->loc, "shardgen.metadata key \"" + it.key() + "\" does not start with '_'");
+    metadata.emplace_back(it.key(), it.value().dump());
+  }
+  return metadata;
+}
+
+void Importer::run(const std::string &entryName) {
+  for (const auto &[alias, body] : module_.locAliases)
+    locAliases_[alias] = body;
+  for (const auto &fn : module_.functions) {
+    if (!functions_.emplace(fn.name, &fn).second)
+      failAt(fn.loc, "redefinition of function @" + fn.name);
+  }
+  graph_.name = module_.name;
+  for (const auto &attr : module_.attrs) {
+    if (attr.name == "shardgen.metadata")
+      graph_.metadata = metadata(&attr.value);
+    else if (!ignorable(attr.name) && attr.name != "sym_visibility")
+      failAt(attr.value.loc, "module attribute '" + attr.name + "' is not supported");
+  }
+  for (size_t i = 0; i < module_.meshes.size(); ++i) {
+    const MeshDefinition &definition = module_.meshes[i];
+    std::string error;
+    auto mesh = parseMeshBody(definition.body, &error);
+    if (!mesh)
+      failAt(definition.bodyLoc, "invalid mesh: " + error);
+    mesh->name = definition.name;
+    mesh->pointer = "/meshes/" + std::to_string(i);
+    for (const auto &attr : definition.attrs) {
+      if (attr.name == "shardgen.metadata")
+        mesh->metadata = metadata(&attr.value);
+      else
+        failAt(attr.value.loc, "attribute '" + attr.name + "' of sdy.mesh is not supported");
+    }
+    places_.add(mesh->pointer, definition.loc);
+    places_.add(mesh->pointer + "/name", definition.loc);
+    places_.add(mesh->pointer + "/axes", definition.bodyLoc);
+    places_.add(mesh->pointer + "/device_ids", definition.bodyLoc);
+    graph_.meshes.push_back(std::move(*mesh));
+  }
+
+  std::string wanted = entryName.empty() ? "main" : entryName;
+  auto found = functions_.find(wanted);
+  if (found == functions_.end()) {
+    std::string names;
+    for (const auto &fn : module_.functions)
+      names += (names.empty() ? "" : ", ") + ("@" + fn.name);
+    fail(module_.loc.str(), "no function @" + wanted + " in the module" +
+                                (names.empty() ? "" : " (it has " + names + ")"));
+  }
+  const Function &entry = *found->second;
+  if (entry.visibility == "private")
+    failAt(entry.loc, "@" + entry.name + " is private: the entry function must be public");
+  places_.add("", entry.loc);
+
+  for (const auto &fn : module_.functions) {
+    for (const auto &arg : fn.args)
+      collectGspmd(arg.attrs);
+    for (const auto &result : fn.results)
+      collectGspmd(result.attrs);
+    collectGspmd(fn.body);
+  }
+
+  RegionState state{graph_.main, ""};
+  Names names;
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    const BlockArgument &arg = entry.args[i];
+    std::string pointer = "/inputs/" + std::to_string(i);
+    RegionArgument argument;
+    argument.pointer = pointer;
+    TensorType type = tensorType(arg.type);
+    std::string irName = arg.name;
+    for (const auto &attr : arg.attrs) {
+      if (attr.name == "sdy.sharding") {
+        argument.sharding = sharding(attr.value, "an argument");
+        places_.add(pointer + "/sharding", attr.value.loc);
+      } else if (attr.name == "mhlo.sharding") {
+        argument.sharding = gspmd(attr.value, type.rank());
+        places_.add(pointer + "/sharding", attr.value.loc);
+      } else if (attr.name == "shardgen.metadata") {
+        argument.metadata = metadata(&attr.value);
+      } else if (attr.name == "shardgen.name") {
+        irName = stringOf(attr.value, "shardgen.name");
+      } else if (!ignorable(attr.name)) {
+        failAt(attr.value.loc, "argument attribute '" + attr.name + "' is not supported");
+      }
+    }
+    places_.add(pointer, arg.loc, sourceLocOf(arg.locText));
+    places_.add(pointer + "/type", arg.type.loc);
+    argument.value = define(state, names, arg.name, irName, pointer, arg.loc, type, true);
+    graph_.main.args.push_back(std::move(argument));
+  }
+
+  std::vector<std::string> callStack{entry.name};
+  const Operation &ret = emitBlock(entry.body, state, names, "", callStack);
+  if (ret.name != "func.return" && ret.name != "return")
+    failAt(ret.loc, "the function must end in 'return', not '" + ret.name + "'");
+  if (ret.operands.size() != entry.results.size())
+    failAt(ret.loc, "'return' has " + std::to_string(ret.operands.size()) +
+                        " operands, the function " + std::to_string(entry.results.size()) + " results");
+  for (size_t i = 0; i < ret.operands.size(); ++i) {
+    std::string pointer = "/outputs/" + std::to_string(i);
+    RegionResult result;
+    result.pointer = pointer;
+    result.value = use(names, ret.operands[i]);
+    checkUseType(result.value, entry.results[i].type);
+    if (i < ret.operandTypes.size())
+      checkUseType(result.value, ret.operandTypes[i]);
+    places_.add(pointer, ret.operands[i].loc);
+    places_.add(pointer + "/value", ret.operands[i].loc);
+    for (const auto &attr : entry.results[i].attrs) {
+      if (attr.name == "sdy.sharding") {
+        result.sharding = sharding(attr.value, "a result");
+        places_.add(pointer + "/sharding", attr.value.loc);
+      } else if (attr.name == "mhlo.sharding") {
+        result.sharding = gspmd(attr.value, tensorType(entry.results[i].type).rank());
+        places_.add(pointer + "/sharding", attr.value.loc);
+      } else if (attr.name == "shardgen.metadata") {
+        result.metadata = metadata(&attr.value);
+      } else if (!ignorable(attr.name)) {
+        failAt(attr.value.loc, "result attribute '" + attr.name + "' is not supported");
+      }
+    }
+    graph_.main.results.push_back(std::move(result));
+  }
+  graph_.linkDefinitions();
+}
+
+ValueId Importer::define(RegionState &state, Names &names, const std::string &ssaName,
+                         const std::string &irName, const std::string &pointer, SourceLoc loc,
+                         std::optional<TensorType> type, bool argument) {
+  if (names.ssa.count(ssaName))
+    failAt(loc, "redefinition of %" + ssaName);
+  if (irName.empty())
+    failAt(loc, "a value name must not be empty");
+  std::string name = irName;
+  for (int n = 1; !state.usedNames.insert(name).second; ++n)
+    name = irName + "_" + std::to_string(n);
+  ValueId id = graph_.addValue(name, pointer, std::nullopt);
+  if (argument)
+    graph_.values[id].type = type; // arguments carry their type, as in the JSON reader
+  valueTypes_.resize(graph_.values.size());
+  valueTypes_[id] = type;
+  names.ssa[ssaName] = id;
+  return id;
+}
+
+ValueId Importer::use(const Names &names, const ValueUse &use) const {
+  auto it = names.ssa.find(use.name);
+  if (it == names.ssa.end())
+    failAt(use.loc, "use of undefined value %" + use.name);
+  return it->second;
+}
+
+void Importer::checkUseType(ValueId value, const TypeRef &type) const {
+  if (!valueTypes_[value])
+    return;
+  TensorType stated = tensorType(type);
+  if (stated != *valueTypes_[value])
+    failAt(type.loc, "%" + graph_.values[value].name + " has type " + printType(*valueTypes_[value]) +
+                         ", but is used as " + printType(stated));
+}
+
+const Operation &Importer::emitBlock(const Block &block, RegionState &state, Names &names,
+                                     const std::string &namePrefix,
+                                     std::vector<std::string> &callStack) {
+  if (block.ops.empty())
+    failAt(block.loc, "a region must end in a terminator (return)");
+  for (size_t i = 0; i + 1 < block.ops.size(); ++i) {
+    const std::string &name = block.ops[i].name;
+    if (name == "func.return" || name == "return" || name == "sdy.return" ||
+        name == "stablehlo.return")
+      failAt(block.ops[i + 1].loc, "operation after the terminator '" + name + "'");
+    emitOp(block.ops[i], state, names, namePrefix, callStack);
+  }
+  return block.ops.back();
+}
+
+std::optional<OpKind> kindOf(const std::string &name) {
+  static const std::map<std::string, OpKind> special = {
+      {"stablehlo.dot", OpKind::DotGeneral},
+      {"sdy.constant", OpKind::Constant}, // Shardy's tests: a constant never deduplicated
+      {"sdy.sharding_constraint", OpKind::ShardingConstraint},
+      {"sdy.sharding_group", OpKind::ShardingGroup},
+      {"sdy.propagation_barrier", OpKind::PropagationBarrier},
+      {"sdy.manual_computation", OpKind::ManualComputation},
+      {"shardgen.axis_index", OpKind::AxisIndex},
+  };
+  if (auto it = special.find(name); it != special.end())
+    return it->second;
+  if (!name.starts_with("stablehlo."))
+    return std::nullopt;
+  auto kind = parseOpKind(name);
+  if (!kind || (opCategory(*kind) == OpCategory::Sharding) || *kind == OpKind::AxisIndex)
+    return std::nullopt;
+  return kind;
+}
+
+void Importer::emitOp(const Operation &op, RegionState &state, Names &names,
+                      const std::string &namePrefix, std::vector<std::string> &callStack) {
+  try {
+    emitOpUnannotated(op, state, names, namePrefix, callStack);
+  } catch (const GraphError &error) {
+    // The op's own location (#loc), as the verifier's errors get it; an
+    // error inside a body has its innermost op's already.
+    std::string where = sourceLocOf(op.locText);
+    std::string message = error.what();
+    if (where.empty() || message.find(" (at ") != std::string::npos)
+      throw;
+    fail(error.pointer(), message + " (at " + where + ")");
+  }
+}
+
+void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
+                                 const std::string &namePrefix, std::vector<std::string> &callStack) {
+  if (op.name == "func.call" || op.name == "call")
+    return inlineCall(op, state, names, namePrefix, callStack);
+  std::optional<OpKind> kind = kindOf(op.name);
+  bool gspmdConstraint = false;
+  if (op.name == "stablehlo.custom_call") {
+    const Attribute *target = op.find("call_target_name");
+    std::string name = target ? target->text : "";
+    if (name == "Sharding") {
+      kind = OpKind::ShardingConstraint;
+      gspmdConstraint = true;
+    } else if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
+      failAt(op.loc, "GSPMD manual partitioning (custom_call @" + name +
+                         ") is not supported: lower with Shardy (sdy.manual_computation)");
+    }
+  }
+  if (!kind)
+    failAt(op.loc, "operation '" + op.name + "' is not supported (the graph format has no such op)");
+
+  Op ir;
+  ir.kind = *kind;
+  ir.pointer = state.pointer + "/ops/" + std::to_string(state.region.ops.size());
+  places_.add(ir.pointer, op.loc, sourceLocOf(op.locText));
+  places_.add(ir.pointer + "/op", op.loc, sourceLocOf(op.locText));
+  AttrTaker attrs(op);
+
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    ir.operands.push_back(use(names, op.operands[i]));
+    places_.add(ir.pointer + "/operands/" + std::to_string(i), op.operands[i].loc);
+  }
+  // Operand types as the text states them: the short form `: t` (or `: tp, t`
+  // for select) gives one for all; the functional form one per operand.
+  bool shortTypes = op.find("_short_types") != nullptr;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (shortTypes) {
+      if (op.operandTypes.size() == 2 && ir.kind == OpKind::Select)
+        checkUseType(ir.operands[i], op.operandTypes[i == 0 ? 0 : 1]);
+      else if (op.operandTypes.size() == 1)
+        checkUseType(ir.operands[i], op.operandTypes[0]);
+      else
+        failAt(op.loc, "'" + op.name + "' needs the type form (operand types) -> result types");
+    } else if (!op.operandTypes.empty()) {
+      if (op.operandTypes.size() != op.operands.size())
+        failAt(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+                           " operands but " + std::to_string(op.operandTypes.size()) + " operand types");
+      checkUseType(ir.operands[i], op.operandTypes[i]);
+    }
+  }
+  std::vector<TensorType> resultTypes;
+  if (op.results.size() != (ir.kind == OpKind::ShardingGroup ? 0 : op.resultTypes.size()) &&
+      !(ir.kind == OpKind::ShardingGroup && op.results.empty()))
+    failAt(op.loc, "'" + op.name + "' defines " + std::to_string(op.results.size()) +
+                       " values but has " + std::to_string(op.resultTypes.size()) + " result types");
+  if (ir.kind != OpKind::ShardingGroup)
+    for (const auto &type : op.resultTypes)
+      resultTypes.push_back(tensorType(type));
+  if (ir.kind == OpKind::ShardingGroup && !op.results.empty())
+    failAt(op.loc, "'sdy.sharding_group' has no result");
+  if (ir.kind != OpKind::ShardingGroup && resultTypes.empty())
+    failAt(op.loc, "'" + op.name + "' needs a result");
+
+  ir.pluralResults = resultTypes.size() != 1 || ir.kind == OpKind::ManualComputation;
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    ir.declaredTypes.push_back(resultTypes[i]);
+    places_.add(ir.pointer + (ir.pluralResults ? "/types/" + std::to_string(i) : "/type"),
+                op.resultTypes[i].loc);
+  }
+  ir.shardings.resize(resultTypes.size());
+  if (const Attribute *shardings = attrs.take("sdy.sharding")) {
+    auto list = shardingList(*shardings, "the results");
+    if (list.size() != resultTypes.size())
+      failAt(shardings->loc, "expected " + std::to_string(resultTypes.size()) +
+                                 " shardings (one per result), got " + std::to_string(list.size()));
+    for (size_t i = 0; i < list.size(); ++i)
+      ir.shardings[i] = list[i];
+    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), shardings->loc);
+  }
+  if (const Attribute *partial = attrs.take("shardgen.result_shardings")) {
+    if (partial->kind != Kind::Array || partial->elements.size() != resultTypes.size())
+      failAt(partial->loc, "shardgen.result_shardings needs one entry per result");
+    for (size_t i = 0; i < resultTypes.size(); ++i)
+      if (partial->elements[i].kind != Kind::Unit)
+        ir.shardings[i] = sharding(partial->elements[i], "a result");
+    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), partial->loc);
+  }
+  if (const Attribute *gspmdSharding = attrs.take("mhlo.sharding")) {
+    if (resultTypes.size() != 1)
+      failAt(gspmdSharding->loc, "mhlo.sharding on an op with several results is not supported");
+    ir.shardings[0] = gspmd(*gspmdSharding, resultTypes[0].rank());
+    places_.add(ir.pointer + "/sharding", gspmdSharding->loc);
+  }
+  ir.metadata = metadata(attrs.take("shardgen.metadata"));
+  const Attribute *resultNames = attrs.take("shardgen.result_names");
+  if (resultNames && (resultNames->kind != Kind::Array ||
+                      resultNames->elements.size() != op.results.size()))
+    failAt(resultNames->loc, "shardgen.result_names needs one name per result");
+
+  if (gspmdConstraint) {
+    attrs.take("call_target_name");
+    attrs.take("backend_config");
+    attrs.take("has_side_effect");
+    if (!ir.shardings[0])
+      failAt(op.loc, "custom_call @Sharding needs mhlo.sharding");
+  } else {
+    readAttributes(op, attrs, ir, state, names, callStack);
+  }
+  if (ir.kind == OpKind::ShardingConstraint && !ir.shardings[0])
+    failAt(op.loc, "'" + op.name + "' needs a sharding");
+  attrs.checkAllTaken();
+
+  state.region.ops.push_back(std::move(ir));
+  Op &added = state.region.ops.back();
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    std::string irName = namePrefix + op.results[i];
+    if (resultNames)
+      irName = stringOf(resultNames->elements[i], "shardgen.result_names");
+    added.results.push_back(
+        define(state, names, op.results[i], irName, added.pointer, op.loc, resultTypes[i]));
+  }
+  if (!op.results.empty())
+    places_.add(added.pointer + (added.pluralResults ? "/results" : "/result"), op.loc);
+}
+
+void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
+                          const std::string &namePrefix, std::vector<std::string> &callStack) {
+  AttrTaker attrs(op);
+  std::string callee = stringOf(attrs.require("callee"), "the callee");
+  attrs.checkAllTaken();
+  auto found = functions_.find(callee);
+  if (found == functions_.end())
+    failAt(op.loc, "call of unknown function @" + callee);
+  const Function &fn = *found->second;
+  if (std::find(callStack.begin(), callStack.end(), callee) != callStack.end())
+    failAt(op.loc, "recursive call of @" + callee + " (the graph format has no calls to inline it into)");
+  if (callStack.size() > 32)
+    failAt(op.loc, "calls nested deeper than 32 levels");
+  if (op.operands.size() != fn.args.size())
+    failAt(op.loc, "call of @" + callee + " with " + std::to_string(op.operands.size()) +
+                       " operands; it takes " + std::to_string(fn.args.size()));
+  Names inner;
+  std::string prefix = namePrefix + callee + ".";
+  for (size_t i = 0; i < fn.args.size(); ++i) {
+    ValueId value = use(names, op.operands[i]);
+    checkUseType(value, fn.args[i].type);
+    if (i < op.operandTypes.size())
+      checkUseType(value, op.operandTypes[i]);
+    inner.ssa[fn.args[i].name] = value;
+  }
+  callStack.push_back(callee);
+  const Operation &ret = emitBlock(fn.body, state, inner, prefix, callStack);
+  callStack.pop_back();
+  if (ret.name != "func.return" && ret.name != "return")
+    failAt(ret.loc, "the function must end in 'return', not '" + ret.name + "'");
+  if (ret.operands.size() != op.results.size())
+    failAt(op.loc, "@" + callee + " returns " + std::to_string(ret.operands.size()) +
+                       " values, the call defines " + std::to_string(op.results.size()));
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    ValueId value = use(inner, ret.operands[i]);
+    if (i < op.resultTypes.size())
+      checkUseType(value, op.resultTypes[i]);
+    if (names.ssa.count(op.results[i]))
+      failAt(op.loc, "redefinition of %" + op.results[i]);
+    names.ssa[op.results[i]] = value; // the call's results are the callee's values
+  }
+}
+
+Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
+  static const std::map<std::string, Reducer> reducers = {
+      {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
+      {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
+      {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
+  auto refuse = [&](SourceLoc loc) -> Reducer {
+    failAt(loc, "the reduction region of '" + op.name +
+                    "' must apply one of stablehlo.add, multiply, maximum, minimum, and, or "
+                    "to its two arguments and return the result");
+  };
+  if (region.args.size() != 2 || region.ops.size() != 2)
+    return refuse(region.loc);
+  const Operation &apply = region.ops[0], &ret = region.ops[1];
+  auto it = reducers.find(apply.name);
+  if (it == reducers.end() || apply.operands.size() != 2 || apply.results.size() != 1 ||
+      ret.operands.size() != 1 || ret.operands[0].name != apply.results[0] ||
+      (ret.name != "stablehlo.return" && ret.name != "sdy.return"))
+    return refuse(apply.loc);
+  std::set<std::string> args{region.args[0].name, region.args[1].name};
+  std::set<std::string> used{apply.operands[0].name, apply.operands[1].name};
+  if (args != used || args.size() != 2)
+    return refuse(apply.loc);
+  return it->second;
+}
+
+const Mesh &Importer::enclosingMesh(const Operation &op) const {
+  if (manualStack_.empty())
+    failAt(op.loc, "'" + op.name + "' outside an sdy.manual_computation: its devices name no mesh axes");
+  const ManualComputationAttrs &manual = *manualStack_.back();
+  std::string meshName = !manual.inShardings.empty()    ? manual.inShardings[0].meshName
+                         : !manual.outShardings.empty() ? manual.outShardings[0].meshName
+                                                        : "";
+  const Mesh *mesh = graph_.findMesh(meshName);
+  if (!mesh)
+    failAt(op.loc, "'" + op.name + "': the enclosing manual computation's mesh @" + meshName +
+                       " is not defined");
+  // Groups are computed device by device: the mesh must be sane first.
+  int64_t devices = 1;
+  for (const auto &axis : mesh->axes) {
+    if (axis.size < 1 || axis.size > kMaxMeshDevices || devices * axis.size > kMaxMeshDevices)
+      failAt(op.loc, "'" + op.name + "': mesh @" + meshName +
+                         " has an axis size below 1 or more than 2^16 devices (the most whose groups are read)");
+    devices *= axis.size;
+  }
+  if (!mesh->deviceIds.empty() && static_cast<int64_t>(mesh->deviceIds.size()) != devices)
+    failAt(op.loc, "'" + op.name + "': mesh @" + meshName + " has " +
+                       std::to_string(mesh->deviceIds.size()) + " device_ids for " +
+                       std::to_string(devices) + " devices");
+  return *mesh;
+}
+
+std::string groupsText(const DeviceGroups &groups) {
+  std::string out = "[";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    out += g ? ", [" : "[";
+    for (size_t i = 0; i < groups[g].size(); ++i)
+      out += (i ? ", " : "") + std::to_string(groups[g][i]);
+    out += "]";
+  }
+  return out + "]";
+}
+
+std::vector<std::string> Importer::collectiveAxes(const Operation &op, AttrTaker &attrs, Op &ir) {
+  const Mesh &mesh = enclosingMesh(op);
+  std::optional<std::vector<std::string>> hinted;
+  if (const Attribute *hint = attrs.take("shardgen.axes")) {
+    hinted.emplace();
+    if (hint->kind != Kind::Array)
+      failAt(hint->loc, "shardgen.axes must be a list of axis names");
+    for (const auto &axis : hint->elements) {
+      hinted->push_back(stringOf(axis, "shardgen.axes"));
+      if (!mesh.axisIndex(hinted->back()))
+        failAt(axis.loc, "unknown axis \"" + hinted->back() + "\" in shardgen.axes");
+    }
+  }
+  if (ir.kind == OpKind::CollectivePermute) {
+    const Attribute &pairsAttr = attrs.require("source_target_pairs");
+    DevicePairs pairs;
+    for (const auto &row : integerRows(pairsAttr, "source_target_pairs")) {
+      if (row.size() != 2)
+        failAt(pairsAttr.loc, "source_target_pairs needs pairs");
+      pairs.emplace_back(row[0], row[1]);
+    }
+    int64_t shift = 0;
+    std::vector<std::string> axes;
+    if (hinted) {
+      shift = integerOf(attrs.require("shardgen.shift"), "shardgen.shift");
+      axes = *hinted;
+      DevicePairs expected = permutePairs(mesh, axes, shift), given = pairs;
+      std::sort(expected.begin(), expected.end());
+      std::sort(given.begin(), given.end());
+      if (expected != given)
+        failAt(pairsAttr.loc, "source_target_pairs differ from a shift along shardgen.axes");
+    } else if (auto derived = axesOfPairs(mesh, pairs)) {
+      std::tie(axes, shift) = *derived;
+    } else {
+      DeviceGroups rows;
+      for (auto &[s, t] : pairs)
+        rows.push_back({s, t});
+      failAt(pairsAttr.loc, "source_target_pairs " + groupsText(rows) +
+                                " are no cyclic shift along axes of mesh @" + mesh.name);
+    }
+    ir.attrs = CollectivePermuteAttrs{axes, shift};
+    return axes;
+  }
+  const Attribute &groupsAttr = attrs.require("replica_groups");
+  DeviceGroups groups = integerRows(groupsAttr, "replica_groups");
+  std::vector<std::string> axes;
+  if (hinted) {
+    axes = *hinted;
+    DeviceGroups expected = replicaGroups(mesh, axes), given = groups;
+    std::sort(expected.begin(), expected.end());
+    std::sort(given.begin(), given.end());
+    if (expected != given)
+      failAt(groupsAttr.loc, "replica_groups differ from the groups of shardgen.axes");
+  } else if (auto derived = axesOfGroups(mesh, groups)) {
+    axes = *derived;
+  } else {
+    failAt(groupsAttr.loc, "replica_groups " + groupsText(groups) +
+                               " match no set of axes of mesh @" + mesh.name);
+  }
+  places_.add(ir.pointer + "/axes", groupsAttr.loc);
+  return axes;
+}
+
+void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
+                              Names &names, std::vector<std::string> &callStack) {
+  (void)names;
+  auto ints = [&](std::initializer_list<const char *> keys, const char *jsonKey) {
+    for (const char *key : keys)
+      if (const Attribute *attr = attrs.take(key)) {
+        places_.add(ir.pointer + "/" + jsonKey, attr->loc);
+        return integersOf(*attr, jsonKey);
+      }
+    failAt(op.loc, "'" + op.name + "' needs '" + *keys.begin() + "'");
+  };
+  auto integer = [&](std::initializer_list<const char *> keys, const char *jsonKey) {
+    for (const char *key : keys)
+      if (const Attribute *attr = attrs.take(key)) {
+        places_.add(ir.pointer + "/" + jsonKey, attr->loc);
+        return integerOf(*attr, jsonKey);
+      }
+    failAt(op.loc, "'" + op.name + "' needs '" + *keys.begin() + "'");
+  };
+  auto singleRegion = [&]() -> const Block & {
+    if (op.regions.size() != 1)
+      failAt(op.loc, "'" + op.name + "' needs one region");
+    return op.regions[0];
+  };
+  if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
+      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !op.regions.empty())
+    failAt(op.regions[0].loc, "'" + op.name + "' has no region");
+
+  switch (ir.kind) {
+  case OpKind::Constant: {
+    const Attribute &value = attrs.require("value");
+    if (value.kind != Kind::Dense)
+      failAt(value.loc, "expected dense<...> for the constant's value");
+    std::string error;
+    auto constant = parseDenseBody(value.body, ir.declaredTypes.at(0).value(), &error);
+    if (!constant)
+      failAt(value.loc, "invalid constant: " + error);
+    if (!value.typeText.empty() && tensorType(TypeRef{value.typeText, value.loc}) != *ir.declaredTypes[0])
+      failAt(value.loc, "the value's type " + value.typeText + " differs from the result type");
+    places_.add(ir.pointer + "/value", value.loc);
+    ir.attrs = std::move(*constant);
+    break;
+  }
+  case OpKind::Iota: ir.attrs = IotaAttrs{integer({"iota_dimension"}, "iota_dimension")}; break;
+  case OpKind::Compare: {
+    const Attribute &direction = attrs.require("comparison_direction");
+    auto parsed = parseComparisonDirection(enumWord(direction, "comparison_direction"));
+    if (!parsed)
+      failAt(direction.loc, "unknown comparison direction (expected EQ NE LT LE GT GE)");
+    ir.attrs = CompareAttrs{*parsed};
+    break;
+  }
+  case OpKind::DotGeneral: {
+    DotGeneralAttrs dot;
+    if (op.name == "stablehlo.dot") {
+      // lhs [.., k] x rhs [k, ..]: contracts lhs's last dim with rhs's first.
+      if (ir.operands.size() == 2 && valueTypes_[ir.operands[0]]) {
+        int64_t rank = valueTypes_[ir.operands[0]]->rank();
+        dot.lhsContractingDimensions = {rank > 0 ? rank - 1 : 0};
+        dot.rhsContractingDimensions = {0};
+      }
+    } else if (const Attribute *numbers = attrs.take("dot_dimension_numbers")) {
+      readDotDimensions(*numbers, dot);
+    } else {
+      auto pair = [&](const char *key, std::vector<int64_t> &lhs, std::vector<int64_t> &rhs) {
+        if (const Attribute *attr = attrs.take(key)) {
+          if (attr->kind != Kind::Array || attr->text != "x" || attr->elements.size() != 2)
+            failAt(attr->loc, std::string(key) + " needs the form [..] x [..]");
+          lhs = integersOf(attr->elements[0], key);
+          rhs = integersOf(attr->elements[1], key);
+        }
+      };
+      pair("batching_dims", dot.lhsBatchingDimensions, dot.rhsBatchingDimensions);
+      pair("contracting_dims", dot.lhsContractingDimensions, dot.rhsContractingDimensions);
+    }
+    if (const Attribute *algorithm = attrs.take("algorithm"))
+      failAt(algorithm->loc, "dot algorithms are not supported (shardgen computes in the element type)");
+    ir.attrs = dot;
+    break;
+  }
+  case OpKind::Transpose: ir.attrs = TransposeAttrs{ints({"dims", "permutation"}, "permutation")}; break;
+  case OpKind::BroadcastInDim:
+    ir.attrs = BroadcastInDimAttrs{ints({"dims", "broadcast_dimensions"}, "broadcast_dimensions")};
+    break;
+  case OpKind::Reduce: {
+    ReduceAttrs reduce;
+    reduce.dimensions = ints({"dimensions"}, "dimensions");
+    if (ir.operands.size() != 2)
+      failAt(op.loc, "a reduce of several inputs is not supported (one input and its init value)");
+    if (const Attribute *applies = attrs.take("_applies")) {
+      static const std::map<std::string, Reducer> reducers = {
+          {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
+          {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
+          {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
+      auto it = reducers.find(applies->text);
+      if (it == reducers.end())
+        failAt(applies->loc, "reducer '" + applies->text +
+                                 "' is not supported (add, multiply, maximum, minimum, and, or)");
+      reduce.reducer = it->second;
+    } else {
+      reduce.reducer = reducerOf(op, singleRegion());
+    }
+    places_.add(ir.pointer + "/reducer", op.loc);
+    ir.attrs = reduce;
+    break;
+  }
+  case OpKind::Concatenate: ir.attrs = ConcatenateAttrs{integer({"dim", "dimension"}, "dimension")}; break;
+  case OpKind::Slice: {
+    SliceAttrs slice;
+    slice.startIndices = ints({"start_indices"}, "start_indices");
+    slice.limitIndices = ints({"limit_indices"}, "limit_indices");
+    if (const Attribute *strides = attrs.take("strides")) {
+      slice.strides = integersOf(*strides, "strides");
+      // The pretty form `[0:4]` leaves strides of 1 unsaid.
+      slice.stridesGiven = op.generic || strides->body == "given";
+    } else {
+      slice.strides.assign(slice.startIndices.size(), 1);
+    }
+    ir.attrs = slice;
+    break;
+  }
+  case OpKind::Pad:
+    ir.attrs = PadAttrs{ints({"low", "edge_padding_low"}, "edge_padding_low"),
+                        ints({"high", "edge_padding_high"}, "edge_padding_high"),
+                        ints({"interior", "interior_padding"}, "interior_padding")};
+    break;
+  case OpKind::Reverse: ir.attrs = ReverseAttrs{ints({"dims", "dimensions"}, "dimensions")}; break;
+  case OpKind::ShardingConstraint: {
+    const Attribute &attr = attrs.require("sharding");
+    ir.shardings[0] = sharding(attr, "the constraint");
+    places_.add(ir.pointer + "/sharding", attr.loc);
+    break;
+  }
+  case OpKind::PropagationBarrier: {
+    const Attribute &attr = attrs.require("allowed_direction");
+    auto parsed = parseBarrierDirection(enumWord(attr, "propagation_direction"));
+    if (!parsed)
+      failAt(attr.loc, "unknown direction (expected NONE FORWARD BACKWARD BOTH)");
+    ir.attrs = PropagationBarrierAttrs{*parsed};
+    break;
+  }
+  case OpKind::ShardingGroup: ir.attrs = ShardingGroupAttrs{integer({"group_id"}, "group_id")}; break;
+  case OpKind::CustomCall: {
+    CustomCallAttrs call;
+    call.callTargetName = stringOf(attrs.require("call_target_name"), "call_target_name");
+    if (const Attribute *rule = attrs.take("sdy.sharding_rule")) {
+      if (rule->kind != Kind::Dialect || rule->text != "sdy.op_sharding_rule")
+        failAt(rule->loc, "expected #sdy.op_sharding_rule<...>");
+      std::string error;
+      auto parsed = parseOpShardingRule(rule->body, &error);
+      if (!parsed)
+        failAt(rule->loc, "invalid sharding rule: " + error);
+      call.shardingRule = std::move(*parsed);
+      call.shardingRuleText = rule->body;
+      places_.add(ir.pointer + "/sharding_rule", rule->loc);
+    }
+    if (const Attribute *config = attrs.take("backend_config"))
+      if (!(config->kind == Kind::String && config->text.empty()) &&
+          !(config->kind == Kind::Dict && config->fields.empty()))
+        failAt(config->loc, "a backend_config is not supported (a custom_call gets its operands only)");
+    if (const Attribute *effect = attrs.take("has_side_effect"))
+      if (!(effect->kind == Kind::Word && effect->text == "false"))
+        failAt(effect->loc, "a custom_call with side effects is not supported");
+    places_.add(ir.pointer + "/call_target_name", op.loc);
+    ir.attrs = std::move(call);
+    break;
+  }
+  case OpKind::ManualComputation: {
+    ManualComputationAttrs manual;
+    const Attribute &in = attrs.require("in_shardings"), &out = attrs.require("out_shardings");
+    manual.inShardings = shardingList(in, "in_shardings");
+    manual.outShardings = shardingList(out, "out_shardings");
+    places_.add(ir.pointer + "/in_shardings", in.loc);
+    places_.add(ir.pointer + "/out_shardings", out.loc);
+    const Attribute &axes = attrs.require("manual_axes");
+    std::string error;
+    auto parsedAxes = parseManualAxes(axes.body, &error);
+    if (axes.kind != Kind::Dialect || !parsedAxes)
+      failAt(axes.loc, "invalid manual_axes: " + (error.empty() ? "expected {\"axis\", ...}" : error));
+    manual.manualAxes = *parsedAxes;
+    places_.add(ir.pointer + "/manual_axes", axes.loc);
+    const Block &block = singleRegion();
+    const Attribute *argNames = attrs.take("shardgen.arg_names");
+    const Attribute *argShardings = attrs.take("shardgen.arg_shardings");
+    const Attribute *argMetadata = attrs.take("shardgen.arg_metadata");
+    const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
+    for (const Attribute *hint : {argNames, argShardings, argMetadata})
+      if (hint && (hint->kind != Kind::Array || hint->elements.size() != block.args.size()))
+        failAt(hint->loc, "expected one entry per body argument");
+    ir.attrs = std::move(manual);
+
+    auto body = std::make_unique<Region>();
+    body->pointer = ir.pointer + "/body";
+    body->metadata = metadata(bodyMetadata);
+    places_.add(body->pointer, block.loc);
+    RegionState inner{*body, body->pointer};
+    Names innerNames; // the body is isolated from above
+    for (size_t i = 0; i < block.args.size(); ++i) {
+      const BlockArgument &arg = block.args[i];
+      std::string pointer = body->pointer + "/args/" + std::to_string(i);
+      RegionArgument argument;
+      argument.pointer = pointer;
+      if (argShardings && argShardings->elements[i].kind != Kind::Unit)
+        argument.sharding = sharding(argShardings->elements[i], "a body argument");
+      if (argMetadata)
+        argument.metadata = metadata(&argMetadata->elements[i]);
+      std::string irName = argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
+      places_.add(pointer, arg.loc);
+      places_.add(pointer + "/type", arg.type.loc);
+      argument.value =
+          define(inner, innerNames, arg.name, irName, pointer, arg.loc, tensorType(arg.type), true);
+      body->args.push_back(std::move(argument));
+    }
+    manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
+    const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
+    manualStack_.pop_back();
+    if (ret.name != "sdy.return")
+      failAt(ret.loc, "the body of sdy.manual_computation must end in sdy.return");
+    for (size_t i = 0; i < ret.operands.size(); ++i) {
+      RegionResult result;
+      result.pointer = body->pointer + "/return/" + std::to_string(i);
+      result.value = use(innerNames, ret.operands[i]);
+      if (i < ret.operandTypes.size())
+        checkUseType(result.value, ret.operandTypes[i]);
+      places_.add(result.pointer, ret.operands[i].loc);
+      body->results.push_back(std::move(result));
+    }
+    ir.body = std::move(body);
+    break;
+  }
+  case OpKind::AllReduce: {
+    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+    ir.attrs = AllReduceAttrs{axes, reducerOf(op, singleRegion())};
+    break;
+  }
+  case OpKind::AllGather: {
+    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+    ir.attrs = AllGatherAttrs{axes, integer({"all_gather_dim"}, "dimension")};
+    break;
+  }
+  case OpKind::ReduceScatter: {
+    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+    ReduceScatterAttrs scatter;
+    scatter.axes = axes;
+    scatter.dimension = integer({"scatter_dimension"}, "dimension");
+    scatter.reducer = reducerOf(op, singleRegion());
+    ir.attrs = scatter;
+    break;
+  }
+  case OpKind::AllToAll: {
+    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+    AllToAllAttrs toAll;
+    toAll.axes = axes;
+    toAll.splitDimension = integer({"split_dimension"}, "split_dimension");
+    toAll.concatDimension = integer({"concat_dimension"}, "concat_dimension");
+    const Attribute &count = attrs.require("split_count");
+    int64_t groupSize = 1;
+    const Mesh &mesh = enclosingMesh(op);
+    for (const auto &axis : axes)
+      groupSize *= mesh.axisSize(axis);
+    if (integerOf(count, "split_count") != groupSize)
+      failAt(count.loc, "split_count " + std::to_string(count.integer) +
+                            " differs from the replica group size " + std::to_string(groupSize));
+    ir.attrs = toAll;
+    break;
+  }
+  case OpKind::CollectivePermute: collectiveAxes(op, attrs, ir); break;
+  case OpKind::AxisIndex:
+    ir.attrs = AxisIndexAttrs{stringOf(attrs.require("axis"), "axis")};
+    break;
+  default: break; // elementwise ops, select, clamp, convert, reshape: no attributes
+  }
+  (void)state;
+}
+
+} // namespace
+
+ImportedGraph importMlir(std::string_view text, const ImportOptions &options) {
+  Module module = parseModule(text);
+  ImportedGraph imported;
+  Importer(module, imported.graph, imported.places).run(options.function);
+  return imported;
+}
+
+} // namespace shardgen::mlir

@@ -1,0 +1,267 @@
+#include "compiler/mlir/MlirLexer.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+
+#include "compiler/ir/Diagnostic.h"
+
+namespace shardgen::mlir {
+
+namespace {
+bool isIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
+         c == '-';
+}
+int hexValue(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+} // namespace
+
+bool integerValue(const std::string &text, int64_t &value) {
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(text.c_str(), &end, 0);
+  if (errno == ERANGE || end != text.c_str() + text.size() || text.empty())
+    return false;
+  value = parsed;
+  return true;
+}
+
+bool unescapeString(std::string_view body, std::string &out) {
+  out.clear();
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (++i == body.size())
+      return false;
+    char e = body[i];
+    if (e == '"' || e == '\\')
+      out += e;
+    else if (e == 'n')
+      out += '\n';
+    else if (e == 't')
+      out += '\t';
+    else if (i + 1 < body.size() && hexValue(e) >= 0 && hexValue(body[i + 1]) >= 0) {
+      out += static_cast<char>(hexValue(e) * 16 + hexValue(body[i + 1]));
+      ++i;
+    } else
+      return false;
+  }
+  return true;
+}
+
+SourceLoc Lexer::locAt(size_t offset) const {
+  if (offset < lineScan_) { // rescan from the start (rare: only going back)
+    lineStart_ = 0;
+    lineNumber_ = 1;
+    lineScan_ = 0;
+  }
+  for (; lineScan_ < offset && lineScan_ < text_.size(); ++lineScan_)
+    if (text_[lineScan_] == '\n') {
+      ++lineNumber_;
+      lineStart_ = lineScan_ + 1;
+    }
+  return SourceLoc{static_cast<int64_t>(lineNumber_), static_cast<int64_t>(offset - lineStart_ + 1)};
+}
+
+void Lexer::failAt(size_t offset, const std::string &message) const {
+  fail(locAt(offset).str(), message);
+}
+
+void Lexer::skipSpace() {
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (pos_ < text_.size() && text_[pos_] != '\n')
+        ++pos_;
+    } else {
+      break;
+    }
+  }
+}
+
+SourceLoc Lexer::here() {
+  if (hasPeeked_)
+    return peeked_.loc;
+  skipSpace();
+  return locAt(pos_);
+}
+
+const Token &Lexer::peek() {
+  if (!hasPeeked_) {
+    peeked_ = lex();
+    hasPeeked_ = true;
+  }
+  return peeked_;
+}
+
+Token Lexer::next() {
+  if (hasPeeked_) {
+    hasPeeked_ = false;
+    return std::move(peeked_);
+  }
+  return lex();
+}
+
+Token Lexer::lex() {
+  skipSpace();
+  Token token;
+  size_t start = pos_;
+  token.loc = locAt(start);
+  if (pos_ >= text_.size())
+    return token; // End
+  char c = text_[pos_];
+  auto take = [&](TokenKind kind, size_t from) {
+    token.kind = kind;
+    token.text = std::string(text_.substr(from, pos_ - from));
+    return token;
+  };
+  auto identifier = [&]() {
+    while (pos_ < text_.size() && isIdChar(text_[pos_]))
+      ++pos_;
+  };
+  auto quoted = [&]() -> std::string { // at the opening '"'
+    size_t open = pos_++;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      if (text_[pos_] == '\n')
+        failAt(open, "string literal runs past the end of the line");
+      pos_ += text_[pos_] == '\\' ? 2 : 1;
+    }
+    if (pos_ >= text_.size())
+      failAt(open, "unterminated string literal");
+    std::string value;
+    if (!unescapeString(text_.substr(open + 1, pos_ - open - 1), value))
+      failAt(open, "invalid escape in string literal");
+    ++pos_;
+    return value;
+  };
+
+  if (isIdStart(c)) {
+    identifier();
+    return take(TokenKind::BareId, start);
+  }
+  if (c == '%' || c == '^' || c == '#' || c == '@') {
+    ++pos_;
+    TokenKind kind = c == '%'   ? TokenKind::PercentId
+                     : c == '^' ? TokenKind::CaretId
+                     : c == '#' ? TokenKind::HashId
+                                : TokenKind::AtId;
+    if (c == '@' && pos_ < text_.size() && text_[pos_] == '"') {
+      token.kind = kind;
+      token.text = quoted();
+      return token;
+    }
+    size_t from = pos_;
+    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+    } else if (pos_ < text_.size() && (isIdStart(text_[pos_]) || text_[pos_] == '$' ||
+                                       text_[pos_] == '.' || text_[pos_] == '-')) {
+      identifier();
+    } else {
+      failAt(start, std::string("expected a name after '") + c + "'");
+    }
+    // %x#1: one result of a multi-result op.
+    if (c == '%' && pos_ + 1 < text_.size() && text_[pos_] == '#' &&
+        std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+      ++pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+    }
+    return take(kind, from);
+  }
+  if (c == '"') {
+    token.kind = TokenKind::String;
+    token.text = quoted();
+    return token;
+  }
+  bool negative = c == '-' && pos_ + 1 < text_.size() &&
+                  std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]));
+  if (std::isdigit(static_cast<unsigned char>(c)) || negative) {
+    if (negative)
+      ++pos_;
+    if (text_[pos_] == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] == 'x') {
+      pos_ += 2;
+      while (pos_ < text_.size() && hexValue(text_[pos_]) >= 0)
+        ++pos_;
+      return take(TokenKind::Integer, start);
+    }
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+        size_t mark = pos_++;
+        if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
+          ++pos_;
+        if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+          while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+            ++pos_;
+        else
+          pos_ = mark;
+      }
+      return take(TokenKind::Float, start);
+    }
+    return take(TokenKind::Integer, start);
+  }
+  if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
+    pos_ += 2;
+    return take(TokenKind::Punct, start);
+  }
+  if (std::string_view("()[]{}<>,:=?*+!").find(c) != std::string_view::npos) {
+    ++pos_;
+    return take(TokenKind::Punct, start);
+  }
+  failAt(start, std::string("unexpected character '") +
+                    (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)
+                                                                : std::string("\\x??")) +
+                    "'");
+}
+
+std::string Lexer::balancedUntilClose(char open, char close) {
+  if (hasPeeked_) { // only whitespace was skipped by peeking: go back
+    pos_ = 0;
+    hasPeeked_ = false;
+    failAt(0, "internal: balanced text after a peek");
+  }
+  size_t start = pos_;
+  std::string stack(1, close);
+  (void)open;
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    if (c == '"') {
+      ++pos_;
+      while (pos_ < text_.size() && text_[pos_] != '"')
+        pos_ += text_[pos_] == '\\' ? 2 : 1;
+    } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
+      ++pos_; // an arrow, not a closing '>'
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      stack += c == '(' ? ')' : c == '[' ? ']' : c == '{' ? '}' : '>';
+    } else if (c == ')' || c == ']' || c == '}' || c == '>') {
+      if (c != stack.back())
+        failAt(pos_, std::string("unbalanced '") + c + "' (expected '" + stack.back() + "')");
+      stack.pop_back();
+      if (stack.empty()) {
+        std::string body(text_.substr(start, pos_ - start));
+        ++pos_;
+        return body;
+      }
+    }
+    ++pos_;
+  }
+  failAt(start, std::string("missing '") + close + "'");
+}
+
+} // namespace shardgen::mlir

@@ -1,0 +1,637 @@
+#include "compiler/mlir/MlirWriter.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "compiler/ir/InternalError.h"
+#include "compiler/ir/Metadata.h"
+#include "compiler/mlir/CollectiveGroups.h"
+#include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/SdyAttributes.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+bool isSuffixId(const std::string &name) {
+  if (name.empty())
+    return false;
+  if (std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return true;
+  if (std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+  });
+}
+
+std::string intList(const std::vector<int64_t> &values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+std::string denseArray(const std::vector<int64_t> &values) {
+  std::string out = "array<i64";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : ": ") + std::to_string(values[i]);
+  return out + ">";
+}
+
+std::string join(const std::vector<std::string> &items, const char *separator = ", ") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::string metadataText(const Metadata &metadata) {
+  std::string json = "{";
+  for (size_t i = 0; i < metadata.size(); ++i)
+    json += (i ? ", " : "") + quoteJsonString(metadata[i].first) + ": " + metadata[i].second;
+  return quoteString(json + "}");
+}
+
+std::string reducerOpName(Reducer reducer) {
+  switch (reducer) {
+  case Reducer::Add: return "stablehlo.add";
+  case Reducer::Mul: return "stablehlo.multiply";
+  case Reducer::Max: return "stablehlo.maximum";
+  case Reducer::Min: return "stablehlo.minimum";
+  case Reducer::And: return "stablehlo.and";
+  case Reducer::Or: return "stablehlo.or";
+  }
+  return "stablehlo.add";
+}
+
+std::string stringList(const std::vector<std::string> &names) {
+  std::vector<std::string> quoted;
+  for (const auto &name : names)
+    quoted.push_back(quoteString(name));
+  return "[" + join(quoted) + "]";
+}
+
+class Writer {
+public:
+  Writer(const Graph &graph, MlirForm form)
+      : graph_(graph), generic_(form == MlirForm::Generic), ssa_(graph.values.size()) {}
+  std::string write();
+
+private:
+  struct OpParts {
+    std::string name;
+    std::vector<std::string> props, attrs;
+    std::vector<std::string> regions; // each "{\n...}" at the op's indent
+  };
+
+  void line(int indent, const std::string &text) { out_ += std::string(2 * indent, ' ') + text + "\n"; }
+  std::string type(ValueId id) const { return printType(graph_.type(id)); }
+  /// Gives `id` an SSA name; returns whether the IR name needs a hint.
+  bool nameValue(ValueId id, const std::string &ssaName);
+  std::string fresh();
+  std::string freshLike(const std::string &name) {
+    return isSuffixId(name) && !used_.count(name) ? name : fresh();
+  }
+  std::string operands(const std::vector<ValueId> &ids) const;
+  std::string functionType(const std::vector<ValueId> &in, const std::vector<ValueId> &out) const;
+  std::string results(const Op &op, OpParts &parts);
+  std::string reducerRegion(Reducer reducer, ElementType element, int indent);
+  void writeRegionOps(const Region &region, int indent);
+  void writeOp(const Op &op, int indent);
+  void writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent);
+  void collectiveParts(const Op &op, OpParts &parts, int indent);
+
+  const Graph &graph_;
+  bool generic_;
+  std::vector<std::string> ssa_; // value -> "%x" / "%r#1"
+  std::set<std::string> used_;
+  int fresh_ = 0, channel_ = 0;
+  std::vector<const Op *> manualStack_;
+  std::string out_;
+};
+
+std::string Writer::fresh() {
+  std::string name;
+  do
+    name = "_" + std::to_string(fresh_++);
+  while (used_.count(name));
+  return name;
+}
+
+bool Writer::nameValue(ValueId id, const std::string &ssaName) {
+  used_.insert(ssaName);
+  ssa_[id] = "%" + ssaName;
+  return graph_.value(id).name != ssaName;
+}
+
+std::string Writer::operands(const std::vector<ValueId> &ids) const {
+  std::vector<std::string> names;
+  for (ValueId id : ids)
+    names.push_back(ssa_[id]);
+  return join(names);
+}
+
+std::string Writer::functionType(const std::vector<ValueId> &in, const std::vector<ValueId> &out) const {
+  std::vector<std::string> ins, outs;
+  for (ValueId id : in)
+    ins.push_back(type(id));
+  for (ValueId id : out)
+    outs.push_back(type(id));
+  std::string result = outs.size() == 1 ? outs[0] : "(" + join(outs) + ")";
+  return "(" + join(ins) + ") -> " + result;
+}
+
+/// Names the op's results and returns the `%x = ` / `%r:2 = ` prefix.
+std::string Writer::results(const Op &op, OpParts &parts) {
+  if (op.results.empty())
+    return "";
+  bool hint = false;
+  std::string lhs;
+  if (op.results.size() == 1) {
+    const std::string &name = graph_.value(op.results[0]).name;
+    hint = nameValue(op.results[0], freshLike(name));
+    lhs = ssa_[op.results[0]];
+  } else {
+    // %r:2 reads back as "r#0", "r#1"; other names need the hint.
+    const std::string &first = graph_.value(op.results[0]).name;
+    size_t hash = first.rfind('#');
+    std::string base = hash == std::string::npos ? first : first.substr(0, hash);
+    base = freshLike(base);
+    used_.insert(base);
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      ssa_[op.results[i]] = "%" + base + "#" + std::to_string(i);
+      hint |= graph_.value(op.results[i]).name != base + "#" + std::to_string(i);
+    }
+    lhs = "%" + base + ":" + std::to_string(op.results.size());
+  }
+  if (hint) {
+    std::vector<std::string> names;
+    for (ValueId id : op.results)
+      names.push_back(graph_.value(id).name);
+    parts.attrs.push_back("shardgen.result_names = " + stringList(names));
+  }
+  return lhs + " = ";
+}
+
+std::string Writer::reducerRegion(Reducer reducer, ElementType element, int indent) {
+  std::string scalar = "tensor<" + std::string(elementTypeName(element)) + ">";
+  std::string a = "%" + fresh(), b = "%" + fresh(), r = "%" + fresh();
+  for (const std::string *name : {&a, &b, &r})
+    used_.insert(name->substr(1));
+  std::string pad(2 * indent, ' ');
+  std::string text = "{\n" + pad + "^bb0(" + a + ": " + scalar + ", " + b + ": " + scalar + "):\n";
+  if (generic_)
+    text += pad + "  " + r + " = \"" + reducerOpName(reducer) + "\"(" + a + ", " + b + ") : (" +
+            scalar + ", " + scalar + ") -> " + scalar + "\n" + pad + "  \"stablehlo.return\"(" + r +
+            ") : (" + scalar + ") -> ()\n";
+  else
+    text += pad + "  " + r + " = " + reducerOpName(reducer) + " " + a + ", " + b + " : " + scalar +
+            "\n" + pad + "  stablehlo.return " + r + " : " + scalar + "\n";
+  return text + pad + "}";
+}
+
+void Writer::writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent) {
+  std::string text = lhs + "\"" + parts.name + "\"(" + operands(op.operands) + ")";
+  if (!parts.props.empty())
+    text += " <{" + join(parts.props) + "}>";
+  if (!parts.regions.empty())
+    text += " (" + join(parts.regions) + ")";
+  if (!parts.attrs.empty())
+    text += " {" + join(parts.attrs) + "}";
+  text += " : " + functionType(op.operands, op.results);
+  if (op.results.empty())
+    text.replace(text.size() - 3, 3, "()"); // "-> ()" for no results
+  line(indent, text);
+}
+
+void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
+  SHARDGEN_CHECK(!manualStack_.empty(), "a collective outside a manual computation");
+  const auto &manual = manualStack_.back()->attr<ManualComputationAttrs>();
+  std::string meshName = !manual.inShardings.empty() ? manual.inShardings[0].meshName
+                                                     : manual.outShardings.at(0).meshName;
+  const Mesh &mesh = *graph_.findMesh(meshName);
+  ElementType element = graph_.type(op.operands.at(0)).elementType;
+  auto groupsProp = [&](const std::vector<std::string> &axes) {
+    DeviceGroups groups = replicaGroups(mesh, axes);
+    std::string text = "replica_groups = dense<[";
+    for (size_t g = 0; g < groups.size(); ++g)
+      text += (g ? ", " : "") + intList(groups[g]);
+    text += "]> : tensor<" + std::to_string(groups.size()) + "x" +
+            std::to_string(groups.empty() ? 0 : groups[0].size()) + "xi64>";
+    parts.props.push_back(text);
+    if (axesOfGroups(mesh, groups) != std::optional<std::vector<std::string>>(axes))
+      parts.attrs.push_back("shardgen.axes = " + stringList(axes));
+  };
+  std::string channel = "channel_handle = #stablehlo.channel_handle<handle = " +
+                        std::to_string(++channel_) + ", type = 1>";
+  parts.props.push_back(channel);
+  std::visit(
+      [&](const auto &a) {
+        using T = std::decay_t<decltype(a)>;
+        if constexpr (std::is_same_v<T, AllReduceAttrs>) {
+          parts.name = "stablehlo.all_reduce";
+          groupsProp(a.axes);
+          parts.props.push_back("use_global_device_ids");
+          parts.regions.push_back(reducerRegion(a.reducer, element, indent));
+        } else if constexpr (std::is_same_v<T, AllGatherAttrs>) {
+          parts.name = "stablehlo.all_gather";
+          parts.props.insert(parts.props.begin(), "all_gather_dim = " + std::to_string(a.dimension) + " : i64");
+          groupsProp(a.axes);
+          parts.props.push_back("use_global_device_ids");
+        } else if constexpr (std::is_same_v<T, ReduceScatterAttrs>) {
+          parts.name = "stablehlo.reduce_scatter";
+          groupsProp(a.axes);
+          parts.props.push_back("scatter_dimension = " + std::to_string(a.dimension) + " : i64");
+          parts.props.push_back("use_global_device_ids");
+          parts.regions.push_back(reducerRegion(a.reducer, element, indent));
+        } else if constexpr (std::is_same_v<T, AllToAllAttrs>) {
+          parts.name = "stablehlo.all_to_all";
+          parts.props.push_back("concat_dimension = " + std::to_string(a.concatDimension) + " : i64");
+          groupsProp(a.axes);
+          int64_t count = 1;
+          for (const auto &axis : a.axes)
+            count *= mesh.axisSize(axis);
+          parts.props.push_back("split_count = " + std::to_string(count) + " : i64");
+          parts.props.push_back("split_dimension = " + std::to_string(a.splitDimension) + " : i64");
+        } else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>) {
+          parts.name = "stablehlo.collective_permute";
+          DevicePairs pairs = permutePairs(mesh, a.axes, a.shift);
+          std::vector<std::string> rows;
+          for (const auto &[s, t] : pairs)
+            rows.push_back(intList({s, t}));
+          parts.props.push_back("source_target_pairs = dense<[" + join(rows) + "]> : tensor<" +
+                                std::to_string(pairs.size()) + "x2xi64>");
+          auto derived = axesOfPairs(mesh, pairs);
+          if (!derived || derived->first != a.axes || derived->second != a.shift) {
+            parts.attrs.push_back("shardgen.axes = " + stringList(a.axes));
+            parts.attrs.push_back("shardgen.shift = " + std::to_string(a.shift) + " : i64");
+          }
+        }
+      },
+      op.attrs);
+}
+
+void Writer::writeOp(const Op &op, int indent) {
+  OpParts parts;
+  std::string lhs = results(op, parts);
+  // Result shardings (a constraint's is its own syntax).
+  if (op.kind != OpKind::ShardingConstraint && !op.shardings.empty()) {
+    bool all = std::all_of(op.shardings.begin(), op.shardings.end(), [](const auto &s) { return s.has_value(); });
+    bool any = std::any_of(op.shardings.begin(), op.shardings.end(), [](const auto &s) { return s.has_value(); });
+    if (all && op.shardings.size() == op.results.size()) {
+      std::vector<TensorSharding> list;
+      for (const auto &s : op.shardings)
+        list.push_back(*s);
+      parts.attrs.push_back("sdy.sharding = #sdy.sharding_per_value<" + printShardingList(list) + ">");
+    } else if (any) {
+      std::vector<std::string> entries;
+      for (size_t i = 0; i < op.results.size(); ++i)
+        entries.push_back(i < op.shardings.size() && op.shardings[i]
+                              ? "#sdy.sharding<" + shardingBody(*op.shardings[i]) + ">"
+                              : "unit");
+      parts.attrs.push_back("shardgen.result_shardings = [" + join(entries) + "]");
+    }
+  }
+  if (!op.metadata.empty())
+    parts.attrs.push_back("shardgen.metadata = " + metadataText(op.metadata));
+
+  std::string name = "stablehlo." + std::string(op.name());
+  std::string attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+  bool sameTypes = !op.results.empty() &&
+                   std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+                     return graph_.type(v) == graph_.type(op.results[0]);
+                   });
+  std::string shortTypes = op.results.empty() ? "" : " : " + type(op.results[0]);
+  std::string types = sameTypes && op.results.size() == 1 ? shortTypes
+                                                          : " : " + functionType(op.operands, op.results);
+  std::string pretty; // the pretty text after `%x = `, when the op has one
+  parts.name = name;
+
+  switch (op.kind) {
+  case OpKind::Constant: {
+    const auto &c = op.attr<ConstantAttrs>();
+    std::string value = "dense<" + printDenseBody(c) + "> : " + type(op.results[0]);
+    parts.props.push_back("value = " + value);
+    pretty = name + attrDict + " " + value;
+    break;
+  }
+  case OpKind::Iota: {
+    int64_t dim = op.attr<IotaAttrs>().iotaDimension;
+    parts.props.push_back("iota_dimension = " + std::to_string(dim) + " : i64");
+    pretty = name + " dim = " + std::to_string(dim) + attrDict + shortTypes;
+    break;
+  }
+  case OpKind::Compare: {
+    auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
+    ElementType element = graph_.type(op.operands.at(0)).elementType;
+    std::string compareType = isFloat(element) ? "FLOAT"
+                              : isSignedInteger(element) ? "SIGNED" : "UNSIGNED";
+    parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
+    parts.props.push_back("comparison_direction = #stablehlo<comparison_direction " +
+                          std::string(direction) + ">");
+    pretty = name + "  " + std::string(direction) + ", " + operands(op.operands) + ",  " +
+             compareType + attrDict + " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::DotGeneral: {
+    const auto &d = op.attr<DotGeneralAttrs>();
+    std::vector<std::string> fields, pieces;
+    auto field = [&](const char *key, const std::vector<int64_t> &v) {
+      if (!v.empty())
+        fields.push_back(std::string(key) + " = " + intList(v));
+    };
+    field("lhs_batching_dimensions", d.lhsBatchingDimensions);
+    field("rhs_batching_dimensions", d.rhsBatchingDimensions);
+    field("lhs_contracting_dimensions", d.lhsContractingDimensions);
+    field("rhs_contracting_dimensions", d.rhsContractingDimensions);
+    parts.props.push_back("dot_dimension_numbers = #stablehlo.dot<" + join(fields) + ">");
+    pretty = name + " " + operands(op.operands);
+    if (!d.lhsBatchingDimensions.empty() || !d.rhsBatchingDimensions.empty())
+      pretty += ", batching_dims = " + intList(d.lhsBatchingDimensions) + " x " +
+                intList(d.rhsBatchingDimensions);
+    if (!d.lhsContractingDimensions.empty() || !d.rhsContractingDimensions.empty())
+      pretty += ", contracting_dims = " + intList(d.lhsContractingDimensions) + " x " +
+                intList(d.rhsContractingDimensions);
+    pretty += attrDict + " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::Transpose:
+  case OpKind::BroadcastInDim:
+  case OpKind::Reverse: {
+    const std::vector<int64_t> &dims =
+        op.kind == OpKind::Transpose        ? op.attr<TransposeAttrs>().permutation
+        : op.kind == OpKind::BroadcastInDim ? op.attr<BroadcastInDimAttrs>().broadcastDimensions
+                                            : op.attr<ReverseAttrs>().dimensions;
+    const char *key = op.kind == OpKind::Transpose        ? "permutation"
+                      : op.kind == OpKind::BroadcastInDim ? "broadcast_dimensions"
+                                                          : "dimensions";
+    parts.props.push_back(std::string(key) + " = " + denseArray(dims));
+    pretty = name + " " + operands(op.operands) + ", dims = " + intList(dims) + attrDict +
+             (op.kind == OpKind::Reverse ? types : " : " + functionType(op.operands, op.results));
+    break;
+  }
+  case OpKind::Reduce: {
+    const auto &r = op.attr<ReduceAttrs>();
+    parts.props.push_back("dimensions = " + denseArray(r.dimensions));
+    parts.regions.push_back(reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
+    pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
+             reducerOpName(r.reducer) + " across dimensions = " + intList(r.dimensions) + attrDict +
+             " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::Concatenate: {
+    int64_t dim = op.attr<ConcatenateAttrs>().dimension;
+    parts.props.push_back("dimension = " + std::to_string(dim) + " : i64");
+    pretty = name + " " + operands(op.operands) + ", dim = " + std::to_string(dim) + attrDict +
+             " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::Slice: {
+    const auto &s = op.attr<SliceAttrs>();
+    parts.props.push_back("start_indices = " + denseArray(s.startIndices));
+    parts.props.push_back("limit_indices = " + denseArray(s.limitIndices));
+    if (s.stridesGiven)
+      parts.props.push_back("strides = " + denseArray(s.strides));
+    std::vector<std::string> ranges;
+    for (size_t i = 0; i < s.startIndices.size(); ++i)
+      ranges.push_back(std::to_string(s.startIndices[i]) + ":" + std::to_string(s.limitIndices[i]) +
+                       (s.stridesGiven ? ":" + std::to_string(s.strides.at(i)) : ""));
+    pretty = name + " " + ssa_[op.operands[0]] + " [" + join(ranges) + "]" + attrDict + " : " +
+             functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::Pad: {
+    const auto &p = op.attr<PadAttrs>();
+    parts.props.push_back("edge_padding_high = " + denseArray(p.edgePaddingHigh));
+    parts.props.push_back("edge_padding_low = " + denseArray(p.edgePaddingLow));
+    parts.props.push_back("interior_padding = " + denseArray(p.interiorPadding));
+    pretty = name + " " + operands(op.operands) + ", low = " + intList(p.edgePaddingLow) +
+             ", high = " + intList(p.edgePaddingHigh) + ", interior = " + intList(p.interiorPadding) +
+             attrDict + " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::ShardingConstraint: {
+    parts.name = "sdy.sharding_constraint";
+    const TensorSharding &s = *op.shardings.at(0);
+    parts.props.push_back("sharding = #sdy.sharding<" + shardingBody(s) + ">");
+    pretty = parts.name + " " + operands(op.operands) + " " + printSharding(s) + attrDict + shortTypes;
+    break;
+  }
+  case OpKind::PropagationBarrier: {
+    parts.name = "sdy.propagation_barrier";
+    auto direction = barrierDirectionName(op.attr<PropagationBarrierAttrs>().allowedDirection);
+    parts.props.push_back("allowed_direction = #sdy<propagation_direction " + std::string(direction) + ">");
+    pretty = parts.name + " " + operands(op.operands) + " allowed_direction=" + std::string(direction) +
+             attrDict + shortTypes;
+    break;
+  }
+  case OpKind::ShardingGroup: {
+    parts.name = "sdy.sharding_group";
+    int64_t id = op.attr<ShardingGroupAttrs>().groupId;
+    parts.props.push_back("group_id = " + std::to_string(id) + " : i64");
+    pretty = parts.name + " " + operands(op.operands) + " group_id=" + std::to_string(id) + attrDict +
+             " : " + type(op.operands.at(0));
+    break;
+  }
+  case OpKind::CustomCall: {
+    const auto &c = op.attr<CustomCallAttrs>();
+    parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
+    if (c.shardingRule) {
+      parts.attrs.insert(parts.attrs.begin(),
+                         "sdy.sharding_rule = #sdy.op_sharding_rule<" + printOpShardingRule(*c.shardingRule) + ">");
+      attrDict = " {" + join(parts.attrs) + "}";
+    }
+    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" + attrDict +
+             " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::ManualComputation: {
+    const auto &m = op.attr<ManualComputationAttrs>();
+    parts.name = "sdy.manual_computation";
+    parts.props.push_back("in_shardings = #sdy.sharding_per_value<" + printShardingList(m.inShardings) + ">");
+    parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
+    parts.props.push_back("out_shardings = #sdy.sharding_per_value<" + printShardingList(m.outShardings) + ">");
+    const Region &body = *op.body;
+    std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
+    bool nameHint = false, shardingHint = false, metadataHint = false;
+    for (const auto &arg : body.args) {
+      nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
+      argNames.push_back(graph_.value(arg.value).name);
+      argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+      shardingHint |= arg.sharding.has_value();
+      argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">" : "unit");
+      metadataHint |= !arg.metadata.empty();
+      argMetadata.push_back(metadataText(arg.metadata));
+    }
+    if (nameHint)
+      parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
+    if (shardingHint)
+      parts.attrs.push_back("shardgen.arg_shardings = [" + join(argShardings) + "]");
+    if (metadataHint)
+      parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
+    if (!body.metadata.empty())
+      parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
+    // The body goes into its own buffer, then into the op's text.
+    std::string saved = std::move(out_);
+    out_.clear();
+    manualStack_.push_back(&op);
+    writeRegionOps(body, indent + 1);
+    manualStack_.pop_back();
+    std::vector<std::string> returned, returnedTypes;
+    for (const auto &result : body.results) {
+      returned.push_back(ssa_[result.value]);
+      returnedTypes.push_back(type(result.value));
+    }
+    if (generic_)
+      line(indent + 1, "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
+    else
+      line(indent + 1, "sdy.return" + (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
+    std::string bodyText = std::move(out_);
+    out_ = std::move(saved);
+    std::string pad(2 * indent, ' ');
+    if (generic_) {
+      parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
+      writeGeneric(op, lhs, parts, indent);
+    } else {
+      attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+      line(indent, lhs + parts.name + "(" + operands(op.operands) + ") in_shardings=" +
+                       printShardingList(m.inShardings) + " out_shardings=" +
+                       printShardingList(m.outShardings) + " manual_axes=" +
+                       printManualAxes(m.manualAxes) + " (" + join(argTypes) + ") {");
+      out_ += bodyText;
+      line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
+    }
+    return;
+  }
+  case OpKind::AllReduce:
+  case OpKind::AllGather:
+  case OpKind::ReduceScatter:
+  case OpKind::AllToAll:
+  case OpKind::CollectivePermute:
+    collectiveParts(op, parts, indent);
+    return writeGeneric(op, lhs, parts, indent);
+  case OpKind::AxisIndex:
+    parts.name = "shardgen.axis_index";
+    parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
+    return writeGeneric(op, lhs, parts, indent);
+  default: // elementwise, select, clamp, convert, reshape
+    pretty = name + " " + operands(op.operands) + attrDict +
+             (op.kind == OpKind::Reshape || op.kind == OpKind::Convert
+                  ? " : " + functionType(op.operands, op.results)
+                  : types);
+    break;
+  }
+  if (generic_)
+    writeGeneric(op, lhs, parts, indent);
+  else
+    line(indent, lhs + pretty);
+}
+
+void Writer::writeRegionOps(const Region &region, int indent) {
+  for (const auto &op : region.ops)
+    writeOp(op, indent);
+}
+
+std::string Writer::write() {
+  const Region &main = graph_.main;
+  int64_t partitions = 1;
+  for (const auto &mesh : graph_.meshes)
+    partitions = std::max(partitions, mesh.numDevices());
+  std::vector<std::string> moduleAttrs = {
+      "mhlo.num_partitions = " + std::to_string(partitions) + " : i32", "mhlo.num_replicas = 1 : i32"};
+  if (!graph_.metadata.empty())
+    moduleAttrs.push_back("shardgen.metadata = " + metadataText(graph_.metadata));
+  if (generic_)
+    line(0, "\"builtin.module\"() <{" + (graph_.name.empty() ? "" : "sym_name = " + quoteString(graph_.name)) + "}> ({");
+  else
+    line(0, "module " + (graph_.name.empty() ? "" : "@" + printSymbol(graph_.name) + " ") +
+                "attributes {" + join(moduleAttrs) + "} {");
+  for (const auto &mesh : graph_.meshes) {
+    std::string attrs = mesh.metadata.empty() ? "" : " {shardgen.metadata = " + metadataText(mesh.metadata) + "}";
+    if (generic_)
+      line(1, "\"sdy.mesh\"() <{mesh = #sdy.mesh<" + printMeshBody(mesh) + ">, sym_name = " +
+                  quoteString(mesh.name) + "}>" + attrs + " : () -> ()");
+    else
+      line(1, "sdy.mesh @" + printSymbol(mesh.name) + " = <" + printMeshBody(mesh) + ">" + attrs);
+  }
+
+  std::vector<std::string> args, argAttrDicts, argTypes;
+  for (const auto &arg : main.args) {
+    std::vector<std::string> attrs;
+    if (arg.sharding)
+      attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*arg.sharding) + ">");
+    if (nameValue(arg.value, freshLike(graph_.value(arg.value).name)))
+      attrs.push_back("shardgen.name = " + quoteString(graph_.value(arg.value).name));
+    if (!arg.metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(arg.metadata));
+    std::string dict = "{" + join(attrs) + "}";
+    argAttrDicts.push_back(dict);
+    argTypes.push_back(type(arg.value));
+    args.push_back(ssa_[arg.value] + ": " + type(arg.value) + (attrs.empty() ? "" : " " + dict));
+  }
+  std::vector<std::string> resultTypes, resultAttrDicts, resultsPretty;
+  bool anyResultAttrs = false;
+  for (const auto &result : main.results) {
+    std::vector<std::string> attrs;
+    if (result.sharding)
+      attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*result.sharding) + ">");
+    if (!result.metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(result.metadata));
+    anyResultAttrs |= !attrs.empty();
+    resultTypes.push_back(type(result.value));
+    resultAttrDicts.push_back("{" + join(attrs) + "}");
+    resultsPretty.push_back(type(result.value) + (attrs.empty() ? "" : " {" + join(attrs) + "}"));
+  }
+
+  // The body first (it names every value), then the signature around it.
+  std::string saved = std::move(out_);
+  out_.clear();
+  writeRegionOps(main, 2);
+  std::vector<std::string> returned;
+  for (const auto &result : main.results)
+    returned.push_back(ssa_[result.value]);
+  if (generic_)
+    line(2, "\"func.return\"(" + join(returned) + ") : (" + join(resultTypes) + ") -> ()");
+  else
+    line(2, "return" + (returned.empty() ? "" : " " + join(returned) + " : " + join(resultTypes)));
+  std::string body = std::move(out_);
+  out_ = std::move(saved);
+
+  std::string resultType = resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")";
+  if (generic_) {
+    std::vector<std::string> props;
+    if (anyResultAttrs || std::any_of(argAttrDicts.begin(), argAttrDicts.end(), [](const auto &d) { return d != "{}"; }))
+      props.push_back("arg_attrs = [" + join(argAttrDicts) + "]");
+    props.push_back("function_type = (" + join(argTypes) + ") -> " + resultType);
+    if (anyResultAttrs)
+      props.push_back("res_attrs = [" + join(resultAttrDicts) + "]");
+    props.push_back("sym_name = \"main\"");
+    line(1, "\"func.func\"() <{" + join(props) + "}> ({");
+    if (!args.empty())
+      line(1, "^bb0(" + join(args.empty() ? args : [&] {
+             std::vector<std::string> plain;
+             for (const auto &arg : main.args)
+               plain.push_back(ssa_[arg.value] + ": " + type(arg.value));
+             return plain;
+           }()) + "):");
+    out_ += body;
+    line(1, "}) : () -> ()");
+    line(0, "}) {" + join(moduleAttrs) + "} : () -> ()");
+  } else {
+    std::string results = resultsPretty.size() == 1 && !anyResultAttrs ? resultsPretty[0]
+                                                                         : "(" + join(resultsPretty) + ")";
+    line(1, "func.func public @main(" + join(args) + ") -> " + results + " {");
+    out_ += body;
+    line(1, "}");
+    line(0, "}");
+  }
+  return out_;
+}
+
+} // namespace
+
+std::string writeMlir(const Graph &graph, MlirForm form) { return Writer(graph, form).write(); }
+
+} // namespace shardgen::mlir

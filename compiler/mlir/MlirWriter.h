@@ -1,0 +1,25 @@
+#pragma once
+// The IR -> MLIR text: StableHLO + sdy in the form JAX prints (pretty ops,
+// collectives in generic form as JAX prints them), or every op in MLIR's
+// generic form, which mlir-opt parses with --allow-unregistered-dialect.
+// importMlir(writeMlir(g)) gives g back (see docs/mlir.md for the two things
+// MLIR has no syntax for: which result types the file stated, and
+// "result" versus a one-element "results").
+//
+// What MLIR text cannot say directly goes into `shardgen.*` attributes:
+// value names that are not MLIR identifiers, `_` metadata, shardings of some
+// but not all results, body argument shardings, and the axes of a collective
+// whose device groups alone leave them ambiguous (size-1 axes, shifts).
+
+#include <string>
+
+#include "compiler/ir/Graph.h"
+
+namespace shardgen::mlir {
+
+enum class MlirForm { Pretty, Generic };
+
+/// Requires a verified graph (every value's type known).
+std::string writeMlir(const Graph &graph, MlirForm form);
+
+} // namespace shardgen::mlir

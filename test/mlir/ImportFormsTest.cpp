@@ -1,0 +1,285 @@
+// The forms the importer reads: Shardy's test style (bare func.func, open
+// dims, priorities, sub-axes), every op in MLIR's generic form, inline meshes
+// and device_ids, collectives' replica groups back to mesh axes, GSPMD
+// shardings onto a derived mesh, func.call inlining, and #loc locations.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/MlirImporter.h"
+#include "compiler/verify/Verifier.h"
+
+using namespace shardgen;
+using namespace shardgen::mlir;
+
+namespace {
+
+Graph importVerified(const std::string &text) {
+  ImportedGraph imported = importMlir(text);
+  verifyGraph(imported.graph);
+  return std::move(imported.graph);
+}
+
+/// The place ("line:col") and message of the error importing `text` (and
+/// verifying it) gives.
+std::pair<std::string, std::string> errorOf(const std::string &text) {
+  ImportedGraph imported;
+  try {
+    imported = importMlir(text);
+  } catch (const GraphError &error) {
+    return {error.pointer(), error.what()};
+  }
+  try {
+    verifyGraph(imported.graph);
+  } catch (const GraphError &error) {
+    return {imported.places.place(error.pointer()),
+            imported.places.annotate(error.pointer(), error.what())};
+  }
+  FAIL("no error");
+  return {};
+}
+
+const Op &opAt(const Graph &graph, size_t i) { return graph.main.ops.at(i); }
+
+} // namespace
+
+TEST_CASE("Shardy's test style: bare func.func, open dims, priorities, sub-axes, replicated") {
+  Graph graph = importVerified(R"(
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}p1]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b":(1)2}, {}], replicated={"a"}>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) {
+  %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+  %1 = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} dense<0.000000e+00> : tensor<8x8xf32>
+  %2 = sdy.propagation_barrier %1 allowed_direction=BACKWARD : tensor<8x8xf32>
+  sdy.sharding_group %2 group_id = 309 : tensor<8x8xf32>
+  %3 = stablehlo.dot %0, %2, precision = [DEFAULT, DEFAULT] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  func.return %3: tensor<8x8xf32>
+})");
+  CHECK(opAt(graph, 1).kind == OpKind::Constant);
+  CHECK(printSharding(*opAt(graph, 1).shardings[0]) == R"(<@mesh, [{"a", ?}, {?}]>)");
+  CHECK(opAt(graph, 3).attr<ShardingGroupAttrs>().groupId == 309);
+  CHECK(opAt(graph, 4).attr<DotGeneralAttrs>().lhsContractingDimensions == std::vector<int64_t>{1});
+  CHECK(opAt(graph, 4).attr<DotGeneralAttrs>().rhsContractingDimensions == std::vector<int64_t>{0});
+  REQUIRE(graph.meshes.size() == 1);
+  CHECK(printSharding(*graph.main.args[0].sharding) == R"(<@mesh, [{"a", ?}, {?}p1]>)");
+  CHECK(printSharding(*graph.main.args[1].sharding) == R"(<@mesh, [{"b":(1)2}, {}], replicated={"a"}>)");
+  CHECK(printSharding(*opAt(graph, 0).shardings[0]) == R"(<@mesh, [{"a"}, {}]>)");
+  CHECK(printSharding(*graph.main.results[0].sharding) == R"(<@mesh, [{}, {"b"}]>)");
+  CHECK(graph.value(graph.main.args[0].value).name == "arg0");
+  CHECK(graph.value(opAt(graph, 0).results[0]).name == "0");
+}
+
+TEST_CASE("every op in MLIR's generic form") {
+  Graph graph = importVerified(R"(
+"builtin.module"() <{sym_name = "g"}> ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=2]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{function_type = (tensor<4x6xf32>, tensor<6x4xf32>) -> tensor<4x4xf32>, sym_name = "main"}> ({
+  ^bb0(%a: tensor<4x6xf32>, %b: tensor<6x4xf32>):
+    %d = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<4x6xf32>, tensor<6x4xf32>) -> tensor<4x4xf32>
+    %c = "stablehlo.constant"() <{value = dense<[[1.5, 0x7F800000, -0.0, 2.0]]> : tensor<1x4xf32>}> : () -> tensor<1x4xf32>
+    %i = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<4x4xi32>
+    %t = "stablehlo.transpose"(%d) <{permutation = array<i64: 1, 0>}> : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %p = "stablehlo.compare"(%d, %t) <{compare_type = #stablehlo<comparison_type FLOAT>, comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+    %s = "stablehlo.select"(%p, %d, %t) : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %z = "stablehlo.constant"() <{value = dense<"0x00000000"> : tensor<f32>}> : () -> tensor<f32>
+    %r = "stablehlo.reduce"(%s, %z) <{dimensions = array<i64: 1>}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    }) : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+    %sl = "stablehlo.slice"(%s) <{limit_indices = array<i64: 4, 4>, start_indices = array<i64: 0, 1>, strides = array<i64: 2, 1>}> : (tensor<4x4xf32>) -> tensor<2x3xf32>
+    %pd = "stablehlo.pad"(%sl, %z) <{edge_padding_high = array<i64: 2, 0>, edge_padding_low = array<i64: 0, 1>, interior_padding = array<i64: 0, 0>}> : (tensor<2x3xf32>, tensor<f32>) -> tensor<4x4xf32>
+    %cc = "stablehlo.concatenate"(%pd, %s) <{dimension = 0 : i64}> : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+    %rv = "stablehlo.reverse"(%cc) <{dimensions = array<i64: 0>}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %bb = "sdy.propagation_barrier"(%rv) <{allowed_direction = #sdy<propagation_direction FORWARD>}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %sc = "sdy.sharding_constraint"(%bb) <{sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}> : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    "sdy.sharding_group"(%sc) <{group_id = 3 : i64}> : (tensor<8x4xf32>) -> ()
+    %cu = "stablehlo.custom_call"(%s) <{call_target_name = "my_kernel", api_version = 2 : i32}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=4}>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    "func.return"(%cu) : (tensor<4x4xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)");
+  CHECK(graph.name == "g");
+  const auto &ops = graph.main.ops;
+  REQUIRE(ops.size() == 16);
+  CHECK(ops[0].attr<DotGeneralAttrs>().lhsContractingDimensions == std::vector<int64_t>{1});
+  const Literal &c = ops[1].attr<ConstantAttrs>().value;
+  CHECK(c.getFloat(0) == 1.5);
+  CHECK(std::isinf(c.getFloat(1)));
+  CHECK(std::signbit(c.getFloat(2)));
+  CHECK(ops[2].attr<IotaAttrs>().iotaDimension == 1);
+  CHECK(ops[6].attr<ConstantAttrs>().value.getFloat(0) == 0.0); // JAX's hex form
+  CHECK(ops[3].attr<TransposeAttrs>().permutation == std::vector<int64_t>{1, 0});
+  CHECK(ops[4].attr<CompareAttrs>().direction == ComparisonDirection::LT);
+  CHECK(ops[7].attr<ReduceAttrs>().reducer == Reducer::Max);
+  CHECK(ops[8].attr<SliceAttrs>().strides == std::vector<int64_t>{2, 1});
+  CHECK(ops[9].attr<PadAttrs>().edgePaddingLow == std::vector<int64_t>{0, 1});
+  CHECK(ops[10].attr<ConcatenateAttrs>().dimension == 0);
+  CHECK(ops[12].attr<PropagationBarrierAttrs>().allowedDirection == BarrierDirection::Forward);
+  CHECK(ops[13].kind == OpKind::ShardingConstraint);
+  CHECK(ops[14].attr<ShardingGroupAttrs>().groupId == 3);
+  CHECK(ops[15].attr<CustomCallAttrs>().callTargetName == "my_kernel");
+  CHECK(ops[15].attr<CustomCallAttrs>().shardingRule.has_value());
+}
+
+TEST_CASE("inline meshes, device_ids and maximal meshes") {
+  Graph graph = importVerified(R"(
+module {
+  sdy.mesh @mesh = <["a"=2, "b"=2], device_ids=[3, 2, 1, 0]>
+  sdy.mesh @maximal = <[], device_ids=[1]>
+  func.func public @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<mesh<["z"=4]>, [{"z"}]>},
+                         %y: tensor<4xf32> {sdy.sharding = #sdy.sharding<@maximal, [{}]>}) -> tensor<4xf32> {
+    %0 = stablehlo.add %x, %y : tensor<4xf32>
+    %1 = sdy.sharding_constraint %0 <mesh<["z"=4]>, [{}]> : tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+})");
+  REQUIRE(graph.meshes.size() == 3);
+  CHECK(graph.meshes[0].deviceIds == std::vector<int64_t>{3, 2, 1, 0});
+  CHECK(graph.meshes[1].isMaximal());
+  CHECK(graph.meshes[2].name == "inline_mesh");
+  CHECK(graph.meshes[2].axes == std::vector<MeshAxis>{{"z", 4}});
+  CHECK(graph.main.args[0].sharding->meshName == "inline_mesh");
+  CHECK(opAt(graph, 1).shardings[0]->meshName == "inline_mesh"); // the same inline mesh once
+}
+
+namespace {
+std::string manualModule(const std::string &collective) {
+  return R"(
+sdy.mesh @mesh = <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>
+func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {"b"}]>] out_shardings=[<@mesh, [{"a"}, {"b"}]>] manual_axes={"a", "b"} (%x: tensor<4x4xf32>) {
+    )" + collective + R"(
+    sdy.return %y : tensor<4x4xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+})";
+}
+const Op &bodyOp(const Graph &graph) { return graph.main.ops.at(0).body->ops.at(0); }
+} // namespace
+
+TEST_CASE("replica groups map back to mesh axes, in order, through device_ids") {
+  // Device ids [0, 2, 1, 3]: position (a, b) holds id 2a + b transposed.
+  Graph sum = importVerified(manualModule(
+      R"(%y = "stablehlo.all_reduce"(%x) <{replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) : (tensor<4x4xf32>) -> tensor<4x4xf32>)"));
+  CHECK(bodyOp(sum).attr<AllReduceAttrs>().axes == std::vector<std::string>{"a"});
+
+  Graph gather = importVerified(manualModule(
+      R"(%g = "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<4x4xf32>) -> tensor<16x4xf32>
+    %y = stablehlo.slice %g [0:4, 0:4] : (tensor<16x4xf32>) -> tensor<4x4xf32>)"));
+  // Positions in the group: ids 0, 1, 2, 3 are (0,0), (1,0), (0,1), (1,1): "b" major.
+  CHECK(bodyOp(gather).attr<AllGatherAttrs>().axes == std::vector<std::string>{"b", "a"});
+
+  Graph permute = importVerified(manualModule(
+      R"(%y = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 2], [2, 0], [1, 3], [3, 1]]> : tensor<4x2xi64>}> : (tensor<4x4xf32>) -> tensor<4x4xf32>)"));
+  CHECK(bodyOp(permute).attr<CollectivePermuteAttrs>().axes == std::vector<std::string>{"b"});
+  CHECK(bodyOp(permute).attr<CollectivePermuteAttrs>().shift == 1);
+
+  Graph toAll = importVerified(manualModule(
+      R"(%w = "stablehlo.all_to_all"(%x) <{concat_dimension = 1 : i64, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<4x4xf32>) -> tensor<2x8xf32>
+    %z = stablehlo.slice %w [0:2, 0:4] : (tensor<2x8xf32>) -> tensor<2x4xf32>
+    %y = stablehlo.concatenate %z, %z, dim = 0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>)"));
+  CHECK(bodyOp(toAll).attr<AllToAllAttrs>().axes == std::vector<std::string>{"b"});
+
+  auto [place, message] = errorOf(manualModule(
+      R"(%y = "stablehlo.all_reduce"(%x) <{replica_groups = dense<[[0, 3], [1, 2]]> : tensor<2x2xi64>}> ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %s = stablehlo.add %p, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) : (tensor<4x4xf32>) -> tensor<4x4xf32>)"));
+  CHECK(place == "5:56"); // the replica_groups value
+  CHECK(message == "replica_groups [[0, 3], [1, 2]] match no set of axes of mesh @mesh");
+}
+
+TEST_CASE("GSPMD shardings land on one derived mesh") {
+  Graph graph = importVerified(R"(
+module @jit_f attributes {mhlo.num_partitions = 4 : i32} {
+  func.func public @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2]<=[4]}"},
+                         %arg1: tensor<8x8xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"},
+                         %arg2: tensor<8xf32> {mhlo.sharding = "{devices=[2,2]<=[4] last_tile_dim_replicate}"})
+      -> (tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+    %1 = stablehlo.custom_call @Sharding(%0) {mhlo.sharding = "{devices=[1,4]<=[4]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %1 : tensor<8x8xf32>
+  }
+})");
+  REQUIRE(graph.meshes.size() == 1);
+  CHECK(graph.meshes[0].axes == std::vector<MeshAxis>{{"axis_0", 2}, {"axis_1", 2}});
+  CHECK(printSharding(*graph.main.args[0].sharding) == R"(<@mesh, [{"axis_0"}, {"axis_1"}]>)");
+  CHECK(printSharding(*graph.main.args[1].sharding) == R"(<@mesh, [{"axis_0", "axis_1"}, {}]>)");
+  CHECK(printSharding(*graph.main.args[2].sharding) == R"(<@mesh, [{"axis_0"}]>)");
+  CHECK(printSharding(*graph.main.results[0].sharding) == R"(<@mesh, [{}, {}]>)");
+  CHECK(opAt(graph, 1).kind == OpKind::ShardingConstraint);
+  CHECK(printSharding(*opAt(graph, 1).shardings[0]) == R"(<@mesh, [{}, {"axis_0", "axis_1"}]>)");
+
+  Graph transposed = importVerified(R"(
+func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2]<=[2,2]T(1,0)}"}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+})");
+  CHECK(transposed.meshes[0].deviceIds == std::vector<int64_t>{0, 2, 1, 3});
+
+  auto [place, message] = errorOf(R"(
+func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[3,1]<=[3]}"},
+                %arg1: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+})");
+  CHECK(place == "2:57");
+  CHECK(message.find("GSPMD shardings: the shardings order their devices differently") == 0);
+}
+
+TEST_CASE("func.call of private functions is inlined, recursion refused") {
+  Graph graph = importVerified(R"(
+func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @twice(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = call @twice(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+func.func private @twice(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @double(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @double(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+})");
+  REQUIRE(graph.main.ops.size() == 2);
+  CHECK(graph.value(graph.main.ops[0].results[0]).name == "twice.double.0");
+  CHECK(graph.value(graph.main.ops[1].results[0]).name == "twice.double.0_1");
+  CHECK(graph.main.ops[1].operands[0] == graph.main.ops[0].results[0]);
+  CHECK(graph.main.results[0].value == graph.main.ops[1].results[0]);
+
+  auto [place, message] = errorOf(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @main(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+})");
+  CHECK(place == "3:3");
+  CHECK(message == "recursive call of @main (the graph format has no calls to inline it into)");
+}
+
+TEST_CASE("verifier errors point at the MLIR text, with the op's #loc") {
+  auto [place, message] = errorOf(R"(#loc1 = loc("model.py":12:3)
+sdy.mesh @mesh = <["a"=2]>
+func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.add %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32> loc(#loc2)
+  return %0 : tensor<8xf32>
+}
+#loc2 = loc("jit(f)/add"(#loc1)))");
+  CHECK(place == "4:65"); // the stated type the verifier disagrees with
+  CHECK(message.find("(at model.py:12:3)") != std::string::npos);
+
+  // The importer's own errors get it too.
+  auto [importPlace, importMessage] = errorOf(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.cbrt %x : tensor<4xf32> loc("model.py":7:9)
+  return %0 : tensor<4xf32>
+})");
+  CHECK(importPlace == "3:3");
+  CHECK(importMessage == "operation 'stablehlo.cbrt' is not supported (the graph format has no such op) (at model.py:7:9)");
+}

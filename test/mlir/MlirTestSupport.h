@@ -1,0 +1,44 @@
+#pragma once
+// What the MLIR tests share: reading the samples, and comparing graphs
+// modulo the two things MLIR text has no syntax for.
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/Graph.h"
+
+namespace shardgen::testing {
+
+inline std::string readText(const std::filesystem::path &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline std::vector<std::filesystem::path> filesIn(const std::filesystem::path &folder,
+                                                  const std::string &extension) {
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry : std::filesystem::directory_iterator(folder))
+    if (entry.path().extension() == extension)
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// MLIR states every result type and has no "result" / one-element
+/// "results" distinction: after verification, make both graphs state every
+/// type (the inferred one) and use the plural form where MLIR does.
+inline void normalizeForMlir(Graph &graph) {
+  walkMutableOps(graph.main, [&](Op &op) {
+    op.declaredTypes.clear();
+    for (ValueId result : op.results)
+      op.declaredTypes.push_back(graph.type(result));
+    op.pluralResults = op.results.size() != 1 || op.kind == OpKind::ManualComputation;
+  });
+}
+
+} // namespace shardgen::testing
