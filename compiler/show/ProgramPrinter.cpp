@@ -80,13 +80,13 @@ std::vector<LocalPiece> localPieces(const ShardLayout &layout) {
   std::vector<LocalPiece> pieces;
   std::map<std::vector<int64_t>, size_t> byExtents;
   Shape chunk = layout.chunkShape();
-  for (size_t position = 0; position < layout.extents.size(); ++position) {
-    const std::vector<int64_t> &extents = layout.extents[position];
+  for (int64_t position = 0; position < layout.numDevices(); ++position) {
+    const std::vector<int64_t> extents = layout.extentsOf(position);
     auto [it, added] = byExtents.emplace(extents, pieces.size());
     if (added)
-      pieces.push_back({layout.localType(static_cast<int64_t>(position)), {},
+      pieces.push_back({layout.localType(position), {},
                         extents != std::vector<int64_t>(chunk.begin(), chunk.end())});
-    pieces[it->second].positions.push_back(static_cast<int64_t>(position));
+    pieces[it->second].positions.push_back(position);
   }
   return pieces;
 }
