@@ -36,6 +36,8 @@ TEST_CASE("a distributed graph: propagate, explain and eval work; run and compil
   REQUIRE(propagated.exitCode == 0);
   CHECK(contains(propagated.out, R"("result": "s",
       "distribution": {"mesh": "cores", "shard_shape": [1], "order": "row_major"},
+      "dimensions": [1, 2],
+      "reducer": "add",
       "_origin": "op:/ops/2")"));
 
   ToolResult explained = runShardgen("explain '" + graph + "' e");

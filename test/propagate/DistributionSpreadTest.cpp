@@ -227,6 +227,8 @@ TEST_CASE("propagate writes distributions with _origin, and propagating again ch
       "_origin": "op:/ops/0")"));
   CHECK(has(once, R"("result": "s",
       "distribution": )" + dist("[2]") + R"(,
+      "dimensions": [1],
+      "reducer": "add",
       "_origin": "user:/outputs/0/distribution")"));
   // m is not distributed (w is sharded): it has a sharding, from w.
   CHECK(has(once, R"("result": "m",
