@@ -617,6 +617,7 @@ void emitCompute(EmitterContext &context, const SpmdStep &step) {
   case OpKind::Reverse: return emitReverse(s);
   case OpKind::CustomCall: return emitCustomCall(s);
   case OpKind::ShardingConstraint:
+  case OpKind::Distribute:
   case OpKind::PropagationBarrier:
     // Identities: the result is the operand's buffer.
     for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)

@@ -62,6 +62,7 @@ static Op cloneOp(const Op &op) {
   copy.results = op.results;
   copy.declaredTypes = op.declaredTypes;
   copy.shardings = op.shardings;
+  copy.distributions = op.distributions;
   copy.pluralResults = op.pluralResults;
   copy.attrs = op.attrs;
   copy.metadata = op.metadata;
@@ -125,6 +126,25 @@ Uses computeUses(const Graph &graph) {
   };
   visitRegion(graph.main);
   return uses;
+}
+
+std::string firstDistributionPointer(const Graph &graph) {
+  for (const auto &arg : graph.main.args)
+    if (arg.distribution)
+      return arg.pointer + "/distribution";
+  std::string found;
+  walkOps(graph.main, [&](const Op &op) {
+    for (size_t i = 0; i < op.distributions.size() && found.empty(); ++i)
+      if (op.distributions[i])
+        found = op.pluralResults ? op.pointer + "/distributions/" + std::to_string(i)
+                                 : op.pointer + "/distribution";
+  });
+  if (!found.empty())
+    return found;
+  for (const auto &result : graph.main.results)
+    if (result.distribution)
+      return result.pointer + "/distribution";
+  return "";
 }
 
 } // namespace shardgen

@@ -79,6 +79,7 @@ void RegionPartitioner::partitionOp(const Op &op) {
   case OpKind::ShardingGroup:
     return; // only ties shardings during propagation
   case OpKind::ShardingConstraint:
+  case OpKind::Distribute:
   case OpKind::PropagationBarrier:
     return partitionIdentity(op);
   case OpKind::ManualComputation:

@@ -511,7 +511,8 @@ private:
       switch (op.kind) {
       case OpKind::ShardingGroup:
         break;
-      case OpKind::ShardingConstraint: { // elementwise in Shardy: a first-stage op
+      case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
+      case OpKind::Distribute: {
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op),
                             defTensors(op.results), OpClass::PassThrough);
         pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
