@@ -81,6 +81,9 @@ static int runRun(const ParsedArgs &args) {
                                     toleranceOption(args, "--atol")};
   MemoryLimit limit = memoryLimit(args);
   double timeout = timeoutOption(args);
+  const bool shards = args.has("--shards");
+  if (shards && !args.value("-o"))
+    throw UsageError("--shards needs -o DIR (the local buffers are written there)");
   Graph graph = loadVerifiedGraph(path);
   requireThreadsBackendFits(path, graph);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
@@ -98,8 +101,10 @@ static int runRun(const ParsedArgs &args) {
   GeneratedProgram generated = atFile(path, [&] { return generateProgram(program); });
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(customCalls));
   std::vector<Literal> outputs;
+  std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   try {
-    outputs = compiled.run(inputs, runtime::LaunchOptions{timeout});
+    outputs = shards ? compiled.run(inputs, runtime::LaunchOptions{timeout}, localBuffers)
+                     : compiled.run(inputs, runtime::LaunchOptions{timeout});
   } catch (const runtime::RunTimeout &error) {
     throw InputError(displayName(path), error.what());
   }
@@ -116,7 +121,10 @@ static int runRun(const ParsedArgs &args) {
               << " outputs agree with the reference interpreter's on " << program.mesh.numDevices()
               << " devices\n";
   }
-  emitOutputs(args, outputs);
+  if (shards)
+    writeOutputs(*args.value("-o"), outputs, localBuffers);
+  else
+    emitOutputs(args, outputs);
   return kSuccess;
 }
 
@@ -125,7 +133,7 @@ const Command &runCommand() {
       {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
-       "[--verify-spmd]",
+       "[--verify-spmd] [--shards]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -136,6 +144,8 @@ const Command &runCommand() {
        "--rtol/--atol replace that bound by ATOL + RTOL * |expected|. Integers and i1\n"
        "compare exactly; NaN matches only NaN; infinities must match exactly.\n"
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "With --shards also DIR/out<j>.dev<p>.npy: device position p's local buffer of\n"
+       "output j (its exact piece for a sharding, [k, shard_shape...] for a distribution).\n"
        "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
        "more memory than --max-memory (default: 90% of this machine's).",
@@ -143,6 +153,8 @@ const Command &runCommand() {
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
+        {"--shards", OptionSpec::Flag, "",
+         "with -o: also write each device's local buffer of each output (out<j>.dev<p>.npy)"},
         {"--rtol", OptionSpec::Value, "R",
          "with --check: allowed relative difference (replaces the computed bound)"},
         {"--atol", OptionSpec::Value, "A",

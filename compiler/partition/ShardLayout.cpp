@@ -120,6 +120,21 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type,
   return layout;
 }
 
+ShardLayout makeDistributedLayout(const Mesh &mesh, const TensorType &type,
+                                  const Distribution &distribution) {
+  ShardLayout layout;
+  layout.globalType = type;
+  layout.sharding = TensorSharding::replicatedOn(mesh.name, type.rank());
+  layout.shardsPerDim_.assign(type.rank(), 1);
+  layout.distribution = distribution;
+  layout.chunks = std::make_shared<const DistributionLayout>(distribution, type.shape, mesh);
+  for (int64_t position = 0; position < mesh.numDevices(); ++position) {
+    layout.extents.push_back(layout.chunks->localShape(position));
+    layout.offsets.emplace_back(layout.extents.back().size(), 0);
+  }
+  return layout;
+}
+
 ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type, const DimAxes &dimAxes,
                             const std::vector<AxisRef> &partialAxes, Reducer partialReducer) {
   TensorSharding sharding;
@@ -141,6 +156,8 @@ DimAxes dimAxesOf(const ShardLayout &layout) {
 }
 
 bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
+  if (a.isDistributed() || b.isDistributed())
+    return a.globalType == b.globalType && a.distribution == b.distribution;
   if (a.globalType != b.globalType || dimAxesOf(a) != dimAxesOf(b) ||
       a.partialAxes.size() != b.partialAxes.size())
     return false;
@@ -176,6 +193,10 @@ int64_t ShardLayout::localElements(int64_t device) const {
   for (int64_t e : extents[device])
     n *= e;
   return n;
+}
+
+TensorType localBufferType(const ShardLayout &layout, int64_t position) {
+  return layout.localType(position);
 }
 
 TensorType ShardLayout::localType(int64_t device) const {

@@ -7,9 +7,12 @@
 // exactly its own part and padding never exists outside a collective.
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/Distribution.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Sharding.h"
 #include "compiler/ir/TensorType.h"
@@ -26,8 +29,17 @@ struct ShardLayout {
   Reducer partialReducer = Reducer::Add;
   /// offsets[device][dim], extents[device][dim]: the first global index and
   /// the number of real elements the device holds; device = row-major mesh
-  /// position (not the device id).
+  /// position (not the device id). For a distributed value (below) they
+  /// describe its local buffer instead: extents [k, shardShape...] (rank + 1
+  /// dims, padding of edge chunks included), offsets all 0.
   std::vector<std::vector<int64_t>> offsets, extents;
+  /// Set for a distributed value (spec "Distributions: ND shards dealt
+  /// round-robin"): `sharding` is then replicated and unused; `chunks`
+  /// places the chunks.
+  std::optional<Distribution> distribution;
+  std::shared_ptr<const DistributionLayout> chunks;
+
+  bool isDistributed() const { return distribution.has_value(); }
 
   int64_t rank() const { return globalType.rank(); }
   /// The chunk size per dim: ceil(dim / shards), what padded buffers need.
@@ -42,6 +54,8 @@ struct ShardLayout {
 
 private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
+  friend ShardLayout makeDistributedLayout(const Mesh &, const TensorType &,
+                                           const Distribution &);
   std::vector<int64_t> shardsPerDim_;
 };
 
@@ -57,11 +71,20 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type, const DimA
                             const std::vector<AxisRef> &partialAxes = {},
                             Reducer partialReducer = Reducer::Add);
 
+/// Lays `type` out by `distribution` (verified against `type`; on `mesh`).
+ShardLayout makeDistributedLayout(const Mesh &mesh, const TensorType &type,
+                                  const Distribution &distribution);
+
+/// The axes of each dim (none for a distributed value).
 DimAxes dimAxesOf(const ShardLayout &layout);
 
-/// Same global type, same axes per dim and same partial axes (as a set):
-/// every device holds the same piece in both.
+/// Same global type, same axes per dim and same partial axes (as a set), or
+/// the same distribution: every device holds the same piece in both.
 bool sameLayout(const ShardLayout &a, const ShardLayout &b);
+
+/// The type of the buffer device `position` holds (its local piece; what the
+/// per-device call style and `run --shards` exchange).
+TensorType localBufferType(const ShardLayout &layout, int64_t position);
 
 /// Bytes of one device's piece.
 int64_t localBytes(const ShardLayout &layout, int64_t device);
