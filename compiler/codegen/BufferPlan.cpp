@@ -10,7 +10,7 @@ bool isAliasStep(const SpmdStep &step) {
   if (step.kind == StepKind::Alias)
     return true;
   return step.kind == StepKind::Compute && step.op &&
-         (step.op->kind == OpKind::ShardingConstraint ||
+         (step.op->kind == OpKind::ShardingConstraint || step.op->kind == OpKind::Distribute ||
           step.op->kind == OpKind::PropagationBarrier);
 }
 

@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/AttributeReader.h"
 #include "compiler/frontend/ConstantValue.h"
+#include "compiler/frontend/DistributionJson.h"
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OpAttributeKeys.h"
@@ -76,6 +77,7 @@ private:
   void defineResults(const JsonObject &object, Op &op, Scope &scope);
   void readDeclaredTypes(const JsonObject &object, Op &op);
   void readResultShardings(const JsonObject &object, Op &op);
+  void readResultDistributions(const JsonObject &object, Op &op);
   std::unique_ptr<Region> readBody(const Json &json, const std::string &pointer);
 
   ValueId lookup(const Json &json, const PointerRef &pointer, const Scope &scope);
@@ -122,10 +124,12 @@ void GraphReader::read(const Json &root) {
     JsonObject output(outputs[i], joinPointer(top.pointerTo("outputs"), i), "output");
     RegionResult result;
     result.pointer = output.pointer();
-    result.metadata = output.checkKeys({"value", "sharding"});
+    result.metadata = output.checkKeys({"value", "sharding", "distribution"});
     result.value = lookup(output.require("value"), output.at("value"), scope);
     if (const Json *sharding = output.find("sharding"))
       result.sharding = readSharding(*sharding, output.at("sharding"));
+    if (const Json *distribution = output.find("distribution"))
+      result.distribution = readDistribution(*distribution, output.pointerTo("distribution"));
     graph_.main.results.push_back(std::move(result));
   }
 
@@ -159,11 +163,15 @@ RegionArgument GraphReader::readArgument(const Json &json, const std::string &po
   JsonObject object(json, pointer, what);
   RegionArgument argument;
   argument.pointer = pointer;
-  argument.metadata = object.checkKeys({"name", "type", "sharding"});
+  // Only graph inputs may be distributed (spec); in a body it is an unknown key.
+  argument.metadata = what == "input" ? object.checkKeys({"name", "type", "sharding", "distribution"})
+                                      : object.checkKeys({"name", "type", "sharding"});
   const Json &name = object.require("name");
   TensorType type = readType(object.require("type"), object.at("type"));
   if (const Json *sharding = object.find("sharding"))
     argument.sharding = readSharding(*sharding, object.at("sharding"));
+  if (const Json *distribution = object.find("distribution"))
+    argument.distribution = readDistribution(*distribution, object.pointerTo("distribution"));
   argument.value = define(name, object.at("name"), pointer, type, scope);
   return argument;
 }
@@ -200,7 +208,8 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
     op.metadata = object.checkKeys({"op", "operands"}, attributeKeys(op.kind));
   } else {
     op.metadata = object.checkKeys(
-        {"op", "operands", "result", "results", "type", "types", "sharding", "shardings"},
+        {"op", "operands", "result", "results", "type", "types", "sharding", "shardings",
+         "distribution", "distributions"},
         attributeKeys(op.kind));
   }
 
@@ -223,8 +232,10 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
                                : 0;
   op.declaredTypes.resize(numResults);
   op.shardings.resize(numResults);
+  op.distributions.resize(numResults);
   readDeclaredTypes(object, op);
   readResultShardings(object, op);
+  readResultDistributions(object, op);
 
   if (op.kind == OpKind::Constant) {
     std::optional<TensorType> declared =
@@ -309,6 +320,24 @@ void GraphReader::readResultShardings(const JsonObject &object, Op &op) {
   // The constraint is the op's whole point.
   if (op.kind == OpKind::ShardingConstraint && (op.shardings.empty() || !op.shardings[0]))
     object.require(op.pluralResults ? "shardings" : "sharding");
+}
+
+/// Like shardings; `propagate` writes them on op results, and they are the
+/// `distribute` op's own attribute.
+void GraphReader::readResultDistributions(const JsonObject &object, Op &op) {
+  checkPluralAgreement(object, op, "distribution", "distributions");
+  if (!op.pluralResults && object.has("distribution")) {
+    op.distributions[0] =
+        readDistribution(*object.find("distribution"), object.pointerTo("distribution"));
+  } else if (op.pluralResults && object.has("distributions")) {
+    const Json &distributions = perResultArray(object, "distributions", op.distributions.size());
+    for (size_t i = 0; i < distributions.size(); ++i)
+      if (!distributions[i].is_null())
+        op.distributions[i] =
+            readDistribution(distributions[i], joinPointer(object.pointerTo("distributions"), i));
+  }
+  if (op.kind == OpKind::Distribute && (op.distributions.empty() || !op.distributions[0]))
+    object.require(op.pluralResults ? "distributions" : "distribution");
 }
 
 std::unique_ptr<Region> GraphReader::readBody(const Json &json, const std::string &pointer) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/frontend/AttributeWriter.h"
+#include "compiler/frontend/DistributionJson.h"
 #include "compiler/frontend/JsonPrinter.h"
 #include "compiler/frontend/OpAttributeKeys.h"
 
@@ -72,6 +73,8 @@ Json GraphWriter::write() const {
     output["value"] = nameOf(result.value);
     if (result.sharding)
       output["sharding"] = printSharding(*result.sharding);
+    if (result.distribution)
+      output["distribution"] = distributionToJson(*result.distribution);
     appendMetadata(output, result.metadata);
     outputs.push_back(std::move(output));
   }
@@ -101,6 +104,8 @@ Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
     object["type"] = printType(*value.type);
   if (argument.sharding)
     object["sharding"] = printSharding(*argument.sharding);
+  if (argument.distribution)
+    object["distribution"] = distributionToJson(*argument.distribution);
   appendMetadata(object, argument.metadata);
   return object;
 }
@@ -136,6 +141,8 @@ Json GraphWriter::opToJson(const Op &op) const {
                    [](const TensorType &type) { return printType(type); });
     writePerResult(object, "sharding", "shardings", plural, op.results.size(), op.shardings,
                    [](const TensorSharding &sharding) { return printSharding(sharding); });
+    writePerResult(object, "distribution", "distributions", plural, op.results.size(),
+                   op.distributions, distributionToJson);
   }
 
   JsonFields fields = attributesToJson(op.attrs);

@@ -49,6 +49,7 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
   case OpKind::Reverse:
     return one(evalReverse(*operands[0], op.attr<ReverseAttrs>().dimensions));
   case OpKind::ShardingConstraint:
+  case OpKind::Distribute:
   case OpKind::PropagationBarrier: return one(*operands[0]); // identities
   case OpKind::ShardingGroup: return {};                      // only constrains shardings
   case OpKind::CustomCall: {

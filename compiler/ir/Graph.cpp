@@ -62,6 +62,7 @@ static Op cloneOp(const Op &op) {
   copy.results = op.results;
   copy.declaredTypes = op.declaredTypes;
   copy.shardings = op.shardings;
+  copy.distributions = op.distributions;
   copy.pluralResults = op.pluralResults;
   copy.attrs = op.attrs;
   copy.metadata = op.metadata;

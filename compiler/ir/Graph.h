@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/Distribution.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Metadata.h"
 #include "compiler/ir/OpKind.h"
@@ -39,12 +40,14 @@ struct Value {
 };
 
 /// A region argument (graph input or body argument) or result (graph output
-/// or body return), with its optional user sharding and `_` metadata.
+/// or body return), with its optional user sharding or distribution (graph
+/// inputs and outputs only) and `_` metadata.
 struct RegionArgument {
   ValueId value = -1;
   std::optional<TensorSharding> sharding;
   std::string pointer;
   Metadata metadata;
+  std::optional<Distribution> distribution;
 };
 using RegionResult = RegionArgument;
 
@@ -58,6 +61,9 @@ struct Op {
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself.
   std::vector<std::optional<TensorSharding>> shardings;
+  /// Per result: the user distribution (`distribution`/`distributions`). For
+  /// distribute this is the op's distribution itself.
+  std::vector<std::optional<Distribution>> distributions;
   /// The file used the plural keys (`results`, `types`, `shardings`).
   bool pluralResults = false;
   Attributes attrs;

@@ -48,6 +48,7 @@ namespace shardgen {
   X(Pad, "pad", Other)                                                                             \
   X(Reverse, "reverse", Other)                                                                     \
   X(ShardingConstraint, "sharding_constraint", Sharding)                                           \
+  X(Distribute, "distribute", Sharding)                                                            \
   X(PropagationBarrier, "propagation_barrier", Sharding)                                           \
   X(CustomCall, "custom_call", Other)                                                              \
   X(ShardingGroup, "sharding_group", Sharding)                                                     \

@@ -417,6 +417,7 @@ private:
       case OpKind::ShardingGroup:
         break;
       case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
+      case OpKind::Distribute:
         addEdge(EdgeKind::Identity, index, useTensors(op.operands), defTensors(op.results),
                 OpClass::PassThrough);
         break;

@@ -312,6 +312,7 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
   case OpKind::Clamp:
   case OpKind::Convert:
   case OpKind::ShardingConstraint:
+  case OpKind::Distribute:
   case OpKind::PropagationBarrier:
   case OpKind::ShardingGroup:
   case OpKind::AllReduce:

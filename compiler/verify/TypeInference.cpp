@@ -37,6 +37,7 @@ std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
   case OpKind::Convert:
     return {inferElementwise(context)};
   case OpKind::ShardingConstraint:
+  case OpKind::Distribute:
   case OpKind::PropagationBarrier:
     return {context.operand(0)};
   case OpKind::ShardingGroup:

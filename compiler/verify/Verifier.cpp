@@ -4,6 +4,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/verify/CustomCallVerifier.h"
+#include "compiler/verify/DistributionVerifier.h"
 #include "compiler/verify/ManualComputationVerifier.h"
 #include "compiler/verify/MeshVerifier.h"
 #include "compiler/verify/ShardingGroupVerifier.h"
@@ -34,10 +35,15 @@ private:
       verifyArgument(arg, scope);
     for (Op &op : region.ops)
       verifyOp(op, region, scope);
-    for (RegionResult &result : region.results)
+    for (RegionResult &result : region.results) {
       if (result.sharding)
         verify::verifyShardingInScope(*result.sharding, graph_.type(result.value), graph_,
                                       joinPointer(result.pointer, "sharding"), scope);
+      if (result.distribution)
+        verify::verifyDistribution(*result.distribution, graph_.type(result.value),
+                                   result.sharding, graph_,
+                                   joinPointer(result.pointer, "distribution"), scope);
+    }
   }
 
   void verifyArgument(const RegionArgument &arg, const ManualScope &scope) {
@@ -48,6 +54,9 @@ private:
     if (arg.sharding)
       verify::verifyShardingInScope(*arg.sharding, *value.type, graph_,
                                     joinPointer(arg.pointer, "sharding"), scope);
+    if (arg.distribution)
+      verify::verifyDistribution(*arg.distribution, *value.type, arg.sharding, graph_,
+                                 joinPointer(arg.pointer, "distribution"), scope);
   }
 
   void verifyOp(Op &op, const Region &region, const ManualScope &scope) {
@@ -65,6 +74,7 @@ private:
         graph_.value(op.results[i]).type = std::move(types[i]);
     }
     verifyResultShardings(op, scope);
+    verify::verifyResultDistributions(op, graph_, scope);
     if (op.kind == OpKind::CustomCall)
       verify::verifyCustomCall(graph_, op);
     if (op.kind == OpKind::ShardingGroup)

@@ -1,0 +1,45 @@
+#include "compiler/verify/DistributionVerifier.h"
+
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/verify/VerifyUtil.h"
+
+namespace shardgen::verify {
+
+void verifyDistribution(const Distribution &distribution, const TensorType &type,
+                        const std::optional<TensorSharding> &sharding, const Graph &graph,
+                        const std::string &pointer, const ManualScope &scope) {
+  if (sharding)
+    fail(pointer, "a value has a \"sharding\" or a \"distribution\", never both");
+  // Distributions deal chunks over a whole mesh; a body is local to its
+  // manual axes (spec: only graph inputs, outputs and `distribute`).
+  if (scope.insideBody)
+    fail(pointer, "a distribution is not allowed inside a manual_computation body");
+  if (!graph.findMesh(distribution.meshName))
+    fail(joinPointer(pointer, "mesh"), "unknown mesh \"" + distribution.meshName + "\"");
+  const std::string shapePointer = joinPointer(pointer, "shard_shape");
+  if (distribution.rank() != type.rank())
+    fail(shapePointer, "shard_shape has " + std::to_string(distribution.rank()) +
+                           " sizes, but the tensor has rank " + std::to_string(type.rank()));
+  for (size_t d = 0; d < distribution.shardShape.size(); ++d)
+    if (distribution.shardShape[d] < 1)
+      fail(joinPointer(shapePointer, d), "shard_shape sizes must be at least 1, got " +
+                                             std::to_string(distribution.shardShape[d]));
+}
+
+std::string resultDistributionPointer(const Op &op, size_t index) {
+  return op.pluralResults ? joinPointer(attrPointer(op, "distributions"), index)
+                          : attrPointer(op, "distribution");
+}
+
+void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope) {
+  for (size_t i = 0; i < op.distributions.size() && i < op.results.size(); ++i) {
+    if (!op.distributions[i])
+      continue;
+    std::optional<TensorSharding> sharding =
+        i < op.shardings.size() ? op.shardings[i] : std::nullopt;
+    verifyDistribution(*op.distributions[i], graph.type(op.results[i]), sharding, graph,
+                       resultDistributionPointer(op, i), scope);
+  }
+}
+
+} // namespace shardgen::verify

@@ -1,0 +1,26 @@
+#pragma once
+// The checks the spec lists for distributions: a known mesh, one shard size
+// per tensor dim, each at least 1, and never a sharding and a distribution on
+// the same value. The order's name is checked when the file is read.
+
+#include <optional>
+#include <string>
+
+#include "compiler/ir/Graph.h"
+#include "compiler/verify/ManualScope.h"
+
+namespace shardgen::verify {
+
+/// `pointer` is the distribution object's; `sharding` the same slot's user
+/// sharding, if any.
+void verifyDistribution(const Distribution &distribution, const TensorType &type,
+                        const std::optional<TensorSharding> &sharding, const Graph &graph,
+                        const std::string &pointer, const ManualScope &scope);
+
+/// The pointer of result i's distribution ("distribution" or "distributions/i").
+std::string resultDistributionPointer(const Op &op, size_t index);
+
+/// Every result distribution of `op` (results typed already).
+void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope);
+
+} // namespace shardgen::verify
