@@ -19,13 +19,26 @@ BlockMap mapBlocks(const ShardLayout &layout) {
   map.shape = layout.globalType.shape;
   map.partialAxes = layout.partialAxes;
   const size_t rank = map.shape.size();
-  const Shape chunk = layout.chunkShape();
+  const Shape chunk = layout.isDistributed() ? layout.chunks->shardShape() : layout.chunkShape();
 
   // Devices by the box they hold (ordered by box, so by offsets).
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
   Block empty;
   empty.empty = true;
-  for (size_t position = 0; position < layout.offsets.size(); ++position) {
+  if (layout.isDistributed()) // one box per chunk, each on one device
+    for (size_t position = 0; position < layout.offsets.size(); ++position) {
+      std::vector<int64_t> chunks = layout.chunks->chunksOfPosition(static_cast<int64_t>(position));
+      if (chunks.empty())
+        empty.positions.push_back(static_cast<int64_t>(position));
+      for (int64_t c : chunks) {
+        ChunkBox box = layout.chunks->chunkBox(c);
+        std::vector<int64_t> key = box.offset;
+        key.insert(key.end(), box.extent.begin(), box.extent.end());
+        holders[key].push_back(static_cast<int64_t>(position));
+      }
+    }
+  for (size_t position = 0; position < layout.offsets.size() && !layout.isDistributed();
+       ++position) {
     const auto &extents = layout.extents[position];
     if (std::find(extents.begin(), extents.end(), 0) != extents.end()) {
       empty.positions.push_back(static_cast<int64_t>(position));
