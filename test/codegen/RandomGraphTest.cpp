@@ -63,7 +63,7 @@ TEST_CASE("random graphs with distributed inputs and outputs: compiled == interp
   // distributions, in every kind of program.
   RandomGraphOptions options;
   options.distributions = 0.5;
-  for (uint64_t seed = 0; seed < 40; ++seed) {
+  for (uint64_t seed = 0; seed < 24; ++seed) {
     CAPTURE(seed);
     CHECK(checkSeed(seed, options) == "");
   }
