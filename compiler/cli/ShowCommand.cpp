@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -44,15 +45,35 @@ bool colourTerminal() {
          !(term && std::string(term) == "dumb");
 }
 
+/// The graph with its distributed values replicated (propagated as
+/// `result` says otherwise), which the partitioner takes until it
+/// partitions distributions: show draws those values from their chunks.
+Graph withDistributionsReplicated(const Graph &graph, const PropagationResult &result) {
+  Graph copy = graph.clone();
+  PropagationResult replicated = result;
+  std::fill(replicated.distributions.begin(), replicated.distributions.end(), std::nullopt);
+  std::fill(replicated.outputDistributions.begin(), replicated.outputDistributions.end(),
+            std::nullopt);
+  for (auto &arg : copy.main.args)
+    arg.distribution.reset();
+  for (auto &output : copy.main.results)
+    output.distribution.reset();
+  walkMutableOps(copy.main, [](Op &op) { op.distributions.clear(); });
+  applyPropagation(copy, replicated);
+  return copy;
+}
+
 int runShow(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
   PropagationStrategy strategy = strategyOption(args);
   Graph graph = loadVerifiedGraph(path);
   PropagationResult result = propagateFile(path, graph, strategy);
+  Graph partitioned;
   SpmdProgram program = atFile(path, [&] {
     applyPropagation(graph, result);
-    return partitionProgram(graph);
+    partitioned = withDistributionsReplicated(graph, result);
+    return partitionProgram(partitioned);
   });
   // Unknown names fail here, before anything is written.
   show::ShowModel model =

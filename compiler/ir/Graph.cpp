@@ -128,4 +128,23 @@ Uses computeUses(const Graph &graph) {
   return uses;
 }
 
+std::string firstDistributionPointer(const Graph &graph) {
+  for (const auto &arg : graph.main.args)
+    if (arg.distribution)
+      return arg.pointer + "/distribution";
+  std::string found;
+  walkOps(graph.main, [&](const Op &op) {
+    for (size_t i = 0; i < op.distributions.size() && found.empty(); ++i)
+      if (op.distributions[i])
+        found = op.pluralResults ? op.pointer + "/distributions/" + std::to_string(i)
+                                 : op.pointer + "/distribution";
+  });
+  if (!found.empty())
+    return found;
+  for (const auto &result : graph.main.results)
+    if (result.distribution)
+      return result.pointer + "/distribution";
+  return "";
+}
+
 } // namespace shardgen

@@ -126,4 +126,8 @@ struct Uses {
 };
 Uses computeUses(const Graph &graph);
 
+/// The JSON pointer of the first distribution (input, op result or output) in
+/// file order; empty when the graph has none.
+std::string firstDistributionPointer(const Graph &graph);
+
 } // namespace shardgen

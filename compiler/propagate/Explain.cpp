@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/propagate/DistributionSpread.h"
 #include "compiler/propagate/FactorPropagation.h"
 #include "compiler/propagate/Propagation.h"
 #include "compiler/propagate/PropagationEngine.h"
@@ -307,7 +308,12 @@ std::string explainValue(const Graph &graph, const PropagationResult &result, Va
   const PropagationGraph &pg = *result.state;
   if (value < 0 || static_cast<size_t>(value) >= pg.valueTensor.size())
     fail("", "no value " + std::to_string(value) + " in the graph");
-  return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
+  if (!result.spread || firstDistributionPointer(graph).empty())
+    return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
+  if (result.distributions[value])
+    return explainDistribution(graph, *result.spread, value);
+  return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]) +
+         explainDistribution(graph, *result.spread, value);
 }
 
 } // namespace shardgen

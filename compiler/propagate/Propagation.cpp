@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "compiler/propagate/DistributionSpread.h"
 #include "compiler/propagate/PropagationEngine.h"
 #include "compiler/propagate/PropagationGraph.h"
 
@@ -135,6 +136,70 @@ void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
   }
 }
 
+/// Distributed tensors leave Shardy propagation: no sharding, no user
+/// sharding (a constraint's included), invisible to the engine.
+void closeDistributedTensors(PropagationGraph &pg, const DistributionSpread &spread) {
+  for (size_t v = 0; v < spread.distributions.size(); ++v) {
+    if (!spread.distributions[v])
+      continue;
+    Tensor &tensor = pg.tensors[pg.valueTensor[v]];
+    tensor.distributed = true;
+    AxisList forbidden = tensor.state.forbidden;
+    tensor.state = ShardingState{};
+    tensor.state.forbidden = std::move(forbidden);
+    tensor.user.reset();
+    tensor.origin = Origin{};
+  }
+}
+
+ShardingOrigin distributionOrigin(const DistributionSource &source) {
+  ShardingOrigin origin;
+  if (source.kind == DistributionSource::Kind::User)
+    origin.kind = ShardingOrigin::Kind::User;
+  else if (source.kind == DistributionSource::Kind::Op)
+    origin.kind = ShardingOrigin::Kind::Op;
+  origin.pointer = source.pointer;
+  origin.from = source.from;
+  return origin;
+}
+
+TensorSharding replicatedOn(const Graph &graph, const Distribution &distribution) {
+  return TensorSharding::replicatedOn(distribution.meshName, distribution.rank());
+}
+
+/// Distributed values and outputs: their distribution, a replicated
+/// placeholder sharding, and the distribution's origin.
+void addDistributions(const Graph &graph, const DistributionSpread &spread,
+                      PropagationResult &result) {
+  result.distributions = spread.distributions;
+  for (size_t v = 0; v < spread.distributions.size(); ++v) {
+    if (!spread.distributions[v])
+      continue;
+    result.shardings[v] = replicatedOn(graph, *spread.distributions[v]);
+    result.origins[v] = distributionOrigin(spread.sources[v]);
+  }
+  result.outputDistributions.resize(graph.main.results.size());
+  for (size_t i = 0; i < graph.main.results.size(); ++i) {
+    const RegionResult &output = graph.main.results[i];
+    std::optional<Distribution> &distribution = result.outputDistributions[i];
+    ShardingOrigin origin;
+    if (output.distribution) {
+      distribution = output.distribution;
+      origin.kind = ShardingOrigin::Kind::User;
+      origin.pointer = output.pointer + "/distribution";
+    } else if (!output.sharding && spread.distributions[output.value]) {
+      distribution = spread.distributions[output.value];
+      origin.kind = ShardingOrigin::Kind::Op;
+      origin.pointer = output.pointer;
+      origin.from = output.value;
+    } else {
+      continue;
+    }
+    result.outputShardings[i] = replicatedOn(graph, *distribution);
+    result.outputOrigins[i] = origin;
+  }
+}
+
 ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, const Origin &origin) {
   ShardingOrigin out;
   auto valueOf = [&](int64_t tensor) { return tensor >= 0 ? pg.tensors[tensor].value : -1; };
@@ -173,6 +238,10 @@ TensorSharding finalSharding(const Graph &graph, const Tensor &tensor) {
 
 PropagationResult propagateShardings(const Graph &graph, PropagationStrategy strategy) {
   auto pg = std::make_shared<PropagationGraph>(buildPropagationGraph(graph));
+  // User annotations first, then distributions spread, then Shardy decides
+  // the rest with distributed values closed.
+  auto spread = std::make_shared<DistributionSpread>(spreadDistributions(graph, *pg));
+  closeDistributedTensors(*pg, *spread);
   PropagationEngine engine(graph, *pg);
   runStrategy(engine, *pg, strategy);
   replicateTheRest(graph, *pg);
@@ -192,6 +261,8 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
     result.outputShardings.push_back(finalSharding(graph, pg->tensors[t]));
     result.outputOrigins.push_back(publicOrigin(graph, *pg, pg->tensors[t].origin));
   }
+  addDistributions(graph, *spread, result);
+  result.spread = std::move(spread);
   for (const ManualInfo &info : pg->manuals) {
     ManualComputationShardings &shardings = result.manualComputations[pg->ops[info.op]->pointer];
     for (int64_t t : info.inTensors)
@@ -231,10 +302,26 @@ void writeSlot(std::optional<TensorSharding> &slot, Metadata &metadata,
     setKey(metadata, "_origin", quoteJsonString(origin.str()));
 }
 
+/// A graph input or output: its distribution if it has one, else its sharding.
+void writeSlot(RegionArgument &slot, const TensorSharding &sharding,
+               const std::optional<Distribution> &distribution, const ShardingOrigin &origin) {
+  if (!distribution) {
+    writeSlot(slot.sharding, slot.metadata, sharding, origin);
+    return;
+  }
+  bool unchanged = slot.distribution == distribution && !slot.sharding &&
+                   findKey(slot.metadata, "_origin") != slot.metadata.end();
+  slot.distribution = distribution;
+  slot.sharding.reset();
+  if (!unchanged)
+    setKey(slot.metadata, "_origin", quoteJsonString(origin.str()));
+}
+
 void writeOpResults(Op &op, const PropagationResult &result) {
   if (op.results.empty())
     return;
   op.shardings.resize(op.results.size());
+  op.distributions.resize(op.results.size());
   bool single = op.results.size() == 1 && !op.pluralResults;
   const std::string key = single ? "_origin" : "_origins";
   bool unchanged = findKey(op.metadata, key) != op.metadata.end();
@@ -243,8 +330,16 @@ void writeOpResults(Op &op, const PropagationResult &result) {
     const TensorSharding &sharding = result.shardings[op.results[j]];
     if (sharding.meshName.empty())
       return;
-    unchanged &= op.shardings[j] && *op.shardings[j] == sharding;
-    op.shardings[j] = sharding;
+    const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
+    if (distribution) {
+      unchanged &= op.distributions[j] == distribution && !op.shardings[j];
+      op.distributions[j] = distribution;
+      op.shardings[j].reset();
+    } else {
+      unchanged &= op.shardings[j] && *op.shardings[j] == sharding && !op.distributions[j];
+      op.shardings[j] = sharding;
+      op.distributions[j].reset();
+    }
     origins += (j ? ", " : "") + quoteJsonString(result.origins[op.results[j]].str());
   }
   if (unchanged)
@@ -257,10 +352,11 @@ void writeOpResults(Op &op, const PropagationResult &result) {
 
 void applyPropagation(Graph &graph, const PropagationResult &result) {
   for (auto &arg : graph.main.args)
-    writeSlot(arg.sharding, arg.metadata, result.shardings[arg.value], result.origins[arg.value]);
+    writeSlot(arg, result.shardings[arg.value], result.distributions[arg.value],
+              result.origins[arg.value]);
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
-    writeSlot(graph.main.results[i].sharding, graph.main.results[i].metadata,
-              result.outputShardings[i], result.outputOrigins[i]);
+    writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],
+              result.outputOrigins[i]);
   walkMutableOps(graph.main, [&](Op &op) {
     writeOpResults(op, result);
     if (op.kind != OpKind::ManualComputation)

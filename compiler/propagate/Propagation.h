@@ -19,7 +19,8 @@ namespace shardgen {
 
 namespace propagation {
 struct PropagationGraph;
-}
+struct DistributionSpread;
+} // namespace propagation
 
 /// Shardy's strategies. UserPriority (the default) runs OpPriority once per
 /// user priority level; OpPriority runs Aggressive in three op stages;
@@ -61,9 +62,18 @@ struct PropagationResult {
   /// axes only.
   std::vector<TensorSharding> shardings;
   std::vector<ShardingOrigin> origins;
+  /// Per ValueId: the distribution of a distributed value (a user's, or
+  /// spread to it; spec "Distributions"), else none. A distributed value's
+  /// `shardings` entry is replicated on the distribution's mesh and its
+  /// `origins` entry says where the distribution came from ("user:" the
+  /// distribution's pointer, or "op:" the op it crossed).
+  std::vector<std::optional<Distribution>> distributions;
   /// Per graph output.
   std::vector<TensorSharding> outputShardings;
   std::vector<ShardingOrigin> outputOrigins;
+  /// Per graph output: its distribution (the user's, or its value's when the
+  /// output has no annotation of its own), else none.
+  std::vector<std::optional<Distribution>> outputDistributions;
   /// Keyed by the manual_computation's JSON pointer: in/out shardings
   /// extended with the free axes propagation found.
   std::map<std::string, ManualComputationShardings> manualComputations;
@@ -72,13 +82,15 @@ struct PropagationResult {
   int64_t opVisits = 0;
   /// The propagation state `explainValue` reads.
   std::shared_ptr<const propagation::PropagationGraph> state;
+  std::shared_ptr<const propagation::DistributionSpread> spread;
 };
 
 PropagationResult propagateShardings(const Graph &graph, PropagationStrategy strategy);
 
 /// Writes the result into the IR slots (input/output/op/body-argument
-/// shardings, manual_computation in/out shardings) with `_origin` (one
-/// result) or `_origins` (several) metadata next to each.
+/// shardings or distributions, manual_computation in/out shardings) with
+/// `_origin` (one result) or `_origins` (several) metadata next to each. A
+/// distributed slot gets its `distribution` and no `sharding`.
 void applyPropagation(Graph &graph, const PropagationResult &result);
 
 /// Why `valueName` has its sharding: the chain of origins back to user

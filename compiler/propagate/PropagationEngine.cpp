@@ -133,6 +133,8 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
     if (member == tensor)
       continue;
     Tensor &other = pg_.tensors[member];
+    if (other.distributed)
+      continue;
     ShardingState copy = pg_.tensors[tensor].state;
     copy.forbidden = other.state.forbidden;
     if (copy == other.state)
@@ -164,6 +166,16 @@ int64_t PropagationEngine::findSource(const OpProjection &projection, const OpPr
     }
   }
   return fallback;
+}
+
+/// A distributed tensor maps no factor for propagation: it neither gives nor
+/// takes axes, nor excludes any.
+void PropagationEngine::hideIfDistributed(TensorProjection &projection, int64_t tensor) const {
+  if (!pg_.tensors[tensor].distributed)
+    return;
+  for (FactorSharding &factor : projection.factors)
+    factor = FactorSharding{};
+  projection.excluded.clear();
 }
 
 void PropagationEngine::visit(int64_t edgeIndex) {
@@ -213,6 +225,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
     const auto &mapping = k < edge.operands.size() ? rule.operands[k]
                                                    : rule.results[k - edge.operands.size()];
     projection.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
+    hideIfDistributed(projection.tensors.back(), tensorAt(edge, k));
   }
   std::vector<bool> updated = propagateFactors(
       projection, rule.factorSizes,
@@ -226,6 +239,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
     const auto &mapping = k < edge.operands.size() ? rule.operands[k]
                                                    : rule.results[k - edge.operands.size()];
     before.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
+    hideIfDistributed(before.tensors.back(), tensorAt(edge, k));
   }
 
   for (size_t k = 0; k < numTensors; ++k) {

@@ -53,6 +53,7 @@ private:
   void visit(int64_t edgeIndex);
   void setSharding(int64_t tensor, ShardingState state, Origin origin, int64_t fromEdge);
   void enqueueNeighbours(int64_t tensor, int64_t exceptEdge);
+  void hideIfDistributed(TensorProjection &projection, int64_t tensor) const;
   int64_t findSource(const OpProjection &projection, const OpProjection &before, size_t target,
                      const std::vector<bool> &updated) const;
 

@@ -65,6 +65,9 @@ struct Tensor {
   /// ... and the updates that extended it after that (at most a few).
   std::vector<Origin> extensions;
   int64_t group = -1;     // index into PropagationGraph::groups
+  /// A distributed value: Shardy propagation treats it as closed, neither
+  /// giving nor taking axes (it has no sharding at all).
+  bool distributed = false;
   int32_t meshHint = -1;  // a mesh an edge reached it with, when it got no axes
   std::vector<int64_t> edges;
   std::string label; // for diagnostics: the value name, "output 0", ...

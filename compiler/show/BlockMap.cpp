@@ -86,4 +86,34 @@ BlockMap mapBlocks(const ShardLayout &layout) {
   return map;
 }
 
+BlockMap mapChunks(const DistributionLayout &layout) {
+  BlockMap map;
+  map.shape = layout.tensorShape();
+  const std::vector<int64_t> &shard = layout.shardShape();
+  for (size_t d = 0; d < map.shape.size(); ++d) {
+    map.cuts.emplace_back();
+    for (int64_t k = 0; k < layout.chunkGrid()[d]; ++k)
+      map.cuts[d].push_back({k * shard[d], std::min(shard[d], map.shape[d] - k * shard[d])});
+  }
+  for (int64_t chunk = 0; chunk < layout.numChunks(); ++chunk) {
+    ChunkBox box = layout.chunkBox(chunk);
+    Block block;
+    for (size_t d = 0; d < box.offset.size(); ++d) {
+      block.box.push_back({box.offset[d], box.extent[d]});
+      block.uneven |= box.extent[d] < shard[d];
+    }
+    block.positions = {layout.positionOfChunk(chunk)};
+    map.cellBlock.push_back(chunk);
+    map.blocks.push_back(std::move(block));
+  }
+  Block empty;
+  empty.empty = true;
+  for (int64_t position = 0; position < layout.numDevices(); ++position)
+    if (layout.chunkCountOfPosition(position) == 0)
+      empty.positions.push_back(position);
+  if (!empty.positions.empty())
+    map.blocks.push_back(std::move(empty));
+  return map;
+}
+
 } // namespace shardgen::show

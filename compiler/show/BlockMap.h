@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/ir/Distribution.h"
 #include "compiler/partition/ShardLayout.h"
 
 namespace shardgen::show {
@@ -44,5 +45,10 @@ struct BlockMap {
 };
 
 BlockMap mapBlocks(const ShardLayout &layout);
+
+/// A distributed tensor: one block per chunk (the cells are the chunk grid,
+/// so cell s is chunk s), held by the device the chunk is dealt to; devices
+/// dealt no chunk form the empty block.
+BlockMap mapChunks(const DistributionLayout &layout);
 
 } // namespace shardgen::show

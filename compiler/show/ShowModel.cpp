@@ -27,6 +27,17 @@ TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId
   return view;
 }
 
+/// Draws a distributed tensor by its chunks instead of the program's layout.
+void showDistribution(const Graph &graph, const std::optional<Distribution> &distribution,
+                      TensorView &view) {
+  if (!distribution)
+    return;
+  view.distributed = true;
+  view.sharding = printDistribution(*distribution);
+  view.blocks = mapChunks(
+      DistributionLayout(*distribution, view.type.shape, *graph.findMesh(distribution->meshName)));
+}
+
 } // namespace
 
 TensorView valueView(const Graph &graph, const PropagationResult &result,
@@ -40,6 +51,8 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
       view.role = "input " + std::to_string(i);
   view.sharding = shardingText(result.shardings[value]);
   view.origin = result.origins[value].str();
+  if (static_cast<size_t>(value) < result.distributions.size())
+    showDistribution(graph, result.distributions[value], view);
   return view;
 }
 
@@ -52,6 +65,8 @@ TensorView outputView(const Graph &graph, const PropagationResult &result,
   view.pointer = output.pointer;
   view.sharding = shardingText(result.outputShardings[index]);
   view.origin = result.outputOrigins[index].str();
+  if (index < result.outputDistributions.size())
+    showDistribution(graph, result.outputDistributions[index], view);
   return view;
 }
 

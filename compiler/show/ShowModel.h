@@ -27,6 +27,9 @@ struct TensorView {
   /// A manual computation body value: its blocks are of the body-local tensor
   /// (over the free axes; every manual coordinate holds its own such tensor).
   bool bodyLocal = false;
+  /// A distributed value: `sharding` holds its distribution's text and
+  /// `blocks` its chunks (one block per chunk).
+  bool distributed = false;
   BlockMap blocks;
 };
 

@@ -271,7 +271,7 @@ std::string renderMeshText(const Mesh &mesh, const TextStyle &style) {
 std::string renderTensorText(const TensorView &view, const Mesh &mesh, const TextStyle &style) {
   const BlockMap &map = view.blocks;
   std::string out = view.role + " \"" + view.name + "\": " + printType(view.type) + "\n";
-  out += "  sharding: " + view.sharding + "\n";
+  out += (view.distributed ? "  distribution: " : "  sharding: ") + view.sharding + "\n";
   out += "  origin:   " + view.origin + "\n";
   out += "  blocks:   " + blockSummary(map, mesh, view.bodyLocal) + "\n";
 

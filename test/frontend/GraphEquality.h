@@ -73,6 +73,7 @@ inline void checkSameArguments(const std::vector<RegionArgument> &a,
     INFO("argument/result " << a[i].pointer);
     CHECK(a[i].value == b[i].value);
     CHECK(a[i].sharding == b[i].sharding);
+    CHECK(a[i].distribution == b[i].distribution);
     CHECK(a[i].pointer == b[i].pointer);
     CHECK(a[i].metadata == b[i].metadata);
   }
@@ -94,6 +95,7 @@ inline void checkSameRegion(const Region &a, const Region &b) {
     CHECK(x.results == y.results);
     CHECK(x.declaredTypes == y.declaredTypes);
     CHECK(x.shardings == y.shardings);
+    CHECK(x.distributions == y.distributions);
     CHECK(x.pluralResults == y.pluralResults);
     CHECK(sameAttributes(x.attrs, y.attrs));
     CHECK(x.metadata == y.metadata);
