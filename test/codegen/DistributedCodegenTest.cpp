@@ -90,7 +90,7 @@ TEST_CASE("per-device call style: [k, shard_shape...] buffers, padding ignored a
 TEST_CASE("the seed's reduction over the batch dim communicates nothing") {
   Graph graph = loadVerified(sample("nd_batch_reduce"));
   SpmdProgram program = partitionVerified(graph);
-  // Both reduces run chunk by chunk where the [10, 1, 1] sticks live.
+  // The distribution spreads to both reduces: they run where the sticks live.
   const CommunicationManifest manifest = computeManifest(program);
   CHECK(manifest.collectives.empty());
   CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
