@@ -15,20 +15,36 @@
 
 namespace shardgen::cli {
 
-void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs) {
-  OutputFolder folder(dir);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string name = "out" + std::to_string(i) + ".npy";
-    try {
-      writeNpy((folder.staging() / name).string(), outputs[i]);
-    } catch (const NpyError &error) {
-      // "STAGING/outN.npy: cannot write: REASON": the staging path means nothing to the user.
-      std::string_view what = error.what();
-      size_t reason = what.rfind(": ");
-      throw InputError(dir, "cannot write " + name + ": " +
-                                std::string(reason == what.npos ? what : what.substr(reason + 2)));
-    }
+namespace {
+
+void stageNpy(const std::string &dir, const OutputFolder &folder, const std::string &name,
+              const Literal &value) {
+  try {
+    writeNpy((folder.staging() / name).string(), value);
+  } catch (const NpyError &error) {
+    // "STAGING/outN.npy: cannot write: REASON": the staging path means nothing to the user.
+    std::string_view what = error.what();
+    size_t reason = what.rfind(": ");
+    throw InputError(dir, "cannot write " + name + ": " +
+                              std::string(reason == what.npos ? what : what.substr(reason + 2)));
   }
+}
+
+} // namespace
+
+void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs) {
+  writeOutputs(dir, outputs, {});
+}
+
+void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs,
+                  const std::vector<std::vector<Literal>> &shards) {
+  OutputFolder folder(dir);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    stageNpy(dir, folder, "out" + std::to_string(i) + ".npy", outputs[i]);
+  for (size_t j = 0; j < shards.size(); ++j)
+    for (size_t p = 0; p < shards[j].size(); ++p)
+      stageNpy(dir, folder, "out" + std::to_string(j) + ".dev" + std::to_string(p) + ".npy",
+               shards[j][p]);
   folder.commit();
 }
 

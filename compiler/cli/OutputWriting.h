@@ -13,6 +13,11 @@ namespace shardgen::cli {
 /// or none.
 void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs);
 
+/// As writeOutputs, and also out<j>.dev<p>.npy: `shards[j][p]`, device
+/// position p's local buffer of output j (`run --shards`).
+void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs,
+                  const std::vector<std::vector<Literal>> &shards);
+
 /// With `-o DIR` writes the outputs there, else prints them to stdout.
 void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs);
 

@@ -120,15 +120,10 @@ PropagationResult Pipeline::propagate(const Graph &graph, PropagationStrategy st
 }
 
 SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
-  return partition(graph, result, [](const Graph &propagated) { return &propagated; });
-}
-
-SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result,
-                                const std::function<const Graph *(const Graph &)> &derive) {
   SpmdProgram program = stage("partition", [&] {
     return atFile(path_, [&] {
       applyPropagation(graph, result);
-      return partitionProgram(*derive(graph));
+      return partitionProgram(graph);
     });
   });
   dumpIfAsked(Stage::Partition, [&] { return printableLines(show::printProgram(program)); });

@@ -48,10 +48,6 @@ public:
   PropagationResult propagate(const Graph &graph, PropagationStrategy strategy);
   /// Writes `result` into `graph` and partitions it (the program points into it).
   SpmdProgram partition(Graph &graph, const PropagationResult &result);
-  /// As above, but partitions the graph `derive` makes from the propagated
-  /// `graph` (and owns: the program points into it).
-  SpmdProgram partition(Graph &graph, const PropagationResult &result,
-                        const std::function<const Graph *(const Graph &)> &derive);
   GeneratedProgram generate(const SpmdProgram &program, const AotOptions &options = {});
   /// Runs `work` as the timed stage `name` under the progress line.
   template <typename Work> auto stage(const std::string &name, Work &&work) {

@@ -128,7 +128,8 @@ RunSettings runSettings(const ParsedArgs &args) {
 
 int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Graph &graph,
                  const SpmdProgram &program, const std::vector<Literal> &inputs,
-                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls) {
+                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls,
+                 const std::vector<std::vector<Literal>> *localBuffers) {
   const std::string &path = settings.path;
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
@@ -143,12 +144,20 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
               << " outputs agree with the reference interpreter's on " << program.mesh.numDevices()
               << " devices\n";
   }
-  emitOutputs(args, outputs);
+  if (localBuffers)
+    writeOutputs(*args.value("-o"), outputs, *localBuffers);
+  else
+    emitOutputs(args, outputs);
   return kSuccess;
 }
 
 static int runRun(const ParsedArgs &args) {
   const Backend backend = backendOption(args);
+  const bool shards = args.has("--shards");
+  if (shards && !args.value("-o"))
+    throw UsageError("--shards needs -o DIR (the local buffers are written there)");
+  if (shards && backend == Backend::Mpi)
+    throw UsageError("--shards needs the threads backend (--backend mpi writes no local buffers)");
   if (backend == Backend::Mpi && isMpiRank())
     return runMpiRank(args);
   const RunSettings settings = runSettings(args);
@@ -203,17 +212,20 @@ static int runRun(const ParsedArgs &args) {
     return std::make_unique<CompiledProgram>(program, generated, jitOptions);
   });
   std::vector<Literal> outputs;
+  std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
-      outputs = compiled->run(inputs, runtime::LaunchOptions{settings.timeoutSeconds,
-                                                            stallPositionForTest()});
+      runtime::LaunchOptions launch{settings.timeoutSeconds, stallPositionForTest()};
+      outputs = shards ? compiled->run(inputs, launch, localBuffers)
+                       : compiled->run(inputs, launch);
     } catch (const runtime::RunTimeout &error) {
       throw InputError(displayName(path), error.what());
     }
   });
   if (args.has("--repeat"))
     std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
-  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls,
+                      shards ? &localBuffers : nullptr);
 }
 
 const Command &runCommand() {
@@ -222,7 +234,7 @@ const Command &runCommand() {
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
        "[--verify-spmd] [--no-cache] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE] "
-       "[--backend threads|mpi] [--ranks N] [--mpirun-args 'ARGS']",
+       "[--backend threads|mpi] [--ranks N] [--mpirun-args 'ARGS'] [--shards]",
        "Propagates shardings, partitions GRAPH over its mesh, generates C++, compiles it\n"
        "in-process (clang + LLVM ORC JIT) and runs it with one thread per device.\n"
        "Inputs are .npy files, one per graph input (pseudo-random when omitted). With\n"
@@ -233,6 +245,8 @@ const Command &runCommand() {
        "--rtol/--atol replace that bound by ATOL + RTOL * |expected|. Integers and i1\n"
        "compare exactly; NaN matches only NaN; infinities must match exactly.\n"
        "With -o, writes DIR/out0.npy, out1.npy, ...; without, prints the outputs.\n"
+       "With --shards also DIR/out<j>.dev<p>.npy: device position p's local buffer of\n"
+       "output j (its exact piece for a sharding, [k, shard_shape...] for a distribution).\n"
        "custom_call targets are functions of --custom-calls LIB.so, looked up there only.\n"
        "Refused up front (exit 1): a mesh of more than 512 devices, and a run needing\n"
        "more memory than --max-memory (default: 90% of this machine's).\n"
@@ -247,6 +261,8 @@ const Command &runCommand() {
        {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
         {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
         {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
+        {"--shards", OptionSpec::Flag, "",
+         "with -o: also write each device's local buffer of each output (out<j>.dev<p>.npy)"},
         {"--rtol", OptionSpec::Value, "R",
          "with --check: allowed relative difference (replaces the computed bound)"},
         {"--atol", OptionSpec::Value, "A",

@@ -25,10 +25,12 @@ struct RunSettings {
 RunSettings runSettings(const ParsedArgs &args);
 
 /// --check (exit 3 on a difference) and -o DIR / printing, as every backend
-/// ends a run.
+/// ends a run; with `localBuffers` (`--shards`: [output][position]) also
+/// writes each device's local buffers into the -o DIR.
 int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Graph &graph,
                  const SpmdProgram &program, const std::vector<Literal> &inputs,
-                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls);
+                 const std::vector<Literal> &outputs, const CustomCallFunctions &customCalls,
+                 const std::vector<std::vector<Literal>> *localBuffers = nullptr);
 
 /// One rank of `run --backend mpi` (under mpirun): the whole pipeline, rank 0
 /// reading the inputs and scattering each rank the pieces its devices read,

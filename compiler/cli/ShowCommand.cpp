@@ -45,24 +45,6 @@ bool colourTerminal() {
          !(term && std::string(term) == "dumb");
 }
 
-/// The graph with its distributed values replicated (propagated as
-/// `result` says otherwise), which the partitioner takes until it
-/// partitions distributions: show draws those values from their chunks.
-Graph withDistributionsReplicated(const Graph &graph, const PropagationResult &result) {
-  Graph copy = graph.clone();
-  PropagationResult replicated = result;
-  std::fill(replicated.distributions.begin(), replicated.distributions.end(), std::nullopt);
-  std::fill(replicated.outputDistributions.begin(), replicated.outputDistributions.end(),
-            std::nullopt);
-  for (auto &arg : copy.main.args)
-    arg.distribution.reset();
-  for (auto &output : copy.main.results)
-    output.distribution.reset();
-  walkMutableOps(copy.main, [](Op &op) { op.distributions.clear(); });
-  applyPropagation(copy, replicated);
-  return copy;
-}
-
 int runShow(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
@@ -74,13 +56,7 @@ int runShow(const ParsedArgs &args) {
   PropagationResult result = pipeline.propagate(graph, strategy);
   if (pipeline.stopped())
     return kSuccess;
-  // Distributed values are drawn from their chunks; the program beside them
-  // is partitioned with them replicated.
-  Graph partitioned;
-  SpmdProgram program = pipeline.partition(graph, result, [&](const Graph &propagated) {
-    partitioned = withDistributionsReplicated(propagated, result);
-    return &partitioned;
-  });
+  SpmdProgram program = pipeline.partition(graph, result);
   if (pipeline.stopped())
     return kSuccess;
   // Unknown names fail here, before anything is written.

@@ -56,7 +56,9 @@ std::string pieceFunction(const SpmdProgram &program, const std::vector<SpmdValu
     std::vector<std::string> offsets;
     for (int64_t d = 0; d < layout.rank(); ++d)
       offsets.push_back(pieceOffset(layout, d));
-    std::vector<PieceClass> classes = pieceClasses(layout);
+    // A distributed value's piece is its local buffer [k, shardShape...] (its
+    // dims unsharded: offsets 0).
+    std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
     std::vector<std::string> returns;
     for (const PieceClass &piece : classes)
       returns.push_back("return Piece{" + paddedList(texts(piece.extents), maxRank, "1") + ", " +
@@ -104,7 +106,8 @@ std::string layoutDeclarations(const SpmdProgram &program, const std::vector<Spm
   int64_t maxRank = 1;
   for (const auto *ids : {&inputs, &outputs})
     for (SpmdValueId id : *ids)
-      maxRank = std::max(maxRank, program.layout(id).rank());
+      maxRank = std::max(maxRank, program.layout(id).rank() +
+                                      (program.layout(id).isDistributed() ? 1 : 0));
   return "/// The highest rank of an input or output (at least 1).\n"
          "inline constexpr int64_t kMaxRank = " +
          str(maxRank) + ";\n\n" +
@@ -118,7 +121,8 @@ std::string layoutDeclarations(const SpmdProgram &program, const std::vector<Spm
          "/// One device's piece of a tensor: shape[d] elements from offset[d] of\n"
          "/// the global tensor on each dim d < rank (1 and 0 from rank on), dense\n"
          "/// and row-major in the per-device call styles. A device holding nothing\n"
-         "/// of it has numElements 0.\n"
+         "/// of it has numElements 0. For a distributed tensor, its local buffer\n"
+         "/// [k, shard_shape...] (rank + 1 dims, offsets 0; inputShardShape).\n"
          "struct Piece {\n"
          "  int64_t shape[kMaxRank];\n"
          "  int64_t offset[kMaxRank];\n"

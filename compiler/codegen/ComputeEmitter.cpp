@@ -55,6 +55,59 @@ namespace {
 
 std::string str(int64_t v) { return std::to_string(v); }
 
+std::string_view compareFunctor(ComparisonDirection direction) {
+  switch (direction) {
+  case ComparisonDirection::EQ: return "CmpEQ";
+  case ComparisonDirection::NE: return "CmpNE";
+  case ComparisonDirection::LT: return "CmpLT";
+  case ComparisonDirection::LE: return "CmpLE";
+  case ComparisonDirection::GT: return "CmpGT";
+  case ComparisonDirection::GE: return "CmpGE";
+  }
+  return "CmpEQ";
+}
+
+} // namespace
+
+std::string elementwiseKernelCall(const ElementwiseCall &call) {
+  const OpKind kind = call.op->kind;
+  auto typed = [](ElementType type, const std::string &buffer) {
+    return "as<" + std::string(storageType(type)) + ">(" + buffer + ")";
+  };
+  auto stride = [&](size_t operand) { return call.broadcast[operand] ? "0" : "1"; };
+  const std::string n = str(call.count);
+  const std::string inTag(elementTag(call.inTypes[0])), outTag(elementTag(call.outType));
+  switch (kind) {
+  case OpKind::Compare:
+    return "compare<" + inTag + ", " +
+           std::string(compareFunctor(call.op->attr<CompareAttrs>().direction)) + ", " + n +
+           ">(" + typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[1], call.ins[1]) +
+           ", as<uint8_t>(" + call.out + "));";
+  case OpKind::Select:
+    return "select<" + outTag + ", " + n + ", " + stride(0) + ">(as<uint8_t>(" + call.ins[0] +
+           "), " + typed(call.outType, call.ins[1]) + ", " + typed(call.outType, call.ins[2]) +
+           ", " + typed(call.outType, call.out) + ");";
+  case OpKind::Clamp:
+    return "clamp<" + outTag + ", " + n + ", " + stride(0) + ", " + stride(2) + ">(" +
+           typed(call.outType, call.ins[0]) + ", " + typed(call.outType, call.ins[1]) + ", " +
+           typed(call.outType, call.ins[2]) + ", " + typed(call.outType, call.out) + ");";
+  case OpKind::Convert:
+    return "convert<" + inTag + ", " + outTag + ", " + n + ">(" +
+           typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.outType, call.out) + ");";
+  default:
+    break;
+  }
+  if (opCategory(kind) == OpCategory::ElementwiseUnary)
+    return "unary<" + inTag + ", " + std::string(unaryFunctor(kind, call.inTypes[0])) + ", " + n +
+           ">(" + typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[0], call.out) +
+           ");";
+  return "binary<" + inTag + ", " + std::string(binaryFunctor(kind)) + ", " + n + ">(" +
+         typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[0], call.ins[1]) + ", " +
+         typed(call.inTypes[0], call.out) + ");";
+}
+
+namespace {
+
 /// Per-device emission helper for one step.
 struct StepView {
   EmitterContext &context;
@@ -87,17 +140,6 @@ struct StepView {
   }
 };
 
-std::string_view compareFunctor(ComparisonDirection direction) {
-  switch (direction) {
-  case ComparisonDirection::EQ: return "CmpEQ";
-  case ComparisonDirection::NE: return "CmpNE";
-  case ComparisonDirection::LT: return "CmpLT";
-  case ComparisonDirection::LE: return "CmpLE";
-  case ComparisonDirection::GT: return "CmpGT";
-  case ComparisonDirection::GE: return "CmpGE";
-  }
-  return "CmpEQ";
-}
 
 /// The constant's words, as a file-scope array; returns its name.
 std::string emitConstantData(EmitterContext &context, const Literal &value) {
@@ -147,77 +189,26 @@ void emitIota(StepView s) {
   }, true);
 }
 
-void emitElementwise(StepView s) {
-  OpKind kind = s.op().kind;
-  std::string tag(elementTag(s.inType(0)));
-  std::string word(storageType(s.inType(0)));
-  s.perDevice([&](int64_t d) -> std::string {
-    int64_t n = product(s.outShape(d));
-    if (n == 0)
-      return "";
-    std::string args = "as<" + word + ">(" + s.inBuf(0) + "), ";
-    if (opCategory(kind) == OpCategory::ElementwiseUnary)
-      return "unary<" + tag + ", " + std::string(unaryFunctor(kind, s.inType(0))) + ", " +
-             str(n) + ">(" + args + "as<" + word + ">(" + s.outBuf() + "));";
-    return "binary<" + tag + ", " + std::string(binaryFunctor(kind)) + ", " + str(n) + ">(" +
-           args + "as<" + word + ">(" + s.inBuf(1) + "), as<" + word + ">(" + s.outBuf() + "));";
-  });
+/// The elementwise call of step `s` (ops of ElementwiseCall), without its
+/// element count.
+ElementwiseCall elementwiseCallOf(StepView s) {
+  ElementwiseCall call;
+  call.op = &s.op();
+  call.outType = s.outType();
+  call.out = s.outBuf();
+  for (size_t i = 0; i < s.step.inputs.size(); ++i) {
+    call.inTypes.push_back(s.inType(i));
+    call.broadcast.push_back(s.globalIn(i).empty() && !s.globalOut().empty());
+    call.ins.push_back(s.inBuf(i));
+  }
+  return call;
 }
 
-void emitCompare(StepView s) {
-  std::string tag(elementTag(s.inType(0)));
-  std::string word(storageType(s.inType(0)));
-  std::string functor(compareFunctor(s.op().attr<CompareAttrs>().direction));
+void emitElementwiseFamily(StepView s) {
+  ElementwiseCall call = elementwiseCallOf(s);
   s.perDevice([&](int64_t d) -> std::string {
-    int64_t n = product(s.outShape(d));
-    if (n == 0)
-      return "";
-    return "compare<" + tag + ", " + functor + ", " + str(n) + ">(as<" + word + ">(" +
-           s.inBuf(0) + "), as<" + word + ">(" + s.inBuf(1) + "), as<uint8_t>(" + s.outBuf() +
-           "));";
-  });
-}
-
-/// 0 for a scalar operand broadcast over the result, else 1.
-std::string strideFor(StepView s, size_t operand) {
-  return s.globalIn(operand).empty() && !s.globalOut().empty() ? "0" : "1";
-}
-
-void emitSelect(StepView s) {
-  std::string tag(elementTag(s.outType()));
-  std::string word = s.outStorage();
-  s.perDevice([&](int64_t d) -> std::string {
-    int64_t n = product(s.outShape(d));
-    if (n == 0)
-      return "";
-    return "select<" + tag + ", " + str(n) + ", " + strideFor(s, 0) + ">(as<uint8_t>(" +
-           s.inBuf(0) + "), as<" + word + ">(" + s.inBuf(1) + "), as<" + word + ">(" +
-           s.inBuf(2) + "), as<" + word + ">(" + s.outBuf() + "));";
-  });
-}
-
-void emitClamp(StepView s) {
-  std::string tag(elementTag(s.outType()));
-  std::string word = s.outStorage();
-  s.perDevice([&](int64_t d) -> std::string {
-    int64_t n = product(s.outShape(d));
-    if (n == 0)
-      return "";
-    return "clamp<" + tag + ", " + str(n) + ", " + strideFor(s, 0) + ", " + strideFor(s, 2) +
-           ">(as<" + word + ">(" + s.inBuf(0) + "), as<" + word + ">(" + s.inBuf(1) + "), as<" +
-           word + ">(" + s.inBuf(2) + "), as<" + word + ">(" + s.outBuf() + "));";
-  });
-}
-
-void emitConvert(StepView s) {
-  std::string from(elementTag(s.inType(0))), to(elementTag(s.outType()));
-  std::string fromWord(storageType(s.inType(0)));
-  s.perDevice([&](int64_t d) -> std::string {
-    int64_t n = product(s.outShape(d));
-    if (n == 0)
-      return "";
-    return "convert<" + from + ", " + to + ", " + str(n) + ">(as<" + fromWord + ">(" +
-           s.inBuf(0) + "), as<" + s.outStorage() + ">(" + s.outBuf() + "));";
+    call.count = product(s.outShape(d));
+    return call.count == 0 ? "" : elementwiseKernelCall(call);
   });
 }
 
@@ -595,17 +586,19 @@ void emitCustomCall(StepView s) {
 void emitCompute(EmitterContext &context, const SpmdStep &step) {
   StepView s{context, step};
   const Op &op = *step.op;
+  if (context.layout(step.outputs.at(0)).isDistributed())
+    return emitChunkwiseCompute(context, step);
   if (isElementwise(op.kind))
-    return emitElementwise(s);
+    return emitElementwiseFamily(s);
   if (isCollective(op.kind))
     return emitUserCollective(s);
   switch (op.kind) {
   case OpKind::Constant: return emitConstant(s);
   case OpKind::Iota: return emitIota(s);
-  case OpKind::Compare: return emitCompare(s);
-  case OpKind::Select: return emitSelect(s);
-  case OpKind::Clamp: return emitClamp(s);
-  case OpKind::Convert: return emitConvert(s);
+  case OpKind::Compare:
+  case OpKind::Select:
+  case OpKind::Clamp:
+  case OpKind::Convert: return emitElementwiseFamily(s);
   case OpKind::DotGeneral: return emitDotGeneral(s);
   case OpKind::Transpose: return emitTranspose(s);
   case OpKind::Reshape: return emitCopy(s);

@@ -65,4 +65,31 @@ std::string joinInts(const std::vector<int64_t> &values);
 void emitCompute(EmitterContext &context, const SpmdStep &step);
 void emitTransfer(EmitterContext &context, const SpmdStep &step);
 
+// Distributed values (ChunkEmitter.cpp): compute steps chunk by chunk, the
+// Redistribute transfer, and copies of distributed inputs and outputs.
+void emitChunkwiseCompute(EmitterContext &context, const SpmdStep &step);
+void emitRedistribute(EmitterContext &context, const SpmdStep &step);
+/// Scatter (global -> buffer) or gather (buffer -> global, each chunk by its
+/// one holder) of distributed value `id` at `global` (a byte pointer).
+std::string distributedGlobalCopy(EmitterContext &context, SpmdValueId id,
+                                  const std::string &global, bool scatter);
+/// Per-device call style: copies device `position`'s [k, shard...] buffer
+/// in (padding zeroed, never read) or out whole.
+std::string distributedShardCopy(EmitterContext &context, SpmdValueId id,
+                                 const std::string &other, bool in);
+
+/// One elementwise kernel call (unary, binary, compare, select, clamp,
+/// convert) over `count` contiguous elements; `ins` and `out` are byte
+/// pointer expressions; a `broadcast` operand is a scalar read at 0.
+struct ElementwiseCall {
+  const Op *op = nullptr;
+  std::vector<ElementType> inTypes;
+  std::vector<bool> broadcast;
+  ElementType outType = ElementType::F32;
+  int64_t count = 0;
+  std::vector<std::string> ins;
+  std::string out;
+};
+std::string elementwiseKernelCall(const ElementwiseCall &call);
+
 } // namespace shardgen::codegen

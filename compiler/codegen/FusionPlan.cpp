@@ -15,9 +15,11 @@ bool isFusibleStep(const SpmdProgram &program, const SpmdStep &step) {
       !isElementwise(step.op->kind) || step.outputs.size() != 1)
     return false;
   const ShardLayout &result = program.layout(step.outputs[0]);
+  if (result.isDistributed()) // computed chunk by chunk, never on padding
+    return false;
   for (SpmdValueId input : step.inputs) {
     const ShardLayout &operand = program.layout(input);
-    if (!samePieceShapes(operand, result) ||
+    if (operand.isDistributed() || !samePieceShapes(operand, result) ||
         operand.globalType.elementType != result.globalType.elementType)
       return false;
   }

@@ -51,6 +51,7 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
   X(&shardgen::runtime::groupSize)                                                             \
   X(&shardgen::runtime::groupPosition)                                                         \
   X(&shardgen::runtime::barrier)                                                               \
+  X(&shardgen::runtime::exchange)                                                              \
   X(&shardgen::runtime::traceOp)
 
 /// The runtime's entry points by linker name: computed once per process by
@@ -94,6 +95,17 @@ JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls) {
   return options;
 }
 
+namespace {
+
+/// Runs every device of the mesh on this process' threads.
+MeshLauncher threadsLauncher(const rt::LaunchOptions &options) {
+  return [options](const rt::DeviceMesh &mesh, const rt::DeviceFunction &function) {
+    rt::launch(mesh, function, options);
+  };
+}
+
+} // namespace
+
 CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProgram &generated,
                                  const JitOptions &options)
     : program_(program),
@@ -103,13 +115,23 @@ CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProg
 
 std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
                                           const rt::LaunchOptions &options) const {
-  return run(inputs, [&](const rt::DeviceMesh &mesh, const rt::DeviceFunction &function) {
-    rt::launch(mesh, function, options);
-  });
+  return runImpl(inputs, threadsLauncher(options), nullptr);
 }
 
 std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
                                           const MeshLauncher &launcher) const {
+  return runImpl(inputs, launcher, nullptr);
+}
+
+std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
+                                          const rt::LaunchOptions &options,
+                                          std::vector<std::vector<Literal>> &shards) const {
+  return runImpl(inputs, threadsLauncher(options), &shards);
+}
+
+std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs,
+                                              const MeshLauncher &launcher,
+                                              std::vector<std::vector<Literal>> *shards) const {
   SHARDGEN_CHECK(inputs.size() == program_.inputs.size(),
                  "the program takes " + std::to_string(program_.inputs.size()) + " inputs, got " +
                      std::to_string(inputs.size()));
@@ -133,9 +155,27 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
   if (program_.mesh.deviceIds.size() > 1)
     deviceIds = program_.mesh.deviceIds;
   rt::DeviceMesh mesh(axes, deviceIds);
+  // With shards, each device gets the global outputs followed by its own
+  // local buffers (the entry point's mode 3).
+  std::vector<std::vector<void *>> outPerDevice;
+  if (shards) {
+    int64_t devices = program_.mesh.numDevices();
+    shards->assign(program_.outputs.size(), {});
+    for (size_t j = 0; j < program_.outputs.size(); ++j)
+      for (int64_t p = 0; p < devices; ++p)
+        (*shards)[j].emplace_back(localBufferType(program_.layout(program_.outputs[j]), p));
+    for (int64_t p = 0; p < devices; ++p) {
+      outPerDevice.push_back(out);
+      for (size_t j = 0; j < program_.outputs.size(); ++j)
+        outPerDevice.back().push_back((*shards)[j][p].data());
+    }
+  }
   Entry *entry = entry_;
   launcher(mesh, [&](const rt::DeviceContext &device) {
-    entry(&device, in.data(), out.data(), 1);
+    if (shards)
+      entry(&device, in.data(), outPerDevice[device.position].data(), 3);
+    else
+      entry(&device, in.data(), out.data(), 1);
   });
   return outputs;
 }

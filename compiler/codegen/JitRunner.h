@@ -51,10 +51,17 @@ public:
   /// where those devices own its pieces and stay zero elsewhere (under MPI,
   /// rank 0 merges every rank's: runtime::mergeDisjointToRoot).
   std::vector<Literal> run(const std::vector<Literal> &inputs, const MeshLauncher &launcher) const;
+  /// As run, and `shards[j][p]` receives device position p's local buffer of
+  /// output j (what the per-device call style returns; `run --shards`).
+  std::vector<Literal> run(const std::vector<Literal> &inputs, const runtime::LaunchOptions &options,
+                           std::vector<std::vector<Literal>> &shards) const;
 
   const JitModule &module() const { return *module_; }
 
 private:
+  std::vector<Literal> runImpl(const std::vector<Literal> &inputs, const MeshLauncher &launcher,
+                               std::vector<std::vector<Literal>> *shards) const;
+
   const SpmdProgram &program_;
   std::unique_ptr<JitModule> module_;
   using Entry = void(const void *device, const void *const *inputs, void *const *outputs,

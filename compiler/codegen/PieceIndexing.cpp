@@ -202,4 +202,16 @@ std::string dispatchOnClass(const std::vector<PieceClass> &classes,
   return out;
 }
 
+std::vector<PieceClass> localShapeClasses(const Mesh &mesh, const ShardLayout &layout) {
+  if (!layout.isDistributed())
+    return pieceClasses(layout);
+  std::map<Shape, std::vector<int64_t>> devicesOf;
+  for (int64_t position = 0; position < mesh.numDevices(); ++position)
+    devicesOf[layout.extentsOf(position)].push_back(position);
+  std::vector<PieceClass> classes;
+  for (const auto &[shape, devices] : devicesOf)
+    classes.push_back({shape, devicesCondition(mesh, devices)});
+  return classes;
+}
+
 } // namespace shardgen::codegen

@@ -40,6 +40,11 @@ std::vector<DimCase> dimCases(const ShardLayout &layout, int64_t dim,
 /// devices. Enumerated per dim (full, short and empty chunks), never per device.
 std::vector<PieceClass> pieceClasses(const ShardLayout &layout, const std::string &suffix = "");
 
+/// The distinct local buffer shapes of `layout` with conditions that select
+/// their devices: pieceClasses(), or for a distributed layout its buffers
+/// [k, shardShape...] by chunk count (conditions over `position`).
+std::vector<PieceClass> localShapeClasses(const Mesh &mesh, const ShardLayout &layout);
+
 /// True for the devices that are the first (lowest position) holding their
 /// piece: their coordinates on mesh (sub-)axes no dim uses are 0. "" = every
 /// device (every axis shards a dim).

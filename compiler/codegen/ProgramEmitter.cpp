@@ -53,6 +53,14 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
     const Shape &shape = layout.globalType.shape;
     std::string word(storageWord(layout.globalType.elementType));
     std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
+    if (layout.isDistributed()) {
+      std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
+                                  : "static_cast<unsigned char *>(" + global + ")";
+      if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
+          !copies.empty())
+        context.addStep("{\n" + indented(copies, 2) + "}");
+      continue;
+    }
     std::string piece = EmitterContext::buffer(ids[i]);
     std::vector<int64_t> strides = denseStrides(shape);
     std::string linear;
@@ -94,6 +102,13 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
     int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
     std::string piece = EmitterContext::buffer(ids[i]);
     std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+    if (layout.isDistributed()) {
+      std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
+                             : "static_cast<unsigned char *>(" + other + ")";
+      if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty())
+        context.addStep("{\n" + indented(copies, 2) + "}");
+      continue;
+    }
     std::vector<PieceClass> classes = pieceClasses(layout);
     std::vector<std::string> bodies;
     for (const PieceClass &pieceClass : classes) {
@@ -127,6 +142,13 @@ bool communicates(const SpmdStep &step) {
          (step.kind == StepKind::Compute && step.op && isCollective(step.op->kind));
 }
 
+/// A layout's sharding, or "distribution {...}" (local buffers [k, shard...]).
+std::string placementText(const ShardLayout &layout) {
+  return layout.isDistributed() ? "distribution " + printDistribution(*layout.distribution) +
+                                      " (local buffers [k, shard_shape...])"
+                                : printSharding(layout.sharding);
+}
+
 /// Lines "//   0: x tensor<8x16xf32> <@mesh, ...>" for the header.
 std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                        const std::vector<std::string> &names) {
@@ -134,7 +156,7 @@ std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = program.layout(ids[i]);
     out += "//   " + commentText(str(i) + ": " + names[i] + " " +
-                       printType(layout.globalType) + " " + printSharding(layout.sharding)) +
+                       printType(layout.globalType) + " " + placementText(layout)) +
            "\n";
   }
   return out.empty() ? "//   (none)\n" : out;
@@ -154,12 +176,12 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
     const Shape &shape = layout.globalType.shape;
     std::string name = "k" + kind + "Shape" + str(i);
     out += "const int64_t " + name + "[] = {" + (shape.empty() ? "0" : joinInts(shape)) + "};\n";
-    std::vector<PieceClass> classes = pieceClasses(layout);
+    std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
     std::vector<std::string> returns;
     for (size_t c = 0; c < classes.size(); ++c) {
       std::string shard = "k" + kind + "Shard" + str(i) + "_" + str(c);
       out += "const int64_t " + shard + "[] = {" +
-             (shape.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
+             (classes[c].extents.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
       returns.push_back("return " + shard + ";");
     }
     // The branches cover every position; `break` keeps compilers from
@@ -168,7 +190,7 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
               indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
               "    break;\n  }\n";
     *infos += "{" + quoted(names[i]) + ", " +
-              quoted(printType(layout.globalType)) + ", " + quoted(printSharding(layout.sharding)) +
+              quoted(printType(layout.globalType)) + ", " + quoted(placementText(layout)) +
               ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
               str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
               "},\n";
@@ -230,6 +252,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
   values["ARENA_BYTES"] = str(arenaBytes);
   values["VALUE_OFFSETS"] = joinInts(offsets);
+  values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
   generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
 
   // The application's side (AOT).
@@ -238,7 +261,6 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["NAME"] = generated.name;
   values["NUM_DEVICES"] = str(program.mesh.numDevices());
   values["NUM_INPUTS"] = str(static_cast<int64_t>(program.inputs.size()));
-  values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
   const std::vector<std::string> inputNames = graphNames(graph, graph.main.args);
   const std::vector<std::string> outputNames = graphNames(graph, graph.main.results);
   values["INPUT_LIST"] = tensorList(program, program.inputs, inputNames);

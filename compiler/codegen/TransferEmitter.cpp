@@ -323,6 +323,8 @@ struct TransferEmitter {
 } // namespace
 
 void emitTransfer(EmitterContext &context, const SpmdStep &step) {
+  if (step.kind == StepKind::Redistribute)
+    return emitRedistribute(context, step);
   TransferEmitter{context, step}.emit();
 }
 

@@ -1,5 +1,7 @@
 #include "compiler/partition/CollectiveTraffic.h"
 
+#include "compiler/partition/Redistribution.h"
+
 namespace shardgen {
 
 bool isCommunication(StepKind kind) {
@@ -10,6 +12,7 @@ bool isCommunication(StepKind kind) {
   case StepKind::AllReduce:
   case StepKind::ReduceScatter:
   case StepKind::Broadcast:
+  case StepKind::Redistribute:
     return true;
   case StepKind::Compute:
   case StepKind::AllSlice:
@@ -25,6 +28,12 @@ std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
   std::vector<DeviceTraffic> traffic(numDevices);
   if (!isCommunication(step.kind))
     return traffic;
+  if (step.kind == StepKind::Redistribute) {
+    RedistributionTraffic moved = redistributionTraffic(mesh, input, output);
+    for (int64_t device = 0; device < numDevices; ++device)
+      traffic[device] = DeviceTraffic{moved.sent[device], moved.received[device]};
+    return traffic;
+  }
   if (step.kind == StepKind::CollectivePermute) {
     for (auto [source, target] : step.pairs) {
       if (source == target)

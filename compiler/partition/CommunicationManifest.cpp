@@ -105,6 +105,12 @@ CommunicationManifest computeManifest(const SpmdProgram &program) {
     record.axes = step.axes;
     record.traffic = stepTraffic(program.mesh, step, program.layout(step.inputs[0]),
                                  program.layout(step.outputs[0]));
+    // A redistribution where every device already holds what it needs is a
+    // local re-chunking (as an all_slice): nothing to list.
+    if (step.kind == StepKind::Redistribute &&
+        std::all_of(record.traffic.begin(), record.traffic.end(),
+                    [](const DeviceTraffic &t) { return t.sent == 0 && t.received == 0; }))
+      continue;
     manifest.collectives.push_back(std::move(record));
   }
   manifest.peakBufferBytes = peakBufferBytes(program);

@@ -1,5 +1,7 @@
 #include "compiler/partition/ProgramMesh.h"
 
+#include <type_traits>
+
 #include "compiler/ir/Diagnostic.h"
 
 namespace shardgen {
@@ -10,12 +12,16 @@ public:
   explicit MeshCollector(const Graph &graph) : graph_(graph) {}
 
   void visitRegion(const Region &region) {
-    for (const auto &arg : region.args)
+    for (const auto &arg : region.args) {
       visit(arg.sharding, joinPointer(arg.pointer, "sharding"));
+      visit(arg.distribution, joinPointer(arg.pointer, "distribution"));
+    }
     for (const auto &op : region.ops)
       visitOp(op);
-    for (const auto &result : region.results)
+    for (const auto &result : region.results) {
       visit(result.sharding, joinPointer(result.pointer, "sharding"));
+      visit(result.distribution, joinPointer(result.pointer, "distribution"));
+    }
   }
 
   const Mesh *found() const { return found_; }
@@ -25,6 +31,10 @@ private:
     for (size_t i = 0; i < op.shardings.size(); ++i)
       visit(op.shardings[i], op.pluralResults ? joinPointer(joinPointer(op.pointer, "shardings"), i)
                                               : joinPointer(op.pointer, "sharding"));
+    for (size_t i = 0; i < op.distributions.size(); ++i)
+      visit(op.distributions[i],
+            op.pluralResults ? joinPointer(joinPointer(op.pointer, "distributions"), i)
+                             : joinPointer(op.pointer, "distribution"));
     if (op.kind == OpKind::ManualComputation) {
       const auto &attrs = op.attr<ManualComputationAttrs>();
       for (size_t i = 0; i < attrs.inShardings.size(); ++i)
@@ -36,10 +46,16 @@ private:
     }
   }
 
-  void visit(const std::optional<TensorSharding> &sharding, const std::string &pointer) {
-    if (!sharding)
+  /// A sharding's or a distribution's mesh.
+  void visit(const TensorSharding &sharding, const std::string &pointer) {
+    visit(std::optional<TensorSharding>(sharding), pointer);
+  }
+
+  template <typename Layout>
+  void visit(const std::optional<Layout> &layout, const std::string &pointer) {
+    if (!layout)
       return;
-    const Mesh *mesh = graph_.findMesh(sharding->meshName);
+    const Mesh *mesh = graph_.findMesh(layout->meshName);
     if (!mesh || mesh->numDevices() <= 1)
       return;
     if (!found_) {
@@ -47,8 +63,12 @@ private:
       return;
     }
     if (mesh != found_)
-      fail(pointer, "all shardings of a program to run must use one mesh: this sharding uses @" +
-                        mesh->name + ", an earlier one @" + found_->name);
+      fail(pointer, std::is_same_v<Layout, TensorSharding>
+                        ? "all shardings of a program to run must use one mesh: this sharding "
+                          "uses @" + mesh->name + ", an earlier one @" + found_->name
+                        : "all shardings and distributions of a program to run must use one "
+                          "mesh: this distribution uses @" + mesh->name + ", an earlier one @" +
+                              found_->name);
   }
 
   const Graph &graph_;

@@ -1,5 +1,7 @@
 #include "compiler/partition/RegionPartitioner.h"
 
+#include <algorithm>
+
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Progress.h"
 #include "compiler/partition/FactorAxes.h"
@@ -40,19 +42,14 @@ RegionPartitioner::RegionPartitioner(const Graph &graph, SpmdProgram &program)
 
 void RegionPartitioner::partitionMain() {
   for (const auto &arg : graph_.main.args) {
-    SpmdValueId id = addValue(graph_.value(arg.value).name,
-                              wantedLayout(graph_.type(arg.value), arg.sharding,
-                                           joinPointer(arg.pointer, "sharding")),
-                              arg.value);
+    SpmdValueId id = addValue(graph_.value(arg.value).name, endLayout(arg), arg.value);
     held_[arg.value] = id;
     program_.inputs.push_back(id);
   }
   partitionRegion(graph_.main);
   for (const auto &result : graph_.main.results)
-    program_.outputs.push_back(reshard(held_[result.value],
-                                       wantedLayout(graph_.type(result.value), result.sharding,
-                                                    joinPointer(result.pointer, "sharding")),
-                                       nullptr, result.pointer));
+    program_.outputs.push_back(
+        reshard(held_[result.value], endLayout(result), nullptr, result.pointer));
   for (size_t i = 0; i < program_.outputs.size(); ++i) {
     ShardLayout complete = program_.layout(program_.outputs[i]);
     if (!complete.partialAxes.empty()) {
@@ -108,7 +105,61 @@ struct LocalComputation {
 
 } // namespace
 
+bool RegionPartitioner::partitionChunkwise(const Op &op) {
+  if (op.results.size() != 1)
+    return false;
+  ShardLayout result = resultLayout(op, 0);
+  if (!result.isDistributed())
+    return false;
+  const Distribution &distribution = *result.distribution;
+  const TensorType &resultType = graph_.type(op.results[0]);
+  // Per operand: the distribution it is computed in (none: replicated).
+  std::vector<std::optional<Distribution>> operandDistributions;
+  if (isElementwise(op.kind) || op.kind == OpKind::Compare || op.kind == OpKind::Select ||
+      op.kind == OpKind::Clamp || op.kind == OpKind::Convert) {
+    for (ValueId operand : op.operands) {
+      if (graph_.type(operand).shape == resultType.shape)
+        operandDistributions.push_back(distribution);
+      else
+        operandDistributions.push_back(std::nullopt); // a broadcast scalar
+    }
+  } else if (op.kind == OpKind::Reduce) {
+    const TensorType &input = graph_.type(op.operands[0]);
+    if (op.operands.size() != 2 || input.numElements() == 0)
+      return false;
+    // Each chunk holds the reduced dims whole: one output chunk per chunk.
+    Distribution whole = distribution;
+    whole.shardShape.clear();
+    const std::vector<int64_t> &dims = op.attr<ReduceAttrs>().dimensions;
+    for (int64_t d = 0, kept = 0; d < input.rank(); ++d)
+      whole.shardShape.push_back(std::find(dims.begin(), dims.end(), d) != dims.end()
+                                     ? input.shape[d]
+                                     : distribution.shardShape[kept++]);
+    operandDistributions = {whole, std::nullopt};
+  } else {
+    return false;
+  }
+  SpmdStep step;
+  step.kind = StepKind::Compute;
+  step.op = &op;
+  step.pointer = op.pointer;
+  for (size_t t = 0; t < op.operands.size(); ++t) {
+    const TensorType &type = graph_.type(op.operands[t]);
+    ShardLayout local = operandDistributions[t]
+                            ? makeDistributedLayout(mesh_, type, *operandDistributions[t])
+                            : makeShardLayout(mesh_, type, DimAxes(type.rank()));
+    step.inputs.push_back(reshard(held_[op.operands[t]], local, &op, op.pointer));
+  }
+  SpmdValueId id = addValue(graph_.value(op.results[0]).name, result, op.results[0]);
+  step.outputs.push_back(id);
+  program_.steps.push_back(std::move(step));
+  held_[op.results[0]] = id;
+  return true;
+}
+
 void RegionPartitioner::partitionByRule(const Op &op) {
+  if (partitionChunkwise(op))
+    return;
   OpShardingRule rule = shardingRuleFor(graph_, op);
   FactorAxesRequest request;
   request.rule = &rule;
@@ -198,7 +249,22 @@ ShardLayout RegionPartitioner::wantedLayout(const TensorType &type,
   return makeShardLayout(mesh_, type, dims, partial);
 }
 
+ShardLayout RegionPartitioner::distributedLayout(const TensorType &type,
+                                                 const Distribution &distribution) const {
+  if (distribution.meshName != mesh_.name)
+    return makeShardLayout(mesh_, type, DimAxes(type.rank()));
+  return makeDistributedLayout(mesh_, type, distribution);
+}
+
+ShardLayout RegionPartitioner::endLayout(const RegionArgument &end) const {
+  if (end.distribution)
+    return distributedLayout(graph_.type(end.value), *end.distribution);
+  return wantedLayout(graph_.type(end.value), end.sharding, joinPointer(end.pointer, "sharding"));
+}
+
 ShardLayout RegionPartitioner::resultLayout(const Op &op, size_t result) const {
+  if (result < op.distributions.size() && op.distributions[result])
+    return distributedLayout(graph_.type(op.results[result]), *op.distributions[result]);
   std::optional<TensorSharding> sharding;
   if (result < op.shardings.size())
     sharding = op.shardings[result];

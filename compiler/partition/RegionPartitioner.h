@@ -21,6 +21,12 @@ private:
   void partitionRegion(const Region &region);
   void partitionOp(const Op &op);
   void partitionByRule(const Op &op);
+  /// An op computed chunk by chunk where its distributed result lives (an
+  /// elementwise op, or a reduce over dims each chunk holds whole): its
+  /// operands are brought to the matching distribution (scalars:
+  /// replicated). False when the op cannot be (its result is not
+  /// distributed, or a reduce over an empty dim).
+  bool partitionChunkwise(const Op &op);
   void partitionIdentity(const Op &op);
   void partitionManualComputation(const Op &op);
   void partitionCollective(const Op &op);
@@ -31,6 +37,11 @@ private:
   ShardLayout wantedLayout(const TensorType &type, const std::optional<TensorSharding> &sharding,
                            const std::string &pointer) const;
   ShardLayout resultLayout(const Op &op, size_t result) const;
+  /// The layout of a graph input or output: its distribution, or its sharding.
+  ShardLayout endLayout(const RegionArgument &end) const;
+  /// The layout of `distribution` (replicated when it is on another,
+  /// one-device mesh: programMesh refused two meshes of several devices).
+  ShardLayout distributedLayout(const TensorType &type, const Distribution &distribution) const;
 
   SpmdValueId addValue(std::string name, ShardLayout layout, ValueId source);
   /// Appends a step from `inputs` to one new value holding graph value `source`.

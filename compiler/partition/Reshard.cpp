@@ -7,6 +7,7 @@
 
 #include "compiler/ir/InternalError.h"
 #include "compiler/partition/CollectiveTraffic.h"
+#include "compiler/partition/Redistribution.h"
 
 namespace shardgen {
 namespace {
@@ -352,11 +353,24 @@ ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLa
   PlanBuilder builder(mesh, from);
   builder.reducePartialAxes(to);
   ShardLayout reduced = builder.current();
-  ShardLayout goal = makeShardLayout(mesh, to.globalType, dimAxesOf(to), reduced.partialAxes,
-                                     reduced.partialReducer);
+  ShardLayout goal = to.isDistributed()
+                         ? to
+                         : makeShardLayout(mesh, to.globalType, dimAxesOf(to),
+                                           reduced.partialAxes, reduced.partialReducer);
   ReshardPlan prefix = builder.take();
   if (sameLayout(reduced, goal))
     return prefix;
+  if (reduced.isDistributed() || goal.isDistributed()) {
+    // To, from or between distributions: one transfer of exactly the
+    // elements each destination lacks (the value is complete by now).
+    SpmdStep step;
+    step.kind = StepKind::Redistribute;
+    for (const MeshAxis &axis : mesh.axes) // its exchange spans the mesh
+      step.axes.push_back(AxisRef::full(axis.name));
+    prefix.bytesReceived += redistributionTraffic(mesh, reduced, goal).totalReceived;
+    prefix.steps.push_back(PlannedStep{std::move(step), goal});
+    return prefix;
+  }
 
   PlanBuilder decomposed(mesh, reduced);
   decomposed.moveDims(dimAxesOf(goal));

@@ -107,6 +107,16 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type,
   return layout;
 }
 
+ShardLayout makeDistributedLayout(const Mesh &mesh, const TensorType &type,
+                                  const Distribution &distribution) {
+  // Sharded like a replicated value (one shard per dim: numShards 1, the
+  // global chunk shape, even); the pieces come from `chunks`.
+  ShardLayout layout = makeShardLayout(mesh, type, TensorSharding::replicatedOn(mesh.name, type.rank()));
+  layout.distribution = distribution;
+  layout.chunks = std::make_shared<const DistributionLayout>(distribution, type.shape, mesh);
+  return layout;
+}
+
 ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type, const DimAxes &dimAxes,
                             const std::vector<AxisRef> &partialAxes, Reducer partialReducer) {
   TensorSharding sharding;
@@ -128,6 +138,8 @@ DimAxes dimAxesOf(const ShardLayout &layout) {
 }
 
 bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
+  if (a.isDistributed() || b.isDistributed())
+    return a.globalType == b.globalType && a.distribution == b.distribution;
   if (a.globalType != b.globalType || a.partialAxes.size() != b.partialAxes.size() ||
       a.sharding.dims.size() != b.sharding.dims.size())
     return false;
@@ -143,6 +155,17 @@ bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
 bool samePieceShapes(const ShardLayout &a, const ShardLayout &b) {
   if (a.rank() != b.rank())
     return false;
+  if (a.isDistributed() || b.isDistributed()) {
+    // Local buffers [k, shardShape...]: compared device by device (a
+    // distributed and a sharded value have the same dims_ of a replicated one).
+    if (a.isDistributed() && b.isDistributed() && a.globalType == b.globalType &&
+        a.distribution == b.distribution && a.overrides_.empty() && b.overrides_.empty())
+      return true;
+    for (int64_t device = 0; device < a.numDevices(); ++device)
+      if (a.extentsOf(device) != b.extentsOf(device))
+        return false;
+    return true;
+  }
   bool sameDims = a.overrides_.empty() && b.overrides_.empty();
   for (int64_t d = 0; sameDims && d < a.rank(); ++d) {
     const DimShards &x = a.dims_[d], &y = b.dims_[d];
@@ -191,6 +214,8 @@ int64_t ShardLayout::offset(int64_t device, int64_t dim) const {
   if (!overrides_.empty())
     if (const Piece *piece = overrideOf(device))
       return piece->offsets[dim];
+  if (chunks)
+    return 0;
   return dims_[dim].offset(dims_[dim].shardOf(device));
 }
 
@@ -198,10 +223,14 @@ int64_t ShardLayout::extent(int64_t device, int64_t dim) const {
   if (!overrides_.empty())
     if (const Piece *piece = overrideOf(device))
       return piece->extents[dim];
+  if (chunks)
+    return chunks->localShape(device)[dim];
   return dims_[dim].extent(dims_[dim].shardOf(device));
 }
 
 Shape ShardLayout::offsetsOf(int64_t device) const {
+  if (chunks && !overrideOf(device))
+    return Shape(chunks->localShape(device).size(), 0);
   Shape offsets(rank());
   for (int64_t d = 0; d < rank(); ++d)
     offsets[d] = offset(device, d);
@@ -209,6 +238,10 @@ Shape ShardLayout::offsetsOf(int64_t device) const {
 }
 
 Shape ShardLayout::extentsOf(int64_t device) const {
+  if (const Piece *piece = overrideOf(device))
+    return piece->extents;
+  if (chunks)
+    return chunks->localShape(device);
   Shape extents(rank());
   for (int64_t d = 0; d < rank(); ++d)
     extents[d] = extent(device, d);
@@ -233,9 +266,18 @@ bool ShardLayout::isEven() const {
 
 int64_t ShardLayout::localElements(int64_t device) const {
   int64_t n = 1;
+  if (chunks && !overrideOf(device)) {
+    for (int64_t e : chunks->localShape(device)) // rank + 1 dims
+      n *= e;
+    return n;
+  }
   for (int64_t d = 0; d < rank(); ++d)
     n *= extent(device, d);
   return n;
+}
+
+TensorType localBufferType(const ShardLayout &layout, int64_t position) {
+  return layout.localType(position);
 }
 
 TensorType ShardLayout::localType(int64_t device) const {

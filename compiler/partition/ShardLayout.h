@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/Distribution.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Sharding.h"
 #include "compiler/ir/TensorType.h"
@@ -43,6 +46,13 @@ struct ShardLayout {
   /// contraction; `unreduced` in Shardy's terms.
   std::vector<AxisRef> partialAxes;
   Reducer partialReducer = Reducer::Add;
+  /// Set for a distributed value (spec "Distributions: ND shards dealt
+  /// round-robin"): `sharding` is then replicated and unused; `chunks`
+  /// places the chunks.
+  std::optional<Distribution> distribution;
+  std::shared_ptr<const DistributionLayout> chunks;
+
+  bool isDistributed() const { return distribution.has_value(); }
 
   int64_t rank() const { return globalType.rank(); }
   /// The mesh's number of devices (positions 0 .. numDevices() - 1).
@@ -50,7 +60,9 @@ struct ShardLayout {
   /// The first global index and the number of real elements `device` holds
   /// on `dim`; device = row-major mesh position (not the device id).
   /// Computed from the position's digits: nothing is stored per device, so
-  /// a layout's size does not depend on the mesh's.
+  /// a layout's size does not depend on the mesh's. For a distributed value
+  /// they describe its local buffer instead: extents [k, shardShape...]
+  /// (rank + 1 dims, padding of edge chunks included), offsets all 0.
   int64_t offset(int64_t device, int64_t dim) const;
   int64_t extent(int64_t device, int64_t dim) const;
   Shape offsetsOf(int64_t device) const;
@@ -72,8 +84,10 @@ struct ShardLayout {
 
 private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
+  friend ShardLayout makeDistributedLayout(const Mesh &, const TensorType &,
+                                           const Distribution &);
   friend bool samePieceShapes(const ShardLayout &, const ShardLayout &);
-  std::vector<DimShards> dims_;
+  std::vector<DimShards> dims_; // one unsharded shard per dim when distributed
   int64_t numDevices_ = 1;
   struct Piece {
     Shape offsets, extents;
@@ -94,15 +108,24 @@ ShardLayout makeShardLayout(const Mesh &mesh, const TensorType &type, const DimA
                             const std::vector<AxisRef> &partialAxes = {},
                             Reducer partialReducer = Reducer::Add);
 
+/// Lays `type` out by `distribution` (verified against `type`; on `mesh`).
+ShardLayout makeDistributedLayout(const Mesh &mesh, const TensorType &type,
+                                  const Distribution &distribution);
+
+/// The axes of each dim (none for a distributed value).
 DimAxes dimAxesOf(const ShardLayout &layout);
 
-/// Same global type, same axes per dim and same partial axes (as a set):
-/// every device holds the same piece in both.
+/// Same global type, same axes per dim and same partial axes (as a set), or
+/// the same distribution: every device holds the same piece in both.
 bool sameLayout(const ShardLayout &a, const ShardLayout &b);
 
 /// Every device's pieces of `a` and `b` (on one mesh) have the same shape.
 /// Decided per dim when the dims agree, else device by device.
 bool samePieceShapes(const ShardLayout &a, const ShardLayout &b);
+
+/// The type of the buffer device `position` holds (its local piece; what the
+/// per-device call style and `run --shards` exchange).
+TensorType localBufferType(const ShardLayout &layout, int64_t position);
 
 /// Bytes of one device's piece.
 int64_t localBytes(const ShardLayout &layout, int64_t device);

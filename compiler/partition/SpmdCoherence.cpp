@@ -3,6 +3,7 @@
 #include <map>
 
 #include "compiler/partition/CollectiveTraffic.h"
+#include "compiler/partition/Redistribution.h"
 
 namespace shardgen {
 
@@ -47,6 +48,8 @@ public:
       fail(0, 0, "sends " + std::string(elementTypeName(in_->globalType.elementType)) +
                      " and receives " +
                      std::string(elementTypeName(out_->globalType.elementType)));
+    if (step_.kind == StepKind::Redistribute)
+      return checkRedistribution();
     checkAxes();
     std::string axesKey;
     for (const AxisRef &axis : step_.axes)
@@ -241,6 +244,34 @@ private:
         fail(device, source,
              "device " + std::to_string(device) + " expects " + shapeText(receives(device)) +
                  ", device " + std::to_string(source) + " sends " + shapeText(sends(source)));
+    }
+  }
+
+  /// Every device makes one whole-mesh exchange; its blocks must fill each
+  /// destination's real elements exactly once, from inside the sources' buffers.
+  void checkRedistribution() const {
+    std::vector<int64_t> filled(mesh_.numDevices(), 0);
+    for (const RedistributionBlock &block : planRedistribution(mesh_, *in_, *out_)) {
+      Shape source = redistributionBufferShape(*in_, block.from);
+      Shape target = redistributionBufferShape(*out_, block.to);
+      for (size_t d = 0; d < block.extent.size(); ++d)
+        if (block.fromStart[d] + block.extent[d] > source[d] ||
+            block.toStart[d] + block.extent[d] > target[d])
+          fail(block.from, block.to, "a block outside the buffer " + shapeText(source) + " or " +
+                                         shapeText(target));
+      filled[block.to] += block.elements();
+    }
+    for (int64_t device = 0; device < mesh_.numDevices(); ++device) {
+      int64_t real = 0;
+      if (out_->isDistributed()) {
+        for (int64_t chunk : out_->chunks->chunksOfPosition(device))
+          real += out_->chunks->chunkBox(chunk).volume();
+      } else {
+        real = out_->localElements(device);
+      }
+      if (filled[device] != real)
+        fail(device, device, "receives " + std::to_string(filled[device]) + " elements for " +
+                                 std::to_string(real) + " real ones");
     }
   }
 

@@ -13,6 +13,7 @@ std::string_view stepKindName(StepKind kind) {
   case StepKind::ReduceScatter: return "reduce_scatter";
   case StepKind::Broadcast: return "broadcast";
   case StepKind::Alias: return "alias";
+  case StepKind::Redistribute: return "redistribute";
   }
   return "?";
 }

@@ -84,6 +84,11 @@ enum class StepKind {
   /// No data moves: the output is the input's buffer under another layout
   /// (entering or leaving a manual computation body).
   Alias,
+  /// To, from or between distributed values (Redistribution.h): every
+  /// device receives exactly the elements of its output piece it does not
+  /// hold, from the device holding them; padding of a distributed output is
+  /// zero. The input holds no partial axes.
+  Redistribute,
 };
 
 std::string_view stepKindName(StepKind kind);

@@ -19,13 +19,26 @@ BlockMap mapBlocks(const ShardLayout &layout) {
   map.shape = layout.globalType.shape;
   map.partialAxes = layout.partialAxes;
   const size_t rank = map.shape.size();
-  const Shape chunk = layout.chunkShape();
+  const Shape chunk = layout.isDistributed() ? layout.chunks->shardShape() : layout.chunkShape();
 
   // Devices by the box they hold (ordered by box, so by offsets).
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
   Block empty;
   empty.empty = true;
-  for (int64_t position = 0; position < layout.numDevices(); ++position) {
+  if (layout.isDistributed()) // one box per chunk, each on one device
+    for (int64_t position = 0; position < layout.numDevices(); ++position) {
+      std::vector<int64_t> chunks = layout.chunks->chunksOfPosition(position);
+      if (chunks.empty())
+        empty.positions.push_back(position);
+      for (int64_t c : chunks) {
+        ChunkBox box = layout.chunks->chunkBox(c);
+        std::vector<int64_t> key = box.offset;
+        key.insert(key.end(), box.extent.begin(), box.extent.end());
+        holders[key].push_back(position);
+      }
+    }
+  for (int64_t position = 0; position < layout.numDevices() && !layout.isDistributed();
+       ++position) {
     const Shape extents = layout.extentsOf(position);
     if (std::find(extents.begin(), extents.end(), 0) != extents.end()) {
       empty.positions.push_back(static_cast<int64_t>(position));

@@ -225,6 +225,31 @@ void collectivePermute(const DeviceContext &device, AxisList axes, ElementType t
   communicator.collectivePermute(device, group, source, destination, in, out, count * bytes);
 }
 
+void Communicator::exchange(const DeviceContext &, const CollectiveGroup &, const void *,
+                            const int64_t *, void *, const int64_t *) {
+  throw std::logic_error("exchange: this backend does not implement it");
+}
+
+void exchange(const DeviceContext &device, const void *send, const int64_t *sendOffsets,
+              void *recv, const int64_t *recvOffsets) {
+  constexpr const char *kName = "exchange";
+  Communicator &communicator = communicatorOf(device, kName);
+  InCollective inCollective(communicator, device, kName);
+  int32_t axes[kMaxMeshAxes] = {};
+  for (int32_t i = 0; i < device.numAxes; ++i)
+    axes[i] = i;
+  CollectiveGroup group = resolveGroup(device, AxisList{axes, device.numAxes}, kName);
+  if (!sendOffsets || !recvOffsets)
+    fail(kName, "null offsets");
+  for (int64_t q = 0; q < group.size; ++q)
+    if (sendOffsets[q + 1] < sendOffsets[q] || recvOffsets[q + 1] < recvOffsets[q])
+      fail(kName, "offsets must not decrease");
+  if ((sendOffsets[group.size] > sendOffsets[0] && !send) ||
+      (recvOffsets[group.size] > recvOffsets[0] && !recv))
+    fail(kName, "null buffer");
+  communicator.exchange(device, group, send, sendOffsets, recv, recvOffsets);
+}
+
 int32_t axisIndex(const DeviceContext &device, int32_t axis) {
   if (axis < 0 || axis >= device.numAxes)
     fail("axis_index", "axis " + std::to_string(axis) + " is not an axis of the mesh (it has " +

@@ -203,6 +203,38 @@ void ThreadsCommunicator::collectivePermute(const DeviceContext &device,
 
 void ThreadsCommunicator::barrier(const DeviceContext &) { meshBarrier_.arriveAndWait(); }
 
+void ThreadsCommunicator::exchange(const DeviceContext &device, const CollectiveGroup &group,
+                                   const void *send, const int64_t *sendOffsets, void *recv,
+                                   const int64_t *recvOffsets) {
+  // Peers read this device's send buffer and offsets directly.
+  struct Outbox {
+    const void *send;
+    const int64_t *offsets;
+  } outbox{send, sendOffsets};
+  Group &members = publish(device, group, &outbox, recv, 0, "exchange");
+  // Lengths are checked only after every read (nothing may throw between
+  // the barriers); a mismatch is reported by the receiver.
+  int64_t mismatch = -1;
+  for (int64_t q = 0; q < group.size; ++q) {
+    if (q == group.position)
+      continue;
+    const auto &peer = *static_cast<const Outbox *>(members.members[q].in);
+    int64_t bytes = peer.offsets[group.position + 1] - peer.offsets[group.position];
+    if (bytes != recvOffsets[q + 1] - recvOffsets[q]) {
+      mismatch = q;
+      continue;
+    }
+    if (bytes > 0)
+      std::memcpy(bytesOf(recv) + recvOffsets[q],
+                  bytesOf(peer.send) + peer.offsets[group.position], static_cast<size_t>(bytes));
+  }
+  members.barrier.arriveAndWait(kPeersReading);
+  if (mismatch >= 0)
+    throw std::invalid_argument("exchange: position " + std::to_string(mismatch) +
+                                " sends a different number of bytes than position " +
+                                std::to_string(group.position) + " expects");
+}
+
 void ThreadsCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   progress_.noteOp(device.position, pointer);
   if (device.position == stallPosition_) { // test only: a device that never arrives

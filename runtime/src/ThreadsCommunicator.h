@@ -39,6 +39,8 @@ public:
                          int64_t source, int64_t destination, const void *in, void *out,
                          int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void exchange(const DeviceContext &device, const CollectiveGroup &group, const void *send,
+                const int64_t *sendOffsets, void *recv, const int64_t *recvOffsets) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;
 

@@ -35,8 +35,8 @@ SeedRange seedRange() {
   return range;
 }
 
-std::string checkSeed(uint64_t seed) {
-  std::string json = randomGraphJson(seed);
+std::string checkSeed(uint64_t seed, const RandomGraphOptions &options = {}) {
+  std::string json = randomGraphJson(seed, options);
   std::string result;
   try {
     Graph graph = loadVerified(json);
@@ -54,5 +54,17 @@ TEST_CASE("random graphs: compiled == interpreted") {
   for (uint64_t seed = range.begin; seed < range.end; ++seed) {
     CAPTURE(seed);
     CHECK(checkSeed(seed) == "");
+  }
+}
+
+TEST_CASE("random graphs with distributed inputs and outputs: compiled == interpreted") {
+  // Half of the inputs and outputs distributed (random chunks, clipped
+  // edges, either order): transfers to and from shardings, and between
+  // distributions, in every kind of program.
+  RandomGraphOptions options;
+  options.distributions = 0.5;
+  for (uint64_t seed = 0; seed < 24; ++seed) {
+    CAPTURE(seed);
+    CHECK(checkSeed(seed, options) == "");
   }
 }

@@ -7,6 +7,7 @@
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/Redistribution.h"
 #include "compiler/verify/Verifier.h"
 
 namespace shardgen {
@@ -243,6 +244,30 @@ private:
       return compute(step, device);
     case StepKind::Alias:
       return input(device);
+    case StepKind::Redistribute: { // the blocks landing here, element by element
+      Literal out(outLayout.localType(device));
+      const size_t width = elementByteWidth(outLayout.globalType.elementType);
+      const Shape to = redistributionBufferShape(outLayout, device);
+      for (const RedistributionBlock &block : planRedistribution(mesh_, in, outLayout)) {
+        if (block.to != device)
+          continue;
+        const Shape from = redistributionBufferShape(in, block.from);
+        for (int64_t e = 0; e < block.elements(); ++e) {
+          int64_t rest = e, source = 0, target = 0, fromStride = 1, toStride = 1;
+          for (size_t d = block.extent.size(); d-- > 0;) {
+            int64_t at = rest % block.extent[d];
+            rest /= block.extent[d];
+            source += (block.fromStart[d] + at) * fromStride;
+            target += (block.toStart[d] + at) * toStride;
+            fromStride *= from[d];
+            toStride *= to[d];
+          }
+          std::memcpy(out.data() + target * width, input(block.from).data() + source * width,
+                      width);
+        }
+      }
+      return out;
+    }
     case StepKind::AllSlice: {
       std::vector<int64_t> offsets(in.rank());
       for (int64_t d = 0; d < in.rank(); ++d)

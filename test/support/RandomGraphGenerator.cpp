@@ -138,11 +138,27 @@ private:
     return text + "]>";
   }
 
+  /// A random distribution on the mesh: chunks up to one past each dim
+  /// (clipped edges), either device order.
+  Json randomDistribution(const Shape &shape) {
+    std::vector<int64_t> chunk;
+    for (int64_t size : shape)
+      chunk.push_back(uniform(1, static_cast<int>(size) + 1));
+    return Json{{"mesh", "mesh"},
+                {"shard_shape", chunk},
+                {"order", chance(0.5) ? "col_major" : "row_major"}};
+  }
+
+  bool distributes() { return options_.distributions > 0 && chance(options_.distributions); }
+
   // ---- values and ops
   GenValue &addInput(const Shape &shape) {
     GenValue value{fresh("in"), shape};
     Json input = {{"name", value.name}, {"type", typeText(shape)}};
-    if (options_.shardings && chance(0.8)) {
+    if (distributes()) {
+      input["distribution"] = randomDistribution(shape);
+      value.sharded = true;
+    } else if (options_.shardings && chance(0.8)) {
       input["sharding"] = randomSharding(shape, {}, true);
       value.sharded = true;
     }
@@ -864,7 +880,9 @@ private:
       if (!chosen.insert(value.name).second)
         continue;
       Json output = {{"value", value.name}};
-      if (options_.shardings && chance(0.5))
+      if (distributes())
+        output["distribution"] = randomDistribution(value.shape);
+      else if (options_.shardings && chance(0.5))
         output["sharding"] = randomSharding(value.shape);
       outputs.push_back(output);
     }

@@ -28,6 +28,9 @@ struct RandomGraphOptions {
   bool constraints = true;
   bool groups = true;
   bool manualComputations = true;
+  /// Chance that an input or output carries a random distribution (spec
+  /// "Distributions") instead of a sharding; 0 keeps every seed's graph.
+  double distributions = 0;
 };
 
 /// A graph file (JSON text) that passes the verifier.

@@ -147,7 +147,8 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 64, 128, 192, 128, 0, 128, 192
 /// One device's part of the program. With `globalTensors`, `inputs` and
 /// `outputs` are the whole tensors (shared by all devices; the device reads
 /// its pieces and writes the pieces it owns); otherwise they are this
-/// device's local pieces.
+/// device's local pieces. `globalTensors == 3` (`run --shards`) also copies
+/// this device's local piece of output j into `outputs[kNumOutputs + j]`.
 extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device, const void *const *inputs,
                                   void *const *outputs, int32_t globalTensors) {
   Scratch arena(kArenaBytes);
@@ -161,6 +162,8 @@ extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device, con
   runSteps(*device, values);
   if (globalTensors)
     gatherOutputs(device->position, values, outputs);
-  else
+  if (globalTensors == 3)
+    copyShards(device->position, values, outputs + 1);
+  else if (!globalTensors)
     copyShards(device->position, values, outputs);
 }
