@@ -19,11 +19,10 @@
 //   - A device's local buffer is [k, shardShape...] (localShape), its k
 //     chunks in increasing chunk number; the part of an edge chunk outside
 //     the tensor (chunkBox's extent < shardShape) is padding.
-//   - Until distributed values are partitioned, partitionProgram refuses a
-//     graph with any distribution (firstDistributionPointer, in
-//     compiler/partition/Partitioner.cpp), and `show` partitions a copy with
-//     them replicated (withDistributionsReplicated in cli/ShowCommand.cpp);
-//     both go once the partitioner takes distributions.
+//   - The partitioner takes distributions (compiler/partition:
+//     ShardLayout::distribution, Redistribution); `show` still partitions a
+//     copy with them replicated (withDistributionsReplicated in
+//     cli/ShowCommand.cpp) and draws the chunks itself.
 
 #include <cstdint>
 #include <optional>
