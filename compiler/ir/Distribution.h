@@ -19,9 +19,9 @@
 //   - A device's local buffer is [k, shardShape...] (localShape), its k
 //     chunks in increasing chunk number; the part of an edge chunk outside
 //     the tensor (chunkBox's extent < shardShape) is padding.
-//   - The partitioner lays distributed values out chunk by chunk
-//     (makeDistributedLayout in compiler/partition/ShardLayout.h); run,
-//     compile and show partition them as they are.
+//   - The partitioner takes distributions (compiler/partition:
+//     ShardLayout::distribution, makeDistributedLayout, Redistribution);
+//     run, compile and show partition them as they are.
 
 #include <cstdint>
 #include <optional>
