@@ -28,9 +28,13 @@ int runImport(const ParsedArgs &args) {
 }
 
 int runExport(const ParsedArgs &args) {
-  Graph graph = loadVerifiedGraph(args.positionals[0]);
-  emitText(args, mlir::writeMlir(graph, args.has("--generic") ? mlir::MlirForm::Generic
-                                                              : mlir::MlirForm::Pretty));
+  const std::string &path = args.positionals[0];
+  Graph graph = loadVerifiedGraph(path);
+  std::string text = atFile(path, [&] {
+    return mlir::writeMlir(graph, args.has("--generic") ? mlir::MlirForm::Generic
+                                                        : mlir::MlirForm::Pretty);
+  });
+  emitText(args, text);
   return kSuccess;
 }
 

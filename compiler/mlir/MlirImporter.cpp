@@ -652,7 +652,7 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
                 op.resultTypes[i].loc);
   }
   ir.shardings.resize(resultTypes.size());
-  ir.distributions.resize(resultTypes.size()); // MLIR has no distributions
+  ir.distributions.resize(resultTypes.size()); // as the JSON reader: one slot per result
   if (const Attribute *shardings = attrs.take("sdy.sharding")) {
     auto list = shardingList(*shardings, "the results");
     if (list.size() != resultTypes.size())

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/Metadata.h"
 #include "compiler/mlir/CollectiveGroups.h"
@@ -632,6 +633,13 @@ std::string Writer::write() {
 
 } // namespace
 
-std::string writeMlir(const Graph &graph, MlirForm form) { return Writer(graph, form).write(); }
+std::string writeMlir(const Graph &graph, MlirForm form) {
+  // Neither StableHLO nor sdy has a round-robin distribution: refused, never
+  // dropped (the exported program would compute on other placements).
+  if (std::string pointer = firstDistributionPointer(graph); !pointer.empty())
+    fail(pointer, "distributions have no MLIR form (StableHLO and sdy have none); export the "
+                  "graph without them");
+  return Writer(graph, form).write();
+}
 
 } // namespace shardgen::mlir

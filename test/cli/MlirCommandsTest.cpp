@@ -99,3 +99,19 @@ func.func public @other(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(eval.exitCode == 1);
   CHECK(eval.err.find(dir + "/two.mlir:2:24: error: input \"x\" has type tensor<4xf32>") == 0);
 }
+
+TEST_CASE("export refuses a graph with a distribution instead of dropping it") {
+  const std::string graph = makeTempDir() + "/distributed.json";
+  writeFile(graph, R"({"format": "shardgen-graph", "version": 1, "name": "d",
+    "meshes": [{"name": "cores", "axes": [{"name": "c", "size": 2}]}],
+    "inputs": [{"name": "x", "type": "tensor<4x3xf32>",
+                "distribution": {"mesh": "cores", "shard_shape": [1, 3]}}],
+    "ops": [{"op": "negate", "operands": ["x"], "result": "y"}],
+    "outputs": [{"value": "y"}]})");
+  REQUIRE(runShardgen("check '" + graph + "'").exitCode == 0);
+  ToolResult result = runShardgen("export '" + graph + "'");
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  CHECK(result.err == graph + ":/inputs/0/distribution: error: distributions have no MLIR form "
+                              "(StableHLO and sdy have none); export the graph without them\n");
+}
