@@ -79,6 +79,9 @@ def shardgen_time(shardgen, folder, graph, devices, repeat):
 def torch_time(name, cfg, threads, repeat, folder):
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+    # torch.set_num_threads does not bound OpenBLAS's own pool: without these,
+    # "1 thread" ran its matmuls on every core (above one core's peak).
+    env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = str(threads)
     here = os.path.dirname(os.path.abspath(__file__))
     result = subprocess.run([sys.executable, "-c", TORCH_WORKER, here, name, json.dumps(cfg),
                              str(threads), str(repeat), folder],
