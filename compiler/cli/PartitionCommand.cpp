@@ -17,12 +17,10 @@ static int runPartition(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
   Pipeline pipeline(args, path, Stage::Partition);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
+  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
+  if (!propagated)
     return kSuccess;
-  PropagationResult result = pipeline.propagate(graph, strategy);
-  if (pipeline.stopped())
-    return kSuccess;
+  auto &[graph, result] = *propagated;
   SpmdProgram program = pipeline.partition(graph, result);
   if (pipeline.stopped())
     return kSuccess;

@@ -119,6 +119,16 @@ PropagationResult Pipeline::propagate(const Graph &graph, PropagationStrategy st
   return result;
 }
 
+std::optional<Pipeline::Propagated> Pipeline::loadAndPropagate(PropagationStrategy strategy) {
+  Graph graph = load();
+  if (stopped())
+    return std::nullopt;
+  PropagationResult result = propagate(graph, strategy);
+  if (stopped())
+    return std::nullopt;
+  return Propagated{std::move(graph), std::move(result)};
+}
+
 SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
   SpmdProgram program = stage("partition", [&] {
     return atFile(path_, [&] {

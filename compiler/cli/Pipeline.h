@@ -46,6 +46,13 @@ public:
   Graph load();
   /// Propagates the verified graph (warnings on stderr).
   PropagationResult propagate(const Graph &graph, PropagationStrategy strategy);
+  /// load() then propagate(), as most commands start; nullopt when a dump
+  /// on stdout stopped the command after either.
+  struct Propagated {
+    Graph graph;
+    PropagationResult result;
+  };
+  std::optional<Propagated> loadAndPropagate(PropagationStrategy strategy);
   /// Writes `result` into `graph` and partitions it (the program points into it).
   SpmdProgram partition(Graph &graph, const PropagationResult &result);
   GeneratedProgram generate(const SpmdProgram &program, const AotOptions &options = {});

@@ -22,12 +22,10 @@ int runPropagate(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
   Pipeline pipeline(args, path, Stage::Propagate);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
+  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
+  if (!propagated)
     return kSuccess;
-  PropagationResult result = pipeline.propagate(graph, strategy);
-  if (pipeline.stopped())
-    return kSuccess;
+  auto &[graph, result] = *propagated;
   applyPropagation(graph, result);
   std::string text = writeGraph(graph);
   if (auto out = args.value("-o"))
@@ -41,12 +39,10 @@ int runExplain(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
   Pipeline pipeline(args, path, Stage::Propagate);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
+  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
+  if (!propagated)
     return kSuccess;
-  PropagationResult result = pipeline.propagate(graph, strategy);
-  if (pipeline.stopped())
-    return kSuccess;
+  auto &[graph, result] = *propagated;
   // Line breaks are the explanation's own; names inside are made printable.
   std::string text = atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
   std::cout << printableLines(text);

@@ -50,12 +50,10 @@ int runShow(const ParsedArgs &args) {
   std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
   PropagationStrategy strategy = strategyOption(args);
   Pipeline pipeline(args, path, Stage::Partition);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
+  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
+  if (!propagated)
     return kSuccess;
-  PropagationResult result = pipeline.propagate(graph, strategy);
-  if (pipeline.stopped())
-    return kSuccess;
+  auto &[graph, result] = *propagated;
   SpmdProgram program = pipeline.partition(graph, result);
   if (pipeline.stopped())
     return kSuccess;
