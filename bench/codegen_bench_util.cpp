@@ -29,8 +29,7 @@ BenchProgram::BenchProgram(const std::string &json)
   steps_ = module_->lookupFunction<StepsFn>("shardgen_bench_steps");
 }
 
-void BenchProgram::runSteps(const std::vector<void *> &inputs,
-                            const std::vector<void *> &outputs) {
+void BenchProgram::runSteps(const std::vector<void *> &inputs, const std::vector<void *> &outputs) {
   if (inputs.size() != program_.inputs.size() || outputs.size() != program_.outputs.size())
     throw std::invalid_argument("wrong number of buffers");
   std::vector<unsigned char *> values(program_.values.size(), nullptr);

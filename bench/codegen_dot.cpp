@@ -56,8 +56,8 @@ int main(int argc, char **argv) {
               hostCpuName().c_str(), openblas_get_corename(), repetitions);
   std::printf("%-16s %12s %12s %8s %12s\n", "M x N x K", "generated", "OpenBLAS", "ratio",
               "max rel diff");
-  const int64_t shapes[][3] = {{256, 256, 256},  {512, 512, 512},   {1024, 1024, 1024},
-                               {512, 1024, 256}, {1024, 256, 512},  {128, 2048, 768},
+  const int64_t shapes[][3] = {{256, 256, 256},  {512, 512, 512},  {1024, 1024, 1024},
+                               {512, 1024, 256}, {1024, 256, 512}, {128, 2048, 768},
                                {100, 300, 200}};
   double ratioProduct = 1;
   int count = 0;
@@ -66,12 +66,11 @@ int main(int argc, char **argv) {
     bench::BenchProgram program(matmulGraph(m, n, k));
     std::vector<float> a = randomMatrix(m * k, 1), b = randomMatrix(k * n, 2);
     std::vector<float> generated(m * n), reference(m * n);
-    double generatedSeconds = bench::bestSeconds(repetitions, [&] {
-      program.runSteps({a.data(), b.data()}, {generated.data()});
-    });
+    double generatedSeconds = bench::bestSeconds(
+        repetitions, [&] { program.runSteps({a.data(), b.data()}, {generated.data()}); });
     double blasSeconds = bench::bestSeconds(repetitions, [&] {
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a.data(), k,
-                  b.data(), n, 0.0f, reference.data(), n);
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a.data(), k, b.data(),
+                  n, 0.0f, reference.data(), n);
     });
     double maxDiff = 0, scale = 0;
     for (int64_t i = 0; i < m * n; ++i) {

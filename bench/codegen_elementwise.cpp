@@ -28,8 +28,8 @@ constexpr double kTensorBytes = double(kRows) * kCols * 4;
 
 std::string elementwiseGraph(const std::vector<std::string> &inputs, const std::string &ops,
                              const std::string &result) {
-  const std::string type = "\"tensor<" + std::to_string(kRows) + "x" + std::to_string(kCols) +
-                           "xf32>\"";
+  const std::string type =
+      "\"tensor<" + std::to_string(kRows) + "x" + std::to_string(kCols) + "xf32>\"";
   std::string inputList;
   for (const std::string &name : inputs)
     inputList += (inputList.empty() ? "" : ", ") + std::string("{\"name\": \"") + name +
@@ -37,8 +37,7 @@ std::string elementwiseGraph(const std::vector<std::string> &inputs, const std::
   return R"({"format": "shardgen-graph", "version": 1, "name": "elementwise",
     "meshes": [{"name": "m", "axes": [{"name": "x", "size": 1}]}],
     "inputs": [)" +
-         inputList + R"(], "ops": [)" + ops + R"(], "outputs": [{"value": ")" + result +
-         R"("}]})";
+         inputList + R"(], "ops": [)" + ops + R"(], "outputs": [{"value": ")" + result + R"("}]})";
 }
 
 struct Case {
@@ -86,8 +85,8 @@ int main(int argc, char **argv) {
     std::vector<void *> inputs;
     for (size_t i = 0; i < c.inputs.size(); ++i)
       inputs.push_back(buffers[i].data());
-    double seconds = bench::bestSeconds(
-        repetitions, [&] { program.runSteps(inputs, {buffers[3].data()}); });
+    double seconds =
+        bench::bestSeconds(repetitions, [&] { program.runSteps(inputs, {buffers[3].data()}); });
     const double bytes = (c.inputs.size() + 1) * kTensorBytes;
     std::printf("%-22s %10.2f ms %8.2f GB/s %7.2fx\n", c.label, seconds * 1e3,
                 bytes / seconds * 1e-9, bytes / seconds / memcpyBandwidth);

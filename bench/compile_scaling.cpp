@@ -8,9 +8,9 @@
 //
 //   bench_compile_scaling [max_ops]   (default 1000000)
 
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "compiler/codegen/CodeGenerator.h"

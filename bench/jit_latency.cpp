@@ -51,8 +51,7 @@ std::string generateKernelFile() {
   for (int round = 0; round < 4; ++round) {
     const int m = shapes[round][0], n = shapes[round][1], k = shapes[round][2];
     out << "// ---- stage " << round << " ----\n"
-        << "KERNEL void kernel" << kernel++
-        << "(const float *a, const float *b, float *c) {\n"
+        << "KERNEL void kernel" << kernel++ << "(const float *a, const float *b, float *c) {\n"
         << "  elementwise<" << m * n << ">(a, b, c, [](float x, float y) { return "
         << binaryOps[round] << "; });\n}\n\n";
     out << "KERNEL void kernel" << kernel++
@@ -82,7 +81,8 @@ std::string generateKernelFile() {
         << "  constexpr int64_t Rows = " << m << ", Cols = " << n << ";\n"
         << "  for (int64_t i = 0; i < Rows; ++i) {\n"
         << "    float top = in[i * Cols];\n"
-        << "    for (int64_t j = 1; j < Cols; ++j) top = in[i * Cols + j] > top ? in[i * Cols + j] : top;\n"
+        << "    for (int64_t j = 1; j < Cols; ++j) top = in[i * Cols + j] > top ? in[i * Cols + j] "
+           ": top;\n"
         << "    float sum = 0.0f;\n"
         << "    for (int64_t j = 0; j < Cols; ++j) {\n"
         << "      out[i * Cols + j] = __builtin_expf(in[i * Cols + j] - top);\n"
@@ -93,9 +93,9 @@ std::string generateKernelFile() {
   }
   out << "} // namespace program\n\n"
          "extern \"C\" void run_program(float *const *buffers) {\n";
-  const char *kernelArguments[] = {
-      "buffers[0], buffers[1], buffers[2]", "buffers[2], buffers[1], buffers[3]",
-      "buffers[3], buffers[0]", "buffers[3], buffers[1]", "buffers[1], buffers[0]"};
+  const char *kernelArguments[] = {"buffers[0], buffers[1], buffers[2]",
+                                   "buffers[2], buffers[1], buffers[3]", "buffers[3], buffers[0]",
+                                   "buffers[3], buffers[1]", "buffers[1], buffers[0]"};
   for (int id = 0; id < kernel; ++id)
     out << "  program::kernel" << id << "(" << kernelArguments[id % 5] << ");\n";
   out << "}\n";
@@ -104,8 +104,7 @@ std::string generateKernelFile() {
 
 double jitCompileAndFirstCall(const std::string &source, int optLevel,
                               shardgen::JitTimings &timings) {
-  std::vector<std::vector<float>> storage(bufferCount,
-                                          std::vector<float>(bufferElements, 0.25f));
+  std::vector<std::vector<float>> storage(bufferCount, std::vector<float>(bufferElements, 0.25f));
   std::vector<float *> buffers;
   for (auto &buffer : storage)
     buffers.push_back(buffer.data());
@@ -145,9 +144,10 @@ double jitFourOnTwoThreads(const std::string &source) {
 }
 
 double clangCompile(const std::filesystem::path &file) {
-  std::string command = std::string(SHARDGEN_CLANGXX_BINARY) +
-                        " -std=c++20 -O2 -march=native -fPIC -Wno-invalid-feature-combination -c '" + file.string() +
-                        "' -o '" + file.string() + ".o'";
+  std::string command =
+      std::string(SHARDGEN_CLANGXX_BINARY) +
+      " -std=c++20 -O2 -march=native -fPIC -Wno-invalid-feature-combination -c '" + file.string() +
+      "' -o '" + file.string() + ".o'";
   auto start = Clock::now();
   if (std::system(command.c_str()) != 0) {
     std::fprintf(stderr, "failed: %s\n", command.c_str());

@@ -78,9 +78,13 @@ int main(int argc, char **argv) {
       };
       int64_t shape[1] = {count};
       const Pair pairs[] = {
-          {[&] { allReduce(device, axes, SHARDGEN_F32, Reducer::Add, in.data(), out.data(), count); },
+          {[&] {
+             allReduce(device, axes, SHARDGEN_F32, Reducer::Add, in.data(), out.data(), count);
+           },
            [&] { MPI_Allreduce(in.data(), out.data(), n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); }},
-          {[&] { allGather(device, axes, SHARDGEN_F32, DimView{1, count, 1}, in.data(), out.data()); },
+          {[&] {
+             allGather(device, axes, SHARDGEN_F32, DimView{1, count, 1}, in.data(), out.data());
+           },
            [&] {
              MPI_Allgather(in.data(), n, MPI_FLOAT, out.data(), n, MPI_FLOAT, MPI_COMM_WORLD);
            }},
@@ -99,9 +103,8 @@ int main(int argc, char **argv) {
            }},
           {[&] { collectivePermute(device, axes, SHARDGEN_F32, 1, in.data(), out.data(), count); },
            [&] {
-             MPI_Sendrecv(in.data(), n, MPI_FLOAT, (rank + 1) % size, 0, out.data(), n,
-                          MPI_FLOAT, (rank - 1 + size) % size, 0, MPI_COMM_WORLD,
-                          MPI_STATUS_IGNORE);
+             MPI_Sendrecv(in.data(), n, MPI_FLOAT, (rank + 1) % size, 0, out.data(), n, MPI_FLOAT,
+                          (rank - 1 + size) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
            }},
       };
       if (rank == 0)

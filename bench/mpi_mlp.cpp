@@ -38,22 +38,29 @@ std::string mlpJson(int64_t data, int64_t model, int64_t batch, int64_t in, int6
          std::to_string(data) + R"(}, {"name": "model", "size": )" + std::to_string(model) +
          R"(}]}],
   "inputs": [
-    {"name": "x", "type": ")" + t(batch, in) + R"(", "sharding": "<@mesh, [{data}, {}]>"},
-    {"name": "w1", "type": ")" + t(in, hidden) + R"(", "sharding": "<@mesh, [{}, {model}]>"},
-    {"name": "b1", "type": "tensor<)" + std::to_string(hidden) + R"(xf32>", "sharding": "<@mesh, [{model}]>"},
-    {"name": "w2", "type": ")" + t(hidden, in) + R"(", "sharding": "<@mesh, [{model}, {}]>"},
-    {"name": "b2", "type": "tensor<)" + std::to_string(in) + R"(xf32>", "sharding": "<@mesh, [{}]>"}],
+    {"name": "x", "type": ")" +
+         t(batch, in) + R"(", "sharding": "<@mesh, [{data}, {}]>"},
+    {"name": "w1", "type": ")" +
+         t(in, hidden) + R"(", "sharding": "<@mesh, [{}, {model}]>"},
+    {"name": "b1", "type": "tensor<)" +
+         std::to_string(hidden) + R"(xf32>", "sharding": "<@mesh, [{model}]>"},
+    {"name": "w2", "type": ")" +
+         t(hidden, in) + R"(", "sharding": "<@mesh, [{model}, {}]>"},
+    {"name": "b2", "type": "tensor<)" +
+         std::to_string(in) + R"(xf32>", "sharding": "<@mesh, [{}]>"}],
   "ops": [
     {"op": "dot_general", "operands": ["x", "w1"], "result": "h0",
      "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]},
     {"op": "broadcast_in_dim", "operands": ["b1"], "result": "b1_full",
-     "type": ")" + t(batch, hidden) + R"(", "broadcast_dimensions": [1]},
+     "type": ")" +
+         t(batch, hidden) + R"(", "broadcast_dimensions": [1]},
     {"op": "add", "operands": ["h0", "b1_full"], "result": "h1"},
     {"op": "tanh", "operands": ["h1"], "result": "h"},
     {"op": "dot_general", "operands": ["h", "w2"], "result": "y0",
      "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]},
     {"op": "broadcast_in_dim", "operands": ["b2"], "result": "b2_full",
-     "type": ")" + t(batch, in) + R"(", "broadcast_dimensions": [1]},
+     "type": ")" +
+         t(batch, in) + R"(", "broadcast_dimensions": [1]},
     {"op": "add", "operands": ["y0", "b2_full"], "result": "y"}],
   "outputs": [{"value": "y", "sharding": "<@mesh, [{data}, {}]>"}]})";
 }
@@ -88,9 +95,8 @@ int main(int argc, char **argv) {
       runtime::broadcastFromRoot(input.data(), static_cast<int64_t>(input.byteSize()));
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
-    std::vector<Literal> outputs =
-        compiled.run(inputs, [](const runtime::DeviceMesh &mesh,
-                                const runtime::DeviceFunction &function) {
+    std::vector<Literal> outputs = compiled.run(
+        inputs, [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
           runtime::launchMpi(mesh, function);
         });
     runSeconds = MPI_Wtime() - start;

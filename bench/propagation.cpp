@@ -49,8 +49,8 @@ public:
       ValueId spread = broadcast(sums, {kHeads, kTokens, kTokens});
       ValueId weights = binary(OpKind::Divide, probs, spread);
       ValueId attended = batchedDot(weights, v, 2, 1, {kHeads, kTokens, kHeadDim});
-      ValueId merged = reshape(transpose(attended, {1, 0, 2}, {kTokens, kHeads, kHeadDim}),
-                               {kTokens, kModel});
+      ValueId merged =
+          reshape(transpose(attended, {1, 0, 2}, {kTokens, kHeads, kHeadDim}), {kTokens, kModel});
       ValueId residual = binary(OpKind::Add, x, matmul(merged, wo, {kTokens, kModel}));
       ValueId hidden = unary(OpKind::Tanh, matmul(residual, w1, {kTokens, kHidden}));
       x = binary(OpKind::Add, residual, matmul(hidden, w2, {kTokens, kModel}));
@@ -90,8 +90,8 @@ private:
     op.kind = kind;
     op.pointer = "/ops/" + std::to_string(graph_.main.ops.size());
     op.operands = std::move(operands);
-    ValueId result = graph_.addValue("v" + std::to_string(graph_.main.ops.size()), op.pointer,
-                                     f32(shape));
+    ValueId result =
+        graph_.addValue("v" + std::to_string(graph_.main.ops.size()), op.pointer, f32(shape));
     op.results = {result};
     op.declaredTypes = {f32(std::move(shape))};
     op.shardings.resize(1);
@@ -160,9 +160,8 @@ int main(int argc, char **argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     auto ops = static_cast<int64_t>(graph.main.ops.size());
     std::printf("%10lld %8lld %10.3f %12lld %14.0f %12.0f\n", static_cast<long long>(ops),
-                static_cast<long long>(layers), seconds,
-                static_cast<long long>(result.opVisits), result.opVisits / seconds,
-                seconds * 1e9 / static_cast<double>(ops));
+                static_cast<long long>(layers), seconds, static_cast<long long>(result.opVisits),
+                result.opVisits / seconds, seconds * 1e9 / static_cast<double>(ops));
     std::fflush(stdout);
     if (std::getenv("SHOW_SHARDINGS"))
       for (size_t v = graph.values.size() - kOpsPerLayer; v < graph.values.size(); ++v)

@@ -72,8 +72,8 @@ double clangCompile(const std::filesystem::path &dir, const std::string &name) {
   const std::string file = (dir / (name + ".cpp")).string();
   std::string command = std::string(SHARDGEN_CLANGXX_BINARY) +
                         " -std=c++20 -O2 -march=native -Wno-invalid-feature-combination -I'" +
-                        dir.string() + "' -I'" + (dir / "runtime" / "include").string() +
-                        "' -c '" + file + "' -o '" + file + ".o'";
+                        dir.string() + "' -I'" + (dir / "runtime" / "include").string() + "' -c '" +
+                        file + "' -o '" + file + ".o'";
   auto start = Clock::now();
   if (std::system(command.c_str()) != 0) {
     std::fprintf(stderr, "failed: %s\n", command.c_str());
@@ -95,13 +95,13 @@ int main(int argc, char **argv) {
 
   std::printf("host CPU %s, median of %d runs (after one warm-up)\n", hostCpuName().c_str(),
               repetitions);
-  std::printf("%-16s %8s %8s %8s %8s %10s %12s %7s\n", "sample", "front", "generate", "JIT",
-              "run", "total", "clang++ -c", "ratio");
+  std::printf("%-16s %8s %8s %8s %8s %10s %12s %7s\n", "sample", "front", "generate", "JIT", "run",
+              "total", "clang++ -c", "ratio");
   for (const std::string &path : samples) {
     GeneratedProgram generated;
     runPipeline(path, &generated); // warm-up: first loads and page faults
-    const auto dir = std::filesystem::temp_directory_path() / ("shardgen_run_latency_" +
-                                                               generated.name);
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("shardgen_run_latency_" + generated.name);
     writeAotProject(dir.string(), generated);
     std::vector<double> front, generate, jit, run, total, clang;
     for (int r = 0; r < repetitions; ++r) {

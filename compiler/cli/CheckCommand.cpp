@@ -24,7 +24,8 @@ static int runCheck(const ParsedArgs &args) {
 
 const Command &checkCommand() {
   static const Command command{
-      {"check", "verify a graph",
+      {"check",
+       "verify a graph",
        "GRAPH",
        "Reads and verifies GRAPH (types, shardings against meshes, sharding groups, manual\n"
        "computation invariants). Prints a one-line summary, or the first error as\n"

@@ -72,8 +72,8 @@ ParsedArgs parseArgs(const CommandSpec &spec, const std::vector<std::string> &ar
 }
 
 std::string helpText(const CommandSpec &spec) {
-  std::string out = "usage: shardgen " + spec.name + " " + spec.synopsis + "\n\n" + spec.summary +
-                    "\n";
+  std::string out =
+      "usage: shardgen " + spec.name + " " + spec.synopsis + "\n\n" + spec.summary + "\n";
   if (!spec.options.empty()) {
     out += "\noptions:\n";
     for (const auto &option : spec.options) {

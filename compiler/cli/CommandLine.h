@@ -17,9 +17,9 @@ public:
 };
 
 struct OptionSpec {
-  std::string name;        // "--strategy"
+  std::string name; // "--strategy"
   enum Kind { Flag, Value, List } kind = Flag;
-  std::string valueName;   // "S", for help text
+  std::string valueName; // "S", for help text
   std::string help;
 };
 

@@ -30,8 +30,8 @@ std::string defaultCacheDir() {
 }
 
 void warnUnused(const std::string &dir, const std::string &why) {
-  std::cerr << "shardgen: warning: not using the compile cache " << printable(dir) << ": "
-            << why << "\n";
+  std::cerr << "shardgen: warning: not using the compile cache " << printable(dir) << ": " << why
+            << "\n";
 }
 
 } // namespace
@@ -49,7 +49,7 @@ std::string compileCacheDir(const ParsedArgs &args) {
     warnUnused(dir, std::strerror(errno));
     return "";
   }
-  struct stat info {};
+  struct stat info{};
   if (::lstat(dir.c_str(), &info) != 0) {
     warnUnused(dir, std::strerror(errno));
     return "";

@@ -11,12 +11,12 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputFolder.h"
 #include "compiler/cli/Pipeline.h"
+#include "compiler/cli/StrategyOption.h"
+#include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/CppNames.h"
 #include "compiler/partition/CommunicationManifest.h"
-#include "compiler/cli/StrategyOption.h"
-#include "compiler/cli/VerifySpmdOption.h"
 
 namespace shardgen::cli {
 
@@ -79,7 +79,8 @@ static int runCompile(const ParsedArgs &args) {
 
 const Command &compileCommand() {
   static const Command command{
-      {"compile", "write the per-device C++, header and CMakeLists.txt",
+      {"compile",
+       "write the per-device C++, header and CMakeLists.txt",
        "GRAPH -o DIR [--backend threads|mpi] [--name NAME] [--report] [--strategy S] "
        "[--verify-spmd]",
        "Propagates shardings, partitions GRAPH and writes its C++ into DIR: NAME.cpp (the\n"
@@ -98,7 +99,8 @@ const Command &compileCommand() {
                              "graph's name"},
                             {"--report", OptionSpec::Flag, "",
                              "print the communication manifest (collectives, bytes, peak memory)"},
-                            kStrategyOption, kVerifySpmdOption},
+                            kStrategyOption,
+                            kVerifySpmdOption},
                            Stage::Codegen)},
       runCompile};
   return command;

@@ -41,8 +41,8 @@ shardgen_custom_call_fn CustomCallLibrary::function(const std::string &name,
       !dladdr1(address, &info, reinterpret_cast<void **>(&owner), RTLD_DL_LINKMAP) ||
       owner != self) {
     std::string where = owner && owner->l_name && *owner->l_name ? owner->l_name : "another object";
-    fail(pointer, prefix + "is not defined in " + path_ + " (only in " + where +
-                      ", which it depends on)");
+    fail(pointer,
+         prefix + "is not defined in " + path_ + " (only in " + where + ", which it depends on)");
   }
   void *entry = nullptr; // the symbol's ELF entry: a function, not data
   if (!dladdr1(address, &info, &entry, RTLD_DL_SYMENT) || !entry || info.dli_saddr != address)

@@ -31,7 +31,8 @@ static int runEval(const ParsedArgs &args) {
 
 const Command &evalCommand() {
   static const Command command{
-      {"eval", "run the unsharded reference interpreter",
+      {"eval",
+       "run the unsharded reference interpreter",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--max-memory SIZE] [--custom-calls LIB.so]",
        "Runs GRAPH on the unsharded reference interpreter. Inputs are .npy files, one per\n"
        "graph input in order, of exactly the input's type (pseudo-random when omitted).\n"
@@ -40,10 +41,12 @@ const Command &evalCommand() {
        "A graph needing more memory than --max-memory (default: 90% of this machine's)\n"
        "is refused before anything is allocated (exit 1).",
        {"GRAPH"},
-       withPipelineOptions({{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
-        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
-        kMaxMemoryOption, kCustomCallsOption},
-       Stage::Verify)},
+       withPipelineOptions(
+           {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
+            {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
+            kMaxMemoryOption,
+            kCustomCallsOption},
+           Stage::Verify)},
       runEval};
   return command;
 }

@@ -37,8 +37,7 @@ Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFun
 
 PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
                                 PropagationStrategy strategy) {
-  PropagationResult result =
-      atFile(graphPath, [&] { return propagateShardings(graph, strategy); });
+  PropagationResult result = atFile(graphPath, [&] { return propagateShardings(graph, strategy); });
   printPropagationWarnings(graphPath, result);
   return result;
 }

@@ -29,8 +29,8 @@ Graph readGraphSource(const std::string &graphPath, const std::string &mlirFunct
   });
 }
 
-std::pair<std::string, std::string> placeOfError(const std::string &file, const std::string &pointer,
-                                                 const std::string &message) {
+std::pair<std::string, std::string>
+placeOfError(const std::string &file, const std::string &pointer, const std::string &message) {
   auto found = mlirFiles().find(file);
   if (found == mlirFiles().end())
     return {pointer, message};

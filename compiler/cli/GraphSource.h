@@ -18,7 +18,7 @@ Graph readGraphSource(const std::string &graphPath, const std::string &mlirFunct
 /// How an error at `pointer` of the file shown as `file` is printed: the
 /// place ("12:5" for MLIR, else the pointer) and the message (with the op's
 /// source location, when the MLIR text gave one).
-std::pair<std::string, std::string> placeOfError(const std::string &file, const std::string &pointer,
-                                                 const std::string &message);
+std::pair<std::string, std::string>
+placeOfError(const std::string &file, const std::string &pointer, const std::string &message);
 
 } // namespace shardgen::cli

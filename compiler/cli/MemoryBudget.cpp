@@ -74,7 +74,8 @@ int64_t parseByteSize(const std::string &text, const std::string &option) {
     return UsageError(option + " takes a size such as 512M or 4G, not '" + text + "'");
   };
   size_t end = 0;
-  while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
+  while (end < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.'))
     ++end;
   std::string number = text.substr(0, end), unit = text.substr(end);
   if (number.empty() || number.front() == '.' || std::count(number.begin(), number.end(), '.') > 1)
@@ -82,9 +83,8 @@ int64_t parseByteSize(const std::string &text, const std::string &option) {
   for (char &c : unit)
     c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   static const std::map<std::string, int> kPowers = {
-      {"", 0},   {"B", 0},   {"K", 1},   {"KB", 1},  {"KIB", 1}, {"M", 2},
-      {"MB", 2}, {"MIB", 2}, {"G", 3},   {"GB", 3},  {"GIB", 3}, {"T", 4},
-      {"TB", 4}, {"TIB", 4}};
+      {"", 0},    {"B", 0}, {"K", 1},  {"KB", 1},  {"KIB", 1}, {"M", 2},  {"MB", 2},
+      {"MIB", 2}, {"G", 3}, {"GB", 3}, {"GIB", 3}, {"T", 4},   {"TB", 4}, {"TIB", 4}};
   auto power = kPowers.find(unit);
   if (power == kPowers.end())
     throw bad();
@@ -230,9 +230,8 @@ void requireFits(const std::string &graphPath, const std::string &command,
     return;
   throw FileGraphError(displayName(graphPath), demand.pointer,
                        "tensor " + demand.tensor + " does not fit in memory: " + command +
-                           " needs at least " + formatBytes(demand.bytes) +
-                           ", more than the " + formatBytes(limit.bytes) + " allowed (" +
-                           limit.origin + ")");
+                           " needs at least " + formatBytes(demand.bytes) + ", more than the " +
+                           formatBytes(limit.bytes) + " allowed (" + limit.origin + ")");
 }
 
 } // namespace shardgen::cli

@@ -9,9 +9,8 @@
 
 namespace shardgen::cli {
 
-const OptionSpec kMeshOption{
-    "--mesh", OptionSpec::Value, "AXIS=SIZE,...",
-    "override mesh axis sizes before verification (e.g. data=4,model=2)"};
+const OptionSpec kMeshOption{"--mesh", OptionSpec::Value, "AXIS=SIZE,...",
+                             "override mesh axis sizes before verification (e.g. data=4,model=2)"};
 
 namespace {
 
@@ -87,10 +86,9 @@ void applyMeshOverride(const ParsedArgs &args, Graph &graph) {
         devices = INT64_MAX;
     if (devices != static_cast<int64_t>(mesh.deviceIds.size()))
       throw InputError("--mesh", "mesh @" + printable(mesh.name) + " lists " +
-                                     std::to_string(mesh.deviceIds.size()) +
-                                     " device_ids (" + mesh.pointer + "/device_ids), but with " +
-                                     printable(*text) + " it has " + std::to_string(devices) +
-                                     " devices");
+                                     std::to_string(mesh.deviceIds.size()) + " device_ids (" +
+                                     mesh.pointer + "/device_ids), but with " + printable(*text) +
+                                     " it has " + std::to_string(devices) + " devices");
   }
 }
 

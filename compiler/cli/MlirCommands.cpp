@@ -42,7 +42,8 @@ int runExport(const ParsedArgs &args) {
 
 const Command &importCommand() {
   static const Command command{
-      {"import", "read StableHLO + Shardy MLIR text into a graph file",
+      {"import",
+       "read StableHLO + Shardy MLIR text into a graph file",
        "MODEL.mlir [-o GRAPH.json] [--function NAME]",
        "Reads MODEL.mlir (as jax.jit(f).lower(...).as_text() prints it: sdy.mesh definitions,\n"
        "a public func.func with sdy.sharding attributes, StableHLO ops in pretty or generic\n"
@@ -58,7 +59,8 @@ const Command &importCommand() {
 
 const Command &exportCommand() {
   static const Command command{
-      {"export", "write a graph as StableHLO + Shardy MLIR text",
+      {"export",
+       "write a graph as StableHLO + Shardy MLIR text",
        "GRAPH [-o MODEL.mlir] [--generic]",
        "Writes GRAPH (typically the output of propagate) as a module of sdy.mesh definitions\n"
        "and a func.func @main in the form JAX prints; with --generic every op in MLIR's\n"

@@ -53,7 +53,7 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
     command.push_back("--allow-run-as-root");
   const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
   if (ranks > cores)
-    command.push_back("--oversubscribe"); // which also makes waiting ranks yield
+    command.push_back("--oversubscribe");  // which also makes waiting ranks yield
   else if (ranks * threadsPerRank > cores) // a polling rank would starve its threads
     command.insert(command.end(), {"--mca", "mpi_yield_when_idle", "1"});
   // Passed to every rank, remote ones too.
@@ -64,8 +64,7 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
   return command;
 }
 
-void execMpirun(int64_t ranks, int64_t threadsPerRank,
-                const std::vector<std::string> &mpirunArgs) {
+void execMpirun(int64_t ranks, int64_t threadsPerRank, const std::vector<std::string> &mpirunArgs) {
   std::string mpirun = findOnPath("mpirun");
   if (mpirun.empty())
     throw InputError("shardgen run",

@@ -72,7 +72,7 @@ void OutputFolder::commit() {
   fs::path target = fs::path(target_).lexically_normal();
   if (target.filename().empty())
     target = target.parent_path();
-  struct stat info {};
+  struct stat info{};
   if (!exists(target, info)) {
     if (::rename(staging_.c_str(), target.c_str()) != 0)
       throw InputError(target_, "cannot write the output folder: " + errorText(lastError()));

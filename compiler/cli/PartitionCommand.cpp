@@ -34,7 +34,8 @@ static int runPartition(const ParsedArgs &args) {
 
 const Command &partitionCommand() {
   static const Command command{
-      {"partition", "print the partitioned per-device program",
+      {"partition",
+       "print the partitioned per-device program",
        "GRAPH [-o OUT.txt] [--strategy S] [--mesh AXIS=SIZE,...]",
        "Propagates shardings and partitions GRAPH as run and compile do, and prints the\n"
        "program every device runs: the mesh; each value's global type, sharding and local\n"
@@ -43,10 +44,10 @@ const Command &partitionCommand() {
        "reshard as its collective (kind, axes, device groups, bytes sent and received per\n"
        "device) with the op it serves. Deterministic: the same graph prints the same text.",
        {"GRAPH"},
-       withPipelineOptions({{"-o", OptionSpec::Value, "OUT.txt",
-                             "write the program to OUT.txt (default: stdout)"},
-                            kStrategyOption},
-                           Stage::Partition)},
+       withPipelineOptions(
+           {{"-o", OptionSpec::Value, "OUT.txt", "write the program to OUT.txt (default: stdout)"},
+            kStrategyOption},
+           Stage::Partition)},
       runPartition};
   return command;
 }

@@ -27,9 +27,8 @@ std::string stageList(Stage last) {
 /// What the progress line calls a stage.
 std::string progressName(const std::string &stage) {
   static const std::pair<const char *, const char *> names[] = {
-      {"read", "reading"},          {"verify", "verifying"},
-      {"propagate", "propagating"}, {"partition", "partitioning"},
-      {"generate", "generating C++"}, {"JIT", "compiling (JIT)"}};
+      {"read", "reading"},           {"verify", "verifying"},        {"propagate", "propagating"},
+      {"partition", "partitioning"}, {"generate", "generating C++"}, {"JIT", "compiling (JIT)"}};
   for (auto [timing, shown] : names)
     if (stage == timing)
       return shown;
@@ -40,9 +39,9 @@ std::string progressName(const std::string &stage) {
 
 std::vector<OptionSpec> withPipelineOptions(std::vector<OptionSpec> options, Stage last) {
   options.push_back(kMeshOption);
-  options.push_back({"--dump-after", OptionSpec::Value, "STAGE",
-                     "print the program after STAGE (" + stageList(last) +
-                         ") on stdout and stop there"});
+  options.push_back(
+      {"--dump-after", OptionSpec::Value, "STAGE",
+       "print the program after STAGE (" + stageList(last) + ") on stdout and stop there"});
   options.push_back({"--dump-file", OptionSpec::Value, "FILE",
                      "with --dump-after: write the dump to FILE instead and go on"});
   options.push_back(kProgressOption);
@@ -73,8 +72,8 @@ Pipeline::StageScope::StageScope(Pipeline &pipeline, const std::string &name)
 Pipeline::StageScope::~StageScope() {
   pipeline.progress_.endStage();
   pipeline.timings_.emplace_back(
-      name, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count());
+      name,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
 }
 
 void Pipeline::dumpIfAsked(Stage stage, const std::function<std::string()> &text) {

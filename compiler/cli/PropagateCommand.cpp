@@ -53,23 +53,25 @@ int runExplain(const ParsedArgs &args) {
 
 const Command &propagateCommand() {
   static const Command command{
-      {"propagate", "write the graph with every tensor's sharding",
+      {"propagate",
+       "write the graph with every tensor's sharding",
        "GRAPH [-o OUT.json] [--strategy S]",
        "Propagates shardings through GRAPH as Shardy does and writes the graph with a closed\n"
        "sharding on every input, op result, output and manual-computation body value, each\n"
        "with an \"_origin\": user:POINTER, constraint:POINTER, group:ID, op:POINTER or default.",
        {"GRAPH"},
-       withPipelineOptions({{"-o", OptionSpec::Value, "OUT.json",
-                             "write the graph to OUT.json (default: stdout)"},
-                            kStrategyOption},
-                           Stage::Propagate)},
+       withPipelineOptions(
+           {{"-o", OptionSpec::Value, "OUT.json", "write the graph to OUT.json (default: stdout)"},
+            kStrategyOption},
+           Stage::Propagate)},
       runPropagate};
   return command;
 }
 
 const Command &explainCommand() {
   static const Command command{
-      {"explain", "why a value has its sharding (or stayed replicated)",
+      {"explain",
+       "why a value has its sharding (or stayed replicated)",
        "GRAPH VALUE [--strategy S]",
        "Explains VALUE's propagated sharding: the chain of origins back to user annotations,\n"
        "and for each replicated dim what stopped each axis (a conflict, a closed dim, a\n"

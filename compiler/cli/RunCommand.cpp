@@ -114,16 +114,16 @@ static int64_t ranksOption(const ParsedArgs &args, const std::string &path, cons
   if (mesh.numDevices() % count != 0)
     throw FileGraphError(displayName(path), mesh.pointer,
                          "--ranks " + std::to_string(count) + " does not divide the " +
-                             std::to_string(mesh.numDevices()) + " devices of mesh @" +
-                             mesh.name + " (each rank runs the same number of devices)");
+                             std::to_string(mesh.numDevices()) + " devices of mesh @" + mesh.name +
+                             " (each rank runs the same number of devices)");
   return count;
 }
 
 RunSettings runSettings(const ParsedArgs &args) {
-  return RunSettings{args.positionals[0], strategyOption(args),
-                     ToleranceOverride{toleranceOption(args, "--rtol"),
-                                       toleranceOption(args, "--atol")},
-                     timeoutOption(args)};
+  return RunSettings{
+      args.positionals[0], strategyOption(args),
+      ToleranceOverride{toleranceOption(args, "--rtol"), toleranceOption(args, "--atol")},
+      timeoutOption(args)};
 }
 
 int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Graph &graph,
@@ -134,8 +134,7 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(
         path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
-    if (auto mismatch =
-            compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
+    if (auto mismatch = compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
                 << " (reference interpreter)\n";
       return kCheckFailed;
@@ -208,16 +207,15 @@ static int runRun(const ParsedArgs &args) {
     execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
   jitOptions.cacheDir = compileCacheDir(args);
-  auto compiled = pipeline.stage("JIT", [&] {
-    return std::make_unique<CompiledProgram>(program, generated, jitOptions);
-  });
+  auto compiled = pipeline.stage(
+      "JIT", [&] { return std::make_unique<CompiledProgram>(program, generated, jitOptions); });
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
       runtime::LaunchOptions launch{settings.timeoutSeconds, stallPositionForTest()};
-      outputs = shards ? compiled->run(inputs, launch, localBuffers)
-                       : compiled->run(inputs, launch);
+      outputs =
+          shards ? compiled->run(inputs, launch, localBuffers) : compiled->run(inputs, launch);
     } catch (const runtime::RunTimeout &error) {
       throw InputError(displayName(path), error.what());
     }
@@ -230,7 +228,8 @@ static int runRun(const ParsedArgs &args) {
 
 const Command &runCommand() {
   static const Command command{
-      {"run", "partition, JIT-compile and run on a device mesh (--check against the reference)",
+      {"run",
+       "partition, JIT-compile and run on a device mesh (--check against the reference)",
        "GRAPH [--inputs A.npy B.npy ...] [-o DIR] [--check] [--rtol R] [--atol A] [--report] "
        "[--max-memory SIZE] [--timeout SECONDS] [--strategy S] [--custom-calls LIB.so] "
        "[--verify-spmd] [--no-cache] [--repeat N] [--mesh AXIS=SIZE,...] [--dump-after STAGE] "
@@ -258,31 +257,35 @@ const Command &runCommand() {
        "A device that fails ends every rank with its error and rank (exit 1).",
        {"GRAPH"},
        withPipelineOptions(
-       {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
-        {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
-        {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
-        {"--shards", OptionSpec::Flag, "",
-         "with -o: also write each device's local buffer of each output (out<j>.dev<p>.npy)"},
-        {"--rtol", OptionSpec::Value, "R",
-         "with --check: allowed relative difference (replaces the computed bound)"},
-        {"--atol", OptionSpec::Value, "A",
-         "with --check: allowed absolute difference (replaces the computed bound)"},
-        {"--report", OptionSpec::Flag, "",
-         "print the communication manifest (collectives, bytes, peak memory) first"},
-        kMaxMemoryOption,
-        {"--timeout", OptionSpec::Value, "SECONDS",
-         "end the run (exit 1) if it takes longer, saying where each device waits (default "
-         "and 0: no limit)"},
-        kStrategyOption, kCustomCallsOption, kVerifySpmdOption, kNoCacheOption, kRepeatOption,
-        {"--backend", OptionSpec::Value, "threads|mpi",
-         "threads (default): one thread per device; mpi: starts mpirun with --ranks ranks"},
-        {"--ranks", OptionSpec::Value, "N",
-         "with --backend mpi: N ranks, each running devices/N devices as threads (N must "
-         "divide the devices; default: one rank per device)"},
-        {"--mpirun-args", OptionSpec::Value, "'ARGS'",
-         "with --backend mpi: more mpirun arguments, split at spaces (e.g. '--hostfile "
-         "hosts')"}},
-        Stage::Codegen)},
+           {{"--inputs", OptionSpec::List, "FILE", "one .npy file per graph input"},
+            {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
+            {"--check", OptionSpec::Flag, "", "compare with the reference interpreter"},
+            {"--shards", OptionSpec::Flag, "",
+             "with -o: also write each device's local buffer of each output (out<j>.dev<p>.npy)"},
+            {"--rtol", OptionSpec::Value, "R",
+             "with --check: allowed relative difference (replaces the computed bound)"},
+            {"--atol", OptionSpec::Value, "A",
+             "with --check: allowed absolute difference (replaces the computed bound)"},
+            {"--report", OptionSpec::Flag, "",
+             "print the communication manifest (collectives, bytes, peak memory) first"},
+            kMaxMemoryOption,
+            {"--timeout", OptionSpec::Value, "SECONDS",
+             "end the run (exit 1) if it takes longer, saying where each device waits (default "
+             "and 0: no limit)"},
+            kStrategyOption,
+            kCustomCallsOption,
+            kVerifySpmdOption,
+            kNoCacheOption,
+            kRepeatOption,
+            {"--backend", OptionSpec::Value, "threads|mpi",
+             "threads (default): one thread per device; mpi: starts mpirun with --ranks ranks"},
+            {"--ranks", OptionSpec::Value, "N",
+             "with --backend mpi: N ranks, each running devices/N devices as threads (N must "
+             "divide the devices; default: one rank per device)"},
+            {"--mpirun-args", OptionSpec::Value, "'ARGS'",
+             "with --backend mpi: more mpirun arguments, split at spaces (e.g. '--hostfile "
+             "hosts')"}},
+           Stage::Codegen)},
       runRun};
   return command;
 }

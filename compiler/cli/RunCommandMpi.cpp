@@ -28,8 +28,8 @@ bool mpiBackendBuilt() { return true; }
 /// Per rank, the distinct non-empty pieces of a tensor laid out by `layout`
 /// that the rank's devices hold (for a distributed value: their chunks'
 /// real boxes, as the generated scatter reads them).
-static std::vector<std::vector<runtime::ShardBox>>
-piecesByRank(const ShardLayout &layout, const Mesh &mesh, int64_t ranks) {
+static std::vector<std::vector<runtime::ShardBox>> piecesByRank(const ShardLayout &layout,
+                                                                const Mesh &mesh, int64_t ranks) {
   std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
   for (int64_t position = 0; position < mesh.numDevices(); ++position) {
     std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];

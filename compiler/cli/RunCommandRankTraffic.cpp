@@ -43,8 +43,8 @@ std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdP
   std::ostringstream out;
   out << "MPI ranks: " << ranks << ", " << devices / ranks << " device(s) each";
   if (devices / ranks > 1)
-    out << " (rank r runs mesh positions " << devices / ranks << "r.." << devices / ranks
-        << "r+" << devices / ranks - 1 << ": the minor axes)";
+    out << " (rank r runs mesh positions " << devices / ranks << "r.." << devices / ranks << "r+"
+        << devices / ranks - 1 << ": the minor axes)";
   out << "\n";
   std::vector<int64_t> leaving(ranks);
   for (size_t i = 0; i < manifest.collectives.size(); ++i) {

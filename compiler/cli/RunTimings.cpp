@@ -13,8 +13,9 @@ int64_t repeatOption(const ParsedArgs &args) {
   std::optional<std::string> text = args.value("--repeat");
   if (!text)
     return 1;
-  if (text->empty() || text->size() > 7 || text->find_first_not_of("0123456789") != std::string::npos ||
-      std::stoll(*text) < 1 || std::stoll(*text) > 1000000)
+  if (text->empty() || text->size() > 7 ||
+      text->find_first_not_of("0123456789") != std::string::npos || std::stoll(*text) < 1 ||
+      std::stoll(*text) > 1000000)
     throw UsageError("--repeat takes a number of runs from 1 to 1000000, not '" + *text + "'");
   return std::stoll(*text);
 }
@@ -42,9 +43,9 @@ std::string formatRunTimings(const std::string &graphName,
   std::sort(callMs.begin(), callMs.end());
   size_t n = callMs.size();
   double median = n % 2 ? callMs[n / 2] : (callMs[n / 2 - 1] + callMs[n / 2]) / 2;
-  return out + line("run", "min " + milliseconds(callMs.front()) + ", median " +
-                               milliseconds(median) + " per call (" + std::to_string(n) +
-                               (n == 1 ? " call)" : " calls)"));
+  return out +
+         line("run", "min " + milliseconds(callMs.front()) + ", median " + milliseconds(median) +
+                         " per call (" + std::to_string(n) + (n == 1 ? " call)" : " calls)"));
 }
 
 } // namespace shardgen::cli

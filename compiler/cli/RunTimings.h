@@ -25,9 +25,8 @@ template <typename Call> std::vector<double> timeCalls(int64_t n, Call &&call) {
   for (int64_t i = 0; i < n; ++i) {
     auto start = std::chrono::steady_clock::now();
     call();
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
   }
   return ms;
 }

@@ -62,7 +62,8 @@ int runShow(const ParsedArgs &args) {
       atFile(path, [&] { return show::buildShowModel(graph, result, program, names); });
   if (auto file = args.value("--html")) {
     show::HtmlInput input{displayName(path), names};
-    std::string page = atFile(path, [&] { return show::renderHtml(graph, result, program, input); });
+    std::string page =
+        atFile(path, [&] { return show::renderHtml(graph, result, program, input); });
     writeTextFile(*file, page);
     std::cerr << "wrote " << printable(*file) << "\n";
     return kSuccess;
@@ -78,7 +79,8 @@ int runShow(const ParsedArgs &args) {
 
 const Command &showCommand() {
   static const Command command{
-      {"show", "which device holds which part of each tensor (terminal or --html page)",
+      {"show",
+       "which device holds which part of each tensor (terminal or --html page)",
        "GRAPH [VALUE ...] [--html FILE] [--strategy S]",
        "Propagates shardings and partitions GRAPH as run and compile do, then shows the mesh\n"
        "(axes, sizes, device ids) and, for each graph input and output (or each VALUE\n"
@@ -91,10 +93,10 @@ const Command &showCommand() {
        "sharding, a clickable block-to-device view of every tensor (3D for rank 3), the\n"
        "mesh, the communication manifest and each value's origin chain (as explain).",
        {"GRAPH"},
-       withPipelineOptions({{"--html", OptionSpec::Value, "FILE",
-                             "write the page to FILE (nothing on stdout)"},
-                            kStrategyOption},
-                           Stage::Partition),
+       withPipelineOptions(
+           {{"--html", OptionSpec::Value, "FILE", "write the page to FILE (nothing on stdout)"},
+            kStrategyOption},
+           Stage::Partition),
        true},
       runShow};
   return command;

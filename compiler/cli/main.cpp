@@ -24,8 +24,8 @@ const std::vector<std::string> &shardgen::cli::toolArguments() { return argument
 
 static const std::vector<const Command *> &commands() {
   static const std::vector<const Command *> all = {
-      &checkCommand(), &propagateCommand(), &explainCommand(), &evalCommand(),
-      &runCommand(),   &compileCommand(), &showCommand(),    &partitionCommand(),
+      &checkCommand(),  &propagateCommand(), &explainCommand(), &evalCommand(),
+      &runCommand(),    &compileCommand(),   &showCommand(),    &partitionCommand(),
       &importCommand(), &exportCommand()};
   return all;
 }
@@ -66,10 +66,8 @@ int main(int argc, char **argv) {
   try {
     return command->run(parseArgs(command->spec, rest));
   } catch (const UsageError &error) {
-    std::cerr << "shardgen " << command->spec.name << ": error: " << printable(error.what())
-              << "\n"
-              << "usage: shardgen " << command->spec.name << " " << command->spec.synopsis
-              << "\n";
+    std::cerr << "shardgen " << command->spec.name << ": error: " << printable(error.what()) << "\n"
+              << "usage: shardgen " << command->spec.name << " " << command->spec.synopsis << "\n";
     return kUsage;
   } catch (const FileGraphError &error) {
     auto [place, message] = placeOfError(error.file(), error.pointer(), error.what());

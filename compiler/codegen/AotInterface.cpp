@@ -106,8 +106,8 @@ std::string layoutDeclarations(const SpmdProgram &program, const std::vector<Spm
   int64_t maxRank = 1;
   for (const auto *ids : {&inputs, &outputs})
     for (SpmdValueId id : *ids)
-      maxRank = std::max(maxRank, program.layout(id).rank() +
-                                      (program.layout(id).isDistributed() ? 1 : 0));
+      maxRank = std::max(maxRank,
+                         program.layout(id).rank() + (program.layout(id).isDistributed() ? 1 : 0));
   return "/// The highest rank of an input or output (at least 1).\n"
          "inline constexpr int64_t kMaxRank = " +
          str(maxRank) + ";\n\n" +

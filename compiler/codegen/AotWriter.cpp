@@ -1,8 +1,8 @@
 #include "compiler/codegen/AotWriter.h"
 
-#include <filesystem>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <system_error>
 
 #include "compiler/codegen/EmbeddedFiles.h"
@@ -19,7 +19,8 @@ static void writeFile(const fs::path &path, std::string_view contents) {
   if (out && std::fclose(out) != 0 && written)
     error = errno;
   if (error)
-    throw fs::filesystem_error("cannot write", path, std::error_code(error, std::generic_category()));
+    throw fs::filesystem_error("cannot write", path,
+                               std::error_code(error, std::generic_category()));
 }
 
 void writeAotProject(const std::string &dir, const GeneratedProgram &generated) {

@@ -77,9 +77,8 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
   std::vector<int64_t> bytesOf(numValues, 0);
   for (size_t v = 0; v < numValues; ++v)
     bytesOf[owner[v]] = std::max(bytesOf[owner[v]], slotBytes(program.layout(v)));
-  std::stable_sort(order.begin(), order.end(), [&](SpmdValueId a, SpmdValueId b) {
-    return life[a].first < life[b].first;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](SpmdValueId a, SpmdValueId b) { return life[a].first < life[b].first; });
 
   // Greedy slot assignment: a free slot that is large enough (the smallest
   // such, the first of equals), else the largest free slot grown, else a new

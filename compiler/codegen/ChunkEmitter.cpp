@@ -127,9 +127,10 @@ void emitChunkwiseElementwise(EmitterContext &context, const SpmdStep &step) {
   auto pointed = [&](const std::string &at) {
     call.ins.clear();
     for (size_t i = 0; i < step.inputs.size(); ++i)
-      call.ins.push_back(chunked[i] ? advanced(EmitterContext::buffer(step.inputs[i]), at,
-                                               static_cast<int64_t>(elementByteWidth(call.inTypes[i])))
-                                    : EmitterContext::buffer(step.inputs[i]));
+      call.ins.push_back(chunked[i]
+                             ? advanced(EmitterContext::buffer(step.inputs[i]), at,
+                                        static_cast<int64_t>(elementByteWidth(call.inTypes[i])))
+                             : EmitterContext::buffer(step.inputs[i]));
     call.out = advanced(EmitterContext::buffer(step.outputs[0]), at, widthOf(out));
   };
   std::vector<std::string> code;
@@ -191,13 +192,13 @@ void emitChunkwiseReduce(EmitterContext &context, const SpmdStep &step) {
       StridedWalk keptWalk = kept.simplified();
       if (!run.whole)
         device += zeroRun(out, EmitterContext::buffer(step.outputs[0]), run);
-      device += "for (int64_t slot = " + str(run.first) + "; slot < " +
-                str(run.first + run.count) + "; ++slot)\n  reduce<" + tag + ", " + functor +
-                ", " + str(static_cast<int64_t>(keptWalk.extents.size())) + ", " +
-                keptWalk.print() + ", " + str(static_cast<int64_t>(reducedWalk.extents.size())) +
-                ", " + reducedWalk.print() + ">(as<" + word + ">(" +
-                advanced(EmitterContext::buffer(step.inputs[0]),
-                         "slot * " + str(product(inShard)), width) +
+      device += "for (int64_t slot = " + str(run.first) + "; slot < " + str(run.first + run.count) +
+                "; ++slot)\n  reduce<" + tag + ", " + functor + ", " +
+                str(static_cast<int64_t>(keptWalk.extents.size())) + ", " + keptWalk.print() +
+                ", " + str(static_cast<int64_t>(reducedWalk.extents.size())) + ", " +
+                reducedWalk.print() + ">(as<" + word + ">(" +
+                advanced(EmitterContext::buffer(step.inputs[0]), "slot * " + str(product(inShard)),
+                         width) +
                 "), as<" + word + ">(" + EmitterContext::buffer(step.inputs[1]) + "), as<" + word +
                 ">(" +
                 advanced(EmitterContext::buffer(step.outputs[0]),
@@ -278,8 +279,8 @@ std::string distributedGlobalCopy(EmitterContext &context, SpmdValueId id,
   return perDevice(context, code);
 }
 
-std::string distributedShardCopy(EmitterContext &context, SpmdValueId id,
-                                 const std::string &other, bool in) {
+std::string distributedShardCopy(EmitterContext &context, SpmdValueId id, const std::string &other,
+                                 bool in) {
   const ShardLayout &layout = context.layout(id);
   std::vector<std::string> code;
   for (int64_t position = 0; position < context.numDevices(); ++position) {
@@ -344,21 +345,21 @@ void emitRedistribute(EmitterContext &context, const SpmdStep &step) {
     for (const RedistributionBlock &block : blocks) {
       std::vector<int64_t> zero(block.extent.size(), 0);
       if (block.from == position && block.to == position) {
-        std::string copy = stridedCopyCall(
-            boxCopy(mine, block.fromStart, wanted, block.toStart, block.extent), word, source,
-            target);
+        std::string copy =
+            stridedCopyCall(boxCopy(mine, block.fromStart, wanted, block.toStart, block.extent),
+                            word, source, target);
         device += copy.empty() ? "" : copy + "\n";
       } else if (block.from == position) {
-        pack += stridedCopyCall(boxCopy(mine, block.fromStart, block.extent, zero, block.extent),
-                                word, source,
-                                advanced("send.data", str(sendCursor[block.to]), width)) +
-                "\n";
+        pack +=
+            stridedCopyCall(boxCopy(mine, block.fromStart, block.extent, zero, block.extent), word,
+                            source, advanced("send.data", str(sendCursor[block.to]), width)) +
+            "\n";
         sendCursor[block.to] += block.elements();
       } else if (block.to == position) {
-        unpack += stridedCopyCall(boxCopy(block.extent, zero, wanted, block.toStart, block.extent),
-                                  word, advanced("recv.data", str(recvCursor[block.from]), width),
-                                  target) +
-                  "\n";
+        unpack +=
+            stridedCopyCall(boxCopy(block.extent, zero, wanted, block.toStart, block.extent), word,
+                            advanced("recv.data", str(recvCursor[block.from]), width), target) +
+            "\n";
         recvCursor[block.from] += block.elements();
       }
     }

@@ -16,38 +16,65 @@ namespace shardgen::codegen {
 
 std::string_view unaryFunctor(OpKind kind, ElementType type) {
   switch (kind) {
-  case OpKind::Negate: return "OpNegate";
-  case OpKind::Abs: return "OpAbs";
-  case OpKind::Sign: return "OpSign";
-  case OpKind::Not: return type == ElementType::I1 ? "OpLogicalNot" : "OpNot";
-  case OpKind::Exponential: return "OpExponential";
-  case OpKind::Log: return "OpLog";
-  case OpKind::Tanh: return "OpTanh";
-  case OpKind::Sqrt: return "OpSqrt";
-  case OpKind::Rsqrt: return "OpRsqrt";
-  case OpKind::Logistic: return "OpLogistic";
-  case OpKind::Floor: return "OpFloor";
-  case OpKind::Ceil: return "OpCeil";
-  case OpKind::Sine: return "OpSine";
-  case OpKind::Cosine: return "OpCosine";
-  default: return "";
+  case OpKind::Negate:
+    return "OpNegate";
+  case OpKind::Abs:
+    return "OpAbs";
+  case OpKind::Sign:
+    return "OpSign";
+  case OpKind::Not:
+    return type == ElementType::I1 ? "OpLogicalNot" : "OpNot";
+  case OpKind::Exponential:
+    return "OpExponential";
+  case OpKind::Log:
+    return "OpLog";
+  case OpKind::Tanh:
+    return "OpTanh";
+  case OpKind::Sqrt:
+    return "OpSqrt";
+  case OpKind::Rsqrt:
+    return "OpRsqrt";
+  case OpKind::Logistic:
+    return "OpLogistic";
+  case OpKind::Floor:
+    return "OpFloor";
+  case OpKind::Ceil:
+    return "OpCeil";
+  case OpKind::Sine:
+    return "OpSine";
+  case OpKind::Cosine:
+    return "OpCosine";
+  default:
+    return "";
   }
 }
 
 std::string_view binaryFunctor(OpKind kind) {
   switch (kind) {
-  case OpKind::Add: return "OpAdd";
-  case OpKind::Subtract: return "OpSubtract";
-  case OpKind::Multiply: return "OpMultiply";
-  case OpKind::Divide: return "OpDivide";
-  case OpKind::Maximum: return "OpMaximum";
-  case OpKind::Minimum: return "OpMinimum";
-  case OpKind::Power: return "OpPower";
-  case OpKind::Remainder: return "OpRemainder";
-  case OpKind::And: return "OpAnd";
-  case OpKind::Or: return "OpOr";
-  case OpKind::Xor: return "OpXor";
-  default: return "";
+  case OpKind::Add:
+    return "OpAdd";
+  case OpKind::Subtract:
+    return "OpSubtract";
+  case OpKind::Multiply:
+    return "OpMultiply";
+  case OpKind::Divide:
+    return "OpDivide";
+  case OpKind::Maximum:
+    return "OpMaximum";
+  case OpKind::Minimum:
+    return "OpMinimum";
+  case OpKind::Power:
+    return "OpPower";
+  case OpKind::Remainder:
+    return "OpRemainder";
+  case OpKind::And:
+    return "OpAnd";
+  case OpKind::Or:
+    return "OpOr";
+  case OpKind::Xor:
+    return "OpXor";
+  default:
+    return "";
   }
 }
 
@@ -57,12 +84,18 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 std::string_view compareFunctor(ComparisonDirection direction) {
   switch (direction) {
-  case ComparisonDirection::EQ: return "CmpEQ";
-  case ComparisonDirection::NE: return "CmpNE";
-  case ComparisonDirection::LT: return "CmpLT";
-  case ComparisonDirection::LE: return "CmpLE";
-  case ComparisonDirection::GT: return "CmpGT";
-  case ComparisonDirection::GE: return "CmpGE";
+  case ComparisonDirection::EQ:
+    return "CmpEQ";
+  case ComparisonDirection::NE:
+    return "CmpNE";
+  case ComparisonDirection::LT:
+    return "CmpLT";
+  case ComparisonDirection::LE:
+    return "CmpLE";
+  case ComparisonDirection::GT:
+    return "CmpGT";
+  case ComparisonDirection::GE:
+    return "CmpGE";
   }
   return "CmpEQ";
 }
@@ -80,8 +113,8 @@ std::string elementwiseKernelCall(const ElementwiseCall &call) {
   switch (kind) {
   case OpKind::Compare:
     return "compare<" + inTag + ", " +
-           std::string(compareFunctor(call.op->attr<CompareAttrs>().direction)) + ", " + n +
-           ">(" + typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[1], call.ins[1]) +
+           std::string(compareFunctor(call.op->attr<CompareAttrs>().direction)) + ", " + n + ">(" +
+           typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[1], call.ins[1]) +
            ", as<uint8_t>(" + call.out + "));";
   case OpKind::Select:
     return "select<" + outTag + ", " + n + ", " + stride(0) + ">(as<uint8_t>(" + call.ins[0] +
@@ -140,7 +173,6 @@ struct StepView {
   }
 };
 
-
 /// The constant's words, as a file-scope array; returns its name.
 std::string emitConstantData(EmitterContext &context, const Literal &value) {
   std::string name = context.freshName("kConstant");
@@ -153,7 +185,9 @@ std::string emitConstantData(EmitterContext &context, const Literal &value) {
     for (size_t b = 0; b < width; ++b)
       bits |= static_cast<uint64_t>(bytes[i * width + b]) << (8 * b); // little endian
     data += (i % 8 == 0 ? (i ? ",\n    " : "    ") : ", ") + std::to_string(bits) +
-            (width == 8 ? "ull" : width == 4 ? "u" : "");
+            (width == 8   ? "ull"
+             : width == 4 ? "u"
+                          : "");
   }
   if (value.numElements() == 0)
     data = "    0";
@@ -165,28 +199,32 @@ void emitConstant(StepView s) {
   const Literal &value = s.op().attr<ConstantAttrs>().value;
   std::string data = emitConstantData(s.context, value);
   const ShardLayout &layout = s.context.layout(s.out());
-  s.perDevice([&](int64_t d) {
-    std::vector<int64_t> zero(layout.rank(), 0);
-    return stridedCopyCall(boxCopy(value.shape(), layout.offsetsOf(d), s.outShape(d), zero,
-                                   s.outShape(d)),
-                           s.outWord(), data, s.outBuf());
-  }, true);
+  s.perDevice(
+      [&](int64_t d) {
+        std::vector<int64_t> zero(layout.rank(), 0);
+        return stridedCopyCall(
+            boxCopy(value.shape(), layout.offsetsOf(d), s.outShape(d), zero, s.outShape(d)),
+            s.outWord(), data, s.outBuf());
+      },
+      true);
 }
 
 void emitIota(StepView s) {
   int64_t dim = s.op().attr<IotaAttrs>().iotaDimension;
   const ShardLayout &layout = s.context.layout(s.out());
   std::string tag(elementTag(s.outType()));
-  s.perDevice([&](int64_t d) -> std::string {
-    const Shape &shape = s.outShape(d);
-    int64_t n = product(shape);
-    if (n == 0)
-      return "";
-    std::vector<int64_t> strides = denseStrides(shape);
-    return "iota<" + tag + ", " + str(n) + ", " + str(strides[dim]) + ", " + str(shape[dim]) +
-           ", " + str(layout.offset(d, dim)) + ">(as<" + s.outStorage() + ">(" + s.outBuf() +
-           "));";
-  }, true);
+  s.perDevice(
+      [&](int64_t d) -> std::string {
+        const Shape &shape = s.outShape(d);
+        int64_t n = product(shape);
+        if (n == 0)
+          return "";
+        std::vector<int64_t> strides = denseStrides(shape);
+        return "iota<" + tag + ", " + str(n) + ", " + str(strides[dim]) + ", " + str(shape[dim]) +
+               ", " + str(layout.offset(d, dim)) + ">(as<" + s.outStorage() + ">(" + s.outBuf() +
+               "));";
+      },
+      true);
 }
 
 /// The elementwise call of step `s` (ops of ElementwiseCall), without its
@@ -276,8 +314,8 @@ void emitDotGeneral(StepView s) {
     code += lhsCode + rhsCode;
     code += "dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
             str(k) + ">(as<" + word + ">(" + (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
-            "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" +
-            word + ">(" + s.outBuf() + "));\n}";
+            "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" + word +
+            ">(" + s.outBuf() + "));\n}";
     return code;
   });
 }
@@ -366,8 +404,8 @@ void emitConcatenate(StepView s) {
       const Shape &in = s.inShape(i, d);
       std::vector<int64_t> zero(in.size(), 0), to(in.size(), 0);
       to[dim] = at;
-      std::string call = stridedCopyCall(boxCopy(in, zero, out, to, in), s.outWord(), s.inBuf(i),
-                                         s.outBuf());
+      std::string call =
+          stridedCopyCall(boxCopy(in, zero, out, to, in), s.outWord(), s.inBuf(i), s.outBuf());
       if (!call.empty())
         code += call + "\n";
       at += in[dim];
@@ -489,9 +527,8 @@ void emitUserCollective(StepView s) {
   case OpKind::AllReduce: {
     const auto &attrs = op.attr<AllReduceAttrs>();
     local(attrs.axes, [&](const std::string &list, int64_t d) {
-      return "rt::allReduce(device, " + list + ", " + type + ", " +
-             runtimeReducer(attrs.reducer) + ", " + s.inBuf(0) + ", " + s.outBuf() + ", " +
-             str(product(s.inShape(0, d))) + ");";
+      return "rt::allReduce(device, " + list + ", " + type + ", " + runtimeReducer(attrs.reducer) +
+             ", " + s.inBuf(0) + ", " + s.outBuf() + ", " + str(product(s.inShape(0, d))) + ");";
     });
     return;
   }
@@ -576,8 +613,8 @@ void emitCustomCall(StepView s) {
   };
   s.perDevice([&](int64_t d) {
     return "{\n" + buffers(s.step.inputs, d, "operands") + buffers(s.step.outputs, d, "results") +
-           "shardgen_custom_call_targets::" + symbol + "(results, " + str(s.step.outputs.size()) + ", operands, " +
-           str(s.step.inputs.size()) + ");\n}";
+           "shardgen_custom_call_targets::" + symbol + "(results, " + str(s.step.outputs.size()) +
+           ", operands, " + str(s.step.inputs.size()) + ");\n}";
   });
 }
 
@@ -593,22 +630,35 @@ void emitCompute(EmitterContext &context, const SpmdStep &step) {
   if (isCollective(op.kind))
     return emitUserCollective(s);
   switch (op.kind) {
-  case OpKind::Constant: return emitConstant(s);
-  case OpKind::Iota: return emitIota(s);
+  case OpKind::Constant:
+    return emitConstant(s);
+  case OpKind::Iota:
+    return emitIota(s);
   case OpKind::Compare:
   case OpKind::Select:
   case OpKind::Clamp:
-  case OpKind::Convert: return emitElementwiseFamily(s);
-  case OpKind::DotGeneral: return emitDotGeneral(s);
-  case OpKind::Transpose: return emitTranspose(s);
-  case OpKind::Reshape: return emitCopy(s);
-  case OpKind::BroadcastInDim: return emitBroadcastInDim(s);
-  case OpKind::Reduce: return emitReduce(s);
-  case OpKind::Concatenate: return emitConcatenate(s);
-  case OpKind::Slice: return emitSlice(s);
-  case OpKind::Pad: return emitPad(s);
-  case OpKind::Reverse: return emitReverse(s);
-  case OpKind::CustomCall: return emitCustomCall(s);
+  case OpKind::Convert:
+    return emitElementwiseFamily(s);
+  case OpKind::DotGeneral:
+    return emitDotGeneral(s);
+  case OpKind::Transpose:
+    return emitTranspose(s);
+  case OpKind::Reshape:
+    return emitCopy(s);
+  case OpKind::BroadcastInDim:
+    return emitBroadcastInDim(s);
+  case OpKind::Reduce:
+    return emitReduce(s);
+  case OpKind::Concatenate:
+    return emitConcatenate(s);
+  case OpKind::Slice:
+    return emitSlice(s);
+  case OpKind::Pad:
+    return emitPad(s);
+  case OpKind::Reverse:
+    return emitReverse(s);
+  case OpKind::CustomCall:
+    return emitCustomCall(s);
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:

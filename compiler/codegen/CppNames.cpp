@@ -8,69 +8,107 @@ namespace shardgen::codegen {
 
 std::string_view elementTag(ElementType type) {
   switch (type) {
-  case ElementType::F32: return "F32";
-  case ElementType::F64: return "F64";
-  case ElementType::F16: return "F16";
-  case ElementType::BF16: return "BF16";
-  case ElementType::I1: return "I1";
-  case ElementType::I8: return "I8";
-  case ElementType::I32: return "I32";
-  case ElementType::I64: return "I64";
-  case ElementType::UI8: return "UI8";
-  case ElementType::UI32: return "UI32";
+  case ElementType::F32:
+    return "F32";
+  case ElementType::F64:
+    return "F64";
+  case ElementType::F16:
+    return "F16";
+  case ElementType::BF16:
+    return "BF16";
+  case ElementType::I1:
+    return "I1";
+  case ElementType::I8:
+    return "I8";
+  case ElementType::I32:
+    return "I32";
+  case ElementType::I64:
+    return "I64";
+  case ElementType::UI8:
+    return "UI8";
+  case ElementType::UI32:
+    return "UI32";
   }
   return "F32";
 }
 
 std::string_view storageWord(ElementType type) {
   switch (elementByteWidth(type)) {
-  case 1: return "uint8_t";
-  case 2: return "uint16_t";
-  case 4: return "uint32_t";
-  default: return "uint64_t";
+  case 1:
+    return "uint8_t";
+  case 2:
+    return "uint16_t";
+  case 4:
+    return "uint32_t";
+  default:
+    return "uint64_t";
   }
 }
 
 std::string_view storageType(ElementType type) {
   switch (type) {
-  case ElementType::F32: return "float";
-  case ElementType::F64: return "double";
+  case ElementType::F32:
+    return "float";
+  case ElementType::F64:
+    return "double";
   case ElementType::F16:
-  case ElementType::BF16: return "uint16_t";
+  case ElementType::BF16:
+    return "uint16_t";
   case ElementType::I1:
-  case ElementType::UI8: return "uint8_t";
-  case ElementType::I8: return "int8_t";
-  case ElementType::I32: return "int32_t";
-  case ElementType::I64: return "int64_t";
-  case ElementType::UI32: return "uint32_t";
+  case ElementType::UI8:
+    return "uint8_t";
+  case ElementType::I8:
+    return "int8_t";
+  case ElementType::I32:
+    return "int32_t";
+  case ElementType::I64:
+    return "int64_t";
+  case ElementType::UI32:
+    return "uint32_t";
   }
   return "float";
 }
 
 std::string_view runtimeElementType(ElementType type) {
   switch (type) {
-  case ElementType::F32: return "SHARDGEN_F32";
-  case ElementType::F64: return "SHARDGEN_F64";
-  case ElementType::F16: return "SHARDGEN_F16";
-  case ElementType::BF16: return "SHARDGEN_BF16";
-  case ElementType::I1: return "SHARDGEN_I1";
-  case ElementType::I8: return "SHARDGEN_I8";
-  case ElementType::I32: return "SHARDGEN_I32";
-  case ElementType::I64: return "SHARDGEN_I64";
-  case ElementType::UI8: return "SHARDGEN_UI8";
-  case ElementType::UI32: return "SHARDGEN_UI32";
+  case ElementType::F32:
+    return "SHARDGEN_F32";
+  case ElementType::F64:
+    return "SHARDGEN_F64";
+  case ElementType::F16:
+    return "SHARDGEN_F16";
+  case ElementType::BF16:
+    return "SHARDGEN_BF16";
+  case ElementType::I1:
+    return "SHARDGEN_I1";
+  case ElementType::I8:
+    return "SHARDGEN_I8";
+  case ElementType::I32:
+    return "SHARDGEN_I32";
+  case ElementType::I64:
+    return "SHARDGEN_I64";
+  case ElementType::UI8:
+    return "SHARDGEN_UI8";
+  case ElementType::UI32:
+    return "SHARDGEN_UI32";
   }
   return "SHARDGEN_F32";
 }
 
 std::string_view reducerFunctor(Reducer reducer) {
   switch (reducer) {
-  case Reducer::Add: return "ReduceAdd";
-  case Reducer::Mul: return "ReduceMul";
-  case Reducer::Max: return "ReduceMax";
-  case Reducer::Min: return "ReduceMin";
-  case Reducer::And: return "ReduceAnd";
-  case Reducer::Or: return "ReduceOr";
+  case Reducer::Add:
+    return "ReduceAdd";
+  case Reducer::Mul:
+    return "ReduceMul";
+  case Reducer::Max:
+    return "ReduceMax";
+  case Reducer::Min:
+    return "ReduceMin";
+  case Reducer::And:
+    return "ReduceAnd";
+  case Reducer::Or:
+    return "ReduceOr";
   }
   return "ReduceAdd";
 }
@@ -100,8 +138,9 @@ namespace {
 /// `unix`). Uppercase macros (NULL, EOF, INT8_MAX) are caught by the
 /// no-lowercase-letter rule.
 constexpr std::string_view kReservedWords[] = {
-    "import", "module", "final", "override", "main", "std", "posix", "shardgen", "rt", "errno",
-    "stdin", "stdout", "stderr", "linux", "unix", "assert", "offsetof", "alloca", "environ",
+    "import",   "module", "final",    "override", "main",    "std",    "posix",
+    "shardgen", "rt",     "errno",    "stdin",    "stdout",  "stderr", "linux",
+    "unix",     "assert", "offsetof", "alloca",   "environ",
 };
 
 bool isReserved(std::string_view name) {
@@ -122,8 +161,8 @@ bool isAlnum(char c) {
 /// mangled names' prefix).
 bool keepsItsName(std::string_view name) {
   if (name.empty() || !isAlnum(name[0]) || (name[0] >= '0' && name[0] <= '9') ||
-      name.back() == '_' || name.find("__") != std::string_view::npos ||
-      name.starts_with("sg_") || isReserved(name))
+      name.back() == '_' || name.find("__") != std::string_view::npos || name.starts_with("sg_") ||
+      isReserved(name))
     return false;
   bool lowercase = false;
   for (char c : name) {

@@ -9,7 +9,7 @@
 namespace shardgen::codegen {
 
 struct EmbeddedFile {
-  std::string_view path;     // relative to the repository root ("templates/program.cpp.in")
+  std::string_view path; // relative to the repository root ("templates/program.cpp.in")
   std::string_view contents;
 };
 

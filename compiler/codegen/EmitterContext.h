@@ -20,7 +20,7 @@ public:
   std::string constants; // file-scope definitions
   /// Prototypes of custom_call targets, at global scope (C linkage).
   std::string customCallDeclarations;
-  std::string steps;     // body of runSteps
+  std::string steps; // body of runSteps
   int64_t nextConstant = 0;
 
   int64_t numDevices() const { return program.mesh.numDevices(); }
@@ -75,8 +75,8 @@ std::string distributedGlobalCopy(EmitterContext &context, SpmdValueId id,
                                   const std::string &global, bool scatter);
 /// Per-device call style: copies device `position`'s [k, shard...] buffer
 /// in (padding zeroed, never read) or out whole.
-std::string distributedShardCopy(EmitterContext &context, SpmdValueId id,
-                                 const std::string &other, bool in);
+std::string distributedShardCopy(EmitterContext &context, SpmdValueId id, const std::string &other,
+                                 bool in);
 
 /// One elementwise kernel call (unary, binary, compare, select, clamp,
 /// convert) over `count` contiguous elements; `ins` and `out` are byte

@@ -69,15 +69,14 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group) {
   const SpmdValueId result = root.outputs[0];
   const std::string storage(storageType(context.elementType(result)));
   const FusedBody body = fusedBody(context, group);
-  context.addPerPieceShape(
-      {result}, [&](int64_t d) -> std::string {
-        int64_t n = product(context.localShape(result, d));
-        if (n == 0)
-          return "";
-        return "fusedElementwise<" + storage + ", " + str(n) + ">(as<" + storage + ">(" +
-               EmitterContext::buffer(result) + "), [" + body.captures + "](int64_t i) {\n" +
-               body.body + "\n});";
-      });
+  context.addPerPieceShape({result}, [&](int64_t d) -> std::string {
+    int64_t n = product(context.localShape(result, d));
+    if (n == 0)
+      return "";
+    return "fusedElementwise<" + storage + ", " + str(n) + ">(as<" + storage + ">(" +
+           EmitterContext::buffer(result) + "), [" + body.captures + "](int64_t i) {\n" +
+           body.body + "\n});";
+  });
 }
 
 std::string fusedGroupComment(const SpmdProgram &program, const FusedGroup &group) {

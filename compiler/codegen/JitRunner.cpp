@@ -33,25 +33,24 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
       relative = path.substr(std::string_view("runtime/include/").size());
     else
       continue;
-    headers.emplace_back(std::string(kVirtualInclude) + "/" + relative,
-                         std::string(file.contents));
+    headers.emplace_back(std::string(kVirtualInclude) + "/" + relative, std::string(file.contents));
   }
   return headers;
 }
 
 // The runtime functions device code calls (shardgen/runtime.h), as C++
 // expressions: the host takes their addresses, clang tells their linker names.
-#define SHARDGEN_RUNTIME_ENTRY_POINTS(X)                                                       \
-  X(&shardgen::runtime::allReduce)                                                             \
-  X(&shardgen::runtime::allGather)                                                             \
-  X(&shardgen::runtime::reduceScatter)                                                         \
-  X(&shardgen::runtime::allToAll)                                                              \
-  X(&shardgen::runtime::collectivePermute)                                                     \
-  X(&shardgen::runtime::axisIndex)                                                             \
-  X(&shardgen::runtime::groupSize)                                                             \
-  X(&shardgen::runtime::groupPosition)                                                         \
-  X(&shardgen::runtime::barrier)                                                               \
-  X(&shardgen::runtime::exchange)                                                              \
+#define SHARDGEN_RUNTIME_ENTRY_POINTS(X)                                                           \
+  X(&shardgen::runtime::allReduce)                                                                 \
+  X(&shardgen::runtime::allGather)                                                                 \
+  X(&shardgen::runtime::reduceScatter)                                                             \
+  X(&shardgen::runtime::allToAll)                                                                  \
+  X(&shardgen::runtime::collectivePermute)                                                         \
+  X(&shardgen::runtime::axisIndex)                                                                 \
+  X(&shardgen::runtime::groupSize)                                                                 \
+  X(&shardgen::runtime::groupPosition)                                                             \
+  X(&shardgen::runtime::barrier)                                                                   \
+  X(&shardgen::runtime::exchange)                                                                  \
   X(&shardgen::runtime::traceOp)
 
 /// The runtime's entry points by linker name: computed once per process by
@@ -108,8 +107,7 @@ MeshLauncher threadsLauncher(const rt::LaunchOptions &options) {
 
 CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProgram &generated,
                                  const JitOptions &options)
-    : program_(program),
-      module_(compileCpp(generated.source, generated.name + ".cpp", options)) {
+    : program_(program), module_(compileCpp(generated.source, generated.name + ".cpp", options)) {
   entry_ = module_->lookupFunction<Entry>(deviceEntryPoint(generated));
 }
 

@@ -53,7 +53,8 @@ public:
   std::vector<Literal> run(const std::vector<Literal> &inputs, const MeshLauncher &launcher) const;
   /// As run, and `shards[j][p]` receives device position p's local buffer of
   /// output j (what the per-device call style returns; `run --shards`).
-  std::vector<Literal> run(const std::vector<Literal> &inputs, const runtime::LaunchOptions &options,
+  std::vector<Literal> run(const std::vector<Literal> &inputs,
+                           const runtime::LaunchOptions &options,
                            std::vector<std::vector<Literal>> &shards) const;
 
   const JitModule &module() const { return *module_; }

@@ -119,9 +119,9 @@ std::string pieceLocals(const Mesh &mesh, const ShardLayout &layout, const std::
       continue;
     std::string index;
     for (const AxisRef &axis : layout.sharding.dims[d].axes)
-      index = index.empty() ? digit(mesh, axis)
-                            : "(" + index + " * " + str(axis.size(mesh)) + " + " +
-                                  digit(mesh, axis) + ")";
+      index = index.empty()
+                  ? digit(mesh, axis)
+                  : "(" + index + " * " + str(axis.size(mesh)) + " + " + digit(mesh, axis) + ")";
     int64_t size = layout.globalType.shape[d], shards = layout.numShards(d);
     int64_t chunk = (size + shards - 1) / shards;
     std::string k = "k" + str(d) + suffix, o = "o" + str(d) + suffix;
@@ -185,7 +185,8 @@ std::string firstHolderCondition(const Mesh &mesh, const ShardLayout &layout) {
     }
   if (usedDevices == mesh.numDevices())
     return "";
-  return "position == " + (kept.empty() ? std::string("0") : "(" + joinConditions(kept, " + ") + ")");
+  return "position == " +
+         (kept.empty() ? std::string("0") : "(" + joinConditions(kept, " + ") + ")");
 }
 
 std::string dispatchOnClass(const std::vector<PieceClass> &classes,
@@ -196,8 +197,8 @@ std::string dispatchOnClass(const std::vector<PieceClass> &classes,
       continue;
     if (classes[c].condition.empty())
       return out + (out.empty() ? "" : "else ") + "{\n" + indented(bodies[c], 2) + "}\n";
-    out += (out.empty() ? "if " : "else if ") + std::string("(") + classes[c].condition +
-           ") {\n" + indented(bodies[c], 2) + "}\n";
+    out += (out.empty() ? "if " : "else if ") + std::string("(") + classes[c].condition + ") {\n" +
+           indented(bodies[c], 2) + "}\n";
   }
   return out;
 }

@@ -21,7 +21,8 @@ struct PieceClass {
 /// "const int64_t k0 = ..., o0 = ...;": per sharded dim d, its shard index
 /// `k<d>` and the global offset `o<d>` of `position`'s piece ("" when no dim is
 /// sharded). `suffix` keeps names of several layouts apart.
-std::string pieceLocals(const Mesh &mesh, const ShardLayout &layout, const std::string &suffix = "");
+std::string pieceLocals(const Mesh &mesh, const ShardLayout &layout,
+                        const std::string &suffix = "");
 
 /// The offset of dim d as an expression over pieceLocals() ("0" when unsharded).
 std::string pieceOffset(const ShardLayout &layout, int64_t dim, const std::string &suffix = "");

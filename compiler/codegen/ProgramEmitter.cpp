@@ -35,8 +35,8 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
       out += (i ? ", " : "") + program.values[ids[i]].name;
     return out;
   };
-  text += names(step.outputs) + (step.outputs.empty() ? "" : " = ") + std::string(op.name()) +
-          "(" + names(step.inputs) + ")";
+  text += names(step.outputs) + (step.outputs.empty() ? "" : " = ") + std::string(op.name()) + "(" +
+          names(step.inputs) + ")";
   return commentText(text);
 }
 
@@ -67,7 +67,8 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
     for (int64_t d = 0; d < layout.rank(); ++d)
       if (std::string offset = pieceOffset(layout, d); offset != "0")
         linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
-    std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
+    std::string at =
+        linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
     std::vector<PieceClass> classes = pieceClasses(layout);
     std::vector<std::string> bodies;
     for (const PieceClass &piece_ : classes) {
@@ -155,8 +156,9 @@ std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId
   std::string out;
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = program.layout(ids[i]);
-    out += "//   " + commentText(str(i) + ": " + names[i] + " " +
-                       printType(layout.globalType) + " " + placementText(layout)) +
+    out += "//   " +
+           commentText(str(i) + ": " + names[i] + " " + printType(layout.globalType) + " " +
+                       placementText(layout)) +
            "\n";
   }
   return out.empty() ? "//   (none)\n" : out;
@@ -189,9 +191,9 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
     lookup += "  case " + str(i) + ": {\n" +
               indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
               "    break;\n  }\n";
-    *infos += "{" + quoted(names[i]) + ", " +
-              quoted(printType(layout.globalType)) + ", " + quoted(placementText(layout)) +
-              ", " + std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
+    *infos += "{" + quoted(names[i]) + ", " + quoted(printType(layout.globalType)) + ", " +
+              quoted(placementText(layout)) + ", " +
+              std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
               str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
               "},\n";
   }
@@ -269,7 +271,8 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   walkOps(graph.main, [&](const Op &op) {
     if (op.kind != OpKind::CustomCall)
       return;
-    std::string line = "extern \"C\" void " + cIdentifier(op.attr<CustomCallAttrs>().callTargetName) +
+    std::string line = "extern \"C\" void " +
+                       cIdentifier(op.attr<CustomCallAttrs>().callTargetName) +
                        "(shardgen_buffer *results, int64_t num_results, const shardgen_buffer "
                        "*operands, int64_t num_operands);\n";
     if (customCalls.find(line) == std::string::npos)
@@ -287,8 +290,8 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
     axes += (axes.empty() ? "" : ", ") + std::string("{") + quoted(axis.name) + ", " +
             str(axis.size) + "}";
   values["MESH_AXES"] = axes;
-  values["DEVICE_IDS"] = joinInts(program.mesh.deviceIds.size() > 1 ? program.mesh.deviceIds
-                                                                    : std::vector<int64_t>{});
+  values["DEVICE_IDS"] =
+      joinInts(program.mesh.deviceIds.size() > 1 ? program.mesh.deviceIds : std::vector<int64_t>{});
   values["MESH_DECLARATIONS"] = meshDeclarations(program.mesh);
   values["LAYOUT_DECLARATIONS"] = layoutDeclarations(program, program.inputs, program.outputs);
   values["BACKEND"] = options.mpi ? "mpi" : "threads";

@@ -77,8 +77,12 @@ std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
                 std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= bound;
       }
       if (!agree)
-        return OutputMismatch{o, name, unflatten(e.shape(), i), formatValue(a, i),
-                              formatValue(e, i), formatDouble(bound, 3)};
+        return OutputMismatch{o,
+                              name,
+                              unflatten(e.shape(), i),
+                              formatValue(a, i),
+                              formatValue(e, i),
+                              formatDouble(bound, 3)};
     }
   }
   return std::nullopt;

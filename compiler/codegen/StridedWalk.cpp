@@ -50,8 +50,8 @@ StridedWalk StridedWalk::simplified() const {
 
 std::string StridedWalk::print() const {
   return "Walk<" + std::to_string(extents.size()) + ">{{" + joined(extents) + "}, {" +
-         joined(inStrides) + "}, {" + joined(outStrides) + "}, " + std::to_string(inOffset) +
-         ", " + std::to_string(outOffset) + "}";
+         joined(inStrides) + "}, {" + joined(outStrides) + "}, " + std::to_string(inOffset) + ", " +
+         std::to_string(outOffset) + "}";
 }
 
 std::vector<int64_t> denseStrides(const Shape &shape) {
@@ -93,8 +93,8 @@ std::string stridedCopyCall(const StridedWalk &walk, std::string_view word,
     return "copy<" + w + ", " + std::to_string(simple.extents[0]) + ">(as<" + w + ">(" + source +
            ") + " + std::to_string(simple.inOffset) + ", as<" + w + ">(" + dest + ") + " +
            std::to_string(simple.outOffset) + ");";
-  return "stridedCopy<" + w + ", " + std::to_string(simple.extents.size()) + ", " +
-         simple.print() + ">(as<" + w + ">(" + source + "), as<" + w + ">(" + dest + "));";
+  return "stridedCopy<" + w + ", " + std::to_string(simple.extents.size()) + ", " + simple.print() +
+         ">(as<" + w + ">(" + source + "), as<" + w + ">(" + dest + "));";
 }
 
 } // namespace shardgen::codegen

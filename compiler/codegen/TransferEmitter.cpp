@@ -133,36 +133,37 @@ struct TransferEmitter {
     case StepKind::AllReduce:
     case StepKind::ReduceScatter:
     case StepKind::AllToAll:
-    case StepKind::CollectivePermute: break;
-    default: return false;
+    case StepKind::CollectivePermute:
+      break;
+    default:
+      return false;
     }
     const std::string head = "(device, " + list + ", " + elementType + ", ";
-    context.addPerPieceShape(
-        {step.inputs[0]}, [&](int64_t d) -> std::string {
-          const Shape shape = in.extentsOf(d);
-          switch (step.kind) {
-          case StepKind::AllGather:
-            return "rt::allGather" + head + dimView(shape, step.dimension) + ", " + inBuf() +
-                   ", " + outBuf() + ");";
-          case StepKind::AllReduce:
-            return "rt::allReduce" + head + reducer + ", " + inBuf() + ", " + outBuf() + ", " +
-                   str(product(shape)) + ");";
-          case StepKind::ReduceScatter:
-            return "rt::reduceScatter" + head + reducer + ", " + dimView(shape, step.dimension) +
-                   ", " + inBuf() + ", " + outBuf() + ");";
-          case StepKind::AllToAll: {
-            std::string shapeName = context.freshName("kShape");
-            context.constants += "const int64_t " + shapeName + "[] = {" +
-                                 (shape.empty() ? std::string("0") : joinInts(shape)) + "};\n";
-            return "rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
-                   str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() +
-                   ", " + outBuf() + ");";
-          }
-          default: // CollectivePermute
-            return "rt::collectivePermute" + head + str(*shift) + ", " + inBuf() + ", " +
-                   outBuf() + ", " + str(product(shape)) + ");";
-          }
-        });
+    context.addPerPieceShape({step.inputs[0]}, [&](int64_t d) -> std::string {
+      const Shape shape = in.extentsOf(d);
+      switch (step.kind) {
+      case StepKind::AllGather:
+        return "rt::allGather" + head + dimView(shape, step.dimension) + ", " + inBuf() + ", " +
+               outBuf() + ");";
+      case StepKind::AllReduce:
+        return "rt::allReduce" + head + reducer + ", " + inBuf() + ", " + outBuf() + ", " +
+               str(product(shape)) + ");";
+      case StepKind::ReduceScatter:
+        return "rt::reduceScatter" + head + reducer + ", " + dimView(shape, step.dimension) + ", " +
+               inBuf() + ", " + outBuf() + ");";
+      case StepKind::AllToAll: {
+        std::string shapeName = context.freshName("kShape");
+        context.constants += "const int64_t " + shapeName + "[] = {" +
+                             (shape.empty() ? std::string("0") : joinInts(shape)) + "};\n";
+        return "rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
+               str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() + ", " +
+               outBuf() + ");";
+      }
+      default: // CollectivePermute
+        return "rt::collectivePermute" + head + str(*shift) + ", " + inBuf() + ", " + outBuf() +
+               ", " + str(product(shape)) + ");";
+      }
+    });
     return true;
   }
 
@@ -203,9 +204,8 @@ struct TransferEmitter {
     context.addStep("{", 4);
     context.addStep("Scratch staging(" + str(slotBytes) + ");", 6);
     context.addStep("int64_t pieceBytes = 0;", 6);
-    context.addStep("{\n" + indented(pieceLocals(mesh, in) + dispatchOnClass(classes, sizes), 2) +
-                        "}",
-                    6);
+    context.addStep(
+        "{\n" + indented(pieceLocals(mesh, in) + dispatchOnClass(classes, sizes), 2) + "}", 6);
     context.addStep("if (pieceBytes > 0)", 6);
     context.addStep("__builtin_memcpy(staging.data, " + inBuf() + ", pieceBytes);", 8);
     context.addStep("rt::allGather(device, " + axisList(axes) + ", SHARDGEN_UI8, rt::DimView{1, " +
@@ -215,15 +215,14 @@ struct TransferEmitter {
     std::string saved;
     std::swap(saved, context.steps);
     // Each device's recipe names its sources' slots: built per device.
-    context.addPerDevice([](int64_t d, std::vector<int64_t> &key) { key.push_back(d); },
-                         [&](int64_t d) {
-                           auto slot = [&](int64_t source) {
-                             return "slots.data + " +
-                                    str(indexOverAxes(mesh, axes, source) * slotBytes);
-                           };
-                           return isReduction(step) ? assembleReduction(d, slot)
-                                                    : assembleMove(d, slot);
-                         });
+    context.addPerDevice(
+        [](int64_t d, std::vector<int64_t> &key) { key.push_back(d); },
+        [&](int64_t d) {
+          auto slot = [&](int64_t source) {
+            return "slots.data + " + str(indexOverAxes(mesh, axes, source) * slotBytes);
+          };
+          return isReduction(step) ? assembleReduction(d, slot) : assembleMove(d, slot);
+        });
     std::string inner;
     std::swap(inner, context.steps);
     context.steps = saved;
@@ -233,9 +232,9 @@ struct TransferEmitter {
 
   std::string copyCall(const PieceCopy &copy, const Shape &destShape, const std::string &source,
                        const std::string &dest) const {
-    return stridedCopyCall(boxCopy(in.extentsOf(copy.source), copy.from, destShape, copy.to,
-                                   copy.extents),
-                           word, source, dest);
+    return stridedCopyCall(
+        boxCopy(in.extentsOf(copy.source), copy.from, destShape, copy.to, copy.extents), word,
+        source, dest);
   }
 
   template <typename Slot> std::string assembleMove(int64_t d, Slot &&slot) const {
@@ -271,8 +270,7 @@ struct TransferEmitter {
     code += "const " + typed + " *members[] = {" + pointers + "};\n";
     code += "combine<" + std::string(elementTag(type)) + ", " +
             std::string(reducerFunctor(step.reducer)) + ", " + str(n) + ">(members, " +
-            str(static_cast<int64_t>(operands.size())) + ", as<" + typed + ">(" + outBuf() +
-            "));";
+            str(static_cast<int64_t>(operands.size())) + ", as<" + typed + ">(" + outBuf() + "));";
     return code;
   }
 
@@ -309,8 +307,10 @@ struct TransferEmitter {
     case StepKind::Alias:
       context.addStep(outBuf() + " = " + inBuf() + ";");
       return;
-    case StepKind::AllSlice: return emitAllSlice();
-    case StepKind::Compute: break;
+    case StepKind::AllSlice:
+      return emitAllSlice();
+    case StepKind::Compute:
+      break;
     default:
       if (!tryRuntimeCollective())
         emitThroughSlots();

@@ -18,33 +18,45 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 class RecipeBuilder {
 public:
   RecipeBuilder(const SpmdProgram &program, const SpmdStep &step, int64_t device)
-      : step_(step), device_(device),
-        in_(program.layout(step.inputs.at(0))), out_(program.layout(step.outputs.at(0))),
+      : step_(step), device_(device), in_(program.layout(step.inputs.at(0))),
+        out_(program.layout(step.outputs.at(0))),
         group_(groupDevices(program.mesh, step.axes, device)),
         n_(static_cast<int64_t>(group_.size())),
         position_(indexOverAxes(program.mesh, step.axes, device)) {}
 
   TransferRecipe build() {
     switch (step_.kind) {
-    case StepKind::AllGather: allGather(); break;
-    case StepKind::AllToAll: allToAll(); break;
-    case StepKind::CollectivePermute: collectivePermute(); break;
-    case StepKind::Broadcast: wholePieceFrom(group_.front()); break;
-    case StepKind::AllReduce: allReduce(); break;
-    case StepKind::ReduceScatter: reduceScatter(); break;
-    default: fail("not a collective step");
+    case StepKind::AllGather:
+      allGather();
+      break;
+    case StepKind::AllToAll:
+      allToAll();
+      break;
+    case StepKind::CollectivePermute:
+      collectivePermute();
+      break;
+    case StepKind::Broadcast:
+      wholePieceFrom(group_.front());
+      break;
+    case StepKind::AllReduce:
+      allReduce();
+      break;
+    case StepKind::ReduceScatter:
+      reduceScatter();
+      break;
+    default:
+      fail("not a collective step");
     }
     if (resultShape_ != out_.extentsOf(device_))
       fail("its semantics give device " + std::to_string(device_) + " a piece " +
-           shapeText(resultShape_) + ", its result layout " +
-           shapeText(out_.extentsOf(device_)));
+           shapeText(resultShape_) + ", its result layout " + shapeText(out_.extentsOf(device_)));
     return std::move(recipe_);
   }
 
 private:
   [[noreturn]] void fail(const std::string &what) const {
-    throw GraphError(step_.pointer, "internal: " + std::string(stepKindName(step_.kind)) +
-                                        " step: " + what);
+    throw GraphError(step_.pointer,
+                     "internal: " + std::string(stepKindName(step_.kind)) + " step: " + what);
   }
 
   std::vector<int64_t> zeros() const { return std::vector<int64_t>(in_.rank(), 0); }

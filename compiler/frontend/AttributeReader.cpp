@@ -71,14 +71,15 @@ Attributes readAttributes(OpKind kind, const JsonObject &op) {
     // StableHLO always prints it; for a rank-1 iota 0 is the only choice.
     return IotaAttrs{op.has("iota_dimension") ? integerField(op, "iota_dimension") : 0};
   case OpKind::Compare:
-    return CompareAttrs{readComparisonDirection(op.require("comparison_direction"),
-                                                op.at("comparison_direction"))};
+    return CompareAttrs{
+        readComparisonDirection(op.require("comparison_direction"), op.at("comparison_direction"))};
   case OpKind::DotGeneral:
     return DotGeneralAttrs{optionalIntegersField(op, "lhs_batching_dimensions"),
                            optionalIntegersField(op, "rhs_batching_dimensions"),
                            optionalIntegersField(op, "lhs_contracting_dimensions"),
                            optionalIntegersField(op, "rhs_contracting_dimensions")};
-  case OpKind::Transpose: return TransposeAttrs{integersField(op, "permutation")};
+  case OpKind::Transpose:
+    return TransposeAttrs{integersField(op, "permutation")};
   case OpKind::BroadcastInDim:
     return BroadcastInDimAttrs{integersField(op, "broadcast_dimensions")};
   case OpKind::Reduce: {
@@ -87,18 +88,24 @@ Attributes readAttributes(OpKind kind, const JsonObject &op) {
     attrs.reducer = reducerField(op);
     return attrs;
   }
-  case OpKind::Concatenate: return ConcatenateAttrs{integerField(op, "dimension")};
-  case OpKind::Slice: return readSlice(op);
+  case OpKind::Concatenate:
+    return ConcatenateAttrs{integerField(op, "dimension")};
+  case OpKind::Slice:
+    return readSlice(op);
   case OpKind::Pad:
     return PadAttrs{integersField(op, "edge_padding_low"), integersField(op, "edge_padding_high"),
                     integersField(op, "interior_padding")};
-  case OpKind::Reverse: return ReverseAttrs{integersField(op, "dimensions")};
+  case OpKind::Reverse:
+    return ReverseAttrs{integersField(op, "dimensions")};
   case OpKind::PropagationBarrier:
     return PropagationBarrierAttrs{
         readBarrierDirection(op.require("allowed_direction"), op.at("allowed_direction"))};
-  case OpKind::CustomCall: return readCustomCall(op);
-  case OpKind::ShardingGroup: return ShardingGroupAttrs{integerField(op, "group_id")};
-  case OpKind::ManualComputation: return readManualComputation(op);
+  case OpKind::CustomCall:
+    return readCustomCall(op);
+  case OpKind::ShardingGroup:
+    return ShardingGroupAttrs{integerField(op, "group_id")};
+  case OpKind::ManualComputation:
+    return readManualComputation(op);
   case OpKind::AllReduce: {
     AllReduceAttrs attrs;
     attrs.axes = stringsField(op, "axes");
@@ -133,7 +140,8 @@ Attributes readAttributes(OpKind kind, const JsonObject &op) {
   }
   case OpKind::AxisIndex:
     return AxisIndexAttrs{readString(op.require("axis"), op.at("axis"))};
-  default: return NoAttrs{};
+  default:
+    return NoAttrs{};
   }
 }
 

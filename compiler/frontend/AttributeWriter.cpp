@@ -15,7 +15,9 @@ Json shardingsToJson(const std::vector<TensorSharding> &shardings) {
 
 struct FieldsOf {
   JsonFields operator()(const NoAttrs &) const { return {}; }
-  JsonFields operator()(const ConstantAttrs &a) const { return {{"value", constantValueToJson(a)}}; }
+  JsonFields operator()(const ConstantAttrs &a) const {
+    return {{"value", constantValueToJson(a)}};
+  }
   JsonFields operator()(const IotaAttrs &a) const { return {{"iota_dimension", a.iotaDimension}}; }
   JsonFields operator()(const CompareAttrs &a) const {
     return {{"comparison_direction", comparisonDirectionName(a.direction)}};

@@ -115,11 +115,16 @@ ElementType inferElementType(const std::vector<const Json *> &leaves, const std:
 
 bool fitsInteger(ElementType type, int64_t value) {
   switch (type) {
-  case ElementType::I8: return value >= INT8_MIN && value <= INT8_MAX;
-  case ElementType::I32: return value >= INT32_MIN && value <= INT32_MAX;
-  case ElementType::UI8: return value >= 0 && value <= UINT8_MAX;
-  case ElementType::UI32: return value >= 0 && value <= int64_t(UINT32_MAX);
-  default: return true; // i64
+  case ElementType::I8:
+    return value >= INT8_MIN && value <= INT8_MAX;
+  case ElementType::I32:
+    return value >= INT32_MIN && value <= INT32_MAX;
+  case ElementType::UI8:
+    return value >= 0 && value <= UINT8_MAX;
+  case ElementType::UI32:
+    return value >= 0 && value <= int64_t(UINT32_MAX);
+  default:
+    return true; // i64
   }
 }
 
@@ -136,8 +141,8 @@ void storeFloat(Literal &literal, int64_t index, const Json &leaf, const std::st
                       std::string(jsonKindName(leaf)));
   literal.setFloat(index, value);
   if (std::isfinite(value) && !std::isfinite(literal.getFloat(index)))
-    fail(pointer, "value " + leaf.dump() + " is out of range for " +
-                      std::string(elementTypeName(type)));
+    fail(pointer,
+         "value " + leaf.dump() + " is out of range for " + std::string(elementTypeName(type)));
 }
 
 void storeInteger(Literal &literal, int64_t index, const Json &leaf, const std::string &pointer,
@@ -167,8 +172,8 @@ void storeInteger(Literal &literal, int64_t index, const Json &leaf, const std::
       fail(pointer, "expected an integer for " + typeName + ", got " + leaf.dump());
     value = static_cast<int64_t>(number);
   } else {
-    fail(pointer, "expected an integer for " + typeName + ", got " +
-                      std::string(jsonKindName(leaf)));
+    fail(pointer,
+         "expected an integer for " + typeName + ", got " + std::string(jsonKindName(leaf)));
   }
   if (!fitsInteger(type, value)) {
     if (typeGiven)

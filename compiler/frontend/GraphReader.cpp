@@ -70,8 +70,8 @@ public:
 
 private:
   Mesh readMesh(const Json &json, const std::string &pointer);
-  RegionArgument readArgument(const Json &json, const std::string &pointer,
-                              const std::string &what, Scope &scope);
+  RegionArgument readArgument(const Json &json, const std::string &pointer, const std::string &what,
+                              Scope &scope);
   void readOps(const Json &json, const std::string &pointer, Region &region, Scope &scope);
   Op readOp(const Json &json, const std::string &pointer, Scope &scope);
   void defineResults(const JsonObject &object, Op &op, Scope &scope);
@@ -93,8 +93,8 @@ void GraphReader::read(const Json &root) {
   JsonObject top(root, "", "the graph");
   std::string format = readString(top.require("format"), top.at("format"));
   if (format != kFormatName)
-    fail(top.pointerTo("format"), "unsupported format \"" + format + "\" (expected \"" +
-                                      std::string(kFormatName) + "\")");
+    fail(top.pointerTo("format"),
+         "unsupported format \"" + format + "\" (expected \"" + std::string(kFormatName) + "\")");
   int64_t version = readInteger(top.require("version"), top.at("version"));
   if (version != kFormatVersion)
     fail(top.pointerTo("version"), "unsupported version " + std::to_string(version) +
@@ -164,8 +164,9 @@ RegionArgument GraphReader::readArgument(const Json &json, const std::string &po
   RegionArgument argument;
   argument.pointer = pointer;
   // Only graph inputs may be distributed (spec); in a body it is an unknown key.
-  argument.metadata = what == "input" ? object.checkKeys({"name", "type", "sharding", "distribution"})
-                                      : object.checkKeys({"name", "type", "sharding"});
+  argument.metadata = what == "input"
+                          ? object.checkKeys({"name", "type", "sharding", "distribution"})
+                          : object.checkKeys({"name", "type", "sharding"});
   const Json &name = object.require("name");
   TensorType type = readType(object.require("type"), object.at("type"));
   if (const Json *sharding = object.find("sharding"))
@@ -207,10 +208,9 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
         fail(object.pointerTo(key), "\"sharding_group\" has no result");
     op.metadata = object.checkKeys({"op", "operands"}, attributeKeys(op.kind));
   } else {
-    op.metadata = object.checkKeys(
-        {"op", "operands", "result", "results", "type", "types", "sharding", "shardings",
-         "distribution", "distributions"},
-        attributeKeys(op.kind));
+    op.metadata = object.checkKeys({"op", "operands", "result", "results", "type", "types",
+                                    "sharding", "shardings", "distribution", "distributions"},
+                                   attributeKeys(op.kind));
   }
 
   if (!isNullary(op.kind) || object.has("operands")) {
@@ -273,12 +273,12 @@ void checkPluralAgreement(const JsonObject &object, const Op &op, std::string_vi
                           std::string_view plural) {
   if (op.pluralResults && object.has(singular))
     fail(object.pointerTo(singular), "\"" + std::string(singular) + "\" goes with \"result\"; " +
-                                         "an op with \"results\" uses \"" +
-                                         std::string(plural) + "\"");
+                                         "an op with \"results\" uses \"" + std::string(plural) +
+                                         "\"");
   if (!op.pluralResults && object.has(plural))
     fail(object.pointerTo(plural), "\"" + std::string(plural) + "\" goes with \"results\"; " +
-                                       "an op with one \"result\" uses \"" +
-                                       std::string(singular) + "\"");
+                                       "an op with one \"result\" uses \"" + std::string(singular) +
+                                       "\"");
 }
 
 /// The entries of a `types`/`shardings` array, one per result (null: none given).
@@ -460,7 +460,7 @@ std::string readGraphText(const std::string &path) {
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (!file)
     fail("", "cannot read file \"" + path + "\": " + std::strerror(errno));
-  struct stat info {};
+  struct stat info{};
   if (::fstat(::fileno(file), &info) == 0) {
     std::string problem;
     if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))

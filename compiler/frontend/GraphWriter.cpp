@@ -127,8 +127,8 @@ Json GraphWriter::opsToJson(const Region &region) const {
 Json GraphWriter::opToJson(const Op &op) const {
   Json object = Json::object();
   object["op"] = op.name();
-  bool nullary = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
-                 op.kind == OpKind::AxisIndex;
+  bool nullary =
+      op.kind == OpKind::Constant || op.kind == OpKind::Iota || op.kind == OpKind::AxisIndex;
   if (!nullary || !op.operands.empty())
     object["operands"] = namesOf(op.operands);
   bool plural = op.pluralResults || op.results.size() != 1;
@@ -173,8 +173,6 @@ Json GraphWriter::bodyToJson(const Region &body) const {
 
 } // namespace
 
-std::string writeGraph(const Graph &graph) {
-  return printJson(GraphWriter(graph).write()) + "\n";
-}
+std::string writeGraph(const Graph &graph) { return printJson(GraphWriter(graph).write()) + "\n"; }
 
 } // namespace shardgen

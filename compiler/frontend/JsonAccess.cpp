@@ -10,20 +10,29 @@ namespace shardgen {
 std::string PointerRef::str() const {
   if (text_)
     return *text_;
-  return isIndex_ ? joinPointer(parent_->str(), index_) : joinPointer(parent_->str(), std::string(key_));
+  return isIndex_ ? joinPointer(parent_->str(), index_)
+                  : joinPointer(parent_->str(), std::string(key_));
 }
 
 std::string_view jsonKindName(const Json &json) {
   switch (json.type()) {
-  case Json::value_t::null: return "null";
-  case Json::value_t::object: return "an object";
-  case Json::value_t::array: return "an array";
-  case Json::value_t::string: return "a string";
-  case Json::value_t::boolean: return "a boolean";
+  case Json::value_t::null:
+    return "null";
+  case Json::value_t::object:
+    return "an object";
+  case Json::value_t::array:
+    return "an array";
+  case Json::value_t::string:
+    return "a string";
+  case Json::value_t::boolean:
+    return "a boolean";
   case Json::value_t::number_integer:
-  case Json::value_t::number_unsigned: return "an integer";
-  case Json::value_t::number_float: return "a number with a fraction or exponent";
-  default: return "a binary value";
+  case Json::value_t::number_unsigned:
+    return "an integer";
+  case Json::value_t::number_float:
+    return "a number with a fraction or exponent";
+  default:
+    return "a binary value";
   }
 }
 
@@ -62,7 +71,8 @@ std::vector<int64_t> readIntegerArray(const Json &json, const PointerRef &pointe
   values.reserve(json.size());
   for (size_t i = 0; i < json.size(); ++i) {
     if (!json[i].is_number_integer()) // includes unsigned
-      fail(joinPointer(pointer.str(), i), kindMismatch("an array of integers", json[i]) + " element");
+      fail(joinPointer(pointer.str(), i),
+           kindMismatch("an array of integers", json[i]) + " element");
     values.push_back(readInteger(json[i], joinPointer(pointer.str(), i)));
   }
   return values;
@@ -75,7 +85,8 @@ std::vector<std::string> readStringArray(const Json &json, const PointerRef &poi
   values.reserve(json.size());
   for (size_t i = 0; i < json.size(); ++i) {
     if (!json[i].is_string())
-      fail(joinPointer(pointer.str(), i), kindMismatch("an array of strings", json[i]) + " element");
+      fail(joinPointer(pointer.str(), i),
+           kindMismatch("an array of strings", json[i]) + " element");
     values.push_back(json[i].get<std::string>());
   }
   return values;

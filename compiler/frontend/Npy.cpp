@@ -34,9 +34,9 @@ std::optional<Dtype> parseDescr(std::string_view descr) {
     descr.remove_prefix(1);
   }
   static constexpr std::pair<std::string_view, ElementType> kCodes[] = {
-      {"f4", ElementType::F32}, {"f8", ElementType::F64},  {"f2", ElementType::F16},
-      {"b1", ElementType::I1},  {"i1", ElementType::I8},   {"i4", ElementType::I32},
-      {"i8", ElementType::I64}, {"u1", ElementType::UI8},  {"u4", ElementType::UI32},
+      {"f4", ElementType::F32},  {"f8", ElementType::F64},  {"f2", ElementType::F16},
+      {"b1", ElementType::I1},   {"i1", ElementType::I8},   {"i4", ElementType::I32},
+      {"i8", ElementType::I64},  {"u1", ElementType::UI8},  {"u4", ElementType::UI32},
       {"V2", ElementType::BF16}, {"u2", ElementType::BF16},
   };
   for (const auto &[code, type] : kCodes)
@@ -166,7 +166,7 @@ public:
     file_ = std::fopen(path.c_str(), "rb");
     if (!file_)
       throw NpyError(path + ": cannot open: " + std::strerror(errno));
-    struct stat info {};
+    struct stat info{};
     if (::fstat(::fileno(file_), &info) == 0) {
       if (S_ISDIR(info.st_mode)) {
         std::fclose(file_);
@@ -227,8 +227,8 @@ Literal readNpy(const std::string &path, const std::function<void(const TensorTy
   if (bytes.size() < end)
     throw NpyError(path + ": truncated header: expected " + std::to_string(end - headerStart) +
                    " bytes");
-  NpyLayout layout = parseLayout(std::string_view(bytes).substr(headerStart, end - headerStart),
-                                 path);
+  NpyLayout layout =
+      parseLayout(std::string_view(bytes).substr(headerStart, end - headerStart), path);
   if (checkType)
     checkType(layout.type);
   if (file.size())

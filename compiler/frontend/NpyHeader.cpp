@@ -124,8 +124,8 @@ std::optional<NpyHeader> parseNpyHeader(std::string_view text, std::string *erro
 }
 
 std::string printNpyHeaderDict(const NpyHeader &header) {
-  std::string dict = "{'descr': '" + header.descr + "', 'fortran_order': " +
-                     (header.fortranOrder ? "True" : "False") +
+  std::string dict = "{'descr': '" + header.descr +
+                     "', 'fortran_order': " + (header.fortranOrder ? "True" : "False") +
                      ", 'shape': " + pythonTupleRepr(header.shape) + ", }";
   if (!header.shape.empty()) {
     size_t growthDigits =

@@ -30,28 +30,50 @@ std::span<const std::string_view> attributeKeys(OpKind kind) {
   static constexpr std::string_view axisIndex[] = {"axis"};
 
   switch (kind) {
-  case OpKind::Constant: return constant;
-  case OpKind::Iota: return iota;
-  case OpKind::Compare: return compare;
-  case OpKind::DotGeneral: return dotGeneral;
-  case OpKind::Transpose: return transpose;
-  case OpKind::BroadcastInDim: return broadcastInDim;
-  case OpKind::Reduce: return reduce;
-  case OpKind::Concatenate: return concatenate;
-  case OpKind::Slice: return slice;
-  case OpKind::Pad: return pad;
-  case OpKind::Reverse: return reverse;
-  case OpKind::PropagationBarrier: return barrier;
-  case OpKind::CustomCall: return customCall;
-  case OpKind::ShardingGroup: return shardingGroup;
-  case OpKind::ManualComputation: return manual;
-  case OpKind::AllReduce: return allReduce;
-  case OpKind::AllGather: return allGather;
-  case OpKind::ReduceScatter: return reduceScatter;
-  case OpKind::AllToAll: return allToAll;
-  case OpKind::CollectivePermute: return permute;
-  case OpKind::AxisIndex: return axisIndex;
-  default: return {}; // elementwise ops, select, clamp, convert, reshape, constraint
+  case OpKind::Constant:
+    return constant;
+  case OpKind::Iota:
+    return iota;
+  case OpKind::Compare:
+    return compare;
+  case OpKind::DotGeneral:
+    return dotGeneral;
+  case OpKind::Transpose:
+    return transpose;
+  case OpKind::BroadcastInDim:
+    return broadcastInDim;
+  case OpKind::Reduce:
+    return reduce;
+  case OpKind::Concatenate:
+    return concatenate;
+  case OpKind::Slice:
+    return slice;
+  case OpKind::Pad:
+    return pad;
+  case OpKind::Reverse:
+    return reverse;
+  case OpKind::PropagationBarrier:
+    return barrier;
+  case OpKind::CustomCall:
+    return customCall;
+  case OpKind::ShardingGroup:
+    return shardingGroup;
+  case OpKind::ManualComputation:
+    return manual;
+  case OpKind::AllReduce:
+    return allReduce;
+  case OpKind::AllGather:
+    return allGather;
+  case OpKind::ReduceScatter:
+    return reduceScatter;
+  case OpKind::AllToAll:
+    return allToAll;
+  case OpKind::CollectivePermute:
+    return permute;
+  case OpKind::AxisIndex:
+    return axisIndex;
+  default:
+    return {}; // elementwise ops, select, clamp, convert, reshape, constraint
   }
 }
 

@@ -40,8 +40,8 @@ Enum readEnum(const Json &json, const PointerRef &pointer, std::string_view fiel
   std::string allowed;
   for (size_t i = 0; i < N; ++i)
     allowed += (i ? ", " : "") + std::string(name(all[i]));
-  fail(pointer.str(), "invalid " + std::string(field) + " \"" + text + "\" (expected one of " +
-                    allowed + ")");
+  fail(pointer.str(),
+       "invalid " + std::string(field) + " \"" + text + "\" (expected one of " + allowed + ")");
 }
 } // namespace
 

@@ -54,9 +54,8 @@ void convertAll(const Literal &operand, Literal &out) {
 Literal evalConvert(const Literal &operand, ElementType resultType) {
   Literal out(TensorType{resultType, operand.shape()});
   dispatchElementType(operand.elementType(), [&](auto from) {
-    dispatchElementType(resultType, [&](auto to) {
-      convertAll<decltype(from), decltype(to)>(operand, out);
-    });
+    dispatchElementType(resultType,
+                        [&](auto to) { convertAll<decltype(from), decltype(to)>(operand, out); });
   });
   return out;
 }

@@ -11,16 +11,26 @@ namespace {
 
 shardgen_element_type abiElementType(ElementType type) {
   switch (type) {
-  case ElementType::F32: return SHARDGEN_F32;
-  case ElementType::F64: return SHARDGEN_F64;
-  case ElementType::F16: return SHARDGEN_F16;
-  case ElementType::BF16: return SHARDGEN_BF16;
-  case ElementType::I1: return SHARDGEN_I1;
-  case ElementType::I8: return SHARDGEN_I8;
-  case ElementType::I32: return SHARDGEN_I32;
-  case ElementType::I64: return SHARDGEN_I64;
-  case ElementType::UI8: return SHARDGEN_UI8;
-  case ElementType::UI32: return SHARDGEN_UI32;
+  case ElementType::F32:
+    return SHARDGEN_F32;
+  case ElementType::F64:
+    return SHARDGEN_F64;
+  case ElementType::F16:
+    return SHARDGEN_F16;
+  case ElementType::BF16:
+    return SHARDGEN_BF16;
+  case ElementType::I1:
+    return SHARDGEN_I1;
+  case ElementType::I8:
+    return SHARDGEN_I8;
+  case ElementType::I32:
+    return SHARDGEN_I32;
+  case ElementType::I64:
+    return SHARDGEN_I64;
+  case ElementType::UI8:
+    return SHARDGEN_UI8;
+  case ElementType::UI32:
+    return SHARDGEN_UI32;
   }
   return SHARDGEN_F32;
 }
@@ -44,8 +54,8 @@ std::vector<Literal> callCustomCall(shardgen_custom_call_fn function,
     operandBuffers.push_back(bufferOf(*operand));
   for (const Literal &result : results)
     resultBuffers.push_back(bufferOf(result));
-  function(resultBuffers.data(), static_cast<int64_t>(resultBuffers.size()),
-           operandBuffers.data(), static_cast<int64_t>(operandBuffers.size()));
+  function(resultBuffers.data(), static_cast<int64_t>(resultBuffers.size()), operandBuffers.data(),
+           static_cast<int64_t>(operandBuffers.size()));
   return results;
 }
 

@@ -35,8 +35,9 @@ std::vector<Acc> pack(const Literal &operand, const std::vector<int64_t> &dims) 
   }
   std::vector<Acc> packed(operand.numElements());
   const S *in = operand.as<S>();
-  forEachOffsetPair(shape, source, StridedView{0, denseStrides(shape)},
-                    [&](int64_t s, int64_t d) { packed[d] = static_cast<Acc>(Traits::load(in[s])); });
+  forEachOffsetPair(shape, source, StridedView{0, denseStrides(shape)}, [&](int64_t s, int64_t d) {
+    packed[d] = static_cast<Acc>(Traits::load(in[s]));
+  });
   return packed;
 }
 
@@ -50,12 +51,10 @@ Literal dot(const Literal &lhs, const Literal &rhs, const DotGeneralAttrs &attrs
   using Acc = std::conditional_t<isFloatTraits<Traits>, typename Traits::Compute, uint64_t>;
   using S = typename Traits::Storage;
   using C = typename Traits::Compute;
-  const std::vector<int64_t> lhsFree =
-      dotGeneralFreeDims(lhs.type().rank(), attrs.lhsBatchingDimensions,
-                         attrs.lhsContractingDimensions);
-  const std::vector<int64_t> rhsFree =
-      dotGeneralFreeDims(rhs.type().rank(), attrs.rhsBatchingDimensions,
-                         attrs.rhsContractingDimensions);
+  const std::vector<int64_t> lhsFree = dotGeneralFreeDims(
+      lhs.type().rank(), attrs.lhsBatchingDimensions, attrs.lhsContractingDimensions);
+  const std::vector<int64_t> rhsFree = dotGeneralFreeDims(
+      rhs.type().rank(), attrs.rhsBatchingDimensions, attrs.rhsContractingDimensions);
   const int64_t batch = product(lhs.shape(), attrs.lhsBatchingDimensions);
   const int64_t rows = product(lhs.shape(), lhsFree);
   const int64_t depth = product(lhs.shape(), attrs.lhsContractingDimensions);

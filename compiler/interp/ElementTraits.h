@@ -28,22 +28,33 @@ using I64Traits = runtime::elements::I64;
 using UI8Traits = runtime::elements::UI8;
 using UI32Traits = runtime::elements::UI32;
 
-template <typename Traits> constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
+template <typename Traits>
+constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
 template <typename Traits> constexpr bool isBoolTraits = std::is_same_v<Traits, I1Traits>;
 
 /// Calls `fn(Traits{})` with the traits of `type`.
 template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &&fn) {
   switch (type) {
-  case ElementType::F32: return fn(F32Traits{});
-  case ElementType::F64: return fn(F64Traits{});
-  case ElementType::F16: return fn(F16Traits{});
-  case ElementType::BF16: return fn(BF16Traits{});
-  case ElementType::I1: return fn(I1Traits{});
-  case ElementType::I8: return fn(I8Traits{});
-  case ElementType::I32: return fn(I32Traits{});
-  case ElementType::I64: return fn(I64Traits{});
-  case ElementType::UI8: return fn(UI8Traits{});
-  case ElementType::UI32: return fn(UI32Traits{});
+  case ElementType::F32:
+    return fn(F32Traits{});
+  case ElementType::F64:
+    return fn(F64Traits{});
+  case ElementType::F16:
+    return fn(F16Traits{});
+  case ElementType::BF16:
+    return fn(BF16Traits{});
+  case ElementType::I1:
+    return fn(I1Traits{});
+  case ElementType::I8:
+    return fn(I8Traits{});
+  case ElementType::I32:
+    return fn(I32Traits{});
+  case ElementType::I64:
+    return fn(I64Traits{});
+  case ElementType::UI8:
+    return fn(UI8Traits{});
+  case ElementType::UI32:
+    return fn(UI32Traits{});
   }
   fail("", "unknown element type");
 }

@@ -44,31 +44,45 @@ std::string notDefined(OpKind kind, ElementType type) {
 template <typename Traits> Literal unary(OpKind kind, const Literal &x) {
   using C = typename Traits::Compute;
   switch (kind) {
-  case OpKind::Negate: return mapUnary<Traits>(x, [](C v) { return math::negate(v); });
-  case OpKind::Abs: return mapUnary<Traits>(x, [](C v) { return math::abs(v); });
-  case OpKind::Sign: return mapUnary<Traits>(x, [](C v) { return math::sign(v); });
+  case OpKind::Negate:
+    return mapUnary<Traits>(x, [](C v) { return math::negate(v); });
+  case OpKind::Abs:
+    return mapUnary<Traits>(x, [](C v) { return math::abs(v); });
+  case OpKind::Sign:
+    return mapUnary<Traits>(x, [](C v) { return math::sign(v); });
   case OpKind::Not:
     if constexpr (isBoolTraits<Traits>)
       return mapUnary<Traits>(x, [](C v) { return C(!v); });
     else if constexpr (!isFloatTraits<Traits>)
       return mapUnary<Traits>(x, [](C v) { return C(~v); });
     break;
-  default: break;
+  default:
+    break;
   }
   if constexpr (isFloatTraits<Traits>) {
     switch (kind) {
-    case OpKind::Exponential: return mapUnary<Traits>(x, [](C v) { return std::exp(v); });
-    case OpKind::Log: return mapUnary<Traits>(x, [](C v) { return std::log(v); });
-    case OpKind::Tanh: return mapUnary<Traits>(x, [](C v) { return std::tanh(v); });
-    case OpKind::Sqrt: return mapUnary<Traits>(x, [](C v) { return std::sqrt(v); });
-    case OpKind::Rsqrt: return mapUnary<Traits>(x, [](C v) { return C(1) / std::sqrt(v); });
+    case OpKind::Exponential:
+      return mapUnary<Traits>(x, [](C v) { return std::exp(v); });
+    case OpKind::Log:
+      return mapUnary<Traits>(x, [](C v) { return std::log(v); });
+    case OpKind::Tanh:
+      return mapUnary<Traits>(x, [](C v) { return std::tanh(v); });
+    case OpKind::Sqrt:
+      return mapUnary<Traits>(x, [](C v) { return std::sqrt(v); });
+    case OpKind::Rsqrt:
+      return mapUnary<Traits>(x, [](C v) { return C(1) / std::sqrt(v); });
     case OpKind::Logistic:
       return mapUnary<Traits>(x, [](C v) { return C(1) / (C(1) + std::exp(-v)); });
-    case OpKind::Floor: return mapUnary<Traits>(x, [](C v) { return std::floor(v); });
-    case OpKind::Ceil: return mapUnary<Traits>(x, [](C v) { return std::ceil(v); });
-    case OpKind::Sine: return mapUnary<Traits>(x, [](C v) { return std::sin(v); });
-    case OpKind::Cosine: return mapUnary<Traits>(x, [](C v) { return std::cos(v); });
-    default: break;
+    case OpKind::Floor:
+      return mapUnary<Traits>(x, [](C v) { return std::floor(v); });
+    case OpKind::Ceil:
+      return mapUnary<Traits>(x, [](C v) { return std::ceil(v); });
+    case OpKind::Sine:
+      return mapUnary<Traits>(x, [](C v) { return std::sin(v); });
+    case OpKind::Cosine:
+      return mapUnary<Traits>(x, [](C v) { return std::cos(v); });
+    default:
+      break;
     }
   }
   unsupported(notDefined(kind, x.elementType()));
@@ -78,7 +92,8 @@ template <typename Traits> Literal binary(OpKind kind, const Literal &x, const L
   using C = typename Traits::Compute;
   const TensorType &type = x.type();
   switch (kind) {
-  case OpKind::Add: return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::add(a, b); });
+  case OpKind::Add:
+    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::add(a, b); });
   case OpKind::Subtract:
     return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::subtract(a, b); });
   case OpKind::Multiply:
@@ -93,14 +108,19 @@ template <typename Traits> Literal binary(OpKind kind, const Literal &x, const L
     return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::minimum(a, b); });
   case OpKind::Power:
     return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::power(a, b); });
-  default: break;
+  default:
+    break;
   }
   if constexpr (!isFloatTraits<Traits>) {
     switch (kind) {
-    case OpKind::And: return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a & b); });
-    case OpKind::Or: return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a | b); });
-    case OpKind::Xor: return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a ^ b); });
-    default: break;
+    case OpKind::And:
+      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a & b); });
+    case OpKind::Or:
+      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a | b); });
+    case OpKind::Xor:
+      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a ^ b); });
+    default:
+      break;
     }
   }
   unsupported(notDefined(kind, x.elementType()));
@@ -110,12 +130,18 @@ template <typename C> bool compare(ComparisonDirection direction, C a, C b) {
   // Plain C++ comparisons are IEEE's: every ordered comparison with NaN is
   // false and NE is true.
   switch (direction) {
-  case ComparisonDirection::EQ: return a == b;
-  case ComparisonDirection::NE: return a != b;
-  case ComparisonDirection::LT: return a < b;
-  case ComparisonDirection::LE: return a <= b;
-  case ComparisonDirection::GT: return a > b;
-  case ComparisonDirection::GE: return a >= b;
+  case ComparisonDirection::EQ:
+    return a == b;
+  case ComparisonDirection::NE:
+    return a != b;
+  case ComparisonDirection::LT:
+    return a < b;
+  case ComparisonDirection::LE:
+    return a <= b;
+  case ComparisonDirection::GT:
+    return a > b;
+  case ComparisonDirection::GE:
+    return a >= b;
   }
   return false;
 }
@@ -133,10 +159,14 @@ void compareAll(const Literal &x, const Literal &y, Literal &out) {
 /// Calls fn with an unsigned integer type as wide as one element.
 template <typename Fn> void dispatchWidth(size_t width, Fn &&fn) {
   switch (width) {
-  case 1: return fn(uint8_t{});
-  case 2: return fn(uint16_t{});
-  case 4: return fn(uint32_t{});
-  default: return fn(uint64_t{});
+  case 1:
+    return fn(uint8_t{});
+  case 2:
+    return fn(uint16_t{});
+  case 4:
+    return fn(uint32_t{});
+  default:
+    return fn(uint64_t{});
   }
 }
 
@@ -148,9 +178,8 @@ Literal evalUnary(OpKind kind, const Literal &operand) {
 }
 
 Literal evalBinary(OpKind kind, const Literal &lhs, const Literal &rhs) {
-  return dispatchElementType(lhs.elementType(), [&](auto traits) {
-    return binary<decltype(traits)>(kind, lhs, rhs);
-  });
+  return dispatchElementType(lhs.elementType(),
+                             [&](auto traits) { return binary<decltype(traits)>(kind, lhs, rhs); });
 }
 
 Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs) {
@@ -158,12 +187,18 @@ Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Lit
   dispatchElementType(lhs.elementType(), [&](auto traits) {
     using T = decltype(traits);
     switch (direction) {
-    case ComparisonDirection::EQ: return compareAll<T, ComparisonDirection::EQ>(lhs, rhs, out);
-    case ComparisonDirection::NE: return compareAll<T, ComparisonDirection::NE>(lhs, rhs, out);
-    case ComparisonDirection::LT: return compareAll<T, ComparisonDirection::LT>(lhs, rhs, out);
-    case ComparisonDirection::LE: return compareAll<T, ComparisonDirection::LE>(lhs, rhs, out);
-    case ComparisonDirection::GT: return compareAll<T, ComparisonDirection::GT>(lhs, rhs, out);
-    case ComparisonDirection::GE: return compareAll<T, ComparisonDirection::GE>(lhs, rhs, out);
+    case ComparisonDirection::EQ:
+      return compareAll<T, ComparisonDirection::EQ>(lhs, rhs, out);
+    case ComparisonDirection::NE:
+      return compareAll<T, ComparisonDirection::NE>(lhs, rhs, out);
+    case ComparisonDirection::LT:
+      return compareAll<T, ComparisonDirection::LT>(lhs, rhs, out);
+    case ComparisonDirection::LE:
+      return compareAll<T, ComparisonDirection::LE>(lhs, rhs, out);
+    case ComparisonDirection::GT:
+      return compareAll<T, ComparisonDirection::GT>(lhs, rhs, out);
+    case ComparisonDirection::GE:
+      return compareAll<T, ComparisonDirection::GE>(lhs, rhs, out);
     }
   });
   return out;

@@ -15,27 +15,38 @@ constexpr double kUnknown = std::numeric_limits<double>::infinity();
 
 int precisionBits(ElementType type) {
   switch (type) {
-  case ElementType::F64: return 53;
-  case ElementType::F16: return 11;
-  case ElementType::BF16: return 8;
-  default: return 24;
+  case ElementType::F64:
+    return 53;
+  case ElementType::F16:
+    return 11;
+  case ElementType::BF16:
+    return 8;
+  default:
+    return 24;
   }
 }
 
 int minExponent(ElementType type) {
   switch (type) {
-  case ElementType::F64: return -1022;
-  case ElementType::F16: return -14;
-  default: return -126;
+  case ElementType::F64:
+    return -1022;
+  case ElementType::F16:
+    return -14;
+  default:
+    return -126;
   }
 }
 
 double maxFinite(ElementType type) {
   switch (type) {
-  case ElementType::F64: return std::numeric_limits<double>::max();
-  case ElementType::F16: return 65504.0;
-  case ElementType::BF16: return 0x1.fep127;
-  default: return std::numeric_limits<float>::max();
+  case ElementType::F64:
+    return std::numeric_limits<double>::max();
+  case ElementType::F16:
+    return 65504.0;
+  case ElementType::BF16:
+    return 0x1.fep127;
+  default:
+    return std::numeric_limits<float>::max();
   }
 }
 
@@ -136,15 +147,19 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
     const double libmSlack = ulp(compute, r);
     switch (kind) {
     case OpKind::Negate:
-    case OpKind::Abs: bound[i] = e[i]; break;
-    case OpKind::Sign: bound[i] = e[i] == 0 || std::fabs(v) > e[i] ? 0 : 2; break;
+    case OpKind::Abs:
+      bound[i] = e[i];
+      break;
+    case OpKind::Sign:
+      bound[i] = e[i] == 0 || std::fabs(v) > e[i] ? 0 : 2;
+      break;
     case OpKind::Floor:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e[i]),
-                        0, true);
+      bound[i] =
+          finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e[i]), 0, true);
       break;
     case OpKind::Ceil:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e[i]),
-                        0, true);
+      bound[i] =
+          finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e[i]), 0, true);
       break;
     case OpKind::Exponential:
       bound[i] = finish(type, r, monotoneSpread([](double y) { return std::exp(y); }, v, e[i]),
@@ -158,8 +173,8 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
       bound[i] = finish(type, r, monotoneSpread(logistic, v, e[i]), approximation * libmSlack);
       break;
     case OpKind::Log:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]),
-                        libmSlack);
+      bound[i] =
+          finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]), libmSlack);
       break;
     case OpKind::Sqrt:
       bound[i] = finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e[i]));
@@ -169,8 +184,12 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
           finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e[i]));
       break;
     case OpKind::Sine:
-    case OpKind::Cosine: bound[i] = finish(type, r, std::min(e[i], 2.0), libmSlack); break;
-    default: bound[i] = e[i] == 0 ? 0 : kUnknown; break;
+    case OpKind::Cosine:
+      bound[i] = finish(type, r, std::min(e[i], 2.0), libmSlack);
+      break;
+    default:
+      bound[i] = e[i] == 0 ? 0 : kUnknown;
+      break;
     }
   }
   return out;
@@ -203,24 +222,29 @@ Literal binaryBounds(OpKind kind, const Literal &lhs, const Literal &rhs, const 
     const double a = lhs.getFloat(i), b = rhs.getFloat(i), r = result.getFloat(i);
     switch (kind) {
     case OpKind::Add:
-    case OpKind::Subtract: bound[i] = finish(type, r, ea[i] + eb[i]); break;
+    case OpKind::Subtract:
+      bound[i] = finish(type, r, ea[i] + eb[i]);
+      break;
     case OpKind::Multiply:
       bound[i] = finish(type, r, std::fabs(a) * eb[i] + std::fabs(b) * ea[i] + ea[i] * eb[i]);
       break;
     case OpKind::Divide:
-      bound[i] = ea[i] + eb[i] == 0 ? 0
-                 : std::fabs(b) > eb[i]
-                     ? finish(type, r,
-                              (std::fabs(b) * ea[i] + std::fabs(a) * eb[i]) /
-                                  (std::fabs(b) * (std::fabs(b) - eb[i])))
-                     : kUnknown;
+      bound[i] = ea[i] + eb[i] == 0     ? 0
+                 : std::fabs(b) > eb[i] ? finish(type, r,
+                                                 (std::fabs(b) * ea[i] + std::fabs(a) * eb[i]) /
+                                                     (std::fabs(b) * (std::fabs(b) - eb[i])))
+                                        : kUnknown;
       break;
     case OpKind::Maximum:
-    case OpKind::Minimum: bound[i] = std::max(ea[i], eb[i]); break;
+    case OpKind::Minimum:
+      bound[i] = std::max(ea[i], eb[i]);
+      break;
     case OpKind::Power:
       bound[i] = finish(type, r, powerSpread(a, ea[i], b, eb[i]), ulp(computeType(type), r));
       break;
-    default: bound[i] = ea[i] + eb[i] == 0 ? 0 : kUnknown; break; // remainder
+    default:
+      bound[i] = ea[i] + eb[i] == 0 ? 0 : kUnknown;
+      break; // remainder
     }
   }
   return out;
@@ -237,9 +261,10 @@ Literal compareBounds(const Literal &lhs, const Literal &rhs, const Literal &lhs
     const double spread = ea[i] + eb[i];
     if (spread == 0)
       continue;
-    const double gap = isFloatType ? std::fabs(lhs.getFloat(i) - rhs.getFloat(i))
-                                   : std::fabs(static_cast<double>(lhs.getInt(i)) -
-                                               static_cast<double>(rhs.getInt(i)));
+    const double gap =
+        isFloatType
+            ? std::fabs(lhs.getFloat(i) - rhs.getFloat(i))
+            : std::fabs(static_cast<double>(lhs.getInt(i)) - static_cast<double>(rhs.getInt(i)));
     bound[i] = gap > spread ? 0 : kUnknown;
   }
   return out;
@@ -328,8 +353,7 @@ Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Litera
 }
 
 Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Literal &init,
-                     const Literal &operandBound, const Literal &initBound,
-                     const Literal &result) {
+                     const Literal &operandBound, const Literal &initBound, const Literal &result) {
   const ElementType type = result.elementType();
   if (!isFloat(type))
     return exactOrUnknown(result.shape(), {&operandBound, &initBound});
@@ -347,8 +371,8 @@ Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Lit
       return filled(result.shape(), kUnknown);
     Literal out = exactBounds(result.shape());
     for (int64_t i = 0; i < out.numElements(); ++i)
-      out.as<double>()[i] = finish(type, result.getFloat(i),
-                                   sumFactor(type, count) * std::fabs(result.getFloat(i)));
+      out.as<double>()[i] =
+          finish(type, result.getFloat(i), sumFactor(type, count) * std::fabs(result.getFloat(i)));
     return out;
   }
   Literal spread = evalReduce(operandBound, initBound, attrs);
@@ -364,8 +388,8 @@ Literal magnitudes(const Literal &x) {
   Literal out(TensorType{ElementType::F64, x.shape()});
   const bool isFloatType = isFloat(x.elementType());
   for (int64_t i = 0; i < x.numElements(); ++i)
-    out.as<double>()[i] = isFloatType ? std::fabs(x.getFloat(i))
-                                      : std::fabs(static_cast<double>(x.getInt(i)));
+    out.as<double>()[i] =
+        isFloatType ? std::fabs(x.getFloat(i)) : std::fabs(static_cast<double>(x.getInt(i)));
   return out;
 }
 
@@ -396,11 +420,16 @@ std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
   }
   switch (op.kind) {
   case OpKind::Constant:
-  case OpKind::Iota: return one(exactBounds(results[0].shape()));
-  case OpKind::Compare: return one(compareBounds(*x[0], *x[1], *e[0], *e[1]));
-  case OpKind::Select: return one(selectBounds(*x[0], *x[1], *x[2], *e[0], *e[1], *e[2]));
-  case OpKind::Clamp: return one(clampBounds(*x[0], *x[2], *e[0], *e[1], *e[2]));
-  case OpKind::Convert: return one(convertBounds(*x[0], *e[0], results[0]));
+  case OpKind::Iota:
+    return one(exactBounds(results[0].shape()));
+  case OpKind::Compare:
+    return one(compareBounds(*x[0], *x[1], *e[0], *e[1]));
+  case OpKind::Select:
+    return one(selectBounds(*x[0], *x[1], *x[2], *e[0], *e[1], *e[2]));
+  case OpKind::Clamp:
+    return one(clampBounds(*x[0], *x[2], *e[0], *e[1], *e[2]));
+  case OpKind::Convert:
+    return one(convertBounds(*x[0], *e[0], results[0]));
   case OpKind::DotGeneral:
     return one(dotBounds(op.attr<DotGeneralAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
   case OpKind::Reduce:

@@ -40,7 +40,8 @@ Literal evalSlice(const Literal &operand, const std::vector<int64_t> &startIndic
 Literal evalPad(const Literal &operand, const Literal &padValue, const PadAttrs &attrs);
 Literal evalReverse(const Literal &operand, const std::vector<int64_t> &dimensions);
 /// The block of `shape` starting at `offsets` (unit strides).
-Literal extractBlock(const Literal &operand, const std::vector<int64_t> &offsets, const Shape &shape);
+Literal extractBlock(const Literal &operand, const std::vector<int64_t> &offsets,
+                     const Shape &shape);
 /// Writes `block` into `target` starting at `offsets`.
 void insertBlock(Literal &target, const Literal &block, const std::vector<int64_t> &offsets);
 

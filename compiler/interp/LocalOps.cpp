@@ -20,18 +20,24 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
     return one(evalBinary(op.kind, *operands[0], *operands[1]));
   }
   switch (op.kind) {
-  case OpKind::Constant: return one(op.attr<ConstantAttrs>().value);
-  case OpKind::Iota: return one(evalIota(resultType(), op.attr<IotaAttrs>().iotaDimension));
+  case OpKind::Constant:
+    return one(op.attr<ConstantAttrs>().value);
+  case OpKind::Iota:
+    return one(evalIota(resultType(), op.attr<IotaAttrs>().iotaDimension));
   case OpKind::Compare:
     return one(evalCompare(op.attr<CompareAttrs>().direction, *operands[0], *operands[1]));
-  case OpKind::Select: return one(evalSelect(*operands[0], *operands[1], *operands[2]));
-  case OpKind::Clamp: return one(evalClamp(*operands[0], *operands[1], *operands[2]));
-  case OpKind::Convert: return one(evalConvert(*operands[0], resultType().elementType));
+  case OpKind::Select:
+    return one(evalSelect(*operands[0], *operands[1], *operands[2]));
+  case OpKind::Clamp:
+    return one(evalClamp(*operands[0], *operands[1], *operands[2]));
+  case OpKind::Convert:
+    return one(evalConvert(*operands[0], resultType().elementType));
   case OpKind::DotGeneral:
     return one(evalDotGeneral(*operands[0], *operands[1], op.attr<DotGeneralAttrs>()));
   case OpKind::Transpose:
     return one(evalTranspose(*operands[0], op.attr<TransposeAttrs>().permutation));
-  case OpKind::Reshape: return one(evalReshape(*operands[0], resultType().shape));
+  case OpKind::Reshape:
+    return one(evalReshape(*operands[0], resultType().shape));
   case OpKind::BroadcastInDim:
     return one(evalBroadcastInDim(*operands[0], op.attr<BroadcastInDimAttrs>().broadcastDimensions,
                                   resultType().shape));
@@ -45,13 +51,16 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
     return one(evalSlice(*operands[0], attrs.startIndices, attrs.limitIndices,
                          attrs.strides.empty() ? unitStrides : attrs.strides));
   }
-  case OpKind::Pad: return one(evalPad(*operands[0], *operands[1], op.attr<PadAttrs>()));
+  case OpKind::Pad:
+    return one(evalPad(*operands[0], *operands[1], op.attr<PadAttrs>()));
   case OpKind::Reverse:
     return one(evalReverse(*operands[0], op.attr<ReverseAttrs>().dimensions));
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
-  case OpKind::PropagationBarrier: return one(*operands[0]); // identities
-  case OpKind::ShardingGroup: return {};                      // only constrains shardings
+  case OpKind::PropagationBarrier:
+    return one(*operands[0]); // identities
+  case OpKind::ShardingGroup:
+    return {}; // only constrains shardings
   case OpKind::CustomCall: {
     std::vector<TensorType> resultTypes;
     for (ValueId result : op.results)

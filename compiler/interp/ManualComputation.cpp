@@ -149,8 +149,9 @@ std::vector<PerDevice> assembleManualResults(const Graph &graph, const Op &op,
                               " but this out_sharding of " + printType(globalType) +
                               " needs local shards of " + printType(localType));
         }
-        insertBlock(whole, partials.size() == 1 ? *partials.front()
-                                                : combineElementwise(partials, Reducer::Add),
+        insertBlock(whole,
+                    partials.size() == 1 ? *partials.front()
+                                         : combineElementwise(partials, Reducer::Add),
                     shard.offsets);
       }
       assembled[parent] = std::move(whole);

@@ -17,7 +17,8 @@ namespace {
 
 template <typename Traits> using Accumulator = typename Traits::Compute;
 
-template <typename Traits, Reducer R> Accumulator<Traits> combine(Accumulator<Traits> a, Accumulator<Traits> b) {
+template <typename Traits, Reducer R>
+Accumulator<Traits> combine(Accumulator<Traits> a, Accumulator<Traits> b) {
   if constexpr (isBoolTraits<Traits>) {
     // On i1, add is OR and multiply is AND (StableHLO), as are max and min.
     if constexpr (R == Reducer::Add || R == Reducer::Max || R == Reducer::Or)
@@ -43,10 +44,14 @@ template <typename Traits, Reducer R> Accumulator<Traits> combine(Accumulator<Tr
 /// `and`/`or` on floats are rejected here.
 template <typename Traits, typename Fn> void dispatchReducer(Reducer reducer, Fn &&fn) {
   switch (reducer) {
-  case Reducer::Add: return fn(std::integral_constant<Reducer, Reducer::Add>{});
-  case Reducer::Mul: return fn(std::integral_constant<Reducer, Reducer::Mul>{});
-  case Reducer::Max: return fn(std::integral_constant<Reducer, Reducer::Max>{});
-  case Reducer::Min: return fn(std::integral_constant<Reducer, Reducer::Min>{});
+  case Reducer::Add:
+    return fn(std::integral_constant<Reducer, Reducer::Add>{});
+  case Reducer::Mul:
+    return fn(std::integral_constant<Reducer, Reducer::Mul>{});
+  case Reducer::Max:
+    return fn(std::integral_constant<Reducer, Reducer::Max>{});
+  case Reducer::Min:
+    return fn(std::integral_constant<Reducer, Reducer::Min>{});
   case Reducer::And:
   case Reducer::Or:
     if constexpr (isFloatTraits<Traits>) {
@@ -66,8 +71,7 @@ Literal reduce(const Literal &operand, const Literal &init, const ReduceAttrs &a
   using C = typename Traits::Compute;
   using Acc = Accumulator<Traits>;
   const auto isReduced = [&](int64_t d) {
-    return std::find(attrs.dimensions.begin(), attrs.dimensions.end(), d) !=
-           attrs.dimensions.end();
+    return std::find(attrs.dimensions.begin(), attrs.dimensions.end(), d) != attrs.dimensions.end();
   };
   Shape shape;
   for (int64_t d = 0; d < operand.type().rank(); ++d)
@@ -87,7 +91,8 @@ Literal reduce(const Literal &operand, const Literal &init, const ReduceAttrs &a
   dispatchReducer<Traits>(attrs.reducer, [&](auto reducer) {
     forEachOffsetPair(operand.shape(), StridedView{0, denseStrides(operand.shape())}, target,
                       [&](int64_t s, int64_t d) {
-                        acc[d] = combine<Traits, decltype(reducer)::value>(acc[d], Traits::load(in[s]));
+                        acc[d] =
+                            combine<Traits, decltype(reducer)::value>(acc[d], Traits::load(in[s]));
                       });
   });
   S *result = out.as<S>();

@@ -18,8 +18,8 @@ size_t widthOf(const Literal &literal) { return elementByteWidth(literal.element
 
 /// Copies `source` seen through `sourceView` over the index space `shape`
 /// into `target` seen through `targetView`.
-void copy(const Shape &shape, const Literal &source, const StridedView &sourceView,
-          Literal &target, const StridedView &targetView) {
+void copy(const Shape &shape, const Literal &source, const StridedView &sourceView, Literal &target,
+          const StridedView &targetView) {
   stridedCopy(shape, widthOf(source), source.data(), sourceView, target.data(), targetView);
 }
 

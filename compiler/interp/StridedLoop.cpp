@@ -27,10 +27,14 @@ void stridedCopy(const Shape &shape, size_t width, const std::byte *source,
                  const StridedView &sourceView, std::byte *destination,
                  const StridedView &destinationView) {
   switch (width) {
-  case 1: return copyWords<uint8_t>(shape, source, sourceView, destination, destinationView);
-  case 2: return copyWords<uint16_t>(shape, source, sourceView, destination, destinationView);
-  case 4: return copyWords<uint32_t>(shape, source, sourceView, destination, destinationView);
-  case 8: return copyWords<uint64_t>(shape, source, sourceView, destination, destinationView);
+  case 1:
+    return copyWords<uint8_t>(shape, source, sourceView, destination, destinationView);
+  case 2:
+    return copyWords<uint16_t>(shape, source, sourceView, destination, destinationView);
+  case 4:
+    return copyWords<uint32_t>(shape, source, sourceView, destination, destinationView);
+  case 8:
+    return copyWords<uint64_t>(shape, source, sourceView, destination, destinationView);
   default:
     forEachOffsetPair(shape, sourceView, destinationView, [&](int64_t s, int64_t d) {
       std::memcpy(destination + d * width, source + s * width, width);

@@ -17,17 +17,26 @@ std::optional<Enum> lookup(const std::array<std::pair<Enum, std::string_view>, N
 }
 
 constexpr std::array<std::pair<ComparisonDirection, std::string_view>, 6> kDirections{{
-    {ComparisonDirection::EQ, "EQ"}, {ComparisonDirection::NE, "NE"},
-    {ComparisonDirection::LT, "LT"}, {ComparisonDirection::LE, "LE"},
-    {ComparisonDirection::GT, "GT"}, {ComparisonDirection::GE, "GE"},
+    {ComparisonDirection::EQ, "EQ"},
+    {ComparisonDirection::NE, "NE"},
+    {ComparisonDirection::LT, "LT"},
+    {ComparisonDirection::LE, "LE"},
+    {ComparisonDirection::GT, "GT"},
+    {ComparisonDirection::GE, "GE"},
 }};
 constexpr std::array<std::pair<Reducer, std::string_view>, 6> kReducers{{
-    {Reducer::Add, "add"}, {Reducer::Mul, "mul"}, {Reducer::Max, "max"},
-    {Reducer::Min, "min"}, {Reducer::And, "and"}, {Reducer::Or, "or"},
+    {Reducer::Add, "add"},
+    {Reducer::Mul, "mul"},
+    {Reducer::Max, "max"},
+    {Reducer::Min, "min"},
+    {Reducer::And, "and"},
+    {Reducer::Or, "or"},
 }};
 constexpr std::array<std::pair<BarrierDirection, std::string_view>, 4> kBarriers{{
-    {BarrierDirection::None, "NONE"}, {BarrierDirection::Forward, "FORWARD"},
-    {BarrierDirection::Backward, "BACKWARD"}, {BarrierDirection::Both, "BOTH"},
+    {BarrierDirection::None, "NONE"},
+    {BarrierDirection::Forward, "FORWARD"},
+    {BarrierDirection::Backward, "BACKWARD"},
+    {BarrierDirection::Both, "BOTH"},
 }};
 } // namespace
 

@@ -30,8 +30,12 @@ struct ConstantAttrs {
   Literal value;      // already of the result type
   bool splat = false; // written back as one number
 };
-struct IotaAttrs { int64_t iotaDimension = 0; };
-struct CompareAttrs { ComparisonDirection direction = ComparisonDirection::EQ; };
+struct IotaAttrs {
+  int64_t iotaDimension = 0;
+};
+struct CompareAttrs {
+  ComparisonDirection direction = ComparisonDirection::EQ;
+};
 struct DotGeneralAttrs {
   std::vector<int64_t> lhsBatchingDimensions, rhsBatchingDimensions;
   std::vector<int64_t> lhsContractingDimensions, rhsContractingDimensions;
@@ -41,27 +45,41 @@ struct DotGeneralAttrs {
 std::vector<int64_t> dotGeneralFreeDims(int64_t rank, const std::vector<int64_t> &batching,
                                         const std::vector<int64_t> &contracting);
 
-struct TransposeAttrs { std::vector<int64_t> permutation; };
-struct BroadcastInDimAttrs { std::vector<int64_t> broadcastDimensions; };
+struct TransposeAttrs {
+  std::vector<int64_t> permutation;
+};
+struct BroadcastInDimAttrs {
+  std::vector<int64_t> broadcastDimensions;
+};
 struct ReduceAttrs {
   std::vector<int64_t> dimensions;
   Reducer reducer = Reducer::Add;
 };
-struct ConcatenateAttrs { int64_t dimension = 0; };
+struct ConcatenateAttrs {
+  int64_t dimension = 0;
+};
 struct SliceAttrs {
   std::vector<int64_t> startIndices, limitIndices;
   std::vector<int64_t> strides; // all 1s when not given
   bool stridesGiven = false;
 };
-struct PadAttrs { std::vector<int64_t> edgePaddingLow, edgePaddingHigh, interiorPadding; };
-struct ReverseAttrs { std::vector<int64_t> dimensions; };
-struct PropagationBarrierAttrs { BarrierDirection allowedDirection = BarrierDirection::None; };
+struct PadAttrs {
+  std::vector<int64_t> edgePaddingLow, edgePaddingHigh, interiorPadding;
+};
+struct ReverseAttrs {
+  std::vector<int64_t> dimensions;
+};
+struct PropagationBarrierAttrs {
+  BarrierDirection allowedDirection = BarrierDirection::None;
+};
 struct CustomCallAttrs {
   std::string callTargetName;
   std::optional<OpShardingRule> shardingRule;
   std::string shardingRuleText; // as written, for diagnostics and write-back
 };
-struct ShardingGroupAttrs { int64_t groupId = 0; };
+struct ShardingGroupAttrs {
+  int64_t groupId = 0;
+};
 struct ManualComputationAttrs {
   std::vector<TensorSharding> inShardings;
   std::vector<TensorSharding> outShardings;
@@ -88,7 +106,9 @@ struct CollectivePermuteAttrs {
   std::vector<std::string> axes;
   int64_t shift = 0;
 };
-struct AxisIndexAttrs { std::string axis; };
+struct AxisIndexAttrs {
+  std::string axis;
+};
 
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,

@@ -33,7 +33,7 @@ struct Value {
   /// Known for arguments from the file; for op results set by type inference
   /// (verify), after which every value has one.
   std::optional<TensorType> type;
-  std::string pointer;           // the input, op or body argument defining it
+  std::string pointer;            // the input, op or body argument defining it
   const Op *definingOp = nullptr; // null for region arguments
   int64_t resultIndex = -1;       // index among definingOp's results
   const Region *region = nullptr; // the scope it belongs to

@@ -20,8 +20,8 @@ public:
 } // namespace shardgen
 
 /// Asserts an invariant shardgen itself guarantees (checked in every build).
-#define SHARDGEN_CHECK(condition, message)                                                        \
-  do {                                                                                            \
-    if (!(condition))                                                                             \
-      ::shardgen::internalError(__FILE__, __LINE__, (message));                                   \
+#define SHARDGEN_CHECK(condition, message)                                                         \
+  do {                                                                                             \
+    if (!(condition))                                                                              \
+      ::shardgen::internalError(__FILE__, __LINE__, (message));                                    \
   } while (false)

@@ -22,22 +22,33 @@ std::vector<int64_t> Literal::strides() const {
 
 double Literal::getFloat(int64_t i) const {
   switch (type_.elementType) {
-  case ElementType::F32: return as<float>()[i];
-  case ElementType::F64: return as<double>()[i];
-  case ElementType::F16: return halfToFloat(as<uint16_t>()[i]);
-  case ElementType::BF16: return bfloat16ToFloat(as<uint16_t>()[i]);
-  default: return static_cast<double>(getInt(i));
+  case ElementType::F32:
+    return as<float>()[i];
+  case ElementType::F64:
+    return as<double>()[i];
+  case ElementType::F16:
+    return halfToFloat(as<uint16_t>()[i]);
+  case ElementType::BF16:
+    return bfloat16ToFloat(as<uint16_t>()[i]);
+  default:
+    return static_cast<double>(getInt(i));
   }
 }
 
 int64_t Literal::getInt(int64_t i) const {
   switch (type_.elementType) {
-  case ElementType::I1: return as<uint8_t>()[i] != 0;
-  case ElementType::I8: return as<int8_t>()[i];
-  case ElementType::I32: return as<int32_t>()[i];
-  case ElementType::I64: return as<int64_t>()[i];
-  case ElementType::UI8: return as<uint8_t>()[i];
-  case ElementType::UI32: return as<uint32_t>()[i];
+  case ElementType::I1:
+    return as<uint8_t>()[i] != 0;
+  case ElementType::I8:
+    return as<int8_t>()[i];
+  case ElementType::I32:
+    return as<int32_t>()[i];
+  case ElementType::I64:
+    return as<int64_t>()[i];
+  case ElementType::UI8:
+    return as<uint8_t>()[i];
+  case ElementType::UI32:
+    return as<uint32_t>()[i];
   default: {
     // Saturating, NaN to 0: never undefined behaviour on odd floats.
     double value = getFloat(i);
@@ -54,23 +65,47 @@ int64_t Literal::getInt(int64_t i) const {
 
 void Literal::setFloat(int64_t i, double value) {
   switch (type_.elementType) {
-  case ElementType::F32: as<float>()[i] = static_cast<float>(value); return;
-  case ElementType::F64: as<double>()[i] = value; return;
-  case ElementType::F16: as<uint16_t>()[i] = floatToHalf(static_cast<float>(value)); return;
-  case ElementType::BF16: as<uint16_t>()[i] = floatToBfloat16(static_cast<float>(value)); return;
-  default: setInt(i, static_cast<int64_t>(value)); return;
+  case ElementType::F32:
+    as<float>()[i] = static_cast<float>(value);
+    return;
+  case ElementType::F64:
+    as<double>()[i] = value;
+    return;
+  case ElementType::F16:
+    as<uint16_t>()[i] = floatToHalf(static_cast<float>(value));
+    return;
+  case ElementType::BF16:
+    as<uint16_t>()[i] = floatToBfloat16(static_cast<float>(value));
+    return;
+  default:
+    setInt(i, static_cast<int64_t>(value));
+    return;
   }
 }
 
 void Literal::setInt(int64_t i, int64_t value) {
   switch (type_.elementType) {
-  case ElementType::I1: as<uint8_t>()[i] = value != 0; return;
-  case ElementType::I8: as<int8_t>()[i] = static_cast<int8_t>(value); return;
-  case ElementType::I32: as<int32_t>()[i] = static_cast<int32_t>(value); return;
-  case ElementType::I64: as<int64_t>()[i] = value; return;
-  case ElementType::UI8: as<uint8_t>()[i] = static_cast<uint8_t>(value); return;
-  case ElementType::UI32: as<uint32_t>()[i] = static_cast<uint32_t>(value); return;
-  default: setFloat(i, static_cast<double>(value)); return;
+  case ElementType::I1:
+    as<uint8_t>()[i] = value != 0;
+    return;
+  case ElementType::I8:
+    as<int8_t>()[i] = static_cast<int8_t>(value);
+    return;
+  case ElementType::I32:
+    as<int32_t>()[i] = static_cast<int32_t>(value);
+    return;
+  case ElementType::I64:
+    as<int64_t>()[i] = value;
+    return;
+  case ElementType::UI8:
+    as<uint8_t>()[i] = static_cast<uint8_t>(value);
+    return;
+  case ElementType::UI32:
+    as<uint32_t>()[i] = static_cast<uint32_t>(value);
+    return;
+  default:
+    setFloat(i, static_cast<double>(value));
+    return;
   }
 }
 

@@ -9,9 +9,7 @@
 
 namespace shardgen {
 
-int64_t AxisRef::size(const Mesh &mesh) const {
-  return subSize ? *subSize : mesh.axisSize(name);
-}
+int64_t AxisRef::size(const Mesh &mesh) const { return subSize ? *subSize : mesh.axisSize(name); }
 
 bool AxisRef::overlaps(const AxisRef &other, const Mesh &mesh) const {
   if (name != other.name)
@@ -198,8 +196,7 @@ private:
 
   bool parseSharding(TensorSharding &sharding) {
     in_.consume("#sdy.sharding");
-    if (!in_.expect('<') || !in_.expect('@') || !parseName(sharding.meshName) ||
-        !in_.expect(','))
+    if (!in_.expect('<') || !in_.expect('@') || !parseName(sharding.meshName) || !in_.expect(','))
       return false;
     bool dims = in_.delimitedList('[', ']', [&] {
       sharding.dims.emplace_back();

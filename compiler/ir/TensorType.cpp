@@ -13,16 +13,14 @@ struct ElementTypeInfo {
 };
 
 constexpr ElementTypeInfo kElementTypes[] = {
-    {ElementType::F32, "f32", 4, "<f4"},  {ElementType::F64, "f64", 8, "<f8"},
-    {ElementType::F16, "f16", 2, "<f2"},  {ElementType::BF16, "bf16", 2, "<V2"},
-    {ElementType::I1, "i1", 1, "|b1"},    {ElementType::I8, "i8", 1, "|i1"},
-    {ElementType::I32, "i32", 4, "<i4"},  {ElementType::I64, "i64", 8, "<i8"},
-    {ElementType::UI8, "ui8", 1, "|u1"},  {ElementType::UI32, "ui32", 4, "<u4"},
+    {ElementType::F32, "f32", 4, "<f4"}, {ElementType::F64, "f64", 8, "<f8"},
+    {ElementType::F16, "f16", 2, "<f2"}, {ElementType::BF16, "bf16", 2, "<V2"},
+    {ElementType::I1, "i1", 1, "|b1"},   {ElementType::I8, "i8", 1, "|i1"},
+    {ElementType::I32, "i32", 4, "<i4"}, {ElementType::I64, "i64", 8, "<i8"},
+    {ElementType::UI8, "ui8", 1, "|u1"}, {ElementType::UI32, "ui32", 4, "<u4"},
 };
 
-const ElementTypeInfo &info(ElementType type) {
-  return kElementTypes[static_cast<int>(type)];
-}
+const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
 } // namespace
 
 std::string_view elementTypeName(ElementType type) { return info(type).name; }

@@ -16,7 +16,7 @@ std::optional<ElementType> parseElementType(std::string_view text);
 /// Bytes per element in memory (i1 takes one byte).
 size_t elementByteWidth(ElementType type);
 bool isFloat(ElementType type);
-bool isSignedInteger(ElementType type); // i8 i32 i64
+bool isSignedInteger(ElementType type);   // i8 i32 i64
 bool isUnsignedInteger(ElementType type); // ui8 ui32, and i1
 /// numpy's dtype descriptor ("<f4", "|b1", ...).
 std::string_view numpyDescr(ElementType type);

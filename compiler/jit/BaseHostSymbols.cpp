@@ -1,8 +1,8 @@
 // The fixed allow-list of host functions JIT-ed code may link against besides
 // what its caller registers: memory and math functions (clang lowers copies
-// and __builtin_expf & co. to calls of them, and may fuse sin+cos into sincos) and the C++ ABI support compiled
-// C++ needs (operator new/delete, unwinding through JIT-ed frames). Nothing
-// here reaches files, processes or the environment.
+// and __builtin_expf & co. to calls of them, and may fuse sin+cos into sincos) and the C++ ABI
+// support compiled C++ needs (operator new/delete, unwinding through JIT-ed frames). Nothing here
+// reaches files, processes or the environment.
 #include "compiler/jit/JitCompiler.h"
 
 #include <cmath>
@@ -23,7 +23,6 @@ namespace {
 template <typename F> void *address(F *function) { return reinterpret_cast<void *>(function); }
 
 } // namespace
-
 
 std::map<std::string, void *> baseHostSymbols() {
   std::map<std::string, void *> symbols = {
@@ -48,37 +47,66 @@ std::map<std::string, void *> baseHostSymbols() {
   };
   // <math.h>, double and float: what __builtin_<name> may lower to.
   const std::pair<const char *, void *> math[] = {
-      {"exp", address<double(double)>(::exp)},     {"expf", address<float(float)>(::expf)},
-      {"exp2", address<double(double)>(::exp2)},   {"exp2f", address<float(float)>(::exp2f)},
-      {"expm1", address<double(double)>(::expm1)}, {"expm1f", address<float(float)>(::expm1f)},
-      {"log", address<double(double)>(::log)},     {"logf", address<float(float)>(::logf)},
-      {"log2", address<double(double)>(::log2)},   {"log2f", address<float(float)>(::log2f)},
-      {"log10", address<double(double)>(::log10)}, {"log10f", address<float(float)>(::log10f)},
-      {"log1p", address<double(double)>(::log1p)}, {"log1pf", address<float(float)>(::log1pf)},
-      {"sqrt", address<double(double)>(::sqrt)},   {"sqrtf", address<float(float)>(::sqrtf)},
-      {"cbrt", address<double(double)>(::cbrt)},   {"cbrtf", address<float(float)>(::cbrtf)},
-      {"sin", address<double(double)>(::sin)},     {"sinf", address<float(float)>(::sinf)},
-      {"cos", address<double(double)>(::cos)},     {"cosf", address<float(float)>(::cosf)},
-      {"tan", address<double(double)>(::tan)},     {"tanf", address<float(float)>(::tanf)},
-      {"asin", address<double(double)>(::asin)},   {"asinf", address<float(float)>(::asinf)},
-      {"acos", address<double(double)>(::acos)},   {"acosf", address<float(float)>(::acosf)},
-      {"atan", address<double(double)>(::atan)},   {"atanf", address<float(float)>(::atanf)},
-      {"sinh", address<double(double)>(::sinh)},   {"sinhf", address<float(float)>(::sinhf)},
-      {"cosh", address<double(double)>(::cosh)},   {"coshf", address<float(float)>(::coshf)},
-      {"tanh", address<double(double)>(::tanh)},   {"tanhf", address<float(float)>(::tanhf)},
-      {"asinh", address<double(double)>(::asinh)}, {"asinhf", address<float(float)>(::asinhf)},
-      {"acosh", address<double(double)>(::acosh)}, {"acoshf", address<float(float)>(::acoshf)},
-      {"atanh", address<double(double)>(::atanh)}, {"atanhf", address<float(float)>(::atanhf)},
-      {"erf", address<double(double)>(::erf)},     {"erff", address<float(float)>(::erff)},
-      {"erfc", address<double(double)>(::erfc)},   {"erfcf", address<float(float)>(::erfcf)},
-      {"floor", address<double(double)>(::floor)}, {"floorf", address<float(float)>(::floorf)},
-      {"ceil", address<double(double)>(::ceil)},   {"ceilf", address<float(float)>(::ceilf)},
-      {"trunc", address<double(double)>(::trunc)}, {"truncf", address<float(float)>(::truncf)},
-      {"round", address<double(double)>(::round)}, {"roundf", address<float(float)>(::roundf)},
-      {"rint", address<double(double)>(::rint)},   {"rintf", address<float(float)>(::rintf)},
+      {"exp", address<double(double)>(::exp)},
+      {"expf", address<float(float)>(::expf)},
+      {"exp2", address<double(double)>(::exp2)},
+      {"exp2f", address<float(float)>(::exp2f)},
+      {"expm1", address<double(double)>(::expm1)},
+      {"expm1f", address<float(float)>(::expm1f)},
+      {"log", address<double(double)>(::log)},
+      {"logf", address<float(float)>(::logf)},
+      {"log2", address<double(double)>(::log2)},
+      {"log2f", address<float(float)>(::log2f)},
+      {"log10", address<double(double)>(::log10)},
+      {"log10f", address<float(float)>(::log10f)},
+      {"log1p", address<double(double)>(::log1p)},
+      {"log1pf", address<float(float)>(::log1pf)},
+      {"sqrt", address<double(double)>(::sqrt)},
+      {"sqrtf", address<float(float)>(::sqrtf)},
+      {"cbrt", address<double(double)>(::cbrt)},
+      {"cbrtf", address<float(float)>(::cbrtf)},
+      {"sin", address<double(double)>(::sin)},
+      {"sinf", address<float(float)>(::sinf)},
+      {"cos", address<double(double)>(::cos)},
+      {"cosf", address<float(float)>(::cosf)},
+      {"tan", address<double(double)>(::tan)},
+      {"tanf", address<float(float)>(::tanf)},
+      {"asin", address<double(double)>(::asin)},
+      {"asinf", address<float(float)>(::asinf)},
+      {"acos", address<double(double)>(::acos)},
+      {"acosf", address<float(float)>(::acosf)},
+      {"atan", address<double(double)>(::atan)},
+      {"atanf", address<float(float)>(::atanf)},
+      {"sinh", address<double(double)>(::sinh)},
+      {"sinhf", address<float(float)>(::sinhf)},
+      {"cosh", address<double(double)>(::cosh)},
+      {"coshf", address<float(float)>(::coshf)},
+      {"tanh", address<double(double)>(::tanh)},
+      {"tanhf", address<float(float)>(::tanhf)},
+      {"asinh", address<double(double)>(::asinh)},
+      {"asinhf", address<float(float)>(::asinhf)},
+      {"acosh", address<double(double)>(::acosh)},
+      {"acoshf", address<float(float)>(::acoshf)},
+      {"atanh", address<double(double)>(::atanh)},
+      {"atanhf", address<float(float)>(::atanhf)},
+      {"erf", address<double(double)>(::erf)},
+      {"erff", address<float(float)>(::erff)},
+      {"erfc", address<double(double)>(::erfc)},
+      {"erfcf", address<float(float)>(::erfcf)},
+      {"floor", address<double(double)>(::floor)},
+      {"floorf", address<float(float)>(::floorf)},
+      {"ceil", address<double(double)>(::ceil)},
+      {"ceilf", address<float(float)>(::ceilf)},
+      {"trunc", address<double(double)>(::trunc)},
+      {"truncf", address<float(float)>(::truncf)},
+      {"round", address<double(double)>(::round)},
+      {"roundf", address<float(float)>(::roundf)},
+      {"rint", address<double(double)>(::rint)},
+      {"rintf", address<float(float)>(::rintf)},
       {"nearbyint", address<double(double)>(::nearbyint)},
       {"nearbyintf", address<float(float)>(::nearbyintf)},
-      {"fabs", address<double(double)>(::fabs)},   {"fabsf", address<float(float)>(::fabsf)},
+      {"fabs", address<double(double)>(::fabs)},
+      {"fabsf", address<float(float)>(::fabsf)},
       {"atan2", address<double(double, double)>(::atan2)},
       {"atan2f", address<float(float, float)>(::atan2f)},
       {"pow", address<double(double, double)>(::pow)},
@@ -100,7 +128,8 @@ std::map<std::string, void *> baseHostSymbols() {
       {"fma", address<double(double, double, double)>(::fma)},
       {"fmaf", address<float(float, float, float)>(::fmaf)},
       // What LLVM's library-call simplifier may turn the above into.
-      {"exp10", address<double(double)>(::exp10)}, {"exp10f", address<float(float)>(::exp10f)},
+      {"exp10", address<double(double)>(::exp10)},
+      {"exp10f", address<float(float)>(::exp10f)},
       {"sincos", address<void(double, double *, double *)>(::sincos)},
       {"sincosf", address<void(float, float *, float *)>(::sincosf)},
       {"ldexp", address<double(double, int)>(::ldexp)},

@@ -22,16 +22,13 @@ namespace {
 /// underneath, so no header planted in the working directory (or anywhere)
 /// can be compiled in.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-makeFileSystem(const std::string &source, const std::string &fileName,
-               const JitOptions &options) {
+makeFileSystem(const std::string &source, const std::string &fileName, const JitOptions &options) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->setCurrentWorkingDirectory(kMainFileDir);
   auto addFile = [&](const std::string &path, const std::string &contents) {
     if (!memory->addFile(path, /*ModificationTime=*/0,
                          llvm::MemoryBuffer::getMemBufferCopy(contents, path)))
-      throw JitError("JIT input file '" + path +
-                         "' is given twice with different contents",
-                     "");
+      throw JitError("JIT input file '" + path + "' is given twice with different contents", "");
   };
   addFile(fileName, source);
   for (const auto &[path, contents] : options.virtualFiles)
@@ -51,15 +48,13 @@ void targetHostCpu(clang::TargetOptions &target) {
 
 } // namespace
 
-std::vector<std::string> driverArguments(const std::string &fileName,
-                                         const JitOptions &options) {
+std::vector<std::string> driverArguments(const std::string &fileName, const JitOptions &options) {
   std::vector<std::string> args = {
       SHARDGEN_CLANG_BINARY, "-c", "-x", "c++", "-std=c++20",
       "-O" + std::to_string(options.optLevel),
       // PIC: external data is then reached through the GOT, so host symbols
       // anywhere in the address space stay in reach of JIT-ed code.
-      "-fPIC", "-fno-color-diagnostics", "-nostdinc", "-nostdinc++",
-      "-isystem", kSystemIncludeDir,
+      "-fPIC", "-fno-color-diagnostics", "-nostdinc", "-nostdinc++", "-isystem", kSystemIncludeDir,
       // Some virtual CPUs report avx10.1-256 without avx10.1-512; clang then
       // warns on every compile (clang++ -march=native too) about the CPU,
       // not about the program.
@@ -72,8 +67,7 @@ std::vector<std::string> driverArguments(const std::string &fileName,
   return args;
 }
 
-std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
-                                             const std::string &fileName,
+std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source, const std::string &fileName,
                                              const JitOptions &options,
                                              llvm::LLVMContext &context) {
   std::string diagnostics;
@@ -85,8 +79,7 @@ std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
   clang::CreateInvocationOptions invocationOptions;
   invocationOptions.Diags = clang::CompilerInstance::createDiagnostics(
       driverDiagOptions.get(),
-      new clang::TextDiagnosticPrinter(diagnosticsStream,
-                                       driverDiagOptions.get()));
+      new clang::TextDiagnosticPrinter(diagnosticsStream, driverDiagOptions.get()));
   invocationOptions.VFS = fileSystem;
   std::vector<std::string> args = driverArguments(fileName, options);
   std::vector<const char *> argv;
@@ -103,8 +96,8 @@ std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
 
   clang::CompilerInstance compiler;
   compiler.setInvocation(std::move(invocation));
-  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(
-      diagnosticsStream, &compiler.getDiagnosticOpts()));
+  compiler.createDiagnostics(
+      new clang::TextDiagnosticPrinter(diagnosticsStream, &compiler.getDiagnosticOpts()));
   compiler.setVerboseOutputStream(diagnosticsStream); // "N errors generated."
   compiler.createFileManager(fileSystem);
 
@@ -114,8 +107,7 @@ std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
   if (compiler.ExecuteAction(action))
     module = action.takeModule();
   if (!module)
-    throw JitError("C++ compilation of '" + fileName + "' failed:",
-                   diagnosticsStream.str());
+    throw JitError("C++ compilation of '" + fileName + "' failed:", diagnosticsStream.str());
   return module;
 }
 

@@ -31,15 +31,12 @@ const std::vector<std::pair<std::string, std::string>> &freestandingHeaders();
 /// the installation: -nostdinc drops the system and clang's own headers, so
 /// includes resolve only to the in-memory files. (The host CPU and its
 /// features are set on the invocation afterwards.)
-std::vector<std::string> driverArguments(const std::string &fileName,
-                                         const JitOptions &options);
+std::vector<std::string> driverArguments(const std::string &fileName, const JitOptions &options);
 
 /// Compiles `source` for the host CPU at options.optLevel, IR optimizations
 /// included. Throws JitError carrying clang's diagnostics on failure.
-std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source,
-                                             const std::string &fileName,
-                                             const JitOptions &options,
-                                             llvm::LLVMContext &context);
+std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source, const std::string &fileName,
+                                             const JitOptions &options, llvm::LLVMContext &context);
 
 } // namespace jit
 } // namespace shardgen

@@ -14,8 +14,7 @@ namespace jit {
 std::vector<std::string> hostCpuFeatures() {
   std::vector<std::string> features;
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
-    features.push_back((feature.getValue() ? "+" : "-") +
-                       feature.getKey().str());
+    features.push_back((feature.getValue() ? "+" : "-") + feature.getKey().str());
   return features;
 }
 

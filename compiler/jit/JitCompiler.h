@@ -95,8 +95,7 @@ public:
   void *lookup(const std::string &symbol) const;
 
   /// lookup() cast to a function type, e.g. lookupFunction<int(int)>("f").
-  template <typename Signature>
-  Signature *lookupFunction(const std::string &symbol) const {
+  template <typename Signature> Signature *lookupFunction(const std::string &symbol) const {
     return reinterpret_cast<Signature *>(lookup(symbol));
   }
 
@@ -112,8 +111,7 @@ private:
 /// includes) to native code for the host CPU, runs its static initializers,
 /// and returns the module. Throws JitError on any compile or link error; a
 /// bad program never aborts the process.
-std::unique_ptr<JitModule> compileCpp(const std::string &source,
-                                      const std::string &fileName,
+std::unique_ptr<JitModule> compileCpp(const std::string &source, const std::string &fileName,
                                       const JitOptions &options = {});
 
 /// The linker names clang gives `functions`: C++ expressions of one function

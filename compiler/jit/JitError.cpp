@@ -3,8 +3,7 @@
 namespace shardgen {
 
 JitError::JitError(const std::string &summary, std::string diagnostics)
-    : std::runtime_error(diagnostics.empty() ? summary
-                                             : summary + "\n" + diagnostics),
+    : std::runtime_error(diagnostics.empty() ? summary : summary + "\n" + diagnostics),
       diagnostics_(std::move(diagnostics)) {}
 
 } // namespace shardgen

@@ -38,17 +38,20 @@ void orThrow(llvm::Error error, const std::string &what) {
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
 llvm::CodeGenOptLevel codeGenOptLevel(int optLevel) {
   switch (optLevel) {
-  case 0: return llvm::CodeGenOptLevel::None;
-  case 1: return llvm::CodeGenOptLevel::Less;
-  case 2: return llvm::CodeGenOptLevel::Default;
-  default: return llvm::CodeGenOptLevel::Aggressive;
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
   }
 }
 
@@ -73,8 +76,8 @@ explicitSymbolTable(const std::map<std::string, void *> &hostSymbols) {
 
 /// The host target at `optLevel`, as the JIT and its code generator use it.
 llvm::orc::JITTargetMachineBuilder hostTarget(int optLevel) {
-  auto target = orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(),
-                        "cannot target the host CPU");
+  auto target =
+      orThrow(llvm::orc::JITTargetMachineBuilder::detectHost(), "cannot target the host CPU");
   target.setCodeGenOptLevel(codeGenOptLevel(optLevel));
   target.setRelocationModel(llvm::Reloc::PIC_); // as the frontend's -fPIC
   return target;
@@ -176,8 +179,10 @@ Compiled compileFresh(const std::string &source, const std::string &fileName,
   }
   if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
       !missing.empty())
-    throw JitError("cannot link '" + fileName + "': it uses symbols that are not in the "
-                   "JIT's symbol table: " + joined(missing),
+    throw JitError("cannot link '" + fileName +
+                       "': it uses symbols that are not in the "
+                       "JIT's symbol table: " +
+                       joined(missing),
                    "");
   compiled.object.definedSymbols = definedSymbols(*module);
   if (hasStaticInitialization(*module))
@@ -191,15 +196,13 @@ Compiled compileFresh(const std::string &source, const std::string &fileName,
 /// errors (an undefined function, ...) surface from compileCpp. Returns the
 /// lookup's error; the details (which symbols are missing) reach the session's
 /// error reporter.
-llvm::Error materializeAll(llvm::orc::LLJIT &jit,
-                           const std::vector<std::string> &symbols) {
+llvm::Error materializeAll(llvm::orc::LLJIT &jit, const std::vector<std::string> &symbols) {
   llvm::orc::SymbolLookupSet lookupSet;
   for (const auto &name : symbols)
     lookupSet.add(jit.mangleAndIntern(name));
   return jit.getExecutionSession()
-      .lookup(llvm::orc::makeJITDylibSearchOrder(
-                  &jit.getMainJITDylib(),
-                  llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
+      .lookup(llvm::orc::makeJITDylibSearchOrder(&jit.getMainJITDylib(),
+                                                 llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
               std::move(lookupSet))
       .takeError();
 }
@@ -239,8 +242,7 @@ void *JitModule::lookup(const std::string &symbol) const {
   auto address = impl_->jit->lookup(symbol);
   if (!address) {
     llvm::consumeError(address.takeError());
-    throw JitError("symbol '" + symbol + "' is not defined by JIT module '" +
-                       impl_->fileName + "'",
+    throw JitError("symbol '" + symbol + "' is not defined by JIT module '" + impl_->fileName + "'",
                    "");
   }
   return address->toPtr<void *>();
@@ -249,17 +251,14 @@ void *JitModule::lookup(const std::string &symbol) const {
 const JitTimings &JitModule::timings() const { return impl_->timings; }
 const std::string &JitModule::ir() const { return impl_->ir; }
 
-std::unique_ptr<JitModule> compileCpp(const std::string &source,
-                                      const std::string &fileName,
+std::unique_ptr<JitModule> compileCpp(const std::string &source, const std::string &fileName,
                                       const JitOptions &options) {
   if (options.optLevel < 0 || options.optLevel > 3)
-    throw JitError("JIT optimization level must be 0..3, got " +
-                       std::to_string(options.optLevel),
+    throw JitError("JIT optimization level must be 0..3, got " + std::to_string(options.optLevel),
                    "");
   if (fileName.empty() || fileName.front() == '-')
-    throw JitError("JIT input file name '" + fileName +
-                       "' must be non-empty and not start with '-'",
-                   "");
+    throw JitError(
+        "JIT input file name '" + fileName + "' must be non-empty and not start with '-'", "");
   initializeNativeTargetOnce();
 
   auto impl = std::make_unique<JitModule::Impl>();
@@ -289,11 +288,10 @@ std::unique_ptr<JitModule> compileCpp(const std::string &source,
 
   impl->jit = createJit(options.optLevel, options.hostSymbols);
   impl->captureSessionErrors();
-  llvm::Error added =
-      compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
-                        std::move(compiled.ir), std::move(compiled.context)))
-                  : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-                        compiled.object.object, fileName + ".o"));
+  llvm::Error added = compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
+                                        std::move(compiled.ir), std::move(compiled.context)))
+                                  : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                                        compiled.object.object, fileName + ".o"));
   orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
   if (llvm::Error error = materializeAll(*impl->jit, compiled.object.definedSymbols)) {
     std::lock_guard<std::mutex> lock(impl->sessionErrorsMutex);

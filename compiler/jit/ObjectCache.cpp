@@ -103,8 +103,7 @@ std::optional<CachedObject> readCachedObject(const std::string &dir, const std::
   return entry;
 }
 
-void writeCachedObject(const std::string &dir, const std::string &key,
-                       const CachedObject &entry) {
+void writeCachedObject(const std::string &dir, const std::string &key, const CachedObject &entry) {
   for (const std::string &symbol : entry.definedSymbols)
     if (symbol.find('\n') != std::string::npos)
       return; // not representable in the line-based header
@@ -116,9 +115,9 @@ void writeCachedObject(const std::string &dir, const std::string &key,
 
   std::error_code error;
   std::filesystem::path target = entryPath(dir, key);
-  std::filesystem::path temporary =
-      target.string() + ".tmp." + std::to_string(std::random_device{}()) + "." +
-      std::to_string(reinterpret_cast<uintptr_t>(&entry));
+  std::filesystem::path temporary = target.string() + ".tmp." +
+                                    std::to_string(std::random_device{}()) + "." +
+                                    std::to_string(reinterpret_cast<uintptr_t>(&entry));
   bool written = false;
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

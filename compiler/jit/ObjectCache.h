@@ -38,8 +38,7 @@ std::optional<CachedObject> readCachedObject(const std::string &dir, const std::
 
 /// Stores the entry; best effort (a full disk or a read-only folder just
 /// means the next compile misses too).
-void writeCachedObject(const std::string &dir, const std::string &key,
-                       const CachedObject &entry);
+void writeCachedObject(const std::string &dir, const std::string &key, const CachedObject &entry);
 
 } // namespace jit
 } // namespace shardgen

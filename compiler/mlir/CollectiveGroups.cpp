@@ -102,7 +102,7 @@ std::optional<std::vector<std::string>> axesOfGroups(const Mesh &mesh, const Dev
 }
 
 std::optional<std::pair<std::vector<std::string>, int64_t>> axesOfPairs(const Mesh &mesh,
-                                                                       const DevicePairs &pairs) {
+                                                                        const DevicePairs &pairs) {
   if (pairs.empty())
     return std::nullopt;
   std::vector<size_t> varying;

@@ -29,6 +29,6 @@ DevicePairs permutePairs(const Mesh &mesh, const std::vector<std::string> &axes,
 std::optional<std::vector<std::string>> axesOfGroups(const Mesh &mesh, const DeviceGroups &groups);
 /// The axes and shift (1..n-1) whose pairs are exactly `pairs`, or nullopt.
 std::optional<std::pair<std::vector<std::string>, int64_t>> axesOfPairs(const Mesh &mesh,
-                                                                       const DevicePairs &pairs);
+                                                                        const DevicePairs &pairs);
 
 } // namespace shardgen::mlir

@@ -99,7 +99,8 @@ private:
     }
     if (t.kind == TokenKind::Integer && t.text.find('x') != std::string::npos) {
       // Hex: the element's bit pattern.
-      unsigned long long bits = std::strtoull(t.text.c_str() + (t.text[0] == '-' ? 3 : 2), nullptr, 16);
+      unsigned long long bits =
+          std::strtoull(t.text.c_str() + (t.text[0] == '-' ? 3 : 2), nullptr, 16);
       size_t width = elementByteWidth(et);
       if (t.text[0] == '-' || t.text.size() - 2 > 2 * width)
         return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
@@ -110,17 +111,28 @@ private:
       return failWith(error, "expected a number in dense<...>, found '" + t.text + "'");
     if (isFloat(et)) {
       double value = std::strtod(t.text.c_str(), nullptr);
-      if (!std::isfinite(value) || (et != ElementType::F64 && std::isinf(static_cast<float>(value))))
+      if (!std::isfinite(value) ||
+          (et != ElementType::F64 && std::isinf(static_cast<float>(value))))
         return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
       literal_.setFloat(index, value);
       return true;
     }
     if (t.kind == TokenKind::Float)
-      return failWith(error, t.text + " is not an integer (" + std::string(elementTypeName(et)) + ")");
+      return failWith(error,
+                      t.text + " is not an integer (" + std::string(elementTypeName(et)) + ")");
     errno = 0;
     long long value = std::strtoll(t.text.c_str(), nullptr, 10);
-    long long lo = et == ElementType::I1 ? 0 : et == ElementType::I8 ? -128 : et == ElementType::I32 ? INT32_MIN : et == ElementType::I64 ? INT64_MIN : 0;
-    long long hi = et == ElementType::I1 ? 1 : et == ElementType::I8 ? 255 : et == ElementType::UI8 ? 255 : et == ElementType::I32 ? UINT32_MAX : et == ElementType::UI32 ? UINT32_MAX : INT64_MAX;
+    long long lo = et == ElementType::I1    ? 0
+                   : et == ElementType::I8  ? -128
+                   : et == ElementType::I32 ? INT32_MIN
+                   : et == ElementType::I64 ? INT64_MIN
+                                            : 0;
+    long long hi = et == ElementType::I1     ? 1
+                   : et == ElementType::I8   ? 255
+                   : et == ElementType::UI8  ? 255
+                   : et == ElementType::I32  ? UINT32_MAX
+                   : et == ElementType::UI32 ? UINT32_MAX
+                                             : INT64_MAX;
     if (errno == ERANGE || value < lo || value > hi)
       return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
     literal_.setInt(index, value);
@@ -134,7 +146,8 @@ private:
     size_t bytes = (text.size() - 2) / 2;
     if ((text.size() - 2) % 2 || (bytes != literal_.byteSize() && bytes != width))
       return failWith(error, "dense hex data has " + std::to_string(bytes) + " bytes, " +
-                                 printType(type_) + " needs " + std::to_string(literal_.byteSize()));
+                                 printType(type_) + " needs " +
+                                 std::to_string(literal_.byteSize()));
     std::string raw;
     for (size_t i = 0; i < bytes; ++i) {
       char pair[3] = {text[2 + 2 * i], text[3 + 2 * i], 0};
@@ -173,7 +186,8 @@ std::string floatText(const Literal &literal, int64_t i) {
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(text, sizeof text, "%.*g", precision, value);
     double back = std::strtod(text, nullptr);
-    if (et == ElementType::F64 ? back == value : static_cast<float>(back) == static_cast<float>(value))
+    if (et == ElementType::F64 ? back == value
+                               : static_cast<float>(back) == static_cast<float>(value))
       break;
   }
   std::string out = text;

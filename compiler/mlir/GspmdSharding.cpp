@@ -21,7 +21,8 @@ bool numberList(TextScanner &s, std::vector<int64_t> &out) {
 }
 
 /// iota(dims) transposed by `perm`, flattened row-major.
-std::vector<int64_t> transposedIota(const std::vector<int64_t> &dims, const std::vector<int64_t> &perm) {
+std::vector<int64_t> transposedIota(const std::vector<int64_t> &dims,
+                                    const std::vector<int64_t> &perm) {
   int64_t total = 1;
   for (int64_t d : dims)
     total *= d;
@@ -62,13 +63,15 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
     ok = s.expect("device") && s.expect('=') && s.integer(device);
     tiling.maximalDevice = device;
   } else if (ok && s.consume("manual")) {
-    ok = s.fail("manual shardings (GSPMD manual partitioning) are not supported: lower with Shardy");
+    ok =
+        s.fail("manual shardings (GSPMD manual partitioning) are not supported: lower with Shardy");
   } else if (ok && s.consume("devices")) {
     ok = s.expect('=') && numberList(s, tiling.dims);
     int64_t total = 1;
     for (int64_t d : tiling.dims) {
       if (d < 1 || d > kMaxDevices || total * d > kMaxDevices)
-        return *error = "tile dimensions must be positive and at most 2^20 devices in all", std::nullopt;
+        return *error = "tile dimensions must be positive and at most 2^20 devices in all",
+               std::nullopt;
       total *= d;
     }
     if (ok && s.consume("<=")) {

@@ -68,9 +68,15 @@ constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
 /// graph format describes (layouts, debugging names, precision hints of a
 /// program shardgen computes in full precision, bookkeeping of JAX).
 bool ignorable(const std::string &name) {
-  static const std::set<std::string> names = {
-      "precision", "precision_config", "compare_type", "channel_handle", "use_global_device_ids",
-      "api_version", "output_operand_aliases", "_short_types", "result_info"};
+  static const std::set<std::string> names = {"precision",
+                                              "precision_config",
+                                              "compare_type",
+                                              "channel_handle",
+                                              "use_global_device_ids",
+                                              "api_version",
+                                              "output_operand_aliases",
+                                              "_short_types",
+                                              "result_info"};
   return names.count(name) || name.starts_with("jax.") || name.starts_with("tf.") ||
          name.starts_with("mhlo.num_") || name == "mhlo.frontend_attributes" ||
          name == "mhlo.layout_mode" || name == "mhlo.memory_kind";
@@ -92,7 +98,8 @@ public:
   const Attribute &require(const std::string &name, const std::string &what = "") {
     if (const Attribute *attr = take(name))
       return *attr;
-    failAt(op_.loc, "'" + op_.name + "' needs " + (what.empty() ? "attribute '" + name + "'" : what));
+    failAt(op_.loc,
+           "'" + op_.name + "' needs " + (what.empty() ? "attribute '" + name + "'" : what));
   }
   void checkAllTaken() const {
     for (size_t i = 0; i < op_.attrs.size(); ++i)
@@ -147,8 +154,8 @@ std::vector<std::vector<int64_t>> integerRows(const Attribute &attr, const std::
   int64_t rows = type->shape[0], columns = type->shape[1];
   if (columns < 1 || rows != static_cast<int64_t>(flat.size()) / columns ||
       static_cast<int64_t>(flat.size()) % columns)
-    failAt(attr.loc, what + " has " + std::to_string(flat.size()) + " entries, " +
-                         attr.typeText + " needs " + std::to_string(rows * columns));
+    failAt(attr.loc, what + " has " + std::to_string(flat.size()) + " entries, " + attr.typeText +
+                         " needs " + std::to_string(rows * columns));
   std::vector<std::vector<int64_t>> result(static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; ++r)
     result[r].assign(flat.begin() + r * columns, flat.begin() + (r + 1) * columns);
@@ -192,11 +199,16 @@ void readDotDimensions(const Attribute &attr, DotGeneralAttrs &dot) {
     list.loc = attr.loc;
     list.body = item.substr(eq + 1);
     std::vector<int64_t> values = integersOf(list, key);
-    if (key == "lhs_batching_dimensions") dot.lhsBatchingDimensions = values;
-    else if (key == "rhs_batching_dimensions") dot.rhsBatchingDimensions = values;
-    else if (key == "lhs_contracting_dimensions") dot.lhsContractingDimensions = values;
-    else if (key == "rhs_contracting_dimensions") dot.rhsContractingDimensions = values;
-    else failAt(attr.loc, "unknown field '" + key + "' in #stablehlo.dot");
+    if (key == "lhs_batching_dimensions")
+      dot.lhsBatchingDimensions = values;
+    else if (key == "rhs_batching_dimensions")
+      dot.rhsBatchingDimensions = values;
+    else if (key == "lhs_contracting_dimensions")
+      dot.lhsContractingDimensions = values;
+    else if (key == "rhs_contracting_dimensions")
+      dot.rhsContractingDimensions = values;
+    else
+      failAt(attr.loc, "unknown field '" + key + "' in #stablehlo.dot");
   }
 }
 
@@ -469,7 +481,8 @@ void Importer::run(const std::string &entryName) {
     failAt(ret.loc, "the function must end in 'return', not '" + ret.name + "'");
   if (ret.operands.size() != entry.results.size())
     failAt(ret.loc, "'return' has " + std::to_string(ret.operands.size()) +
-                        " operands, the function " + std::to_string(entry.results.size()) + " results");
+                        " operands, the function " + std::to_string(entry.results.size()) +
+                        " results");
   for (size_t i = 0; i < ret.operands.size(); ++i) {
     std::string pointer = "/outputs/" + std::to_string(i);
     RegionResult result;
@@ -529,8 +542,8 @@ void Importer::checkUseType(ValueId value, const TypeRef &type) const {
     return;
   TensorType stated = tensorType(type);
   if (stated != *valueTypes_[value])
-    failAt(type.loc, "%" + graph_.values[value].name + " has type " + printType(*valueTypes_[value]) +
-                         ", but is used as " + printType(stated));
+    failAt(type.loc, "%" + graph_.values[value].name + " has type " +
+                         printType(*valueTypes_[value]) + ", but is used as " + printType(stated));
 }
 
 const Operation &Importer::emitBlock(const Block &block, RegionState &state, Names &names,
@@ -584,7 +597,8 @@ void Importer::emitOp(const Operation &op, RegionState &state, Names &names,
 }
 
 void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
-                                 const std::string &namePrefix, std::vector<std::string> &callStack) {
+                                 const std::string &namePrefix,
+                                 std::vector<std::string> &callStack) {
   if (op.name == "func.call" || op.name == "call")
     return inlineCall(op, state, names, namePrefix, callStack);
   std::optional<OpKind> kind = kindOf(op.name);
@@ -601,7 +615,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     }
   }
   if (!kind)
-    failAt(op.loc, "operation '" + op.name + "' is not supported (the graph format has no such op)");
+    failAt(op.loc,
+           "operation '" + op.name + "' is not supported (the graph format has no such op)");
 
   Op ir;
   ir.kind = *kind;
@@ -628,7 +643,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     } else if (!op.operandTypes.empty()) {
       if (op.operandTypes.size() != op.operands.size())
         failAt(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
-                           " operands but " + std::to_string(op.operandTypes.size()) + " operand types");
+                           " operands but " + std::to_string(op.operandTypes.size()) +
+                           " operand types");
       checkUseType(ir.operands[i], op.operandTypes[i]);
     }
   }
@@ -636,7 +652,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   if (op.results.size() != (ir.kind == OpKind::ShardingGroup ? 0 : op.resultTypes.size()) &&
       !(ir.kind == OpKind::ShardingGroup && op.results.empty()))
     failAt(op.loc, "'" + op.name + "' defines " + std::to_string(op.results.size()) +
-                       " values but has " + std::to_string(op.resultTypes.size()) + " result types");
+                       " values but has " + std::to_string(op.resultTypes.size()) +
+                       " result types");
   if (ir.kind != OpKind::ShardingGroup)
     for (const auto &type : op.resultTypes)
       resultTypes.push_back(tensorType(type));
@@ -678,8 +695,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   }
   ir.metadata = metadata(attrs.take("shardgen.metadata"));
   const Attribute *resultNames = attrs.take("shardgen.result_names");
-  if (resultNames && (resultNames->kind != Kind::Array ||
-                      resultNames->elements.size() != op.results.size()))
+  if (resultNames &&
+      (resultNames->kind != Kind::Array || resultNames->elements.size() != op.results.size()))
     failAt(resultNames->loc, "shardgen.result_names needs one name per result");
 
   if (gspmdConstraint) {
@@ -718,7 +735,8 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
     failAt(op.loc, "call of unknown function @" + callee);
   const Function &fn = *found->second;
   if (std::find(callStack.begin(), callStack.end(), callee) != callStack.end())
-    failAt(op.loc, "recursive call of @" + callee + " (the graph format has no calls to inline it into)");
+    failAt(op.loc,
+           "recursive call of @" + callee + " (the graph format has no calls to inline it into)");
   if (callStack.size() > 32)
     failAt(op.loc, "calls nested deeper than 32 levels");
   if (op.operands.size() != fn.args.size())
@@ -778,7 +796,8 @@ Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
 
 const Mesh &Importer::enclosingMesh(const Operation &op) const {
   if (manualStack_.empty())
-    failAt(op.loc, "'" + op.name + "' outside an sdy.manual_computation: its devices name no mesh axes");
+    failAt(op.loc,
+           "'" + op.name + "' outside an sdy.manual_computation: its devices name no mesh axes");
   const ManualComputationAttrs &manual = *manualStack_.back();
   std::string meshName = !manual.inShardings.empty()    ? manual.inShardings[0].meshName
                          : !manual.outShardings.empty() ? manual.outShardings[0].meshName
@@ -792,7 +811,8 @@ const Mesh &Importer::enclosingMesh(const Operation &op) const {
   for (const auto &axis : mesh->axes) {
     if (axis.size < 1 || axis.size > kMaxMeshDevices || devices * axis.size > kMaxMeshDevices)
       failAt(op.loc, "'" + op.name + "': mesh @" + meshName +
-                         " has an axis size below 1 or more than 2^16 devices (the most whose groups are read)");
+                         " has an axis size below 1 or more than 2^16 devices (the most whose "
+                         "groups are read)");
     devices *= axis.size;
   }
   if (!mesh->deviceIds.empty() && static_cast<int64_t>(mesh->deviceIds.size()) != devices)
@@ -869,8 +889,8 @@ std::vector<std::string> Importer::collectiveAxes(const Operation &op, AttrTaker
   } else if (auto derived = axesOfGroups(mesh, groups)) {
     axes = *derived;
   } else {
-    failAt(groupsAttr.loc, "replica_groups " + groupsText(groups) +
-                               " match no set of axes of mesh @" + mesh.name);
+    failAt(groupsAttr.loc,
+           "replica_groups " + groupsText(groups) + " match no set of axes of mesh @" + mesh.name);
   }
   places_.add(ir.pointer + "/axes", groupsAttr.loc);
   return axes;
@@ -913,13 +933,16 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     auto constant = parseDenseBody(value.body, ir.declaredTypes.at(0).value(), &error);
     if (!constant)
       failAt(value.loc, "invalid constant: " + error);
-    if (!value.typeText.empty() && tensorType(TypeRef{value.typeText, value.loc}) != *ir.declaredTypes[0])
+    if (!value.typeText.empty() &&
+        tensorType(TypeRef{value.typeText, value.loc}) != *ir.declaredTypes[0])
       failAt(value.loc, "the value's type " + value.typeText + " differs from the result type");
     places_.add(ir.pointer + "/value", value.loc);
     ir.attrs = std::move(*constant);
     break;
   }
-  case OpKind::Iota: ir.attrs = IotaAttrs{integer({"iota_dimension"}, "iota_dimension")}; break;
+  case OpKind::Iota:
+    ir.attrs = IotaAttrs{integer({"iota_dimension"}, "iota_dimension")};
+    break;
   case OpKind::Compare: {
     const Attribute &direction = attrs.require("comparison_direction");
     auto parsed = parseComparisonDirection(enumWord(direction, "comparison_direction"));
@@ -952,11 +975,14 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
       pair("contracting_dims", dot.lhsContractingDimensions, dot.rhsContractingDimensions);
     }
     if (const Attribute *algorithm = attrs.take("algorithm"))
-      failAt(algorithm->loc, "dot algorithms are not supported (shardgen computes in the element type)");
+      failAt(algorithm->loc,
+             "dot algorithms are not supported (shardgen computes in the element type)");
     ir.attrs = dot;
     break;
   }
-  case OpKind::Transpose: ir.attrs = TransposeAttrs{ints({"dims", "permutation"}, "permutation")}; break;
+  case OpKind::Transpose:
+    ir.attrs = TransposeAttrs{ints({"dims", "permutation"}, "permutation")};
+    break;
   case OpKind::BroadcastInDim:
     ir.attrs = BroadcastInDimAttrs{ints({"dims", "broadcast_dimensions"}, "broadcast_dimensions")};
     break;
@@ -982,7 +1008,9 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     ir.attrs = reduce;
     break;
   }
-  case OpKind::Concatenate: ir.attrs = ConcatenateAttrs{integer({"dim", "dimension"}, "dimension")}; break;
+  case OpKind::Concatenate:
+    ir.attrs = ConcatenateAttrs{integer({"dim", "dimension"}, "dimension")};
+    break;
   case OpKind::Slice: {
     SliceAttrs slice;
     slice.startIndices = ints({"start_indices"}, "start_indices");
@@ -1002,7 +1030,9 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
                         ints({"high", "edge_padding_high"}, "edge_padding_high"),
                         ints({"interior", "interior_padding"}, "interior_padding")};
     break;
-  case OpKind::Reverse: ir.attrs = ReverseAttrs{ints({"dims", "dimensions"}, "dimensions")}; break;
+  case OpKind::Reverse:
+    ir.attrs = ReverseAttrs{ints({"dims", "dimensions"}, "dimensions")};
+    break;
   case OpKind::ShardingConstraint: {
     const Attribute &attr = attrs.require("sharding");
     ir.shardings[0] = sharding(attr, "the constraint");
@@ -1017,7 +1047,9 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     ir.attrs = PropagationBarrierAttrs{*parsed};
     break;
   }
-  case OpKind::ShardingGroup: ir.attrs = ShardingGroupAttrs{integer({"group_id"}, "group_id")}; break;
+  case OpKind::ShardingGroup:
+    ir.attrs = ShardingGroupAttrs{integer({"group_id"}, "group_id")};
+    break;
   case OpKind::CustomCall: {
     CustomCallAttrs call;
     call.callTargetName = stringOf(attrs.require("call_target_name"), "call_target_name");
@@ -1035,7 +1067,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     if (const Attribute *config = attrs.take("backend_config"))
       if (!(config->kind == Kind::String && config->text.empty()) &&
           !(config->kind == Kind::Dict && config->fields.empty()))
-        failAt(config->loc, "a backend_config is not supported (a custom_call gets its operands only)");
+        failAt(config->loc,
+               "a backend_config is not supported (a custom_call gets its operands only)");
     if (const Attribute *effect = attrs.take("has_side_effect"))
       if (!(effect->kind == Kind::Word && effect->text == "false"))
         failAt(effect->loc, "a custom_call with side effects is not supported");
@@ -1054,7 +1087,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     std::string error;
     auto parsedAxes = parseManualAxes(axes.body, &error);
     if (axes.kind != Kind::Dialect || !parsedAxes)
-      failAt(axes.loc, "invalid manual_axes: " + (error.empty() ? "expected {\"axis\", ...}" : error));
+      failAt(axes.loc,
+             "invalid manual_axes: " + (error.empty() ? "expected {\"axis\", ...}" : error));
     manual.manualAxes = *parsedAxes;
     places_.add(ir.pointer + "/manual_axes", axes.loc);
     const Block &block = singleRegion();
@@ -1082,7 +1116,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
         argument.sharding = sharding(argShardings->elements[i], "a body argument");
       if (argMetadata)
         argument.metadata = metadata(&argMetadata->elements[i]);
-      std::string irName = argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
+      std::string irName =
+          argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
       places_.add(pointer, arg.loc);
       places_.add(pointer + "/type", arg.type.loc);
       argument.value =
@@ -1142,11 +1177,14 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     ir.attrs = toAll;
     break;
   }
-  case OpKind::CollectivePermute: collectiveAxes(op, attrs, ir); break;
+  case OpKind::CollectivePermute:
+    collectiveAxes(op, attrs, ir);
+    break;
   case OpKind::AxisIndex:
     ir.attrs = AxisIndexAttrs{stringOf(attrs.require("axis"), "axis")};
     break;
-  default: break; // elementwise ops, select, clamp, convert, reshape: no attributes
+  default:
+    break; // elementwise ops, select, clamp, convert, reshape: no attributes
   }
   (void)state;
 }

@@ -69,7 +69,8 @@ SourceLoc Lexer::locAt(size_t offset) const {
       ++lineNumber_;
       lineStart_ = lineScan_ + 1;
     }
-  return SourceLoc{static_cast<int64_t>(lineNumber_), static_cast<int64_t>(offset - lineStart_ + 1)};
+  return SourceLoc{static_cast<int64_t>(lineNumber_),
+                   static_cast<int64_t>(offset - lineStart_ + 1)};
 }
 
 void Lexer::failAt(size_t offset, const std::string &message) const {
@@ -226,7 +227,7 @@ Token Lexer::lex() {
   }
   failAt(start, std::string("unexpected character '") +
                     (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)
-                                                                : std::string("\\x??")) +
+                                                                 : std::string("\\x??")) +
                     "'");
 }
 

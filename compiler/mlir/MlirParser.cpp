@@ -37,13 +37,20 @@ private:
   [[noreturn]] void failHere(const std::string &message) { fail(peek().loc.str(), message); }
   std::string describe(const Token &t) {
     switch (t.kind) {
-    case TokenKind::End: return "the end of the file";
-    case TokenKind::PercentId: return "'%" + t.text + "'";
-    case TokenKind::AtId: return "'@" + t.text + "'";
-    case TokenKind::HashId: return "'#" + t.text + "'";
-    case TokenKind::CaretId: return "'^" + t.text + "'";
-    case TokenKind::String: return "a string";
-    default: return "'" + t.text + "'";
+    case TokenKind::End:
+      return "the end of the file";
+    case TokenKind::PercentId:
+      return "'%" + t.text + "'";
+    case TokenKind::AtId:
+      return "'@" + t.text + "'";
+    case TokenKind::HashId:
+      return "'#" + t.text + "'";
+    case TokenKind::CaretId:
+      return "'^" + t.text + "'";
+    case TokenKind::String:
+      return "a string";
+    default:
+      return "'" + t.text + "'";
     }
   }
   void expectPunct(std::string_view p) {
@@ -274,9 +281,9 @@ Attribute Parser::parseAttribute(bool typed) {
   } else {
     failHere("expected an attribute value, found " + describe(t));
   }
-  bool canHaveType = attr.kind == Attribute::Kind::Dense ||
-                     (typed && (attr.kind == Attribute::Kind::Integer ||
-                                attr.kind == Attribute::Kind::Float));
+  bool canHaveType =
+      attr.kind == Attribute::Kind::Dense ||
+      (typed && (attr.kind == Attribute::Kind::Integer || attr.kind == Attribute::Kind::Float));
   if (canHaveType && consumePunct(":"))
     attr.typeText = parseType().text;
   return attr;
@@ -425,7 +432,8 @@ Module Parser::parseModule() {
       else if (inner.name == "sdy.mesh")
         module.meshes.push_back(meshFromGeneric(inner));
       else
-        fail(inner.loc.str(), "unexpected '" + inner.name + "' in a module (expected sdy.mesh or func.func)");
+        fail(inner.loc.str(),
+             "unexpected '" + inner.name + "' in a module (expected sdy.mesh or func.func)");
     }
   } else {
     parseTopLevel(module, false);
@@ -455,7 +463,8 @@ void Parser::parseTopLevel(Module &module, bool insideModule) {
       else if (op.name == "sdy.mesh")
         module.meshes.push_back(meshFromGeneric(op));
       else
-        fail(op.loc.str(), "unexpected '" + op.name + "' in a module (expected sdy.mesh or func.func)");
+        fail(op.loc.str(),
+             "unexpected '" + op.name + "' in a module (expected sdy.mesh or func.func)");
     } else {
       failHere("expected sdy.mesh or func.func in the module, found " + describe(t));
     }

@@ -57,12 +57,18 @@ std::string metadataText(const Metadata &metadata) {
 
 std::string reducerOpName(Reducer reducer) {
   switch (reducer) {
-  case Reducer::Add: return "stablehlo.add";
-  case Reducer::Mul: return "stablehlo.multiply";
-  case Reducer::Max: return "stablehlo.maximum";
-  case Reducer::Min: return "stablehlo.minimum";
-  case Reducer::And: return "stablehlo.and";
-  case Reducer::Or: return "stablehlo.or";
+  case Reducer::Add:
+    return "stablehlo.add";
+  case Reducer::Mul:
+    return "stablehlo.multiply";
+  case Reducer::Max:
+    return "stablehlo.maximum";
+  case Reducer::Min:
+    return "stablehlo.minimum";
+  case Reducer::And:
+    return "stablehlo.and";
+  case Reducer::Or:
+    return "stablehlo.or";
   }
   return "stablehlo.add";
 }
@@ -87,7 +93,9 @@ private:
     std::vector<std::string> regions; // each "{\n...}" at the op's indent
   };
 
-  void line(int indent, const std::string &text) { out_ += std::string(2 * indent, ' ') + text + "\n"; }
+  void line(int indent, const std::string &text) {
+    out_ += std::string(2 * indent, ' ') + text + "\n";
+  }
   std::string type(ValueId id) const { return printType(graph_.type(id)); }
   /// Gives `id` an SSA name; returns whether the IR name needs a hint.
   bool nameValue(ValueId id, const std::string &ssaName);
@@ -134,7 +142,8 @@ std::string Writer::operands(const std::vector<ValueId> &ids) const {
   return join(names);
 }
 
-std::string Writer::functionType(const std::vector<ValueId> &in, const std::vector<ValueId> &out) const {
+std::string Writer::functionType(const std::vector<ValueId> &in,
+                                 const std::vector<ValueId> &out) const {
   std::vector<std::string> ins, outs;
   for (ValueId id : in)
     ins.push_back(type(id));
@@ -225,8 +234,9 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
     if (axesOfGroups(mesh, groups) != std::optional<std::vector<std::string>>(axes))
       parts.attrs.push_back("shardgen.axes = " + stringList(axes));
   };
-  std::string channel = "channel_handle = #stablehlo.channel_handle<handle = " +
-                        std::to_string(++channel_) + ", type = 1>";
+  std::string channel =
+      "channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(++channel_) +
+      ", type = 1>";
   parts.props.push_back(channel);
   std::visit(
       [&](const auto &a) {
@@ -238,7 +248,8 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
           parts.regions.push_back(reducerRegion(a.reducer, element, indent));
         } else if constexpr (std::is_same_v<T, AllGatherAttrs>) {
           parts.name = "stablehlo.all_gather";
-          parts.props.insert(parts.props.begin(), "all_gather_dim = " + std::to_string(a.dimension) + " : i64");
+          parts.props.insert(parts.props.begin(),
+                             "all_gather_dim = " + std::to_string(a.dimension) + " : i64");
           groupsProp(a.axes);
           parts.props.push_back("use_global_device_ids");
         } else if constexpr (std::is_same_v<T, ReduceScatterAttrs>) {
@@ -249,7 +260,8 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
           parts.regions.push_back(reducerRegion(a.reducer, element, indent));
         } else if constexpr (std::is_same_v<T, AllToAllAttrs>) {
           parts.name = "stablehlo.all_to_all";
-          parts.props.push_back("concat_dimension = " + std::to_string(a.concatDimension) + " : i64");
+          parts.props.push_back("concat_dimension = " + std::to_string(a.concatDimension) +
+                                " : i64");
           groupsProp(a.axes);
           int64_t count = 1;
           for (const auto &axis : a.axes)
@@ -279,13 +291,16 @@ void Writer::writeOp(const Op &op, int indent) {
   std::string lhs = results(op, parts);
   // Result shardings (a constraint's is its own syntax).
   if (op.kind != OpKind::ShardingConstraint && !op.shardings.empty()) {
-    bool all = std::all_of(op.shardings.begin(), op.shardings.end(), [](const auto &s) { return s.has_value(); });
-    bool any = std::any_of(op.shardings.begin(), op.shardings.end(), [](const auto &s) { return s.has_value(); });
+    bool all = std::all_of(op.shardings.begin(), op.shardings.end(),
+                           [](const auto &s) { return s.has_value(); });
+    bool any = std::any_of(op.shardings.begin(), op.shardings.end(),
+                           [](const auto &s) { return s.has_value(); });
     if (all && op.shardings.size() == op.results.size()) {
       std::vector<TensorSharding> list;
       for (const auto &s : op.shardings)
         list.push_back(*s);
-      parts.attrs.push_back("sdy.sharding = #sdy.sharding_per_value<" + printShardingList(list) + ">");
+      parts.attrs.push_back("sdy.sharding = #sdy.sharding_per_value<" + printShardingList(list) +
+                            ">");
     } else if (any) {
       std::vector<std::string> entries;
       for (size_t i = 0; i < op.results.size(); ++i)
@@ -300,13 +315,14 @@ void Writer::writeOp(const Op &op, int indent) {
 
   std::string name = "stablehlo." + std::string(op.name());
   std::string attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
-  bool sameTypes = !op.results.empty() &&
-                   std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
-                     return graph_.type(v) == graph_.type(op.results[0]);
-                   });
+  bool sameTypes =
+      !op.results.empty() && std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+        return graph_.type(v) == graph_.type(op.results[0]);
+      });
   std::string shortTypes = op.results.empty() ? "" : " : " + type(op.results[0]);
-  std::string types = sameTypes && op.results.size() == 1 ? shortTypes
-                                                          : " : " + functionType(op.operands, op.results);
+  std::string types = sameTypes && op.results.size() == 1
+                          ? shortTypes
+                          : " : " + functionType(op.operands, op.results);
   std::string pretty; // the pretty text after `%x = `, when the op has one
   parts.name = name;
 
@@ -327,8 +343,9 @@ void Writer::writeOp(const Op &op, int indent) {
   case OpKind::Compare: {
     auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
     ElementType element = graph_.type(op.operands.at(0)).elementType;
-    std::string compareType = isFloat(element) ? "FLOAT"
-                              : isSignedInteger(element) ? "SIGNED" : "UNSIGNED";
+    std::string compareType = isFloat(element)           ? "FLOAT"
+                              : isSignedInteger(element) ? "SIGNED"
+                                                         : "UNSIGNED";
     parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
     parts.props.push_back("comparison_direction = #stablehlo<comparison_direction " +
                           std::string(direction) + ">");
@@ -376,7 +393,8 @@ void Writer::writeOp(const Op &op, int indent) {
   case OpKind::Reduce: {
     const auto &r = op.attr<ReduceAttrs>();
     parts.props.push_back("dimensions = " + denseArray(r.dimensions));
-    parts.regions.push_back(reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
+    parts.regions.push_back(
+        reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
     pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
              reducerOpName(r.reducer) + " across dimensions = " + intList(r.dimensions) + attrDict +
              " : " + functionType(op.operands, op.results);
@@ -409,51 +427,56 @@ void Writer::writeOp(const Op &op, int indent) {
     parts.props.push_back("edge_padding_low = " + denseArray(p.edgePaddingLow));
     parts.props.push_back("interior_padding = " + denseArray(p.interiorPadding));
     pretty = name + " " + operands(op.operands) + ", low = " + intList(p.edgePaddingLow) +
-             ", high = " + intList(p.edgePaddingHigh) + ", interior = " + intList(p.interiorPadding) +
-             attrDict + " : " + functionType(op.operands, op.results);
+             ", high = " + intList(p.edgePaddingHigh) +
+             ", interior = " + intList(p.interiorPadding) + attrDict + " : " +
+             functionType(op.operands, op.results);
     break;
   }
   case OpKind::ShardingConstraint: {
     parts.name = "sdy.sharding_constraint";
     const TensorSharding &s = *op.shardings.at(0);
     parts.props.push_back("sharding = #sdy.sharding<" + shardingBody(s) + ">");
-    pretty = parts.name + " " + operands(op.operands) + " " + printSharding(s) + attrDict + shortTypes;
+    pretty =
+        parts.name + " " + operands(op.operands) + " " + printSharding(s) + attrDict + shortTypes;
     break;
   }
   case OpKind::PropagationBarrier: {
     parts.name = "sdy.propagation_barrier";
     auto direction = barrierDirectionName(op.attr<PropagationBarrierAttrs>().allowedDirection);
-    parts.props.push_back("allowed_direction = #sdy<propagation_direction " + std::string(direction) + ">");
-    pretty = parts.name + " " + operands(op.operands) + " allowed_direction=" + std::string(direction) +
-             attrDict + shortTypes;
+    parts.props.push_back("allowed_direction = #sdy<propagation_direction " +
+                          std::string(direction) + ">");
+    pretty = parts.name + " " + operands(op.operands) +
+             " allowed_direction=" + std::string(direction) + attrDict + shortTypes;
     break;
   }
   case OpKind::ShardingGroup: {
     parts.name = "sdy.sharding_group";
     int64_t id = op.attr<ShardingGroupAttrs>().groupId;
     parts.props.push_back("group_id = " + std::to_string(id) + " : i64");
-    pretty = parts.name + " " + operands(op.operands) + " group_id=" + std::to_string(id) + attrDict +
-             " : " + type(op.operands.at(0));
+    pretty = parts.name + " " + operands(op.operands) + " group_id=" + std::to_string(id) +
+             attrDict + " : " + type(op.operands.at(0));
     break;
   }
   case OpKind::CustomCall: {
     const auto &c = op.attr<CustomCallAttrs>();
     parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
     if (c.shardingRule) {
-      parts.attrs.insert(parts.attrs.begin(),
-                         "sdy.sharding_rule = #sdy.op_sharding_rule<" + printOpShardingRule(*c.shardingRule) + ">");
+      parts.attrs.insert(parts.attrs.begin(), "sdy.sharding_rule = #sdy.op_sharding_rule<" +
+                                                  printOpShardingRule(*c.shardingRule) + ">");
       attrDict = " {" + join(parts.attrs) + "}";
     }
-    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" + attrDict +
-             " : " + functionType(op.operands, op.results);
+    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" +
+             attrDict + " : " + functionType(op.operands, op.results);
     break;
   }
   case OpKind::ManualComputation: {
     const auto &m = op.attr<ManualComputationAttrs>();
     parts.name = "sdy.manual_computation";
-    parts.props.push_back("in_shardings = #sdy.sharding_per_value<" + printShardingList(m.inShardings) + ">");
+    parts.props.push_back("in_shardings = #sdy.sharding_per_value<" +
+                          printShardingList(m.inShardings) + ">");
     parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
-    parts.props.push_back("out_shardings = #sdy.sharding_per_value<" + printShardingList(m.outShardings) + ">");
+    parts.props.push_back("out_shardings = #sdy.sharding_per_value<" +
+                          printShardingList(m.outShardings) + ">");
     const Region &body = *op.body;
     std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
     bool nameHint = false, shardingHint = false, metadataHint = false;
@@ -462,7 +485,8 @@ void Writer::writeOp(const Op &op, int indent) {
       argNames.push_back(graph_.value(arg.value).name);
       argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
       shardingHint |= arg.sharding.has_value();
-      argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">" : "unit");
+      argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">"
+                                          : "unit");
       metadataHint |= !arg.metadata.empty();
       argMetadata.push_back(metadataText(arg.metadata));
     }
@@ -486,20 +510,24 @@ void Writer::writeOp(const Op &op, int indent) {
       returnedTypes.push_back(type(result.value));
     }
     if (generic_)
-      line(indent + 1, "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
+      line(indent + 1,
+           "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
     else
-      line(indent + 1, "sdy.return" + (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
+      line(indent + 1,
+           "sdy.return" +
+               (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
     std::string bodyText = std::move(out_);
     out_ = std::move(saved);
     std::string pad(2 * indent, ' ');
     if (generic_) {
-      parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
+      parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad +
+                              "}");
       writeGeneric(op, lhs, parts, indent);
     } else {
       attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
-      line(indent, lhs + parts.name + "(" + operands(op.operands) + ") in_shardings=" +
-                       printShardingList(m.inShardings) + " out_shardings=" +
-                       printShardingList(m.outShardings) + " manual_axes=" +
+      line(indent, lhs + parts.name + "(" + operands(op.operands) +
+                       ") in_shardings=" + printShardingList(m.inShardings) +
+                       " out_shardings=" + printShardingList(m.outShardings) + " manual_axes=" +
                        printManualAxes(m.manualAxes) + " (" + join(argTypes) + ") {");
       out_ += bodyText;
       line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
@@ -540,20 +568,23 @@ std::string Writer::write() {
   int64_t partitions = 1;
   for (const auto &mesh : graph_.meshes)
     partitions = std::max(partitions, mesh.numDevices());
-  std::vector<std::string> moduleAttrs = {
-      "mhlo.num_partitions = " + std::to_string(partitions) + " : i32", "mhlo.num_replicas = 1 : i32"};
+  std::vector<std::string> moduleAttrs = {"mhlo.num_partitions = " + std::to_string(partitions) +
+                                              " : i32",
+                                          "mhlo.num_replicas = 1 : i32"};
   if (!graph_.metadata.empty())
     moduleAttrs.push_back("shardgen.metadata = " + metadataText(graph_.metadata));
   if (generic_)
-    line(0, "\"builtin.module\"() <{" + (graph_.name.empty() ? "" : "sym_name = " + quoteString(graph_.name)) + "}> ({");
+    line(0, "\"builtin.module\"() <{" +
+                (graph_.name.empty() ? "" : "sym_name = " + quoteString(graph_.name)) + "}> ({");
   else
     line(0, "module " + (graph_.name.empty() ? "" : "@" + printSymbol(graph_.name) + " ") +
                 "attributes {" + join(moduleAttrs) + "} {");
   for (const auto &mesh : graph_.meshes) {
-    std::string attrs = mesh.metadata.empty() ? "" : " {shardgen.metadata = " + metadataText(mesh.metadata) + "}";
+    std::string attrs =
+        mesh.metadata.empty() ? "" : " {shardgen.metadata = " + metadataText(mesh.metadata) + "}";
     if (generic_)
-      line(1, "\"sdy.mesh\"() <{mesh = #sdy.mesh<" + printMeshBody(mesh) + ">, sym_name = " +
-                  quoteString(mesh.name) + "}>" + attrs + " : () -> ()");
+      line(1, "\"sdy.mesh\"() <{mesh = #sdy.mesh<" + printMeshBody(mesh) +
+                  ">, sym_name = " + quoteString(mesh.name) + "}>" + attrs + " : () -> ()");
     else
       line(1, "sdy.mesh @" + printSymbol(mesh.name) + " = <" + printMeshBody(mesh) + ">" + attrs);
   }
@@ -603,7 +634,8 @@ std::string Writer::write() {
   std::string resultType = resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")";
   if (generic_) {
     std::vector<std::string> props;
-    if (anyResultAttrs || std::any_of(argAttrDicts.begin(), argAttrDicts.end(), [](const auto &d) { return d != "{}"; }))
+    if (anyResultAttrs || std::any_of(argAttrDicts.begin(), argAttrDicts.end(),
+                                      [](const auto &d) { return d != "{}"; }))
       props.push_back("arg_attrs = [" + join(argAttrDicts) + "]");
     props.push_back("function_type = (" + join(argTypes) + ") -> " + resultType);
     if (anyResultAttrs)
@@ -621,8 +653,9 @@ std::string Writer::write() {
     line(1, "}) : () -> ()");
     line(0, "}) {" + join(moduleAttrs) + "} : () -> ()");
   } else {
-    std::string results = resultsPretty.size() == 1 && !anyResultAttrs ? resultsPretty[0]
-                                                                         : "(" + join(resultsPretty) + ")";
+    std::string results = resultsPretty.size() == 1 && !anyResultAttrs
+                              ? resultsPretty[0]
+                              : "(" + join(resultsPretty) + ")";
     line(1, "func.func public @main(" + join(args) + ") -> " + results + " {");
     out_ += body;
     line(1, "}");

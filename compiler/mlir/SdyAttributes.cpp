@@ -55,8 +55,8 @@ std::optional<Mesh> parseMeshBody(std::string_view body, std::string *error) {
 std::string printMeshBody(const Mesh &mesh) {
   std::string out = "[";
   for (size_t i = 0; i < mesh.axes.size(); ++i)
-    out += (i ? ", " : "") + quoteString(mesh.axes[i].name) + "=" +
-           std::to_string(mesh.axes[i].size);
+    out +=
+        (i ? ", " : "") + quoteString(mesh.axes[i].name) + "=" + std::to_string(mesh.axes[i].size);
   out += "]";
   if (!mesh.deviceIds.empty()) {
     out += ", device_ids=[";
@@ -120,7 +120,8 @@ parseShardingList(std::string_view body, std::vector<Mesh> &meshes, std::string 
       *error = "expected a sharding <@mesh, [...]>, found \"" + item + "\"";
       return std::nullopt;
     }
-    auto sharding = parseShardingBody(std::string_view(item).substr(1, item.size() - 2), meshes, error);
+    auto sharding =
+        parseShardingBody(std::string_view(item).substr(1, item.size() - 2), meshes, error);
     if (!sharding)
       return std::nullopt;
     shardings.push_back(std::move(*sharding));
@@ -222,9 +223,11 @@ std::string quoteString(std::string_view text) {
 }
 
 std::string printSymbol(std::string_view name) {
-  bool bare = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+  bool bare =
+      !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
   for (char c : name)
-    bare = bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.');
+    bare =
+        bare && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.');
   return bare ? std::string(name) : quoteString(name);
 }
 

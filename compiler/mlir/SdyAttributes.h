@@ -32,7 +32,7 @@ std::optional<std::vector<std::string>> parseManualAxes(std::string_view body, s
 /// The body of #sdy.sharding<...> (printSharding without its angle brackets).
 std::string shardingBody(const TensorSharding &sharding);
 std::string printShardingList(const std::vector<TensorSharding> &shardings); // [<...>, <...>]
-std::string printManualAxes(const std::vector<std::string> &axes);            // {"x", "y"}
+std::string printManualAxes(const std::vector<std::string> &axes);           // {"x", "y"}
 
 /// Splits `text` at commas outside brackets and strings, trimming space.
 std::vector<std::string> splitTopLevel(std::string_view text);

@@ -83,10 +83,10 @@ std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
   BufferLiveness liveness(program);
   std::vector<int64_t> peak(program.mesh.numDevices(), 0);
   for (int64_t device = 0; device < program.mesh.numDevices(); ++device)
-    peak[device] = liveness
-                       .peak(numSteps,
-                             [&](size_t v) { return localBytes(program.values[v].layout, device); })
-                       .first;
+    peak[device] =
+        liveness
+            .peak(numSteps, [&](size_t v) { return localBytes(program.values[v].layout, device); })
+            .first;
   return peak;
 }
 
@@ -124,8 +124,8 @@ MeshMemoryPeak meshPeakBufferBytes(const SpmdProgram &program) {
   for (size_t v = 0; v < program.values.size(); ++v)
     if (liveness.ownsLiveBuffer(v))
       for (int64_t device = 0; device < program.mesh.numDevices(); ++device)
-        meshBytes[v] = BufferLiveness::saturatingAdd(
-            meshBytes[v], localBytes(program.values[v].layout, device));
+        meshBytes[v] = BufferLiveness::saturatingAdd(meshBytes[v],
+                                                     localBytes(program.values[v].layout, device));
   auto [bytes, at] = liveness.peak(numSteps, [&](size_t v) { return meshBytes[v]; });
   MeshMemoryPeak peak;
   peak.bytes = bytes;

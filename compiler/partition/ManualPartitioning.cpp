@@ -72,8 +72,7 @@ void RegionPartitioner::partitionManualComputation(const Op &op) {
                  joinPointer(joinPointer(op.pointer, "in_shardings"), i)); // checks it
     SplitSharding split =
         splitSharding(mesh_, attrs.inShardings[i], attrs.manualAxes, localType.shape);
-    ShardLayout entering =
-        makeShardLayout(mesh_, graph_.type(op.operands[i]), concatenated(split));
+    ShardLayout entering = makeShardLayout(mesh_, graph_.type(op.operands[i]), concatenated(split));
     SpmdValueId outer = reshard(held_[op.operands[i]], entering, &op, op.pointer);
     SpmdStep alias;
     alias.kind = StepKind::Alias;
@@ -82,11 +81,10 @@ void RegionPartitioner::partitionManualComputation(const Op &op) {
     alias.inputs = {outer};
     SpmdValueId inner = addStep(std::move(alias), makeShardLayout(mesh_, localType, split.free),
                                 body.args[i].value);
-    held_[body.args[i].value] =
-        reshard(inner,
-                wantedLayout(localType, body.args[i].sharding,
-                             joinPointer(body.args[i].pointer, "sharding")),
-                &op, body.args[i].pointer);
+    held_[body.args[i].value] = reshard(inner,
+                                        wantedLayout(localType, body.args[i].sharding,
+                                                     joinPointer(body.args[i].pointer, "sharding")),
+                                        &op, body.args[i].pointer);
   }
 
   partitionRegion(body);
@@ -105,8 +103,8 @@ void RegionPartitioner::partitionManualComputation(const Op &op) {
       bool shardsDim = std::any_of(split.manual.begin(), split.manual.end(), [&](const auto &dim) {
         return std::find(dim.begin(), dim.end(), axis) != dim.end();
       });
-      bool isUnreduced = std::find(out.unreduced.begin(), out.unreduced.end(), axis) !=
-                         out.unreduced.end();
+      bool isUnreduced =
+          std::find(out.unreduced.begin(), out.unreduced.end(), axis) != out.unreduced.end();
       if (isUnreduced)
         unreduced.push_back(axis);
       else if (!shardsDim)
@@ -127,15 +125,14 @@ void RegionPartitioner::partitionManualComputation(const Op &op) {
     alias.pointer = op.pointer;
     alias.inputs = {inner};
     const TensorType &outerType = graph_.type(op.results[i]);
-    SpmdValueId outer = addStep(
-        std::move(alias), makeShardLayout(mesh_, outerType, concatenated(split), unreduced),
-        op.results[i]);
+    SpmdValueId outer =
+        addStep(std::move(alias), makeShardLayout(mesh_, outerType, concatenated(split), unreduced),
+                op.results[i]);
     std::optional<TensorSharding> wanted =
         i < op.shardings.size() && op.shardings[i] ? op.shardings[i] : out;
     held_[op.results[i]] = reshard(
         outer,
-        wantedLayout(outerType, wanted,
-                     joinPointer(joinPointer(op.pointer, "out_shardings"), i)),
+        wantedLayout(outerType, wanted, joinPointer(joinPointer(op.pointer, "out_shardings"), i)),
         &op, op.pointer);
   }
 }
@@ -206,8 +203,7 @@ void RegionPartitioner::partitionCollective(const Op &op) {
   DimAxes dims = dimAxesOf(current);
   for (int64_t d : wholeDims)
     dims[d].clear();
-  ShardLayout operandLayout =
-      makeShardLayout(mesh_, graph_.type(op.operands[0]), dims);
+  ShardLayout operandLayout = makeShardLayout(mesh_, graph_.type(op.operands[0]), dims);
   step.inputs = {reshard(held_[op.operands[0]], operandLayout, &op, op.pointer)};
   ShardLayout resultLayout = makeShardLayout(mesh_, graph_.type(op.results[0]), dims);
   SpmdValueId result = addStep(std::move(step), std::move(resultLayout), op.results[0]);

@@ -32,9 +32,9 @@ private:
       visit(op.shardings[i], op.pluralResults ? joinPointer(joinPointer(op.pointer, "shardings"), i)
                                               : joinPointer(op.pointer, "sharding"));
     for (size_t i = 0; i < op.distributions.size(); ++i)
-      visit(op.distributions[i],
-            op.pluralResults ? joinPointer(joinPointer(op.pointer, "distributions"), i)
-                             : joinPointer(op.pointer, "distribution"));
+      visit(op.distributions[i], op.pluralResults
+                                     ? joinPointer(joinPointer(op.pointer, "distributions"), i)
+                                     : joinPointer(op.pointer, "distribution"));
     if (op.kind == OpKind::ManualComputation) {
       const auto &attrs = op.attr<ManualComputationAttrs>();
       for (size_t i = 0; i < attrs.inShardings.size(); ++i)
@@ -65,10 +65,11 @@ private:
     if (mesh != found_)
       fail(pointer, std::is_same_v<Layout, TensorSharding>
                         ? "all shardings of a program to run must use one mesh: this sharding "
-                          "uses @" + mesh->name + ", an earlier one @" + found_->name
+                          "uses @" +
+                              mesh->name + ", an earlier one @" + found_->name
                         : "all shardings and distributions of a program to run must use one "
-                          "mesh: this distribution uses @" + mesh->name + ", an earlier one @" +
-                              found_->name);
+                          "mesh: this distribution uses @" +
+                              mesh->name + ", an earlier one @" + found_->name);
   }
 
   const Graph &graph_;

@@ -80,7 +80,8 @@ bool intersect(const Region &source, const Region &target, RedistributionBlock &
   block.extent = {1};
   for (size_t d = 0; d < rank; ++d) {
     int64_t begin = std::max(source.offset[d], target.offset[d]);
-    int64_t end = std::min(source.offset[d] + source.extent[d], target.offset[d] + target.extent[d]);
+    int64_t end =
+        std::min(source.offset[d] + source.extent[d], target.offset[d] + target.extent[d]);
     if (end <= begin)
       return false;
     block.fromStart.push_back(begin - source.offset[d]);
@@ -143,9 +144,9 @@ std::vector<RedistributionBlock> planRedistribution(const Mesh &, const ShardLay
       Region source = sharded.pieces[i];
       const std::vector<int64_t> &holders = sharded.holders[i];
       // Taken from the destination itself when it holds the piece.
-      source.position =
-          std::binary_search(holders.begin(), holders.end(), target.position) ? target.position
-                                                                              : holders[0];
+      source.position = std::binary_search(holders.begin(), holders.end(), target.position)
+                            ? target.position
+                            : holders[0];
       if (intersect(source, target, block))
         blocks.push_back(block);
     }

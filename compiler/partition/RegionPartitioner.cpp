@@ -37,8 +37,7 @@ bool reductionSplits(const Graph &graph, const Op &op) {
 } // namespace
 
 RegionPartitioner::RegionPartitioner(const Graph &graph, SpmdProgram &program)
-    : graph_(graph), program_(program), mesh_(program.mesh),
-      held_(graph.values.size(), -1) {}
+    : graph_(graph), program_(program), mesh_(program.mesh), held_(graph.values.size(), -1) {}
 
 void RegionPartitioner::partitionMain() {
   for (const auto &arg : graph_.main.args) {
@@ -183,16 +182,15 @@ void RegionPartitioner::partitionByRule(const Op &op) {
       if (rule.factorKinds[f] == FactorKind::Reduction)
         partial.insert(partial.end(), axes[f].begin(), axes[f].end());
     for (size_t t = 0; t < op.operands.size(); ++t) {
-      local.operands.push_back(makeShardLayout(mesh_, graph_.type(op.operands[t]),
-                                               tensorAxes(rule.operands[t], axes)));
-      local.bytesMoved += planReshard(mesh_, program_.layout(held_[op.operands[t]]),
-                                      local.operands.back())
-                              .bytesReceived;
+      local.operands.push_back(
+          makeShardLayout(mesh_, graph_.type(op.operands[t]), tensorAxes(rule.operands[t], axes)));
+      local.bytesMoved +=
+          planReshard(mesh_, program_.layout(held_[op.operands[t]]), local.operands.back())
+              .bytesReceived;
     }
     for (size_t r = 0; r < op.results.size(); ++r) {
       local.results.push_back(makeShardLayout(mesh_, graph_.type(op.results[r]),
-                                              tensorAxes(rule.results[r], axes), partial,
-                                              reducer));
+                                              tensorAxes(rule.results[r], axes), partial, reducer));
       local.bytesMoved += planReshard(mesh_, local.results.back(), wanted[r]).bytesReceived;
     }
     return local;
@@ -268,9 +266,8 @@ ShardLayout RegionPartitioner::resultLayout(const Op &op, size_t result) const {
   std::optional<TensorSharding> sharding;
   if (result < op.shardings.size())
     sharding = op.shardings[result];
-  std::string pointer = op.pluralResults
-                            ? joinPointer(joinPointer(op.pointer, "shardings"), result)
-                            : joinPointer(op.pointer, "sharding");
+  std::string pointer = op.pluralResults ? joinPointer(joinPointer(op.pointer, "shardings"), result)
+                                         : joinPointer(op.pointer, "sharding");
   return wantedLayout(graph_.type(op.results[result]), sharding, pointer);
 }
 

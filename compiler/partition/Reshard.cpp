@@ -93,9 +93,9 @@ bool gatherExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &t
 }
 
 /// Position k keeps chunk k (of equal size) of its piece's `dim`.
-bool equalChunkExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
-                     int64_t dim, const std::vector<AxisRef> &axes, int64_t sender,
-                     int64_t position, int64_t receiver) {
+bool equalChunkExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to, int64_t dim,
+                     const std::vector<AxisRef> &axes, int64_t sender, int64_t position,
+                     int64_t receiver) {
   int64_t groupSize = axesSize(mesh, axes);
   int64_t extent = from.extent(sender, dim);
   if (extent % groupSize != 0)
@@ -122,8 +122,8 @@ bool allToAllExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout 
     for (size_t position = 0; position < group.size(); ++position) {
       int64_t receiver = group[position];
       if (!sameBoxExcept(from, device, to, receiver, {splitDim, concatDim}) ||
-          !equalChunkExact(mesh, from, to, splitDim, axes, device,
-                           static_cast<int64_t>(position), receiver))
+          !equalChunkExact(mesh, from, to, splitDim, axes, device, static_cast<int64_t>(position),
+                           receiver))
         return false;
     }
     if (!concatenationExact(mesh, from, to, concatDim, axes, device))
@@ -202,8 +202,8 @@ public:
   /// Brings the dims to `goal` (partial axes unchanged).
   void moveDims(const DimAxes &goal) {
     for (int iteration = 0; dimAxesOf(current_) != goal; ++iteration) {
-      SHARDGEN_CHECK(iteration <= 64 && (sliceFreeAdditions(goal) || moveByAllToAll(goal) ||
-                                         gatherRemovals(goal)),
+      SHARDGEN_CHECK(iteration <= 64 &&
+                         (sliceFreeAdditions(goal) || moveByAllToAll(goal) || gatherRemovals(goal)),
                      "reshard planning made no progress");
     }
   }
@@ -355,8 +355,8 @@ ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLa
   ShardLayout reduced = builder.current();
   ShardLayout goal = to.isDistributed()
                          ? to
-                         : makeShardLayout(mesh, to.globalType, dimAxesOf(to),
-                                           reduced.partialAxes, reduced.partialReducer);
+                         : makeShardLayout(mesh, to.globalType, dimAxesOf(to), reduced.partialAxes,
+                                           reduced.partialReducer);
   ReshardPlan prefix = builder.take();
   if (sameLayout(reduced, goal))
     return prefix;

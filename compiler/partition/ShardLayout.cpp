@@ -111,7 +111,8 @@ ShardLayout makeDistributedLayout(const Mesh &mesh, const TensorType &type,
                                   const Distribution &distribution) {
   // Sharded like a replicated value (one shard per dim: numShards 1, the
   // global chunk shape, even); the pieces come from `chunks`.
-  ShardLayout layout = makeShardLayout(mesh, type, TensorSharding::replicatedOn(mesh.name, type.rank()));
+  ShardLayout layout =
+      makeShardLayout(mesh, type, TensorSharding::replicatedOn(mesh.name, type.rank()));
   layout.distribution = distribution;
   layout.chunks = std::make_shared<const DistributionLayout>(distribution, type.shape, mesh);
   return layout;

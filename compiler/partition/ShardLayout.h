@@ -28,9 +28,9 @@ struct DimShards {
     int64_t step; // mesh positions per unit of this (sub-)axis
     int64_t size;
   };
-  int64_t size = 0;   // the global dim
-  int64_t shards = 1; // product of the axes' sizes
-  int64_t chunk = 0;  // ceil(size / shards)
+  int64_t size = 0;          // the global dim
+  int64_t shards = 1;        // product of the axes' sizes
+  int64_t chunk = 0;         // ceil(size / shards)
   std::vector<Digit> digits; // the dim's axes, major first
 
   int64_t shardOf(int64_t device) const;
@@ -84,8 +84,7 @@ struct ShardLayout {
 
 private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
-  friend ShardLayout makeDistributedLayout(const Mesh &, const TensorType &,
-                                           const Distribution &);
+  friend ShardLayout makeDistributedLayout(const Mesh &, const TensorType &, const Distribution &);
   friend bool samePieceShapes(const ShardLayout &, const ShardLayout &);
   std::vector<DimShards> dims_; // one unsharded shard per dim when distributed
   int64_t numDevices_ = 1;

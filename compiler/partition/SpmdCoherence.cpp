@@ -9,8 +9,8 @@ namespace shardgen {
 
 SpmdCoherenceError::SpmdCoherenceError(std::string pointer, int64_t deviceA, int64_t deviceB,
                                        const std::string &message)
-    : InternalError(pointer + ": " + message), pointer_(std::move(pointer)),
-      deviceA_(deviceA), deviceB_(deviceB) {}
+    : InternalError(pointer + ": " + message), pointer_(std::move(pointer)), deviceA_(deviceA),
+      deviceB_(deviceB) {}
 
 namespace {
 
@@ -40,14 +40,15 @@ public:
 
   void check() {
     if (step_.inputs.size() != 1 || step_.outputs.size() != 1)
-      fail(0, 0, "has " + std::to_string(step_.inputs.size()) + " inputs and " +
-                     std::to_string(step_.outputs.size()) + " outputs, not one each");
+      fail(0, 0,
+           "has " + std::to_string(step_.inputs.size()) + " inputs and " +
+               std::to_string(step_.outputs.size()) + " outputs, not one each");
     in_ = &program_.layout(step_.inputs[0]);
     out_ = &program_.layout(step_.outputs[0]);
     if (in_->globalType.elementType != out_->globalType.elementType)
-      fail(0, 0, "sends " + std::string(elementTypeName(in_->globalType.elementType)) +
-                     " and receives " +
-                     std::string(elementTypeName(out_->globalType.elementType)));
+      fail(0, 0,
+           "sends " + std::string(elementTypeName(in_->globalType.elementType)) + " and receives " +
+               std::string(elementTypeName(out_->globalType.elementType)));
     if (step_.kind == StepKind::Redistribute)
       return checkRedistribution();
     checkAxes();
@@ -66,9 +67,9 @@ public:
 
 private:
   [[noreturn]] void fail(int64_t a, int64_t b, const std::string &what) const {
-    std::string devices = a == b ? "device " + std::to_string(a)
-                                 : "devices " + std::to_string(a) + " and " +
-                                       std::to_string(b) + " disagree";
+    std::string devices =
+        a == b ? "device " + std::to_string(a)
+               : "devices " + std::to_string(a) + " and " + std::to_string(b) + " disagree";
     throw SpmdCoherenceError(step_.pointer, a, b,
                              std::string(stepKindName(step_.kind)) + " step: " + devices + ": " +
                                  what);
@@ -85,8 +86,8 @@ private:
       if (!index)
         fail(0, 0, "groups over \"" + axis.name + "\", not an axis of the mesh");
       int64_t whole = mesh_.axes[*index].size;
-      if (axis.isSubAxis() && (axis.pre() <= 0 || *axis.subSize <= 0 ||
-                               whole % (axis.pre() * *axis.subSize) != 0))
+      if (axis.isSubAxis() &&
+          (axis.pre() <= 0 || *axis.subSize <= 0 || whole % (axis.pre() * *axis.subSize) != 0))
         fail(0, 0, "groups over " + printAxisRef(axis) + ", not a sub-axis of the mesh");
       for (size_t j = 0; j < i; ++j)
         if (axis.overlaps(step_.axes[j], mesh_))
@@ -137,8 +138,9 @@ private:
 
   void checkDimension(int64_t dim, const char *what) const {
     if (dim < 0 || dim >= in_->rank())
-      fail(0, 0, std::string(what) + " " + std::to_string(dim) + " of a rank-" +
-                     std::to_string(in_->rank()) + " piece");
+      fail(0, 0,
+           std::string(what) + " " + std::to_string(dim) + " of a rank-" +
+               std::to_string(in_->rank()) + " piece");
   }
 
   /// Every member's piece has the leader's shape.
@@ -152,21 +154,21 @@ private:
   }
 
   /// Each member ends with `expected` (what the group's pieces make).
-  void receivesOnly(const std::vector<int64_t> &group, const Shape &expected,
-                    int64_t from) const {
+  void receivesOnly(const std::vector<int64_t> &group, const Shape &expected, int64_t from) const {
     for (int64_t member : group)
       if (receives(member) != expected)
         fail(member, from,
              "device " + std::to_string(member) + " expects " + shapeText(receives(member)) +
-                 ", the pieces of its group (first device " + std::to_string(from) +
-                 ") make " + shapeText(expected));
+                 ", the pieces of its group (first device " + std::to_string(from) + ") make " +
+                 shapeText(expected));
   }
 
   /// Splitting `dim` of `piece` into one chunk per member.
   Shape chunk(const Shape &piece, int64_t dim, int64_t device, int64_t members) const {
     if (piece[dim] % members != 0)
-      fail(device, device, "splits dimension " + std::to_string(dim) + " of " +
-                               shapeText(piece) + " into " + std::to_string(members) + " chunks");
+      fail(device, device,
+           "splits dimension " + std::to_string(dim) + " of " + shapeText(piece) + " into " +
+               std::to_string(members) + " chunks");
     return with(piece, dim, piece[dim] / members);
   }
 
@@ -227,8 +229,9 @@ private:
     std::vector<int64_t> senderOf(devices, -1), receiverOf(devices, -1);
     for (auto [source, target] : step_.pairs) {
       if (source < 0 || source >= devices || target < 0 || target >= devices)
-        fail(0, 0, "pair (" + std::to_string(source) + ", " + std::to_string(target) +
-                       ") names a device outside the mesh of " + std::to_string(devices));
+        fail(0, 0,
+             "pair (" + std::to_string(source) + ", " + std::to_string(target) +
+                 ") names a device outside the mesh of " + std::to_string(devices));
       if (senderOf[target] != -1)
         fail(senderOf[target], source, "both send to device " + std::to_string(target));
       if (receiverOf[source] != -1)
@@ -257,8 +260,8 @@ private:
       for (size_t d = 0; d < block.extent.size(); ++d)
         if (block.fromStart[d] + block.extent[d] > source[d] ||
             block.toStart[d] + block.extent[d] > target[d])
-          fail(block.from, block.to, "a block outside the buffer " + shapeText(source) + " or " +
-                                         shapeText(target));
+          fail(block.from, block.to,
+               "a block outside the buffer " + shapeText(source) + " or " + shapeText(target));
       filled[block.to] += block.elements();
     }
     for (int64_t device = 0; device < mesh_.numDevices(); ++device) {
@@ -270,8 +273,9 @@ private:
         real = out_->localElements(device);
       }
       if (filled[device] != real)
-        fail(device, device, "receives " + std::to_string(filled[device]) + " elements for " +
-                                 std::to_string(real) + " real ones");
+        fail(device, device,
+             "receives " + std::to_string(filled[device]) + " elements for " +
+                 std::to_string(real) + " real ones");
     }
   }
 

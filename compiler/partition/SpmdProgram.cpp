@@ -4,16 +4,26 @@ namespace shardgen {
 
 std::string_view stepKindName(StepKind kind) {
   switch (kind) {
-  case StepKind::Compute: return "compute";
-  case StepKind::AllSlice: return "all_slice";
-  case StepKind::AllGather: return "all_gather";
-  case StepKind::AllToAll: return "all_to_all";
-  case StepKind::CollectivePermute: return "collective_permute";
-  case StepKind::AllReduce: return "all_reduce";
-  case StepKind::ReduceScatter: return "reduce_scatter";
-  case StepKind::Broadcast: return "broadcast";
-  case StepKind::Alias: return "alias";
-  case StepKind::Redistribute: return "redistribute";
+  case StepKind::Compute:
+    return "compute";
+  case StepKind::AllSlice:
+    return "all_slice";
+  case StepKind::AllGather:
+    return "all_gather";
+  case StepKind::AllToAll:
+    return "all_to_all";
+  case StepKind::CollectivePermute:
+    return "collective_permute";
+  case StepKind::AllReduce:
+    return "all_reduce";
+  case StepKind::ReduceScatter:
+    return "reduce_scatter";
+  case StepKind::Broadcast:
+    return "broadcast";
+  case StepKind::Alias:
+    return "alias";
+  case StepKind::Redistribute:
+    return "redistribute";
   }
   return "?";
 }

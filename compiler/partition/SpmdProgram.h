@@ -47,7 +47,7 @@ namespace shardgen {
 using SpmdValueId = int64_t;
 
 struct SpmdValue {
-  std::string name;   // the graph value's name, or "<name>.<n>" for a resharded copy
+  std::string name; // the graph value's name, or "<name>.<n>" for a resharded copy
   ShardLayout layout;
   ValueId source = -1; // the graph value it holds, if any
 };
@@ -95,8 +95,8 @@ std::string_view stepKindName(StepKind kind);
 
 struct SpmdStep {
   StepKind kind = StepKind::Compute;
-  const Op *op = nullptr;   // the graph op computed, or the one this step serves
-  std::string pointer;      // JSON pointer of that op (or of the input/output)
+  const Op *op = nullptr; // the graph op computed, or the one this step serves
+  std::string pointer;    // JSON pointer of that op (or of the input/output)
   std::vector<SpmdValueId> inputs, outputs;
   /// Collectives: the group axes; a device's position in its group is
   /// row-major over them in this order.

@@ -80,8 +80,7 @@ private:
       if (!tensor.state.hasSharding())
         continue;
       spread_.pinnedBy[v] = tensor.user ? tensor.userOrigin.pointer
-                                        : "sharding_group " + std::to_string(
-                                                                  tensor.origin.groupId);
+                                        : "sharding_group " + std::to_string(tensor.origin.groupId);
     }
     for (const auto &result : graph_.main.results)
       if (result.sharding && spread_.pinnedBy[result.value].empty())
@@ -224,8 +223,7 @@ std::string whyNotThrough(const Graph &graph, const DistributionSpread &spread, 
       return "";
     return opText(op) + " reduces dim " + std::to_string(d) + " of " + neighbour +
            ", which its chunks split (shard_shape " +
-           std::to_string(dists[operand]->shardShape[d]) + " of " + std::to_string(shape[d]) +
-           ")";
+           std::to_string(dists[operand]->shardShape[d]) + " of " + std::to_string(shape[d]) + ")";
   }
 
   // Elementwise: name the first thing that stops it.

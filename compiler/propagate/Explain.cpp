@@ -154,8 +154,8 @@ private:
     projection.numOperands = edge.operands.size();
     for (size_t k = 0; k < numTensors; ++k) {
       views.push_back(edgeView(pg_, edge, k));
-      const auto &mapping = k < edge.operands.size() ? rule.operands[k]
-                                                     : rule.results[k - edge.operands.size()];
+      const auto &mapping =
+          k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
       projection.tensors.push_back(projectTensor(views.back(), mapping, rule.factorSizes));
     }
     const auto &mapping = position < edge.operands.size()
@@ -189,13 +189,17 @@ private:
     int64_t tensor = tensorAt(edge, position), source = tensorAt(edge, s);
     const FactorSharding &offered = projection.tensors[s].factors[factor];
     int32_t mesh = pg_.tensors[source].state.mesh;
-    std::string offer = name(source) + " offers " + axesText(offered.axes, mesh) + " through " + via;
+    std::string offer =
+        name(source) + " offers " + axesText(offered.axes, mesh) + " through " + via;
     bool intoOperand = position < edge.operands.size(), fromOperand = s < edge.operands.size();
     if (intoOperand != fromOperand) {
       int needed = intoOperand ? 2 : 1; // backward into operands, forward into results
       if ((edge.allowed & needed) == 0) {
         out_ << "  - barrier: " << offer << ", but it allows only "
-             << (edge.allowed == 0 ? "NONE" : edge.allowed == 1 ? "FORWARD" : "BACKWARD") << "\n";
+             << (edge.allowed == 0   ? "NONE"
+                 : edge.allowed == 1 ? "FORWARD"
+                                     : "BACKWARD")
+             << "\n";
         return;
       }
     }
@@ -233,8 +237,8 @@ private:
     }
     for (size_t d = 0; d < own.dims.size(); ++d)
       if (overlapsAny(axis, own.dims[d].axes)) {
-        out_ << "  - axis in use: " << offer << ", but " << axisName << " already shards dim "
-             << d << " of this value\n";
+        out_ << "  - axis in use: " << offer << ", but " << axisName << " already shards dim " << d
+             << " of this value\n";
         return;
       }
     // Another tensor of the op disagrees on this factor, or uses the axis for
@@ -268,15 +272,15 @@ private:
       for (size_t f = 0; f < other.factors.size(); ++f)
         if (static_cast<int64_t>(f) != factor && other.factors[f].present &&
             overlapsAny(axis, other.factors[f].axes)) {
-          out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k))
-               << " uses " << axisName << " for another dim of " << via << "\n";
+          out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k)) << " uses "
+               << axisName << " for another dim of " << via << "\n";
           return;
         }
     }
     int64_t factorSize = rule.factorSizes[factor];
     if (!projection.tensors[position].factors[factor].minorMost && factorSize % axis.size != 0) {
-      out_ << "  - not divisible: " << offer << ", but " << axisName
-           << " does not divide the size " << factorSize << " it would shard\n";
+      out_ << "  - not divisible: " << offer << ", but " << axisName << " does not divide the size "
+           << factorSize << " it would shard\n";
       return;
     }
     out_ << "  - not taken: " << offer

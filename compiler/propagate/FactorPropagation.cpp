@@ -183,9 +183,9 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
       if (tensor.factors[f].present)
         tensorSize *= factorSizes[f];
     for (int64_t f = 0; f < numFactors; ++f) {
-      bool isSource = tensor.factors[f].present && !candidates[f].empty() &&
-                      axisListPrefixStatus(candidates[f], tensor.factors[f].axes) !=
-                          PrefixStatus::NotAPrefix;
+      bool isSource =
+          tensor.factors[f].present && !candidates[f].empty() &&
+          axisListPrefixStatus(candidates[f], tensor.factors[f].axes) != PrefixStatus::NotAPrefix;
       if (isSource && tensorSize > sources[f].size)
         sources[f] = {tensorSize, static_cast<int64_t>(t)};
     }

@@ -13,10 +13,14 @@ using namespace propagation;
 
 std::string_view strategyName(PropagationStrategy strategy) {
   switch (strategy) {
-  case PropagationStrategy::Basic: return "basic";
-  case PropagationStrategy::Aggressive: return "aggressive";
-  case PropagationStrategy::OpPriority: return "op-priority";
-  case PropagationStrategy::UserPriority: return "user-priority";
+  case PropagationStrategy::Basic:
+    return "basic";
+  case PropagationStrategy::Aggressive:
+    return "aggressive";
+  case PropagationStrategy::OpPriority:
+    return "op-priority";
+  case PropagationStrategy::UserPriority:
+    return "user-priority";
   }
   return "user-priority";
 }
@@ -31,11 +35,16 @@ std::optional<PropagationStrategy> parseStrategy(std::string_view name) {
 
 std::string ShardingOrigin::str() const {
   switch (kind) {
-  case Kind::Default: return "default";
-  case Kind::User: return "user:" + pointer;
-  case Kind::Constraint: return "constraint:" + pointer;
-  case Kind::Group: return "group:" + std::to_string(groupId);
-  case Kind::Op: return "op:" + pointer;
+  case Kind::Default:
+    return "default";
+  case Kind::User:
+    return "user:" + pointer;
+  case Kind::Constraint:
+    return "constraint:" + pointer;
+  case Kind::Group:
+    return "group:" + std::to_string(groupId);
+  case Kind::Op:
+    return "op:" + pointer;
   }
   return "default";
 }
@@ -84,8 +93,7 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
       AxisList &replicated = tensor.state.replicated;
       replicated.erase(std::remove_if(replicated.begin(), replicated.end(),
                                       [&](const SubAxis &axis) {
-                                        return std::find(original.axes.begin(),
-                                                         original.axes.end(),
+                                        return std::find(original.axes.begin(), original.axes.end(),
                                                          axis) != original.axes.end();
                                       }),
                        replicated.end());
@@ -94,9 +102,9 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
 }
 
 void runOpPriority(PropagationEngine &engine) {
-  for (OpStage stage : {OpStage::PassThroughSingleUse, OpStage::PassThroughOps,
-                        OpStage::PassThroughFactors, OpStage::AnyButBroadcastForward,
-                        OpStage::Everything})
+  for (OpStage stage :
+       {OpStage::PassThroughSingleUse, OpStage::PassThroughOps, OpStage::PassThroughFactors,
+        OpStage::AnyButBroadcastForward, OpStage::Everything})
     engine.run(ConflictResolution::Aggressive, stage,
                /*afterPrevStage=*/stage != OpStage::PassThroughSingleUse);
 }

@@ -106,10 +106,10 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
       (stage != OpStage::PassThroughSingleUse || !edge.multiUseOperand))
     byStage = Direction::Both;
   bool anyFactor = stage >= OpStage::AnyButBroadcastForward;
-  if (anyFactor || (stage >= OpStage::PassThroughFactors &&
-                    rule.factorKinds[factor] == FactorKind::PassThrough))
-    byStage = unite(byStage,
-                    edge.opClass == OpClass::Broadcast ? Direction::Backward : Direction::Both);
+  if (anyFactor ||
+      (stage >= OpStage::PassThroughFactors && rule.factorKinds[factor] == FactorKind::PassThrough))
+    byStage =
+        unite(byStage, edge.opClass == OpClass::Broadcast ? Direction::Backward : Direction::Both);
   return intersect(allowed, byStage);
 }
 
@@ -208,8 +208,7 @@ int64_t PropagationEngine::findSource(const OpProjection &projection, const OpPr
     for (size_t s = 0; s < projection.tensors.size(); ++s) {
       if (s == target || !before.tensors[s].factors[f].present)
         continue;
-      if (axisListPrefixStatus(axes, before.tensors[s].factors[f].axes) ==
-          PrefixStatus::NotAPrefix)
+      if (axisListPrefixStatus(axes, before.tensors[s].factors[f].axes) == PrefixStatus::NotAPrefix)
         continue;
       if (!updated[s])
         return static_cast<int64_t>(s);
@@ -267,8 +266,8 @@ void PropagationEngine::visit(int64_t edgeIndex) {
     } else {
       views[k] = &pg_.tensors[tensorAt(edge, k)].state;
     }
-    const auto &mapping = k < edge.operands.size() ? rule.operands[k]
-                                                   : rule.results[k - edge.operands.size()];
+    const auto &mapping =
+        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
     projection.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
     hideIfDistributed(projection.tensors.back(), tensorAt(edge, k));
   }
@@ -282,8 +281,8 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   OpProjection before;
   before.numOperands = projection.numOperands;
   for (size_t k = 0; k < numTensors; ++k) {
-    const auto &mapping = k < edge.operands.size() ? rule.operands[k]
-                                                   : rule.results[k - edge.operands.size()];
+    const auto &mapping =
+        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
     before.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
     hideIfDistributed(before.tensors.back(), tensorAt(edge, k));
   }
@@ -292,14 +291,14 @@ void PropagationEngine::visit(int64_t edgeIndex) {
     int64_t t = tensorAt(edge, k);
     if (!updated[k])
       continue;
-    const auto &mapping = k < edge.operands.size() ? rule.operands[k]
-                                                   : rule.results[k - edge.operands.size()];
-    ShardingState next = unprojectTensor(projection.tensors[k], mapping, rule.factorSizes,
-                                         *views[k], mesh);
+    const auto &mapping =
+        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
+    ShardingState next =
+        unprojectTensor(projection.tensors[k], mapping, rule.factorSizes, *views[k], mesh);
     const ShardingState &old = pg_.tensors[t].state;
     if (isGlobalSide(edge, k))
-      next = restoreManualAxes(next, stripManualAxes(old, pg_.manuals[edge.manual].manualAxes),
-                               old);
+      next =
+          restoreManualAxes(next, stripManualAxes(old, pg_.manuals[edge.manual].manualAxes), old);
     if ((!old.hasSharding() && !next.hasAxes()) || next == old)
       continue; // e.g. a strided view would be needed
     int64_t source = findSource(projection, before, k, updated);

@@ -46,8 +46,8 @@ public:
     buildGroups();
     emitOutputEdges();
     for (auto &[from, to] : shadowLinks_) // open sharding constraints in Shardy
-      pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)]
-          .elementwise = true;
+      pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
+          true;
     emitRegion(graph_.main);
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
       const Edge &edge = pg_.edges[e];
@@ -72,8 +72,7 @@ private:
   void createValueTensors(const Region &region, const AxisList &forbidden) {
     pg_.valueTensor.resize(graph_.values.size(), -1);
     auto create = [&](ValueId v) {
-      pg_.valueTensor[v] =
-          addTensor(v, graph_.type(v).shape, graph_.value(v).name, forbidden);
+      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, graph_.value(v).name, forbidden);
     };
     for (const auto &arg : region.args)
       create(arg.value);
@@ -129,9 +128,8 @@ private:
       for (size_t j = 0; j < op.results.size() && j < op.shardings.size(); ++j) {
         if (!op.shardings[j])
           continue;
-        Origin origin = userOrigin(op.pluralResults
-                                       ? joinPointer(op.pointer + "/shardings", j)
-                                       : op.pointer + "/sharding");
+        Origin origin = userOrigin(op.pluralResults ? joinPointer(op.pointer + "/shardings", j)
+                                                    : op.pointer + "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
           origin.pointer = op.pointer;
@@ -142,15 +140,15 @@ private:
         return;
       for (const auto &arg : op.body->args)
         if (arg.sharding)
-          setUser(pg_.valueTensor[arg.value], *arg.sharding,
-                  userOrigin(arg.pointer + "/sharding"));
+          setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
       const auto &attrs = op.attr<ManualComputationAttrs>();
       ManualInfo &info = pg_.manuals[manualOf_.at(&op)];
       for (size_t i = 0; i < op.operands.size(); ++i) {
         int64_t t = addTensor(-1, graph_.type(op.operands[i]).shape,
                               "in_shardings[" + std::to_string(i) + "] of " + op.pointer, {});
         if (i < attrs.inShardings.size())
-          setUser(t, attrs.inShardings[i], userOrigin(joinPointer(op.pointer + "/in_shardings", i)));
+          setUser(t, attrs.inShardings[i],
+                  userOrigin(joinPointer(op.pointer + "/in_shardings", i)));
         info.inTensors.push_back(t);
       }
       for (size_t j = 0; j < op.results.size(); ++j) {
@@ -255,9 +253,8 @@ private:
     for (auto &[root, group] : byRoot) {
       // Member order must not depend on the order of ops in the file.
       auto &values = valuesByRoot[root];
-      std::sort(values.begin(), values.end(), [&](ValueId a, ValueId b) {
-        return graph_.value(a).name < graph_.value(b).name;
-      });
+      std::sort(values.begin(), values.end(),
+                [&](ValueId a, ValueId b) { return graph_.value(a).name < graph_.value(b).name; });
       addGroup(std::move(group), values);
     }
   }
@@ -341,10 +338,10 @@ private:
 
   void emitOutputEdges() {
     for (size_t i = 0; i < graph_.main.results.size(); ++i) {
-      int64_t e = addEdge(EdgeKind::Identity, -1,
-                          {useTensorOf(graph_.main.results[i].value,
-                                       graph_.main.results[i].pointer)},
-                          {pg_.outputTensor[i]}, OpClass::Unscheduled);
+      int64_t e =
+          addEdge(EdgeKind::Identity, -1,
+                  {useTensorOf(graph_.main.results[i].value, graph_.main.results[i].pointer)},
+                  {pg_.outputTensor[i]}, OpClass::Unscheduled);
       pg_.edges[e].output = static_cast<int64_t>(i);
     }
   }
@@ -397,15 +394,13 @@ private:
           grouped[v] = 1;
     });
     walkOps(graph_.main, [&](const Op &op) {
-      bool fromConstants = std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
-        return constantExpression_[v] != 0;
-      });
+      bool fromConstants = std::all_of(op.operands.begin(), op.operands.end(),
+                                       [&](ValueId v) { return constantExpression_[v] != 0; });
       bool preserving = op.kind == OpKind::BroadcastInDim || op.kind == OpKind::Reshape ||
                         op.kind == OpKind::Slice ||
-                        (classify(op.kind) == OpClass::PassThrough &&
-                         op.kind != OpKind::Transpose);
-      bool scalarExpansion = op.kind == OpKind::BroadcastInDim &&
-                             graph_.type(op.operands[0]).shape.empty();
+                        (classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Transpose);
+      bool scalarExpansion =
+          op.kind == OpKind::BroadcastInDim && graph_.type(op.operands[0]).shape.empty();
       bool constant = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
                       (preserving && fromConstants) || scalarExpansion;
       if (!constant)
@@ -445,8 +440,8 @@ private:
 
   int64_t addOpEdge(const Op &op, int64_t index, std::vector<int64_t> operands,
                     std::vector<int64_t> results) {
-    int64_t e = addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results),
-                        classify(op.kind));
+    int64_t e =
+        addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results), classify(op.kind));
     Edge &edge = pg_.edges[e];
     edge.opaque = !hasShardingRule(op);
     edge.multiUseOperand = hasMultiUseOperand(op);
@@ -513,21 +508,29 @@ private:
         break;
       case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
       case OpKind::Distribute: {
-        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op),
-                            defTensors(op.results), OpClass::PassThrough);
+        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
+                            OpClass::PassThrough);
         pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
         pg_.edges[e].elementwise = true;
         break;
       }
       case OpKind::PropagationBarrier: {
-        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op),
-                            defTensors(op.results), OpClass::Unscheduled);
+        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
+                            OpClass::Unscheduled);
         pg_.edges[e].elementwise = true;
         switch (op.attr<PropagationBarrierAttrs>().allowedDirection) {
-        case BarrierDirection::None: pg_.edges[e].allowed = 0; break;
-        case BarrierDirection::Forward: pg_.edges[e].allowed = 1; break;
-        case BarrierDirection::Backward: pg_.edges[e].allowed = 2; break;
-        case BarrierDirection::Both: pg_.edges[e].allowed = 3; break;
+        case BarrierDirection::None:
+          pg_.edges[e].allowed = 0;
+          break;
+        case BarrierDirection::Forward:
+          pg_.edges[e].allowed = 1;
+          break;
+        case BarrierDirection::Backward:
+          pg_.edges[e].allowed = 2;
+          break;
+        case BarrierDirection::Both:
+          pg_.edges[e].allowed = 3;
+          break;
         }
         break;
       }
@@ -551,8 +554,7 @@ private:
     const ManualInfo &info = pg_.manuals[manual];
     for (size_t i = 0; i < op.operands.size(); ++i) {
       addEdge(EdgeKind::Identity, index, {useTensorOf(op.operands[i], op.pointer)},
-              {info.inTensors[i]},
-              OpClass::PassThrough);
+              {info.inTensors[i]}, OpClass::PassThrough);
       if (op.body && i < op.body->args.size()) {
         int64_t e = addEdge(EdgeKind::ManualIn, index, {info.inTensors[i]},
                             {pg_.valueTensor[op.body->args[i].value]}, OpClass::PassThrough);

@@ -43,19 +43,19 @@ enum class OpClass {
 
 struct Edge {
   EdgeKind kind = EdgeKind::Rule;
-  int64_t op = -1; // index into PropagationGraph::ops; -1 for graph outputs
+  int64_t op = -1;                        // index into PropagationGraph::ops; -1 for graph outputs
   std::vector<int64_t> operands, results; // tensor ids
   int32_t allowed = 3;                    // a Direction; barriers restrict it
   OpClass opClass = OpClass::Other;
-  bool opaque = false;   // a custom_call without sharding_rule
+  bool opaque = false; // a custom_call without sharding_rule
   /// An operand of the op (not a scalar) has other uses too: Shardy's
   /// op-priority propagation waits a stage before crossing such an op.
   bool multiUseOperand = false;
   /// Shardy's isElementwise: elementwise ops (compare, select, clamp and
   /// convert too), sharding constraints (group shadows' included), barriers.
   bool elementwise = false;
-  int64_t manual = -1;   // ManualIn/ManualOut: index into PropagationGraph::manuals
-  int64_t output = -1;   // the graph output this edge feeds
+  int64_t manual = -1; // ManualIn/ManualOut: index into PropagationGraph::manuals
+  int64_t output = -1; // the graph output this edge feeds
 };
 
 struct Tensor {
@@ -70,11 +70,11 @@ struct Tensor {
   Origin origin;
   /// ... and the updates that extended it after that (at most a few).
   std::vector<Origin> extensions;
-  int64_t group = -1;     // index into PropagationGraph::groups
+  int64_t group = -1; // index into PropagationGraph::groups
   /// A distributed value: Shardy propagation treats it as closed, neither
   /// giving nor taking axes (it has no sharding at all).
   bool distributed = false;
-  int32_t meshHint = -1;  // a mesh an edge reached it with, when it got no axes
+  int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
   std::vector<int64_t> edges;
   std::string label; // for diagnostics: the value name, "output 0", ...
 };

@@ -80,7 +80,8 @@ bool contains(const std::vector<int64_t> &list, int64_t value) {
 OpShardingRule pointwiseRule(const OpShapes &shapes, int64_t specialDim = -1,
                              FactorKind specialKind = FactorKind::PassThrough) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
-  const Shape &reference = shapes.results.empty() ? shapes.operands.front() : shapes.results.front();
+  const Shape &reference =
+      shapes.results.empty() ? shapes.operands.front() : shapes.results.front();
   auto numTensors = static_cast<int64_t>(shapes.operands.size() + shapes.results.size());
   for (size_t d = 0; d < reference.size(); ++d) {
     std::vector<std::pair<int64_t, int64_t>> tensorDims;
@@ -123,9 +124,9 @@ OpShardingRule dotGeneralRule(const OpShapes &shapes, const DotGeneralAttrs &att
     if (!contains(attrs.rhsBatchingDimensions, d) && !contains(attrs.rhsContractingDimensions, d))
       builder.addFactor(rhs[d], FactorKind::PassThrough, {{1, d}, {result, resultDim++}});
   for (size_t i = 0; i < attrs.lhsContractingDimensions.size(); ++i)
-    builder.addFactor(lhs[attrs.lhsContractingDimensions[i]], FactorKind::Reduction,
-                      {{0, attrs.lhsContractingDimensions[i]},
-                       {1, attrs.rhsContractingDimensions[i]}});
+    builder.addFactor(
+        lhs[attrs.lhsContractingDimensions[i]], FactorKind::Reduction,
+        {{0, attrs.lhsContractingDimensions[i]}, {1, attrs.rhsContractingDimensions[i]}});
   return builder.take();
 }
 
@@ -217,8 +218,7 @@ OpShardingRule permutingRule(const OpShapes &shapes, const std::vector<bool> &pe
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
   const Shape &in = shapes.operands[0];
   for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d)
-    builder.addFactor(in[d],
-                      permuted[d] ? FactorKind::Permutation : FactorKind::PassThrough,
+    builder.addFactor(in[d], permuted[d] ? FactorKind::Permutation : FactorKind::PassThrough,
                       {{0, d}, {shapes.result(0), d}});
   return builder.take();
 }
@@ -273,8 +273,7 @@ OpShardingRule opaqueRule(const OpShapes &shapes) {
       builder.addFactor(shapes.operands[t][d], FactorKind::NeedReplication, {{t, d}});
   for (int64_t r = 0; r < static_cast<int64_t>(shapes.results.size()); ++r)
     for (int64_t d = 0; d < static_cast<int64_t>(shapes.results[r].size()); ++d)
-      builder.addFactor(shapes.results[r][d], FactorKind::NeedReplication,
-                        {{shapes.result(r), d}});
+      builder.addFactor(shapes.results[r][d], FactorKind::NeedReplication, {{shapes.result(r), d}});
   builder.blockAll();
   return builder.take();
 }

@@ -72,8 +72,8 @@ BlockMap mapBlocks(const ShardLayout &layout) {
       Interval interval{key[d], key[rank + d]};
       block.box.push_back(interval);
       block.uneven |= interval.extent < chunk[d];
-      cutIndex[d] = std::find(map.cuts[d].begin(), map.cuts[d].end(), interval) -
-                    map.cuts[d].begin();
+      cutIndex[d] =
+          std::find(map.cuts[d].begin(), map.cuts[d].end(), interval) - map.cuts[d].begin();
     }
     block.positions = positions;
     int64_t cell = map.cellIndex(cutIndex);

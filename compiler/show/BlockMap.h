@@ -20,10 +20,10 @@ struct Interval {
 };
 
 struct Block {
-  std::vector<Interval> box;       // per dim (empty blocks: none)
-  std::vector<int64_t> positions;  // mesh positions holding it, ascending
-  bool uneven = false;             // shorter than the chunk shape in some dim
-  bool empty = false;              // no elements: the devices hold nothing
+  std::vector<Interval> box;      // per dim (empty blocks: none)
+  std::vector<int64_t> positions; // mesh positions holding it, ascending
+  bool uneven = false;            // shorter than the chunk shape in some dim
+  bool empty = false;             // no elements: the devices hold nothing
 };
 
 struct BlockMap {

@@ -37,10 +37,14 @@ std::vector<size_t> shownCuts(const BlockMap &map) {
 
 json tensorJson(const TensorView &view, const Mesh &mesh) {
   const BlockMap &map = view.blocks;
-  json tensor = {{"name", view.name},         {"role", view.role},
-                 {"pointer", view.pointer},   {"type", printType(view.type)},
-                 {"shape", view.type.shape},  {"sharding", view.sharding},
-                 {"origin", view.origin},     {"explain", view.explanation},
+  json tensor = {{"name", view.name},
+                 {"role", view.role},
+                 {"pointer", view.pointer},
+                 {"type", printType(view.type)},
+                 {"shape", view.type.shape},
+                 {"sharding", view.sharding},
+                 {"origin", view.origin},
+                 {"explain", view.explanation},
                  {"bodyLocal", view.bodyLocal},
                  {"partial", map.partialAxes.empty() ? "" : axesText(map.partialAxes)}};
   std::vector<size_t> shown = shownCuts(map);

@@ -20,8 +20,8 @@
 namespace shardgen::show {
 
 struct HtmlInput {
-  std::string fileLabel;              // the graph file as the user named it
-  std::vector<std::string> selected;  // values to show first (the first is opened)
+  std::string fileLabel;             // the graph file as the user named it
+  std::vector<std::string> selected; // values to show first (the first is opened)
 };
 
 /// The data block: JSON text safe inside a <script> element.

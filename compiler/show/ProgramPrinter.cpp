@@ -84,7 +84,8 @@ std::vector<LocalPiece> localPieces(const ShardLayout &layout) {
     const std::vector<int64_t> extents = layout.extentsOf(position);
     auto [it, added] = byExtents.emplace(extents, pieces.size());
     if (added)
-      pieces.push_back({layout.localType(position), {},
+      pieces.push_back({layout.localType(position),
+                        {},
                         extents != std::vector<int64_t>(chunk.begin(), chunk.end())});
     pieces[it->second].positions.push_back(position);
   }
@@ -115,9 +116,10 @@ std::string shardingText(const ShardLayout &layout) {
   // `unreduced` ones unless the layout says otherwise.
   std::string text = printSharding(layout.sharding);
   if (!layout.partialAxes.empty())
-    text += " partial<" + std::string(reducerName(layout.partialReducer)) + ">" +
-            (layout.partialAxes == layout.sharding.unreduced ? ""
-                                                             : " over " + axesText(layout.partialAxes));
+    text +=
+        " partial<" + std::string(reducerName(layout.partialReducer)) + ">" +
+        (layout.partialAxes == layout.sharding.unreduced ? ""
+                                                         : " over " + axesText(layout.partialAxes));
   return text;
 }
 
@@ -266,18 +268,18 @@ private:
     if (step.inputs.empty())
       operands = "()";
     if (step.kind == StepKind::Compute && step.op) {
-      out_ += head + std::string(step.op->name()) + operands + attributeText(*step.op) +
-              "  // " + step.pointer + "\n";
-      out_ += "       local " + localTypesOf(step.inputs) + " -> " + localTypesOf(step.outputs) +
-              "\n";
+      out_ += head + std::string(step.op->name()) + operands + attributeText(*step.op) + "  // " +
+              step.pointer + "\n";
+      out_ +=
+          "       local " + localTypesOf(step.inputs) + " -> " + localTypesOf(step.outputs) + "\n";
       return;
     }
     std::string kind(stepKindName(step.kind));
     std::string role = isBodyCollective(step) ? "body collective " + servedOp(step)
                                               : "reshard for " + servedOp(step);
     if (step.kind == StepKind::Alias) {
-      out_ += head + "alias" + operands + "  // entering or leaving the body of " +
-              servedOp(step) + ": same buffer, new layout\n";
+      out_ += head + "alias" + operands + "  // entering or leaving the body of " + servedOp(step) +
+              ": same buffer, new layout\n";
       return;
     }
     if (step.kind == StepKind::AllSlice) {

@@ -59,8 +59,7 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
 TensorView outputView(const Graph &graph, const PropagationResult &result,
                       const SpmdProgram &program, size_t index) {
   const RegionResult &output = graph.main.results[index];
-  TensorView view =
-      baseView(graph, result, output.value, program.layout(program.outputs[index]));
+  TensorView view = baseView(graph, result, output.value, program.layout(program.outputs[index]));
   view.role = "output " + std::to_string(index);
   view.pointer = output.pointer;
   view.sharding = shardingText(result.outputShardings[index]);

@@ -54,7 +54,6 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
 TensorView outputView(const Graph &graph, const PropagationResult &result,
                       const SpmdProgram &program, size_t index);
 
-
 /// Device ids, ascending, of mesh positions: "d0-3", "d0,2,5", "d4".
 std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions);
 

@@ -206,8 +206,8 @@ std::string blockSummary(const BlockMap &map, const Mesh &mesh, bool bodyLocal) 
     }
   if (numBlocks == 0)
     return "none: the tensor has no elements";
-  std::string text = std::to_string(numBlocks) + (numBlocks == 1 ? " block" : " blocks") +
-                     " on " + std::to_string(mesh.numDevices()) +
+  std::string text = std::to_string(numBlocks) + (numBlocks == 1 ? " block" : " blocks") + " on " +
+                     std::to_string(mesh.numDevices()) +
                      (mesh.numDevices() == 1 ? " device" : " devices");
   if (numBlocks == 1 && most == static_cast<size_t>(mesh.numDevices()) && most > 1)
     return text + (bodyLocal ? ": the whole body-local tensor on every device"

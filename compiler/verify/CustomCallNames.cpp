@@ -12,8 +12,8 @@ namespace {
 
 /// C23's keywords that C++ does not have (C code may define the target).
 constexpr std::array<std::string_view, 10> kCOnlyKeywords = {
-    "restrict", "typeof",        "typeof_unqual",  "_Bool",   "_Atomic",
-    "_Generic", "_Noreturn",     "_Thread_local",  "_Static_assert", "_Alignas"};
+    "restrict", "typeof",    "typeof_unqual", "_Bool",          "_Atomic",
+    "_Generic", "_Noreturn", "_Thread_local", "_Static_assert", "_Alignas"};
 
 /// C library functions generated code links against (the JIT's
 /// baseHostSymbols(); a test keeps the two in step) and atexit, which the
@@ -22,12 +22,12 @@ constexpr std::array<std::string_view, 6> kMemoryFunctions = {"memcpy", "memmove
                                                               "memcmp", "bcmp",    "atexit"};
 /// <math.h> functions the JIT offers, each also with the suffix "f".
 constexpr std::array<std::string_view, 46> kMathFunctions = {
-    "exp10", "sincos",
-    "exp",   "exp2",  "expm1", "log",   "log2",     "log10",     "log1p", "sqrt",  "cbrt",
-    "sin",   "cos",   "tan",   "asin",  "acos",     "atan",      "sinh",  "cosh",  "tanh",
-    "asinh", "acosh", "atanh", "erf",   "erfc",     "floor",     "ceil",  "trunc", "round",
-    "rint",  "fabs",  "atan2", "pow",   "fmod",     "remainder", "hypot", "copysign",
-    "fmin",  "fmax",  "fdim",  "fma",   "ldexp",    "nearbyint", "lgamma", "tgamma", "frexp"};
+    "exp10", "sincos", "exp",       "exp2",   "expm1",    "log",   "log2",  "log10",
+    "log1p", "sqrt",   "cbrt",      "sin",    "cos",      "tan",   "asin",  "acos",
+    "atan",  "sinh",   "cosh",      "tanh",   "asinh",    "acosh", "atanh", "erf",
+    "erfc",  "floor",  "ceil",      "trunc",  "round",    "rint",  "fabs",  "atan2",
+    "pow",   "fmod",   "remainder", "hypot",  "copysign", "fmin",  "fmax",  "fdim",
+    "fma",   "ldexp",  "nearbyint", "lgamma", "tgamma",   "frexp"};
 
 bool isCIdentifier(const std::string &name) {
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");

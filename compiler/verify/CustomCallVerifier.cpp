@@ -23,8 +23,9 @@ public:
       fail(pointer_, "number of " + valueKind + "s and mappings must match: " +
                          std::to_string(values.size()) + " != " + std::to_string(mappings.size()));
     if (mappings.empty())
-      fail(pointer_, "number of " + valueKind + "s mappings cannot be 0. Op sharding rules can "
-                     "only be defined on operations with at least one operand and result.");
+      fail(pointer_, "number of " + valueKind +
+                         "s mappings cannot be 0. Op sharding rules can "
+                         "only be defined on operations with at least one operand and result.");
     for (size_t t = 0; t < values.size(); ++t)
       checkTensor(graph_.type(values[t]), mappings[t], valueKind + " " + std::to_string(t));
   }
@@ -47,8 +48,10 @@ private:
       int64_t product = 1;
       for (int64_t factor : mapping[d]) {
         if (factor < 0 || factor >= rule_.numFactors())
-          fail(pointer_, label + " - expecting factor indices to be within 0<=...<num_factors; "
-                                 "received: " + std::to_string(factor) +
+          fail(pointer_, label +
+                             " - expecting factor indices to be within 0<=...<num_factors; "
+                             "received: " +
+                             std::to_string(factor) +
                              ", num_factors: " + std::to_string(rule_.numFactors()));
         if (usedHere[factor])
           fail(pointer_, label + " - cannot reuse factors for the same tensor value");

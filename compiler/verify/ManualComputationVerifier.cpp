@@ -65,8 +65,9 @@ void verifyManualAxesUse(const TensorSharding &sharding, const ManualAxisSet &ma
       if (manual.count(axes[i].name) && !manual.count(axes[i - 1].name))
         fail(pointer, valueKind + " sharding at index " + std::to_string(index) +
                           " must have all manual axes come before free axes in its dimension "
-                          "sharding at index " + std::to_string(d) + ". Saw manual axis " +
-                          printAxisRef(axes[i]) + " after free axis " + printAxisRef(axes[i - 1]));
+                          "sharding at index " +
+                          std::to_string(d) + ". Saw manual axis " + printAxisRef(axes[i]) +
+                          " after free axis " + printAxisRef(axes[i - 1]));
   }
 }
 
@@ -126,9 +127,9 @@ private:
   void checkCounts() {
     auto check = [&](const char *key, size_t shardings, size_t values, const char *kind) {
       if (shardings != values)
-        fail(attrPointer(op_, key), std::string(kind) + " shardings don't match number of values: " +
-                                        std::to_string(shardings) + " shardings vs " +
-                                        std::to_string(values) + " values");
+        fail(attrPointer(op_, key),
+             std::string(kind) + " shardings don't match number of values: " +
+                 std::to_string(shardings) + " shardings vs " + std::to_string(values) + " values");
     };
     check("in_shardings", attrs_.inShardings.size(), op_.operands.size(), "operand");
     check("out_shardings", attrs_.outShardings.size(), op_.results.size(), "result");

@@ -32,9 +32,9 @@ static void verifyDeviceIds(const Mesh &mesh, int64_t numDevices) {
   std::sort(sorted.begin(), sorted.end());
   for (size_t i = 0; i < sorted.size(); ++i)
     if (sorted[i] != static_cast<int64_t>(i))
-      fail(idsPointer, "device_ids must be a permutation of 0.." + std::to_string(numDevices - 1) +
-                           " (sorted device ids must be iota(product(axes))), got: " +
-                           formatList(sorted));
+      fail(idsPointer,
+           "device_ids must be a permutation of 0.." + std::to_string(numDevices - 1) +
+               " (sorted device ids must be iota(product(axes))), got: " + formatList(sorted));
 }
 
 /// Mesh and axis names are written into sharding text ("<@mesh, [{"x"}]>")

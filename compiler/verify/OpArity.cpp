@@ -69,10 +69,9 @@ void verifyArity(const InferenceContext &context) {
   const int64_t expectedResults = expectedResultCount(op.kind);
   if (expectedResults >= 0 && results != expectedResults)
     context.failAttr(op.pluralResults ? "results" : "result",
-                     expectedResults == 0
-                         ? "has no result, got " + std::to_string(results)
-                         : "has " + plural(expectedResults, "result") + ", got " +
-                               std::to_string(results));
+                     expectedResults == 0 ? "has no result, got " + std::to_string(results)
+                                          : "has " + plural(expectedResults, "result") + ", got " +
+                                                std::to_string(results));
 }
 
 } // namespace shardgen::verify

@@ -42,8 +42,8 @@ TensorType inferIota(const InferenceContext &context) {
     context.failOp("requires an integer or floating-point result, got " + printType(result));
   if (dim < 0 || dim >= result.rank())
     context.failAttr("iota_dimension", "iota dimension cannot go beyond the output rank or be "
-                                       "negative: " + std::to_string(dim) + " for " +
-                                       printType(result));
+                                       "negative: " +
+                                           std::to_string(dim) + " for " + printType(result));
   return result;
 }
 
@@ -172,16 +172,13 @@ TensorType inferReduce(const InferenceContext &context) {
   if (init.elementType != input.elementType)
     context.failOp("requires an init value of the input's element type, got " + printType(init) +
                    " for " + printType(input));
-  if ((attrs.reducer == Reducer::And || attrs.reducer == Reducer::Or) &&
-      isFloat(input.elementType))
+  if ((attrs.reducer == Reducer::And || attrs.reducer == Reducer::Or) && isFloat(input.elementType))
     context.failAttr("reducer", "reducer \"" + std::string(reducerName(attrs.reducer)) +
-                                    "\" requires integer or i1 elements, got " +
-                                    printType(input));
+                                    "\" requires integer or i1 elements, got " + printType(input));
   checkDimensions(context, "dimensions", attrs.dimensions, input.rank());
   TensorType result{input.elementType, {}};
   for (int64_t dim = 0; dim < input.rank(); ++dim)
-    if (std::find(attrs.dimensions.begin(), attrs.dimensions.end(), dim) ==
-        attrs.dimensions.end())
+    if (std::find(attrs.dimensions.begin(), attrs.dimensions.end(), dim) == attrs.dimensions.end())
       result.shape.push_back(input.shape[dim]);
   return result;
 }
@@ -197,8 +194,10 @@ TensorType inferConcatenate(const InferenceContext &context) {
   for (size_t i = 1; i < context.numOperands(); ++i) {
     const TensorType &next = context.operand(i);
     if (next.rank() != first.rank() || next.elementType != first.elementType)
-      context.failOp("operands (0) and (" + std::to_string(i) + ") do not match rank or element "
-                     "type: " + printType(first) + " and " + printType(next));
+      context.failOp("operands (0) and (" + std::to_string(i) +
+                     ") do not match rank or element "
+                     "type: " +
+                     printType(first) + " and " + printType(next));
     for (int64_t dim = 0; dim < first.rank(); ++dim)
       if (dim != dimension && next.shape[dim] != first.shape[dim])
         context.failOp("shapes of operand (0) and (" + std::to_string(i) +
@@ -234,8 +233,8 @@ TensorType inferSlice(const InferenceContext &context) {
                                             std::to_string(size) + where);
     if (start > limit)
       context.failAttr("start_indices", "start index " + std::to_string(start) +
-                                            " is larger than limit index " +
-                                            std::to_string(limit) + where);
+                                            " is larger than limit index " + std::to_string(limit) +
+                                            where);
     if (stride < 1)
       context.failAttr("strides",
                        "stride must be positive but got " + std::to_string(stride) + where);
@@ -284,8 +283,7 @@ TensorType inferPad(const InferenceContext &context) {
 
 TensorType inferReverse(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
-  checkDimensions(context, "dimensions", context.attrs<ReverseAttrs>().dimensions,
-                  operand.rank());
+  checkDimensions(context, "dimensions", context.attrs<ReverseAttrs>().dimensions, operand.rank());
   return operand;
 }
 

@@ -12,7 +12,8 @@ void ShardingGroupVerifier::addMember(const Graph &graph, const Op &op, const Re
     return;
   if (it->second.region != &region)
     fail(op.pointer, "ShardingGroupOps values cannot cross ManualComputationOp boundaries for "
-                     "groupId: " + std::to_string(groupId));
+                     "groupId: " +
+                         std::to_string(groupId));
   if (it->second.type.shape != type.shape)
     fail(op.pointer, "ShardingGroupOps values must have the same shape for groupId: " +
                          std::to_string(groupId) + " (" + printType(it->second.type) + " vs " +

@@ -84,8 +84,8 @@ public:
       for (const AxisRef &sub : sorted) {
         checkSubAxis(sub, meshAxis.size);
         if (previousNextPre > sub.pre())
-          fail(pointer_, "overlapping sub-axes: " + printAxisRef(*previous) + ", " +
-                             printAxisRef(sub));
+          fail(pointer_,
+               "overlapping sub-axes: " + printAxisRef(*previous) + ", " + printAxisRef(sub));
         previousNextPre = sub.pre() * *sub.subSize; // checked in checkSubAxis
         previous = &sub;
       }
@@ -133,7 +133,8 @@ void verifyShardingOnMesh(const TensorSharding &sharding, const Mesh &mesh,
                                  [](const DimSharding &dim) { return dim.axes.empty(); });
     if (!emptyDims || !sharding.replicated.empty() || !sharding.unreduced.empty())
       fail(pointer, "a maximal sharding can only have empty dim shardings and no replicated or "
-                    "unreduced axes (mesh \"" + mesh.name + "\" is a single device)");
+                    "unreduced axes (mesh \"" +
+                        mesh.name + "\" is a single device)");
     return;
   }
   AxisUseChecker checker(mesh, pointer);
@@ -153,8 +154,8 @@ void verifyShardingRank(const TensorSharding &sharding, const TensorType &type, 
   if (sharding.rank() == type.rank() || (mesh.isMaximal() && sharding.rank() == 0))
     return;
   fail(pointer, "sharding has " + std::to_string(sharding.rank()) +
-                    " dim shardings but the tensor has rank " + std::to_string(type.rank()) +
-                    " (" + printType(type) + ")");
+                    " dim shardings but the tensor has rank " + std::to_string(type.rank()) + " (" +
+                    printType(type) + ")");
 }
 
 void verifyNoManualAxes(const TensorSharding &sharding, const ManualScope &scope,

@@ -67,8 +67,7 @@ void checkDeclaredTypes(const Op &op, const std::vector<TensorType> &inferred) {
 namespace shardgen {
 
 std::vector<TensorType> inferResultTypes(const Graph &graph, const Op &op) {
-  std::vector<TensorType> types =
-      verify::inferOpResultTypes(graph, op, verify::scopeOf(graph, op));
+  std::vector<TensorType> types = verify::inferOpResultTypes(graph, op, verify::scopeOf(graph, op));
   verify::checkDeclaredTypes(op, types);
   return types;
 }

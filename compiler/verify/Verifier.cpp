@@ -40,9 +40,8 @@ private:
         verify::verifyShardingInScope(*result.sharding, graph_.type(result.value), graph_,
                                       joinPointer(result.pointer, "sharding"), scope);
       if (result.distribution)
-        verify::verifyDistribution(*result.distribution, graph_.type(result.value),
-                                   result.sharding, graph_,
-                                   joinPointer(result.pointer, "distribution"), scope);
+        verify::verifyDistribution(*result.distribution, graph_.type(result.value), result.sharding,
+                                   graph_, joinPointer(result.pointer, "distribution"), scope);
     }
   }
 
@@ -87,9 +86,9 @@ private:
     if (!anySharding)
       return;
     if (op.shardings.size() != op.results.size())
-      fail(op.pointer, "result shardings don't match number of values: " +
-                           std::to_string(op.shardings.size()) + " shardings vs " +
-                           std::to_string(op.results.size()) + " values");
+      fail(op.pointer,
+           "result shardings don't match number of values: " + std::to_string(op.shardings.size()) +
+               " shardings vs " + std::to_string(op.results.size()) + " values");
     const std::string *firstMesh = nullptr;
     for (size_t i = 0; i < op.shardings.size(); ++i) {
       if (!op.shardings[i])

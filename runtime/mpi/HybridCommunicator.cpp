@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "MpiCommunicator.h"
 #include "AxesKey.h"
+#include "MpiCommunicator.h"
 #include "Reduce.h"
 
 namespace shardgen::runtime {
@@ -108,9 +108,8 @@ void HybridCommunicator::exchangeGroups(AxisPlan &plan, const std::vector<Slot> 
   for (const Slot &slot : slots)
     byGroup[slot.group.index].push_back(&slot);
   for (auto &[index, locals] : byGroup) {
-    std::sort(locals.begin(), locals.end(), [](const Slot *a, const Slot *b) {
-      return a->group.position < b->group.position;
-    });
+    std::sort(locals.begin(), locals.end(),
+              [](const Slot *a, const Slot *b) { return a->group.position < b->group.position; });
     const std::map<int, std::vector<int64_t>> &ranks = plan.members[index];
     // To each rank: for each of its members p, what each local member q sends
     // p; from each rank: for each local p, what each of its members q sent.
@@ -143,9 +142,8 @@ void HybridCommunicator::exchangeGroups(AxisPlan &plan, const std::vector<Slot> 
       receive_.swap(send_);
     } else {
       receive_.resize(static_cast<size_t>(receiveTotal));
-      MPI_Alltoallv(send_.data(), sendBytes.data(), sendOffsets.data(), MPI_BYTE,
-                    receive_.data(), receiveBytes.data(), receiveOffsets.data(), MPI_BYTE,
-                    plan.comms[index]);
+      MPI_Alltoallv(send_.data(), sendBytes.data(), sendOffsets.data(), MPI_BYTE, receive_.data(),
+                    receiveBytes.data(), receiveOffsets.data(), MPI_BYTE, plan.comms[index]);
     }
     const unsigned char *from = receive_.data();
     for (const auto &[rank, positions] : ranks)
@@ -249,8 +247,8 @@ void HybridCommunicator::reduceScatter(const DeviceContext &device, const Collec
       list[q] = from;
     };
     exchange.finish = [&](const Slot &destination) {
-      reduceSources(type, reducer, sources[destination.group.position].data(), n,
-                    destination.out, inLayout.outer * chunkElements);
+      reduceSources(type, reducer, sources[destination.group.position].data(), n, destination.out,
+                    inLayout.outer * chunkElements);
     };
     exchangeGroups(plan, slots, exchange);
   });

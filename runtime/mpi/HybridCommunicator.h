@@ -37,15 +37,14 @@ public:
 
   void allReduce(const DeviceContext &device, const CollectiveGroup &group, ElementType type,
                  Reducer reducer, const void *in, void *out, int64_t count) override;
-  void allGather(const DeviceContext &device, const CollectiveGroup &group,
-                 const ChunkCopy &gather, const void *in, void *out) override;
+  void allGather(const DeviceContext &device, const CollectiveGroup &group, const ChunkCopy &gather,
+                 const void *in, void *out) override;
   void reduceScatter(const DeviceContext &device, const CollectiveGroup &group, ElementType type,
                      Reducer reducer, DimView inLayout, const void *in, void *out) override;
   void allToAll(const DeviceContext &device, const CollectiveGroup &group,
                 const ChunkCopy &exchange, const void *in, void *out) override;
-  void collectivePermute(const DeviceContext &device, const CollectiveGroup &group,
-                         int64_t source, int64_t destination, const void *in, void *out,
-                         int64_t bytes) override;
+  void collectivePermute(const DeviceContext &device, const CollectiveGroup &group, int64_t source,
+                         int64_t destination, const void *in, void *out, int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;
@@ -87,8 +86,7 @@ private:
   void rankStep(const DeviceContext &device, const Slot &slot,
                 const std::function<void(const std::vector<Slot> &)> &move);
   /// Runs `exchange` for every group with members on this rank.
-  void exchangeGroups(AxisPlan &plan, const std::vector<Slot> &slots,
-                      const Exchange &exchange);
+  void exchangeGroups(AxisPlan &plan, const std::vector<Slot> &slots, const Exchange &exchange);
 
   const DeviceMesh &mesh_;
   MPI_Comm world_;

@@ -27,8 +27,7 @@ ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes) 
   return split.withPackedDestination();
 }
 
-MpiCommunicator::MpiCommunicator(MPI_Comm world, DeviceProgress *progress)
-    : progress_(progress) {
+MpiCommunicator::MpiCommunicator(MPI_Comm world, DeviceProgress *progress) : progress_(progress) {
   MPI_Comm_dup(world, &world_);
 }
 
@@ -109,7 +108,7 @@ void MpiCommunicator::reduceScatter(const DeviceContext &, const CollectiveGroup
                                     const void *in, void *out) {
   const int64_t bytes = elementBytes(type), n = group.size;
   const int64_t chunkElements = inLayout.extent / n * inLayout.inner; // per row
-  const int64_t blockBytes = inLayout.outer * chunkElements * bytes;   // one peer's share
+  const int64_t blockBytes = inLayout.outer * chunkElements * bytes;  // one peer's share
   const ChunkCopy split = reduceScatterSplit(inLayout, n, bytes);
   send_.resize(static_cast<size_t>(blockBytes * n));
   for (int64_t k = 0; k < n; ++k)
@@ -134,10 +133,10 @@ void MpiCommunicator::allToAll(const DeviceContext &, const CollectiveGroup &gro
     return;
   }
   // Chunks already back to back (splitting the leading dims) go as they are.
-  const bool packedIn = exchange.rows0 == 1 && exchange.rows1 == 1 &&
-                        exchange.sourceChunkStride == bytes;
-  const bool packedOut = exchange.rows0 == 1 && exchange.rows1 == 1 &&
-                         exchange.destinationSlotStride == bytes;
+  const bool packedIn =
+      exchange.rows0 == 1 && exchange.rows1 == 1 && exchange.sourceChunkStride == bytes;
+  const bool packedOut =
+      exchange.rows0 == 1 && exchange.rows1 == 1 && exchange.destinationSlotStride == bytes;
   const void *send = in;
   if (!packedIn) {
     ChunkCopy pack = exchange.withPackedDestination();

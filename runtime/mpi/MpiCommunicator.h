@@ -33,15 +33,14 @@ public:
 
   void allReduce(const DeviceContext &device, const CollectiveGroup &group, ElementType type,
                  Reducer reducer, const void *in, void *out, int64_t count) override;
-  void allGather(const DeviceContext &device, const CollectiveGroup &group,
-                 const ChunkCopy &gather, const void *in, void *out) override;
+  void allGather(const DeviceContext &device, const CollectiveGroup &group, const ChunkCopy &gather,
+                 const void *in, void *out) override;
   void reduceScatter(const DeviceContext &device, const CollectiveGroup &group, ElementType type,
                      Reducer reducer, DimView inLayout, const void *in, void *out) override;
   void allToAll(const DeviceContext &device, const CollectiveGroup &group,
                 const ChunkCopy &exchange, const void *in, void *out) override;
-  void collectivePermute(const DeviceContext &device, const CollectiveGroup &group,
-                         int64_t source, int64_t destination, const void *in, void *out,
-                         int64_t bytes) override;
+  void collectivePermute(const DeviceContext &device, const CollectiveGroup &group, int64_t source,
+                         int64_t destination, const void *in, void *out, int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;

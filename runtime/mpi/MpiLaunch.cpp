@@ -48,8 +48,8 @@ MpiWorld ensureInitialized(int threadLevel) {
   if (deviceId < 0) // the watchdog's timeout
     std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
   else
-    std::fprintf(stderr, "shardgen: rank %d: device %lld failed: %s (aborting every rank)\n",
-                 rank, static_cast<long long>(deviceId), message.c_str());
+    std::fprintf(stderr, "shardgen: rank %d: device %lld failed: %s (aborting every rank)\n", rank,
+                 static_cast<long long>(deviceId), message.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort(); // MPI_Abort does not return
@@ -84,7 +84,8 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
     throw std::invalid_argument("the mesh has " + std::to_string(numDevices) +
                                 " devices but MPI runs " + std::to_string(world.size) +
                                 " ranks, which do not divide them (use mpirun -np N with N "
-                                "dividing " + std::to_string(numDevices) + ")");
+                                "dividing " +
+                                std::to_string(numDevices) + ")");
   if (world.size == 1)
     return launch(mesh, function, options); // every device is a thread here
   const int64_t devicesPerRank = numDevices / world.size;
@@ -113,8 +114,7 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
     }
   };
   auto fail = [&](std::exception_ptr error) {
-    abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()),
-                   error);
+    abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()), error);
   };
   if (devicesPerRank == 1) {
     // Ranks are device ids; the communicator numbers ranks by mesh position,
@@ -171,8 +171,7 @@ void scatterBoxesFromRoot(void *global, const std::vector<int64_t> &shape, int64
     packed.resize(static_cast<size_t>(counts[rank]));
   }
   MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_BYTE,
-               rank == 0 ? MPI_IN_PLACE : packed.data(), counts[rank], MPI_BYTE, 0,
-               MPI_COMM_WORLD);
+               rank == 0 ? MPI_IN_PLACE : packed.data(), counts[rank], MPI_BYTE, 0, MPI_COMM_WORLD);
   if (rank == 0)
     return;
   at = packed.data();
@@ -189,8 +188,8 @@ void mergeDisjointToRoot(void *data, int64_t bytes) {
   for (int64_t done = 0; done < bytes;) {
     int piece = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
     // Every byte is written by one rank and zero elsewhere: OR keeps its bits.
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : at + done, at + done, piece, MPI_UNSIGNED_CHAR,
-               MPI_BOR, 0, MPI_COMM_WORLD);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : at + done, at + done, piece, MPI_UNSIGNED_CHAR, MPI_BOR,
+               0, MPI_COMM_WORLD);
     done += piece;
   }
 }

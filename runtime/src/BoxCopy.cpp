@@ -23,8 +23,8 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
 } // namespace
 
 void copyBox(const std::vector<int64_t> &globalShape, const ShardBox &box,
-             const std::vector<int64_t> &localShape, int64_t elementBytes,
-             BoxDirection direction, const void *source, void *destination) {
+             const std::vector<int64_t> &localShape, int64_t elementBytes, BoxDirection direction,
+             const void *source, void *destination) {
   const bool toLocal = direction == BoxDirection::GlobalToLocal;
   const size_t rank = globalShape.size();
   if (box.volume() == 0)

@@ -15,8 +15,8 @@ enum class BoxDirection { GlobalToLocal, LocalToGlobal };
 /// the leading corner of the local buffer (shape `localShape`, at least
 /// box.extent); `direction` says which of the two is `source`.
 void copyBox(const std::vector<int64_t> &globalShape, const ShardBox &box,
-             const std::vector<int64_t> &localShape, int64_t elementBytes,
-             BoxDirection direction, const void *source, void *destination);
+             const std::vector<int64_t> &localShape, int64_t elementBytes, BoxDirection direction,
+             const void *source, void *destination);
 
 int64_t volumeOf(const std::vector<int64_t> &shape);
 

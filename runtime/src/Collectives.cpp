@@ -89,8 +89,8 @@ void checkView(DimView view, const char *collective) {
 // dim goes to position k, and what comes from position q fills slot q of the
 // concat dim. Rows of `middle` and of the dim before the contiguous run merge
 // into one strided loop, so each case is two loops around one memcpy.
-ChunkCopy allToAllExchange(const int64_t *shape, int64_t rank, int64_t splitDim,
-                           int64_t concatDim, int64_t groupSize, int64_t bytes) {
+ChunkCopy allToAllExchange(const int64_t *shape, int64_t rank, int64_t splitDim, int64_t concatDim,
+                           int64_t groupSize, int64_t bytes) {
   int64_t low = splitDim < concatDim ? splitDim : concatDim;
   int64_t high = splitDim < concatDim ? concatDim : splitDim;
   int64_t outer = 1, middle = 1, inner = bytes;
@@ -209,8 +209,8 @@ void allToAll(const DeviceContext &device, AxisList axes, ElementType type, cons
                         out);
 }
 
-void collectivePermute(const DeviceContext &device, AxisList axes, ElementType type,
-                       int64_t shift, const void *in, void *out, int64_t count) {
+void collectivePermute(const DeviceContext &device, AxisList axes, ElementType type, int64_t shift,
+                       const void *in, void *out, int64_t count) {
   constexpr const char *kName = "collective_permute";
   Communicator &communicator = communicatorOf(device, kName);
   InCollective inCollective(communicator, device, kName);
@@ -230,8 +230,8 @@ void Communicator::exchange(const DeviceContext &, const CollectiveGroup &, cons
   throw std::logic_error("exchange: this backend does not implement it");
 }
 
-void exchange(const DeviceContext &device, const void *send, const int64_t *sendOffsets,
-              void *recv, const int64_t *recvOffsets) {
+void exchange(const DeviceContext &device, const void *send, const int64_t *sendOffsets, void *recv,
+              const int64_t *recvOffsets) {
   constexpr const char *kName = "exchange";
   Communicator &communicator = communicatorOf(device, kName);
   InCollective inCollective(communicator, device, kName);

@@ -68,8 +68,8 @@ int64_t DeviceMesh::position(const std::vector<int64_t> &coordinates) const {
                                 std::to_string(coordinates.size()));
   for (size_t i = 0; i < axes_.size(); ++i)
     if (coordinates[i] < 0 || coordinates[i] >= axes_[i].size)
-      throw std::out_of_range("coordinate " + std::to_string(coordinates[i]) + " is outside axis \"" +
-                              axes_[i].name + "\"");
+      throw std::out_of_range("coordinate " + std::to_string(coordinates[i]) +
+                              " is outside axis \"" + axes_[i].name + "\"");
   return positionOf(coordinates, axisSizes());
 }
 

@@ -39,7 +39,8 @@ std::string idList(std::vector<int64_t> ids) {
 } // namespace
 
 DeviceProgress::DeviceProgress(std::vector<int64_t> deviceIds, int64_t firstPosition)
-    : deviceIds_(std::move(deviceIds)), firstPosition_(firstPosition), statuses_(new Status[deviceIds_.size()]) {}
+    : deviceIds_(std::move(deviceIds)), firstPosition_(firstPosition),
+      statuses_(new Status[deviceIds_.size()]) {}
 
 void DeviceProgress::noteOp(int64_t position, const char *pointer) {
   statuses_[position - firstPosition_].op.store(pointer, std::memory_order_relaxed);

@@ -26,8 +26,7 @@ public:
   }
 
   /// Runs on its own thread; calls `timedOut(message)` if time runs out.
-  template <typename OnTimeout>
-  void watch(const DeviceProgress &progress, OnTimeout timedOut) {
+  template <typename OnTimeout> void watch(const DeviceProgress &progress, OnTimeout timedOut) {
     std::unique_lock lock(mutex_);
     auto limit = std::chrono::duration<double>(seconds_);
     if (allFinished_.wait_for(lock, limit, [&] { return running_ == 0; }))

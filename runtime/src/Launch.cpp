@@ -12,10 +12,9 @@ namespace shardgen::runtime {
 void launch(const DeviceMesh &mesh, const DeviceFunction &function, const LaunchOptions &options) {
   const int64_t numDevices = mesh.numDevices();
   if (numDevices > kMaxThreadsDevices)
-    throw std::length_error("the threads backend runs at most " +
-                            std::to_string(kMaxThreadsDevices) +
-                            " devices (one thread each); the mesh has " +
-                            std::to_string(numDevices));
+    throw std::length_error(
+        "the threads backend runs at most " + std::to_string(kMaxThreadsDevices) +
+        " devices (one thread each); the mesh has " + std::to_string(numDevices));
   std::vector<int64_t> positions, deviceIds;
   for (int64_t position = 0; position < numDevices; ++position) {
     positions.push_back(position);

@@ -6,8 +6,8 @@
 #include <string>
 #include <type_traits>
 
-#include "shardgen/element_types.h"
 #include "StreamCopy.h"
+#include "shardgen/element_types.h"
 
 namespace shardgen::runtime {
 namespace {
@@ -133,23 +133,23 @@ void reduceWith(Reducer reducer, const void *const *sources, int64_t numSources,
                 ResultStores stores) {
   switch (reducer) {
   case Reducer::Add:
-    return reduceTiled<Traits, AddOp>(sources, numSources, destinations, numDestinations,
-                                      count, stores);
+    return reduceTiled<Traits, AddOp>(sources, numSources, destinations, numDestinations, count,
+                                      stores);
   case Reducer::Mul:
-    return reduceTiled<Traits, MulOp>(sources, numSources, destinations, numDestinations,
-                                      count, stores);
+    return reduceTiled<Traits, MulOp>(sources, numSources, destinations, numDestinations, count,
+                                      stores);
   case Reducer::Max:
-    return reduceTiled<Traits, MaxOp>(sources, numSources, destinations, numDestinations,
-                                      count, stores);
+    return reduceTiled<Traits, MaxOp>(sources, numSources, destinations, numDestinations, count,
+                                      stores);
   case Reducer::Min:
-    return reduceTiled<Traits, MinOp>(sources, numSources, destinations, numDestinations,
-                                      count, stores);
+    return reduceTiled<Traits, MinOp>(sources, numSources, destinations, numDestinations, count,
+                                      stores);
   case Reducer::And:
-    return reduceTiled<Traits, AndOp>(sources, numSources, destinations, numDestinations,
-                                      count, stores);
+    return reduceTiled<Traits, AndOp>(sources, numSources, destinations, numDestinations, count,
+                                      stores);
   case Reducer::Or:
-    return reduceTiled<Traits, OrOp>(sources, numSources, destinations, numDestinations,
-                                     count, stores);
+    return reduceTiled<Traits, OrOp>(sources, numSources, destinations, numDestinations, count,
+                                     stores);
   }
 }
 
@@ -197,35 +197,35 @@ void reduceSourcesToAll(ElementType type, Reducer reducer, const void *const *so
     return;
   switch (type) {
   case SHARDGEN_F32:
-    return reduceWith<elements::F32>(reducer, sources, numSources, destinations,
-                                     numDestinations, count, stores);
+    return reduceWith<elements::F32>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_F64:
-    return reduceWith<elements::F64>(reducer, sources, numSources, destinations,
-                                      numDestinations, count, stores);
+    return reduceWith<elements::F64>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_F16:
-    return reduceWith<elements::F16>(reducer, sources, numSources, destinations,
-                                  numDestinations, count, stores);
+    return reduceWith<elements::F16>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_BF16:
-    return reduceWith<elements::BF16>(reducer, sources, numSources, destinations,
-                                      numDestinations, count, stores);
+    return reduceWith<elements::BF16>(reducer, sources, numSources, destinations, numDestinations,
+                                      count, stores);
   case SHARDGEN_I1:
-    return reduceWith<elements::I1>(booleanReducer(reducer), sources, numSources,
-                                  destinations, numDestinations, count, stores);
+    return reduceWith<elements::I1>(booleanReducer(reducer), sources, numSources, destinations,
+                                    numDestinations, count, stores);
   case SHARDGEN_I8:
-    return reduceWith<elements::I8>(reducer, sources, numSources, destinations,
-                                      numDestinations, count, stores);
+    return reduceWith<elements::I8>(reducer, sources, numSources, destinations, numDestinations,
+                                    count, stores);
   case SHARDGEN_I32:
-    return reduceWith<elements::I32>(reducer, sources, numSources, destinations,
-                                       numDestinations, count, stores);
+    return reduceWith<elements::I32>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_I64:
-    return reduceWith<elements::I64>(reducer, sources, numSources, destinations,
-                                       numDestinations, count, stores);
+    return reduceWith<elements::I64>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_UI8:
-    return reduceWith<elements::UI8>(reducer, sources, numSources, destinations,
-                                       numDestinations, count, stores);
+    return reduceWith<elements::UI8>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
   case SHARDGEN_UI32:
-    return reduceWith<elements::UI32>(reducer, sources, numSources, destinations,
-                                        numDestinations, count, stores);
+    return reduceWith<elements::UI32>(reducer, sources, numSources, destinations, numDestinations,
+                                      count, stores);
   }
   throw std::invalid_argument("unknown element type " + std::to_string(static_cast<int>(type)));
 }

@@ -12,8 +12,7 @@ namespace {
 } // namespace
 
 RoundRobinLayout::RoundRobinLayout(std::vector<int64_t> globalShape,
-                                   std::vector<int64_t> shardShape,
-                                   std::vector<int64_t> deviceGrid)
+                                   std::vector<int64_t> shardShape, std::vector<int64_t> deviceGrid)
     : globalShape_(std::move(globalShape)), shardShape_(std::move(shardShape)),
       deviceGrid_(std::move(deviceGrid)) {
   if (shardShape_.size() != globalShape_.size())

@@ -31,7 +31,6 @@ constexpr int64_t kCacheLineBytes = 64;
 // free a buffer its peers are still reading.
 constexpr bool kPeersReading = false;
 
-
 const unsigned char *bytesOf(const void *pointer) {
   return static_cast<const unsigned char *>(pointer);
 }
@@ -43,8 +42,7 @@ ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &pro
                                          int64_t stallPosition)
     : numDevices_(numDevices),
       spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
-      stallPosition_(stallPosition),
-      progress_(progress),
+      stallPosition_(stallPosition), progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 
 void ThreadsCommunicator::abort() {
@@ -85,10 +83,9 @@ ThreadsCommunicator::Group &ThreadsCommunicator::publish(const DeviceContext &de
   // read out of bounds, so every member reports it.
   for (const Member &member : members.members)
     if (member.size != size)
-      throw std::invalid_argument(std::string(collective) +
-                                  ": the devices of a group passed buffers of different sizes (" +
-                                  std::to_string(size) + " vs " + std::to_string(member.size) +
-                                  ")");
+      throw std::invalid_argument(
+          std::string(collective) + ": the devices of a group passed buffers of different sizes (" +
+          std::to_string(size) + " vs " + std::to_string(member.size) + ")");
   return members;
 }
 
@@ -225,8 +222,8 @@ void ThreadsCommunicator::exchange(const DeviceContext &device, const Collective
       continue;
     }
     if (bytes > 0)
-      std::memcpy(bytesOf(recv) + recvOffsets[q],
-                  bytesOf(peer.send) + peer.offsets[group.position], static_cast<size_t>(bytes));
+      std::memcpy(bytesOf(recv) + recvOffsets[q], bytesOf(peer.send) + peer.offsets[group.position],
+                  static_cast<size_t>(bytes));
   }
   members.barrier.arriveAndWait(kPeersReading);
   if (mismatch >= 0)

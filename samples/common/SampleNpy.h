@@ -11,8 +11,8 @@
 namespace sample {
 
 /// Writes the `bytes` bytes at `data` as an f32 tensor of `shape` (`rank` dims).
-inline void writeNpy(const std::string &path, const int64_t *shape, int64_t rank,
-                     const void *data, size_t bytes) {
+inline void writeNpy(const std::string &path, const int64_t *shape, int64_t rank, const void *data,
+                     size_t bytes) {
   std::string text = "(";
   for (int64_t d = 0; d < rank; ++d)
     text += std::to_string(shape[d]) + (rank == 1 || d + 1 < rank ? "," : "");

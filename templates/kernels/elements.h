@@ -18,29 +18,49 @@
 
 namespace shardgen::kernels {
 
-template <typename T> struct IsFloat { static constexpr bool value = false; };
-template <> struct IsFloat<float> { static constexpr bool value = true; };
-template <> struct IsFloat<double> { static constexpr bool value = true; };
+template <typename T> struct IsFloat {
+  static constexpr bool value = false;
+};
+template <> struct IsFloat<float> {
+  static constexpr bool value = true;
+};
+template <> struct IsFloat<double> {
+  static constexpr bool value = true;
+};
 template <typename T> constexpr bool isFloat = IsFloat<T>::value;
 
-template <typename T> struct UnsignedOf { using type = T; };
-template <> struct UnsignedOf<int8_t> { using type = uint8_t; };
-template <> struct UnsignedOf<int32_t> { using type = uint32_t; };
-template <> struct UnsignedOf<int64_t> { using type = uint64_t; };
+template <typename T> struct UnsignedOf {
+  using type = T;
+};
+template <> struct UnsignedOf<int8_t> {
+  using type = uint8_t;
+};
+template <> struct UnsignedOf<int32_t> {
+  using type = uint32_t;
+};
+template <> struct UnsignedOf<int64_t> {
+  using type = uint64_t;
+};
 template <typename T> using Unsigned = typename UnsignedOf<T>::type;
 
 template <typename T> constexpr bool isSigned = T(-1) < T(0);
 
 template <typename T> struct Limits;
-template <> struct Limits<int8_t> { static constexpr int8_t min = -128, max = 127; };
+template <> struct Limits<int8_t> {
+  static constexpr int8_t min = -128, max = 127;
+};
 template <> struct Limits<int32_t> {
   static constexpr int32_t min = -2147483647 - 1, max = 2147483647;
 };
 template <> struct Limits<int64_t> {
   static constexpr int64_t min = -9223372036854775807LL - 1, max = 9223372036854775807LL;
 };
-template <> struct Limits<uint8_t> { static constexpr uint8_t min = 0, max = 255; };
-template <> struct Limits<uint32_t> { static constexpr uint32_t min = 0, max = 4294967295u; };
+template <> struct Limits<uint8_t> {
+  static constexpr uint8_t min = 0, max = 255;
+};
+template <> struct Limits<uint32_t> {
+  static constexpr uint32_t min = 0, max = 4294967295u;
+};
 
 /// A buffer pointer seen as elements of S (buffers are byte arrays).
 template <typename S> SHARDGEN_INLINE S *as(void *p) { return reinterpret_cast<S *>(p); }

@@ -8,9 +8,9 @@
 namespace shardgen::kernels {
 
 // Each op is a functor on the compute type; the bitwise ones take integers.
-#define SHARDGEN_BINARY_OP(Name, expression)                                                        \
-  struct Name {                                                                                     \
-    template <typename C> static SHARDGEN_INLINE C apply(C a, C b) { return expression; }           \
+#define SHARDGEN_BINARY_OP(Name, expression)                                                       \
+  struct Name {                                                                                    \
+    template <typename C> static SHARDGEN_INLINE C apply(C a, C b) { return expression; }          \
   };
 SHARDGEN_BINARY_OP(OpAdd, math::add(a, b))
 SHARDGEN_BINARY_OP(OpSubtract, math::subtract(a, b))
@@ -25,9 +25,9 @@ SHARDGEN_BINARY_OP(OpOr, C(a | b))
 SHARDGEN_BINARY_OP(OpXor, C(a ^ b))
 #undef SHARDGEN_BINARY_OP
 
-#define SHARDGEN_UNARY_OP(Name, expression)                                                         \
-  struct Name {                                                                                     \
-    template <typename C> static SHARDGEN_INLINE C apply(C v) { return expression; }                \
+#define SHARDGEN_UNARY_OP(Name, expression)                                                        \
+  struct Name {                                                                                    \
+    template <typename C> static SHARDGEN_INLINE C apply(C v) { return expression; }               \
   };
 SHARDGEN_UNARY_OP(OpNegate, math::negate(v))
 SHARDGEN_UNARY_OP(OpAbs, math::abs(v))
@@ -46,9 +46,9 @@ SHARDGEN_UNARY_OP(OpSine, math::sin(v))
 SHARDGEN_UNARY_OP(OpCosine, math::cos(v))
 #undef SHARDGEN_UNARY_OP
 
-#define SHARDGEN_COMPARE_OP(Name, op)                                                               \
-  struct Name {                                                                                     \
-    template <typename C> static SHARDGEN_INLINE uint8_t apply(C a, C b) { return a op b; }         \
+#define SHARDGEN_COMPARE_OP(Name, op)                                                              \
+  struct Name {                                                                                    \
+    template <typename C> static SHARDGEN_INLINE uint8_t apply(C a, C b) { return a op b; }        \
   };
 SHARDGEN_COMPARE_OP(CmpEQ, ==)
 SHARDGEN_COMPARE_OP(CmpNE, !=)

@@ -45,8 +45,7 @@ template <typename S, int64_t N> SHARDGEN_INLINE void fill(S *__restrict out, S 
 }
 
 /// fill with the element at `value` (a buffer another kernel wrote).
-template <typename S, int64_t N>
-SHARDGEN_INLINE void fillFrom(S *__restrict out, const S *value) {
+template <typename S, int64_t N> SHARDGEN_INLINE void fillFrom(S *__restrict out, const S *value) {
   fill<S, N>(out, loadAt(value, 0));
 }
 

@@ -23,7 +23,9 @@ template <typename S> SHARDGEN_INLINE S loadAt(const S *p, int64_t k) {
   return value;
 }
 
-template <typename T> struct NonDeduced { using type = T; };
+template <typename T> struct NonDeduced {
+  using type = T;
+};
 
 /// Sets element k of the buffer `p` points into (`value` converts to S).
 template <typename S>

@@ -10,14 +10,14 @@ namespace shardgen::kernels {
 
 template <typename E> using Accumulator = typename E::Compute;
 
-#define SHARDGEN_REDUCER(Name, general, boolean)                                                    \
-  struct Name {                                                                                     \
-    template <typename E, typename A> static SHARDGEN_INLINE A apply(A a, A b) {                    \
-      if constexpr (isBool<E>)                                                                      \
-        return boolean;                                                                             \
-      else                                                                                          \
-        return general;                                                                             \
-    }                                                                                               \
+#define SHARDGEN_REDUCER(Name, general, boolean)                                                   \
+  struct Name {                                                                                    \
+    template <typename E, typename A> static SHARDGEN_INLINE A apply(A a, A b) {                   \
+      if constexpr (isBool<E>)                                                                     \
+        return boolean;                                                                            \
+      else                                                                                         \
+        return general;                                                                            \
+    }                                                                                              \
   };
 SHARDGEN_REDUCER(ReduceAdd, math::add(a, b), A(a | b))
 SHARDGEN_REDUCER(ReduceMul, math::multiply(a, b), A(a &b))

@@ -46,8 +46,8 @@ int compare(const std::string &expectedDir, const std::string &actualDir) {
     const std::string file = "/out" + std::to_string(j) + ".npy";
     if (!fs::exists(expectedDir + file))
       return 0;
-    const std::string why = testing::compareElementwise(readNpy(actualDir + file),
-                                                        readNpy(expectedDir + file));
+    const std::string why =
+        testing::compareElementwise(readNpy(actualDir + file), readNpy(expectedDir + file));
     if (!why.empty()) {
       std::cerr << actualDir << file << ": " << why << "\n";
       return 1;

@@ -7,11 +7,16 @@ namespace shardgen::testing {
 
 Tolerance elementTolerance(ElementType type) {
   switch (type) {
-  case ElementType::F32: return {1e-4, 1e-4};
-  case ElementType::F64: return {1e-10, 1e-10};
-  case ElementType::F16: return {1e-2, 1e-2};
-  case ElementType::BF16: return {4e-2, 4e-2};
-  default: return {0, 0};
+  case ElementType::F32:
+    return {1e-4, 1e-4};
+  case ElementType::F64:
+    return {1e-10, 1e-10};
+  case ElementType::F16:
+    return {1e-2, 1e-2};
+  case ElementType::BF16:
+    return {4e-2, 4e-2};
+  default:
+    return {0, 0};
   }
 }
 
@@ -29,9 +34,8 @@ std::string compareElementwise(const Literal &actual, const Literal &expected) {
   const Tolerance tolerance = elementTolerance(expected.elementType());
   const bool floating = isFloat(expected.elementType());
   for (int64_t i = 0; i < expected.numElements(); ++i) {
-    const bool match = floating
-                           ? floatsMatch(actual.getFloat(i), expected.getFloat(i), tolerance)
-                           : actual.getInt(i) == expected.getInt(i);
+    const bool match = floating ? floatsMatch(actual.getFloat(i), expected.getFloat(i), tolerance)
+                                : actual.getInt(i) == expected.getInt(i);
     if (match)
       continue;
     std::ostringstream out;

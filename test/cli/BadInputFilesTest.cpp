@@ -93,10 +93,11 @@ TEST_CASE("a mesh of more than 8 axes runs") {
   std::string dir = makeTempDir();
   std::string axes;
   for (int i = 0; i < 9; ++i)
-    axes += std::string(i ? ", " : "") + "{\"name\": \"a" + std::to_string(i) + "\", \"size\": " +
-            (i == 8 ? "2" : "1") + "}";
+    axes += std::string(i ? ", " : "") + "{\"name\": \"a" + std::to_string(i) +
+            "\", \"size\": " + (i == 8 ? "2" : "1") + "}";
   std::string graph = graphFile(dir, R"({"format": "shardgen-graph", "version": 1,
-    "meshes": [{"name": "mesh", "axes": [)" + axes + R"(]}],
+    "meshes": [{"name": "mesh", "axes": [)" +
+                                         axes + R"(]}],
     "inputs": [{"name": "a", "type": "tensor<4xf32>", "sharding": "<@mesh, [{a8}]>"}],
     "ops": [{"op": "negate", "operands": ["a"], "result": "b"}],
     "outputs": [{"value": "b"}]})");
@@ -106,11 +107,11 @@ TEST_CASE("a mesh of more than 8 axes runs") {
 }
 
 TEST_CASE("graph files: devices, folders and files over 256 MiB are refused unread") {
-  checkError(runShardgen("check /dev/zero"), "/dev/zero:: error: ",
-             "cannot read file \"/dev/zero\": a device, not a file");
+  checkError(runShardgen("check /dev/zero"),
+             "/dev/zero:: error: ", "cannot read file \"/dev/zero\": a device, not a file");
   std::string dir = makeTempDir();
-  checkError(runShardgen("check '" + dir + "'"), dir + ":: error: ",
-             "cannot read file \"" + dir + "\": Is a directory");
+  checkError(runShardgen("check '" + dir + "'"),
+             dir + ":: error: ", "cannot read file \"" + dir + "\": Is a directory");
   std::string huge = dir + "/huge.json";
   writeFile(huge, "");
   fs::resize_file(huge, (uint64_t(256) << 20) + 1); // sparse: no disk space used
@@ -146,8 +147,8 @@ TEST_CASE(".npy inputs are checked against their header before the data is read"
   checkError(runShardgen("eval '" + graph + "' --inputs /dev/stdin", good + "x"),
              "/dev/stdin: error: ", "trailing data");
 
-  std::string hugeHeader = good.substr(0, 6) + std::string("\x02\x00", 2) +
-                           std::string("\x00\x00\x00\x40", 4) + "{";
+  std::string hugeHeader =
+      good.substr(0, 6) + std::string("\x02\x00", 2) + std::string("\x00\x00\x00\x40", 4) + "{";
   writeFile(dir + "/header.npy", hugeHeader);
   checkError(eval("'" + dir + "/header.npy'"), dir + "/header.npy: error: ",
              "header of 1073741824 bytes is too large (at most 1048576)");
@@ -197,8 +198,8 @@ TEST_CASE("-o DIR: all outputs or none, never through a symlink") {
   }
   SUBCASE("a name too long for the file system: the system's reason") {
     std::string longName = out + std::string(300, 'x');
-    checkError(runShardgen("eval '" + graph + "' -o '" + longName + "'"), longName + ": error: ",
-               "File name too long");
+    checkError(runShardgen("eval '" + graph + "' -o '" + longName + "'"),
+               longName + ": error: ", "File name too long");
     CHECK(entries(dir) == std::vector<std::string>{"graph.json"});
   }
 }
@@ -220,8 +221,8 @@ TEST_CASE("compile writes its folder all-or-nothing and never through a symlink"
 TEST_CASE("propagate -o: written whole, with the system's reason on failure") {
   std::string dir = makeTempDir();
   std::string graph = graphFile(dir, kTwoOutputs);
-  checkError(runShardgen("propagate '" + graph + "' -o '" + dir + "'"), dir + ": error: ",
-             "cannot write: Is a directory");
+  checkError(runShardgen("propagate '" + graph + "' -o '" + dir + "'"),
+             dir + ": error: ", "cannot write: Is a directory");
   std::string longName = dir + "/" + std::string(300, 'p') + ".json";
   checkError(runShardgen("propagate '" + graph + "' -o '" + longName + "'"),
              longName + ": error: ", "cannot write: File name too long");
@@ -250,8 +251,7 @@ TEST_CASE("outputs get the permissions of ordinary new files (umask applies), no
 
 TEST_CASE("names: C++ words and long graph names compile; odd mesh names read back") {
   std::string dir = makeTempDir();
-  std::string graph =
-      graphFile(dir, R"({"format": "shardgen-graph", "version": 1, "name": "int",
+  std::string graph = graphFile(dir, R"({"format": "shardgen-graph", "version": 1, "name": "int",
     "meshes": [{"name": "me, sh", "axes": [{"name": "x y", "size": 2}]}],
     "inputs": [{"name": "a", "type": "tensor<4xf32>", "sharding": "<@\"me, sh\", [{\"x y\"}]>"}],
     "ops": [{"op": "negate", "operands": ["a"], "result": "b"}],
@@ -273,9 +273,11 @@ TEST_CASE("names: C++ words and long graph names compile; odd mesh names read ba
   CHECK(again.out == readFile(dir + "/p.json"));
 
   std::string longName = std::string(247, 'n');
-  std::string named = graphFile(dir, R"({"format": "shardgen-graph", "version": 1, "name": ")" +
-                                         longName + R"(", "inputs": [], "ops": [],
-    "outputs": []})", "long.json");
+  std::string named = graphFile(dir,
+                                R"({"format": "shardgen-graph", "version": 1, "name": ")" +
+                                    longName + R"(", "inputs": [], "ops": [],
+    "outputs": []})",
+                                "long.json");
   ToolResult result = runShardgen("compile '" + named + "' -o '" + dir + "/long'");
   INFO(result.err);
   CHECK(result.exitCode == 0);
@@ -285,7 +287,7 @@ TEST_CASE("control characters from the input are escaped in messages") {
   std::string dir = makeTempDir();
   std::string graph = graphFile(dir, R"({"format": "shardgen-graph", "version": 1,
     "inputs": [], "ops": [], "outputs": [{"value": "x\u001b[2J\ny"}]})");
-  checkError(runShardgen("check '" + graph + "'"), graph + ":/outputs/0/value: error: ",
-             "unknown value \"x\\x1b[2J\\ny\"");
+  checkError(runShardgen("check '" + graph + "'"),
+             graph + ":/outputs/0/value: error: ", "unknown value \"x\\x1b[2J\\ny\"");
   CHECK(runShardgen("check '" + graph + "'").err.find('\x1b') == std::string::npos);
 }

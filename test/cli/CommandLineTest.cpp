@@ -98,9 +98,9 @@ TEST_CASE("eval runs the Nx example to the values worked out by hand") {
 }
 
 TEST_CASE("eval without -o prints the outputs") {
-  ToolResult result = runShardgen("eval " + kSamples + "nx_sharding.json --inputs " + kSamples +
-                                  "nx_sharding.inputs/arg0.npy " + kSamples +
-                                  "nx_sharding.inputs/arg1.npy");
+  ToolResult result =
+      runShardgen("eval " + kSamples + "nx_sharding.json --inputs " + kSamples +
+                  "nx_sharding.inputs/arg0.npy " + kSamples + "nx_sharding.inputs/arg1.npy");
   CHECK(result.exitCode == 0);
   CHECK(result.out == "out0: tensor<2x2xf32>\n[[319, 340],\n [823, 880]]\n");
 }
@@ -120,9 +120,8 @@ TEST_CASE("an input of the wrong type is rejected at the input, and nothing is w
 TEST_CASE("a file that is not .npy is rejected naming the file") {
   std::string dir = makeTempDir();
   writeFile(dir + "/junk.npy", "not numpy at all");
-  ToolResult result =
-      runShardgen("eval " + kSamples + "nx_sharding.json --inputs '" + dir + "/junk.npy' " +
-                  kSamples + "nx_sharding.inputs/arg1.npy");
+  ToolResult result = runShardgen("eval " + kSamples + "nx_sharding.json --inputs '" + dir +
+                                  "/junk.npy' " + kSamples + "nx_sharding.inputs/arg1.npy");
   CHECK(result.exitCode == 1);
   CHECK(result.err.find(dir + "/junk.npy: error: ") == 0);
 }
@@ -181,8 +180,7 @@ TEST_CASE("the MLP's manifest shows exactly one all_reduce, of y0's local piece"
   CHECK(result.out.find("1 collective(s) on 4 device(s)") != std::string::npos);
   // y0 = h . w2 is partial over "model"; each device all-reduces its 4x16 f32 piece.
   CHECK(result.out.find("all_reduce          {\"model\"}     /ops/4") != std::string::npos);
-  CHECK(result.out.find("d0: 256/256  d1: 256/256  d2: 256/256  d3: 256/256") !=
-        std::string::npos);
+  CHECK(result.out.find("d0: 256/256  d1: 256/256  d2: 256/256  d3: 256/256") != std::string::npos);
   CHECK(std::filesystem::exists(dir + "/mlp.h"));
   CHECK(std::filesystem::exists(dir + "/CMakeLists.txt"));
 }

@@ -69,17 +69,18 @@ TEST_CASE("show draws a distributed tensor's chunks on the devices they are deal
   ToolResult shown = runShardgen("show '" + graph + "'");
   INFO(shown.err);
   REQUIRE(shown.exitCode == 0);
-  CHECK(contains(shown.out,
-                 "input 0 \"x\": tensor<3x7xf32>\n"
-                 "  distribution: {\"mesh\": \"cores\", \"shard_shape\": [2, 2], \"order\": \"row_major\"}\n"
-                 "  origin:   user:/inputs/0/distribution\n"
-                 "  blocks:   8 blocks on 6 devices, one device each\n"
-                 "  rows: dim 0, columns: dim 1\n"
-                 "        0:2   2:4   4:6   6:7\n"
-                 "      +-----+-----+-----+-----+\n"
-                 "  0:2 | d0  | d1  | d2  | d3* |\n"
-                 "      +-----+-----+-----+-----+\n"
-                 "  2:3 | d4* | d5* | d0* | d1* |\n"));
+  CHECK(contains(
+      shown.out,
+      "input 0 \"x\": tensor<3x7xf32>\n"
+      "  distribution: {\"mesh\": \"cores\", \"shard_shape\": [2, 2], \"order\": \"row_major\"}\n"
+      "  origin:   user:/inputs/0/distribution\n"
+      "  blocks:   8 blocks on 6 devices, one device each\n"
+      "  rows: dim 0, columns: dim 1\n"
+      "        0:2   2:4   4:6   6:7\n"
+      "      +-----+-----+-----+-----+\n"
+      "  0:2 | d0  | d1  | d2  | d3* |\n"
+      "      +-----+-----+-----+-----+\n"
+      "  2:3 | d4* | d5* | d0* | d1* |\n"));
   CHECK(contains(shown.out, "output 0 \"y\": tensor<3x7xf32>\n"
                             "  distribution: {\"mesh\": \"cores\", \"shard_shape\": [2, 2], "
                             "\"order\": \"row_major\"}\n"

@@ -22,7 +22,8 @@ TEST_CASE("docs/graph-format.md: every example graph is checked as written") {
   std::string doc = readFile(kRoot + "/docs/graph-format.md");
   REQUIRE(!doc.empty());
   std::string dir = makeTempDir();
-  std::regex block(R"((?:<!-- (expect-error|shardgen show): (.*?) -->\n)?```(json|text)\n([\s\S]*?)```)");
+  std::regex block(
+      R"((?:<!-- (expect-error|shardgen show): (.*?) -->\n)?```(json|text)\n([\s\S]*?)```)");
   int graphs = 0, errors = 0, fragments = 0, shows = 0;
   std::string lastGraph;
   for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block); it != std::sregex_iterator();

@@ -24,12 +24,14 @@ std::string sample(const std::string &name) {
 TEST_CASE("a malformed MLIR file is refused at its line:col, exit 1, nothing on stdout") {
   // The whole corpus (test/mlir/bad) is checked in-process by test_mlir; here
   // one file goes through the tool.
-  fs::path file = fs::path(SHARDGEN_SOURCE_DIR) / "test" / "mlir" / "bad" / "replica_groups_no_axes.mlir";
+  fs::path file =
+      fs::path(SHARDGEN_SOURCE_DIR) / "test" / "mlir" / "bad" / "replica_groups_no_axes.mlir";
   ToolResult result = runShardgen("check '" + file.string() + "'");
   CHECK(result.exitCode == 1);
   CHECK(result.out.empty());
-  CHECK(result.err == file.string() +
-                          ":4:56: error: replica_groups [[0, 3], [1, 2]] match no set of axes of mesh @mesh\n");
+  CHECK(result.err ==
+        file.string() +
+            ":4:56: error: replica_groups [[0, 3], [1, 2]] match no set of axes of mesh @mesh\n");
 }
 
 TEST_CASE("run --check on the MLIR MLP works like the JSON sample") {
@@ -41,7 +43,8 @@ TEST_CASE("run --check on the MLIR MLP works like the JSON sample") {
 
 TEST_CASE("import writes a graph file; export writes MLIR that every command reads") {
   std::string dir = makeTempDir();
-  ToolResult imported = runShardgen("import '" + sample("mlir/dp_grad_step.mlir") + "' -o " + dir + "/step.json");
+  ToolResult imported =
+      runShardgen("import '" + sample("mlir/dp_grad_step.mlir") + "' -o " + dir + "/step.json");
   INFO(imported.err);
   REQUIRE(imported.exitCode == 0);
   CHECK(imported.out.empty());
@@ -50,9 +53,11 @@ TEST_CASE("import writes a graph file; export writes MLIR that every command rea
   CHECK(check.out.find("ok (3 inputs, 9 ops, 1 outputs, 1 mesh)") != std::string::npos);
 
   // JSON -> propagate -> export (pretty and generic) -> run.
-  REQUIRE(runShardgen("propagate '" + sample("attention.json") + "' -o " + dir + "/prop.json").exitCode == 0);
+  REQUIRE(runShardgen("propagate '" + sample("attention.json") + "' -o " + dir + "/prop.json")
+              .exitCode == 0);
   for (const char *flag : {"", " --generic"}) {
-    ToolResult exported = runShardgen("export " + dir + "/prop.json -o " + dir + "/att.mlir" + flag);
+    ToolResult exported =
+        runShardgen("export " + dir + "/prop.json -o " + dir + "/att.mlir" + flag);
     INFO(exported.err);
     REQUIRE(exported.exitCode == 0);
     std::string text = readFile(dir + "/att.mlir");
@@ -91,11 +96,14 @@ func.func public @other(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(other.out.find("\"op\": \"add\"") != std::string::npos);
   ToolResult missing = runShardgen("import " + dir + "/two.mlir --function nope");
   CHECK(missing.exitCode == 1);
-  CHECK(missing.err == dir + "/two.mlir:1:1: error: no function @nope in the module (it has @main, @other)\n");
+  CHECK(missing.err ==
+        dir + "/two.mlir:1:1: error: no function @nope in the module (it has @main, @other)\n");
 
   // An input file of the wrong shape: reported at the argument's line:col.
-  shardgen::writeNpy(dir + "/in.npy", shardgen::Literal(shardgen::TensorType{shardgen::ElementType::F32, {2}}));
-  ToolResult eval = runShardgen("eval " + dir + "/two.mlir --inputs " + dir + "/in.npy -o " + dir + "/out");
+  shardgen::writeNpy(dir + "/in.npy",
+                     shardgen::Literal(shardgen::TensorType{shardgen::ElementType::F32, {2}}));
+  ToolResult eval =
+      runShardgen("eval " + dir + "/two.mlir --inputs " + dir + "/in.npy -o " + dir + "/out");
   CHECK(eval.exitCode == 1);
   CHECK(eval.err.find(dir + "/two.mlir:2:24: error: input \"x\" has type tensor<4xf32>") == 0);
 }

@@ -26,8 +26,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kMutants = 200;   // over all samples; SHARDGEN_MUTANTS overrides
-constexpr int kRunEvery = 40;   // every 40th mutant is also `run`
+constexpr int kMutants = 200;    // over all samples; SHARDGEN_MUTANTS overrides
+constexpr int kRunEvery = 40;    // every 40th mutant is also `run`
 constexpr int kMaxMutations = 3; // per mutant
 
 /// Every node of the document by JSON pointer (the root excluded).
@@ -92,12 +92,13 @@ public:
           parent.insert(parent.begin() + std::stol(at.back()), copy);
         else if (duplicateKey.empty()) {
           duplicateKey = at.back();
-          parent["\x01" "duplicate"] = pick(2) ? copy : json(7);
+          parent["\x01"
+                 "duplicate"] = pick(2) ? copy : json(7);
         }
         break;
       case 2: // a number made 0, -1, huge or fractional
-        node = pickOf<json>({0, -1, 1, 4294967296LL, 9223372036854775807LL,
-                             -9223372036854775807LL, 1e300, 0.5});
+        node = pickOf<json>(
+            {0, -1, 1, 4294967296LL, 9223372036854775807LL, -9223372036854775807LL, 1e300, 0.5});
         break;
       case 3: // a value of another type
         node = pickOf<json>({json("x"), json(3), json(nullptr), json::array(), json::object(),
@@ -144,8 +145,8 @@ private:
     size_t at = pick(text.size());
     if (pick(2))
       return text.substr(0, at);
-    text[at] = pickOf<char>({'<', '>', '{', '}', '[', ']', '"', ',', ':', '?', 'x', '0', '@',
-                             '\\', ' '});
+    text[at] =
+        pickOf<char>({'<', '>', '{', '}', '[', ']', '"', ',', ':', '?', 'x', '0', '@', '\\', ' '});
     return text;
   }
 
@@ -159,9 +160,9 @@ private:
       return text;
     auto [at, length] = numbers[pick(numbers.size())];
     std::string copy = text;
-    copy.replace(at, length,
-                 pickOf<std::string>({"0", "1", "3", "65536", "4294967297", "99999999999999999999",
-                                      "-1"}));
+    copy.replace(
+        at, length,
+        pickOf<std::string>({"0", "1", "3", "65536", "4294967297", "99999999999999999999", "-1"}));
     return copy;
   }
 

@@ -158,7 +158,8 @@ std::optional<std::pair<MeshShape, Placement>> placementOf(const Json &graph, co
   if (!output.contains("sharding"))
     return std::nullopt;
   std::string error;
-  std::optional<TensorSharding> sharding = parseSharding(output["sharding"].get<std::string>(), &error);
+  std::optional<TensorSharding> sharding =
+      parseSharding(output["sharding"].get<std::string>(), &error);
   REQUIRE(sharding);
   if (!sharding->unreduced.empty())
     return std::nullopt;
@@ -199,8 +200,7 @@ void checkShards(const Json &graph, const std::string &dir) {
       continue;
     for (int64_t p = 0; p < placement->first.devices(); ++p) {
       CAPTURE(p);
-      checkSame(readNpy(stem + ".dev" + std::to_string(p) + ".npy"),
-                placement->second(global, p));
+      checkSame(readNpy(stem + ".dev" + std::to_string(p) + ".npy"), placement->second(global, p));
     }
     CHECK_FALSE(fs::exists(stem + ".dev" + std::to_string(placement->first.devices()) + ".npy"));
   }
@@ -264,8 +264,9 @@ RandomCase randomCase(uint64_t seed) {
       text += (d ? ", {" : "{") + dims[d] + "}";
     return text + "]>";
   };
-  Json graph{{"format", "shardgen-graph"}, {"version", 1}, {"name", "shards"},
-             {"meshes", {mesh}}, {"inputs", Json::array()}, {"ops", Json::array()},
+  Json graph{{"format", "shardgen-graph"}, {"version", 1},
+             {"name", "shards"},           {"meshes", {mesh}},
+             {"inputs", Json::array()},    {"ops", Json::array()},
              {"outputs", Json::array()}};
   const int numTensors = 3;
   for (int t = 0; t < numTensors; ++t) {
@@ -327,8 +328,9 @@ TEST_CASE("--shards: the seed's examples place their chunks as the spec says") {
   CHECK(dev2.getFloat(8 + 0) == global.getFloat(0 * 35 + 4 * 5 + 4));
   CHECK(dev2.getFloat(8 + 1) == 0.0); // column 5 is padding
   // [10, 10, 10] by [1, 10, 10]: cores 0-3 hold two channels, 4-5 one.
-  REQUIRE(runShardgen("run '" + kSamples + "nd_channels.json' -o '" + dir + "' --shards")
-              .exitCode == 0);
+  REQUIRE(
+      runShardgen("run '" + kSamples + "nd_channels.json' -o '" + dir + "' --shards").exitCode ==
+      0);
   CHECK(readNpy(dir + "/out0.dev3.npy").shape() == Ints{2, 1});
   CHECK(readNpy(dir + "/out0.dev4.npy").shape() == Ints{1, 1});
 }

@@ -29,16 +29,17 @@ TEST_CASE("show mlp: the mesh, then each input and output with its devices per b
                              "         +---------+---------+\n"
                              "  data=1 | 2       | 3       |\n"));
   // x: batch on data; devices of one data coordinate hold the same rows.
-  CHECK(contains(result.out, "input 0 \"x\": tensor<8x16xf32>\n"
-                             "  sharding: <@mesh, [{\"data\"}, {}]>\n"
-                             "  origin:   user:/inputs/0/sharding\n"
-                             "  blocks:   2 blocks on 4 devices, each held by 2 devices (replicas)\n"
-                             "  rows: dim 0, columns: dim 1\n"
-                             "        0:16\n"
-                             "      +------+\n"
-                             "  0:4 | d0,1 |\n"
-                             "      +------+\n"
-                             "  4:8 | d2,3 |\n"));
+  CHECK(contains(result.out,
+                 "input 0 \"x\": tensor<8x16xf32>\n"
+                 "  sharding: <@mesh, [{\"data\"}, {}]>\n"
+                 "  origin:   user:/inputs/0/sharding\n"
+                 "  blocks:   2 blocks on 4 devices, each held by 2 devices (replicas)\n"
+                 "  rows: dim 0, columns: dim 1\n"
+                 "        0:16\n"
+                 "      +------+\n"
+                 "  0:4 | d0,1 |\n"
+                 "      +------+\n"
+                 "  4:8 | d2,3 |\n"));
   // w1: columns on model; devices 0 and 2 (model=0) hold the first half.
   CHECK(contains(result.out, "input 1 \"w1\": tensor<16x32xf32>\n"
                              "  sharding: <@mesh, [{}, {\"model\"}]>\n"));
@@ -86,7 +87,8 @@ TEST_CASE("show: rank 4 as labelled slices over the leading dims") {
   CHECK(contains(result.out, "slices over dim 0, dim 1; rows: dim 2, columns: dim 3\n"
                              "  [0:1, 0:2, :, :]   [0:1, 2:4, :, :]   [1:2, 0:2, :, :]   "
                              "[1:2, 2:4, :, :]\n"));
-  CHECK(contains(result.out, "  0:8 | d0  |        0:8 | d1  |        0:8 | d2  |        0:8 | d3  |\n"));
+  CHECK(contains(result.out,
+                 "  0:8 | d0  |        0:8 | d1  |        0:8 | d2  |        0:8 | d3  |\n"));
 }
 
 TEST_CASE("show: an unknown value is an error naming it; nothing on stdout") {
@@ -95,7 +97,8 @@ TEST_CASE("show: an unknown value is an error naming it; nothing on stdout") {
   CHECK(result.out.empty());
   CHECK(result.err == kSamples + "mlp.json:: error: no value named \"nosuchvalue\" in the graph\n");
   std::string dir = makeTempDir();
-  ToolResult html = runShardgen("show " + kSamples + "mlp.json nosuchvalue --html " + dir + "/p.html");
+  ToolResult html =
+      runShardgen("show " + kSamples + "mlp.json nosuchvalue --html " + dir + "/p.html");
   CHECK(html.exitCode == 1);
   CHECK(std::filesystem::is_empty(dir));
 }
@@ -140,7 +143,8 @@ TEST_CASE("show --html writes the page whole, or nothing") {
     ++files;
   CHECK(files == 1);
 
-  ToolResult missing = runShardgen("show " + kSamples + "mlp.json --html " + dir + "/no/such/p.html");
+  ToolResult missing =
+      runShardgen("show " + kSamples + "mlp.json --html " + dir + "/no/such/p.html");
   CHECK(missing.exitCode == 1);
   CHECK(missing.err == dir + "/no/such/p.html: error: cannot write: No such file or directory\n");
   ToolResult folder = runShardgen("show " + kSamples + "mlp.json --html " + dir);

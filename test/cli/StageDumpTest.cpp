@@ -50,9 +50,11 @@ static void checkGolden(const std::string &args, const std::string &name) {
     MESSAGE("updated " << path);
     return;
   }
-  REQUIRE_MESSAGE(std::filesystem::exists(path), path << " is missing: run with SHARDGEN_UPDATE_GOLDENS=1");
+  REQUIRE_MESSAGE(std::filesystem::exists(path),
+                  path << " is missing: run with SHARDGEN_UPDATE_GOLDENS=1");
   std::string expected = readFile(path);
-  CHECK_MESSAGE(result.out == expected, name << " differs at " << firstDifference(result.out, expected)
+  CHECK_MESSAGE(result.out == expected, name << " differs at "
+                                             << firstDifference(result.out, expected)
                                              << "\n(SHARDGEN_UPDATE_GOLDENS=1 regenerates it)");
 }
 
@@ -105,12 +107,14 @@ TEST_CASE("--dump-file writes the dump there and the command goes on") {
   CHECK(readFile(dir + "/p.txt") == readFile(kGoldens + "mlp.partition.txt"));
 }
 
-TEST_CASE("--dump-after: a stage the command does not run, or --dump-file alone, is a usage error") {
+TEST_CASE(
+    "--dump-after: a stage the command does not run, or --dump-file alone, is a usage error") {
   ToolResult result = runShardgen("check " + kSource + "samples/mlp.json --dump-after partition");
   CHECK(result.exitCode == 2);
   CHECK(result.out.empty());
-  CHECK(contains(result.err,
-                 "shardgen check: error: --dump-after takes one of verify here, not 'partition'\n"));
+  CHECK(
+      contains(result.err,
+               "shardgen check: error: --dump-after takes one of verify here, not 'partition'\n"));
   result = runShardgen("propagate " + kSource + "samples/mlp.json --dump-after codgen");
   CHECK(result.exitCode == 2);
   CHECK(contains(result.err, "--dump-after takes one of verify, propagate here, not 'codgen'"));

@@ -49,8 +49,8 @@ ToolResult runShardgen(const std::string &args, const std::string &stdinText,
   std::string in = dir + "/stdin", out = dir + "/stdout", err = dir + "/stderr";
   writeFile(in, stdinText);
   std::string command = (workDir.empty() ? "" : "cd '" + workDir + "' && ") + "'" +
-                        SHARDGEN_BINARY + "' " + args + " <'" + in + "' >'" + out + "' 2>'" +
-                        err + "'";
+                        SHARDGEN_BINARY + "' " + args + " <'" + in + "' >'" + out + "' 2>'" + err +
+                        "'";
   int status = std::system(command.c_str());
   ToolResult result;
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -22,11 +22,13 @@ namespace {
 std::string rowSumGraph(int axisSize, int size) {
   std::string a = std::to_string(axisSize), n = std::to_string(size);
   return R"({"format": "shardgen-graph", "version": 1,
-    "meshes": [{"name": "m", "axes": [{"name": "x", "size": )" + a + R"(}, {"name": "y", "size": )" +
-         a + R"(}]}],
-    "inputs": [{"name": "a", "type": "tensor<)" + n + "x" + n +
+    "meshes": [{"name": "m", "axes": [{"name": "x", "size": )" +
+         a + R"(}, {"name": "y", "size": )" + a + R"(}]}],
+    "inputs": [{"name": "a", "type": "tensor<)" +
+         n + "x" + n +
          R"(xf32>", "sharding": "<@m, [{x}, {y}]>"},
-               {"name": "b", "type": "tensor<)" + n + "x" + n +
+               {"name": "b", "type": "tensor<)" +
+         n + "x" + n +
          R"(xf32>", "sharding": "<@m, [{x}, {y}]>"}],
     "ops": [{"op": "add", "operands": ["a", "b"], "result": "c"},
             {"op": "constant", "result": "zero", "type": "tensor<f32>", "value": 0.0},

@@ -30,16 +30,13 @@ struct Interval {
     last = used ? std::max(last, step) : step;
     used = true;
   }
-  bool overlaps(const Interval &other) const {
-    return first <= other.last && other.first <= last;
-  }
+  bool overlaps(const Interval &other) const { return first <= other.last && other.first <= last; }
 };
 
 bool aliases(const SpmdStep &step) {
-  return step.kind == StepKind::Alias ||
-         (step.kind == StepKind::Compute && step.op &&
-          (step.op->kind == OpKind::ShardingConstraint ||
-           step.op->kind == OpKind::PropagationBarrier));
+  return step.kind == StepKind::Alias || (step.kind == StepKind::Compute && step.op &&
+                                          (step.op->kind == OpKind::ShardingConstraint ||
+                                           step.op->kind == OpKind::PropagationBarrier));
 }
 
 /// "" when `plan` keeps live values apart, else the first two that collide.
@@ -74,8 +71,8 @@ std::string overlapIn(const SpmdProgram &program, const FusionPlan &fusion,
   auto bytes = [&](size_t v) { return localBytes(program.layout(v), 0); };
   for (size_t a = 0; a < n; ++a)
     for (size_t b = a + 1; b < n; ++b) {
-      if (fusion.fusedAway[a] || fusion.fusedAway[b] || buffer[a] == buffer[b] ||
-          bytes(a) == 0 || bytes(b) == 0)
+      if (fusion.fusedAway[a] || fusion.fusedAway[b] || buffer[a] == buffer[b] || bytes(a) == 0 ||
+          bytes(b) == 0)
         continue;
       const bool share = plan.offsets[a] < plan.offsets[b] + bytes(b) &&
                          plan.offsets[b] < plan.offsets[a] + bytes(a);

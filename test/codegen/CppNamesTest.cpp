@@ -27,9 +27,21 @@ TEST_CASE("programIdentifier keeps plain names and mangles the rest") {
 }
 
 TEST_CASE("programIdentifier is collision-free and bounded") {
-  const std::string names[] = {"int", "sg_int", "a-b", "a_b", "aZ2db", "a b", "Z", "Z5a", "z",
-                               "NULL", "null", std::string(247, 'a'), std::string(248, 'a'),
-                               std::string(300, '-'), std::string(300, '_')};
+  const std::string names[] = {"int",
+                               "sg_int",
+                               "a-b",
+                               "a_b",
+                               "aZ2db",
+                               "a b",
+                               "Z",
+                               "Z5a",
+                               "z",
+                               "NULL",
+                               "null",
+                               std::string(247, 'a'),
+                               std::string(248, 'a'),
+                               std::string(300, '-'),
+                               std::string(300, '_')};
   std::set<std::string> seen;
   for (const std::string &name : names) {
     std::string id = programIdentifier(name);

@@ -71,35 +71,35 @@ TEST_CASE("uneven shards: iota offsets and constant slices per device") {
 }
 
 TEST_CASE("dot_general with a sharded contraction, transposed operands, reduce and pad") {
-  std::string json = graphOn(
-      kMesh2x2,
-      R"({"name": "a", "type": "tensor<6x8xf32>", "sharding": "<@m, [{}, {x}]>"},
+  std::string json =
+      graphOn(kMesh2x2,
+              R"({"name": "a", "type": "tensor<6x8xf32>", "sharding": "<@m, [{}, {x}]>"},
          {"name": "b", "type": "tensor<5x8xf32>", "sharding": "<@m, [{y}, {x}]>"})",
-      R"({"op": "dot_general", "operands": ["a", "b"], "result": "d",
+              R"({"op": "dot_general", "operands": ["a", "b"], "result": "d",
           "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [1]},
          {"op": "constant", "value": 0.0, "type": "tensor<f32>", "result": "z"},
          {"op": "reduce", "operands": ["d", "z"], "dimensions": [1], "reducer": "add",
           "result": "r"},
          {"op": "pad", "operands": ["r", "z"], "edge_padding_low": [-1],
           "edge_padding_high": [2], "interior_padding": [1], "result": "p"})",
-      R"({"value": "d"}, {"value": "p", "sharding": "<@m, [{x}]>"})");
+              R"({"value": "d"}, {"value": "p", "sharding": "<@m, [{x}]>"})");
   Graph graph = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(graph, 2) == "");
 }
 
 TEST_CASE("integer and f16 programs") {
-  std::string json = graphOn(
-      kMesh2x2,
-      R"({"name": "a", "type": "tensor<4x6xi32>", "sharding": "<@m, [{x}, {y}]>"},
+  std::string json =
+      graphOn(kMesh2x2,
+              R"({"name": "a", "type": "tensor<4x6xi32>", "sharding": "<@m, [{x}, {y}]>"},
          {"name": "h", "type": "tensor<4x6xf16>", "sharding": "<@m, [{y}, {}]>"})",
-      R"({"op": "constant", "value": 0, "type": "tensor<4x6xi32>", "result": "zero"},
+              R"({"op": "constant", "value": 0, "type": "tensor<4x6xi32>", "result": "zero"},
          {"op": "divide", "operands": ["a", "zero"], "result": "q"},
          {"op": "compare", "operands": ["a", "q"], "comparison_direction": "GT", "result": "g"},
          {"op": "select", "operands": ["g", "a", "q"], "result": "s"},
          {"op": "convert", "operands": ["s"], "type": "tensor<4x6xf16>", "result": "f"},
          {"op": "multiply", "operands": ["f", "h"], "result": "m"},
          {"op": "transpose", "operands": ["m"], "permutation": [1, 0], "result": "t"})",
-      R"({"value": "t", "sharding": "<@m, [{x}, {}]>"}, {"value": "s"})");
+              R"({"value": "t", "sharding": "<@m, [{x}, {}]>"}, {"value": "s"})");
   Graph graph = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
 }

@@ -76,9 +76,9 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
   // s = x + x is used by two ops: it is stored; n is an output: stored too.
   // The replicated sharding_constraint needs p gathered first: no fusion
   // across that collective.
-  std::string json = graphWith(
-      R"({"name": "x", "type": "tensor<4x8xf32>", "sharding": "<@m, [{x}, {y}]>"})",
-      R"({"op": "add", "operands": ["x", "x"], "result": "s"},
+  std::string json =
+      graphWith(R"({"name": "x", "type": "tensor<4x8xf32>", "sharding": "<@m, [{x}, {y}]>"})",
+                R"({"op": "add", "operands": ["x", "x"], "result": "s"},
          {"op": "negate", "operands": ["s"], "result": "n"},
          {"op": "multiply", "operands": ["s", "n"], "result": "p"},
          {"op": "exponential", "operands": ["p"], "result": "e"},
@@ -86,7 +86,7 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
           "sharding": "<@m, [{}, {}]>"},
          {"op": "abs", "operands": ["r"], "result": "q"},
          {"op": "sqrt", "operands": ["q"], "result": "z"})",
-      R"({"value": "n", "sharding": "<@m, [{x}, {y}]>"}, {"value": "z"})");
+                R"({"value": "n", "sharding": "<@m, [{x}, {y}]>"}, {"value": "z"})");
   Graph graph = loadVerified(json);
   GeneratedProgram generated = generateProgram(partitionVerified(graph));
   INFO(generated.source);

@@ -96,7 +96,9 @@ const std::string kHeader = R"({"format": "shardgen-graph", "version": 1, "name"
 } // namespace
 
 TEST_CASE("an output unreduced on x is gathered as the full sum") {
-  const std::string json = kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+  const std::string json =
+      kHeader +
+      R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
     "inputs": [{"name": "a", "type": "tensor<2x4xf32>", "sharding": "<@m, [{y}, {x}]>"},
                {"name": "b", "type": "tensor<4x1xf32>", "sharding": "<@m, [{x}, {}]>"}],
     "ops": [{"op": "dot_general", "operands": ["a", "b"], "result": "c",
@@ -104,9 +106,8 @@ TEST_CASE("an output unreduced on x is gathered as the full sum") {
              "sharding": "<@m, [{y}, {}], unreduced={x}>"}],
     "outputs": [{"value": "c", "sharding": "<@m, [{y}, {}], unreduced={x}>"}]})";
   Graph graph = loadVerified(json);
-  const std::vector<Literal> inputs = {
-      floats(ElementType::F32, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}),
-      floats(ElementType::F32, {4, 1}, {1, 2, 10, 15})};
+  const std::vector<Literal> inputs = {floats(ElementType::F32, {2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}),
+                                       floats(ElementType::F32, {4, 1}, {1, 2, 10, 15})};
   std::vector<Literal> out = runCompiled(graph, inputs);
   REQUIRE(out.size() == 1);
   CHECK(out[0].getFloat(0) == 95);  // 1 + 4 + 30 + 60, not device 0's 5
@@ -116,7 +117,8 @@ TEST_CASE("an output unreduced on x is gathered as the full sum") {
 
 TEST_CASE("generated maximum/minimum, max/min reducers and collectives order signed zeros; "
           "tanh keeps -0 and reaches 1") {
-  const std::string json = kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+  const std::string json =
+      kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
     "inputs": [{"name": "a", "type": "tensor<4xf32>"}, {"name": "b", "type": "tensor<4xf32>"},
                {"name": "z", "type": "tensor<2xf32>", "sharding": "<@m, [{x}]>"},
                {"name": "w", "type": "tensor<2xf32>", "sharding": "<@m, [{x}]>"},
@@ -140,11 +142,12 @@ TEST_CASE("generated maximum/minimum, max/min reducers and collectives order sig
     "outputs": [{"value": "mx"}, {"value": "mn"}, {"value": "th"}, {"value": "mxh"},
                 {"value": "mnb"}, {"value": "mxd"}, {"value": "rmax"}, {"value": "rmin"}]})";
   Graph graph = loadVerified(json);
-  const std::vector<Literal> inputs = {
-      floats(ElementType::F32, {4}, {0.0, -0.0, -0.0, 20}),
-      floats(ElementType::F32, {4}, {-0.0, 0.0, -0.0, -9.5}),
-      floats(ElementType::F32, {2}, {-0.0, 0.0}), floats(ElementType::F32, {2}, {0.0, -0.0}),
-      floats(ElementType::F32, {}, {-1}), floats(ElementType::F32, {}, {1})};
+  const std::vector<Literal> inputs = {floats(ElementType::F32, {4}, {0.0, -0.0, -0.0, 20}),
+                                       floats(ElementType::F32, {4}, {-0.0, 0.0, -0.0, -9.5}),
+                                       floats(ElementType::F32, {2}, {-0.0, 0.0}),
+                                       floats(ElementType::F32, {2}, {0.0, -0.0}),
+                                       floats(ElementType::F32, {}, {-1}),
+                                       floats(ElementType::F32, {}, {1})};
   std::string source;
   std::vector<Literal> out = runCompiled(graph, inputs, &source);
   CHECK(source.find("allReduce") != std::string::npos); // the reducers meet in the runtime
@@ -170,7 +173,8 @@ TEST_CASE("generated maximum/minimum, max/min reducers and collectives order sig
 
 TEST_CASE("generated f32 exp, tanh and logistic at their edges: signed zeros, infinities, NaN, "
           "overflow and underflow thresholds, saturation") {
-  const std::string json = kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+  const std::string json =
+      kHeader + R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
     "inputs": [{"name": "a", "type": "tensor<20xf32>", "sharding": "<@m, [{x}]>"}],
     "ops": [{"op": "exponential", "operands": ["a"], "result": "e"},
             {"op": "tanh", "operands": ["a"], "result": "t"},
@@ -178,9 +182,9 @@ TEST_CASE("generated f32 exp, tanh and logistic at their edges: signed zeros, in
     "outputs": [{"value": "e"}, {"value": "t"}, {"value": "l"}]})";
   Graph graph = loadVerified(json);
   const double inf = INFINITY;
-  const std::vector<double> edges = {0.0,     -0.0,   inf,      -inf,    NAN,  88.72f, 88.73f,
-                                     89.0,    -87.3f, -103.0,   -103.9f, -104, 9.0,    9.1f,
-                                     -9.1f,   10,     20,       -20,     1e-40, -1e-40};
+  const std::vector<double> edges = {0.0,   -0.0,   inf,    -inf,    NAN,   88.72f, 88.73f,
+                                     89.0,  -87.3f, -103.0, -103.9f, -104,  9.0,    9.1f,
+                                     -9.1f, 10,     20,     -20,     1e-40, -1e-40};
   const std::vector<Literal> inputs = {floats(ElementType::F32, {20}, edges)};
   std::vector<Literal> out = runCompiled(graph, inputs);
   const Literal &e = out[0], &t = out[1], &l = out[2];
@@ -284,9 +288,8 @@ std::string mlpGraph(bool sharded) {
                 sharding(column ? "[{}, {model}]" : "[{model}, {}]") + "}";
       inputs += R"(, {"name": "b_)" + s + R"(", "type": "tensor<16x)" + t + R"(>")" +
                 sharding(column ? "[{model}]" : "[{}]") + "}";
-      ops += std::string(ops.empty() ? "" : ", ") +
-             R"({"op": "dot_general", "operands": [")" + h + R"(", "w_)" + s +
-             R"("], "result": "d_)" + s +
+      ops += std::string(ops.empty() ? "" : ", ") + R"({"op": "dot_general", "operands": [")" + h +
+             R"(", "w_)" + s + R"("], "result": "d_)" + s +
              R"(", "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]}, )" +
              R"({"op": "broadcast_in_dim", "operands": ["b_)" + s + R"("], "result": "bb_)" + s +
              R"(", "type": "tensor<8x16x)" + t + R"(>", "broadcast_dimensions": [1]}, )" +

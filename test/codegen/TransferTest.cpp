@@ -30,9 +30,11 @@ std::string manualGraph(const std::string &mesh, const std::string &inputType,
   return R"({"format": "shardgen-graph", "version": 1, "name": "t", "meshes": [)" + mesh +
          R"(], "inputs": [{"name": "a", "type": ")" + inputType + R"(", "sharding": ")" +
          inputSharding + R"("}], "ops": [{"op": "manual_computation", "operands": ["a"],
-         "results": ["b"], "in_shardings": [")" + inputSharding + R"("], "out_shardings": [")" +
-         outSharding + R"("], "manual_axes": )" + manualAxes + R"(, "body": {"args": [{"name":
-         "l", "type": ")" + bodyType + R"("}], "ops": [)" + bodyOps + R"(], "return": ["r"]}}],
+         "results": ["b"], "in_shardings": [")" +
+         inputSharding + R"("], "out_shardings": [")" + outSharding + R"("], "manual_axes": )" +
+         manualAxes + R"(, "body": {"args": [{"name":
+         "l", "type": ")" +
+         bodyType + R"("}], "ops": [)" + bodyOps + R"(], "return": ["r"]}}],
          "outputs": [{"value": "b"}]})";
 }
 
@@ -106,8 +108,8 @@ TEST_CASE("body collectives with a free axis sharding the body unevenly") {
             "shift": 1})"}) {
     const std::string bodyOp = op;
     CAPTURE(bodyOp);
-    CHECK(compiledVersusInterpreted(manualGraph(kMesh2x2x2, input, sharding, manual, body,
-                                                bodyOp, "<@m, [{}, {x}]>")) == "");
+    CHECK(compiledVersusInterpreted(manualGraph(kMesh2x2x2, input, sharding, manual, body, bodyOp,
+                                                "<@m, [{}, {x}]>")) == "");
   }
 }
 

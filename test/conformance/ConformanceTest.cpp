@@ -198,8 +198,7 @@ TEST_CASE("Shardy's propagation tests, translated") {
   int passing = 0, failingAsKnown = 0;
   std::set<std::string> seen;
   for (const auto &path : files) {
-    const std::string id =
-        path.parent_path().filename().string() + "/" + path.stem().string();
+    const std::string id = path.parent_path().filename().string() + "/" + path.stem().string();
     seen.insert(id);
     json testCase = json::parse(readText(path));
     REQUIRE_MESSAGE(testCase.contains("_source"), id);

@@ -17,7 +17,8 @@ namespace {
 
 std::string constantGraph(const std::string &fields) {
   return R"({"format": "shardgen-graph", "version": 1, "inputs": [],
-    "ops": [{"op": "constant", "result": "c", )" + fields + R"(}],
+    "ops": [{"op": "constant", "result": "c", )" +
+         fields + R"(}],
     "outputs": [{"value": "c"}]})";
 }
 
@@ -138,8 +139,7 @@ TEST_CASE("constant errors") {
         Error{"/ops/0/value/1",
               "ragged nested array: expected a scalar at depth 1, like its siblings"});
   CHECK(errorOf(R"("type": "tensor<3x2xf32>", "value": [[1, 2, 3], [4, 5, 6]])") ==
-        Error{"/ops/0/value",
-              "constant value has shape 2x3 but its \"type\" is tensor<3x2xf32>"});
+        Error{"/ops/0/value", "constant value has shape 2x3 but its \"type\" is tensor<3x2xf32>"});
   CHECK(errorOf(R"("type": "tensor<f32>", "value": [1])") ==
         Error{"/ops/0/value", "constant value has shape 1 but its \"type\" is tensor<f32>"});
   CHECK(errorOf(R"("type": "tensor<2xui8>", "value": [1, 256])") ==
@@ -171,8 +171,8 @@ namespace {
 
 /// Writes a graph holding `literal` as a constant and reads it back.
 Literal roundTrip(const Literal &literal) {
-  Graph graph = readGraph(constantGraph(R"("type": ")" + printType(literal.type()) +
-                                        R"(", "value": 0)"));
+  Graph graph =
+      readGraph(constantGraph(R"("type": ")" + printType(literal.type()) + R"(", "value": 0)"));
   Op &op = graph.main.ops[0];
   op.attr<ConstantAttrs>() = ConstantAttrs{literal, false};
   return constantOf(readGraph(writeGraph(graph))).value;
@@ -182,9 +182,9 @@ Literal roundTrip(const Literal &literal) {
 
 TEST_CASE("constants round-trip bit-exactly") {
   std::mt19937_64 random(42);
-  for (ElementType type : {ElementType::F32, ElementType::F64, ElementType::F16, ElementType::BF16,
-                           ElementType::I1, ElementType::I8, ElementType::I32, ElementType::I64,
-                           ElementType::UI8, ElementType::UI32}) {
+  for (ElementType type :
+       {ElementType::F32, ElementType::F64, ElementType::F16, ElementType::BF16, ElementType::I1,
+        ElementType::I8, ElementType::I32, ElementType::I64, ElementType::UI8, ElementType::UI32}) {
     INFO(elementTypeName(type));
     Literal literal(TensorType{type, {4, 64}});
     // Random bit patterns, with NaNs replaced by the canonical quiet NaN
@@ -205,7 +205,8 @@ TEST_CASE("constants round-trip bit-exactly") {
 }
 
 TEST_CASE("constants are written compactly") {
-  Graph graph = readGraph(constantGraph(R"("type": "tensor<2x2xf32>", "value": [[0.1, -0.0], ["inf", 3]])"));
+  Graph graph =
+      readGraph(constantGraph(R"("type": "tensor<2x2xf32>", "value": [[0.1, -0.0], ["inf", 3]])"));
   std::string text = writeGraph(graph);
   CHECK(text.find("\"value\": [\n        [0.1, -0.0],\n        [\"inf\", 3.0]\n      ]") !=
         std::string::npos);

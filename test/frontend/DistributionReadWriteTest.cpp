@@ -41,15 +41,15 @@ void expectError(const std::string &text, const std::string &pointer, const std:
 } // namespace
 
 TEST_CASE("distributions are read on inputs, op results, distribute and outputs") {
-  Graph graph = readGraph(graphWith(
-      kInput,
-      R"({"op": "tanh", "operands": ["x"], "result": "y",
+  Graph graph = readGraph(
+      graphWith(kInput,
+                R"({"op": "tanh", "operands": ["x"], "result": "y",
           "distribution": {"order": "col_major", "shard_shape": [1, 7, 5], "mesh": "cores"}},
          {"op": "stablehlo.distribute", "operands": ["y"], "result": "z",
           "distribution": {"mesh": "cores", "shard_shape": [3, 1, 1], "order": "row_major"}},
          {"op": "tanh", "operands": ["z"], "results": ["w"],
           "distributions": [{"mesh": "cores", "shard_shape": [3, 7, 5]}]})",
-      R"({"value": "z", "distribution": {"mesh": "cores", "shard_shape": [1, 1, 1]}})"));
+                R"({"value": "z", "distribution": {"mesh": "cores", "shard_shape": [1, 1, 1]}})"));
   const RegionArgument &input = graph.main.args[0];
   REQUIRE(input.distribution);
   CHECK(input.distribution->meshName == "cores");
@@ -65,21 +65,24 @@ TEST_CASE("distributions are read on inputs, op results, distribute and outputs"
 }
 
 TEST_CASE("distributions are written canonically and read back equal") {
-  Graph graph = readGraph(graphWith(
-      kInput,
-      R"({"op": "distribute", "operands": ["x"], "result": "z",
+  Graph graph = readGraph(
+      graphWith(kInput,
+                R"({"op": "distribute", "operands": ["x"], "result": "z",
           "distribution": {"shard_shape": [1, 7, 5], "mesh": "cores", "order": "col_major"}},
          {"op": "tanh", "operands": ["z"], "results": ["w"],
           "distributions": [{"mesh": "cores", "shard_shape": [3, 7, 5]}]})",
-      R"({"value": "z", "distribution": {"mesh": "cores", "shard_shape": [1, 1, 1]}},
+                R"({"value": "z", "distribution": {"mesh": "cores", "shard_shape": [1, 1, 1]}},
          {"value": "w"})"));
   std::string text = writeGraph(graph);
   // Key order fixed, order always spelled out, the input's `_` key kept after.
-  CHECK(text.find(R"("distribution": {"mesh": "cores", "shard_shape": [2, 2, 2], "order": "row_major"},)"
-                  "\n      \"_note\": 1") != std::string::npos);
+  CHECK(text.find(
+            R"("distribution": {"mesh": "cores", "shard_shape": [2, 2, 2], "order": "row_major"},)"
+            "\n      \"_note\": 1") != std::string::npos);
   CHECK(text.find(R"("op": "distribute",)") != std::string::npos);
-  CHECK(text.find(R"("distribution": {"mesh": "cores", "shard_shape": [1, 7, 5], "order": "col_major"})") !=
-        std::string::npos);
+  CHECK(
+      text.find(
+          R"("distribution": {"mesh": "cores", "shard_shape": [1, 7, 5], "order": "col_major"})") !=
+      std::string::npos);
   CHECK(text.find(R"("distributions": [)") != std::string::npos);
   Graph back = readGraph(text);
   checkSameGraph(graph, back);
@@ -120,9 +123,9 @@ TEST_CASE("distribution syntax errors name their place") {
                 "/inputs/0/distribution/grid", "unknown key \"grid\" in distribution");
   }
   SUBCASE("not an object") {
-    expectError(graphWith(R"({"name": "x", "type": "tensor<4xf32>", "distribution": "cores"})", "",
-                          ""),
-                "/inputs/0/distribution", "expected an object, got a string for distribution");
+    expectError(
+        graphWith(R"({"name": "x", "type": "tensor<4xf32>", "distribution": "cores"})", "", ""),
+        "/inputs/0/distribution", "expected an object, got a string for distribution");
   }
   SUBCASE("distribute without its distribution") {
     expectError(graphWith(R"({"name": "x", "type": "tensor<4xf32>"})",
@@ -139,14 +142,13 @@ TEST_CASE("distribution syntax errors name their place") {
                 "\"distribution\"");
   }
   SUBCASE("not on a manual_computation body argument") {
-    expectError(
-        graphWith(R"({"name": "x", "type": "tensor<4xf32>"})",
-                  R"({"op": "manual_computation", "operands": ["x"], "results": ["y"],
+    expectError(graphWith(R"({"name": "x", "type": "tensor<4xf32>"})",
+                          R"({"op": "manual_computation", "operands": ["x"], "results": ["y"],
                       "in_shardings": ["<@cores, [{}]>"], "out_shardings": ["<@cores, [{}]>"],
                       "body": {"args": [{"name": "a", "type": "tensor<4xf32>",
                                          "distribution": {"mesh": "cores", "shard_shape": [2]}}],
                                "ops": [], "return": ["a"]}})",
-                  ""),
-        "/ops/0/body/args/0/distribution", "unknown key \"distribution\" in body argument");
+                          ""),
+                "/ops/0/body/args/0/distribution", "unknown key \"distribution\" in body argument");
   }
 }

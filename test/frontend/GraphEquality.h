@@ -17,35 +17,44 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
       [&](const auto &left) {
         using T = std::decay_t<decltype(left)>;
         const T &right = std::get<T>(b);
-        if constexpr (std::is_same_v<T, NoAttrs>) return true;
+        if constexpr (std::is_same_v<T, NoAttrs>)
+          return true;
         else if constexpr (std::is_same_v<T, ConstantAttrs>)
           return left.value == right.value && left.splat == right.splat;
-        else if constexpr (std::is_same_v<T, IotaAttrs>) return left.iotaDimension == right.iotaDimension;
-        else if constexpr (std::is_same_v<T, CompareAttrs>) return left.direction == right.direction;
+        else if constexpr (std::is_same_v<T, IotaAttrs>)
+          return left.iotaDimension == right.iotaDimension;
+        else if constexpr (std::is_same_v<T, CompareAttrs>)
+          return left.direction == right.direction;
         else if constexpr (std::is_same_v<T, DotGeneralAttrs>)
           return left.lhsBatchingDimensions == right.lhsBatchingDimensions &&
                  left.rhsBatchingDimensions == right.rhsBatchingDimensions &&
                  left.lhsContractingDimensions == right.lhsContractingDimensions &&
                  left.rhsContractingDimensions == right.rhsContractingDimensions;
-        else if constexpr (std::is_same_v<T, TransposeAttrs>) return left.permutation == right.permutation;
+        else if constexpr (std::is_same_v<T, TransposeAttrs>)
+          return left.permutation == right.permutation;
         else if constexpr (std::is_same_v<T, BroadcastInDimAttrs>)
           return left.broadcastDimensions == right.broadcastDimensions;
         else if constexpr (std::is_same_v<T, ReduceAttrs>)
           return left.dimensions == right.dimensions && left.reducer == right.reducer;
-        else if constexpr (std::is_same_v<T, ConcatenateAttrs>) return left.dimension == right.dimension;
+        else if constexpr (std::is_same_v<T, ConcatenateAttrs>)
+          return left.dimension == right.dimension;
         else if constexpr (std::is_same_v<T, SliceAttrs>)
-          return left.startIndices == right.startIndices && left.limitIndices == right.limitIndices &&
-                 left.strides == right.strides && left.stridesGiven == right.stridesGiven;
+          return left.startIndices == right.startIndices &&
+                 left.limitIndices == right.limitIndices && left.strides == right.strides &&
+                 left.stridesGiven == right.stridesGiven;
         else if constexpr (std::is_same_v<T, PadAttrs>)
           return left.edgePaddingLow == right.edgePaddingLow &&
                  left.edgePaddingHigh == right.edgePaddingHigh &&
                  left.interiorPadding == right.interiorPadding;
-        else if constexpr (std::is_same_v<T, ReverseAttrs>) return left.dimensions == right.dimensions;
+        else if constexpr (std::is_same_v<T, ReverseAttrs>)
+          return left.dimensions == right.dimensions;
         else if constexpr (std::is_same_v<T, PropagationBarrierAttrs>)
           return left.allowedDirection == right.allowedDirection;
         else if constexpr (std::is_same_v<T, CustomCallAttrs>)
-          return left.callTargetName == right.callTargetName && left.shardingRule == right.shardingRule;
-        else if constexpr (std::is_same_v<T, ShardingGroupAttrs>) return left.groupId == right.groupId;
+          return left.callTargetName == right.callTargetName &&
+                 left.shardingRule == right.shardingRule;
+        else if constexpr (std::is_same_v<T, ShardingGroupAttrs>)
+          return left.groupId == right.groupId;
         else if constexpr (std::is_same_v<T, ManualComputationAttrs>)
           return left.inShardings == right.inShardings && left.outShardings == right.outShardings &&
                  left.manualAxes == right.manualAxes;
@@ -61,7 +70,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.concatDimension == right.concatDimension;
         else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>)
           return left.axes == right.axes && left.shift == right.shift;
-        else return left.axis == right.axis; // AxisIndexAttrs
+        else
+          return left.axis == right.axis; // AxisIndexAttrs
       },
       a);
 }

@@ -102,9 +102,9 @@ TEST_CASE("npy: headers are byte-exact with np.save") {
 TEST_CASE("npy: every element type round-trips through a file") {
   fs::path dir = scratchDir();
   std::mt19937_64 random(7);
-  for (ElementType type : {ElementType::F32, ElementType::F64, ElementType::F16, ElementType::BF16,
-                           ElementType::I1, ElementType::I8, ElementType::I32, ElementType::I64,
-                           ElementType::UI8, ElementType::UI32}) {
+  for (ElementType type :
+       {ElementType::F32, ElementType::F64, ElementType::F16, ElementType::BF16, ElementType::I1,
+        ElementType::I8, ElementType::I32, ElementType::I64, ElementType::UI8, ElementType::UI32}) {
     INFO(elementTypeName(type));
     Literal literal(TensorType{type, {3, 1, 5}});
     for (int64_t i = 0; i < literal.numElements(); ++i) {
@@ -125,9 +125,10 @@ TEST_CASE("npy: every element type round-trips through a file") {
 TEST_CASE("npy: reading what other writers produce") {
   SUBCASE("version 2.0 and 3.0 headers") {
     for (int major : {2, 3}) {
-      Literal literal = parseNpy(npyFile("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }",
-                                         bytesOf({1, 0, 0, 0, 2, 0, 0, 0}), major),
-                                 "v.npy");
+      Literal literal =
+          parseNpy(npyFile("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }",
+                           bytesOf({1, 0, 0, 0, 2, 0, 0, 0}), major),
+                   "v.npy");
       CHECK(literal.type() == TensorType{ElementType::I32, {2}});
       CHECK(literal.as<int32_t>()[1] == 2);
     }
@@ -163,19 +164,19 @@ TEST_CASE("npy: reading what other writers produce") {
   }
   SUBCASE("bf16 as '<V2', 'bfloat16' and '<u2'") {
     for (std::string descr : {"<V2", "|V2", "bfloat16", "<u2"}) {
-      Literal literal = parseNpy(
-          npyFile("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }",
-                  bytesOf({0xc0, 0x3f})),
-          "h.npy");
+      Literal literal =
+          parseNpy(npyFile("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }",
+                           bytesOf({0xc0, 0x3f})),
+                   "h.npy");
       CHECK(literal.elementType() == ElementType::BF16);
       CHECK(literal.getFloat(0) == 1.5);
     }
   }
   SUBCASE("header variations: double quotes, key order, no trailing comma, Python 2 longs") {
-    Literal literal = parseNpy(
-        npyFile(R"({"shape": (3L, 1L), "fortran_order": False, "descr": "<f2"})",
-                bytesOf({0, 0x3c, 0, 0x40, 0, 0xbc})),
-        "p.npy");
+    Literal literal =
+        parseNpy(npyFile(R"({"shape": (3L, 1L), "fortran_order": False, "descr": "<f2"})",
+                         bytesOf({0, 0x3c, 0, 0x40, 0, 0xbc})),
+                 "p.npy");
     CHECK(literal.type() == TensorType{ElementType::F16, {3, 1}});
     CHECK(literal.getFloat(2) == -1.0);
   }

@@ -16,7 +16,8 @@ std::string graphWith(const std::string &ops, const std::string &outputs = "[]")
   return R"({"format": "shardgen-graph", "version": 1,
     "meshes": [{"name": "m", "axes": [{"name": "a", "size": 2}]}],
     "inputs": [{"name": "x", "type": "tensor<4xf32>"}, {"name": "y", "type": "tensor<4xf32>"}],
-    "ops": )" + ops + R"(, "outputs": )" + outputs + "}";
+    "ops": )" +
+         ops + R"(, "outputs": )" + outputs + "}";
 }
 
 struct Failure {
@@ -109,12 +110,11 @@ TEST_CASE("reader errors: meshes, inputs and outputs") {
                 "unknown key \"shape\" in mesh");
   }
   SUBCASE("device_ids with a string") {
-    expectError(withMeshes(R"([{"name": "m", "device_ids": [0, "1"]}])"),
-                "/meshes/0/device_ids/1", "expected an array of integers, got a string element");
+    expectError(withMeshes(R"([{"name": "m", "device_ids": [0, "1"]}])"), "/meshes/0/device_ids/1",
+                "expected an array of integers, got a string element");
   }
   SUBCASE("missing mesh name") {
-    expectError(withMeshes(R"([{"axes": []}])"), "/meshes/0/name",
-                "missing required key \"name\"");
+    expectError(withMeshes(R"([{"axes": []}])"), "/meshes/0/name", "missing required key \"name\"");
   }
   SUBCASE("bad input type") {
     expectError(R"({"format": "shardgen-graph", "version": 1,
@@ -142,8 +142,7 @@ TEST_CASE("reader errors: meshes, inputs and outputs") {
     CHECK(failure.message.rfind("invalid sharding \"<@m, [{a}>\"", 0) == 0);
   }
   SUBCASE("unknown output value") {
-    expectError(graphWith("[]", R"([{"value": "z"}])"), "/outputs/0/value",
-                "unknown value \"z\"");
+    expectError(graphWith("[]", R"([{"value": "z"}])"), "/outputs/0/value", "unknown value \"z\"");
   }
   SUBCASE("output as a plain string") {
     expectError(graphWith("[]", R"(["x"])"), "/outputs/0",
@@ -236,7 +235,8 @@ TEST_CASE("reader errors: ops") {
     Failure failure = failureOf(graphWith(R"([{"op": "add", "operands": ["x", "y"], "result": "a",
                                                 "type": "tensor<?xf32>"}])"));
     CHECK(failure.pointer == "/ops/0/type");
-    CHECK(failure.message == "invalid tensor type \"tensor<?xf32>\": dynamic shapes are not supported");
+    CHECK(failure.message ==
+          "invalid tensor type \"tensor<?xf32>\": dynamic shapes are not supported");
   }
   SUBCASE("bad sharding in shardings") {
     Failure failure = failureOf(graphWith(R"([{"op": "custom_call", "call_target_name": "f",
@@ -249,8 +249,8 @@ TEST_CASE("reader errors: ops") {
                 "/ops/0/type", "\"reshape\" needs a result \"type\"");
   }
   SUBCASE("iota without a type") {
-    expectError(graphWith(R"([{"op": "iota", "iota_dimension": 0, "result": "r"}])"),
-                "/ops/0/type", "\"iota\" needs a result \"type\"");
+    expectError(graphWith(R"([{"op": "iota", "iota_dimension": 0, "result": "r"}])"), "/ops/0/type",
+                "\"iota\" needs a result \"type\"");
   }
   SUBCASE("broadcast_in_dim without a type, plural form") {
     expectError(graphWith(R"([{"op": "broadcast_in_dim", "operands": ["x"], "results": ["r"],
@@ -341,7 +341,8 @@ TEST_CASE("reader errors: manual computation bodies are their own scope") {
     return graphWith(R"([{"op": "negate", "operands": ["x"], "result": "n"},
       {"op": "manual_computation", "operands": ["n"], "results": ["b"],
        "in_shardings": ["<@m, [{a}]>"], "out_shardings": ["<@m, [{a}]>"], "manual_axes": ["a"],
-       "body": )" + body + "}]");
+       "body": )" + body +
+                     "}]");
   };
   SUBCASE("a body sees no outer names") {
     expectError(manual(R"({"args": [{"name": "l", "type": "tensor<2xf32>"}],
@@ -396,7 +397,8 @@ TEST_CASE("reader errors: JSON pointers escape '/' and '~'") {
 TEST_CASE("reader errors: absurd nesting is refused, not a stack overflow") {
   std::string deep = std::string(100000, '[') + std::string(100000, ']');
   Failure failure = failureOf(R"({"format": "shardgen-graph", "version": 1, "inputs": [],
-    "ops": [], "outputs": [], "_x": )" + deep + "}");
+    "ops": [], "outputs": [], "_x": )" +
+                              deep + "}");
   CHECK(failure.pointer == "");
   // Line 2 has 36 characters before the first '['; with the top-level object
   // at depth 1, the 256th '[' is the first too deep.

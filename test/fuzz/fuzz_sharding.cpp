@@ -7,8 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
   std::string error;
   std::optional<shardgen::TensorSharding> sharding;
-  shardgen::fuzz::expectOnly(
-      [&] { sharding = shardgen::parseSharding(text, &error); });
+  shardgen::fuzz::expectOnly([&] { sharding = shardgen::parseSharding(text, &error); });
   if (!sharding) {
     if (error.empty())
       shardgen::fuzz::bug("parseSharding", "rejected without a message");

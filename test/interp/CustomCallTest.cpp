@@ -67,9 +67,8 @@ TEST_CASE("custom_call inside a manual_computation runs per device on local shar
                         "call_target_name": "describe"}],
                "return": ["bl", "il"]}}],
     "outputs": [{"value": "b"}, {"value": "info"}]})");
-  std::vector<Literal> out =
-      evaluate(graph, {literal("tensor<4x2xf32>", {1, 2, 3, 4, 5, 6, 7, 8})},
-               resolverFor("describe", addOneAndDescribe));
+  std::vector<Literal> out = evaluate(graph, {literal("tensor<4x2xf32>", {1, 2, 3, 4, 5, 6, 7, 8})},
+                                      resolverFor("describe", addOneAndDescribe));
   CHECK(floats(out[0]) == std::vector<double>{2, 3, 4, 5, 6, 7, 8, 9});
   CHECK(ints(out[1]) == std::vector<int64_t>{22, 22}); // each device saw a 2x2 shard
 }

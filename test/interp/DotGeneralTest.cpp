@@ -78,24 +78,27 @@ TEST_CASE("dot_general with batch dims in the middle and at the end, and two con
 }
 
 TEST_CASE("dot_general without contracting dims is an outer product") {
-  Literal out = evalOne(opGraph("dot_general", {"tensor<2xi64>", "tensor<3xi64>"}, ""),
-                        {intLiteral("tensor<2xi64>", {2, -3}), intLiteral("tensor<3xi64>", {1, 10, 100})});
+  Literal out =
+      evalOne(opGraph("dot_general", {"tensor<2xi64>", "tensor<3xi64>"}, ""),
+              {intLiteral("tensor<2xi64>", {2, -3}), intLiteral("tensor<3xi64>", {1, 10, 100})});
   CHECK(out.shape() == Shape{2, 3});
   CHECK(ints(out) == std::vector<int64_t>{2, 20, 200, -3, -30, -300});
 }
 
 TEST_CASE("dot_general: integers wrap, floats accumulate exactly and round once") {
-  Literal w = evalOne(opGraph("dot_general", {"tensor<2xi8>", "tensor<2xi8>"},
-                              dotAttrs("[]", "[]", "[0]", "[0]")),
-                      {intLiteral("tensor<2xi8>", {100, 100}), intLiteral("tensor<2xi8>", {2, 1})});
+  Literal w = evalOne(
+      opGraph("dot_general", {"tensor<2xi8>", "tensor<2xi8>"}, dotAttrs("[]", "[]", "[0]", "[0]")),
+      {intLiteral("tensor<2xi8>", {100, 100}), intLiteral("tensor<2xi8>", {2, 1})});
   CHECK(ints(w) == std::vector<int64_t>{44}); // 300 mod 256
-  Literal h = evalOne(opGraph("dot_general", {"tensor<3xf16>", "tensor<3xf16>"},
-                              dotAttrs("[]", "[]", "[0]", "[0]")),
-                      {literal("tensor<3xf16>", {2048, 1, 1}), literal("tensor<3xf16>", {1, 1, 1})});
+  Literal h =
+      evalOne(opGraph("dot_general", {"tensor<3xf16>", "tensor<3xf16>"},
+                      dotAttrs("[]", "[]", "[0]", "[0]")),
+              {literal("tensor<3xf16>", {2048, 1, 1}), literal("tensor<3xf16>", {1, 1, 1})});
   CHECK(floats(h) == std::vector<double>{2050});
-  Literal u = evalOne(opGraph("dot_general", {"tensor<2xui32>", "tensor<2xui32>"},
-                              dotAttrs("[]", "[]", "[0]", "[0]")),
-                      {intLiteral("tensor<2xui32>", {4294967295, 1}), intLiteral("tensor<2xui32>", {2, 3})});
+  Literal u = evalOne(
+      opGraph("dot_general", {"tensor<2xui32>", "tensor<2xui32>"},
+              dotAttrs("[]", "[]", "[0]", "[0]")),
+      {intLiteral("tensor<2xui32>", {4294967295, 1}), intLiteral("tensor<2xui32>", {2, 3})});
   CHECK(ints(u) == std::vector<int64_t>{1}); // 2 * (2^32 - 1) + 3 wraps to 1
 }
 

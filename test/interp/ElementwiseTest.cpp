@@ -40,8 +40,7 @@ TEST_CASE("integer division truncates; x/0 is -1 (all ones unsigned); INT_MIN/-1
   Literal y = intLiteral("tensor<6xi32>", {2, 2, -2, -2, -1, 0});
   CHECK(ints(binary("divide", x, y)) == std::vector<int64_t>{3, -3, -3, 3, kI32Min, -1});
   CHECK(ints(binary("divide", intLiteral("tensor<2xui32>", {7, 9}),
-                    intLiteral("tensor<2xui32>", {0, 2}))) ==
-        std::vector<int64_t>{4294967295, 4});
+                    intLiteral("tensor<2xui32>", {0, 2}))) == std::vector<int64_t>{4294967295, 4});
   CHECK(ints(binary("divide", intLiteral("tensor<2xui8>", {7, 200}),
                     intLiteral("tensor<2xui8>", {0, 3}))) == std::vector<int64_t>{255, 66});
   CHECK(ints(binary("divide", intLiteral("tensor<2xi64>", {kI64Min, 9}),
@@ -64,12 +63,12 @@ TEST_CASE("integer arithmetic wraps") {
   CHECK(ints(binary("multiply", intLiteral("tensor<3xi8>", {16, -128, 100}),
                     intLiteral("tensor<3xi8>", {16, -1, 3}))) ==
         std::vector<int64_t>{0, -128, 44}); // 256 -> 0, 128 -> -128, 300 -> 44
-  CHECK(ints(binary("add", intLiteral("tensor<1xui8>", {200}), intLiteral("tensor<1xui8>", {100}))) ==
-        std::vector<int64_t>{44});
+  CHECK(ints(binary("add", intLiteral("tensor<1xui8>", {200}),
+                    intLiteral("tensor<1xui8>", {100}))) == std::vector<int64_t>{44});
   CHECK(ints(binary("subtract", intLiteral("tensor<1xui32>", {0}),
                     intLiteral("tensor<1xui32>", {1}))) == std::vector<int64_t>{4294967295});
-  CHECK(ints(binary("add", intLiteral("tensor<1xi64>", {kI64Max}), intLiteral("tensor<1xi64>", {1}))) ==
-        std::vector<int64_t>{kI64Min});
+  CHECK(ints(binary("add", intLiteral("tensor<1xi64>", {kI64Max}),
+                    intLiteral("tensor<1xi64>", {1}))) == std::vector<int64_t>{kI64Min});
   CHECK(ints(binary("subtract", intLiteral("tensor<1xi64>", {kI64Min}),
                     intLiteral("tensor<1xi64>", {1}))) == std::vector<int64_t>{kI64Max});
   CHECK(ints(binary("multiply", intLiteral("tensor<1xi32>", {65536}),
@@ -92,7 +91,8 @@ TEST_CASE("integer power by squaring; negative exponents give 0 unless the base 
   Literal exponent = intLiteral("tensor<9xi32>", {4, -1, -5, -3, -2, 0, 31, 3, -1});
   CHECK(ints(binary("power", base, exponent)) ==
         std::vector<int64_t>{81, 0, 1, -1, 1, 1, kI32Min, -8, 0});
-  CHECK(ints(binary("power", intLiteral("tensor<2xui8>", {2, 3}), intLiteral("tensor<2xui8>", {9, 5}))) ==
+  CHECK(ints(binary("power", intLiteral("tensor<2xui8>", {2, 3}),
+                    intLiteral("tensor<2xui8>", {9, 5}))) ==
         std::vector<int64_t>{0, 243}); // 512 wraps to 0
 }
 
@@ -152,8 +152,8 @@ TEST_CASE("float remainder is fmod: the result has the dividend's sign") {
   CHECK(floats(binary("remainder", literal("tensor<3xf32>", {-7.5, 7.5, 5}),
                       literal("tensor<3xf32>", {2, -2, 2.5}))) ==
         std::vector<double>{-1.5, 1.5, 0});
-  CHECK(floats(binary("remainder", literal("tensor<1xf64>", {-7.25}), literal("tensor<1xf64>", {2}))) ==
-        std::vector<double>{-1.25});
+  CHECK(floats(binary("remainder", literal("tensor<1xf64>", {-7.25}),
+                      literal("tensor<1xf64>", {2}))) == std::vector<double>{-1.25});
 }
 
 TEST_CASE("float arithmetic of the basic ops") {
@@ -164,20 +164,21 @@ TEST_CASE("float arithmetic of the basic ops") {
   CHECK(floats(binary("multiply", a, b)) == std::vector<double>{0.375, -8, -16, 4.5});
   CHECK(floats(binary("divide", a, b)) == std::vector<double>{6, -0.5, -4, 18});
   CHECK(floats(binary("power", literal("tensor<3xf32>", {2, 9, 2}),
-                      literal("tensor<3xf32>", {10, 0.5, -1}))) == std::vector<double>{1024, 3, 0.5});
-  std::vector<double> byZero = floats(binary("divide", literal("tensor<2xf32>", {1, -1}),
-                                             literal("tensor<2xf32>", {0, 0})));
+                      literal("tensor<3xf32>", {10, 0.5, -1}))) ==
+        std::vector<double>{1024, 3, 0.5});
+  std::vector<double> byZero =
+      floats(binary("divide", literal("tensor<2xf32>", {1, -1}), literal("tensor<2xf32>", {0, 0})));
   CHECK(byZero[0] == kInf);
   CHECK(byZero[1] == -kInf);
 }
 
 TEST_CASE("f32 computes in float, f64 in double") {
-  CHECK(floats(binary("add", literal("tensor<1xf32>", {0.1}), literal("tensor<1xf32>", {0.2})))[0] ==
-        static_cast<double>(0.1f + 0.2f));
-  CHECK(floats(binary("add", literal("tensor<1xf64>", {0.1}), literal("tensor<1xf64>", {0.2})))[0] ==
-        0.1 + 0.2);
-  CHECK(floats(binary("add", literal("tensor<1xf64>", {1}), literal("tensor<1xf64>", {1e-15})))[0] ==
-        1 + 1e-15);
+  CHECK(floats(binary("add", literal("tensor<1xf32>", {0.1}),
+                      literal("tensor<1xf32>", {0.2})))[0] == static_cast<double>(0.1f + 0.2f));
+  CHECK(floats(binary("add", literal("tensor<1xf64>", {0.1}),
+                      literal("tensor<1xf64>", {0.2})))[0] == 0.1 + 0.2);
+  CHECK(floats(binary("add", literal("tensor<1xf64>", {1}),
+                      literal("tensor<1xf64>", {1e-15})))[0] == 1 + 1e-15);
 }
 
 TEST_CASE("float unary math at exactly known points") {
@@ -194,7 +195,8 @@ TEST_CASE("float unary math at exactly known points") {
         std::vector<double>{-1, 2, 2});
   CHECK(floats(unary("sine", literal("tensor<1xf32>", {0}))) == std::vector<double>{0});
   CHECK(floats(unary("cosine", literal("tensor<1xf32>", {0}))) == std::vector<double>{1});
-  CHECK(floats(unary("negate", literal("tensor<2xbf16>", {1.5, -2}))) == std::vector<double>{-1.5, 2});
+  CHECK(floats(unary("negate", literal("tensor<2xbf16>", {1.5, -2}))) ==
+        std::vector<double>{-1.5, 2});
   CHECK(floats(unary("abs", literal("tensor<2xf16>", {-1.5, 2}))) == std::vector<double>{1.5, 2});
   CHECK(std::isnan(floats(unary("log", literal("tensor<1xf32>", {-1})))[0]));
   CHECK(floats(unary("logistic", literal("tensor<2xf32>", {100, -100}))) ==
@@ -277,9 +279,9 @@ TEST_CASE("clamp with scalar and with same-shape bounds") {
                        {literal("tensor<f32>", {0}), x, literal("tensor<f32>", {2})})) ==
         std::vector<double>{0, 0.5, 2, 2});
   CHECK(ints(evalOne(opGraph("clamp", {"tensor<3xi32>", "tensor<3xi32>", "tensor<3xi32>"}),
-                     {intLiteral("tensor<3xi32>", {0, 5, -10}), intLiteral("tensor<3xi32>", {-1, 7, 0}),
-                      intLiteral("tensor<3xi32>", {3, 6, -5})})) ==
-        std::vector<int64_t>{0, 6, -5});
+                     {intLiteral("tensor<3xi32>", {0, 5, -10}),
+                      intLiteral("tensor<3xi32>", {-1, 7, 0}),
+                      intLiteral("tensor<3xi32>", {3, 6, -5})})) == std::vector<int64_t>{0, 6, -5});
 }
 
 TEST_CASE("convert float to integer truncates and saturates; NaN gives 0") {

@@ -38,7 +38,8 @@ TEST_CASE("an input of the wrong type is named by its pointer") {
   CHECK(error.pointer() == "/inputs/1");
   CHECK(std::string(error.what()) ==
         "input \"w\" has type tensor<2xf32> but the given value is tensor<2xf64>");
-  GraphError shape = errorOf({literal("tensor<3xf32>", {1, 2, 3}), literal("tensor<2xf32>", {1, 2})});
+  GraphError shape =
+      errorOf({literal("tensor<3xf32>", {1, 2, 3}), literal("tensor<2xf32>", {1, 2})});
   CHECK(shape.pointer() == "/inputs/0");
 }
 

@@ -83,8 +83,8 @@ inline std::string opGraph(const std::string &op, const std::vector<std::string>
   }
   std::string type = resultType.empty() ? "" : R"(, "type": ")" + resultType + "\"";
   return R"({"format": "shardgen-graph", "version": 1, "meshes": [], "inputs": [)" + inputs +
-         R"(], "ops": [{"op": ")" + op + R"(", "operands": [)" + operands +
-         R"(], "result": "y")" + type + attributes + R"(}], "outputs": [{"value": "y"}]})";
+         R"(], "ops": [{"op": ")" + op + R"(", "operands": [)" + operands + R"(], "result": "y")" +
+         type + attributes + R"(}], "outputs": [{"value": "y"}]})";
 }
 
 } // namespace shardgen::test

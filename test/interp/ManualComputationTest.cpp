@@ -13,11 +13,14 @@ using namespace shardgen::test;
 
 namespace {
 
-const char *kMesh = R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}])";
+const char *kMesh =
+    R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}])";
 
-std::string graphJson(const std::string &inputs, const std::string &ops, const std::string &outputs) {
+std::string graphJson(const std::string &inputs, const std::string &ops,
+                      const std::string &outputs) {
   return std::string(R"({"format": "shardgen-graph", "version": 1, )") + kMesh +
-         R"(, "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs + "]}";
+         R"(, "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs +
+         "]}";
 }
 
 /// A[r][c] = 4r + c, as i32.
@@ -126,9 +129,9 @@ TEST_CASE("manual_computation: every collective over axes [y, x] on a 2x2 mesh")
 }
 
 TEST_CASE("manual_computation: collectives over one axis form groups of two") {
-  std::string json = graphJson(
-      R"({"name": "a", "type": "tensor<4x4xi32>"})",
-      R"({"op": "manual_computation", "operands": ["a"], "results": ["r", "g", "p"],
+  std::string json =
+      graphJson(R"({"name": "a", "type": "tensor<4x4xi32>"})",
+                R"({"op": "manual_computation", "operands": ["a"], "results": ["r", "g", "p"],
           "in_shardings": ["<@m, [{x}, {y}]>"],
           "out_shardings": ["<@m, [{x}, {y}]>", "<@m, [{x}, {y}]>", "<@m, [{x}, {y}]>"],
           "manual_axes": ["x", "y"],
@@ -140,7 +143,7 @@ TEST_CASE("manual_computation: collectives over one axis form groups of two") {
               {"op": "collective_permute", "operands": ["al"], "result": "p", "axes": ["x"], "shift": 3}
             ],
             "return": ["s", "g", "p"]}})",
-      R"({"value": "r"}, {"value": "g"}, {"value": "p"})");
+                R"({"value": "r"}, {"value": "g"}, {"value": "p"})");
   Graph graph = loadGraph(json);
   std::vector<Literal> out = evaluate(graph, {matrixA()});
   // max over x of A[i][c] and A[2 + i][c] is the bottom block: A[2 + r % 2][c].
@@ -166,9 +169,9 @@ TEST_CASE("manual_computation: nested, with collectives over inner and enclosing
   // Outer: manual x, rows split. Inner: manual y, columns split; it adds the
   // all-device block sum S to its block. Back in the outer body, an
   // all_gather over x rebuilds the full matrix on every x.
-  std::string json = graphJson(
-      R"({"name": "a", "type": "tensor<4x4xi32>"})",
-      R"({"op": "manual_computation", "operands": ["a"], "results": ["r", "full"],
+  std::string json =
+      graphJson(R"({"name": "a", "type": "tensor<4x4xi32>"})",
+                R"({"op": "manual_computation", "operands": ["a"], "results": ["r", "full"],
           "in_shardings": ["<@m, [{x}, {}]>"],
           "out_shardings": ["<@m, [{x}, {}]>", "<@m, [{}, {}], replicated={x}>"],
           "manual_axes": ["x"],
@@ -188,7 +191,7 @@ TEST_CASE("manual_computation: nested, with collectives over inner and enclosing
               {"op": "all_gather", "operands": ["rows"], "result": "g", "axes": ["x"], "dimension": 0}
             ],
             "return": ["inner", "g"]}})",
-      R"({"value": "r"}, {"value": "full"})");
+                R"({"value": "r"}, {"value": "full"})");
   Graph graph = loadGraph(json);
   std::vector<Literal> out = evaluate(graph, {matrixA()});
   std::vector<int64_t> expected;
@@ -199,7 +202,8 @@ TEST_CASE("manual_computation: nested, with collectives over inner and enclosing
   CHECK(ints(out[1]) == ints(matrixA()));
 }
 
-TEST_CASE("manual_computation: unreduced results are summed, replicated ones come from coordinate 0") {
+TEST_CASE(
+    "manual_computation: unreduced results are summed, replicated ones come from coordinate 0") {
   // Contracting dim sharded on x: each x holds a partial product. Every
   // device adds 1000 * x + 100 * y: the unreduced sum over x adds 1000, and
   // the replicated y takes y = 0 (adds 0).

@@ -47,11 +47,12 @@ TEST_CASE("maximum(+0, -0) is +0 and minimum(-0, +0) is -0 in every float type; 
 TEST_CASE("max and min reducers order signed zeros as IEEE maximum/minimum") {
   const Literal zeros = literal("tensor<3xf32>", {-0.0, 0.0, -0.0});
   const std::string reduce = R"(, "dimensions": [0], "reducer": ")";
-  for (auto [reducer, init, sign] : {std::tuple("max", -1.0, false), std::tuple("min", 1.0, true)}) {
+  for (auto [reducer, init, sign] :
+       {std::tuple("max", -1.0, false), std::tuple("min", 1.0, true)}) {
     CAPTURE(reducer);
-    const Literal out = evalOne(opGraph("reduce", {"tensor<3xf32>", "tensor<f32>"},
-                                        reduce + reducer + "\"", "tensor<f32>"),
-                                {zeros, literal("tensor<f32>", {init})});
+    const Literal out = evalOne(
+        opGraph("reduce", {"tensor<3xf32>", "tensor<f32>"}, reduce + reducer + "\"", "tensor<f32>"),
+        {zeros, literal("tensor<f32>", {init})});
     CHECK(out.getFloat(0) == 0.0);
     CHECK(std::signbit(out.getFloat(0)) == sign);
   }

@@ -51,18 +51,21 @@ TEST_CASE("reduce over a middle dimension") {
 
 TEST_CASE("reduce mul, max, min") {
   Literal x = literal("tensor<2x3xf32>", {1, 2, 3, 4, 5, 6});
-  CHECK(floats(reduce(x, literal("tensor<f32>", {1}), "[1]", "mul")) == std::vector<double>{6, 120});
-  CHECK(floats(reduce(x, literal("tensor<f32>", {-kInf}), "[1]", "max")) == std::vector<double>{3, 6});
+  CHECK(floats(reduce(x, literal("tensor<f32>", {1}), "[1]", "mul")) ==
+        std::vector<double>{6, 120});
+  CHECK(floats(reduce(x, literal("tensor<f32>", {-kInf}), "[1]", "max")) ==
+        std::vector<double>{3, 6});
   CHECK(floats(reduce(x, literal("tensor<f32>", {kInf}), "[0]", "min")) ==
         std::vector<double>{1, 2, 3});
   // The init takes part: max(5, ...) and min(2, ...).
   CHECK(floats(reduce(x, literal("tensor<f32>", {5}), "[1]", "max")) == std::vector<double>{5, 6});
   CHECK(floats(reduce(x, literal("tensor<f32>", {2}), "[1]", "min")) == std::vector<double>{1, 2});
-  std::vector<double> withNan = floats(reduce(literal("tensor<3xf32>", {1, NAN, 2}),
-                                              literal("tensor<f32>", {-kInf}), "[0]", "max"));
+  std::vector<double> withNan = floats(
+      reduce(literal("tensor<3xf32>", {1, NAN, 2}), literal("tensor<f32>", {-kInf}), "[0]", "max"));
   CHECK(std::isnan(withNan[0]));
-  CHECK(ints(reduce(intLiteral("tensor<3xui32>", {4294967295, 1, 7}), intLiteral("tensor<ui32>", {0}),
-                    "[0]", "max")) == std::vector<int64_t>{4294967295});
+  CHECK(ints(reduce(intLiteral("tensor<3xui32>", {4294967295, 1, 7}),
+                    intLiteral("tensor<ui32>", {0}), "[0]", "max")) ==
+        std::vector<int64_t>{4294967295});
 }
 
 TEST_CASE("reduce and, or on i1 and on integers") {

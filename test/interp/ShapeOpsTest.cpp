@@ -32,7 +32,8 @@ TEST_CASE("reshape keeps row-major order") {
 
 TEST_CASE("transpose permutes dimensions") {
   Literal x = literal("tensor<2x3x4xf32>", iotaValues(24));
-  Literal y = evalOne(opGraph("transpose", {"tensor<2x3x4xf32>"}, R"(, "permutation": [2, 0, 1])"), {x});
+  Literal y =
+      evalOne(opGraph("transpose", {"tensor<2x3x4xf32>"}, R"(, "permutation": [2, 0, 1])"), {x});
   REQUIRE(y.shape() == Shape{4, 2, 3});
   std::vector<double> expected;
   for (int i = 0; i < 4; ++i) // result[i][j][k] = x[j][k][i]
@@ -60,19 +61,21 @@ TEST_CASE("broadcast_in_dim maps dims and expands size-1 dims") {
         std::vector<int64_t>{5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6});
   CHECK(floats(evalOne(opGraph("broadcast_in_dim", {"tensor<f16>"},
                                R"(, "broadcast_dimensions": [])", "tensor<2x2xf16>"),
-                       {literal("tensor<f16>", {0.5})})) == std::vector<double>{0.5, 0.5, 0.5, 0.5});
+                       {literal("tensor<f16>", {0.5})})) ==
+        std::vector<double>{0.5, 0.5, 0.5, 0.5});
 }
 
 TEST_CASE("concatenate along an inner and an outer dimension") {
   Literal a = literal("tensor<2x2xf32>", {1, 2, 3, 4});
   Literal b = literal("tensor<2x1xf32>", {5, 6});
-  CHECK(floats(evalOne(opGraph("concatenate", {"tensor<2x2xf32>", "tensor<2x1xf32>"},
-                               R"(, "dimension": 1)"),
-                       {a, b})) == std::vector<double>{1, 2, 5, 3, 4, 6});
-  Literal c = evalOne(opGraph("concatenate", {"tensor<1x2xi32>", "tensor<2x2xi32>", "tensor<1x2xi32>"},
-                              R"(, "dimension": 0)"),
-                      {intLiteral("tensor<1x2xi32>", {1, 2}), intLiteral("tensor<2x2xi32>", {3, 4, 5, 6}),
-                       intLiteral("tensor<1x2xi32>", {7, 8})});
+  CHECK(floats(evalOne(
+            opGraph("concatenate", {"tensor<2x2xf32>", "tensor<2x1xf32>"}, R"(, "dimension": 1)"),
+            {a, b})) == std::vector<double>{1, 2, 5, 3, 4, 6});
+  Literal c =
+      evalOne(opGraph("concatenate", {"tensor<1x2xi32>", "tensor<2x2xi32>", "tensor<1x2xi32>"},
+                      R"(, "dimension": 0)"),
+              {intLiteral("tensor<1x2xi32>", {1, 2}), intLiteral("tensor<2x2xi32>", {3, 4, 5, 6}),
+               intLiteral("tensor<1x2xi32>", {7, 8})});
   CHECK(c.shape() == Shape{4, 2});
   CHECK(ints(c) == std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8});
 }
@@ -82,13 +85,14 @@ TEST_CASE("slice with and without strides") {
   CHECK(floats(evalOne(opGraph("slice", {"tensor<10xf32>"},
                                R"(, "start_indices": [1], "limit_indices": [8], "strides": [3])"),
                        {v})) == std::vector<double>{1, 4, 7});
-  CHECK(floats(evalOne(opGraph("slice", {"tensor<10xf32>"},
-                               R"(, "start_indices": [2], "limit_indices": [5])"),
-                       {v})) == std::vector<double>{2, 3, 4});
+  CHECK(floats(evalOne(
+            opGraph("slice", {"tensor<10xf32>"}, R"(, "start_indices": [2], "limit_indices": [5])"),
+            {v})) == std::vector<double>{2, 3, 4});
   Literal m = literal("tensor<3x4xf32>", iotaValues(12));
-  Literal s = evalOne(opGraph("slice", {"tensor<3x4xf32>"},
-                              R"(, "start_indices": [0, 1], "limit_indices": [3, 4], "strides": [2, 2])"),
-                      {m});
+  Literal s =
+      evalOne(opGraph("slice", {"tensor<3x4xf32>"},
+                      R"(, "start_indices": [0, 1], "limit_indices": [3, 4], "strides": [2, 2])"),
+              {m});
   CHECK(s.shape() == Shape{2, 2});
   CHECK(floats(s) == std::vector<double>{1, 3, 9, 11});
 }
@@ -103,9 +107,9 @@ TEST_CASE("pad with interior padding and negative (cropping) edge padding") {
                       {x, literal("tensor<f32>", {-1})});
   REQUIRE(y.shape() == Shape{4, 5});
   CHECK(floats(y) == std::vector<double>{-1, -1, -1, -1, -1, //
-                                         -1, 2, -1, 3, -1,   //
+                                         -1, 2,  -1, 3,  -1, //
                                          -1, -1, -1, -1, -1, //
-                                         -1, 5, -1, 6, -1});
+                                         -1, 5,  -1, 6,  -1});
   Literal v = intLiteral("tensor<4xi32>", {1, 2, 3, 4});
   auto pad1d = [&](const std::string &attrs) {
     return ints(evalOne(opGraph("pad", {"tensor<4xi32>", "tensor<i32>"}, attrs),
@@ -113,8 +117,9 @@ TEST_CASE("pad with interior padding and negative (cropping) edge padding") {
   };
   CHECK(pad1d(R"(, "edge_padding_low": [2], "edge_padding_high": [-3], "interior_padding": [0])") ==
         std::vector<int64_t>{0, 0, 1});
-  CHECK(pad1d(R"(, "edge_padding_low": [-1], "edge_padding_high": [-1], "interior_padding": [0])") ==
-        std::vector<int64_t>{2, 3});
+  CHECK(
+      pad1d(R"(, "edge_padding_low": [-1], "edge_padding_high": [-1], "interior_padding": [0])") ==
+      std::vector<int64_t>{2, 3});
   CHECK(pad1d(R"(, "edge_padding_low": [-2], "edge_padding_high": [1], "interior_padding": [2])") ==
         std::vector<int64_t>{0, 2, 0, 0, 3, 0, 0, 4, 0});
 }

@@ -40,8 +40,7 @@ TEST_CASE("[3,7,5] by [2,2,2] on a 2x3 grid: 24 chunks, 4 per device, edges clip
 }
 
 TEST_CASE("[10,10,10] by [1,10,10]: device 0 holds channels 0 and 6, devices 4 and 5 one each") {
-  DistributionLayout layout({"cores", {1, 10, 10}, DeviceOrder::RowMajor}, {10, 10, 10},
-                            grid2x3());
+  DistributionLayout layout({"cores", {1, 10, 10}, DeviceOrder::RowMajor}, {10, 10, 10}, grid2x3());
   CHECK(layout.numChunks() == 10);
   CHECK(layout.chunksOfPosition(0) == Ints{0, 6});
   CHECK(layout.chunksOfPosition(3) == Ints{3, 9});

@@ -64,8 +64,8 @@ TEST_CASE("sharding text: structure is read into the model") {
 }
 
 TEST_CASE("sharding text: malformed text is rejected with a reason") {
-  const char *cases[] = {"", "<mesh, []>", "<@m, [{x}>", "<@m, [{x}p01]>", "<@m, [{x}]",
-                         "<@m, [{x}], foo={y}>", "<@m, [{\"x}]>"};
+  const char *cases[] = {"",           "<mesh, []>",           "<@m, [{x}>",   "<@m, [{x}p01]>",
+                         "<@m, [{x}]", "<@m, [{x}], foo={y}>", "<@m, [{\"x}]>"};
   for (const char *text : cases) {
     std::string error;
     CHECK_FALSE(parseSharding(text, &error).has_value());
@@ -99,7 +99,8 @@ TEST_CASE("mesh coordinates are row-major, device ids map positions") {
 
 TEST_CASE("op sharding rule text round-trips") {
   std::string error;
-  auto rule = parseOpShardingRule("([i, j], [j, k])->([i, k]) {i=8, j=4, k=2} reduction={j}", &error);
+  auto rule =
+      parseOpShardingRule("([i, j], [j, k])->([i, k]) {i=8, j=4, k=2} reduction={j}", &error);
   INFO(error);
   REQUIRE(rule);
   CHECK(rule->operands.size() == 2);

@@ -23,9 +23,8 @@ namespace fs = std::filesystem;
 struct CacheFolder {
   fs::path path;
   CacheFolder() {
-    path = fs::temp_directory_path() /
-           ("shardgen-jit-cache-test-" + std::to_string(::getpid()) + "-" +
-            std::to_string(reinterpret_cast<uintptr_t>(this)));
+    path = fs::temp_directory_path() / ("shardgen-jit-cache-test-" + std::to_string(::getpid()) +
+                                        "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
     fs::create_directories(path);
   }
   ~CacheFolder() { fs::remove_all(path); }
@@ -86,7 +85,8 @@ TEST_CASE("a different source, define, optimization level or file misses") {
   withHeader.virtualFiles = {{"/v/unused.h", "int unused;"}};
   CHECK_FALSE(compileCpp(kSource, "poly.cpp", withHeader)->timings().fromCache);
   CHECK_FALSE(compileCpp(std::string(kSource) + " ", "poly.cpp", cachedOptions(cache))
-                  ->timings().fromCache);
+                  ->timings()
+                  .fromCache);
   CHECK(cache.entries().size() == 5);
 }
 

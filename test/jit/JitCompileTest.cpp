@@ -30,7 +30,8 @@ TEST_CASE("a JIT-compiled function returns the value it computes") {
       for (int i = range.first; i <= range.last; ++i) sum += i * i;
       return sum;
     }
-  )", "squares.cpp");
+  )",
+                           "squares.cpp");
   auto sumOfSquares = module->lookupFunction<int(int)>("sumOfSquares");
   CHECK(sumOfSquares(10) == 385); // 10*11*21/6
   CHECK(sumOfSquares(0) == 0);
@@ -44,7 +45,8 @@ TEST_CASE("JIT-compiled code calls a host function registered by address") {
   auto module = compileCpp(R"(
     extern "C" int hostScale(int);
     extern "C" int scalePlusOne(int x) { return hostScale(x) + 1; }
-  )", "host_call.cpp", options);
+  )",
+                           "host_call.cpp", options);
   hostScaleCalls = 0;
   CHECK(module->lookupFunction<int(int)>("scalePlusOne")(4) == 41);
   CHECK(hostScaleCalls == 1);
@@ -58,7 +60,8 @@ TEST_CASE("JIT-compiled code calls the base host symbols it is given") {
     extern "C" void copyBytes(void *to, const void *from, unsigned long n) {
       __builtin_memcpy(to, from, n); // not inlined: n is not a constant
     }
-  )", "libm_call.cpp", options);
+  )",
+                           "libm_call.cpp", options);
   CHECK(module->lookupFunction<float(float)>("expOf")(0.0f) == 1.0f);
   char to[6] = {};
   module->lookupFunction<void(void *, const void *, unsigned long)>("copyBytes")(to, "shard", 6);
@@ -70,11 +73,15 @@ TEST_CASE("JIT-compiled code reaches no symbol of the process outside its table"
   for (const std::string name : {"remove", "system", "strlen"}) {
     JitOptions options;
     options.hostSymbols = baseHostSymbols();
-    CHECK_THROWS_WITH_AS(compileCpp("extern \"C\" int " + name + "(const char *);\n"
-                                    "extern \"C\" int call() { return " + name + "(\"x\"); }\n",
+    CHECK_THROWS_WITH_AS(compileCpp("extern \"C\" int " + name +
+                                        "(const char *);\n"
+                                        "extern \"C\" int call() { return " +
+                                        name + "(\"x\"); }\n",
                                     "outside.cpp", options),
                          ("cannot link 'outside.cpp': it uses symbols that are not in the JIT's "
-                          "symbol table: " + name).c_str(),
+                          "symbol table: " +
+                          name)
+                             .c_str(),
                          JitError);
   }
 }
@@ -96,7 +103,8 @@ TEST_CASE("no system header is visible; <stddef.h> and <stdint.h> are the JIT's 
     struct Pair { int32_t a; int64_t b; };
     static_assert(offsetof(Pair, b) == 8 && NULL == 0);
     extern "C" int64_t int64Min() { return INT64_MIN; }
-  )", "freestanding.cpp");
+  )",
+                           "freestanding.cpp");
   CHECK(module->lookupFunction<int64_t()>("int64Min")() == INT64_MIN);
 }
 
@@ -114,7 +122,8 @@ TEST_CASE("static initializers run at compile time, destructors with the module"
     Registrar registrar;
     static int startupValue = [] { return 6 * 7; }();
     extern "C" int getStartupValue() { return startupValue; }
-  )", "static_init.cpp", options);
+  )",
+                           "static_init.cpp", options);
   CHECK(recordedByJit == 7); // before any lookup
   CHECK(module->lookupFunction<int()>("getStartupValue")() == 42);
   module.reset();
@@ -141,7 +150,8 @@ TEST_CASE("a C++ exception of a host function unwinds through JIT-compiled code"
     extern "C" int caughtInside(int x) {
       try { return half(x); } catch (...) { return -1; }
     }
-  )", "throws.cpp", options);
+  )",
+                           "throws.cpp", options);
   auto half = module->lookupFunction<int(int)>("half");
   CHECK(half(8) == 4);
   CHECK_THROWS_WITH_AS(half(7), "odd value 7", std::invalid_argument);
@@ -169,27 +179,25 @@ TEST_CASE("a compile error is a JitError with clang's diagnostic and line") {
 
 TEST_CASE("errors in includes and anonymous namespaces do not crash") {
   // Both crash clang::Interpreter 19 (llvm-project #123300).
-  CHECK_THROWS_WITH_AS(compileCpp("#include \"missing_header.h\"\nint x;\n",
-                                  "includes_missing.cpp"),
-                       doctest::Contains("'missing_header.h' file not found"),
-                       JitError);
   CHECK_THROWS_WITH_AS(
-      compileCpp("namespace { int f() { return nope; } }\n", "anon.cpp"),
-      doctest::Contains("anon.cpp:1:"), JitError);
+      compileCpp("#include \"missing_header.h\"\nint x;\n", "includes_missing.cpp"),
+      doctest::Contains("'missing_header.h' file not found"), JitError);
+  CHECK_THROWS_WITH_AS(compileCpp("namespace { int f() { return nope; } }\n", "anon.cpp"),
+                       doctest::Contains("anon.cpp:1:"), JitError);
 }
 
 TEST_CASE("a call to an undefined function is a JitError naming it") {
   CHECK_THROWS_WITH_AS(compileCpp(R"(
     extern "C" int notDefinedAnywhere(int);
     extern "C" int caller(int x) { return notDefinedAnywhere(x); }
-  )", "undefined.cpp"),
+  )",
+                                  "undefined.cpp"),
                        doctest::Contains("notDefinedAnywhere"), JitError);
 }
 
 TEST_CASE("looking up a symbol the module does not define is a JitError") {
   auto module = compileCpp("extern \"C\" int present() { return 1; }", "one.cpp");
-  CHECK_THROWS_WITH_AS(module->lookup("absent"),
-                       doctest::Contains("'absent'"), JitError);
+  CHECK_THROWS_WITH_AS(module->lookup("absent"), doctest::Contains("'absent'"), JitError);
 }
 
 TEST_CASE("an invalid optimization level is a JitError") {

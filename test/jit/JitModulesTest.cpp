@@ -11,7 +11,8 @@ namespace shardgen {
 namespace {
 
 std::string counterModule(int start) {
-  return "static int counter = " + std::to_string(start) + ";\n"
+  return "static int counter = " + std::to_string(start) +
+         ";\n"
          "extern \"C\" int next() { return counter++; }\n";
 }
 
@@ -30,10 +31,9 @@ TEST_CASE("two modules defining the same symbols coexist") {
 
 TEST_CASE("virtual headers are found through include dirs and by path") {
   JitOptions options;
-  options.virtualFiles = {
-      {"virtual/include/shardgen_test/helpers.h",
-       "#pragma once\ninline int tripled(int x) { return 3 * x; }\n"},
-      {"/shardgen-virtual/constants.h", "#define MAGIC 11\n"}};
+  options.virtualFiles = {{"virtual/include/shardgen_test/helpers.h",
+                           "#pragma once\ninline int tripled(int x) { return 3 * x; }\n"},
+                          {"/shardgen-virtual/constants.h", "#define MAGIC 11\n"}};
   options.includeDirs = {"virtual/include", "/shardgen-virtual"};
   options.defines = {"OFFSET=5", "USE_OFFSET"};
   auto module = compileCpp(R"(
@@ -43,16 +43,16 @@ TEST_CASE("virtual headers are found through include dirs and by path") {
     #ifdef USE_OFFSET
     extern "C" int magic() { return tripled(MAGIC) + OFFSET; }
     #endif
-  )", "uses_virtual.cpp", options);
+  )",
+                           "uses_virtual.cpp", options);
   CHECK(module->lookupFunction<int()>("magic")() == 38);
 }
 
 TEST_CASE("an error inside a virtual header names that header") {
   JitOptions options;
   options.virtualFiles = {{"/shardgen-virtual/bad.h", "int a = ;\n"}};
-  CHECK_THROWS_WITH_AS(
-      compileCpp("#include \"/shardgen-virtual/bad.h\"\n", "main.cpp", options),
-      doctest::Contains("/shardgen-virtual/bad.h:1:"), JitError);
+  CHECK_THROWS_WITH_AS(compileCpp("#include \"/shardgen-virtual/bad.h\"\n", "main.cpp", options),
+                       doctest::Contains("/shardgen-virtual/bad.h:1:"), JitError);
 }
 
 TEST_CASE("a module runs from several threads at once") {
@@ -62,7 +62,8 @@ TEST_CASE("a module runs from several threads at once") {
       for (long long i = from; i < to; ++i) sum += i % 7;
       return sum;
     }
-  )", "threads.cpp");
+  )",
+                           "threads.cpp");
   auto sumRange = module->lookupFunction<long long(long long, long long)>("sumRange");
   constexpr int threadCount = 4;
   std::vector<long long> results(threadCount);
@@ -80,8 +81,7 @@ TEST_CASE("modules compile concurrently on two threads") {
   std::thread threads[2];
   for (int t = 0; t < 2; ++t)
     threads[t] = std::thread([&, t] {
-      modules[t] = compileCpp("extern \"C\" int id() { return " +
-                                  std::to_string(t + 1) + "; }\n",
+      modules[t] = compileCpp("extern \"C\" int id() { return " + std::to_string(t + 1) + "; }\n",
                               "concurrent.cpp");
     });
   for (auto &thread : threads)

@@ -64,7 +64,8 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
   CHECK(opAt(graph, 4).attr<DotGeneralAttrs>().rhsContractingDimensions == std::vector<int64_t>{0});
   REQUIRE(graph.meshes.size() == 1);
   CHECK(printSharding(*graph.main.args[0].sharding) == R"(<@mesh, [{"a", ?}, {?}p1]>)");
-  CHECK(printSharding(*graph.main.args[1].sharding) == R"(<@mesh, [{"b":(1)2}, {}], replicated={"a"}>)");
+  CHECK(printSharding(*graph.main.args[1].sharding) ==
+        R"(<@mesh, [{"b":(1)2}, {}], replicated={"a"}>)");
   CHECK(printSharding(*opAt(graph, 0).shardings[0]) == R"(<@mesh, [{"a"}, {}]>)");
   CHECK(printSharding(*graph.main.results[0].sharding) == R"(<@mesh, [{}, {"b"}]>)");
   CHECK(graph.value(graph.main.args[0].value).name == "arg0");
@@ -151,7 +152,8 @@ std::string manualModule(const std::string &collective) {
 sdy.mesh @mesh = <["a"=2, "b"=2], device_ids=[0, 2, 1, 3]>
 func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {"b"}]>] out_shardings=[<@mesh, [{"a"}, {"b"}]>] manual_axes={"a", "b"} (%x: tensor<4x4xf32>) {
-    )" + collective + R"(
+    )" + collective +
+         R"(
     sdy.return %y : tensor<4x4xf32>
   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
@@ -281,5 +283,6 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 })");
   CHECK(importPlace == "3:3");
-  CHECK(importMessage == "operation 'stablehlo.cbrt' is not supported (the graph format has no such op) (at model.py:7:9)");
+  CHECK(importMessage == "operation 'stablehlo.cbrt' is not supported (the graph format has no "
+                         "such op) (at model.py:7:9)");
 }

@@ -84,13 +84,16 @@ TEST_CASE("mlir-opt-19 parses the generic export of every sample, and its reprin
     text += (i ? "// -----\n" : "") + mlir::writeMlir(graphs[i], mlir::MlirForm::Generic);
   char folder[] = "/tmp/shardgen_mlir_opt_XXXXXX";
   REQUIRE(::mkdtemp(folder) != nullptr);
-  std::string input = std::string(folder) + "/exported.mlir", output = std::string(folder) + "/reprinted.mlir";
+  std::string input = std::string(folder) + "/exported.mlir",
+              output = std::string(folder) + "/reprinted.mlir";
   {
     std::ofstream out(input);
     out << text;
   }
-  std::string command = mlirOpt + " --allow-unregistered-dialect --split-input-file "
-                        "--mlir-print-op-generic " + input + " -o " + output + " 2>" + folder + "/err.txt";
+  std::string command = mlirOpt +
+                        " --allow-unregistered-dialect --split-input-file "
+                        "--mlir-print-op-generic " +
+                        input + " -o " + output + " 2>" + folder + "/err.txt";
   int status = std::system(command.c_str());
   INFO("mlir-opt said: " << readText(std::string(folder) + "/err.txt"));
   REQUIRE(status == 0);
@@ -99,7 +102,8 @@ TEST_CASE("mlir-opt-19 parses the generic export of every sample, and its reprin
   std::vector<std::string> modules;
   for (size_t start = 0; start <= reprinted.size();) {
     size_t end = reprinted.find("// -----", start);
-    modules.push_back(reprinted.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    modules.push_back(
+        reprinted.substr(start, end == std::string::npos ? std::string::npos : end - start));
     if (end == std::string::npos)
       break;
     start = end + 8;

@@ -110,7 +110,8 @@ TEST_CASE("the MLIR samples compute what their JSON twins compute") {
     Graph fromJson = verified(readGraph(readText(root / (std::string(name) + ".json"))));
     REQUIRE(fromMlir.main.args.size() == fromJson.main.args.size());
     for (size_t i = 0; i < fromJson.main.args.size(); ++i) {
-      CHECK(fromMlir.type(fromMlir.main.args[i].value) == fromJson.type(fromJson.main.args[i].value));
+      CHECK(fromMlir.type(fromMlir.main.args[i].value) ==
+            fromJson.type(fromJson.main.args[i].value));
       CHECK(fromMlir.main.args[i].sharding == fromJson.main.args[i].sharding);
     }
     for (size_t i = 0; i < fromJson.main.results.size(); ++i)

@@ -75,8 +75,8 @@ TEST_CASE("groups are the devices differing only in the group axes, in position 
 
 TEST_CASE("layouts compare by axes and partial axes, not by sharding decorations") {
   Mesh mesh = makeMesh({{"x", 2}, {"y", 2}});
-  ShardLayout a = makeShardLayout(mesh, f32({4}), DimAxes{{AxisRef::full("x")}},
-                                  {AxisRef::full("y")});
+  ShardLayout a =
+      makeShardLayout(mesh, f32({4}), DimAxes{{AxisRef::full("x")}}, {AxisRef::full("y")});
   ShardLayout b = makeShardLayout(mesh, f32({4}), DimAxes{{AxisRef::full("x")}});
   CHECK_FALSE(sameLayout(a, b));
   b.partialAxes = {AxisRef::full("y")};

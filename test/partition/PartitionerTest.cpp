@@ -13,8 +13,8 @@ using namespace shardgen::testing;
 
 namespace {
 
-std::string graphJson(const std::string &meshes, const std::string &inputs,
-                      const std::string &ops, const std::string &outputs) {
+std::string graphJson(const std::string &meshes, const std::string &inputs, const std::string &ops,
+                      const std::string &outputs) {
   return R"({"format": "shardgen-graph", "version": 1, "name": "t", "meshes": [)" + meshes +
          R"(], "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs +
          "]}";
@@ -24,14 +24,14 @@ const std::string meshXY =
     R"({"name": "mesh", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]})";
 
 std::string dotGraph(const std::string &resultSharding, const std::string &outputSharding) {
-  return graphJson(
-      meshXY,
-      R"({"name": "a", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{}, {y}]>"},
+  return graphJson(meshXY,
+                   R"({"name": "a", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{}, {y}]>"},
          {"name": "b", "type": "tensor<8x4xf32>", "sharding": "<@mesh, [{y}, {}]>"})",
-      R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
+                   R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
           "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0],
-          "sharding": ")" + resultSharding + R"("})",
-      R"({"value": "c", "sharding": ")" + outputSharding + R"("})");
+          "sharding": ")" +
+                       resultSharding + R"("})",
+                   R"({"value": "c", "sharding": ")" + outputSharding + R"("})");
 }
 
 } // namespace
@@ -53,8 +53,8 @@ TEST_CASE("a sharded contraction whose result is split on that axis is a reduce_
 }
 
 TEST_CASE("an unreduced result sharding keeps the partial value") {
-  Graph graph = loadGraph(
-      dotGraph("<@mesh, [{x}, {}], unreduced={y}>", "<@mesh, [{x}, {}], unreduced={y}>"));
+  Graph graph =
+      loadGraph(dotGraph("<@mesh, [{x}, {}], unreduced={y}>", "<@mesh, [{x}, {}], unreduced={y}>"));
   SpmdProgram program = partitionVerified(graph);
   REQUIRE(program.outputs.size() == 1);
   CHECK(program.layout(program.outputs[0]).partialAxes == std::vector<AxisRef>{AxisRef::full("y")});
@@ -70,11 +70,13 @@ TEST_CASE("an unreduced result sharding keeps the partial value") {
 
 TEST_CASE("a reduce whose init is not the identity does not reduce over shards") {
   auto reduceGraph = [](const char *init) {
-    return graphJson(meshXY, R"({"name": "a", "type": "tensor<6x5xf32>", "sharding": "<@mesh, [{}, {x}]>"})",
-                     std::string(R"({"op": "constant", "result": "i", "type": "tensor<f32>", "value": )") + init +
-                         R"(}, {"op": "reduce", "operands": ["a", "i"], "result": "r",
+    return graphJson(
+        meshXY, R"({"name": "a", "type": "tensor<6x5xf32>", "sharding": "<@mesh, [{}, {x}]>"})",
+        std::string(R"({"op": "constant", "result": "i", "type": "tensor<f32>", "value": )") +
+            init +
+            R"(}, {"op": "reduce", "operands": ["a", "i"], "result": "r",
                                 "dimensions": [1], "reducer": "add"})",
-                     R"({"value": "r"})");
+        R"({"value": "r"})");
   };
   Graph identity = loadGraph(reduceGraph("0.0"));
   CHECK(countSteps(partitionVerified(identity), StepKind::AllReduce) == 1);
@@ -87,11 +89,11 @@ TEST_CASE("a reduce whose init is not the identity does not reduce over shards")
 }
 
 TEST_CASE("shardings on two different meshes are an error at the second one") {
-  std::string json = graphJson(
-      meshXY + R"(, {"name": "other", "axes": [{"name": "z", "size": 4}]})",
-      R"({"name": "a", "type": "tensor<4xf32>", "sharding": "<@mesh, [{x}]>"},
+  std::string json =
+      graphJson(meshXY + R"(, {"name": "other", "axes": [{"name": "z", "size": 4}]})",
+                R"({"name": "a", "type": "tensor<4xf32>", "sharding": "<@mesh, [{x}]>"},
          {"name": "b", "type": "tensor<4xf32>", "sharding": "<@other, [{z}]>"})",
-      R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})");
+                R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})");
   Graph graph = loadGraph(json);
   try {
     partitionVerified(graph);
@@ -112,9 +114,8 @@ TEST_CASE("a manual computation's replicated manual axis takes the value at coor
 }
 
 TEST_CASE("a free axis sharding a manual dim unevenly is gathered before entering") {
-  std::string json = graphJson(
-      meshXY, R"({"name": "a", "type": "tensor<6x2xf32>"})",
-      R"({"op": "manual_computation", "operands": ["a"], "results": ["m"],
+  std::string json = graphJson(meshXY, R"({"name": "a", "type": "tensor<6x2xf32>"})",
+                               R"({"op": "manual_computation", "operands": ["a"], "results": ["m"],
           "in_shardings": ["<@mesh, [{x, y}, {}]>"],
           "out_shardings": ["<@mesh, [{x, y}, {}]>"], "manual_axes": ["x"],
           "body": {"args": [{"name": "l", "type": "tensor<3x2xf32>"}],
@@ -126,7 +127,7 @@ TEST_CASE("a free axis sharding a manual dim unevenly is gathered before enterin
                            {"op": "all_gather", "operands": ["s"], "result": "g",
                             "axes": ["x"], "dimension": 1}],
                    "return": ["g"]}})",
-      R"({"value": "m"})");
+                               R"({"value": "m"})");
   Graph graph = loadGraph(json);
   CHECK(checkPartitionedEqualsInterpreter(graph, 2) == "");
 }
@@ -208,12 +209,12 @@ TEST_CASE("an unreduced manual axis of an out_sharding leaves a partial value") 
 }
 
 TEST_CASE("inputs arrive and outputs leave in their declared shardings; others are replicated") {
-  std::string json = graphJson(
-      meshXY,
-      R"({"name": "a", "type": "tensor<5x4xf32>", "sharding": "<@mesh, [{x, y}, {}]>"},
+  std::string json =
+      graphJson(meshXY,
+                R"({"name": "a", "type": "tensor<5x4xf32>", "sharding": "<@mesh, [{x, y}, {}]>"},
          {"name": "b", "type": "tensor<5x4xf32>"})",
-      R"({"op": "add", "operands": ["a", "b"], "result": "c"})",
-      R"({"value": "c", "sharding": "<@mesh, [{}, {y}]>"}, {"value": "c"})");
+                R"({"op": "add", "operands": ["a", "b"], "result": "c"})",
+                R"({"value": "c", "sharding": "<@mesh, [{}, {y}]>"}, {"value": "c"})");
   Graph graph = loadGraph(json);
   SpmdProgram program = partitionVerified(graph);
   auto axesOf = [&](SpmdValueId v) { return dimAxesOf(program.layout(v)); };

@@ -60,13 +60,41 @@ TEST_CASE("random graphs cover the spec's op table") {
           nestedManual += inner.kind == OpKind::ManualComputation;
     });
   }
-  for (const char *name :
-       {"constant", "iota", "add", "subtract", "multiply", "divide", "maximum", "minimum",
-        "negate", "abs", "tanh", "sqrt", "floor", "compare", "select", "clamp", "convert",
-        "dot_general", "transpose", "reshape", "broadcast_in_dim", "reduce", "concatenate",
-        "slice", "pad", "reverse", "sharding_constraint", "sharding_group", "manual_computation",
-        "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "collective_permute",
-        "axis_index"}) {
+  for (const char *name : {"constant",
+                           "iota",
+                           "add",
+                           "subtract",
+                           "multiply",
+                           "divide",
+                           "maximum",
+                           "minimum",
+                           "negate",
+                           "abs",
+                           "tanh",
+                           "sqrt",
+                           "floor",
+                           "compare",
+                           "select",
+                           "clamp",
+                           "convert",
+                           "dot_general",
+                           "transpose",
+                           "reshape",
+                           "broadcast_in_dim",
+                           "reduce",
+                           "concatenate",
+                           "slice",
+                           "pad",
+                           "reverse",
+                           "sharding_constraint",
+                           "sharding_group",
+                           "manual_computation",
+                           "all_reduce",
+                           "all_gather",
+                           "reduce_scatter",
+                           "all_to_all",
+                           "collective_permute",
+                           "axis_index"}) {
     CAPTURE(name);
     CHECK(counts[name] > 0);
   }
@@ -101,10 +129,11 @@ TEST_CASE("random graphs exercise every kind of SPMD step") {
     CAPTURE(stepKindName(kind));
     CHECK(counts[kind] > 0);
   }
-  MESSAGE("step counts over 200 graphs: compute " << counts[StepKind::Compute] << ", all_slice "
-          << counts[StepKind::AllSlice] << ", all_gather " << counts[StepKind::AllGather]
-          << ", all_to_all " << counts[StepKind::AllToAll] << ", collective_permute "
-          << counts[StepKind::CollectivePermute] << ", all_reduce "
-          << counts[StepKind::AllReduce] << ", reduce_scatter "
-          << counts[StepKind::ReduceScatter] << ", broadcast " << counts[StepKind::Broadcast]);
+  MESSAGE("step counts over 200 graphs: compute "
+          << counts[StepKind::Compute] << ", all_slice " << counts[StepKind::AllSlice]
+          << ", all_gather " << counts[StepKind::AllGather] << ", all_to_all "
+          << counts[StepKind::AllToAll] << ", collective_permute "
+          << counts[StepKind::CollectivePermute] << ", all_reduce " << counts[StepKind::AllReduce]
+          << ", reduce_scatter " << counts[StepKind::ReduceScatter] << ", broadcast "
+          << counts[StepKind::Broadcast]);
 }

@@ -54,7 +54,8 @@ TEST_CASE("between distributions: blocks cover each destination once, clipped ed
   // col_major (the same order on one axis): chunks [0,3) on 0, [3,5) on 1.
   Mesh mesh = lineMesh(3);
   TensorType type{ElementType::F32, {5}};
-  ShardLayout from = makeDistributedLayout(mesh, type, Distribution{"m", {2}, DeviceOrder::RowMajor});
+  ShardLayout from =
+      makeDistributedLayout(mesh, type, Distribution{"m", {2}, DeviceOrder::RowMajor});
   ShardLayout to = makeDistributedLayout(mesh, type, Distribution{"m", {3}, DeviceOrder::ColMajor});
   CHECK(to.extentsOf(2) == Shape{0, 3}); // more devices than chunks: an empty buffer
   std::vector<RedistributionBlock> blocks = planRedistribution(mesh, from, to);

@@ -166,10 +166,15 @@ TEST_CASE("sub-axes reshard exactly") {
 
 TEST_CASE("random reshards between layouts of uneven shapes are exact") {
   Mesh mesh = makeMesh({{"x", 2}, {"y", 3}});
-  std::vector<DimAxes> layouts = {
-      {{}, {}},           {{ax("x")}, {}},         {{}, {ax("y")}},
-      {{ax("x")}, {ax("y")}}, {{ax("y")}, {ax("x")}}, {{ax("x"), ax("y")}, {}},
-      {{ax("y"), ax("x")}, {}}, {{}, {ax("x"), ax("y")}}, {{ax("y")}, {}}};
+  std::vector<DimAxes> layouts = {{{}, {}},
+                                  {{ax("x")}, {}},
+                                  {{}, {ax("y")}},
+                                  {{ax("x")}, {ax("y")}},
+                                  {{ax("y")}, {ax("x")}},
+                                  {{ax("x"), ax("y")}, {}},
+                                  {{ax("y"), ax("x")}, {}},
+                                  {{}, {ax("x"), ax("y")}},
+                                  {{ax("y")}, {}}};
   for (Shape shape : {Shape{6, 6}, Shape{5, 7}, Shape{1, 4}}) {
     for (const auto &a : layouts)
       for (const auto &b : layouts) {

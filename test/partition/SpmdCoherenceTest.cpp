@@ -104,7 +104,8 @@ TEST_CASE("coherence: group axes that repeat an axis or leave the mesh are caugh
 TEST_CASE("coherence: a collective that changes the element type is caught") {
   MlpProgram mlp;
   mlp.output().globalType.elementType = ElementType::F64;
-  CHECK(incoherence(mlp.program) == "/ops/4: all_reduce step: device 0: sends f32 and receives f64");
+  CHECK(incoherence(mlp.program) ==
+        "/ops/4: all_reduce step: device 0: sends f32 and receives f64");
 }
 
 TEST_CASE("coherence: collective_permute pairs with two senders to a device are caught") {
@@ -186,8 +187,8 @@ TEST_CASE("coherence: every kind of collective of the random programs, broken on
     CAPTURE(stepKindName(kind));
     CHECK(kinds[kind] >= 1);
   }
-  MESSAGE("caught " << caught.size() << " broken kinds of step, " << body
-                    << " body collectives, " << padded << " with padded slots");
+  MESSAGE("caught " << caught.size() << " broken kinds of step, " << body << " body collectives, "
+                    << padded << " with padded slots");
   CHECK(body >= 2);
   CHECK(padded >= 2);
 }

@@ -80,7 +80,7 @@ void reduceInto(Literal &accumulator, const Literal &other, Reducer reducer) {
   for (int64_t i = 0; i < accumulator.numElements(); ++i) {
     if (floating) {
       double a = accumulator.getFloat(i), b = other.getFloat(i);
-      double r = reducer == Reducer::Add ? a + b
+      double r = reducer == Reducer::Add   ? a + b
                  : reducer == Reducer::Mul ? a * b
                  : reducer == Reducer::Max ? std::max(a, b)
                                            : std::min(a, b);
@@ -89,12 +89,24 @@ void reduceInto(Literal &accumulator, const Literal &other, Reducer reducer) {
       int64_t a = accumulator.getInt(i), b = other.getInt(i);
       int64_t r = 0;
       switch (reducer) {
-      case Reducer::Add: r = static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); break;
-      case Reducer::Mul: r = static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); break;
-      case Reducer::Max: r = std::max(a, b); break;
-      case Reducer::Min: r = std::min(a, b); break;
-      case Reducer::And: r = a & b; break;
-      case Reducer::Or: r = a | b; break;
+      case Reducer::Add:
+        r = static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+        break;
+      case Reducer::Mul:
+        r = static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+        break;
+      case Reducer::Max:
+        r = std::max(a, b);
+        break;
+      case Reducer::Min:
+        r = std::min(a, b);
+        break;
+      case Reducer::And:
+        r = a & b;
+        break;
+      case Reducer::Or:
+        r = a | b;
+        break;
       }
       accumulator.setInt(i, r);
     }
@@ -143,7 +155,8 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
   std::vector<ValueId> results = op.results;
   graph.main.ops.push_back(std::move(op));
   for (size_t r = 0; r < results.size(); ++r)
-    graph.main.results.push_back(RegionResult{results[r], std::nullopt, joinPointer("/outputs", r), {}});
+    graph.main.results.push_back(
+        RegionResult{results[r], std::nullopt, joinPointer("/outputs", r), {}});
   graph.linkDefinitions();
   verifyGraph(graph);
   for (size_t r = 0; r < results.size(); ++r)
@@ -285,8 +298,8 @@ private:
     case StepKind::AllToAll: {
       std::vector<Literal> received;
       for (int64_t member : group)
-        received.push_back(
-            equalChunk(input(member), step.dimension, static_cast<int64_t>(group.size()), position));
+        received.push_back(equalChunk(input(member), step.dimension,
+                                      static_cast<int64_t>(group.size()), position));
       std::vector<const Literal *> parts;
       for (const auto &part : received)
         parts.push_back(&part);

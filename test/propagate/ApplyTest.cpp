@@ -56,17 +56,18 @@ std::string readFile(const std::filesystem::path &path) {
 } // namespace
 
 TEST_CASE("propagate writes closed shardings with origins, and is idempotent") {
-  std::string json = graphJson(
-      R"({"name": "x", "size": 2}, {"name": "y", "size": 2})",
-      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x, ?}, {?}p1]>"},
+  std::string json =
+      graphJson(R"({"name": "x", "size": 2}, {"name": "y", "size": 2})",
+                R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x, ?}, {?}p1]>"},
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {?}], replicated={y}>"},
          {"name": "w", "type": "tensor<4xf32>", "sharding": "<@mesh, [{y}]>"})",
-      R"({"op": "add", "operands": ["a", "b"], "result": "c"},
+                R"({"op": "add", "operands": ["a", "b"], "result": "c"},
          {"op": "sharding_constraint", "operands": ["c"], "result": "d", "sharding": "<@mesh, [{x}, {y}]>"},
          {"op": "negate", "operands": ["d"], "result": "e"})",
-      R"({"value": "e", "sharding": "<@mesh, [{?}, {y}]>"})");
+                R"({"value": "e", "sharding": "<@mesh, [{?}, {y}]>"})");
   std::string once = propagateText(json, PropagationStrategy::UserPriority);
-  CHECK(once.find(R"("sharding": "<@mesh, [{\"x\"}, {}], replicated={\"y\"}>")") != std::string::npos);
+  CHECK(once.find(R"("sharding": "<@mesh, [{\"x\"}, {}], replicated={\"y\"}>")") !=
+        std::string::npos);
   CHECK(once.find(R"("_origin": "op:/ops/0")") != std::string::npos);
   CHECK(once.find(R"("_origin": "user:/inputs/2/sharding")") != std::string::npos);
   CHECK(once.find(R"("_origin": "constraint:/ops/1")") != std::string::npos);

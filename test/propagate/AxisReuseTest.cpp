@@ -25,11 +25,11 @@ void checkAllVerify(const Propagated &p) {
 TEST_CASE("axes of a size-1 dim (no factor) are not given to another dim") {
   // Dim 0 of size 1 maps to no factor of the add, so its axis "a" is not in
   // any factor sharding; it must still stop "a" from reaching dim 1.
-  std::string json = graphJson(
-      R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
-      R"({"name": "p", "type": "tensor<1x8xf32>", "sharding": "<@mesh, [{a}, {?}]>"},
+  std::string json =
+      graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
+                R"({"name": "p", "type": "tensor<1x8xf32>", "sharding": "<@mesh, [{a}, {?}]>"},
          {"name": "q", "type": "tensor<1x8xf32>", "sharding": "<@mesh, [{}, {a, b}]>"})",
-      R"({"result": "r", "op": "add", "operands": ["p", "q"]})", R"({"value": "r"})");
+                R"({"result": "r", "op": "add", "operands": ["p", "q"]})", R"({"value": "r"})");
   for (auto strategy : {PropagationStrategy::Basic, PropagationStrategy::Aggressive,
                         PropagationStrategy::UserPriority}) {
     CAPTURE(strategyName(strategy));
@@ -46,16 +46,16 @@ TEST_CASE("axes of a size-1 dim (no factor) are not given to another dim") {
 TEST_CASE("a size-1 dim's axes block a factor coming through a manual computation") {
   // The shape of random seed 20: the in_sharding asks for "a" on dim 1 of an
   // operand whose size-1 dim 0 already holds {b, a}.
-  Propagated p = propagate(graphJson(
-      R"({"name": "a", "size": 4}, {"name": "b", "size": 2})",
-      R"({"name": "x", "type": "tensor<1x4xf32>", "sharding": "<@mesh, [{b, a}, {?}]>"})",
-      R"({"op": "manual_computation", "operands": ["x"], "results": ["m"],
+  Propagated p = propagate(
+      graphJson(R"({"name": "a", "size": 4}, {"name": "b", "size": 2})",
+                R"({"name": "x", "type": "tensor<1x4xf32>", "sharding": "<@mesh, [{b, a}, {?}]>"})",
+                R"({"op": "manual_computation", "operands": ["x"], "results": ["m"],
           "in_shardings": ["<@mesh, [{}, {a}]>"], "out_shardings": ["<@mesh, [{}, {a}]>"],
           "manual_axes": ["a"],
           "body": {"args": [{"name": "l", "type": "tensor<1x1xf32>"}],
                    "ops": [{"result": "n", "op": "negate", "operands": ["l"]}],
                    "return": ["n"]}})",
-      R"({"value": "m"})"));
+                R"({"value": "m"})"));
   CHECK(p.sharding("x") == R"(<@mesh, [{"b", "a"}, {}]>)");
   checkAllVerify(p);
 }
@@ -63,14 +63,14 @@ TEST_CASE("a size-1 dim's axes block a factor coming through a manual computatio
 TEST_CASE("a mesh axis of size 1 is not used twice") {
   // "b" has size 1: as a device interval it is empty, yet writing it in two
   // dims is still using it twice.
-  std::string json = graphJson(
-      R"({"name": "a", "size": 2}, {"name": "b", "size": 1})",
-      R"({"name": "p", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{b}, {?}]>"},
+  std::string json =
+      graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 1})",
+                R"({"name": "p", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{b}, {?}]>"},
          {"name": "q", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{?}, {b}]>"})",
-      R"({"result": "r", "op": "add", "operands": ["p", "q"]},
+                R"({"result": "r", "op": "add", "operands": ["p", "q"]},
          {"result": "t", "op": "transpose", "operands": ["p"], "permutation": [1, 0],
           "sharding": "<@mesh, [{b}, {a}]>"})",
-      R"({"value": "r"}, {"value": "t"})");
+                R"({"value": "r"}, {"value": "t"})");
   for (auto strategy : {PropagationStrategy::Basic, PropagationStrategy::Aggressive,
                         PropagationStrategy::UserPriority}) {
     CAPTURE(strategyName(strategy));

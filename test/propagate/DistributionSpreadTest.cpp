@@ -74,8 +74,8 @@ TEST_CASE("a reduce over a dim the chunks split stops the distribution") {
                   "  - reduce /ops/4 reduces dim 1 of \"c\", which its chunks split "
                   "(shard_shape 4 of 8)\n"));
   // A reduce over dim 0, which each [4, 2] chunk holds whole, passes.
-  auto whole = spread(kInput4x8 + dist("[4, 2]", "col_major") + "}", chainOps("[0]"),
-                      R"({"value": "s"})");
+  auto whole =
+      spread(kInput4x8 + dist("[4, 2]", "col_major") + "}", chainOps("[0]"), R"({"value": "s"})");
   CHECK(distributionOf(whole, "s") == dist("[2]", "col_major"));
 }
 
@@ -115,13 +115,14 @@ TEST_CASE("backward through a binary op only when every operand can take it") {
 }
 
 TEST_CASE("never into a value a user sharding reaches first") {
-  auto p = spread(kInput4x8 + dist("[1, 8]") + "}",
-                  R"({"op": "tanh", "operands": ["a"], "result": "b", "sharding": "<@mesh, [{x}, {}]>"},
+  auto p =
+      spread(kInput4x8 + dist("[1, 8]") + "}",
+             R"({"op": "tanh", "operands": ["a"], "result": "b", "sharding": "<@mesh, [{x}, {}]>"},
                      {"op": "negate", "operands": ["a"], "result": "n"},
                      {"op": "exponential", "operands": ["a"], "result": "e"},
                      {"op": "sharding_constraint", "operands": ["e"], "result": "f",
                       "sharding": "<@mesh, [{}, {y}]>"})",
-                  R"({"value": "b"}, {"value": "n", "sharding": "<@mesh, [{}, {x}]>"},
+             R"({"value": "b"}, {"value": "n", "sharding": "<@mesh, [{}, {x}]>"},
                      {"value": "f"})");
   CHECK(distributionOf(p, "b") == "none"); // its own sharding
   CHECK(distributionOf(p, "n") == "none"); // the output's sharding
@@ -140,7 +141,8 @@ TEST_CASE("scalars join select and clamp; two different distributions stop each 
   auto p = spread(kInput4x8 + dist("[1, 8]") + R"(},
                   {"name": "p", "type": "tensor<i1>"},
                   {"name": "lo", "type": "tensor<f32>"},
-                  {"name": "q", "type": "tensor<4x8xf32>", "distribution": )" + dist("[2, 8]") + "}",
+                  {"name": "q", "type": "tensor<4x8xf32>", "distribution": )" +
+                      dist("[2, 8]") + "}",
                   R"({"op": "negate", "operands": ["a"], "result": "n"},
                      {"op": "select", "operands": ["p", "a", "n"], "result": "sel"},
                      {"op": "clamp", "operands": ["lo", "sel", "lo"], "result": "cl"},
@@ -200,10 +202,18 @@ TEST_CASE("explain: a distributed value's chain back to the user's distribution"
   CHECK(text == "value \"s\": distribution " + dist("[1]") +
                     "\n"
                     "origin:\n"
-                    "  \"s\" " + dist("[1]") + ": spread through reduce /ops/4 from \"c\"\n"
-                    "  \"c\" " + dist("[1, 8]") + ": spread through multiply /ops/2 from \"b\"\n"
-                    "  \"b\" " + dist("[1, 8]") + ": spread through tanh /ops/0 from \"a\"\n"
-                    "  \"a\" " + dist("[1, 8]") + ": user distribution at /inputs/0/distribution\n"
+                    "  \"s\" " +
+                    dist("[1]") +
+                    ": spread through reduce /ops/4 from \"c\"\n"
+                    "  \"c\" " +
+                    dist("[1, 8]") +
+                    ": spread through multiply /ops/2 from \"b\"\n"
+                    "  \"b\" " +
+                    dist("[1, 8]") +
+                    ": spread through tanh /ops/0 from \"a\"\n"
+                    "  \"a\" " +
+                    dist("[1, 8]") +
+                    ": user distribution at /inputs/0/distribution\n"
                     "Shardy propagation treats it as closed: it neither gives nor takes axes\n");
   std::string constant = explainValue(p.graph, p.result, "k");
   CAPTURE(constant);
@@ -211,22 +221,24 @@ TEST_CASE("explain: a distributed value's chain back to the user's distribution"
 }
 
 TEST_CASE("propagate writes distributions with _origin, and propagating again changes nothing") {
-  std::string json = graphJson(
-      kMesh,
-      R"({"name": "a", "type": "tensor<4x8xf32>"},
+  std::string json =
+      graphJson(kMesh,
+                R"({"name": "a", "type": "tensor<4x8xf32>"},
          {"name": "w", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
-      chainOps("[1]") + R"(, {"op": "add", "operands": ["a", "w"], "result": "m"})",
-      R"({"value": "s", "distribution": )" + dist("[2]") + R"(}, {"value": "m"})");
+                chainOps("[1]") + R"(, {"op": "add", "operands": ["a", "w"], "result": "m"})",
+                R"({"value": "s", "distribution": )" + dist("[2]") + R"(}, {"value": "m"})");
   auto first = propagate(json);
   applyPropagation(first.graph, first.result);
   std::string once = writeGraph(first.graph);
   CAPTURE(once);
   CHECK(has(once, R"("name": "a",
       "type": "tensor<4x8xf32>",
-      "distribution": )" + dist("[2, 8]") + R"(,
+      "distribution": )" +
+                      dist("[2, 8]") + R"(,
       "_origin": "op:/ops/0")"));
   CHECK(has(once, R"("result": "s",
-      "distribution": )" + dist("[2]") + R"(,
+      "distribution": )" +
+                      dist("[2]") + R"(,
       "dimensions": [1],
       "reducer": "add",
       "_origin": "user:/outputs/0/distribution")"));

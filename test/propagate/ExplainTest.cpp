@@ -26,11 +26,11 @@ bool has(const std::string &text, const std::string &piece) {
 } // namespace
 
 TEST_CASE("explain follows origins back to the user's sharding") {
-  std::string text = explain(
-      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
-      R"({"op": "tanh", "operands": ["a"], "result": "b"},
+  std::string text =
+      explain(R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
+              R"({"op": "tanh", "operands": ["a"], "result": "b"},
          {"op": "transpose", "operands": ["b"], "result": "c", "permutation": [1, 0]})",
-      R"({"value": "c"})", "c");
+              R"({"value": "c"})", "c");
   CAPTURE(text);
   CHECK(has(text, R"(value "c": <@mesh, [{}, {"x"}]>)"));
   CHECK(has(text, R"(propagated through transpose /ops/1 from "b")"));
@@ -75,16 +75,18 @@ TEST_CASE("why replicated: a propagation barrier") {
          {"op": "negate", "operands": ["b"], "result": "c", "sharding": "<@mesh, [{x}]>"})",
       R"({"value": "c"})", "a");
   CAPTURE(text);
-  CHECK(has(text, R"(barrier: "b" offers {"x"} through propagation_barrier /ops/0, but it allows only FORWARD)"));
+  CHECK(has(
+      text,
+      R"(barrier: "b" offers {"x"} through propagation_barrier /ops/0, but it allows only FORWARD)"));
   CHECK(has(text, "replicated by default"));
 }
 
 TEST_CASE("why replicated: a custom_call without sharding_rule") {
-  std::string text = explain(
-      R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>"})",
-      R"({"op": "custom_call", "operands": ["a"], "result": "b", "type": "tensor<8xf32>",
+  std::string text =
+      explain(R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>"})",
+              R"({"op": "custom_call", "operands": ["a"], "result": "b", "type": "tensor<8xf32>",
           "call_target_name": "my_kernel"})",
-      R"({"value": "b"})", "b");
+              R"({"value": "b"})", "b");
   CAPTURE(text);
   CHECK(has(text, "missing rule: custom_call /ops/0 has no sharding_rule"));
 }
@@ -95,20 +97,21 @@ TEST_CASE("why replicated: the axis already shards another dim") {
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {x}]>"})",
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})", "a");
   CAPTURE(text);
-  CHECK(has(text, R"(axis in use: "b" offers {"x"} through add /ops/0, but {"x"} already shards dim 0)"));
+  CHECK(has(text,
+            R"(axis in use: "b" offers {"x"} through add /ops/0, but {"x"} already shards dim 0)"));
 }
 
 TEST_CASE("why replicated: nothing reached it") {
-  std::string text = explain(R"({"name": "a", "type": "tensor<8xf32>"})",
-                             R"({"op": "negate", "operands": ["a"], "result": "b"})",
-                             R"({"value": "b"})", "b");
+  std::string text =
+      explain(R"({"name": "a", "type": "tensor<8xf32>"})",
+              R"({"op": "negate", "operands": ["a"], "result": "b"})", R"({"value": "b"})", "b");
   CAPTURE(text);
   CHECK(has(text, "nothing offered an axis"));
   CHECK(has(text, "replicated by default"));
 }
 
 TEST_CASE("explain of an unknown value is an error") {
-  auto p = propagate(graphJson(kMesh, R"({"name": "a", "type": "tensor<8xf32>"})", "",
-                               R"({"value": "a"})"));
+  auto p = propagate(
+      graphJson(kMesh, R"({"name": "a", "type": "tensor<8xf32>"})", "", R"({"value": "a"})"));
   CHECK_THROWS_AS(explainValue(p.graph, p.result, "nope"), GraphError);
 }

@@ -11,18 +11,21 @@ namespace {
 
 std::string manualGraph(const std::string &xSharding, const std::string &inSharding,
                         const std::string &bodyOps, const std::string &outSharding) {
-  return graphJson(
-      R"({"name": "data", "size": 2}, {"name": "model", "size": 2})",
-      R"({"name": "x", "type": "tensor<8x16xf32>", "sharding": ")" + xSharding + R"("})",
-      R"({"op": "manual_computation", "operands": ["x"], "results": ["r"],
-          "in_shardings": [")" + inSharding + R"("],
-          "out_shardings": [")" + outSharding + R"("],
+  return graphJson(R"({"name": "data", "size": 2}, {"name": "model", "size": 2})",
+                   R"({"name": "x", "type": "tensor<8x16xf32>", "sharding": ")" + xSharding +
+                       R"("})",
+                   R"({"op": "manual_computation", "operands": ["x"], "results": ["r"],
+          "in_shardings": [")" +
+                       inSharding + R"("],
+          "out_shardings": [")" +
+                       outSharding + R"("],
           "manual_axes": ["data"],
           "body": {"args": [{"name": "xl", "type": "tensor<4x16xf32>"}],
-                   "ops": [)" + bodyOps + R"(],
+                   "ops": [)" +
+                       bodyOps + R"(],
                    "return": ["yl"]}},
          {"op": "negate", "operands": ["r"], "result": "n"})",
-      R"({"value": "n"})");
+                   R"({"value": "n"})");
 }
 
 } // namespace

@@ -23,8 +23,8 @@ inline Graph loadGraph(const std::string &json) {
 inline std::string graphJson(const std::string &meshAxes, const std::string &inputs,
                              const std::string &ops, const std::string &outputs) {
   return R"({"format": "shardgen-graph", "version": 1, "name": "t", "meshes": [{"name": "mesh", "axes": [)" +
-         meshAxes + R"(]}], "inputs": [)" + inputs + R"(], "ops": [)" + ops +
-         R"(], "outputs": [)" + outputs + "]}";
+         meshAxes + R"(]}], "inputs": [)" + inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" +
+         outputs + "]}";
 }
 
 inline ValueId valueNamed(const Graph &graph, const std::string &name) {

@@ -40,8 +40,8 @@ public:
     for (int i = 0; i < numInputs; ++i) {
       Value v{"in" + std::to_string(i), shapes_[pick(0, 2)]};
       std::string sharding = chance(0.6) ? R"(, "sharding": ")" + randomSharding() + "\"" : "";
-      graph.inputs.push_back(R"({"name": ")" + v.name + R"(", "type": ")" + type(v.shape) +
-                             "\"" + sharding + "}");
+      graph.inputs.push_back(R"({"name": ")" + v.name + R"(", "type": ")" + type(v.shape) + "\"" +
+                             sharding + "}");
       values_.push_back(v);
     }
     int numOps = pick(4, 14);
@@ -120,13 +120,15 @@ private:
       for (size_t i = 0; i < values_.size(); ++i)
         if (Value b = values_[i]; b.shape.first == a.shape.second) {
           values_.push_back({name, {a.shape.first, b.shape.second}});
-          return {head + R"("op": "dot_general", "operands": [")" + a.name + R"(", ")" + b.name +
-                      R"("], "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])" +
-                      sharding + "}",
-                  {a.name, b.name}};
+          return {
+              head + R"("op": "dot_general", "operands": [")" + a.name + R"(", ")" + b.name +
+                  R"("], "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])" +
+                  sharding + "}",
+              {a.name, b.name}};
         }
       values_.push_back({name, a.shape});
-      return {head + R"("op": "negate", "operands": [")" + a.name + "\"]" + sharding + "}", {a.name}};
+      return {head + R"("op": "negate", "operands": [")" + a.name + "\"]" + sharding + "}",
+              {a.name}};
     }
     case 4: {
       std::pair<int, int> shape = {a.shape.first * 2, a.shape.second / 2};
@@ -141,8 +143,8 @@ private:
       // reduce + broadcast as one op pair is awkward to shuffle; use a
       // broadcast of a slice-free reduce via dot with itself instead.
       return {head + R"("op": "slice", "operands": [")" + a.name +
-                  R"("], "start_indices": [0, 0], "limit_indices": [)" + std::to_string(a.shape.first) +
-                  R"(, 4])" + sharding + "}",
+                  R"("], "start_indices": [0, 0], "limit_indices": [)" +
+                  std::to_string(a.shape.first) + R"(, 4])" + sharding + "}",
               {a.name}};
     }
     case 6:
@@ -183,8 +185,9 @@ std::string toJson(const RandomGraph &graph, const std::vector<size_t> &order) {
   std::vector<std::string> ops;
   for (size_t index : order)
     ops.push_back(graph.ops[index].json);
-  return graphJson(R"({"name": "x", "size": 2}, {"name": "y", "size": 2}, {"name": "z", "size": 2})",
-                   join(graph.inputs), join(ops), join(graph.outputs));
+  return graphJson(
+      R"({"name": "x", "size": 2}, {"name": "y", "size": 2}, {"name": "z", "size": 2})",
+      join(graph.inputs), join(ops), join(graph.outputs));
 }
 
 /// A random topological order: ops become ready once their operands exist.
@@ -216,7 +219,8 @@ std::vector<size_t> shuffledOrder(const RandomGraph &graph, std::mt19937 &rng) {
   return order;
 }
 
-std::map<std::string, std::string> shardingsByName(const Graph &graph, const PropagationResult &result) {
+std::map<std::string, std::string> shardingsByName(const Graph &graph,
+                                                   const PropagationResult &result) {
   std::map<std::string, std::string> out;
   for (size_t v = 0; v < graph.values.size(); ++v)
     out[graph.values[v].name] = printSharding(result.shardings[v]);

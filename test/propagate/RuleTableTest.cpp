@@ -38,11 +38,13 @@ TEST_CASE("elementwise ops share every dim in both directions") {
 }
 
 TEST_CASE("dot_general: batch and free dims pass through, contracting dims are reduction") {
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<2x8x16xf32>"}, {"name": "b", "type": "tensor<2x16x4xf32>"})",
-               R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<2x8x16xf32>"}, {"name": "b", "type": "tensor<2x16x4xf32>"})",
+          R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
                    "lhs_batching_dimensions": [0], "rhs_batching_dimensions": [0],
                    "lhs_contracting_dimensions": [2], "rhs_contracting_dimensions": [1]})") ==
-        "([i, j, l], [i, l, k])->([i, j, k]) {i=2, j=8, k=4, l=16} reduction={l}");
+      "([i, j, l], [i, l, k])->([i, j, k]) {i=2, j=8, k=4, l=16} reduction={l}");
   auto p = basic(R"({"name": "a", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
                     {"name": "b", "type": "tensor<16x4xf32>"})",
                  R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
@@ -53,23 +55,27 @@ TEST_CASE("dot_general: batch and free dims pass through, contracting dims are r
 }
 
 TEST_CASE("transpose permutes dims") {
-  auto p = basic(R"({"name": "a", "type": "tensor<8x16x4xf32>", "sharding": "<@mesh, [{x}, {}, {y}]>"})",
-                 R"({"op": "transpose", "operands": ["a"], "result": "t", "permutation": [2, 0, 1]})",
-                 R"({"value": "t"})");
+  auto p =
+      basic(R"({"name": "a", "type": "tensor<8x16x4xf32>", "sharding": "<@mesh, [{x}, {}, {y}]>"})",
+            R"({"op": "transpose", "operands": ["a"], "result": "t", "permutation": [2, 0, 1]})",
+            R"({"value": "t"})");
   CHECK(p.sharding("t") == R"(<@mesh, [{"y"}, {"x"}, {}]>)");
 }
 
 TEST_CASE("reshape splits a sharded dim into sub-axes and merges dims") {
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<8xf32>"})",
-               R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x4xf32>"})") ==
-        "([ij])->([i, j]) {i=2, j=4}");
-  auto split = basic(R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"})",
-                     R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x4xf32>"})",
-                     R"({"value": "r"})");
+  CHECK(
+      ruleOf(R"({"name": "a", "type": "tensor<8xf32>"})",
+             R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x4xf32>"})") ==
+      "([ij])->([i, j]) {i=2, j=4}");
+  auto split =
+      basic(R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"})",
+            R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x4xf32>"})",
+            R"({"value": "r"})");
   CHECK(split.sharding("r") == R"(<@mesh, [{"y":(1)2}, {"y":(2)2}]>)");
-  auto merge = basic(R"({"name": "a", "type": "tensor<2x4xf32>", "sharding": "<@mesh, [{x}, {y}]>"})",
-                     R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<8xf32>"})",
-                     R"({"value": "r"})");
+  auto merge =
+      basic(R"({"name": "a", "type": "tensor<2x4xf32>", "sharding": "<@mesh, [{x}, {y}]>"})",
+            R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<8xf32>"})",
+            R"({"value": "r"})");
   CHECK(merge.sharding("r") == R"(<@mesh, [{"x", "y"}]>)");
   // Backward: the merged sharding splits again onto the two dims.
   auto back = basic(R"({"name": "a", "type": "tensor<2x4xf32>"})",
@@ -78,54 +84,61 @@ TEST_CASE("reshape splits a sharded dim into sub-axes and merges dims") {
                     R"({"value": "r"})");
   CHECK(back.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
   // 6x4 -> 4x6: only the common major factor of size 2 lines up.
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<6x4xf32>"})",
-               R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})") ==
-        "([ij, k])->([il, m]) {i=2, j=3, k=4, l=2, m=6} need_replication={j, k, l, m}");
+  CHECK(
+      ruleOf(R"({"name": "a", "type": "tensor<6x4xf32>"})",
+             R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})") ==
+      "([ij, k])->([il, m]) {i=2, j=3, k=4, l=2, m=6} need_replication={j, k, l, m}");
 }
 
 TEST_CASE("broadcast_in_dim maps operand dims; expanded and new dims are the result's own") {
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<1x8xf32>"})",
-               R"({"op": "broadcast_in_dim", "operands": ["a"], "result": "b", "type": "tensor<4x3x8xf32>",
-                   "broadcast_dimensions": [1, 2]})") ==
-        "([1, k])->([i, j, k]) {i=4, j=3, k=8}");
-  auto p = basic(R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"})",
-                 R"({"op": "broadcast_in_dim", "operands": ["a"], "result": "b", "type": "tensor<4x8xf32>",
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<1x8xf32>"})",
+          R"({"op": "broadcast_in_dim", "operands": ["a"], "result": "b", "type": "tensor<4x3x8xf32>",
+                   "broadcast_dimensions": [1, 2]})") == "([1, k])->([i, j, k]) {i=4, j=3, k=8}");
+  auto p = basic(
+      R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"})",
+      R"({"op": "broadcast_in_dim", "operands": ["a"], "result": "b", "type": "tensor<4x8xf32>",
                      "broadcast_dimensions": [1]})",
-                 R"({"value": "b"})");
+      R"({"value": "b"})");
   CHECK(p.sharding("b") == R"(<@mesh, [{}, {"y"}]>)");
 }
 
 TEST_CASE("reduce: reduced dims are reduction factors, kept dims pass through") {
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x16xf32>"}, {"name": "z", "type": "tensor<f32>"})",
-               R"({"op": "reduce", "operands": ["a", "z"], "result": "r", "dimensions": [1], "reducer": "add"})") ==
-        "([i, j], [])->([i]) {i=8, j=16} reduction={j}");
-  auto p = basic(R"({"name": "a", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<8x16xf32>"}, {"name": "z", "type": "tensor<f32>"})",
+          R"({"op": "reduce", "operands": ["a", "z"], "result": "r", "dimensions": [1], "reducer": "add"})") ==
+      "([i, j], [])->([i]) {i=8, j=16} reduction={j}");
+  auto p = basic(
+      R"({"name": "a", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
                     {"name": "z", "type": "tensor<f32>"})",
-                 R"({"op": "reduce", "operands": ["a", "z"], "result": "r", "dimensions": [1], "reducer": "add"})",
-                 R"({"value": "r"})");
+      R"({"op": "reduce", "operands": ["a", "z"], "result": "r", "dimensions": [1], "reducer": "add"})",
+      R"({"value": "r"})");
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}]>)");
 }
 
 TEST_CASE("permutation factors: concatenate's dim of slices, slice, pad, reverse") {
   // Shardy: concatenated slices (all of them, or of one tensor) permute the
   // dim; other pieces need it replicated.
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
-               R"({"op": "concatenate", "operands": ["a", "b"], "result": "c", "dimension": 0})") ==
+  CHECK(ruleOf(
+            R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
+            R"({"op": "concatenate", "operands": ["a", "b"], "result": "c", "dimension": 0})") ==
         "([i, j], [i, j])->([i, j]) {i=8, j=8} need_replication={i}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"})",
                R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 0],
                    "limit_indices": [2, 8]},
                   {"op": "concatenate", "operands": ["s", "a"], "result": "c", "dimension": 0})") ==
         "([i, j], [i, j])->([i, j]) {i=6, j=8} permutation={i}");
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
-               R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 0],
+  CHECK(ruleOf(
+            R"({"name": "a", "type": "tensor<4x8xf32>"}, {"name": "b", "type": "tensor<4x8xf32>"})",
+            R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 0],
                    "limit_indices": [2, 8]},
                   {"op": "concatenate", "operands": ["s", "b"], "result": "c", "dimension": 0})") ==
         "([i, j], [i, j])->([i, j]) {i=6, j=8} need_replication={i}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x8xf32>"})",
                R"({"op": "slice", "operands": ["a"], "result": "s", "start_indices": [0, 2],
-                   "limit_indices": [8, 6]})") ==
-        "([i, j])->([i, j]) {i=8, j=8} permutation={j}");
+                   "limit_indices": [8, 6]})") == "([i, j])->([i, j]) {i=8, j=8} permutation={j}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x8xf32>"}, {"name": "z", "type": "tensor<f32>"})",
                R"({"op": "pad", "operands": ["a", "z"], "result": "p", "edge_padding_low": [1, 0],
                    "edge_padding_high": [1, 0], "interior_padding": [0, 0]})") ==
@@ -141,61 +154,78 @@ TEST_CASE("permutation factors: concatenate's dim of slices, slice, pad, reverse
 }
 
 TEST_CASE("custom_call: its sharding_rule is used; without one nothing crosses it") {
-  std::string inputs = R"({"name": "a", "type": "tensor<8x4xf32>", "sharding": "<@mesh, [{x}, {y}]>"})";
-  auto ruled = basic(inputs,
-                     R"({"op": "custom_call", "operands": ["a"], "result": "c", "type": "tensor<4x8xf32>",
+  std::string inputs =
+      R"({"name": "a", "type": "tensor<8x4xf32>", "sharding": "<@mesh, [{x}, {y}]>"})";
+  auto ruled =
+      basic(inputs,
+            R"({"op": "custom_call", "operands": ["a"], "result": "c", "type": "tensor<4x8xf32>",
                          "call_target_name": "swap", "sharding_rule": "([i, j])->([j, i]) {i=8, j=4}"})",
-                     R"({"value": "c"})");
+            R"({"value": "c"})");
   CHECK(ruled.sharding("c") == R"(<@mesh, [{"y"}, {"x"}]>)");
-  auto opaque = basic(inputs,
-                      R"({"op": "custom_call", "operands": ["a"], "result": "c", "type": "tensor<8x4xf32>",
+  auto opaque =
+      basic(inputs,
+            R"({"op": "custom_call", "operands": ["a"], "result": "c", "type": "tensor<8x4xf32>",
                           "call_target_name": "f"})",
-                      R"({"value": "c"})");
+            R"({"value": "c"})");
   CHECK(opaque.sharding("c") == R"(<@mesh, [{}, {}]>)");
   CHECK(opaque.origin("c") == "default");
 }
 
 TEST_CASE("rules of constants, iota and the other pointwise ops") {
-  CHECK(ruleOf("", R"({"op": "iota", "result": "i", "type": "tensor<4x8xi32>", "iota_dimension": 1})") ==
-        "()->([i, j]) {i=4, j=8}");
+  CHECK(
+      ruleOf("",
+             R"({"op": "iota", "result": "i", "type": "tensor<4x8xi32>", "iota_dimension": 1})") ==
+      "()->([i, j]) {i=4, j=8}");
   CHECK(ruleOf("", R"({"op": "constant", "result": "c", "type": "tensor<4xf32>", "value": 1.0})") ==
         "()->([i]) {i=4}");
-  std::string inputs = R"({"name": "p", "type": "tensor<i1>"}, {"name": "a", "type": "tensor<4x8xf32>"},
+  std::string inputs =
+      R"({"name": "p", "type": "tensor<i1>"}, {"name": "a", "type": "tensor<4x8xf32>"},
                           {"name": "b", "type": "tensor<4x8xf32>"})";
   CHECK(ruleOf(inputs, R"({"op": "select", "operands": ["p", "a", "b"], "result": "s"})") ==
         "([], [i, j], [i, j])->([i, j]) {i=4, j=8}");
   CHECK(ruleOf(inputs, R"({"op": "compare", "operands": ["a", "b"], "result": "c",
-                           "comparison_direction": "LT"})") == "([i, j], [i, j])->([i, j]) {i=4, j=8}");
-  CHECK(ruleOf(inputs, R"({"op": "convert", "operands": ["a"], "result": "c", "type": "tensor<4x8xi32>"})") ==
-        "([i, j])->([i, j]) {i=4, j=8}");
+                           "comparison_direction": "LT"})") ==
+        "([i, j], [i, j])->([i, j]) {i=4, j=8}");
+  CHECK(
+      ruleOf(inputs,
+             R"({"op": "convert", "operands": ["a"], "result": "c", "type": "tensor<4x8xi32>"})") ==
+      "([i, j])->([i, j]) {i=4, j=8}");
   CHECK(ruleOf(inputs, R"({"op": "sharding_constraint", "operands": ["a"], "result": "c",
                            "sharding": "<@mesh, [{x}, {}]>"})") == "([i, j])->([i, j]) {i=4, j=8}");
   CHECK(ruleOf(inputs, R"({"op": "propagation_barrier", "operands": ["a"], "result": "c",
                            "allowed_direction": "NONE"})") == "([i, j])->([i, j]) {i=4, j=8}");
   CHECK(ruleOf(R"({"name": "a", "type": "tensor<1x8xf32>"})",
-               R"({"op": "negate", "operands": ["a"], "result": "n"})") == "([1, i])->([1, i]) {i=8}");
+               R"({"op": "negate", "operands": ["a"], "result": "n"})") ==
+        "([1, i])->([1, i]) {i=8}");
 }
 
 TEST_CASE("rules of collectives: resized dims need replication, the others pass through") {
   auto bodyRule = [](const std::string &bodyOp, const std::string &) {
-    Graph graph = loadGraph(graphJson(
-        kMesh, R"({"name": "a", "type": "tensor<8x16xf32>"})",
-        R"({"op": "manual_computation", "operands": ["a"], "results": ["r"],
+    Graph graph =
+        loadGraph(graphJson(kMesh, R"({"name": "a", "type": "tensor<8x16xf32>"})",
+                            R"({"op": "manual_computation", "operands": ["a"], "results": ["r"],
             "in_shardings": ["<@mesh, [{x}, {y}]>"], "out_shardings": ["<@mesh, [{x}, {y}]>"],
             "manual_axes": ["x", "y"],
             "body": {"args": [{"name": "l", "type": "tensor<4x4xf32>"}],
-                     "ops": [)" + bodyOp + R"(],
+                     "ops": [)" +
+                                bodyOp + R"(],
                      "return": ["o"]}})",
-        ""));
+                            ""));
     return printOpShardingRule(shardingRuleFor(graph, graph.main.ops[0].body->ops[0]));
   };
-  CHECK(bodyRule(R"({"op": "all_reduce", "operands": ["l"], "result": "o", "axes": ["x"], "reducer": "add"})",
-                 "") == "([i, j])->([i, j]) {i=4, j=4}");
-  CHECK(bodyRule(R"({"op": "collective_permute", "operands": ["l"], "result": "o", "axes": ["y"], "shift": 1})",
-                 "") == "([i, j])->([i, j]) {i=4, j=4}");
-  CHECK(bodyRule(R"({"op": "all_gather", "operands": ["l"], "result": "g", "axes": ["x"], "dimension": 0},
+  CHECK(
+      bodyRule(
+          R"({"op": "all_reduce", "operands": ["l"], "result": "o", "axes": ["x"], "reducer": "add"})",
+          "") == "([i, j])->([i, j]) {i=4, j=4}");
+  CHECK(
+      bodyRule(
+          R"({"op": "collective_permute", "operands": ["l"], "result": "o", "axes": ["y"], "shift": 1})",
+          "") == "([i, j])->([i, j]) {i=4, j=4}");
+  CHECK(
+      bodyRule(
+          R"({"op": "all_gather", "operands": ["l"], "result": "g", "axes": ["x"], "dimension": 0},
                     {"op": "slice", "operands": ["g"], "result": "o", "start_indices": [0, 0], "limit_indices": [4, 4]})",
-                 "") == "([i, k])->([j, k]) {i=4, j=8, k=4} need_replication={i, j}");
+          "") == "([i, k])->([j, k]) {i=4, j=8, k=4} need_replication={i, j}");
   CHECK(bodyRule(R"({"op": "all_to_all", "operands": ["l"], "result": "o", "axes": ["y"],
                      "split_dimension": 1, "concat_dimension": 0})",
                  "") == "([i, k])->([j, 1]) {i=4, j=16, k=4} need_replication={i, j, k}");
@@ -205,18 +235,23 @@ TEST_CASE("rules of collectives: resized dims need replication, the others pass 
 }
 
 TEST_CASE("reshape: several factors per dim, and a partially sharded major factor") {
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<4x12xf32>"})",
-               R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x2x3x2xf32>"})") ==
-        "([i, jkl])->([i, j, k, l]) {i=4, j=2, k=3, l=2}");
-  CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x4x5xf32>"})",
-               R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x16x5xf32>"})") ==
-        "([ij, k, l])->([i, jk, l]) {i=2, j=4, k=4, l=5}");
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<4x12xf32>"})",
+          R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x2x3x2xf32>"})") ==
+      "([i, jkl])->([i, j, k, l]) {i=4, j=2, k=3, l=2}");
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<8x4x5xf32>"})",
+          R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<2x16x5xf32>"})") ==
+      "([ij, k, l])->([i, jk, l]) {i=2, j=4, k=4, l=5}");
   // 4x4 on [{x}, {z}] (x=2) merged into 16: x covers only half of the major
   // factor, so z would need a strided view and stays behind.
-  auto p = propagate(graphJson(R"({"name": "x", "size": 2}, {"name": "z", "size": 2})",
-                               R"({"name": "a", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{x}, {z}]>"})",
-                               R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<16xf32>"})",
-                               R"({"value": "r"})"),
-                     PropagationStrategy::Basic);
+  auto p = propagate(
+      graphJson(R"({"name": "x", "size": 2}, {"name": "z", "size": 2})",
+                R"({"name": "a", "type": "tensor<4x4xf32>", "sharding": "<@mesh, [{x}, {z}]>"})",
+                R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<16xf32>"})",
+                R"({"value": "r"})"),
+      PropagationStrategy::Basic);
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}]>)");
 }

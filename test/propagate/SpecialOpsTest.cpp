@@ -11,22 +11,24 @@ const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})
 }
 
 TEST_CASE("sharding_constraint shards its single-use operand too (closed dims stay closed)") {
-  std::string inputs = R"({"name": "p", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {y}]>"},
+  std::string inputs =
+      R"({"name": "p", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {y}]>"},
                           {"name": "q", "type": "tensor<8x8xf32>"})";
   std::string constraint =
       R"({"op": "sharding_constraint", "operands": ["a"], "result": "c", "sharding": "<@mesh, [{x}, {}]>"})";
-  auto single = propagate(graphJson(kMesh, inputs,
-                                    R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint,
-                                    R"({"value": "c"})"));
+  auto single = propagate(graphJson(
+      kMesh, inputs, R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint,
+      R"({"value": "c"})"));
   // a holds the closed constraint from the start: y from p cannot enter dim 1.
   CHECK(single.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
   CHECK(single.origin("a") == "constraint:/ops/1");
   CHECK(single.sharding("c") == R"(<@mesh, [{"x"}, {}]>)");
 
-  auto twoUses = propagate(graphJson(kMesh, inputs,
-                                     R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint +
-                                         R"(, {"op": "negate", "operands": ["a"], "result": "n"})",
-                                     R"({"value": "c"}, {"value": "n"})"));
+  auto twoUses =
+      propagate(graphJson(kMesh, inputs,
+                          R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint +
+                              R"(, {"op": "negate", "operands": ["a"], "result": "n"})",
+                          R"({"value": "c"}, {"value": "n"})"));
   // Now a is an ordinary open value: it gets x back through the constraint
   // and y from p.
   CHECK(twoUses.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
@@ -34,16 +36,16 @@ TEST_CASE("sharding_constraint shards its single-use operand too (closed dims st
 }
 
 TEST_CASE("sharding_group members end with one sharding") {
-  auto p = propagate(graphJson(
-      kMesh,
-      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {?}]>"},
+  auto p = propagate(
+      graphJson(kMesh,
+                R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {?}]>"},
          {"name": "b", "type": "tensor<8x8xf32>"})",
-      R"({"op": "tanh", "operands": ["a"], "result": "ta"},
+                R"({"op": "tanh", "operands": ["a"], "result": "ta"},
          {"op": "tanh", "operands": ["b"], "result": "tb"},
          {"op": "sharding_group", "operands": ["ta"], "group_id": 3},
          {"op": "sharding_group", "operands": ["tb"], "group_id": 3},
          {"op": "negate", "operands": ["tb"], "result": "nb", "sharding": "<@mesh, [{?}, {y}]>"})",
-      R"({"value": "nb"})"));
+                R"({"value": "nb"})"));
   CHECK(p.sharding("ta") == R"(<@mesh, [{"x"}, {"y"}]>)");
   CHECK(p.sharding("tb") == R"(<@mesh, [{"x"}, {"y"}]>)");
   CHECK(p.sharding("b") == R"(<@mesh, [{"x"}, {"y"}]>)");
@@ -51,14 +53,14 @@ TEST_CASE("sharding_group members end with one sharding") {
 }
 
 TEST_CASE("sharding_group with conflicting initial shardings warns and keeps both") {
-  auto p = propagate(graphJson(
-      kMesh,
-      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
+  auto p = propagate(
+      graphJson(kMesh,
+                R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{y}, {}]>"})",
-      R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
+                R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
          {"op": "sharding_group", "operands": ["b"], "group_id": 0},
          {"op": "add", "operands": ["a", "b"], "result": "c"})",
-      R"({"value": "c"})"));
+                R"({"value": "c"})"));
   REQUIRE(p.result.warnings.size() == 1);
   CHECK(p.result.warnings[0].find("sharding_group 0") != std::string::npos);
   CHECK(p.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
@@ -66,15 +68,15 @@ TEST_CASE("sharding_group with conflicting initial shardings warns and keeps bot
 }
 
 TEST_CASE("groups sharing a value are unified") {
-  auto p = propagate(graphJson(
-      kMesh,
-      R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>"},
+  auto p =
+      propagate(graphJson(kMesh,
+                          R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>"},
          {"name": "b", "type": "tensor<8xf32>"}, {"name": "c", "type": "tensor<8xf32>"})",
-      R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
+                          R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
          {"op": "sharding_group", "operands": ["b"], "group_id": 0},
          {"op": "sharding_group", "operands": ["b"], "group_id": 1},
          {"op": "sharding_group", "operands": ["c"], "group_id": 1})",
-      ""));
+                          ""));
   CHECK(p.sharding("c") == R"(<@mesh, [{"x"}]>)");
   CHECK(p.origin("c") == "group:0");
 }
@@ -82,8 +84,7 @@ TEST_CASE("groups sharing a value are unified") {
 TEST_CASE("propagation_barrier lets shardings cross only in its allowed direction") {
   auto run = [](const std::string &direction) {
     return propagate(graphJson(
-        kMesh,
-        R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x, ?}]>"})",
+        kMesh, R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x, ?}]>"})",
         R"({"op": "propagation_barrier", "operands": ["a"], "result": "b", "allowed_direction": ")" +
             direction + R"("},
            {"op": "negate", "operands": ["b"], "result": "c", "sharding": "<@mesh, [{?}]>"},
@@ -108,28 +109,29 @@ TEST_CASE("output shardings flow back into the returned value") {
 }
 
 TEST_CASE("replicated axes and closed dims are never used") {
-  auto p = propagate(graphJson(
-      kMesh,
-      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+  auto p = propagate(
+      graphJson(kMesh,
+                R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {?}], replicated={y}>"},
          {"name": "c", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{}, {?}]>"})",
-      R"({"op": "add", "operands": ["a", "b"], "result": "s"},
+                R"({"op": "add", "operands": ["a", "b"], "result": "s"},
          {"op": "add", "operands": ["a", "c"], "result": "t"})",
-      R"({"value": "s"}, {"value": "t"})"));
+                R"({"value": "s"}, {"value": "t"})"));
   CHECK(p.sharding("b") == R"(<@mesh, [{"x"}, {}], replicated={"y"}>)");
   CHECK(p.sharding("c") == R"(<@mesh, [{}, {"y"}]>)");
 }
 
 TEST_CASE("a forward barrier passes what comes from its operand but not what comes back") {
-  auto p = propagate(graphJson(
-      R"({"name": "a", "size": 2}, {"name": "b", "size": 2}, {"name": "c", "size": 2})",
-      R"({"name": "in", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a, ?}, {c, ?}]>"})",
-      R"({"op": "add", "operands": ["in", "in"], "result": "s"},
+  auto p = propagate(
+      graphJson(
+          R"({"name": "a", "size": 2}, {"name": "b", "size": 2}, {"name": "c", "size": 2})",
+          R"({"name": "in", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a, ?}, {c, ?}]>"})",
+          R"({"op": "add", "operands": ["in", "in"], "result": "s"},
          {"op": "propagation_barrier", "operands": ["s"], "result": "bar", "allowed_direction": "FORWARD"},
          {"op": "add", "operands": ["bar", "bar"], "result": "u"},
          {"op": "add", "operands": ["bar", "bar"], "result": "w"})",
-      R"({"value": "u", "sharding": "<@mesh, [{a, b, ?}, {?}]>"}, {"value": "w"})"),
-                     PropagationStrategy::Basic);
+          R"({"value": "u", "sharding": "<@mesh, [{a, b, ?}, {?}]>"}, {"value": "w"})"),
+      PropagationStrategy::Basic);
   CHECK(p.sharding("s") == R"(<@mesh, [{"a"}, {"c"}]>)");
   CHECK(p.sharding("bar") == R"(<@mesh, [{"a", "b"}, {"c"}]>)");
   CHECK(p.sharding("w") == R"(<@mesh, [{"a", "b"}, {"c"}]>)");
@@ -137,24 +139,24 @@ TEST_CASE("a forward barrier passes what comes from its operand but not what com
 }
 
 TEST_CASE("a closed result dim of a dot stays empty while its open dim is filled") {
-  auto p = propagate(graphJson(
-      R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
-      R"({"name": "l", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}, {}]>"},
+  auto p = propagate(
+      graphJson(
+          R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
+          R"({"name": "l", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}, {}]>"},
          {"name": "r", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{}, {b}]>"})",
-      R"({"op": "dot_general", "operands": ["l", "r"], "result": "d", "sharding": "<@mesh, [{}, {?}]>",
+          R"({"op": "dot_general", "operands": ["l", "r"], "result": "d", "sharding": "<@mesh, [{}, {?}]>",
           "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]})",
-      R"({"value": "d"})"),
-                     PropagationStrategy::Basic);
+          R"({"value": "d"})"),
+      PropagationStrategy::Basic);
   CHECK(p.sharding("d") == R"(<@mesh, [{}, {"b"}]>)");
 }
 
 TEST_CASE("a dangling sharding_constraint describes its input") {
-  auto p = propagate(graphJson(
-      kMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
-      R"({"op": "tanh", "operands": ["a"], "result": "t"},
+  auto p = propagate(graphJson(kMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
+                               R"({"op": "tanh", "operands": ["a"], "result": "t"},
          {"op": "sharding_constraint", "operands": ["t"], "result": "c", "sharding": "<@mesh, [{x}, {}]>"},
          {"op": "negate", "operands": ["t"], "result": "n"})",
-      R"({"value": "n"})"));
+                               R"({"value": "n"})"));
   CHECK(p.sharding("t") == R"(<@mesh, [{"x"}, {}]>)");
   CHECK(p.origin("t") == "constraint:/ops/1");
   CHECK(p.sharding("n") == R"(<@mesh, [{"x"}, {}]>)");
@@ -166,15 +168,16 @@ TEST_CASE("a constant with several users is copied per use: users do not link th
   // dim 0) and rhs ("b" on dim 0) would collide, so the dot would get one
   // axis only. Copies give the dot both, and the returned constant stays
   // replicated.
-  auto p = propagate(graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
-                               R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}, {b}]>"})",
-                               R"({"op": "constant", "value": 1.0, "type": "tensor<8x16xf32>", "result": "k"},
+  auto p = propagate(
+      graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
+                R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}, {b}]>"})",
+                R"({"op": "constant", "value": 1.0, "type": "tensor<8x16xf32>", "result": "k"},
                                   {"op": "broadcast_in_dim", "operands": ["k"], "result": "kb",
                                    "type": "tensor<8x16xf32>", "broadcast_dimensions": [0, 1]},
                                   {"op": "dot_general", "operands": ["kb", "kb"], "result": "d",
                                    "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [1]},
                                   {"op": "add", "operands": ["d", "x"], "result": "s"})",
-                               R"({"value": "kb"}, {"value": "s"})"));
+                R"({"value": "kb"}, {"value": "s"})"));
   CHECK(p.sharding("d") == R"(<@mesh, [{"a"}, {"b"}]>)");
   CHECK(p.sharding("kb") == R"(<@mesh, [{}, {}]>)");
   CHECK(p.sharding("k") == R"(<@mesh, [{}, {}]>)");

@@ -100,22 +100,44 @@ uint16_t halfOfSmallInteger(int64_t v) {
 }
 
 // bfloat16 of a value exactly representable in it: the float's top half.
-uint16_t bfloat16Of(float value) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(value) >> 16); }
+uint16_t bfloat16Of(float value) {
+  return static_cast<uint16_t>(std::bit_cast<uint32_t>(value) >> 16);
+}
 
 std::vector<unsigned char> encode(ElementType type, int64_t v) {
   std::vector<unsigned char> bytes(elementBytes(type));
   auto put = [&](auto value) { std::memcpy(bytes.data(), &value, sizeof(value)); };
   switch (type) {
-  case SHARDGEN_F32: put(static_cast<float>(v)); break;
-  case SHARDGEN_F64: put(static_cast<double>(v)); break;
-  case SHARDGEN_F16: put(halfOfSmallInteger(v)); break;
-  case SHARDGEN_BF16: put(bfloat16Of(static_cast<float>(v))); break;
-  case SHARDGEN_I1: put(static_cast<uint8_t>(v != 0)); break;
-  case SHARDGEN_I8: put(static_cast<int8_t>(v)); break;
-  case SHARDGEN_I32: put(static_cast<int32_t>(v)); break;
-  case SHARDGEN_I64: put(static_cast<int64_t>(v)); break;
-  case SHARDGEN_UI8: put(static_cast<uint8_t>(v)); break;
-  case SHARDGEN_UI32: put(static_cast<uint32_t>(v)); break;
+  case SHARDGEN_F32:
+    put(static_cast<float>(v));
+    break;
+  case SHARDGEN_F64:
+    put(static_cast<double>(v));
+    break;
+  case SHARDGEN_F16:
+    put(halfOfSmallInteger(v));
+    break;
+  case SHARDGEN_BF16:
+    put(bfloat16Of(static_cast<float>(v)));
+    break;
+  case SHARDGEN_I1:
+    put(static_cast<uint8_t>(v != 0));
+    break;
+  case SHARDGEN_I8:
+    put(static_cast<int8_t>(v));
+    break;
+  case SHARDGEN_I32:
+    put(static_cast<int32_t>(v));
+    break;
+  case SHARDGEN_I64:
+    put(static_cast<int64_t>(v));
+    break;
+  case SHARDGEN_UI8:
+    put(static_cast<uint8_t>(v));
+    break;
+  case SHARDGEN_UI32:
+    put(static_cast<uint32_t>(v));
+    break;
   }
   return bytes;
 }
@@ -145,12 +167,18 @@ int64_t combine(Reducer reducer, ElementType type, int64_t a, int64_t b) {
     return isOr ? (x || y) : (x && y);
   }
   switch (reducer) {
-  case Reducer::Add: return a + b;
-  case Reducer::Mul: return a * b;
-  case Reducer::Max: return a > b ? a : b;
-  case Reducer::Min: return a < b ? a : b;
-  case Reducer::And: return a & b;
-  case Reducer::Or: return a | b;
+  case Reducer::Add:
+    return a + b;
+  case Reducer::Mul:
+    return a * b;
+  case Reducer::Max:
+    return a > b ? a : b;
+  case Reducer::Min:
+    return a < b ? a : b;
+  case Reducer::And:
+    return a & b;
+  case Reducer::Or:
+    return a | b;
   }
   return 0;
 }
@@ -188,16 +216,16 @@ void allReduceOneTypeAndReducer(const DeviceContext &device, const std::vector<i
     for (size_t k = 1; k < members.size(); ++k)
       expected = combine(reducer, type, expected, smallValue(type, reducer, members[k], i));
     if (std::memcmp(&out[i * bytes], encode(type, expected).data(), bytes) != 0)
-      failures.add(where(device, std::string("all_reduce ") + typeName(type) + " " +
-                                     reducerName(reducer) + " over " + axesText(axes),
+      failures.add(where(device,
+                         std::string("all_reduce ") + typeName(type) + " " + reducerName(reducer) +
+                             " over " + axesText(axes),
                          i));
   }
 }
 
 template <typename T>
-void allGatherAlong(const DeviceContext &device, const std::vector<int32_t> &axes,
-                    ElementType type, const std::vector<int64_t> &shape, int64_t dim,
-                    Failures &failures) {
+void allGatherAlong(const DeviceContext &device, const std::vector<int32_t> &axes, ElementType type,
+                    const std::vector<int64_t> &shape, int64_t dim, Failures &failures) {
   std::vector<int64_t> members = groupMembers(device, axes);
   const auto n = static_cast<int64_t>(members.size());
   std::vector<T> in = iotaValues<T>(device.position, volume(shape));
@@ -211,9 +239,8 @@ void allGatherAlong(const DeviceContext &device, const std::vector<int32_t> &axe
     int64_t member = members[index[dim] / shape[dim]];
     source[dim] = index[dim] % shape[dim];
     if (out[linear] != static_cast<T>(member * 1000 + linearIndex(source, shape)))
-      failures.add(where(device, "all_gather dim " + std::to_string(dim) + " over " +
-                                     axesText(axes),
-                         linear));
+      failures.add(where(
+          device, "all_gather dim " + std::to_string(dim) + " over " + axesText(axes), linear));
   });
 }
 
@@ -237,15 +264,16 @@ void reduceScatterAlong(const DeviceContext &device, const std::vector<int32_t> 
     for (int64_t k = 1; k < n; ++k)
       expected = combine(reducer, SHARDGEN_I32, expected, members[k] * 1000 + offset);
     if (out[linear] != expected)
-      failures.add(where(device, std::string("reduce_scatter ") + reducerName(reducer) +
-                                     " dim " + std::to_string(dim) + " over " + axesText(axes),
+      failures.add(where(device,
+                         std::string("reduce_scatter ") + reducerName(reducer) + " dim " +
+                             std::to_string(dim) + " over " + axesText(axes),
                          linear));
   });
 }
 
 template <typename T>
-void allToAllAlong(const DeviceContext &device, const std::vector<int32_t> &axes,
-                   ElementType type, int64_t splitDim, int64_t concatDim, Failures &failures) {
+void allToAllAlong(const DeviceContext &device, const std::vector<int32_t> &axes, ElementType type,
+                   int64_t splitDim, int64_t concatDim, Failures &failures) {
   std::vector<int64_t> members = groupMembers(device, axes);
   const auto n = static_cast<int64_t>(members.size());
   const int64_t position = groupPosition(device, listOf(axes));
@@ -257,8 +285,7 @@ void allToAllAlong(const DeviceContext &device, const std::vector<int32_t> &axes
   outShape[concatDim] *= n;
   std::vector<T> in = iotaValues<T>(device.position, volume(shape));
   std::vector<T> out(volume(outShape));
-  allToAll(device, listOf(axes), type, shape.data(), 3, splitDim, concatDim, in.data(),
-           out.data());
+  allToAll(device, listOf(axes), type, shape.data(), 3, splitDim, concatDim, in.data(), out.data());
   // Output slot q of the concat dim came from position q, which sent its
   // chunk number `position` of the split dim.
   forEachIndex(outShape, [&](const std::vector<int64_t> &index, int64_t linear) {
@@ -268,8 +295,9 @@ void allToAllAlong(const DeviceContext &device, const std::vector<int32_t> &axes
     source[concatDim] = index[concatDim] % slotSize;
     source[splitDim] += position * chunk;
     if (out[linear] != static_cast<T>(members[from] * 1000 + linearIndex(source, shape)))
-      failures.add(where(device, "all_to_all split " + std::to_string(splitDim) + " concat " +
-                                     std::to_string(concatDim) + " over " + axesText(axes),
+      failures.add(where(device,
+                         "all_to_all split " + std::to_string(splitDim) + " concat " +
+                             std::to_string(concatDim) + " over " + axesText(axes),
                          linear));
   });
 }
@@ -329,8 +357,9 @@ std::vector<std::string> checkAllReduceLarge(const Launcher &launch, const Devic
     for (int64_t i = 0; i < count; ++i) {
       auto expected = static_cast<float>(memberSum + int64_t(members.size()) * (i % 101));
       if (result[i] != expected)
-        failures.add(where(device, "all_reduce of " + std::to_string(count) + " floats" +
-                                       (inPlace ? " in place" : "") + " over " + axesText(axes),
+        failures.add(where(device,
+                           "all_reduce of " + std::to_string(count) + " floats" +
+                               (inPlace ? " in place" : "") + " over " + axesText(axes),
                            i));
     }
   });
@@ -450,9 +479,9 @@ std::vector<std::string> checkCollectivePermute(const Launcher &launch, const De
       int64_t from = members[(((position - shift) % n) + n) % n];
       for (int64_t i = 0; i < 5; ++i)
         if (out[i] != from * 1000 + i)
-          failures.add(where(device, "collective_permute shift " + std::to_string(shift) +
-                                         " over " + axesText(axes),
-                             i));
+          failures.add(where(
+              device,
+              "collective_permute shift " + std::to_string(shift) + " over " + axesText(axes), i));
     }
   });
 }

@@ -146,8 +146,8 @@ TEST_CASE("round-robin: [3,7,5] in [2,2,2] chunks over a 2x3 grid") {
   CHECK(layout.chunkGrid() == std::vector<int64_t>{2, 4, 3});
   CHECK(layout.numChunks() == 24);
   for (int64_t device = 0; device < 6; ++device)
-    CHECK(layout.chunksOn(device) == std::vector<int64_t>{device, device + 6, device + 12,
-                                                          device + 18});
+    CHECK(layout.chunksOn(device) ==
+          std::vector<int64_t>{device, device + 6, device + 12, device + 18});
   CHECK(layout.gridCoordinates(4) == std::vector<int64_t>{1, 1});
   // Chunk 23 is chunk-grid (1, 3, 2): offset (2, 6, 4), a single element.
   ShardBox last = layout.chunkBox(23);
@@ -224,7 +224,7 @@ TEST_CASE("gatherUnreduced sums each shard's partial pieces over the unreduced a
   std::vector<float> global(4, -1);
   layout.gatherUnreduced(shards, SHARDGEN_F32, ShardPadding::Exact, {1}, global.data());
   CHECK(global == std::vector<float>{11, 22, 33, 44});
-  CHECK_THROWS_AS(layout.gatherUnreduced(shards, SHARDGEN_F32, ShardPadding::Exact, {0},
-                                         global.data()),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      layout.gatherUnreduced(shards, SHARDGEN_F32, ShardPadding::Exact, {0}, global.data()),
+      std::invalid_argument);
 }

@@ -15,8 +15,8 @@ using shardgen::runtime::testing::callCollective;
 
 namespace {
 
-const char *const kCollectives[] = {"all_reduce",         "all_gather", "reduce_scatter",
-                                    "all_to_all",         "collective_permute", "barrier"};
+const char *const kCollectives[] = {"all_reduce", "all_gather",         "reduce_scatter",
+                                    "all_to_all", "collective_permute", "barrier"};
 
 } // namespace
 
@@ -42,7 +42,8 @@ TEST_CASE("a device failing inside any collective ends the run with its error") 
     if (std::string(collective) == "barrier")
       continue;
     INFO(collective);
-    std::string expected = std::string(collective) + ": axis 5 is not an axis of the mesh (it has 1)";
+    std::string expected =
+        std::string(collective) + ": axis 5 is not an axis of the mesh (it has 1)";
     CHECK_THROWS_WITH_AS(launch(mesh,
                                 [&](const DeviceContext &device) {
                                   callCollective(device, collective, device.position == 2 ? 5 : 0);

@@ -84,18 +84,17 @@ TEST_CASE("all_gather over {y, x} concatenates in listed-order positions") {
 
 TEST_CASE("the first device error is rethrown and peers blocked in collectives are released") {
   DeviceMesh mesh({{"x", 8}});
-  CHECK_THROWS_WITH_AS(launch(mesh,
-                              [](const DeviceContext &device) {
-                                float value = 1.0f;
-                                if (device.position == 5)
-                                  throw std::runtime_error("device 5 failed");
-                                allReduce(device, {nullptr, 0}, SHARDGEN_F32, Reducer::Add,
-                                          &value, &value, 1);
-                                const int32_t x[] = {0};
-                                allReduce(device, {x, 1}, SHARDGEN_F32, Reducer::Add, &value,
-                                          &value, 1);
-                              }),
-                       "device 5 failed", std::runtime_error);
+  CHECK_THROWS_WITH_AS(
+      launch(mesh,
+             [](const DeviceContext &device) {
+               float value = 1.0f;
+               if (device.position == 5)
+                 throw std::runtime_error("device 5 failed");
+               allReduce(device, {nullptr, 0}, SHARDGEN_F32, Reducer::Add, &value, &value, 1);
+               const int32_t x[] = {0};
+               allReduce(device, {x, 1}, SHARDGEN_F32, Reducer::Add, &value, &value, 1);
+             }),
+      "device 5 failed", std::runtime_error);
 }
 
 TEST_CASE("bad collective arguments are reported, not crashed on") {
@@ -122,8 +121,8 @@ TEST_CASE("bad collective arguments are reported, not crashed on") {
                        doctest::Contains("integer"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(runWith([&](const DeviceContext &device) {
                          int32_t in[3] = {}, out[3];
-                         reduceScatter(device, {x, 1}, SHARDGEN_I32, Reducer::Add,
-                                       DimView{1, 3, 1}, in, out);
+                         reduceScatter(device, {x, 1}, SHARDGEN_I32, Reducer::Add, DimView{1, 3, 1},
+                                       in, out);
                        }),
                        doctest::Contains("not divisible"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(runWith([&](const DeviceContext &device) {
@@ -135,9 +134,8 @@ TEST_CASE("bad collective arguments are reported, not crashed on") {
                        doctest::Contains("different sizes"), std::invalid_argument);
   DeviceContext detached = mesh.deviceContext(0, nullptr);
   CHECK_THROWS_AS(axisIndex(detached, 2), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(
-      allReduce(detached, {x, 1}, SHARDGEN_F32, Reducer::Add, &value, &value, 1),
-      doctest::Contains("communicator"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(allReduce(detached, {x, 1}, SHARDGEN_F32, Reducer::Add, &value, &value, 1),
+                       doctest::Contains("communicator"), std::invalid_argument);
 }
 
 TEST_CASE("the mesh barrier orders writes between devices") {

@@ -40,14 +40,14 @@ TEST_CASE("an uneven dim: short last block marked, a device with nothing is the 
 
 TEST_CASE("a dim on two axes, device ids through device_ids, partial axes kept") {
   Mesh mesh = makeMesh({{"x", 2}, {"y", 2}}, {3, 2, 1, 0});
-  BlockMap map = mapBlocks(makeShardLayout(
-      mesh, f32({8}), DimAxes{{AxisRef::full("y"), AxisRef::full("x")}}));
+  BlockMap map =
+      mapBlocks(makeShardLayout(mesh, f32({8}), DimAxes{{AxisRef::full("y"), AxisRef::full("x")}}));
   // y major: position (x, y) holds chunk 2y + x.
   REQUIRE(map.blocks.size() == 4);
   CHECK(map.blocks[1].positions == std::vector<int64_t>{2}); // x=1, y=0
   CHECK(deviceList(mesh, map.blocks[1].positions) == "d1");
-  BlockMap partial = mapBlocks(makeShardLayout(mesh, f32({8}), DimAxes{{AxisRef::full("x")}},
-                                               {AxisRef::full("y")}));
+  BlockMap partial = mapBlocks(
+      makeShardLayout(mesh, f32({8}), DimAxes{{AxisRef::full("x")}}, {AxisRef::full("y")}));
   CHECK(partial.partialAxes == std::vector<AxisRef>{AxisRef::full("y")});
   CHECK(deviceList(mesh, partial.blocks[0].positions) == "d2,3");
 }

@@ -111,10 +111,13 @@ TEST_CASE("the mesh: device ids by coordinates") {
 
 TEST_CASE("the page's JSON cannot end its script element") {
   std::string json = R"({"name":"</script><script>alert(1)</script>&x","s":"a)"
-                     "\xe2\x80\xa8" R"("})";
+                     "\xe2\x80\xa8"
+                     R"("})";
   std::string safe = scriptSafeJson(json);
   CHECK(safe.find('<') == std::string::npos);
   CHECK(safe.find('>') == std::string::npos);
   CHECK(safe.find('&') == std::string::npos);
-  CHECK(safe == R"({"name":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e\u0026x","s":"a\u2028"})");
+  CHECK(
+      safe ==
+      R"({"name":"\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e\u0026x","s":"a\u2028"})");
 }

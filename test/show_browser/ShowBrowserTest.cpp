@@ -68,8 +68,9 @@ std::string domAfterScripts(const std::string &page, const std::string &fragment
   }
   std::string command = "timeout 60 " + chromium() +
                         " --headless --no-sandbox --disable-gpu --no-first-run"
-                        " --user-data-dir='" + dir + "/profile' " + flags + " 'file://" + page +
-                        fragment + "' >'" + dir + "/out' 2>'" + dir + "/err'";
+                        " --user-data-dir='" +
+                        dir + "/profile' " + flags + " 'file://" + page + fragment + "' >'" + dir +
+                        "/out' 2>'" + dir + "/err'";
   int status = std::system(command.c_str());
   INFO(readFile(dir + "/err"));
   CHECK(status == 0);
@@ -112,7 +113,8 @@ std::vector<std::string> manifestRows(const std::string &graph) {
 
 } // namespace
 
-TEST_CASE("chromium: the mlp page shows each value's blocks on a click, the mesh and the manifest") {
+TEST_CASE(
+    "chromium: the mlp page shows each value's blocks on a click, the mesh and the manifest") {
   chromium();
   std::string page = writePage(kSamples + "mlp.json", "mlp");
   // Opened on x, then a click on h's button (tensor 9, the value h) as a user would.
@@ -122,17 +124,21 @@ TEST_CASE("chromium: the mlp page shows each value's blocks on a click, the mesh
   REQUIRE(end != std::string::npos);
   writeFile(clicked, text.substr(0, end) +
                          "<script>document.querySelector('button[data-tensor=\"9\"]').click();"
-                         "</script>" + text.substr(end));
+                         "</script>" +
+                         text.substr(end));
   std::string dom = domAfterScripts(clicked, "#name=x", "mlp");
   INFO(dom);
-  CHECK(contains(dom, "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x32xf32&gt; "
-                      "&lt;@mesh, [{&quot;data&quot;}, {&quot;model&quot;}]&gt;\" data-tensor=\"9\">h</button>"));
-  CHECK_FALSE(contains(dom, "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x16xf32&gt; "
-                            "&lt;@mesh, [{&quot;data&quot;}, {}]&gt;\" data-tensor=\"0\">x</button>"));
+  CHECK(contains(
+      dom,
+      "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x32xf32&gt; "
+      "&lt;@mesh, [{&quot;data&quot;}, {&quot;model&quot;}]&gt;\" data-tensor=\"9\">h</button>"));
+  CHECK_FALSE(
+      contains(dom, "<button class=\"value active\" type=\"button\" title=\"tensor&lt;8x16xf32&gt; "
+                    "&lt;@mesh, [{&quot;data&quot;}, {}]&gt;\" data-tensor=\"0\">x</button>"));
   CHECK(contains(dom, "<title>shardgen show: mlp</title>"));
   // Every value of the graph is a button in the op list.
-  for (const char *name : {"x", "w1", "b1", "w2", "b2", "h0", "b1_full", "h1", "h", "y0",
-                           "b2_full", "y"})
+  for (const char *name :
+       {"x", "w1", "b1", "w2", "b2", "h0", "b1_full", "h1", "h", "y0", "b2_full", "y"})
     CHECK(contains(dom, "\">" + std::string(name) + "</button>"));
   // h = tanh(...) on [{data}, {model}]: one device per block.
   CHECK(contains(dom, "<h3 class=\"tensor-name\">value \xe2\x80\x9ch\xe2\x80\x9d</h3>"));
@@ -151,7 +157,6 @@ TEST_CASE("chromium: the mlp page shows each value's blocks on a click, the mesh
   CHECK(count(dom, "<tr class=\"collective\">") == 1);
   CHECK(contains(dom, rows[0]));
   CHECK(contains(rows[0], "all_reduce"));
-
 }
 
 TEST_CASE("chromium: rank 3 is a 3D stack of slices; the manual sample's manifest rows") {
@@ -176,7 +181,8 @@ TEST_CASE("chromium: rank 3 is a 3D stack of slices; the manual sample's manifes
   CHECK(count(manual, "<tr class=\"collective\">") == 2);
   // The manual computation's body follows it, indented, its values clickable.
   CHECK(contains(manual, "<div class=\"pointer\" style=\"margin-left: 18px;\">body arguments: "));
-  CHECK(contains(manual, "<li class=\"op\" style=\"padding-left: 18px;\"><span class=\"pointer\">/ops/0/body/ops/0</span>"));
+  CHECK(contains(manual, "<li class=\"op\" style=\"padding-left: 18px;\"><span "
+                         "class=\"pointer\">/ops/0/body/ops/0</span>"));
   for (const auto &row : manualRows)
     CHECK(contains(manual, row));
 }
@@ -184,13 +190,15 @@ TEST_CASE("chromium: rank 3 is a 3D stack of slices; the manual sample's manifes
 TEST_CASE("chromium: names from the graph are text, never markup or script; rank 4") {
   chromium();
   std::string dir = makeTempDir();
-  std::string evil = R"(</script><script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned2'\">)";
+  std::string evil =
+      R"(</script><script>document.title='pwned'</script><img src=x onerror=\"document.title='pwned2'\">)";
   writeFile(dir + "/evil.json", R"({"format": "shardgen-graph", "version": 1,
     "name": "<b>bold</b>",
     "meshes": [{"name": "mesh", "axes": [{"name": "<i>x</i>", "size": 2}]}],
     "inputs": [{"name": ")" + evil + R"(", "type": "tensor<4x2x3x5xf32>",
                 "sharding": "<@mesh, [{\"<i>x</i>\"}, {}, {}, {}]>"}],
-    "ops": [{"op": "negate", "operands": [")" + evil + R"("], "result": "y"}],
+    "ops": [{"op": "negate", "operands": [")" +
+                                    evil + R"("], "result": "y"}],
     "outputs": [{"value": "y"}]})");
   ToolResult check = runShardgen("check '" + dir + "/evil.json'");
   INFO(check.err);
@@ -200,7 +208,8 @@ TEST_CASE("chromium: names from the graph are text, never markup or script; rank
   std::string dom = domAfterScripts(page, "#i=0");
   INFO(dom);
   CHECK(contains(dom, "<title>shardgen show: &lt;b&gt;bold&lt;/b&gt;</title>"));
-  CHECK_FALSE(contains(dom, "pwned"  "</title>"));
+  CHECK_FALSE(contains(dom, "pwned"
+                            "</title>"));
   CHECK(count(dom, "<script") == 2);
   CHECK_FALSE(contains(dom, "<img"));
   CHECK_FALSE(contains(dom, "<b>"));

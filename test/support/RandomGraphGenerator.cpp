@@ -214,24 +214,45 @@ private:
     try {
       int kind = uniform(0, 21);
       switch (kind) {
-      case 0: case 1: return unary();
-      case 2: case 3: return binary();
-      case 4: case 5: return dotGeneral();
-      case 6: return transpose();
-      case 7: return reshape();
-      case 8: return broadcast();
-      case 9: return reduce();
-      case 10: return concatenate();
-      case 11: return slice();
-      case 12: return pad();
-      case 13: return reverse();
-      case 14: return iotaOrConstant();
-      case 15: return compareSelect();
-      case 16: return convertRoundTrip();
-      case 17: return clamp();
-      case 18: return options_.constraints && constraint();
-      case 19: return options_.groups && group();
-      default: return options_.manualComputations && manual();
+      case 0:
+      case 1:
+        return unary();
+      case 2:
+      case 3:
+        return binary();
+      case 4:
+      case 5:
+        return dotGeneral();
+      case 6:
+        return transpose();
+      case 7:
+        return reshape();
+      case 8:
+        return broadcast();
+      case 9:
+        return reduce();
+      case 10:
+        return concatenate();
+      case 11:
+        return slice();
+      case 12:
+        return pad();
+      case 13:
+        return reverse();
+      case 14:
+        return iotaOrConstant();
+      case 15:
+        return compareSelect();
+      case 16:
+        return convertRoundTrip();
+      case 17:
+        return clamp();
+      case 18:
+        return options_.constraints && constraint();
+      case 19:
+        return options_.groups && group();
+      default:
+        return options_.manualComputations && manual();
       }
     } catch (const std::out_of_range &) {
       return false;
@@ -257,7 +278,8 @@ private:
       result.bound = std::exp(x.bound);
       result.integral = false;
     } else if (choice == 3) {
-      GenValue magnitude = emit(opJson("abs", {x.name}), {fresh("u"), x.shape, x.bound, x.integral, x.exact});
+      GenValue magnitude =
+          emit(opJson("abs", {x.name}), {fresh("u"), x.shape, x.bound, x.integral, x.exact});
       name = "sqrt";
       result.bound = std::sqrt(x.bound) + 1;
       result.integral = false;
@@ -275,8 +297,8 @@ private:
   bool binary() {
     const GenValue x = pickValue();
     const GenValue y = pickValue([&](const GenValue &v) { return v.shape == x.shape; });
-    static const std::vector<std::string> names = {"add", "subtract", "multiply", "maximum",
-                                                   "minimum", "divide"};
+    static const std::vector<std::string> names = {"add",     "subtract", "multiply",
+                                                   "maximum", "minimum",  "divide"};
     std::string name = pick(names);
     GenValue result{fresh("b"), x.shape, x.bound + y.bound, x.integral && y.integral,
                     x.exact && y.exact};
@@ -286,7 +308,8 @@ private:
       result.bound = std::max(x.bound, y.bound);
     if (name == "divide") {
       // x / (|y| + 1): never divides by zero.
-      GenValue magnitude = emit(opJson("abs", {y.name}), {fresh("u"), y.shape, y.bound, y.integral, y.exact});
+      GenValue magnitude =
+          emit(opJson("abs", {y.name}), {fresh("u"), y.shape, y.bound, y.integral, y.exact});
       GenValue one = constantSplat(y.shape, 1.0);
       GenValue denominator = emit(opJson("add", {magnitude.name, one.name}),
                                   {fresh("b"), y.shape, y.bound + 1, y.integral, y.exact});
@@ -582,8 +605,8 @@ private:
     compare["result"] = predicate;
     scope_->push_back(compare); // i1: not in the (f32) pool
     Json select = opJson("select", {predicate, y.name, x.name});
-    emit(select, {fresh("sel"), x.shape, std::max(x.bound, y.bound), x.integral && y.integral,
-                  true});
+    emit(select,
+         {fresh("sel"), x.shape, std::max(x.bound, y.bound), x.integral && y.integral, true});
     return true;
   }
 

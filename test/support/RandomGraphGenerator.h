@@ -19,12 +19,12 @@
 namespace shardgen::testing {
 
 struct RandomGraphOptions {
-  int maxOps = 14;        // top-level op "moves" (some emit a few ops)
+  int maxOps = 14; // top-level op "moves" (some emit a few ops)
   int maxInputs = 3;
   int maxDevices = 8;
-  bool shardings = true;  // shardings on inputs/outputs/op results
-  bool uneven = true;     // dims not divisible by their axes
-  bool openDims = true;   // "?" dims (meaningful to propagation)
+  bool shardings = true; // shardings on inputs/outputs/op results
+  bool uneven = true;    // dims not divisible by their axes
+  bool openDims = true;  // "?" dims (meaningful to propagation)
   bool constraints = true;
   bool groups = true;
   bool manualComputations = true;

@@ -12,8 +12,7 @@ std::vector<Literal> randomInputs(const Graph &graph, uint64_t seed) {
     Literal literal(graph.type(arg.value));
     bool boolean = literal.elementType() == ElementType::I1;
     bool unsignedType = isUnsignedInteger(literal.elementType());
-    std::uniform_int_distribution<int> pick(boolean ? 0 : (unsignedType ? 0 : -3),
-                                            boolean ? 1 : 3);
+    std::uniform_int_distribution<int> pick(boolean ? 0 : (unsignedType ? 0 : -3), boolean ? 1 : 3);
     for (int64_t i = 0; i < literal.numElements(); ++i) {
       int value = pick(random);
       if (isFloat(literal.elementType()))
@@ -44,7 +43,8 @@ bool literalsClose(const Literal &actual, const Literal &expected, double tolera
       text = std::to_string(a) + " vs expected " + std::to_string(e);
     } else {
       close = actual.getInt(i) == expected.getInt(i);
-      text = std::to_string(actual.getInt(i)) + " vs expected " + std::to_string(expected.getInt(i));
+      text =
+          std::to_string(actual.getInt(i)) + " vs expected " + std::to_string(expected.getInt(i));
     }
     if (!close) {
       if (why)

@@ -19,7 +19,8 @@ std::string graphText(const std::string &inputs, const std::string &ops,
   return R"({"format": "shardgen-graph", "version": 1, "name": "t",
     "meshes": [{"name": "mesh", "axes": [{"name": "data", "size": 2}, {"name": "model", "size": 4}]},
                {"name": "solo", "axes": [], "device_ids": [5]}],
-    "inputs": )" + inputs + R"(, "ops": )" + ops + R"(, "outputs": )" + outputs + "}";
+    "inputs": )" +
+         inputs + R"(, "ops": )" + ops + R"(, "outputs": )" + outputs + "}";
 }
 
 Graph verified(const std::string &text) {
@@ -58,9 +59,9 @@ TEST_CASE("dot_general: batch dims, then lhs free, then rhs free") {
 TEST_CASE("pad: negative edges and interior padding") {
   // dim 0: 5 + 4*2 interior = 13, then -1 low + 3 high = 15.
   // dim 1: 4 + 2 low - 1 high = 5.
-  Graph graph = verified(graphText(
-      R"([{"name": "a", "type": "tensor<5x4xf32>"}])",
-      R"([{"op": "constant", "result": "zero", "value": 0.0, "type": "tensor<f32>"},
+  Graph graph = verified(
+      graphText(R"([{"name": "a", "type": "tensor<5x4xf32>"}])",
+                R"([{"op": "constant", "result": "zero", "value": 0.0, "type": "tensor<f32>"},
           {"op": "pad", "operands": ["a", "zero"], "result": "p", "edge_padding_low": [-1, 2],
            "edge_padding_high": [3, -1], "interior_padding": [2, 0]},
           {"op": "pad", "operands": ["a", "zero"], "result": "gone", "edge_padding_low": [-5, 0],
@@ -72,9 +73,9 @@ TEST_CASE("pad: negative edges and interior padding") {
 TEST_CASE("slice: strided result sizes round up") {
   // dim 0 keeps 1, 4, 7 of [1, 10); dim 1 keeps 0, 2, 4, 6 of [0, 7);
   // an empty range keeps nothing.
-  Graph graph = verified(graphText(
-      R"([{"name": "a", "type": "tensor<10x7xi32>"}])",
-      R"([{"op": "slice", "operands": ["a"], "result": "s", "start_indices": [1, 0],
+  Graph graph = verified(
+      graphText(R"([{"name": "a", "type": "tensor<10x7xi32>"}])",
+                R"([{"op": "slice", "operands": ["a"], "result": "s", "start_indices": [1, 0],
            "limit_indices": [10, 7], "strides": [3, 2]},
           {"op": "slice", "operands": ["a"], "result": "e", "start_indices": [4, 2],
            "limit_indices": [4, 5]}])"));
@@ -111,9 +112,9 @@ TEST_CASE("collectives inside a manual body: local shapes and group sizes") {
   // concat 1 (4*4): 1x16. reduce_scatter over model on dim 0: 1x4.
   // all_reduce over (model, data) keeps 4x4. The result 8x4 on
   // [{data}, {model}] is global 16x16.
-  Graph graph = verified(graphText(
-      R"([{"name": "a", "type": "tensor<8x16xf32>"}])",
-      R"([{"op": "manual_computation", "operands": ["a"], "result": "out",
+  Graph graph =
+      verified(graphText(R"([{"name": "a", "type": "tensor<8x16xf32>"}])",
+                         R"([{"op": "manual_computation", "operands": ["a"], "result": "out",
            "in_shardings": ["<@mesh, [{data}, {model}]>"],
            "out_shardings": ["<@mesh, [{data}, {model}]>"],
            "manual_axes": ["data", "model"],
@@ -129,7 +130,7 @@ TEST_CASE("collectives inside a manual body: local shapes and group sizes") {
                {"op": "collective_permute", "operands": ["x"], "result": "cp", "axes": ["data"], "shift": -1},
                {"op": "axis_index", "result": "i", "axis": "model"}],
              "return": ["g"]}}])",
-      R"([{"value": "out"}])"));
+                         R"([{"value": "out"}])"));
   CHECK(typeOf(graph, "g") == "tensor<8x4xf32>");
   CHECK(typeOf(graph, "t") == "tensor<1x16xf32>");
   CHECK(typeOf(graph, "rs") == "tensor<1x4xf32>");
@@ -192,14 +193,15 @@ TEST_CASE("verifySharding: the public check other stages use") {
     FAIL("a sub-axis equal to its axis was accepted");
   } catch (const GraphError &error) {
     CHECK(error.pointer() == "/here");
-    CHECK(std::string(error.what()) == R"(sub-axis size is equal to the full axis size: "model":(1)4)");
+    CHECK(std::string(error.what()) ==
+          R"(sub-axis size is equal to the full axis size: "model":(1)4)");
   }
 }
 
 TEST_CASE("inferResultTypes: reusable on a verified graph, inside bodies too") {
-  Graph graph = verified(graphText(
-      R"([{"name": "a", "type": "tensor<8x16xf32>"}])",
-      R"([{"op": "manual_computation", "operands": ["a"], "result": "out",
+  Graph graph =
+      verified(graphText(R"([{"name": "a", "type": "tensor<8x16xf32>"}])",
+                         R"([{"op": "manual_computation", "operands": ["a"], "result": "out",
            "in_shardings": ["<@mesh, [{data}, {}]>"], "out_shardings": ["<@mesh, [{data}, {}]>"],
            "manual_axes": ["data"],
            "body": {"args": [{"name": "x", "type": "tensor<4x16xf32>"}],

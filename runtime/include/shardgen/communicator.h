@@ -68,9 +68,8 @@ public:
   virtual void barrier(const DeviceContext &device) = 0;
   /// runtime.h's exchange; `group` is the whole mesh (position = mesh position).
   /// Backends without it throw std::logic_error.
-  virtual void exchange(const DeviceContext &device, const CollectiveGroup &group,
-                        const void *send, const int64_t *sendOffsets, void *recv,
-                        const int64_t *recvOffsets);
+  virtual void exchange(const DeviceContext &device, const CollectiveGroup &group, const void *send,
+                        const int64_t *sendOffsets, void *recv, const int64_t *recvOffsets);
 
   /// Progress for a watchdog (threads backend; others ignore it): the op the
   /// device's next collectives serve, and the collective it is in (nullptr

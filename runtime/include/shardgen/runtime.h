@@ -113,8 +113,8 @@ void allToAll(const DeviceContext &device, AxisList axes, ElementType type, cons
               int64_t rank, int64_t splitDim, int64_t concatDim, const void *in, void *out);
 
 /// Position p receives the `in` of position (p - shift) mod n. `in` != `out`.
-void collectivePermute(const DeviceContext &device, AxisList axes, ElementType type,
-                       int64_t shift, const void *in, void *out, int64_t count);
+void collectivePermute(const DeviceContext &device, AxisList axes, ElementType type, int64_t shift,
+                       const void *in, void *out, int64_t count);
 
 /// Point to point over the whole mesh (the transfers of distributed values,
 /// which move only what must move): the device sends bytes
@@ -122,8 +122,8 @@ void collectivePermute(const DeviceContext &device, AxisList axes, ElementType t
 /// receives position q's bytes for it at [recvOffsets[q], recvOffsets[q + 1])
 /// of `recv` (both arrays have numDevices + 1 entries; what q sends must be
 /// as long as what its receiver expects). Its own segment is not moved.
-void exchange(const DeviceContext &device, const void *send, const int64_t *sendOffsets,
-              void *recv, const int64_t *recvOffsets);
+void exchange(const DeviceContext &device, const void *send, const int64_t *sendOffsets, void *recv,
+              const int64_t *recvOffsets);
 
 /// This device's coordinate on mesh axis `axis`.
 int32_t axisIndex(const DeviceContext &device, int32_t axis);

@@ -38,8 +38,8 @@ __attribute__((noinline)) void copyAfterKernel(const float *in, float *asFloat, 
 }
 
 /// A word copy writes, a float kernel reads the same bytes.
-__attribute__((noinline)) void kernelAfterCopy(const uint32_t *in, uint32_t *asWord,
-                                               float *asFloat, float *out) {
+__attribute__((noinline)) void kernelAfterCopy(const uint32_t *in, uint32_t *asWord, float *asFloat,
+                                               float *out) {
   storeAt(asFloat, 0, 5.0f);
   copy<uint32_t, 4>(in, asWord);
   binary<F32, OpAdd, 4>(asFloat, asFloat, out);

@@ -55,8 +55,7 @@ template <typename Info> std::vector<Tensor> tensors(const Info *infos, int64_t 
   for (int64_t i = 0; i < count; ++i)
     out.push_back({infos[i].elementType,
                    std::vector<int64_t>(infos[i].shape, infos[i].shape + infos[i].rank),
-                   infos[i].numElements,
-                   std::strncmp(infos[i].sharding, "distribution", 12) == 0});
+                   infos[i].numElements, std::strncmp(infos[i].sharding, "distribution", 12) == 0});
   return out;
 }
 
@@ -67,13 +66,14 @@ template <typename Info> std::vector<Tensor> tensors(const Info *infos, int64_t 
           ns::run,                                                                                 \
           ns::runSharded,                                                                          \
           ns::kNumDevices,                                                                         \
-          [](int64_t i, int64_t p) { return boxOf(ns::inputPiece(i, p), ns::kInputs[i].rank); },  \
+          [](int64_t i, int64_t p) { return boxOf(ns::inputPiece(i, p), ns::kInputs[i].rank); },   \
           [](int64_t j, int64_t p) { return boxOf(ns::outputPiece(j, p), ns::kOutputs[j].rank); }, \
           [](int64_t j) { return ns::kOutputLayouts[j].sharding; }},
 
 // The layouts are usable at compile time.
 #define SHARDGEN_AOT_CONSTEXPR(ns)                                                                 \
-  static_assert(ns::inputPiece(0, 0).numElements >= 0 && ns::devicePosition(ns::deviceIdAt(0)) == 0);
+  static_assert(ns::inputPiece(0, 0).numElements >= 0 &&                                           \
+                ns::devicePosition(ns::deviceIdAt(0)) == 0);
 SHARDGEN_AOT_PROGRAMS(SHARDGEN_AOT_CONSTEXPR)
 
 std::vector<Program> programs() { return {SHARDGEN_AOT_PROGRAMS(SHARDGEN_AOT_ENTRY)}; }
@@ -85,16 +85,26 @@ struct Dtype {
 
 Dtype dtypeOf(shardgen_element_type type) {
   switch (type) {
-  case SHARDGEN_F32: return {"<f4", 4};
-  case SHARDGEN_F64: return {"<f8", 8};
-  case SHARDGEN_F16: return {"<f2", 2};
-  case SHARDGEN_BF16: return {"<V2", 2};
-  case SHARDGEN_I1: return {"|b1", 1};
-  case SHARDGEN_I8: return {"|i1", 1};
-  case SHARDGEN_I32: return {"<i4", 4};
-  case SHARDGEN_I64: return {"<i8", 8};
-  case SHARDGEN_UI8: return {"|u1", 1};
-  case SHARDGEN_UI32: return {"<u4", 4};
+  case SHARDGEN_F32:
+    return {"<f4", 4};
+  case SHARDGEN_F64:
+    return {"<f8", 8};
+  case SHARDGEN_F16:
+    return {"<f2", 2};
+  case SHARDGEN_BF16:
+    return {"<V2", 2};
+  case SHARDGEN_I1:
+    return {"|b1", 1};
+  case SHARDGEN_I8:
+    return {"|i1", 1};
+  case SHARDGEN_I32:
+    return {"<i4", 4};
+  case SHARDGEN_I64:
+    return {"<i8", 8};
+  case SHARDGEN_UI8:
+    return {"|u1", 1};
+  case SHARDGEN_UI32:
+    return {"<u4", 4};
   }
   return {"", 0};
 }
@@ -107,8 +117,8 @@ bool readNpyData(const std::string &path, int64_t bytes, std::vector<unsigned ch
   if (file.size() < 12 || file.compare(0, 6, "\x93NUMPY") != 0)
     return false;
   const bool version1 = file[6] == 1;
-  size_t headerBytes = static_cast<unsigned char>(file[8]) |
-                       static_cast<unsigned char>(file[9]) << 8;
+  size_t headerBytes = static_cast<unsigned char>(file[8]) | static_cast<unsigned char>(file[9])
+                                                                 << 8;
   if (!version1)
     headerBytes |= static_cast<size_t>(static_cast<unsigned char>(file[10])) << 16 |
                    static_cast<size_t>(static_cast<unsigned char>(file[11])) << 24;
@@ -183,7 +193,8 @@ bool piecesAgree(const Program &program, const std::vector<std::vector<unsigned 
     for (size_t j = 0; j < outputs.size(); ++j) {
       const Tensor &t = program.outputs[j];
       Box box = program.outputPiece(static_cast<int64_t>(j), p);
-      out[p].emplace_back(static_cast<size_t>(box.numElements * dtypeOf(t.elementType).bytes), 0x5a);
+      out[p].emplace_back(static_cast<size_t>(box.numElements * dtypeOf(t.elementType).bytes),
+                          0x5a);
       outPointers[p].push_back(out[p].back().data());
     }
     inLists.push_back(inPointers[p].data());
@@ -197,9 +208,10 @@ bool piecesAgree(const Program &program, const std::vector<std::vector<unsigned 
       const Tensor &t = program.outputs[j];
       Box box = program.outputPiece(static_cast<int64_t>(j), p);
       if (out[p][j] != cut(outputs[j], t.shape, box, dtypeOf(t.elementType).bytes)) {
-        std::fprintf(stderr, "%s: runSharded's piece of output %zu on position %lld differs from "
-                     "run's at the offsets outputPiece gives\n", program.name, j,
-                     static_cast<long long>(p));
+        std::fprintf(stderr,
+                     "%s: runSharded's piece of output %zu on position %lld differs from "
+                     "run's at the offsets outputPiece gives\n",
+                     program.name, j, static_cast<long long>(p));
         return false;
       }
     }
