@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/codegen/CodeWriter.h"
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/PieceIndexing.h"
@@ -10,8 +11,6 @@
 
 namespace shardgen::codegen {
 namespace {
-
-std::string str(int64_t v) { return std::to_string(v); }
 
 /// "{a, b, 1}": `values` padded with `pad` to `size` entries.
 std::string paddedList(std::vector<std::string> values, int64_t size, const std::string &pad) {
@@ -47,28 +46,32 @@ std::string layoutTable(const SpmdProgram &program, const std::vector<SpmdValueI
 /// constexpr Piece <function>(int64_t tensor, int64_t position).
 std::string pieceFunction(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                           const std::string &function, int64_t maxRank) {
-  std::string out = "constexpr Piece " + function +
-                    "(int64_t tensor, int64_t position) {\n"
-                    "  if (position < 0 || position >= kNumDevices)\n    return Piece{};\n"
-                    "  switch (tensor) {\n";
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = program.layout(ids[i]);
-    std::vector<std::string> offsets;
-    for (int64_t d = 0; d < layout.rank(); ++d)
-      offsets.push_back(pieceOffset(layout, d));
-    // A distributed value's piece is its local buffer [k, shardShape...] (its
-    // dims unsharded: offsets 0).
-    std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
-    std::vector<std::string> returns;
-    for (const PieceClass &piece : classes)
-      returns.push_back("return Piece{" + paddedList(texts(piece.extents), maxRank, "1") + ", " +
-                        paddedList(offsets, maxRank, "0") + ", " + str(product(piece.extents)) +
-                        "};");
-    out += "  case " + str(static_cast<int64_t>(i)) + ": {\n" +
-           indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
-           "    break;\n  }\n";
+  CodeWriter out;
+  {
+    auto body = out.block("constexpr Piece " + function + "(int64_t tensor, int64_t position)");
+    out.lines("if (position < 0 || position >= kNumDevices)\n  return Piece{};");
+    out.lines("switch (tensor) {"); // case labels stay at the switch's indent
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const ShardLayout &layout = program.layout(ids[i]);
+      std::vector<std::string> offsets;
+      for (int64_t d = 0; d < layout.rank(); ++d)
+        offsets.push_back(pieceOffset(layout, d));
+      // A distributed value's piece is its local buffer [k, shardShape...] (its
+      // dims unsharded: offsets 0).
+      std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
+      std::vector<std::string> returns;
+      for (const PieceClass &piece : classes)
+        returns.push_back("return Piece{" + paddedList(texts(piece.extents), maxRank, "1") + ", " +
+                          paddedList(offsets, maxRank, "0") + ", " + str(product(piece.extents)) +
+                          "};");
+      auto branch = out.block("case " + str(static_cast<int64_t>(i)) + ":");
+      out.lines(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns));
+      out.lines("break;");
+    }
+    out.lines("default:\n  break;\n}");
+    out.lines("return Piece{};");
   }
-  return out + "  default:\n    break;\n  }\n  return Piece{};\n}\n";
+  return out.take();
 }
 
 } // namespace

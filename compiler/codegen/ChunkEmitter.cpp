@@ -17,8 +17,6 @@
 namespace shardgen::codegen {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 /// Consecutive slots of one device whose chunks have the same real extent.
 struct SlotRun {
   int64_t first = 0, count = 0;
@@ -43,9 +41,15 @@ std::vector<SlotRun> slotRuns(const ShardLayout &layout, int64_t position) {
 
 /// Emits `code[d]` for device d, devices with equal code sharing a branch.
 /// A device's chunks are its own (round-robin), so each is its own class.
+void writeCodePerDevice(const EmitterContext &context, CodeWriter &out,
+                        const std::vector<std::string> &code) {
+  context.writePerDevice(
+      out, [](int64_t device, std::vector<int64_t> &key) { key.push_back(device); },
+      [&](int64_t device) { return code[device]; });
+}
+
 void addCodePerDevice(EmitterContext &context, const std::vector<std::string> &code) {
-  context.addPerDevice([](int64_t device, std::vector<int64_t> &key) { key.push_back(device); },
-                       [&](int64_t device) { return code[device]; });
+  writeCodePerDevice(context, context.steps, code);
 }
 
 int64_t chunkElements(const ShardLayout &layout) { return product(layout.chunks->shardShape()); }
@@ -99,16 +103,21 @@ template <typename Body>
 std::string forEachRow(const ShardLayout &layout, const SlotRun &run, const ChunkRows &rows,
                        Body &&body) {
   const std::string chunkStart = "slot * " + str(chunkElements(layout));
-  std::string inner;
-  if (rows.rows.extents.empty()) {
-    inner = body(chunkStart);
-  } else {
-    inner = "forEach<" + str(static_cast<int64_t>(rows.rows.extents.size())) + ", " +
-            rows.rows.print() + ">(" + chunkStart + ", 0, [&](int64_t at, int64_t) {\n" +
-            indented(body(std::string("at")), 2) + "});";
+  CodeWriter code;
+  {
+    auto slots = code.block("for (int64_t slot = " + str(run.first) + "; slot < " +
+                            str(run.first + run.count) + "; ++slot)");
+    if (rows.rows.extents.empty()) {
+      code.lines(body(chunkStart));
+    } else {
+      auto walk =
+          code.block("forEach<" + str(static_cast<int64_t>(rows.rows.extents.size())) + ", " +
+                         rows.rows.print() + ">(" + chunkStart + ", 0, [&](int64_t at, int64_t)",
+                     "});");
+      code.lines(body(std::string("at")));
+    }
   }
-  return "for (int64_t slot = " + str(run.first) + "; slot < " + str(run.first + run.count) +
-         "; ++slot) {\n" + indented(inner, 2) + "}\n";
+  return code.take();
 }
 
 void emitChunkwiseElementwise(EmitterContext &context, const SpmdStep &step) {
@@ -241,14 +250,11 @@ std::string chunkCopies(const ShardLayout &layout, int64_t position, const std::
   return code;
 }
 
-std::string perDevice(EmitterContext &context, const std::vector<std::string> &code) {
-  std::string saved;
-  std::swap(saved, context.steps);
-  addCodePerDevice(context, code);
-  std::string out;
-  std::swap(out, context.steps);
-  context.steps = saved;
-  return out;
+/// `code[d]` for device d as written by writeCodePerDevice().
+std::string perDevice(const EmitterContext &context, const std::vector<std::string> &code) {
+  CodeWriter out;
+  writeCodePerDevice(context, out, code);
+  return out.take();
 }
 
 } // namespace
@@ -368,11 +374,17 @@ void emitRedistribute(EmitterContext &context, const SpmdStep &step) {
         sendAt[q] *= width;
         recvAt[q] *= width;
       }
-      device += "{\n  const int64_t sendAt[] = {" + joinInts(sendAt) +
-                "};\n  const int64_t recvAt[] = {" + joinInts(recvAt) + "};\n  Scratch send(" +
-                str(sendAt.back()) + "), recv(" + str(recvAt.back()) + ");\n" + indented(pack, 2) +
-                "  rt::exchange(device, send.data, sendAt, recv.data, recvAt);\n" +
-                indented(unpack, 2) + "}\n";
+      CodeWriter code;
+      {
+        auto scope = code.block();
+        code.lines("const int64_t sendAt[] = {" + joinInts(sendAt) + "};");
+        code.lines("const int64_t recvAt[] = {" + joinInts(recvAt) + "};");
+        code.lines("Scratch send(" + str(sendAt.back()) + "), recv(" + str(recvAt.back()) + ");");
+        code.lines(pack);
+        code.lines("rt::exchange(device, send.data, sendAt, recv.data, recvAt);");
+        code.lines(unpack);
+      }
+      device += code.take();
     }
     code.push_back(device);
   }

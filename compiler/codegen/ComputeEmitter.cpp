@@ -80,8 +80,6 @@ std::string_view binaryFunctor(OpKind kind) {
 
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 std::string_view compareFunctor(ComparisonDirection direction) {
   switch (direction) {
   case ComparisonDirection::EQ:
@@ -191,7 +189,7 @@ std::string emitConstantData(EmitterContext &context, const Literal &value) {
   }
   if (value.numElements() == 0)
     data = "    0";
-  context.constants += "alignas(64) const " + word + " " + name + "[] = {\n" + data + "};\n";
+  context.constants.lines("alignas(64) const " + word + " " + name + "[] = {\n" + data + "};");
   return name;
 }
 
@@ -308,15 +306,18 @@ void emitDotGeneral(StepView s) {
     int64_t n = extentOf(rhs, rhsFree);
     if (product(s.outShape(d)) == 0)
       return "";
-    std::string code = "{\n";
-    std::string lhsCode = permuteInto(lhs, lhsOrder, word, width, s.inBuf(0), "lhs");
-    std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, s.inBuf(1), "rhs");
-    code += lhsCode + rhsCode;
-    code += "dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
-            str(k) + ">(as<" + word + ">(" + (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
-            "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" + word +
-            ">(" + s.outBuf() + "));\n}";
-    return code;
+    CodeWriter code;
+    {
+      auto scope = code.block();
+      std::string lhsCode = permuteInto(lhs, lhsOrder, word, width, s.inBuf(0), "lhs");
+      std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, s.inBuf(1), "rhs");
+      code.lines(lhsCode + rhsCode);
+      code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
+                 str(k) + ">(as<" + word + ">(" + (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
+                 "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" +
+                 word + ">(" + s.outBuf() + "));");
+    }
+    return code.take();
   });
 }
 
@@ -488,39 +489,13 @@ void emitReverse(StepView s) {
   });
 }
 
-/// "static const int32_t kAxes3[] = {0, 1};" for the named mesh axes.
-std::string emitAxisList(EmitterContext &context, const std::vector<std::string> &axes) {
-  std::vector<int64_t> indices;
-  for (const std::string &axis : axes) {
-    auto index = context.program.mesh.axisIndex(axis);
-    if (!index)
-      throw GraphError("", "collective axis \"" + axis + "\" is not an axis of the mesh");
-    indices.push_back(static_cast<int64_t>(*index));
-  }
-  std::string name = context.freshName("kAxes");
-  context.constants += "const int32_t " + name + "[] = {" +
-                       (indices.empty() ? std::string("0") : joinInts(indices)) + "};\n";
-  return "rt::AxisList{" + name + ", " + std::to_string(indices.size()) + "}";
-}
-
-std::string dimView(const Shape &shape, int64_t dim) {
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
-    if (i < dim)
-      outer *= shape[i];
-    else if (i > dim)
-      inner *= shape[i];
-  }
-  return "rt::DimView{" + str(outer) + ", " + str(shape[dim]) + ", " + str(inner) + "}";
-}
-
 /// A collective of the graph (inside a manual computation body), on the
 /// local pieces; its group members hold equal-shaped pieces.
 void emitUserCollective(StepView s) {
   const Op &op = s.op();
   std::string type(runtimeElementType(s.outType()));
   auto local = [&](auto axes, auto codeFor) {
-    std::string list = emitAxisList(s.context, axes);
+    std::string list = s.context.axisList(axes);
     s.perDevice([&](int64_t d) { return codeFor(list, d); });
   };
   switch (op.kind) {
@@ -554,10 +529,16 @@ void emitUserCollective(StepView s) {
     const auto &attrs = op.attr<AllToAllAttrs>();
     local(attrs.axes, [&](const std::string &list, int64_t d) {
       const Shape &in = s.inShape(0, d);
-      return "{\nconst int64_t shape[] = {" + (in.empty() ? std::string("1") : joinInts(in)) +
-             "};\nrt::allToAll(device, " + list + ", " + type + ", shape, " + str(in.size()) +
-             ", " + str(attrs.splitDimension) + ", " + str(attrs.concatDimension) + ", " +
-             s.inBuf(0) + ", " + s.outBuf() + ");\n}";
+      CodeWriter code;
+      {
+        auto scope = code.block();
+        code.lines("const int64_t shape[] = {" + (in.empty() ? std::string("1") : joinInts(in)) +
+                   "};");
+        code.lines("rt::allToAll(device, " + list + ", " + type + ", shape, " +
+                   str(static_cast<int64_t>(in.size())) + ", " + str(attrs.splitDimension) + ", " +
+                   str(attrs.concatDimension) + ", " + s.inBuf(0) + ", " + s.outBuf() + ");");
+      }
+      return code.take();
     });
     return;
   }
@@ -573,8 +554,8 @@ void emitUserCollective(StepView s) {
     auto index = s.context.program.mesh.axisIndex(op.attr<AxisIndexAttrs>().axis);
     if (!index)
       throw GraphError(op.pointer, "axis_index names an axis that is not in the mesh");
-    s.context.addStep("storeAt(as<int32_t>(" + s.outBuf() + "), 0, rt::axisIndex(device, " +
-                      std::to_string(*index) + "));");
+    s.context.steps.lines("storeAt(as<int32_t>(" + s.outBuf() + "), 0, rt::axisIndex(device, " +
+                          str(static_cast<int64_t>(*index)) + "));");
     return;
   }
   default:
@@ -612,9 +593,16 @@ void emitCustomCall(StepView s) {
     return code + "};\n";
   };
   s.perDevice([&](int64_t d) {
-    return "{\n" + buffers(s.step.inputs, d, "operands") + buffers(s.step.outputs, d, "results") +
-           "shardgen_custom_call_targets::" + symbol + "(results, " + str(s.step.outputs.size()) +
-           ", operands, " + str(s.step.inputs.size()) + ");\n}";
+    CodeWriter code;
+    {
+      auto scope = code.block();
+      code.lines(buffers(s.step.inputs, d, "operands"));
+      code.lines(buffers(s.step.outputs, d, "results"));
+      code.lines("shardgen_custom_call_targets::" + symbol + "(results, " +
+                 str(static_cast<int64_t>(s.step.outputs.size())) + ", operands, " +
+                 str(static_cast<int64_t>(s.step.inputs.size())) + ");");
+    }
+    return code.take();
   });
 }
 
@@ -664,8 +652,8 @@ void emitCompute(EmitterContext &context, const SpmdStep &step) {
   case OpKind::PropagationBarrier:
     // Identities: the result is the operand's buffer.
     for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
-      context.addStep(EmitterContext::buffer(step.outputs[i]) + " = " +
-                      EmitterContext::buffer(step.inputs[i]) + ";");
+      context.steps.lines(EmitterContext::buffer(step.outputs[i]) + " = " +
+                          EmitterContext::buffer(step.inputs[i]) + ";");
     return;
   case OpKind::ShardingGroup:
   case OpKind::ManualComputation:

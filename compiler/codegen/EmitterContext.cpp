@@ -4,27 +4,9 @@
 #include <map>
 
 #include "compiler/codegen/PieceIndexing.h"
+#include "compiler/ir/Diagnostic.h"
 
 namespace shardgen::codegen {
-
-std::string indented(const std::string &code, int indent) {
-  std::string out, pad(indent, ' ');
-  size_t start = 0;
-  while (start < code.size()) {
-    size_t end = code.find('\n', start);
-    if (end == std::string::npos)
-      end = code.size();
-    if (end > start)
-      out += pad + code.substr(start, end - start);
-    out += "\n";
-    start = end + 1;
-  }
-  return out;
-}
-
-void EmitterContext::addStep(const std::string &code, int indent) {
-  steps += indented(code, indent);
-}
 
 void EmitterContext::pieceKey(const std::vector<SpmdValueId> &ids, int64_t device,
                               std::vector<int64_t> &key, bool withOffsets) const {
@@ -38,8 +20,9 @@ void EmitterContext::pieceKey(const std::vector<SpmdValueId> &ids, int64_t devic
   }
 }
 
-void EmitterContext::addPerDevice(const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
-                                  const std::function<std::string(int64_t)> &codeFor) {
+void EmitterContext::writePerDevice(
+    CodeWriter &out, const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
+    const std::function<std::string(int64_t)> &codeFor) const {
   // Devices by class (in order of first appearance), then classes by code.
   std::map<std::vector<int64_t>, size_t> classOfKey;
   std::vector<std::vector<int64_t>> classDevices;
@@ -68,26 +51,25 @@ void EmitterContext::addPerDevice(const std::function<void(int64_t, std::vector<
     }
   }
   if (bodies.size() == 1) {
-    if (!bodies[0].empty())
-      addStep(bodies[0]);
+    out.lines(bodies[0]);
     return;
   }
   // One branch per distinct body, selected by coordinate ranges: the code
   // grows with the distinct bodies, not with the devices.
-  std::string code;
+  bool first = true;
   for (size_t b = 0; b < bodies.size(); ++b) {
     if (bodies[b].empty())
       continue; // devices with nothing to do
     std::sort(devices[b].begin(), devices[b].end());
     std::string condition = devicesCondition(program.mesh, devices[b]);
-    code += (code.empty() ? "if (" : "else if (") + condition + ") {\n" + indented(bodies[b], 2) +
-            "}\n";
+    auto branch = out.block((first ? "if (" : "else if (") + condition + ")");
+    out.lines(bodies[b]);
+    first = false;
   }
-  addStep(code);
 }
 
-void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
-                                      const std::function<std::string(int64_t)> &codeFor) {
+void EmitterContext::writePerPieceShape(CodeWriter &out, const std::vector<SpmdValueId> &ids,
+                                        const std::function<std::string(int64_t)> &codeFor) const {
   // The sharded dims of the distinct layouts, each with its chunk kinds.
   struct ShardedDim {
     const ShardLayout *layout;
@@ -147,29 +129,46 @@ void EmitterContext::addPerPieceShape(const std::vector<SpmdValueId> &ids,
     }
   }
   if (bodies.size() == 1) {
-    if (!bodies[0].empty())
-      addStep(bodies[0]);
+    out.lines(bodies[0]);
     return;
   }
-  std::string locals, code;
+  auto scope = out.block();
   for (size_t l = 0; l < layouts.size(); ++l)
-    locals += pieceLocals(program.mesh, *layouts[l], "_" + std::to_string(l));
-  for (size_t b = 0; b < bodies.size(); ++b)
-    if (!bodies[b].empty())
-      code += (code.empty() ? "if (" : "else if (") + conditions[b] + ") {\n" +
-              indented(bodies[b], 2) + "}\n";
-  addStep("{\n" + indented(locals + code, 2) + "}");
+    out.lines(pieceLocals(program.mesh, *layouts[l], "_" + std::to_string(l)));
+  bool first = true;
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    if (bodies[b].empty())
+      continue;
+    auto branch = out.block((first ? "if (" : "else if (") + conditions[b] + ")");
+    out.lines(bodies[b]);
+    first = false;
+  }
 }
 
 std::string EmitterContext::freshName(const std::string &prefix) {
   return prefix + std::to_string(nextConstant++);
 }
 
-std::string joinInts(const std::vector<int64_t> &values) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out;
+std::string EmitterContext::axisList(const std::vector<std::string> &axes) {
+  std::vector<int64_t> indices;
+  for (const std::string &axis : axes) {
+    auto index = program.mesh.axisIndex(axis);
+    if (!index)
+      throw GraphError("", "collective axis \"" + axis + "\" is not an axis of the mesh");
+    indices.push_back(static_cast<int64_t>(*index));
+  }
+  std::string name = freshName("kAxes");
+  constants.lines("const int32_t " + name + "[] = {" +
+                  (indices.empty() ? std::string("0") : joinInts(indices)) + "};");
+  return "rt::AxisList{" + name + ", " + str(static_cast<int64_t>(indices.size())) + "}";
+}
+
+std::string dimView(const Shape &shape, int64_t dim) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < static_cast<int64_t>(shape.size()); ++k)
+    if (k != dim)
+      (k < dim ? outer : inner) *= shape[k];
+  return "rt::DimView{" + str(outer) + ", " + str(shape[dim]) + ", " + str(inner) + "}";
 }
 
 } // namespace shardgen::codegen

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/CodeWriter.h"
 #include "compiler/codegen/StridedWalk.h"
 #include "compiler/partition/SpmdProgram.h"
 
@@ -17,10 +18,10 @@ public:
   explicit EmitterContext(const SpmdProgram &program) : program(program) {}
 
   const SpmdProgram &program;
-  std::string constants; // file-scope definitions
+  CodeWriter constants; // file-scope definitions
   /// Prototypes of custom_call targets, at global scope (C linkage).
   std::string customCallDeclarations;
-  std::string steps; // body of runSteps
+  CodeWriter steps; // body of runSteps
   int64_t nextConstant = 0;
 
   int64_t numDevices() const { return program.mesh.numDevices(); }
@@ -31,35 +32,41 @@ public:
   /// "values[3]": the buffer of value `id`.
   static std::string buffer(SpmdValueId id) { return "values[" + std::to_string(id) + "]"; }
 
-  /// Appends `code` (one or more lines, no trailing newline needed) to the
-  /// steps, indented by `indent` spaces.
-  void addStep(const std::string &code, int indent = 2);
-  /// Emits per-device code: `codeFor(d)` runs for one device of each class
+  /// Writes per-device code: `codeFor(d)` runs for one device of each class
   /// of devices with equal `keyOf(d)` (a key that determines the code, such
   /// as pieceKey()), so the work and the code grow with the distinct
   /// classes, not the devices. Devices whose code is equal share one branch,
   /// selected by coordinate ranges; the code is emitted once when all agree.
+  void writePerDevice(CodeWriter &out,
+                      const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
+                      const std::function<std::string(int64_t)> &codeFor) const;
   void addPerDevice(const std::function<void(int64_t, std::vector<int64_t> &)> &keyOf,
-                    const std::function<std::string(int64_t)> &codeFor);
-  /// Emits code that depends on the device only through the piece shapes of
+                    const std::function<std::string(int64_t)> &codeFor) {
+    writePerDevice(steps, keyOf, codeFor);
+  }
+  /// Writes code that depends on the device only through the piece shapes of
   /// `ids`: `codeFor(d)` runs once per distinct combination of their dims'
   /// chunk kinds (full, short, empty), and the branches test the shard
   /// indices, so the code does not grow with the devices either.
+  void writePerPieceShape(CodeWriter &out, const std::vector<SpmdValueId> &ids,
+                          const std::function<std::string(int64_t)> &codeFor) const;
   void addPerPieceShape(const std::vector<SpmdValueId> &ids,
-                        const std::function<std::string(int64_t)> &codeFor);
+                        const std::function<std::string(int64_t)> &codeFor) {
+    writePerPieceShape(steps, ids, codeFor);
+  }
   /// The key of `ids`' piece shapes on `device` (and their offsets, for code
   /// that embeds them), appended to `key`.
   void pieceKey(const std::vector<SpmdValueId> &ids, int64_t device, std::vector<int64_t> &key,
                 bool withOffsets = false) const;
   /// Adds a fresh file-scope name with the prefix ("kConst" -> "kConst4").
   std::string freshName(const std::string &prefix);
+  /// "rt::AxisList{kAxes3, 2}" for the named mesh axes, their indices a new
+  /// file-scope array; a name that is no axis of the mesh is a GraphError.
+  std::string axisList(const std::vector<std::string> &axes);
 };
 
-/// `code` with every non-empty line indented by `indent` spaces.
-std::string indented(const std::string &code, int indent);
-
-/// "a, b, c".
-std::string joinInts(const std::vector<int64_t> &values);
+/// "rt::DimView{outer, size, inner}": `shape` seen as [outer, shape[dim], inner].
+std::string dimView(const Shape &shape, int64_t dim);
 
 // The two halves of step emission (ComputeEmitter.cpp, TransferEmitter.cpp).
 void emitCompute(EmitterContext &context, const SpmdStep &step);

@@ -10,13 +10,11 @@
 namespace shardgen::codegen {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 /// The loop body and the lambda captures of one group (the same on every
 /// device; only the trip count differs).
 struct FusedBody {
   std::string captures; // "in0 = as<float>(values[3]), ..."
-  std::string body;     // temporaries and the returned root expression
+  CodeWriter body;      // temporaries and the returned root expression
 };
 
 FusedBody fusedBody(const EmitterContext &context, const FusedGroup &group) {
@@ -50,13 +48,13 @@ FusedBody fusedBody(const EmitterContext &context, const FusedGroup &group) {
                        "::apply(" + arguments + ")";
     SpmdValueId result = step.outputs[0];
     if (index == group.root()) {
-      out.body += "  return " + tag + "::store(" + call + ");";
+      out.body.lines("return " + tag + "::store(" + call + ");");
     } else {
       // Rounded as if stored (a no-op for f32), so fusion changes no bit.
       std::string name = "t" + str(result);
       temporaries[result] = name;
-      out.body += "  const auto " + name + " = " + tag + "::load(" + tag + "::store(" + call +
-                  ")); // " + commentText(program.values[result].name) + "\n";
+      out.body.lines("const auto " + name + " = " + tag + "::load(" + tag + "::store(" + call +
+                     ")); // " + commentText(program.values[result].name));
     }
   }
   return out;
@@ -73,9 +71,15 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group) {
     int64_t n = product(context.localShape(result, d));
     if (n == 0)
       return "";
-    return "fusedElementwise<" + storage + ", " + str(n) + ">(as<" + storage + ">(" +
-           EmitterContext::buffer(result) + "), [" + body.captures + "](int64_t i) {\n" +
-           body.body + "\n});";
+    CodeWriter code;
+    {
+      auto lambda =
+          code.block("fusedElementwise<" + storage + ", " + str(n) + ">(as<" + storage + ">(" +
+                         EmitterContext::buffer(result) + "), [" + body.captures + "](int64_t i)",
+                     "});");
+      code.lines(body.body.str());
+    }
+    return code.take();
   });
 }
 

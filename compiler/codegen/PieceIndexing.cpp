@@ -7,8 +7,6 @@
 namespace shardgen::codegen {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 /// Mesh positions per unit of `axis` (a sub-axis counts in its own units).
 int64_t positionStep(const Mesh &mesh, const AxisRef &axis) {
   size_t index = *mesh.axisIndex(axis.name);
@@ -191,16 +189,21 @@ std::string firstHolderCondition(const Mesh &mesh, const ShardLayout &layout) {
 
 std::string dispatchOnClass(const std::vector<PieceClass> &classes,
                             const std::vector<std::string> &bodies) {
-  std::string out;
+  CodeWriter out;
   for (size_t c = 0; c < classes.size(); ++c) {
     if (bodies[c].empty())
       continue;
-    if (classes[c].condition.empty())
-      return out + (out.empty() ? "" : "else ") + "{\n" + indented(bodies[c], 2) + "}\n";
-    out += (out.empty() ? "if " : "else if ") + std::string("(") + classes[c].condition + ") {\n" +
-           indented(bodies[c], 2) + "}\n";
+    const bool last = classes[c].condition.empty(); // the remaining devices
+    {
+      const std::string keyword = out.empty() ? "" : "else";
+      auto branch = out.block(
+          last ? keyword : keyword + (out.empty() ? "if (" : " if (") + classes[c].condition + ")");
+      out.lines(bodies[c]);
+    }
+    if (last)
+      break;
   }
-  return out;
+  return out.take();
 }
 
 std::vector<PieceClass> localShapeClasses(const Mesh &mesh, const ShardLayout &layout) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "compiler/codegen/AotInterface.h"
@@ -23,8 +24,6 @@ namespace shardgen {
 namespace {
 
 using namespace codegen;
-
-std::string str(int64_t v) { return std::to_string(v); }
 
 std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   const Op &op = *step.op;
@@ -46,8 +45,7 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
 std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
                          bool scatter) {
   const Mesh &mesh = context.program.mesh;
-  std::string saved;
-  std::swap(saved, context.steps);
+  CodeWriter out;
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = context.layout(ids[i]);
     const Shape &shape = layout.globalType.shape;
@@ -57,8 +55,10 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
       std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
                                   : "static_cast<unsigned char *>(" + global + ")";
       if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
-          !copies.empty())
-        context.addStep("{\n" + indented(copies, 2) + "}");
+          !copies.empty()) {
+        auto scope = out.block();
+        out.lines(copies);
+      }
       continue;
     }
     std::string piece = EmitterContext::buffer(ids[i]);
@@ -82,22 +82,20 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
     std::string copies = dispatchOnClass(classes, bodies);
     if (copies.empty())
       continue;
-    std::string block = pieceLocals(mesh, layout) + copies;
-    if (std::string owner = scatter ? "" : firstHolderCondition(mesh, layout); !owner.empty())
-      block = "if (" + owner + ") {\n" + indented(block, 2) + "}\n";
-    context.addStep("{\n" + indented(block, 2) + "}");
+    auto scope = out.block();
+    std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
+    std::optional<CodeWriter::Scope> ownerScope;
+    if (!owner.empty())
+      ownerScope.emplace(out.block("if (" + owner + ")"));
+    out.lines(pieceLocals(mesh, layout) + copies);
   }
-  std::string out;
-  std::swap(out, context.steps);
-  context.steps = saved;
-  return out;
+  return out.take();
 }
 
 /// Per-device call style: pieces are copied in and out whole.
 std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in) {
   const Mesh &mesh = context.program.mesh;
-  std::string saved;
-  std::swap(saved, context.steps);
+  CodeWriter out;
   for (size_t i = 0; i < ids.size(); ++i) {
     const ShardLayout &layout = context.layout(ids[i]);
     int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
@@ -106,8 +104,10 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
     if (layout.isDistributed()) {
       std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
                              : "static_cast<unsigned char *>(" + other + ")";
-      if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty())
-        context.addStep("{\n" + indented(copies, 2) + "}");
+      if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty()) {
+        auto scope = out.block();
+        out.lines(copies);
+      }
       continue;
     }
     std::vector<PieceClass> classes = pieceClasses(layout);
@@ -118,13 +118,12 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
                                   : "__builtin_memcpy(" + (in ? piece : other) + ", " +
                                         (in ? other : piece) + ", " + str(bytes) + ");");
     }
-    if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty())
-      context.addStep("{\n" + indented(pieceLocals(mesh, layout) + copies, 2) + "}");
+    if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
+      auto scope = out.block();
+      out.lines(pieceLocals(mesh, layout) + copies);
+    }
   }
-  std::string out;
-  std::swap(out, context.steps);
-  context.steps = saved;
-  return out;
+  return out.take();
 }
 
 std::string quoted(const std::string &text) { return cppStringLiteral(text); }
@@ -169,37 +168,44 @@ std::string tensorList(const SpmdProgram &program, const std::vector<SpmdValueId
 std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueId> &ids,
                         const std::vector<std::string> &names, const std::string &kind,
                         std::string *infos) {
-  std::string out;
-  std::string lookup = "const int64_t *k" + kind +
-                       "ShardShapeOf(int64_t tensor, int64_t position) {\n  (void)position;\n"
-                       "  switch (tensor) {\n";
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = program.layout(ids[i]);
-    const Shape &shape = layout.globalType.shape;
-    std::string name = "k" + kind + "Shape" + str(i);
-    out += "const int64_t " + name + "[] = {" + (shape.empty() ? "0" : joinInts(shape)) + "};\n";
-    std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
-    std::vector<std::string> returns;
-    for (size_t c = 0; c < classes.size(); ++c) {
-      std::string shard = "k" + kind + "Shard" + str(i) + "_" + str(c);
-      out += "const int64_t " + shard + "[] = {" +
-             (classes[c].extents.empty() ? "0" : joinInts(classes[c].extents)) + "};\n";
-      returns.push_back("return " + shard + ";");
+  CodeWriter tables, lookup;
+  {
+    auto function =
+        lookup.block("const int64_t *k" + kind + "ShardShapeOf(int64_t tensor, int64_t position)");
+    lookup.lines("(void)position;");
+    lookup.lines("switch (tensor) {"); // case labels stay at the switch's indent
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const ShardLayout &layout = program.layout(ids[i]);
+      const Shape &shape = layout.globalType.shape;
+      std::string name = "k" + kind + "Shape" + str(static_cast<int64_t>(i));
+      tables.lines("const int64_t " + name + "[] = {" + (shape.empty() ? "0" : joinInts(shape)) +
+                   "};");
+      std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
+      std::vector<std::string> returns;
+      for (size_t c = 0; c < classes.size(); ++c) {
+        std::string shard = "k" + kind + "Shard" + str(static_cast<int64_t>(i)) + "_" +
+                            str(static_cast<int64_t>(c));
+        tables.lines("const int64_t " + shard + "[] = {" +
+                     (classes[c].extents.empty() ? "0" : joinInts(classes[c].extents)) + "};");
+        returns.push_back("return " + shard + ";");
+      }
+      // The branches cover every position; `break` keeps compilers from
+      // seeing a fall-through into the next case.
+      auto branch = lookup.block("case " + str(static_cast<int64_t>(i)) + ":");
+      lookup.lines(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns));
+      lookup.lines("break;");
+      *infos += "{" + quoted(names[i]) + ", " + quoted(printType(layout.globalType)) + ", " +
+                quoted(placementText(layout)) + ", " +
+                std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
+                str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
+                "},\n";
     }
-    // The branches cover every position; `break` keeps compilers from
-    // seeing a fall-through into the next case.
-    lookup += "  case " + str(i) + ": {\n" +
-              indented(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns), 4) +
-              "    break;\n  }\n";
-    *infos += "{" + quoted(names[i]) + ", " + quoted(printType(layout.globalType)) + ", " +
-              quoted(placementText(layout)) + ", " +
-              std::string(runtimeElementType(layout.globalType.elementType)) + ", " +
-              str(layout.rank()) + ", " + name + ", " + str(layout.globalType.numElements()) +
-              "},\n";
+    lookup.lines("default:\n  break;\n}");
+    lookup.lines("return nullptr;");
   }
   if (ids.empty())
     *infos = "{\"\", \"\", \"\", SHARDGEN_F32, 0, nullptr, 0},\n";
-  return out + lookup + "  default:\n    break;\n  }\n  return nullptr;\n}\n";
+  return tables.take() + lookup.take();
 }
 
 } // namespace
@@ -218,12 +224,12 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
       continue; // computed in its group's loop, at the root
     std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
     if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
-      context.addStep("rt::traceOp(device, " + quoted(pointer) + ");");
+      context.steps.lines("rt::traceOp(device, " + quoted(pointer) + ");");
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
-      context.addStep(fusedGroupComment(program, *group));
+      context.steps.lines(fusedGroupComment(program, *group));
       emitFusedGroup(context, *group);
     } else if (step.kind == StepKind::Compute) {
-      context.addStep(stepComment(program, step));
+      context.steps.lines(stepComment(program, step));
       emitCompute(context, step);
     } else {
       emitTransfer(context, step);
@@ -240,7 +246,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["MESH"] = commentText(meshDescription(program.mesh));
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
-  values["STEPS"] = context.steps;
+  values["STEPS"] = context.steps.str();
   values["SCATTER"] = globalCopies(context, program.inputs, true);
   std::vector<SpmdValueId> gathered;
   for (size_t i = 0; i < program.outputs.size(); ++i)
@@ -248,7 +254,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["GATHER"] = globalCopies(context, gathered, false);
   values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
   values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
-  values["CONSTANTS"] = context.constants;
+  values["CONSTANTS"] = context.constants.str();
   values["CUSTOM_CALL_DECLARATIONS"] =
       context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
   values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));

@@ -1,13 +1,8 @@
 #include "compiler/codegen/StridedWalk.h"
 
-namespace shardgen::codegen {
+#include "compiler/codegen/CodeWriter.h"
 
-static std::string joined(const std::vector<int64_t> &values) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out;
-}
+namespace shardgen::codegen {
 
 bool StridedWalk::empty() const {
   for (int64_t e : extents)
@@ -49,9 +44,9 @@ StridedWalk StridedWalk::simplified() const {
 }
 
 std::string StridedWalk::print() const {
-  return "Walk<" + std::to_string(extents.size()) + ">{{" + joined(extents) + "}, {" +
-         joined(inStrides) + "}, {" + joined(outStrides) + "}, " + std::to_string(inOffset) + ", " +
-         std::to_string(outOffset) + "}";
+  return "Walk<" + std::to_string(extents.size()) + ">{{" + joinInts(extents) + "}, {" +
+         joinInts(inStrides) + "}, {" + joinInts(outStrides) + "}, " + std::to_string(inOffset) +
+         ", " + std::to_string(outOffset) + "}";
 }
 
 std::vector<int64_t> denseStrides(const Shape &shape) {

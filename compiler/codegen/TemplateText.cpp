@@ -1,5 +1,6 @@
 #include "compiler/codegen/TemplateText.h"
 
+#include "compiler/codegen/CodeWriter.h"
 #include "compiler/ir/InternalError.h"
 
 namespace shardgen::codegen {
@@ -10,22 +11,6 @@ static const std::string &valueOf(const std::map<std::string, std::string> &valu
   if (it == values.end())
     internalError(__FILE__, __LINE__, "template placeholder @@" + name + "@@ has no value");
   return it->second;
-}
-
-/// The value's lines, each prefixed by `indent` (empty lines stay empty).
-static std::string indentLines(const std::string &value, std::string_view indent) {
-  std::string out;
-  size_t start = 0;
-  while (start < value.size()) {
-    size_t end = value.find('\n', start);
-    if (end == std::string::npos)
-      end = value.size();
-    if (end > start)
-      out.append(indent).append(value, start, end - start);
-    out += '\n';
-    start = end + 1;
-  }
-  return out;
 }
 
 std::string fillTemplate(std::string_view text, const std::map<std::string, std::string> &values) {
@@ -40,7 +25,7 @@ std::string fillTemplate(std::string_view text, const std::map<std::string, std:
     if (first != std::string_view::npos && line.substr(first).starts_with("// @@") &&
         line.ends_with("@@") && line.size() > first + 7) {
       std::string name(line.substr(first + 5, line.size() - first - 7));
-      out += indentLines(valueOf(values, name), line.substr(0, first));
+      out += indented(valueOf(values, name), line.substr(0, first));
       continue;
     }
     // Inline placeholders.

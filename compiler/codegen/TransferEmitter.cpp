@@ -20,18 +20,8 @@ namespace shardgen::codegen {
 
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 bool allFullAxes(const std::vector<AxisRef> &axes) {
   return std::none_of(axes.begin(), axes.end(), [](const AxisRef &a) { return a.isSubAxis(); });
-}
-
-std::string dimView(const Shape &shape, int64_t dim) {
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < static_cast<int64_t>(shape.size()); ++k)
-    if (k != dim)
-      (k < dim ? outer : inner) *= shape[k];
-  return "rt::DimView{" + str(outer) + ", " + str(shape[dim]) + ", " + str(inner) + "}";
 }
 
 struct TransferEmitter {
@@ -59,14 +49,12 @@ struct TransferEmitter {
   std::string outBuf() const { return EmitterContext::buffer(step.outputs[0]); }
   int64_t devices() const { return context.numDevices(); }
 
+  /// The runtime's list of `axes` (whole mesh axes).
   std::string axisList(const std::vector<AxisRef> &axes) {
-    std::vector<int64_t> indices;
+    std::vector<std::string> names;
     for (const AxisRef &axis : axes)
-      indices.push_back(static_cast<int64_t>(mesh.axisIndex(axis.name).value()));
-    std::string name = context.freshName("kAxes");
-    context.constants += "const int32_t " + name + "[] = {" +
-                         (indices.empty() ? std::string("0") : joinInts(indices)) + "};\n";
-    return "rt::AxisList{" + name + ", " + str(indices.size()) + "}";
+      names.push_back(axis.name);
+    return context.axisList(names);
   }
 
   std::string comment() const {
@@ -153,8 +141,8 @@ struct TransferEmitter {
                inBuf() + ", " + outBuf() + ");";
       case StepKind::AllToAll: {
         std::string shapeName = context.freshName("kShape");
-        context.constants += "const int64_t " + shapeName + "[] = {" +
-                             (shape.empty() ? std::string("0") : joinInts(shape)) + "};\n";
+        context.constants.lines("const int64_t " + shapeName + "[] = {" +
+                                (shape.empty() ? std::string("0") : joinInts(shape)) + "};");
         return "rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
                str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() + ", " +
                outBuf() + ");";
@@ -199,21 +187,22 @@ struct TransferEmitter {
       sizes.push_back(product(piece.extents) == 0
                           ? ""
                           : "pieceBytes = " + str(product(piece.extents) * width) + ";");
-    context.addStep("{");
-    context.addStep("Scratch slots(" + str(slotBytes * groupSize) + ");", 4);
-    context.addStep("{", 4);
-    context.addStep("Scratch staging(" + str(slotBytes) + ");", 6);
-    context.addStep("int64_t pieceBytes = 0;", 6);
-    context.addStep(
-        "{\n" + indented(pieceLocals(mesh, in) + dispatchOnClass(classes, sizes), 2) + "}", 6);
-    context.addStep("if (pieceBytes > 0)", 6);
-    context.addStep("__builtin_memcpy(staging.data, " + inBuf() + ", pieceBytes);", 8);
-    context.addStep("rt::allGather(device, " + axisList(axes) + ", SHARDGEN_UI8, rt::DimView{1, " +
-                        str(slotBytes) + ", 1}, staging.data, slots.data);",
-                    6);
-    context.addStep("}", 4);
-    std::string saved;
-    std::swap(saved, context.steps);
+    CodeWriter &code = context.steps;
+    auto slotsScope = code.block();
+    code.lines("Scratch slots(" + str(slotBytes * groupSize) + ");");
+    {
+      auto gather = code.block();
+      code.lines("Scratch staging(" + str(slotBytes) + ");");
+      code.lines("int64_t pieceBytes = 0;");
+      {
+        auto sizeScope = code.block();
+        code.lines(pieceLocals(mesh, in) + dispatchOnClass(classes, sizes));
+      }
+      code.lines("if (pieceBytes > 0)");
+      code.lines("  __builtin_memcpy(staging.data, " + inBuf() + ", pieceBytes);");
+      code.lines("rt::allGather(device, " + axisList(axes) + ", SHARDGEN_UI8, rt::DimView{1, " +
+                 str(slotBytes) + ", 1}, staging.data, slots.data);");
+    }
     // Each device's recipe names its sources' slots: built per device.
     context.addPerDevice(
         [](int64_t d, std::vector<int64_t> &key) { key.push_back(d); },
@@ -223,11 +212,6 @@ struct TransferEmitter {
           };
           return isReduction(step) ? assembleReduction(d, slot) : assembleMove(d, slot);
         });
-    std::string inner;
-    std::swap(inner, context.steps);
-    context.steps = saved;
-    context.addStep(inner, 2);
-    context.addStep("}");
   }
 
   std::string copyCall(const PieceCopy &copy, const Shape &destShape, const std::string &source,
@@ -302,10 +286,10 @@ struct TransferEmitter {
   }
 
   void emit() {
-    context.addStep(comment());
+    context.steps.lines(comment());
     switch (step.kind) {
     case StepKind::Alias:
-      context.addStep(outBuf() + " = " + inBuf() + ";");
+      context.steps.lines(outBuf() + " = " + inBuf() + ";");
       return;
     case StepKind::AllSlice:
       return emitAllSlice();

@@ -1,0 +1,73 @@
+#include "compiler/codegen/CodeWriter.h"
+
+#include "compiler/ir/InternalError.h"
+
+namespace shardgen::codegen {
+
+namespace {
+constexpr int kIndentWidth = 2;
+} // namespace
+
+std::string indented(std::string_view code, std::string_view indent) {
+  std::string out;
+  size_t start = 0;
+  while (start < code.size()) {
+    size_t end = code.find('\n', start);
+    if (end == std::string_view::npos)
+      end = code.size();
+    if (end > start)
+      out.append(indent).append(code.substr(start, end - start));
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string indented(std::string_view code, int indent) {
+  return indented(code, std::string(static_cast<size_t>(indent), ' '));
+}
+
+CodeWriter &CodeWriter::lines(std::string_view text) {
+  this->text += indented(text, depth * kIndentWidth);
+  return *this;
+}
+
+CodeWriter::Scope CodeWriter::block(std::string_view head, std::string_view close) {
+  lines(head.empty() ? std::string("{") : std::string(head) + " {");
+  ++depth;
+  return Scope(this, std::string(close));
+}
+
+CodeWriter::Scope CodeWriter::indent() {
+  ++depth;
+  return Scope(this, "");
+}
+
+std::string CodeWriter::take() {
+  if (depth != 0) // a scope still open would close into the next text
+    internalError(__FILE__, __LINE__, "CodeWriter::take() inside an open scope");
+  std::string out;
+  std::swap(out, text);
+  return out;
+}
+
+CodeWriter::Scope::Scope(Scope &&other) noexcept : writer(other.writer), close(other.close) {
+  other.writer = nullptr;
+}
+
+CodeWriter::Scope::~Scope() {
+  if (!writer)
+    return;
+  --writer->depth;
+  if (!close.empty())
+    writer->lines(close);
+}
+
+std::string joinInts(const std::vector<int64_t> &values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out;
+}
+
+} // namespace shardgen::codegen
