@@ -14,92 +14,6 @@
 
 namespace shardgen::codegen {
 
-std::string_view unaryFunctor(OpKind kind, ElementType type) {
-  switch (kind) {
-  case OpKind::Negate:
-    return "OpNegate";
-  case OpKind::Abs:
-    return "OpAbs";
-  case OpKind::Sign:
-    return "OpSign";
-  case OpKind::Not:
-    return type == ElementType::I1 ? "OpLogicalNot" : "OpNot";
-  case OpKind::Exponential:
-    return "OpExponential";
-  case OpKind::Log:
-    return "OpLog";
-  case OpKind::Tanh:
-    return "OpTanh";
-  case OpKind::Sqrt:
-    return "OpSqrt";
-  case OpKind::Rsqrt:
-    return "OpRsqrt";
-  case OpKind::Logistic:
-    return "OpLogistic";
-  case OpKind::Floor:
-    return "OpFloor";
-  case OpKind::Ceil:
-    return "OpCeil";
-  case OpKind::Sine:
-    return "OpSine";
-  case OpKind::Cosine:
-    return "OpCosine";
-  default:
-    return "";
-  }
-}
-
-std::string_view binaryFunctor(OpKind kind) {
-  switch (kind) {
-  case OpKind::Add:
-    return "OpAdd";
-  case OpKind::Subtract:
-    return "OpSubtract";
-  case OpKind::Multiply:
-    return "OpMultiply";
-  case OpKind::Divide:
-    return "OpDivide";
-  case OpKind::Maximum:
-    return "OpMaximum";
-  case OpKind::Minimum:
-    return "OpMinimum";
-  case OpKind::Power:
-    return "OpPower";
-  case OpKind::Remainder:
-    return "OpRemainder";
-  case OpKind::And:
-    return "OpAnd";
-  case OpKind::Or:
-    return "OpOr";
-  case OpKind::Xor:
-    return "OpXor";
-  default:
-    return "";
-  }
-}
-
-namespace {
-
-std::string_view compareFunctor(ComparisonDirection direction) {
-  switch (direction) {
-  case ComparisonDirection::EQ:
-    return "CmpEQ";
-  case ComparisonDirection::NE:
-    return "CmpNE";
-  case ComparisonDirection::LT:
-    return "CmpLT";
-  case ComparisonDirection::LE:
-    return "CmpLE";
-  case ComparisonDirection::GT:
-    return "CmpGT";
-  case ComparisonDirection::GE:
-    return "CmpGE";
-  }
-  return "CmpEQ";
-}
-
-} // namespace
-
 std::string elementwiseKernelCall(const ElementwiseCall &call) {
   const OpKind kind = call.op->kind;
   auto typed = [](ElementType type, const std::string &buffer) {
@@ -110,10 +24,9 @@ std::string elementwiseKernelCall(const ElementwiseCall &call) {
   const std::string inTag(elementTag(call.inTypes[0])), outTag(elementTag(call.outType));
   switch (kind) {
   case OpKind::Compare:
-    return "compare<" + inTag + ", " +
-           std::string(compareFunctor(call.op->attr<CompareAttrs>().direction)) + ", " + n + ">(" +
-           typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[1], call.ins[1]) +
-           ", as<uint8_t>(" + call.out + "));";
+    return "compare<" + inTag + ", " + compareFunctor(call.op->attr<CompareAttrs>().direction) +
+           ", " + n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
+           typed(call.inTypes[1], call.ins[1]) + ", as<uint8_t>(" + call.out + "));";
   case OpKind::Select:
     return "select<" + outTag + ", " + n + ", " + stride(0) + ">(as<uint8_t>(" + call.ins[0] +
            "), " + typed(call.outType, call.ins[1]) + ", " + typed(call.outType, call.ins[2]) +
@@ -129,12 +42,12 @@ std::string elementwiseKernelCall(const ElementwiseCall &call) {
     break;
   }
   if (opCategory(kind) == OpCategory::ElementwiseUnary)
-    return "unary<" + inTag + ", " + std::string(unaryFunctor(kind, call.inTypes[0])) + ", " + n +
-           ">(" + typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[0], call.out) +
-           ");";
-  return "binary<" + inTag + ", " + std::string(binaryFunctor(kind)) + ", " + n + ">(" +
-         typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.inTypes[0], call.ins[1]) + ", " +
-         typed(call.inTypes[0], call.out) + ");";
+    return "unary<" + inTag + ", " + std::string(elementwiseFunctor(kind, call.inTypes[0])) + ", " +
+           n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
+           typed(call.inTypes[0], call.out) + ");";
+  return "binary<" + inTag + ", " + std::string(elementwiseFunctor(kind, call.inTypes[0])) + ", " +
+         n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
+         typed(call.inTypes[0], call.ins[1]) + ", " + typed(call.inTypes[0], call.out) + ");";
 }
 
 namespace {

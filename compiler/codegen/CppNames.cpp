@@ -95,27 +95,37 @@ std::string_view runtimeElementType(ElementType type) {
   return "SHARDGEN_F32";
 }
 
-std::string_view reducerFunctor(Reducer reducer) {
-  switch (reducer) {
-  case Reducer::Add:
-    return "ReduceAdd";
-  case Reducer::Mul:
-    return "ReduceMul";
-  case Reducer::Max:
-    return "ReduceMax";
-  case Reducer::Min:
-    return "ReduceMin";
-  case Reducer::And:
-    return "ReduceAnd";
-  case Reducer::Or:
-    return "ReduceOr";
-  }
-  return "ReduceAdd";
+/// "Add" from "add": the enumerator's spelling of a lowercase table name.
+static std::string capitalized(std::string_view name) {
+  std::string out(name);
+  if (!out.empty() && out[0] >= 'a' && out[0] <= 'z')
+    out[0] = static_cast<char>(out[0] - 'a' + 'A');
+  return out;
 }
 
+std::string reducerFunctor(Reducer reducer) { return "Reduce" + capitalized(reducerName(reducer)); }
+
 std::string runtimeReducer(Reducer reducer) {
-  std::string_view name = reducerFunctor(reducer);
-  return "rt::Reducer::" + std::string(name.substr(6)); // "ReduceAdd" -> "Add"
+  return "rt::Reducer::" + capitalized(reducerName(reducer));
+}
+
+std::string compareFunctor(ComparisonDirection direction) {
+  return "Cmp" + std::string(comparisonDirectionName(direction));
+}
+
+std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
+  if (kind == OpKind::Not && type == ElementType::I1)
+    return "OpLogicalNot"; // `not` of booleans is logical, of integers bitwise
+  if (!isElementwise(kind))
+    return "";
+  switch (kind) {
+#define X(name, ...)                                                                               \
+  case OpKind::name:                                                                               \
+    return "Op" #name;
+    SHARDGEN_OP_KINDS(X)
+#undef X
+  }
+  return "";
 }
 
 std::string cIdentifier(std::string_view name) {

@@ -6,6 +6,7 @@
 
 #include "compiler/ir/Attributes.h"
 #include "compiler/ir/Mesh.h"
+#include "compiler/ir/OpKind.h"
 #include "compiler/ir/TensorType.h"
 
 namespace shardgen::codegen {
@@ -18,10 +19,16 @@ std::string_view storageWord(ElementType type);
 std::string_view storageType(ElementType type);
 /// The runtime's enum constant ("SHARDGEN_F32").
 std::string_view runtimeElementType(ElementType type);
-/// The kernel library's reducer functor ("ReduceAdd").
-std::string_view reducerFunctor(Reducer reducer);
+/// The kernel library's reducer functor ("ReduceAdd"), from the reducer's name.
+std::string reducerFunctor(Reducer reducer);
 /// The runtime's reducer ("rt::Reducer::Add").
 std::string runtimeReducer(Reducer reducer);
+/// The kernel library's comparison functor ("CmpLT").
+std::string compareFunctor(ComparisonDirection direction);
+/// The kernel library's functor of an elementwise unary or binary op: "Op"
+/// and the op table's enumerator ("OpAdd", "OpExponential"); `not` of i1 is
+/// "OpLogicalNot". "" for other ops.
+std::string_view elementwiseFunctor(OpKind kind, ElementType type);
 /// A C identifier made from `name` (letters, digits, '_'; never empty, never
 /// starting with a digit).
 std::string cIdentifier(std::string_view name);

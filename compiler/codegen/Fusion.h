@@ -50,9 +50,4 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group);
 /// "// /ops/2, /ops/3 (fused): t = multiply(a, x); y = add(t, b)".
 std::string fusedGroupComment(const SpmdProgram &program, const FusedGroup &group);
 
-// Functor names of the kernel library (ComputeEmitter.cpp), shared with the
-// fused emission.
-std::string_view unaryFunctor(OpKind kind, ElementType type);
-std::string_view binaryFunctor(OpKind kind);
-
 } // namespace shardgen::codegen

@@ -42,10 +42,8 @@ FusedBody fusedBody(const EmitterContext &context, const FusedGroup &group) {
     std::string arguments;
     for (SpmdValueId input : step.inputs)
       arguments += (arguments.empty() ? "" : ", ") + operand(input);
-    std::string call = std::string(opCategory(op.kind) == OpCategory::ElementwiseUnary
-                                       ? unaryFunctor(op.kind, type)
-                                       : binaryFunctor(op.kind)) +
-                       "::apply(" + arguments + ")";
+    std::string call =
+        std::string(elementwiseFunctor(op.kind, type)) + "::apply(" + arguments + ")";
     SpmdValueId result = step.outputs[0];
     if (index == group.root()) {
       out.body.lines("return " + tag + "::store(" + call + ");");

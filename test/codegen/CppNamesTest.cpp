@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/codegen/CppNames.h"
+#include "compiler/codegen/EmbeddedFiles.h"
 
 using shardgen::codegen::programIdentifier;
 
@@ -52,4 +53,43 @@ TEST_CASE("programIdentifier is collision-free and bounded") {
     CHECK(id.back() != '_');
     CHECK(programIdentifier(name) == id); // deterministic
   }
+}
+
+TEST_CASE("kernel functor names come from the op table and exist in the kernel library") {
+  using namespace shardgen;
+  const std::string elementwise(codegen::embeddedFile("templates/kernels/elementwise.h"));
+  const std::string reduce(codegen::embeddedFile("templates/kernels/reduce.h"));
+  auto defined = [](const std::string &library, const std::string &macro, std::string_view name) {
+    return library.find(macro + "(" + std::string(name) + ",") != std::string::npos;
+  };
+  int unary = 0, binary = 0;
+  for (int k = 0; k <= static_cast<int>(OpKind::AxisIndex); ++k) {
+    const auto kind = static_cast<OpKind>(k);
+    const std::string_view functor = codegen::elementwiseFunctor(kind, ElementType::F32);
+    CAPTURE(opName(kind));
+    if (!isElementwise(kind)) {
+      CHECK(functor.empty());
+      continue;
+    }
+    const bool isUnary = opCategory(kind) == OpCategory::ElementwiseUnary;
+    (isUnary ? unary : binary) += 1;
+    CHECK(defined(elementwise, isUnary ? "SHARDGEN_UNARY_OP" : "SHARDGEN_BINARY_OP", functor));
+  }
+  CHECK(unary == 14);
+  CHECK(binary == 11);
+  CHECK(codegen::elementwiseFunctor(OpKind::Exponential, ElementType::F32) == "OpExponential");
+  CHECK(codegen::elementwiseFunctor(OpKind::Not, ElementType::I32) == "OpNot");
+  CHECK(codegen::elementwiseFunctor(OpKind::Not, ElementType::I1) == "OpLogicalNot");
+  CHECK(defined(elementwise, "SHARDGEN_UNARY_OP", "OpLogicalNot"));
+  for (ComparisonDirection d :
+       {ComparisonDirection::EQ, ComparisonDirection::NE, ComparisonDirection::LT,
+        ComparisonDirection::LE, ComparisonDirection::GT, ComparisonDirection::GE})
+    CHECK(defined(elementwise, "SHARDGEN_COMPARE_OP", codegen::compareFunctor(d)));
+  CHECK(codegen::compareFunctor(ComparisonDirection::LT) == "CmpLT");
+  for (Reducer r :
+       {Reducer::Add, Reducer::Mul, Reducer::Max, Reducer::Min, Reducer::And, Reducer::Or}) {
+    CHECK(defined(reduce, "SHARDGEN_REDUCER", codegen::reducerFunctor(r)));
+    CHECK(codegen::runtimeReducer(r) == "rt::Reducer::" + codegen::reducerFunctor(r).substr(6));
+  }
+  CHECK(codegen::reducerFunctor(Reducer::Max) == "ReduceMax");
 }
