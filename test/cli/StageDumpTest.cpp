@@ -36,6 +36,24 @@ static std::string firstDifference(const std::string &actual, const std::string 
          "\n  expected: " + lineAt(expected);
 }
 
+/// `text` must equal the golden file `name` (rewritten instead with
+/// SHARDGEN_UPDATE_GOLDENS=1).
+static void compareWithGolden(const std::string &text, const std::string &name) {
+  std::string path = kGoldens + name;
+  const char *update = std::getenv("SHARDGEN_UPDATE_GOLDENS");
+  if (update && std::string(update) == "1") {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    writeFile(path, text);
+    MESSAGE("updated " << path);
+    return;
+  }
+  REQUIRE_MESSAGE(std::filesystem::exists(path),
+                  path << " is missing: run with SHARDGEN_UPDATE_GOLDENS=1");
+  std::string expected = readFile(path);
+  CHECK_MESSAGE(text == expected, name << " differs at " << firstDifference(text, expected)
+                                       << "\n(SHARDGEN_UPDATE_GOLDENS=1 regenerates it)");
+}
+
 /// Runs `shardgen ARGS`, which must print exactly the golden file `name`
 /// on stdout and nothing on stderr.
 static void checkGolden(const std::string &args, const std::string &name) {
@@ -43,19 +61,7 @@ static void checkGolden(const std::string &args, const std::string &name) {
   INFO("shardgen ", args, "\n", result.err);
   REQUIRE(result.exitCode == 0);
   CHECK(result.err.empty());
-  std::string path = kGoldens + name;
-  const char *update = std::getenv("SHARDGEN_UPDATE_GOLDENS");
-  if (update && std::string(update) == "1") {
-    writeFile(path, result.out);
-    MESSAGE("updated " << path);
-    return;
-  }
-  REQUIRE_MESSAGE(std::filesystem::exists(path),
-                  path << " is missing: run with SHARDGEN_UPDATE_GOLDENS=1");
-  std::string expected = readFile(path);
-  CHECK_MESSAGE(result.out == expected, name << " differs at "
-                                             << firstDifference(result.out, expected)
-                                             << "\n(SHARDGEN_UPDATE_GOLDENS=1 regenerates it)");
+  compareWithGolden(result.out, name);
 }
 
 TEST_CASE("golden: the graph after verify, as JSON (check --dump-after verify)") {
@@ -73,6 +79,20 @@ TEST_CASE("golden: the partitioned program (run --dump-after partition, shardgen
   checkGolden("partition " + kGoldens + "uneven.json", "uneven.partition.txt");
   // all_to_all, collective_permute, reduce_scatter.
   checkGolden("partition " + kGoldens + "collectives.json", "collectives.partition.txt");
+}
+
+TEST_CASE("golden: the whole generated program of a sample (compile -o: device code, header, "
+          "host side)") {
+  // mlp: a fused group, a runtime all_reduce, per-piece scatter and gather,
+  // the header's layout tables and the host's shape lookup.
+  const std::string dir = makeTempDir() + "/mlp";
+  ToolResult result = runShardgen("compile " + kSource + "samples/mlp.json -o '" + dir + "'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  for (const char *file : {"mlp.cpp", "mlp.h", "mlp_host.cpp", "CMakeLists.txt"}) {
+    CAPTURE(file);
+    compareWithGolden(readFile(dir + "/" + file), std::string("mlp_program/") + file);
+  }
 }
 
 TEST_CASE("golden: the generated C++ (compile --dump-after codegen, no -o needed)") {
