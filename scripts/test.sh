@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds shardgen and its tests, and runs the whole
-# suite twice: a normal build, then one under AddressSanitizer + UBSan; then
-# the libFuzzer targets of test/fuzz for a bounded time each.
+# Installs what is missing, checks the format, builds shardgen and its tests
+# with warnings as errors, runs clang-tidy, and runs the whole suite twice: a
+# normal build, then one under AddressSanitizer + UBSan; then the libFuzzer
+# targets of test/fuzz for a bounded time each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # libclang-rt-19-dev: libFuzzer for test/fuzz; mlir-19-tools: mlir-opt-19, which
 # test_mlir runs on the generic MLIR export (tests only, shardgen never needs them).
-"$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools
+# clang-format-19, clang-tidy-19: the style checks below (tests only too).
+"$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools clang-format-19 clang-tidy-19
 # Test-only: the browser test_show_browser opens `show --html` pages in (it is
 # skipped, not failed, when chromium cannot be installed).
 "$root/scripts/install-deps.sh" chromium ||
   echo "shardgen: chromium could not be installed: test_show_browser will be skipped"
 
+# Style first: it fails in seconds.
+"$root/scripts/check-format.sh"
+
 # Tests on explicitly: demo.sh configures the same tree without them.
-"$root/scripts/build.sh" build -DSHARDGEN_BUILD_TESTS=ON
+"$root/scripts/build.sh" build -DSHARDGEN_BUILD_TESTS=ON -DSHARDGEN_WERROR=ON
+"$root/scripts/check-tidy.sh" build
 (cd "$root/build" && ctest --output-on-failure --no-tests=error -j"$(nproc)")
 
-"$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON
+"$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON -DSHARDGEN_WERROR=ON
 (cd "$root/build-asan" &&
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0" \
     ctest --output-on-failure --no-tests=error -j"$(nproc)")

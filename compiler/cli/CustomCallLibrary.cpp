@@ -37,7 +37,7 @@ shardgen_custom_call_fn CustomCallLibrary::function(const std::string &name,
     fail(pointer, prefix + "is not defined in " + path_);
   link_map *self = nullptr, *owner = nullptr;
   Dl_info info{};
-  if (dlinfo(handle_, RTLD_DI_LINKMAP, &self) != 0 ||
+  if (dlinfo(handle_, RTLD_DI_LINKMAP, static_cast<void *>(&self)) != 0 ||
       !dladdr1(address, &info, reinterpret_cast<void **>(&owner), RTLD_DL_LINKMAP) ||
       owner != self) {
     std::string where = owner && owner->l_name && *owner->l_name ? owner->l_name : "another object";

@@ -105,7 +105,7 @@ std::string devicesCondition(const Mesh &mesh, const std::vector<int64_t> &devic
     return rangesCondition("position", devices, mesh.numDevices());
   std::vector<std::string> perAxis;
   for (size_t a = 0; a < mesh.axes.size(); ++a)
-    perAxis.push_back(rangesCondition(digit(mesh, AxisRef{mesh.axes[a].name}), projections[a],
+    perAxis.push_back(rangesCondition(digit(mesh, AxisRef::full(mesh.axes[a].name)), projections[a],
                                       mesh.axes[a].size));
   return joinConditions(perAxis, " && ");
 }

@@ -58,6 +58,8 @@ int64_t readInteger(const Json &json, const PointerRef &pointer) {
   return json.get<int64_t>();
 }
 
+// Returns its argument (checked): callers pass elements of a parsed document.
+// NOLINTNEXTLINE(bugprone-return-const-ref-from-parameter)
 const Json &readArray(const Json &json, const PointerRef &pointer) {
   if (!json.is_array())
     fail(pointer.str(), kindMismatch("an array", json));

@@ -36,7 +36,8 @@ std::vector<Acc> pack(const Literal &operand, const std::vector<int64_t> &dims) 
   std::vector<Acc> packed(operand.numElements());
   const S *in = operand.as<S>();
   forEachOffsetPair(shape, source, StridedView{0, denseStrides(shape)}, [&](int64_t s, int64_t d) {
-    packed[d] = static_cast<Acc>(Traits::load(in[s]));
+    // Sign extension into an unsigned accumulator is meant: integer dots wrap.
+    packed[d] = static_cast<Acc>(Traits::load(in[s])); // NOLINT(bugprone-signed-char-misuse)
   });
   return packed;
 }

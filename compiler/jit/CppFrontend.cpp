@@ -24,7 +24,8 @@ namespace {
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 makeFileSystem(const std::string &source, const std::string &fileName, const JitOptions &options) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  memory->setCurrentWorkingDirectory(kMainFileDir);
+  if (std::error_code error = memory->setCurrentWorkingDirectory(kMainFileDir))
+    throw JitError("JIT file system: " + error.message(), "");
   auto addFile = [&](const std::string &path, const std::string &contents) {
     if (!memory->addFile(path, /*ModificationTime=*/0,
                          llvm::MemoryBuffer::getMemBufferCopy(contents, path)))

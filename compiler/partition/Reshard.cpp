@@ -155,7 +155,7 @@ public:
     current_ = std::move(next);
   }
 
-  ShardLayout withDims(const DimAxes &dims, std::vector<AxisRef> partial) const {
+  ShardLayout withDims(const DimAxes &dims, const std::vector<AxisRef> &partial) const {
     return makeShardLayout(mesh_, current_.globalType, dims, partial, current_.partialReducer);
   }
   ShardLayout withDims(const DimAxes &dims) const { return withDims(dims, current_.partialAxes); }

@@ -174,7 +174,7 @@ ShardingOrigin distributionOrigin(const DistributionSource &source) {
   return origin;
 }
 
-TensorSharding replicatedOn(const Graph &graph, const Distribution &distribution) {
+TensorSharding replicatedOn(const Distribution &distribution) {
   return TensorSharding::replicatedOn(distribution.meshName, distribution.rank());
 }
 
@@ -186,7 +186,7 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
   for (size_t v = 0; v < spread.distributions.size(); ++v) {
     if (!spread.distributions[v])
       continue;
-    result.shardings[v] = replicatedOn(graph, *spread.distributions[v]);
+    result.shardings[v] = replicatedOn(*spread.distributions[v]);
     result.origins[v] = distributionOrigin(spread.sources[v]);
   }
   result.outputDistributions.resize(graph.main.results.size());
@@ -206,7 +206,7 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
     } else {
       continue;
     }
-    result.outputShardings[i] = replicatedOn(graph, *distribution);
+    result.outputShardings[i] = replicatedOn(*distribution);
     result.outputOrigins[i] = origin;
   }
 }

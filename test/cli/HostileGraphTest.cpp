@@ -115,7 +115,7 @@ TEST_CASE("a custom-call library that cannot be loaded is an error naming the fi
   Scratch scratch;
   const std::string graph = (kCorpus / "libc_remove.json").string();
   // A bare name is a file in the working directory, never a system library.
-  for (const std::string library :
+  for (const std::string &library :
        {std::string("missing.so"), std::string("libc.so.6"), scratch.dir + "/sentinel.txt"}) {
     const auto before = snapshot(scratch.dir);
     ToolResult result =

@@ -86,7 +86,7 @@ TEST_CASE("progress: never in a pipe or a file, unless --progress forces it") {
   CHECK_FALSE(contains(inPipe.out, "\r"));
   REQUIRE(forced.exitCode == 0);
   CHECK(contains(forced.err, "\r\x1b[Kshardgen: propagating"));
-  CHECK(forced.out.find("\r") == std::string::npos); // stdout stays the graph alone
+  CHECK(forced.out.find('\r') == std::string::npos); // stdout stays the graph alone
 
   ToolResult both = runShardgen("check " + graph + " --progress --no-progress");
   CHECK(both.exitCode == 2);
