@@ -21,6 +21,21 @@ uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull)
   return hash;
 }
 
+/// The directions a propagation_barrier lets shardings cross.
+Direction barrierAllows(BarrierDirection direction) {
+  switch (direction) {
+  case BarrierDirection::None:
+    return Direction::None;
+  case BarrierDirection::Forward:
+    return Direction::Forward;
+  case BarrierDirection::Backward:
+    return Direction::Backward;
+  case BarrierDirection::Both:
+    return Direction::Both;
+  }
+  return Direction::Both;
+}
+
 int32_t meshIndexOf(const Graph &graph, const std::string &name) {
   for (size_t i = 0; i < graph.meshes.size(); ++i)
     if (graph.meshes[i].name == name)
@@ -518,20 +533,7 @@ private:
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
                             OpClass::Unscheduled);
         pg_.edges[e].elementwise = true;
-        switch (op.attr<PropagationBarrierAttrs>().allowedDirection) {
-        case BarrierDirection::None:
-          pg_.edges[e].allowed = 0;
-          break;
-        case BarrierDirection::Forward:
-          pg_.edges[e].allowed = 1;
-          break;
-        case BarrierDirection::Backward:
-          pg_.edges[e].allowed = 2;
-          break;
-        case BarrierDirection::Both:
-          pg_.edges[e].allowed = 3;
-          break;
-        }
+        pg_.edges[e].allowed = barrierAllows(op.attr<PropagationBarrierAttrs>().allowedDirection);
         break;
       }
       case OpKind::ManualComputation:
