@@ -361,22 +361,11 @@ private:
     }
   }
 
+  /// An op edge's place in the op schedule, from the op's category.
   static OpClass classify(OpKind kind) {
-    if (isElementwise(kind))
+    if (isPassThrough(kind))
       return OpClass::PassThrough;
-    switch (kind) {
-    case OpKind::Compare:
-    case OpKind::Select:
-    case OpKind::Clamp:
-    case OpKind::Convert:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-      return OpClass::PassThrough;
-    case OpKind::BroadcastInDim:
-      return OpClass::Broadcast;
-    default:
-      return OpClass::Other;
-    }
+    return opCategory(kind) == OpCategory::Broadcast ? OpClass::Broadcast : OpClass::Other;
   }
 
   /// The tensors an op reads: a constant expression with several uses is
@@ -413,7 +402,7 @@ private:
                                        [&](ValueId v) { return constantExpression_[v] != 0; });
       bool preserving = op.kind == OpKind::BroadcastInDim || op.kind == OpKind::Reshape ||
                         op.kind == OpKind::Slice ||
-                        (classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Transpose);
+                        (isPassThrough(op.kind) && op.kind != OpKind::Transpose);
       bool scalarExpansion =
           op.kind == OpKind::BroadcastInDim && graph_.type(op.operands[0]).shape.empty();
       bool constant = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
@@ -460,8 +449,7 @@ private:
     Edge &edge = pg_.edges[e];
     edge.opaque = !hasShardingRule(op);
     edge.multiUseOperand = hasMultiUseOperand(op);
-    edge.elementwise = classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Reshape &&
-                       op.kind != OpKind::Transpose;
+    edge.elementwise = isPerElement(op.kind);
     return e;
   }
 
