@@ -3,8 +3,8 @@
 // The per-device SPMD program: every device of mesh @mesh [a=2, b=2] runs
 // shardgen_nx_sharding_device on its own pieces of the tensors, with the collectives
 // of the runtime between them. Each step below names the op it came from.
-#include "kernels/kernels.h"
 #include "shardgen/runtime.h"
+#include "kernels/kernels.h"
 
 // ---- custom_call targets (the application's, or --custom-calls LIB.so) -------
 //   (none)
@@ -15,48 +15,44 @@ namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
 // ---- constants ------------------------------------------------------------
-alignas(64) const uint32_t kConstant0[] = {1065353216u};
-alignas(64) const uint32_t kConstant1[] = {1065353216u, 1065353216u, 1065353216u, 1065353216u,
-                                           1065353216u, 1065353216u, 1065353216u, 1065353216u,
-                                           1065353216u, 1065353216u, 1065353216u, 1065353216u};
+alignas(64) const uint32_t kConstant0[] = {
+    1065353216u};
+alignas(64) const uint32_t kConstant1[] = {
+    1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u,
+    1065353216u, 1065353216u, 1065353216u, 1065353216u};
 
 // ---- the program --------------------------------------------------------------
 /// Runs every step on this device. `values[v]` points at value v's local piece.
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0: one_by_one = constant()
-  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[2]) + 0);
-  // /ops/1: ones = broadcast_in_dim(one_by_one)
-  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(values[2]),
-                                                         as<uint32_t>(values[3]));
-  // /ops/2: x0 = add(l, ones)
-  binary<F32, OpAdd, 6>(as<float>(values[0]), as<float>(values[3]), as<float>(values[4]));
-  // /ops/3: x = transpose(x0)
-  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[4]),
-                                                                  as<uint32_t>(values[5]));
-  // /ops/4: one = constant()
-  if ((position % 2) == 0) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1),
-                                                           as<uint32_t>(values[6]));
-  } else if ((position % 2) == 1) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1),
-                                                           as<uint32_t>(values[6]));
-  }
-  // /ops/5: y0 = subtract(r, one)
-  binary<F32, OpSubtract, 6>(as<float>(values[1]), as<float>(values[6]), as<float>(values[7]));
-  // /ops/6: y = reshape(y0)
-  copy<uint32_t, 6>(as<uint32_t>(values[7]) + 0, as<uint32_t>(values[8]) + 0);
-  // /ops/7: out = dot_general(x, y)
-  {
+    // /ops/0: one_by_one = constant()
+    copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[2]) + 0);
+    // /ops/1: ones = broadcast_in_dim(one_by_one)
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(values[2]), as<uint32_t>(values[3]));
+    // /ops/2: x0 = add(l, ones)
+    binary<F32, OpAdd, 6>(as<float>(values[0]), as<float>(values[3]), as<float>(values[4]));
+    // /ops/3: x = transpose(x0)
+    stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[5]));
+    // /ops/4: one = constant()
+    if ((position % 2) == 0) {
+      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
+    }
+    else if ((position % 2) == 1) {
+      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
+    }
+    // /ops/5: y0 = subtract(r, one)
+    binary<F32, OpSubtract, 6>(as<float>(values[1]), as<float>(values[6]), as<float>(values[7]));
+    // /ops/6: y = reshape(y0)
+    copy<uint32_t, 6>(as<uint32_t>(values[7]) + 0, as<uint32_t>(values[8]) + 0);
+    // /ops/7: out = dot_general(x, y)
+    {
     Scratch lhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[5]),
-                                                                 as<float>(lhs.data));
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[5]), as<float>(lhs.data));
     Scratch rhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[8]),
-                                                                 as<float>(rhs.data));
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[8]), as<float>(rhs.data));
     dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(values[9]));
-  }
+    }
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -65,24 +61,22 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
     {
-      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 6)) + 0,
-                        as<uint32_t>(values[0]) + 0);
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+      (void)o0;
+      {
+        copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 6)) + 0, as<uint32_t>(values[0]) + 0);
+      }
     }
-  }
-  {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
     {
-      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(
-          as<uint32_t>(as<uint32_t>(inputs[1]) + (o4 * 1)), as<uint32_t>(values[1]));
+      const int64_t k4 = (position % 2);
+      const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+      (void)o4;
+      {
+        stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[1]) + (o4 * 1)), as<uint32_t>(values[1]));
+      }
     }
-  }
 }
 
 /// Copies this device's piece of each output into the global output, when it
@@ -91,18 +85,17 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
     {
-      copy<uint32_t, 1>(as<uint32_t>(values[9]) + 0,
-                        as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 2 + o1 * 1)) + 0);
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+      (void)o0;
+      const int64_t k1 = (position % 2);
+      const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+      (void)o1;
+      {
+        copy<uint32_t, 1>(as<uint32_t>(values[9]) + 0, as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 2 + o1 * 1)) + 0);
+      }
     }
-  }
 }
 
 /// Binds the local input and output pieces (per-device call style).
@@ -110,39 +103,39 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
     {
-      __builtin_memcpy(values[0], inputs[0], 24);
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+      (void)o0;
+      {
+        __builtin_memcpy(values[0], inputs[0], 24);
+      }
     }
-  }
-  {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
     {
-      __builtin_memcpy(values[1], inputs[1], 24);
+      const int64_t k4 = (position % 2);
+      const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+      (void)o4;
+      {
+        __builtin_memcpy(values[1], inputs[1], 24);
+      }
     }
-  }
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
     {
-      __builtin_memcpy(outputs[0], values[9], 4);
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+      (void)o0;
+      const int64_t k1 = (position % 2);
+      const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+      (void)o1;
+      {
+        __builtin_memcpy(outputs[0], values[9], 4);
+      }
     }
-  }
 }
 
 constexpr int64_t kNumValues = 10;
@@ -156,9 +149,8 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 64, 128, 192, 128, 0, 128, 192
 /// its pieces and writes the pieces it owns); otherwise they are this
 /// device's local pieces. `globalTensors == 3` (`run --shards`) also copies
 /// this device's local piece of output j into `outputs[kNumOutputs + j]`.
-extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device,
-                                            const void *const *inputs, void *const *outputs,
-                                            int32_t globalTensors) {
+extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device, const void *const *inputs,
+                                  void *const *outputs, int32_t globalTensors) {
   Scratch arena(kArenaBytes);
   unsigned char *values[kNumValues];
   for (int64_t v = 0; v < kNumValues; ++v)
