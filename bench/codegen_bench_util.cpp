@@ -3,9 +3,8 @@
 #include <stdexcept>
 
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/frontend/GraphReader.h"
-#include "compiler/verify/Verifier.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "shardgen/runtime.h"
 
 namespace shardgen::bench {
@@ -17,13 +16,15 @@ static const char kStepsExport[] =
     "  runSteps(*static_cast<const rt::DeviceContext *>(device), values);\n"
     "}\n";
 
-BenchProgram::BenchProgram(const std::string &json)
-    : graph_(std::make_unique<Graph>(readGraph(json))) {
-  verifyGraph(*graph_);
-  program_ = propagateAndPartition(*graph_);
+BenchProgram::BenchProgram(const std::string &json) {
+  // The JIT pass is this file's own: the program's steps are exported.
+  pipeline::CompiledGraph passes =
+      pipeline::compileGraph([&] { return readGraph(json); }, pipeline::Until::Generate);
+  graph_ = std::move(passes.graph);
+  program_ = std::move(*passes.program);
   if (program_.mesh.numDevices() != 1)
     throw std::invalid_argument("bench programs run on one device");
-  generated_ = generateProgram(program_);
+  generated_ = std::move(passes.generated);
   module_ = compileCpp(generated_.source + kStepsExport, generated_.name + ".cpp",
                        generatedCodeJitOptions());
   steps_ = module_->lookupFunction<StepsFn>("shardgen_bench_steps");

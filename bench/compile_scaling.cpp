@@ -11,13 +11,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
+#include <map>
 #include <string>
 
-#include "compiler/codegen/CodeGenerator.h"
 #include "compiler/frontend/GraphReader.h"
-#include "compiler/partition/Partitioner.h"
-#include "compiler/propagate/Propagation.h"
-#include "compiler/verify/Verifier.h"
+#include "compiler/pipeline/Pipeline.h"
 
 using namespace shardgen;
 
@@ -34,7 +33,15 @@ struct Clock {
   }
 };
 
-double secondsSince(double start) { return Clock::now() - start; }
+/// The CPU seconds of each pass.
+struct CpuSeconds : pipeline::PassObserver {
+  std::map<pipeline::Pass, double> of;
+  void runPass(pipeline::Pass pass, const std::function<void()> &work) override {
+    double start = Clock::now();
+    work();
+    of[pass] += Clock::now() - start;
+  }
+};
 
 /// The graph's JSON: `layers` layers of h = tanh(h . w_i + b_i), 3 ops each.
 std::string chainGraph(int64_t layers) {
@@ -69,21 +76,17 @@ int main(int argc, char **argv) {
               "partition", "generate", "total", "s / 1k ops");
   for (int64_t ops = 10000; ops <= maxOps; ops *= 10) {
     const std::string json = chainGraph(ops / 3);
-    auto start = Clock::now();
-    Graph graph = readGraph(json);
-    const double read = secondsSince(start);
-    start = Clock::now();
-    verifyGraph(graph);
-    const double verify = secondsSince(start);
-    start = Clock::now();
-    applyPropagation(graph, propagateShardings(graph, PropagationStrategy::UserPriority));
-    const double propagate = secondsSince(start);
-    start = Clock::now();
-    SpmdProgram program = partitionProgram(graph);
-    const double partition = secondsSince(start);
-    start = Clock::now();
-    GeneratedProgram generated = generateProgram(program);
-    const double generate = secondsSince(start);
+    CpuSeconds seconds;
+    pipeline::Pipeline passes(&seconds);
+    Graph graph = passes.read([&] { return readGraph(json); });
+    passes.verify(graph);
+    PropagationResult result = passes.propagate(graph, PropagationStrategy::UserPriority);
+    SpmdProgram program = passes.partition(graph, result);
+    passes.generate(program);
+    using pipeline::Pass;
+    const double read = seconds.of[Pass::Read], verify = seconds.of[Pass::Verify];
+    const double propagate = seconds.of[Pass::Propagate], partition = seconds.of[Pass::Partition];
+    const double generate = seconds.of[Pass::Generate];
     const double total = read + verify + propagate + partition + generate;
     std::printf("%9lld %7.2fs %7.2fs %8.2fs %8.2fs %7.2fs %7.2fs %10.4f\n",
                 static_cast<long long>(ops), read, verify, propagate, partition, generate, total,

@@ -19,9 +19,8 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/frontend/GraphReader.h"
-#include "compiler/verify/Verifier.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "shardgen/mpi.h"
 
 using namespace shardgen;
@@ -77,10 +76,10 @@ int main(int argc, char **argv) {
   const int64_t in = argc == 6 ? std::atoll(argv[4]) : 1024;
   const int64_t hidden = argc == 6 ? std::atoll(argv[5]) : 2048;
   const runtime::MpiWorld world = runtime::initializeMpi();
-  Graph graph = readGraph(mlpJson(data, model, batch, in, hidden));
-  verifyGraph(graph);
-  SpmdProgram program = propagateAndPartition(graph);
-  CompiledProgram compiled(program, generateProgram(program));
+  pipeline::CompiledGraph passes =
+      pipeline::compileGraph([&] { return readGraph(mlpJson(data, model, batch, in, hidden)); });
+  const SpmdProgram &program = *passes.program;
+  const CompiledProgram &compiled = *passes.compiled;
   std::vector<Literal> inputs;
   for (SpmdValueId id : program.inputs)
     inputs.emplace_back(program.layout(id).globalType);

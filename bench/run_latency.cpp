@@ -17,9 +17,8 @@
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/frontend/GraphReader.h"
-#include "compiler/verify/Verifier.h"
+#include "compiler/pipeline/Pipeline.h"
 
 using namespace shardgen;
 
@@ -45,26 +44,21 @@ struct PipelineTimes {
 };
 
 PipelineTimes runPipeline(const std::string &path, GeneratedProgram *generatedOut) {
+  using pipeline::Pass;
+  pipeline::CompiledGraph compiled = pipeline::compileGraph([&] { return readGraphFile(path); });
   PipelineTimes times;
+  for (Pass pass : {Pass::Read, Pass::Verify, Pass::Propagate, Pass::Partition})
+    times.frontMs += pipeline::passMilliseconds(compiled.timings, pass);
+  times.generateMs = pipeline::passMilliseconds(compiled.timings, Pass::Generate);
+  times.jitMs = pipeline::passMilliseconds(compiled.timings, Pass::Jit);
   auto start = Clock::now();
-  Graph graph = readGraphFile(path);
-  verifyGraph(graph);
-  SpmdProgram program = propagateAndPartition(graph);
-  times.frontMs = millisecondsSince(start);
-  start = Clock::now();
-  GeneratedProgram generated = generateProgram(program);
-  times.generateMs = millisecondsSince(start);
-  start = Clock::now();
-  CompiledProgram compiled(program, generated);
-  times.jitMs = millisecondsSince(start);
-  start = Clock::now();
   std::vector<Literal> inputs;
-  for (SpmdValueId id : program.inputs)
-    inputs.emplace_back(program.layout(id).globalType);
-  std::vector<Literal> outputs = compiled.run(inputs);
+  for (SpmdValueId id : compiled.program->inputs)
+    inputs.emplace_back(compiled.program->layout(id).globalType);
+  std::vector<Literal> outputs = compiled.compiled->run(inputs);
   times.runMs = millisecondsSince(start);
   if (generatedOut)
-    *generatedOut = generated;
+    *generatedOut = compiled.generated;
   return times;
 }
 

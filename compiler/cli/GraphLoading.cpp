@@ -10,7 +10,7 @@
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
 #include "compiler/ir/Diagnostic.h"
-#include "compiler/verify/Verifier.h"
+#include "compiler/pipeline/Pipeline.h"
 
 namespace shardgen::cli {
 
@@ -23,28 +23,13 @@ Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction)
 }
 
 void verifyGraphAt(const std::string &graphPath, Graph &graph) {
-  atFile(graphPath, [&] {
-    verifyGraph(graph);
-    checkTensorSizes(graph);
-  });
+  atFile(graphPath, [&] { pipeline::Pipeline().verify(graph); });
 }
 
 Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction) {
   Graph graph = readGraphAt(graphPath, mlirFunction);
   verifyGraphAt(graphPath, graph);
   return graph;
-}
-
-PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
-                                PropagationStrategy strategy) {
-  PropagationResult result = atFile(graphPath, [&] { return propagateShardings(graph, strategy); });
-  printPropagationWarnings(graphPath, result);
-  return result;
-}
-
-void printPropagationWarnings(const std::string &graphPath, const PropagationResult &result) {
-  for (const auto &warning : result.warnings)
-    std::cerr << displayName(graphPath) << ": warning: " << printable(warning) << "\n";
 }
 
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

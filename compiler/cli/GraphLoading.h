@@ -8,7 +8,6 @@
 #include "compiler/cli/FileErrors.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/Literal.h"
-#include "compiler/propagate/Propagation.h"
 
 namespace shardgen::cli {
 
@@ -19,14 +18,6 @@ Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFun
 /// The two halves of loadVerifiedGraph, for a caller working in between.
 Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction = "");
 void verifyGraphAt(const std::string &graphPath, Graph &graph);
-
-/// Propagates the verified graph's shardings with `strategy`; warnings go to
-/// stderr as "FILE: warning: MESSAGE".
-PropagationResult propagateFile(const std::string &graphPath, const Graph &graph,
-                                PropagationStrategy strategy);
-
-/// The propagation's warnings on stderr as "FILE: warning: MESSAGE".
-void printPropagationWarnings(const std::string &graphPath, const PropagationResult &result);
 
 /// One .npy per graph input, in order; each must have the input's exact type.
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

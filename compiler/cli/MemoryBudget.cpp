@@ -122,14 +122,6 @@ MemoryLimit memoryLimit(const ParsedArgs &args) {
   return {bytes, "90% of " + what + " " + formatBytes(machine) + " of memory"};
 }
 
-void checkTensorSizes(const Graph &graph) {
-  for (const Value &value : graph.values)
-    if (value.type && !typeBytes(*value.type))
-      throw GraphError(value.pointer, "tensor \"" + value.name + "\" of type " +
-                                          printType(*value.type) +
-                                          " is too large: its size in bytes exceeds 2^63 - 1");
-}
-
 MemoryDemand interpreterDemand(const Graph &graph) {
   // Inputs stay live (the caller holds them); other values from their op to
   // their last use; outputs to the end.

@@ -31,10 +31,6 @@ struct MemoryLimit {
 /// cgroup's limit when lower) minus a 10% margin.
 MemoryLimit memoryLimit(const ParsedArgs &args);
 
-/// Every value's size in bytes fits in int64_t (so no later element-count or
-/// byte arithmetic overflows). Throws GraphError at the first that does not.
-void checkTensorSizes(const Graph &graph);
-
 /// What a run holds at its peak: the bytes, and the largest tensor then
 /// live (what the error names).
 struct MemoryDemand {

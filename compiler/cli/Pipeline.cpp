@@ -4,12 +4,10 @@
 
 #include "compiler/cli/FileErrors.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/GraphSource.h"
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/TerminalText.h"
-#include "compiler/frontend/GraphWriter.h"
-#include "compiler/partition/Partitioner.h"
-#include "compiler/show/ProgramPrinter.h"
 
 namespace shardgen::cli {
 
@@ -63,59 +61,75 @@ Pipeline::Pipeline(const ParsedArgs &args, std::string graphPath, Stage last)
   }
 }
 
-Pipeline::StageScope::StageScope(Pipeline &pipeline, const std::string &name)
-    : pipeline(pipeline), name(name), sink(&pipeline.progress_),
-      start(std::chrono::steady_clock::now()) {
-  pipeline.progress_.beginStage(progressName(name));
-}
+namespace {
 
-Pipeline::StageScope::~StageScope() {
-  pipeline.progress_.endStage();
-  pipeline.timings_.emplace_back(
-      name,
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-}
-
-void Pipeline::dumpIfAsked(Stage stage, const std::function<std::string()> &text) {
-  if (dumpAfter_ != stage)
-    return;
-  if (auto file = args_.value("--dump-file")) {
-    writeTextFile(*file, text());
-    return;
+/// The --dump-after stage a pass ends, if any.
+std::optional<Stage> dumpStage(pipeline::Pass pass) {
+  switch (pass) {
+  case pipeline::Pass::Verify:
+    return Stage::Verify;
+  case pipeline::Pass::Propagate:
+    return Stage::Propagate;
+  case pipeline::Pass::Partition:
+    return Stage::Partition;
+  case pipeline::Pass::Generate:
+    return Stage::Codegen;
+  default:
+    return std::nullopt;
   }
-  std::cout << text();
-  stopped_ = true;
+}
+
+} // namespace
+
+void Pipeline::runPass(pipeline::Pass pass, const std::function<void()> &work) {
+  ScopedProgressSink sink(&progress_); // what the pass reports goes to the progress line
+  progress_.beginStage(progressName(std::string(pipeline::passName(pass))));
+  struct EndStage {
+    ProgressLine &line;
+    ~EndStage() { line.endStage(); }
+  } end{progress_};
+  if (pass == pipeline::Pass::Jit)
+    work(); // its errors name no place in the graph
+  else
+    atFile(path_, work);
+}
+
+void Pipeline::warn(pipeline::Pass, const std::vector<std::string> &warnings) {
+  // after the progress line is gone
+  for (const std::string &warning : warnings)
+    std::cerr << displayName(path_) << ": warning: " << printable(warning) << "\n";
+}
+
+bool Pipeline::afterPass(pipeline::Pass pass, const std::function<std::string()> &dump) {
+  if (!dumpAfter_ || dumpStage(pass) != dumpAfter_)
+    return false;
+  // The per-device program holds the graph's names, which may hold controls.
+  std::string text = pass == pipeline::Pass::Partition ? printableLines(dump()) : dump();
+  if (auto file = args_.value("--dump-file")) {
+    writeTextFile(*file, text);
+    return false;
+  }
+  std::cout << text;
+  return true;
 }
 
 Graph Pipeline::load() {
-  Graph graph = stage("read", [&] { return readGraphAt(path_); });
+  Graph graph = passes_.read([&] { return readGraphSource(path_); });
   applyMeshOverride(args_, graph);
-  stage("verify", [&] {
-    try {
-      verifyGraphAt(path_, graph);
-    } catch (const FileGraphError &error) {
-      if (!args_.has("--mesh"))
-        throw;
-      throw FileGraphError(error.file(), error.pointer(),
-                           std::string(error.what()) + " (with --mesh " + *args_.value("--mesh") +
-                               ")");
-    }
-  });
-  dumpIfAsked(Stage::Verify, [&] { return writeGraph(graph); });
+  try {
+    passes_.verify(graph);
+  } catch (const FileGraphError &error) {
+    if (!args_.has("--mesh"))
+      throw;
+    throw FileGraphError(error.file(), error.pointer(),
+                         std::string(error.what()) + " (with --mesh " + *args_.value("--mesh") +
+                             ")");
+  }
   return graph;
 }
 
 PropagationResult Pipeline::propagate(const Graph &graph, PropagationStrategy strategy) {
-  PropagationResult result = stage("propagate", [&] {
-    return atFile(path_, [&] { return propagateShardings(graph, strategy); });
-  });
-  printPropagationWarnings(path_, result); // after the progress line is gone
-  dumpIfAsked(Stage::Propagate, [&] {
-    Graph propagated = graph.clone();
-    applyPropagation(propagated, result);
-    return writeGraph(propagated);
-  });
-  return result;
+  return passes_.propagate(graph, strategy);
 }
 
 std::optional<Pipeline::Propagated> Pipeline::loadAndPropagate(PropagationStrategy strategy) {
@@ -129,21 +143,11 @@ std::optional<Pipeline::Propagated> Pipeline::loadAndPropagate(PropagationStrate
 }
 
 SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
-  SpmdProgram program = stage("partition", [&] {
-    return atFile(path_, [&] {
-      applyPropagation(graph, result);
-      return partitionProgram(graph);
-    });
-  });
-  dumpIfAsked(Stage::Partition, [&] { return printableLines(show::printProgram(program)); });
-  return program;
+  return passes_.partition(graph, result);
 }
 
 GeneratedProgram Pipeline::generate(const SpmdProgram &program, const AotOptions &options) {
-  GeneratedProgram generated = stage(
-      "generate", [&] { return atFile(path_, [&] { return generateProgram(program, options); }); });
-  dumpIfAsked(Stage::Codegen, [&] { return generated.source; });
-  return generated;
+  return passes_.generate(program, options);
 }
 
 } // namespace shardgen::cli

@@ -1,6 +1,7 @@
 #pragma once
-// The stages a command runs on its graph, in order (read, verify, propagate,
-// partition, generate, JIT), with what every command offers around them:
+// The compiler's passes (compiler/pipeline/Pipeline.h: read, verify,
+// propagate, partition, generate, JIT) as a command runs them on its graph
+// file, with what every command offers around them:
 //
 //   --mesh AXIS=SIZE,...   axis sizes replaced between reading and verifying;
 //   --dump-after STAGE     the program after verify or propagate (the graph
@@ -12,7 +13,6 @@
 //   the progress line      (ProgressLine) while a stage runs;
 //   stage timings          for `run --repeat`.
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -22,10 +22,7 @@
 
 #include "compiler/cli/CommandLine.h"
 #include "compiler/cli/ProgressLine.h"
-#include "compiler/codegen/CodeGenerator.h"
-#include "compiler/ir/Graph.h"
-#include "compiler/partition/SpmdProgram.h"
-#include "compiler/propagate/Propagation.h"
+#include "compiler/pipeline/Pipeline.h"
 
 namespace shardgen::cli {
 
@@ -36,7 +33,9 @@ enum class Stage { Verify, Propagate, Partition, Codegen };
 /// whose last stage is `last`, after the command's own `options`.
 std::vector<OptionSpec> withPipelineOptions(std::vector<OptionSpec> options, Stage last);
 
-class Pipeline {
+/// The pipeline's observer for a command: errors carry the graph file's
+/// name, passes draw the progress line, dumps go to stdout or --dump-file.
+class Pipeline : private pipeline::PassObserver {
 public:
   /// Checks the options (a --dump-after stage the command does not run is a
   /// UsageError).
@@ -56,36 +55,27 @@ public:
   /// Writes `result` into `graph` and partitions it (the program points into it).
   SpmdProgram partition(Graph &graph, const PropagationResult &result);
   GeneratedProgram generate(const SpmdProgram &program, const AotOptions &options = {});
-  /// Runs `work` as the timed stage `name` under the progress line.
-  template <typename Work> auto stage(const std::string &name, Work &&work) {
-    StageScope scope(*this, name);
-    return work();
+  std::unique_ptr<CompiledProgram>
+  jit(const SpmdProgram &program, const GeneratedProgram &generated, const JitOptions &options) {
+    return passes_.jit(program, generated, options);
   }
 
   /// The dump went to stdout: the command does nothing more.
-  bool stopped() const { return stopped_; }
-  /// Milliseconds per stage run so far, in order ("read", "verify", ...).
-  const std::vector<std::pair<std::string, double>> &timings() const { return timings_; }
+  bool stopped() const { return passes_.stopped(); }
+  /// Milliseconds per pass run so far, in order ("read", "verify", ...).
+  const std::vector<std::pair<std::string, double>> &timings() const { return passes_.timings(); }
   const std::string &graphPath() const { return path_; }
 
 private:
-  struct StageScope {
-    StageScope(Pipeline &pipeline, const std::string &name);
-    ~StageScope();
-    Pipeline &pipeline;
-    std::string name;
-    ScopedProgressSink sink; // what the stage reports goes to the progress line
-    std::chrono::steady_clock::time_point start;
-  };
-  /// After `stage`: the dump if it was asked for there.
-  void dumpIfAsked(Stage stage, const std::function<std::string()> &text);
+  void runPass(pipeline::Pass pass, const std::function<void()> &work) override;
+  void warn(pipeline::Pass pass, const std::vector<std::string> &warnings) override;
+  bool afterPass(pipeline::Pass pass, const std::function<std::string()> &dump) override;
 
   const ParsedArgs &args_;
   std::string path_;
   std::optional<Stage> dumpAfter_;
-  bool stopped_ = false;
   ProgressLine progress_;
-  std::vector<std::pair<std::string, double>> timings_;
+  pipeline::Pipeline passes_{this};
 };
 
 } // namespace shardgen::cli

@@ -207,8 +207,7 @@ static int runRun(const ParsedArgs &args) {
     execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
   jitOptions.cacheDir = compileCacheDir(args);
-  auto compiled = pipeline.stage(
-      "JIT", [&] { return std::make_unique<CompiledProgram>(program, generated, jitOptions); });
+  std::unique_ptr<CompiledProgram> compiled = pipeline.jit(program, generated, jitOptions);
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   std::vector<double> callMs = timeCalls(repeat, [&] {

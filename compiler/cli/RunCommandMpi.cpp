@@ -13,7 +13,7 @@
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/RunCommand.h"
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
+#include "compiler/pipeline/Pipeline.h"
 
 #ifdef SHARDGEN_HAVE_MPI
 #include "runtime/include/shardgen/mpi.h"
@@ -63,8 +63,11 @@ int runMpiRank(const ParsedArgs &args) {
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(settings.path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program =
-      atFile(settings.path, [&] { return propagateAndPartition(graph, settings.strategy); });
+  pipeline::Pipeline passes; // no observer: the launcher showed progress, dumps and warnings
+  SpmdProgram program = atFile(settings.path, [&] {
+    PropagationResult result = passes.propagate(graph, settings.strategy);
+    return passes.partition(graph, result);
+  });
   std::vector<Literal> inputs;
   if (world.rank == 0)
     inputs = args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
@@ -81,15 +84,15 @@ int runMpiRank(const ParsedArgs &args) {
         piecesByRank(layout, program.mesh, world.size));
   }
 
-  GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
+  GeneratedProgram generated = atFile(settings.path, [&] { return passes.generate(program); });
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
   jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
-  CompiledProgram compiled(program, generated, jitOptions);
+  std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   runtime::LaunchOptions options{settings.timeoutSeconds};
   // Test hook (test/mpi_run): the device with this id fails before its first
   // step, while its peers go on into their collectives.
   const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
-  std::vector<Literal> outputs = compiled.run(
+  std::vector<Literal> outputs = compiled->run(
       inputs, [&](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
         runtime::launchMpi(
             mesh,

@@ -1,5 +1,6 @@
 #pragma once
-// Every op of the graph format (spec "Ops"), with its StableHLO name.
+// Every op of the graph format (spec "Ops"), with its StableHLO name and
+// category.
 
 #include <optional>
 #include <string_view>
@@ -34,14 +35,14 @@ namespace shardgen {
   X(Not, "not", ElementwiseUnary)                                                                  \
   X(Sine, "sine", ElementwiseUnary)                                                                \
   X(Cosine, "cosine", ElementwiseUnary)                                                            \
-  X(Compare, "compare", Other)                                                                     \
-  X(Select, "select", Other)                                                                       \
-  X(Clamp, "clamp", Other)                                                                         \
-  X(Convert, "convert", Other)                                                                     \
+  X(Compare, "compare", ElementwiseOther)                                                          \
+  X(Select, "select", ElementwiseOther)                                                            \
+  X(Clamp, "clamp", ElementwiseOther)                                                              \
+  X(Convert, "convert", ElementwiseOther)                                                          \
   X(DotGeneral, "dot_general", Other)                                                              \
-  X(Transpose, "transpose", Other)                                                                 \
-  X(Reshape, "reshape", Other)                                                                     \
-  X(BroadcastInDim, "broadcast_in_dim", Other)                                                     \
+  X(Transpose, "transpose", Layout)                                                                \
+  X(Reshape, "reshape", Layout)                                                                    \
+  X(BroadcastInDim, "broadcast_in_dim", Broadcast)                                                 \
   X(Reduce, "reduce", Other)                                                                       \
   X(Concatenate, "concatenate", Other)                                                             \
   X(Slice, "slice", Other)                                                                         \
@@ -66,7 +67,19 @@ enum class OpKind {
 #undef X
 };
 
-enum class OpCategory { ElementwiseUnary, ElementwiseBinary, Sharding, Collective, Other };
+/// What kind of op it is: the one classification every stage reads (verify
+/// the operand counts, interp and codegen the kernels, propagate Shardy's op
+/// schedule, partition the distributions ops carry).
+enum class OpCategory {
+  ElementwiseUnary,  // one operand, a function per element (negate, tanh, ...)
+  ElementwiseBinary, // two operands of one type, an operator per element (add, ...)
+  ElementwiseOther,  // per element with types of its own: compare, select, clamp, convert
+  Layout,            // elements moved, not changed: reshape, transpose
+  Broadcast,         // broadcast_in_dim
+  Sharding,          // sharding annotations as ops (constraint, group, barrier, ...)
+  Collective,        // collectives inside manual computations
+  Other,
+};
 
 std::string_view opName(OpKind kind);
 OpCategory opCategory(OpKind kind);
@@ -78,5 +91,15 @@ inline bool isElementwise(OpKind kind) {
   return c == OpCategory::ElementwiseUnary || c == OpCategory::ElementwiseBinary;
 }
 inline bool isCollective(OpKind kind) { return opCategory(kind) == OpCategory::Collective; }
+/// Per element in Shardy's sense (isElementwise, and compare, select, clamp,
+/// convert): a value's sharding and distribution carry over to the result.
+inline bool isPerElement(OpKind kind) {
+  return isElementwise(kind) || opCategory(kind) == OpCategory::ElementwiseOther;
+}
+/// Shardy's pass-through ops, first in its op-priority schedule: per-element
+/// and layout ops.
+inline bool isPassThrough(OpKind kind) {
+  return isPerElement(kind) || opCategory(kind) == OpCategory::Layout;
+}
 
 } // namespace shardgen

@@ -24,7 +24,10 @@ template <typename F> void *address(F *function) { return reinterpret_cast<void 
 
 } // namespace
 
-std::map<std::string, void *> baseHostSymbols() {
+namespace {
+
+/// Memory functions and the C++ ABI support compiled C++ needs.
+std::map<std::string, void *> abiSymbols() {
   std::map<std::string, void *> symbols = {
       {"memcpy", address<void *(void *, const void *, size_t)>(::memcpy)},
       {"memmove", address<void *(void *, const void *, size_t)>(::memmove)},
@@ -45,7 +48,11 @@ std::map<std::string, void *> baseHostSymbols() {
       {"__cxa_end_catch", reinterpret_cast<void *>(&__cxxabiv1::__cxa_end_catch)},
       {"_ZSt9terminatev", address<void() noexcept>(std::terminate)},
   };
-  // <math.h>, double and float: what __builtin_<name> may lower to.
+  return symbols;
+}
+
+/// <math.h>, double and float, one argument: what __builtin_<name> may lower to.
+void addUnaryMath(std::map<std::string, void *> &symbols) {
   const std::pair<const char *, void *> math[] = {
       {"exp", address<double(double)>(::exp)},
       {"expf", address<float(float)>(::expf)},
@@ -107,6 +114,15 @@ std::map<std::string, void *> baseHostSymbols() {
       {"nearbyintf", address<float(float)>(::nearbyintf)},
       {"fabs", address<double(double)>(::fabs)},
       {"fabsf", address<float(float)>(::fabsf)},
+  };
+  for (const auto &[name, function] : math)
+    symbols.emplace(name, function);
+}
+
+/// <math.h> functions of several arguments, and what LLVM's library-call
+/// simplifier may turn the math functions into.
+void addOtherMath(std::map<std::string, void *> &symbols) {
+  const std::pair<const char *, void *> math[] = {
       {"atan2", address<double(double, double)>(::atan2)},
       {"atan2f", address<float(float, float)>(::atan2f)},
       {"pow", address<double(double, double)>(::pow)},
@@ -137,6 +153,14 @@ std::map<std::string, void *> baseHostSymbols() {
   };
   for (const auto &[name, function] : math)
     symbols.emplace(name, function);
+}
+
+} // namespace
+
+std::map<std::string, void *> baseHostSymbols() {
+  std::map<std::string, void *> symbols = abiSymbols();
+  addUnaryMath(symbols);
+  addOtherMath(symbols);
   return symbols;
 }
 

@@ -66,57 +66,10 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
     ok =
         s.fail("manual shardings (GSPMD manual partitioning) are not supported: lower with Shardy");
   } else if (ok && s.consume("devices")) {
-    ok = s.expect('=') && numberList(s, tiling.dims);
-    int64_t total = 1;
-    for (int64_t d : tiling.dims) {
-      if (d < 1 || d > kMaxDevices || total * d > kMaxDevices)
-        return *error = "tile dimensions must be positive and at most 2^20 devices in all",
-               std::nullopt;
-      total *= d;
-    }
-    if (ok && s.consume("<=")) {
-      std::vector<int64_t> reshape, perm;
-      ok = numberList(s, reshape);
-      int64_t product = 1;
-      for (int64_t d : reshape)
-        product *= d > 0 && d <= kMaxDevices ? d : kMaxDevices + 1;
-      if (ok && product != total)
-        return *error = "the device iota's size differs from the tiling's", std::nullopt;
-      if (ok && s.consume('T')) {
-        ok = s.delimitedList('(', ')', [&] {
-          int64_t p = 0;
-          if (!s.integer(p))
-            return false;
-          perm.push_back(p);
-          return true;
-        });
-        std::vector<int64_t> sortedPerm = perm;
-        std::sort(sortedPerm.begin(), sortedPerm.end());
-        for (size_t i = 0; ok && i < sortedPerm.size(); ++i)
-          ok = sortedPerm[i] == static_cast<int64_t>(i) || s.fail("invalid transpose");
-        ok = ok && (perm.size() == reshape.size() || s.fail("transpose rank differs"));
-      } else {
-        perm.resize(reshape.size());
-        std::iota(perm.begin(), perm.end(), 0);
-      }
-      if (ok)
-        tiling.devices = transposedIota(reshape, perm);
-    } else if (ok) {
-      for (int64_t i = 0; ok && i < total; ++i) {
-        s.consume(',');
-        int64_t id = 0;
-        ok = s.integer(id);
-        tiling.devices.push_back(id);
-      }
-    }
-    if (ok && s.consume("last_tile_dim_replicate")) {
-      tiling.lastReplicated = true;
-    } else if (ok && s.consume("last_tile_dims")) {
-      ok = s.expect('=') && s.expect('{') && s.expect("replicated") && s.expect('}');
-      tiling.lastReplicated = true;
-    }
-    if (ok && tiling.lastReplicated && tiling.dims.empty())
-      ok = s.fail("last_tile_dim_replicate needs a tile dimension");
+    std::string impossible;
+    ok = parseDevices(s, tiling, &impossible);
+    if (!impossible.empty())
+      return *error = impossible, std::nullopt;
   } else if (ok) {
     ok = s.fail("expected replicated, maximal or devices=");
   }
@@ -136,6 +89,66 @@ std::optional<GspmdMesh::Tiling> GspmdMesh::parse(const std::string &text, std::
     return std::nullopt;
   }
   return tiling;
+}
+
+bool GspmdMesh::parseDevices(TextScanner &s, Tiling &tiling, std::string *error) {
+  bool ok = s.expect('=') && numberList(s, tiling.dims);
+  int64_t total = 1;
+  for (int64_t d : tiling.dims) {
+    if (d < 1 || d > kMaxDevices || total * d > kMaxDevices)
+      return *error = "tile dimensions must be positive and at most 2^20 devices in all", false;
+    total *= d;
+  }
+  if (ok && s.consume("<=")) {
+    ok = parseIotaDevices(s, total, tiling, error);
+  } else if (ok) {
+    for (int64_t i = 0; ok && i < total; ++i) {
+      s.consume(',');
+      int64_t id = 0;
+      ok = s.integer(id);
+      tiling.devices.push_back(id);
+    }
+  }
+  if (ok && s.consume("last_tile_dim_replicate")) {
+    tiling.lastReplicated = true;
+  } else if (ok && s.consume("last_tile_dims")) {
+    ok = s.expect('=') && s.expect('{') && s.expect("replicated") && s.expect('}');
+    tiling.lastReplicated = true;
+  }
+  if (ok && tiling.lastReplicated && tiling.dims.empty())
+    ok = s.fail("last_tile_dim_replicate needs a tile dimension");
+  return ok;
+}
+
+bool GspmdMesh::parseIotaDevices(TextScanner &s, int64_t total, Tiling &tiling,
+                                 std::string *error) {
+  std::vector<int64_t> reshape, perm;
+  bool ok = numberList(s, reshape);
+  int64_t product = 1;
+  for (int64_t d : reshape)
+    product *= d > 0 && d <= kMaxDevices ? d : kMaxDevices + 1;
+  if (ok && product != total)
+    return *error = "the device iota's size differs from the tiling's", false;
+  if (ok && s.consume('T')) {
+    ok = s.delimitedList('(', ')', [&] {
+      int64_t p = 0;
+      if (!s.integer(p))
+        return false;
+      perm.push_back(p);
+      return true;
+    });
+    std::vector<int64_t> sortedPerm = perm;
+    std::sort(sortedPerm.begin(), sortedPerm.end());
+    for (size_t i = 0; ok && i < sortedPerm.size(); ++i)
+      ok = sortedPerm[i] == static_cast<int64_t>(i) || s.fail("invalid transpose");
+    ok = ok && (perm.size() == reshape.size() || s.fail("transpose rank differs"));
+  } else {
+    perm.resize(reshape.size());
+    std::iota(perm.begin(), perm.end(), 0);
+  }
+  if (ok)
+    tiling.devices = transposedIota(reshape, perm);
+  return ok;
 }
 
 bool GspmdMesh::add(const std::string &text, std::string *error) {

@@ -11,6 +11,7 @@
 
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Sharding.h"
+#include "compiler/ir/TextScanner.h"
 
 namespace shardgen::mlir {
 
@@ -38,6 +39,12 @@ private:
     std::optional<int64_t> maximalDevice;
   };
   static std::optional<Tiling> parse(const std::string &text, std::string *error);
+  /// After `devices`: the tile dims, the device ids (listed or as an iota)
+  /// and the replication. False with `*error` set for an impossible tiling,
+  /// false with `*error` empty for text the scanner refused.
+  static bool parseDevices(TextScanner &s, Tiling &tiling, std::string *error);
+  /// After the tile dims: `<=[dims]` with an optional `T(perm)`.
+  static bool parseIotaDevices(TextScanner &s, int64_t total, Tiling &tiling, std::string *error);
 
   std::vector<Tiling> tilings_;
   Mesh mesh_;

@@ -225,6 +225,13 @@ private:
     std::set<std::string> usedNames = {};
   };
 
+  // run's steps, in order.
+  void importModuleAttributes();
+  void importMeshes();
+  const Function &entryFunction(const std::string &entryName);
+  void importInputs(const Function &entry, RegionState &state, Names &names);
+  void importOutputs(const Function &entry, const Operation &ret, const Names &names);
+
   std::string sourceLocOf(const std::string &locText, int depth = 0) const;
   TensorType tensorType(const TypeRef &type) const;
   TensorSharding sharding(const Attribute &attr, const std::string &what);
@@ -247,10 +254,32 @@ private:
               std::vector<std::string> &callStack);
   void emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
                          const std::string &namePrefix, std::vector<std::string> &callStack);
+  // emitOpUnannotated's steps, in order.
+  OpKind opKindOf(const Operation &op, bool &gspmdConstraint);
+  void importOperands(const Operation &op, Op &ir, const Names &names);
+  std::vector<TensorType> importResultTypes(const Operation &op, Op &ir);
+  void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
                       Names &names, std::vector<std::string> &callStack);
+  // readAttributes's larger cases.
+  struct OpAttributes;
+  void readConstant(OpAttributes &a);
+  void readDotGeneral(OpAttributes &a);
+  void readReduce(OpAttributes &a);
+  void readCustomCall(OpAttributes &a);
+  void readAllToAll(OpAttributes &a);
+  void readShapeAttributes(OpAttributes &a);
+  void readShardingOp(OpAttributes &a);
+  void readCollective(OpAttributes &a);
+  void readManualComputation(OpAttributes &a, std::vector<std::string> &callStack);
+  /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
+  struct ManualBodyHints {
+    const Attribute *argNames, *argShardings, *argMetadata, *bodyMetadata;
+  };
+  std::unique_ptr<Region> readManualBody(Op &ir, const Block &block, const ManualBodyHints &hints,
+                                         std::vector<std::string> &callStack);
   Reducer reducerOf(const Operation &op, const Block &region) const;
   std::vector<std::string> collectiveAxes(const Operation &op, AttrTaker &attrs, Op &ir);
   const Mesh &enclosingMesh(const Operation &op) const;
@@ -395,6 +424,35 @@ void Importer::run(const std::string &entryName) {
     if (!functions_.emplace(fn.name, &fn).second)
       failAt(fn.loc, "redefinition of function @" + fn.name);
   }
+  importModuleAttributes();
+  importMeshes();
+  const Function &entry = entryFunction(entryName);
+  places_.add("", entry.loc);
+
+  for (const auto &fn : module_.functions) {
+    for (const auto &arg : fn.args)
+      collectGspmd(arg.attrs);
+    for (const auto &result : fn.results)
+      collectGspmd(result.attrs);
+    collectGspmd(fn.body);
+  }
+
+  RegionState state{graph_.main, ""};
+  Names names;
+  importInputs(entry, state, names);
+  std::vector<std::string> callStack{entry.name};
+  const Operation &ret = emitBlock(entry.body, state, names, "", callStack);
+  if (ret.name != "func.return" && ret.name != "return")
+    failAt(ret.loc, "the function must end in 'return', not '" + ret.name + "'");
+  if (ret.operands.size() != entry.results.size())
+    failAt(ret.loc, "'return' has " + std::to_string(ret.operands.size()) +
+                        " operands, the function " + std::to_string(entry.results.size()) +
+                        " results");
+  importOutputs(entry, ret, names);
+  graph_.linkDefinitions();
+}
+
+void Importer::importModuleAttributes() {
   graph_.name = module_.name;
   for (const auto &attr : module_.attrs) {
     if (attr.name == "shardgen.metadata")
@@ -402,6 +460,9 @@ void Importer::run(const std::string &entryName) {
     else if (!ignorable(attr.name) && attr.name != "sym_visibility")
       failAt(attr.value.loc, "module attribute '" + attr.name + "' is not supported");
   }
+}
+
+void Importer::importMeshes() {
   for (size_t i = 0; i < module_.meshes.size(); ++i) {
     const MeshDefinition &definition = module_.meshes[i];
     std::string error;
@@ -422,7 +483,9 @@ void Importer::run(const std::string &entryName) {
     places_.add(mesh->pointer + "/device_ids", definition.bodyLoc);
     graph_.meshes.push_back(std::move(*mesh));
   }
+}
 
+const Function &Importer::entryFunction(const std::string &entryName) {
   std::string wanted = entryName.empty() ? "main" : entryName;
   auto found = functions_.find(wanted);
   if (found == functions_.end()) {
@@ -435,18 +498,10 @@ void Importer::run(const std::string &entryName) {
   const Function &entry = *found->second;
   if (entry.visibility == "private")
     failAt(entry.loc, "@" + entry.name + " is private: the entry function must be public");
-  places_.add("", entry.loc);
+  return entry;
+}
 
-  for (const auto &fn : module_.functions) {
-    for (const auto &arg : fn.args)
-      collectGspmd(arg.attrs);
-    for (const auto &result : fn.results)
-      collectGspmd(result.attrs);
-    collectGspmd(fn.body);
-  }
-
-  RegionState state{graph_.main, ""};
-  Names names;
+void Importer::importInputs(const Function &entry, RegionState &state, Names &names) {
   for (size_t i = 0; i < entry.args.size(); ++i) {
     const BlockArgument &arg = entry.args[i];
     std::string pointer = "/inputs/" + std::to_string(i);
@@ -474,15 +529,9 @@ void Importer::run(const std::string &entryName) {
     argument.value = define(state, names, arg.name, irName, pointer, arg.loc, type, true);
     graph_.main.args.push_back(std::move(argument));
   }
+}
 
-  std::vector<std::string> callStack{entry.name};
-  const Operation &ret = emitBlock(entry.body, state, names, "", callStack);
-  if (ret.name != "func.return" && ret.name != "return")
-    failAt(ret.loc, "the function must end in 'return', not '" + ret.name + "'");
-  if (ret.operands.size() != entry.results.size())
-    failAt(ret.loc, "'return' has " + std::to_string(ret.operands.size()) +
-                        " operands, the function " + std::to_string(entry.results.size()) +
-                        " results");
+void Importer::importOutputs(const Function &entry, const Operation &ret, const Names &names) {
   for (size_t i = 0; i < ret.operands.size(); ++i) {
     std::string pointer = "/outputs/" + std::to_string(i);
     RegionResult result;
@@ -508,7 +557,6 @@ void Importer::run(const std::string &entryName) {
     }
     graph_.main.results.push_back(std::move(result));
   }
-  graph_.linkDefinitions();
 }
 
 ValueId Importer::define(RegionState &state, Names &names, const std::string &ssaName,
@@ -601,98 +649,18 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
                                  std::vector<std::string> &callStack) {
   if (op.name == "func.call" || op.name == "call")
     return inlineCall(op, state, names, namePrefix, callStack);
-  std::optional<OpKind> kind = kindOf(op.name);
   bool gspmdConstraint = false;
-  if (op.name == "stablehlo.custom_call") {
-    const Attribute *target = op.find("call_target_name");
-    std::string name = target ? target->text : "";
-    if (name == "Sharding") {
-      kind = OpKind::ShardingConstraint;
-      gspmdConstraint = true;
-    } else if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
-      failAt(op.loc, "GSPMD manual partitioning (custom_call @" + name +
-                         ") is not supported: lower with Shardy (sdy.manual_computation)");
-    }
-  }
-  if (!kind)
-    failAt(op.loc,
-           "operation '" + op.name + "' is not supported (the graph format has no such op)");
+  OpKind kind = opKindOf(op, gspmdConstraint);
 
   Op ir;
-  ir.kind = *kind;
+  ir.kind = kind;
   ir.pointer = state.pointer + "/ops/" + std::to_string(state.region.ops.size());
   places_.add(ir.pointer, op.loc, sourceLocOf(op.locText));
   places_.add(ir.pointer + "/op", op.loc, sourceLocOf(op.locText));
   AttrTaker attrs(op);
-
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    ir.operands.push_back(use(names, op.operands[i]));
-    places_.add(ir.pointer + "/operands/" + std::to_string(i), op.operands[i].loc);
-  }
-  // Operand types as the text states them: the short form `: t` (or `: tp, t`
-  // for select) gives one for all; the functional form one per operand.
-  bool shortTypes = op.find("_short_types") != nullptr;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    if (shortTypes) {
-      if (op.operandTypes.size() == 2 && ir.kind == OpKind::Select)
-        checkUseType(ir.operands[i], op.operandTypes[i == 0 ? 0 : 1]);
-      else if (op.operandTypes.size() == 1)
-        checkUseType(ir.operands[i], op.operandTypes[0]);
-      else
-        failAt(op.loc, "'" + op.name + "' needs the type form (operand types) -> result types");
-    } else if (!op.operandTypes.empty()) {
-      if (op.operandTypes.size() != op.operands.size())
-        failAt(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
-                           " operands but " + std::to_string(op.operandTypes.size()) +
-                           " operand types");
-      checkUseType(ir.operands[i], op.operandTypes[i]);
-    }
-  }
-  std::vector<TensorType> resultTypes;
-  if (op.results.size() != (ir.kind == OpKind::ShardingGroup ? 0 : op.resultTypes.size()) &&
-      !(ir.kind == OpKind::ShardingGroup && op.results.empty()))
-    failAt(op.loc, "'" + op.name + "' defines " + std::to_string(op.results.size()) +
-                       " values but has " + std::to_string(op.resultTypes.size()) +
-                       " result types");
-  if (ir.kind != OpKind::ShardingGroup)
-    for (const auto &type : op.resultTypes)
-      resultTypes.push_back(tensorType(type));
-  if (ir.kind == OpKind::ShardingGroup && !op.results.empty())
-    failAt(op.loc, "'sdy.sharding_group' has no result");
-  if (ir.kind != OpKind::ShardingGroup && resultTypes.empty())
-    failAt(op.loc, "'" + op.name + "' needs a result");
-
-  ir.pluralResults = resultTypes.size() != 1 || ir.kind == OpKind::ManualComputation;
-  for (size_t i = 0; i < resultTypes.size(); ++i) {
-    ir.declaredTypes.push_back(resultTypes[i]);
-    places_.add(ir.pointer + (ir.pluralResults ? "/types/" + std::to_string(i) : "/type"),
-                op.resultTypes[i].loc);
-  }
-  ir.shardings.resize(resultTypes.size());
-  ir.distributions.resize(resultTypes.size()); // as the JSON reader: one slot per result
-  if (const Attribute *shardings = attrs.take("sdy.sharding")) {
-    auto list = shardingList(*shardings, "the results");
-    if (list.size() != resultTypes.size())
-      failAt(shardings->loc, "expected " + std::to_string(resultTypes.size()) +
-                                 " shardings (one per result), got " + std::to_string(list.size()));
-    for (size_t i = 0; i < list.size(); ++i)
-      ir.shardings[i] = list[i];
-    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), shardings->loc);
-  }
-  if (const Attribute *partial = attrs.take("shardgen.result_shardings")) {
-    if (partial->kind != Kind::Array || partial->elements.size() != resultTypes.size())
-      failAt(partial->loc, "shardgen.result_shardings needs one entry per result");
-    for (size_t i = 0; i < resultTypes.size(); ++i)
-      if (partial->elements[i].kind != Kind::Unit)
-        ir.shardings[i] = sharding(partial->elements[i], "a result");
-    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), partial->loc);
-  }
-  if (const Attribute *gspmdSharding = attrs.take("mhlo.sharding")) {
-    if (resultTypes.size() != 1)
-      failAt(gspmdSharding->loc, "mhlo.sharding on an op with several results is not supported");
-    ir.shardings[0] = gspmd(*gspmdSharding, resultTypes[0].rank());
-    places_.add(ir.pointer + "/sharding", gspmdSharding->loc);
-  }
+  importOperands(op, ir, names);
+  std::vector<TensorType> resultTypes = importResultTypes(op, ir);
+  importResultShardings(attrs, ir, resultTypes);
   ir.metadata = metadata(attrs.take("shardgen.metadata"));
   const Attribute *resultNames = attrs.take("shardgen.result_names");
   if (resultNames &&
@@ -723,6 +691,105 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   }
   if (!op.results.empty())
     places_.add(added.pointer + (added.pluralResults ? "/results" : "/result"), op.loc);
+}
+
+OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
+  std::optional<OpKind> kind = kindOf(op.name);
+  gspmdConstraint = false;
+  if (op.name == "stablehlo.custom_call") {
+    const Attribute *target = op.find("call_target_name");
+    std::string name = target ? target->text : "";
+    if (name == "Sharding") {
+      kind = OpKind::ShardingConstraint;
+      gspmdConstraint = true;
+    } else if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
+      failAt(op.loc, "GSPMD manual partitioning (custom_call @" + name +
+                         ") is not supported: lower with Shardy (sdy.manual_computation)");
+    }
+  }
+  if (!kind)
+    failAt(op.loc,
+           "operation '" + op.name + "' is not supported (the graph format has no such op)");
+  return *kind;
+}
+
+void Importer::importOperands(const Operation &op, Op &ir, const Names &names) {
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    ir.operands.push_back(use(names, op.operands[i]));
+    places_.add(ir.pointer + "/operands/" + std::to_string(i), op.operands[i].loc);
+  }
+  // Operand types as the text states them: the short form `: t` (or `: tp, t`
+  // for select) gives one for all; the functional form one per operand.
+  bool shortTypes = op.find("_short_types") != nullptr;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (shortTypes) {
+      if (op.operandTypes.size() == 2 && ir.kind == OpKind::Select)
+        checkUseType(ir.operands[i], op.operandTypes[i == 0 ? 0 : 1]);
+      else if (op.operandTypes.size() == 1)
+        checkUseType(ir.operands[i], op.operandTypes[0]);
+      else
+        failAt(op.loc, "'" + op.name + "' needs the type form (operand types) -> result types");
+    } else if (!op.operandTypes.empty()) {
+      if (op.operandTypes.size() != op.operands.size())
+        failAt(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+                           " operands but " + std::to_string(op.operandTypes.size()) +
+                           " operand types");
+      checkUseType(ir.operands[i], op.operandTypes[i]);
+    }
+  }
+}
+
+std::vector<TensorType> Importer::importResultTypes(const Operation &op, Op &ir) {
+  std::vector<TensorType> resultTypes;
+  if (op.results.size() != (ir.kind == OpKind::ShardingGroup ? 0 : op.resultTypes.size()) &&
+      !(ir.kind == OpKind::ShardingGroup && op.results.empty()))
+    failAt(op.loc, "'" + op.name + "' defines " + std::to_string(op.results.size()) +
+                       " values but has " + std::to_string(op.resultTypes.size()) +
+                       " result types");
+  if (ir.kind != OpKind::ShardingGroup)
+    for (const auto &type : op.resultTypes)
+      resultTypes.push_back(tensorType(type));
+  if (ir.kind == OpKind::ShardingGroup && !op.results.empty())
+    failAt(op.loc, "'sdy.sharding_group' has no result");
+  if (ir.kind != OpKind::ShardingGroup && resultTypes.empty())
+    failAt(op.loc, "'" + op.name + "' needs a result");
+
+  ir.pluralResults = resultTypes.size() != 1 || ir.kind == OpKind::ManualComputation;
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    ir.declaredTypes.push_back(resultTypes[i]);
+    places_.add(ir.pointer + (ir.pluralResults ? "/types/" + std::to_string(i) : "/type"),
+                op.resultTypes[i].loc);
+  }
+  ir.shardings.resize(resultTypes.size());
+  ir.distributions.resize(resultTypes.size()); // as the JSON reader: one slot per result
+  return resultTypes;
+}
+
+void Importer::importResultShardings(AttrTaker &attrs, Op &ir,
+                                     const std::vector<TensorType> &resultTypes) {
+  if (const Attribute *shardings = attrs.take("sdy.sharding")) {
+    auto list = shardingList(*shardings, "the results");
+    if (list.size() != resultTypes.size())
+      failAt(shardings->loc, "expected " + std::to_string(resultTypes.size()) +
+                                 " shardings (one per result), got " + std::to_string(list.size()));
+    for (size_t i = 0; i < list.size(); ++i)
+      ir.shardings[i] = list[i];
+    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), shardings->loc);
+  }
+  if (const Attribute *partial = attrs.take("shardgen.result_shardings")) {
+    if (partial->kind != Kind::Array || partial->elements.size() != resultTypes.size())
+      failAt(partial->loc, "shardgen.result_shardings needs one entry per result");
+    for (size_t i = 0; i < resultTypes.size(); ++i)
+      if (partial->elements[i].kind != Kind::Unit)
+        ir.shardings[i] = sharding(partial->elements[i], "a result");
+    places_.add(ir.pointer + (ir.pluralResults ? "/shardings" : "/sharding"), partial->loc);
+  }
+  if (const Attribute *gspmdSharding = attrs.take("mhlo.sharding")) {
+    if (resultTypes.size() != 1)
+      failAt(gspmdSharding->loc, "mhlo.sharding on an op with several results is not supported");
+    ir.shardings[0] = gspmd(*gspmdSharding, resultTypes[0].rank());
+    places_.add(ir.pointer + "/sharding", gspmdSharding->loc);
+  }
 }
 
 void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
@@ -896,125 +963,95 @@ std::vector<std::string> Importer::collectiveAxes(const Operation &op, AttrTaker
   return axes;
 }
 
-void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
-                              Names &names, std::vector<std::string> &callStack) {
-  (void)names;
-  auto ints = [&](std::initializer_list<const char *> keys, const char *jsonKey) {
+/// What reading one op's attributes works on: the op, its attributes not
+/// taken yet, the IR op they go into.
+struct Importer::OpAttributes {
+  const Operation &op;
+  AttrTaker &attrs;
+  Op &ir;
+  SourcePlaces &places;
+
+  /// The first of `keys` present (places noted at `jsonKey`); one must be.
+  std::vector<int64_t> ints(std::initializer_list<const char *> keys, const char *jsonKey) {
     for (const char *key : keys)
       if (const Attribute *attr = attrs.take(key)) {
-        places_.add(ir.pointer + "/" + jsonKey, attr->loc);
+        places.add(ir.pointer + "/" + jsonKey, attr->loc);
         return integersOf(*attr, jsonKey);
       }
     failAt(op.loc, "'" + op.name + "' needs '" + *keys.begin() + "'");
-  };
-  auto integer = [&](std::initializer_list<const char *> keys, const char *jsonKey) {
+  }
+  int64_t integer(std::initializer_list<const char *> keys, const char *jsonKey) {
     for (const char *key : keys)
       if (const Attribute *attr = attrs.take(key)) {
-        places_.add(ir.pointer + "/" + jsonKey, attr->loc);
+        places.add(ir.pointer + "/" + jsonKey, attr->loc);
         return integerOf(*attr, jsonKey);
       }
     failAt(op.loc, "'" + op.name + "' needs '" + *keys.begin() + "'");
-  };
-  auto singleRegion = [&]() -> const Block & {
+  }
+  const Block &singleRegion() const {
     if (op.regions.size() != 1)
       failAt(op.loc, "'" + op.name + "' needs one region");
     return op.regions[0];
-  };
+  }
+};
+
+void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
+                              Names &names, std::vector<std::string> &callStack) {
+  (void)names;
+  (void)state;
+  OpAttributes a{op, attrs, ir, places_};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
       ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
-
   switch (ir.kind) {
-  case OpKind::Constant: {
-    const Attribute &value = attrs.require("value");
-    if (value.kind != Kind::Dense)
-      failAt(value.loc, "expected dense<...> for the constant's value");
-    std::string error;
-    auto constant = parseDenseBody(value.body, ir.declaredTypes.at(0).value(), &error);
-    if (!constant)
-      failAt(value.loc, "invalid constant: " + error);
-    if (!value.typeText.empty() &&
-        tensorType(TypeRef{value.typeText, value.loc}) != *ir.declaredTypes[0])
-      failAt(value.loc, "the value's type " + value.typeText + " differs from the result type");
-    places_.add(ir.pointer + "/value", value.loc);
-    ir.attrs = std::move(*constant);
-    break;
-  }
-  case OpKind::Iota:
-    ir.attrs = IotaAttrs{integer({"iota_dimension"}, "iota_dimension")};
-    break;
+  case OpKind::Constant:
+    return readConstant(a);
   case OpKind::Compare: {
     const Attribute &direction = attrs.require("comparison_direction");
     auto parsed = parseComparisonDirection(enumWord(direction, "comparison_direction"));
     if (!parsed)
       failAt(direction.loc, "unknown comparison direction (expected EQ NE LT LE GT GE)");
     ir.attrs = CompareAttrs{*parsed};
+    return;
+  }
+  case OpKind::DotGeneral:
+    return readDotGeneral(a);
+  case OpKind::Reduce:
+    return readReduce(a);
+  case OpKind::CustomCall:
+    return readCustomCall(a);
+  case OpKind::ManualComputation:
+    return readManualComputation(a, callStack);
+  default:
     break;
   }
-  case OpKind::DotGeneral: {
-    DotGeneralAttrs dot;
-    if (op.name == "stablehlo.dot") {
-      // lhs [.., k] x rhs [k, ..]: contracts lhs's last dim with rhs's first.
-      if (ir.operands.size() == 2 && valueTypes_[ir.operands[0]]) {
-        int64_t rank = valueTypes_[ir.operands[0]]->rank();
-        dot.lhsContractingDimensions = {rank > 0 ? rank - 1 : 0};
-        dot.rhsContractingDimensions = {0};
-      }
-    } else if (const Attribute *numbers = attrs.take("dot_dimension_numbers")) {
-      readDotDimensions(*numbers, dot);
-    } else {
-      auto pair = [&](const char *key, std::vector<int64_t> &lhs, std::vector<int64_t> &rhs) {
-        if (const Attribute *attr = attrs.take(key)) {
-          if (attr->kind != Kind::Array || attr->text != "x" || attr->elements.size() != 2)
-            failAt(attr->loc, std::string(key) + " needs the form [..] x [..]");
-          lhs = integersOf(attr->elements[0], key);
-          rhs = integersOf(attr->elements[1], key);
-        }
-      };
-      pair("batching_dims", dot.lhsBatchingDimensions, dot.rhsBatchingDimensions);
-      pair("contracting_dims", dot.lhsContractingDimensions, dot.rhsContractingDimensions);
-    }
-    if (const Attribute *algorithm = attrs.take("algorithm"))
-      failAt(algorithm->loc,
-             "dot algorithms are not supported (shardgen computes in the element type)");
-    ir.attrs = dot;
+  if (isCollective(ir.kind))
+    return readCollective(a);
+  if (opCategory(ir.kind) == OpCategory::Sharding)
+    return readShardingOp(a);
+  readShapeAttributes(a); // elementwise ops, select, clamp, convert, reshape: none
+}
+
+void Importer::readShapeAttributes(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  switch (ir.kind) {
+  case OpKind::Iota:
+    ir.attrs = IotaAttrs{a.integer({"iota_dimension"}, "iota_dimension")};
     break;
-  }
   case OpKind::Transpose:
-    ir.attrs = TransposeAttrs{ints({"dims", "permutation"}, "permutation")};
+    ir.attrs = TransposeAttrs{a.ints({"dims", "permutation"}, "permutation")};
     break;
   case OpKind::BroadcastInDim:
-    ir.attrs = BroadcastInDimAttrs{ints({"dims", "broadcast_dimensions"}, "broadcast_dimensions")};
+    ir.attrs =
+        BroadcastInDimAttrs{a.ints({"dims", "broadcast_dimensions"}, "broadcast_dimensions")};
     break;
-  case OpKind::Reduce: {
-    ReduceAttrs reduce;
-    reduce.dimensions = ints({"dimensions"}, "dimensions");
-    if (ir.operands.size() != 2)
-      failAt(op.loc, "a reduce of several inputs is not supported (one input and its init value)");
-    if (const Attribute *applies = attrs.take("_applies")) {
-      static const std::map<std::string, Reducer> reducers = {
-          {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
-          {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
-          {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
-      auto it = reducers.find(applies->text);
-      if (it == reducers.end())
-        failAt(applies->loc, "reducer '" + applies->text +
-                                 "' is not supported (add, multiply, maximum, minimum, and, or)");
-      reduce.reducer = it->second;
-    } else {
-      reduce.reducer = reducerOf(op, singleRegion());
-    }
-    places_.add(ir.pointer + "/reducer", op.loc);
-    ir.attrs = reduce;
-    break;
-  }
   case OpKind::Concatenate:
-    ir.attrs = ConcatenateAttrs{integer({"dim", "dimension"}, "dimension")};
+    ir.attrs = ConcatenateAttrs{a.integer({"dim", "dimension"}, "dimension")};
     break;
   case OpKind::Slice: {
     SliceAttrs slice;
-    slice.startIndices = ints({"start_indices"}, "start_indices");
-    slice.limitIndices = ints({"limit_indices"}, "limit_indices");
+    slice.startIndices = a.ints({"start_indices"}, "start_indices");
+    slice.limitIndices = a.ints({"limit_indices"}, "limit_indices");
     if (const Attribute *strides = attrs.take("strides")) {
       slice.strides = integersOf(*strides, "strides");
       // The pretty form `[0:4]` leaves strides of 1 unsaid.
@@ -1026,13 +1063,21 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     break;
   }
   case OpKind::Pad:
-    ir.attrs = PadAttrs{ints({"low", "edge_padding_low"}, "edge_padding_low"),
-                        ints({"high", "edge_padding_high"}, "edge_padding_high"),
-                        ints({"interior", "interior_padding"}, "interior_padding")};
+    ir.attrs = PadAttrs{a.ints({"low", "edge_padding_low"}, "edge_padding_low"),
+                        a.ints({"high", "edge_padding_high"}, "edge_padding_high"),
+                        a.ints({"interior", "interior_padding"}, "interior_padding")};
     break;
   case OpKind::Reverse:
-    ir.attrs = ReverseAttrs{ints({"dims", "dimensions"}, "dimensions")};
+    ir.attrs = ReverseAttrs{a.ints({"dims", "dimensions"}, "dimensions")};
     break;
+  default:
+    break;
+  }
+}
+
+void Importer::readShardingOp(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  switch (ir.kind) {
   case OpKind::ShardingConstraint: {
     const Attribute &attr = attrs.require("sharding");
     ir.shardings[0] = sharding(attr, "the constraint");
@@ -1048,135 +1093,38 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     break;
   }
   case OpKind::ShardingGroup:
-    ir.attrs = ShardingGroupAttrs{integer({"group_id"}, "group_id")};
+    ir.attrs = ShardingGroupAttrs{a.integer({"group_id"}, "group_id")};
     break;
-  case OpKind::CustomCall: {
-    CustomCallAttrs call;
-    call.callTargetName = stringOf(attrs.require("call_target_name"), "call_target_name");
-    if (const Attribute *rule = attrs.take("sdy.sharding_rule")) {
-      if (rule->kind != Kind::Dialect || rule->text != "sdy.op_sharding_rule")
-        failAt(rule->loc, "expected #sdy.op_sharding_rule<...>");
-      std::string error;
-      auto parsed = parseOpShardingRule(rule->body, &error);
-      if (!parsed)
-        failAt(rule->loc, "invalid sharding rule: " + error);
-      call.shardingRule = std::move(*parsed);
-      call.shardingRuleText = rule->body;
-      places_.add(ir.pointer + "/sharding_rule", rule->loc);
-    }
-    if (const Attribute *config = attrs.take("backend_config"))
-      if (!(config->kind == Kind::String && config->text.empty()) &&
-          !(config->kind == Kind::Dict && config->fields.empty()))
-        failAt(config->loc,
-               "a backend_config is not supported (a custom_call gets its operands only)");
-    if (const Attribute *effect = attrs.take("has_side_effect"))
-      if (!(effect->kind == Kind::Word && effect->text == "false"))
-        failAt(effect->loc, "a custom_call with side effects is not supported");
-    places_.add(ir.pointer + "/call_target_name", op.loc);
-    ir.attrs = std::move(call);
+  default:
     break;
   }
-  case OpKind::ManualComputation: {
-    ManualComputationAttrs manual;
-    const Attribute &in = attrs.require("in_shardings"), &out = attrs.require("out_shardings");
-    manual.inShardings = shardingList(in, "in_shardings");
-    manual.outShardings = shardingList(out, "out_shardings");
-    places_.add(ir.pointer + "/in_shardings", in.loc);
-    places_.add(ir.pointer + "/out_shardings", out.loc);
-    const Attribute &axes = attrs.require("manual_axes");
-    std::string error;
-    auto parsedAxes = parseManualAxes(axes.body, &error);
-    if (axes.kind != Kind::Dialect || !parsedAxes)
-      failAt(axes.loc,
-             "invalid manual_axes: " + (error.empty() ? "expected {\"axis\", ...}" : error));
-    manual.manualAxes = *parsedAxes;
-    places_.add(ir.pointer + "/manual_axes", axes.loc);
-    const Block &block = singleRegion();
-    const Attribute *argNames = attrs.take("shardgen.arg_names");
-    const Attribute *argShardings = attrs.take("shardgen.arg_shardings");
-    const Attribute *argMetadata = attrs.take("shardgen.arg_metadata");
-    const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
-    for (const Attribute *hint : {argNames, argShardings, argMetadata})
-      if (hint && (hint->kind != Kind::Array || hint->elements.size() != block.args.size()))
-        failAt(hint->loc, "expected one entry per body argument");
-    ir.attrs = std::move(manual);
+}
 
-    auto body = std::make_unique<Region>();
-    body->pointer = ir.pointer + "/body";
-    body->metadata = metadata(bodyMetadata);
-    places_.add(body->pointer, block.loc);
-    RegionState inner{*body, body->pointer};
-    Names innerNames; // the body is isolated from above
-    for (size_t i = 0; i < block.args.size(); ++i) {
-      const BlockArgument &arg = block.args[i];
-      std::string pointer = body->pointer + "/args/" + std::to_string(i);
-      RegionArgument argument;
-      argument.pointer = pointer;
-      if (argShardings && argShardings->elements[i].kind != Kind::Unit)
-        argument.sharding = sharding(argShardings->elements[i], "a body argument");
-      if (argMetadata)
-        argument.metadata = metadata(&argMetadata->elements[i]);
-      std::string irName =
-          argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
-      places_.add(pointer, arg.loc);
-      places_.add(pointer + "/type", arg.type.loc);
-      argument.value =
-          define(inner, innerNames, arg.name, irName, pointer, arg.loc, tensorType(arg.type), true);
-      body->args.push_back(std::move(argument));
-    }
-    manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
-    const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
-    manualStack_.pop_back();
-    if (ret.name != "sdy.return")
-      failAt(ret.loc, "the body of sdy.manual_computation must end in sdy.return");
-    for (size_t i = 0; i < ret.operands.size(); ++i) {
-      RegionResult result;
-      result.pointer = body->pointer + "/return/" + std::to_string(i);
-      result.value = use(innerNames, ret.operands[i]);
-      if (i < ret.operandTypes.size())
-        checkUseType(result.value, ret.operandTypes[i]);
-      places_.add(result.pointer, ret.operands[i].loc);
-      body->results.push_back(std::move(result));
-    }
-    ir.body = std::move(body);
-    break;
-  }
+void Importer::readCollective(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  switch (ir.kind) {
   case OpKind::AllReduce: {
     std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    ir.attrs = AllReduceAttrs{axes, reducerOf(op, singleRegion())};
+    ir.attrs = AllReduceAttrs{axes, reducerOf(op, a.singleRegion())};
     break;
   }
   case OpKind::AllGather: {
     std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    ir.attrs = AllGatherAttrs{axes, integer({"all_gather_dim"}, "dimension")};
+    ir.attrs = AllGatherAttrs{axes, a.integer({"all_gather_dim"}, "dimension")};
     break;
   }
   case OpKind::ReduceScatter: {
     std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
     ReduceScatterAttrs scatter;
     scatter.axes = axes;
-    scatter.dimension = integer({"scatter_dimension"}, "dimension");
-    scatter.reducer = reducerOf(op, singleRegion());
+    scatter.dimension = a.integer({"scatter_dimension"}, "dimension");
+    scatter.reducer = reducerOf(op, a.singleRegion());
     ir.attrs = scatter;
     break;
   }
-  case OpKind::AllToAll: {
-    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    AllToAllAttrs toAll;
-    toAll.axes = axes;
-    toAll.splitDimension = integer({"split_dimension"}, "split_dimension");
-    toAll.concatDimension = integer({"concat_dimension"}, "concat_dimension");
-    const Attribute &count = attrs.require("split_count");
-    int64_t groupSize = 1;
-    const Mesh &mesh = enclosingMesh(op);
-    for (const auto &axis : axes)
-      groupSize *= mesh.axisSize(axis);
-    if (integerOf(count, "split_count") != groupSize)
-      failAt(count.loc, "split_count " + std::to_string(count.integer) +
-                            " differs from the replica group size " + std::to_string(groupSize));
-    ir.attrs = toAll;
+  case OpKind::AllToAll:
+    readAllToAll(a);
     break;
-  }
   case OpKind::CollectivePermute:
     collectiveAxes(op, attrs, ir);
     break;
@@ -1184,9 +1132,196 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
     ir.attrs = AxisIndexAttrs{stringOf(attrs.require("axis"), "axis")};
     break;
   default:
-    break; // elementwise ops, select, clamp, convert, reshape: no attributes
+    break;
   }
-  (void)state;
+}
+
+void Importer::readConstant(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  const Attribute &value = attrs.require("value");
+  if (value.kind != Kind::Dense)
+    failAt(value.loc, "expected dense<...> for the constant's value");
+  std::string error;
+  auto constant = parseDenseBody(value.body, ir.declaredTypes.at(0).value(), &error);
+  if (!constant)
+    failAt(value.loc, "invalid constant: " + error);
+  if (!value.typeText.empty() &&
+      tensorType(TypeRef{value.typeText, value.loc}) != *ir.declaredTypes[0])
+    failAt(value.loc, "the value's type " + value.typeText + " differs from the result type");
+  places_.add(ir.pointer + "/value", value.loc);
+  ir.attrs = std::move(*constant);
+}
+
+void Importer::readDotGeneral(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  DotGeneralAttrs dot;
+  if (op.name == "stablehlo.dot") {
+    // lhs [.., k] x rhs [k, ..]: contracts lhs's last dim with rhs's first.
+    if (ir.operands.size() == 2 && valueTypes_[ir.operands[0]]) {
+      int64_t rank = valueTypes_[ir.operands[0]]->rank();
+      dot.lhsContractingDimensions = {rank > 0 ? rank - 1 : 0};
+      dot.rhsContractingDimensions = {0};
+    }
+  } else if (const Attribute *numbers = attrs.take("dot_dimension_numbers")) {
+    readDotDimensions(*numbers, dot);
+  } else {
+    auto pair = [&](const char *key, std::vector<int64_t> &lhs, std::vector<int64_t> &rhs) {
+      if (const Attribute *attr = attrs.take(key)) {
+        if (attr->kind != Kind::Array || attr->text != "x" || attr->elements.size() != 2)
+          failAt(attr->loc, std::string(key) + " needs the form [..] x [..]");
+        lhs = integersOf(attr->elements[0], key);
+        rhs = integersOf(attr->elements[1], key);
+      }
+    };
+    pair("batching_dims", dot.lhsBatchingDimensions, dot.rhsBatchingDimensions);
+    pair("contracting_dims", dot.lhsContractingDimensions, dot.rhsContractingDimensions);
+  }
+  if (const Attribute *algorithm = attrs.take("algorithm"))
+    failAt(algorithm->loc,
+           "dot algorithms are not supported (shardgen computes in the element type)");
+  ir.attrs = dot;
+}
+
+void Importer::readReduce(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  ReduceAttrs reduce;
+  reduce.dimensions = a.ints({"dimensions"}, "dimensions");
+  if (ir.operands.size() != 2)
+    failAt(op.loc, "a reduce of several inputs is not supported (one input and its init value)");
+  if (const Attribute *applies = attrs.take("_applies")) {
+    static const std::map<std::string, Reducer> reducers = {
+        {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
+        {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
+        {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
+    auto it = reducers.find(applies->text);
+    if (it == reducers.end())
+      failAt(applies->loc, "reducer '" + applies->text +
+                               "' is not supported (add, multiply, maximum, minimum, and, or)");
+    reduce.reducer = it->second;
+  } else {
+    reduce.reducer = reducerOf(op, a.singleRegion());
+  }
+  places_.add(ir.pointer + "/reducer", op.loc);
+  ir.attrs = reduce;
+}
+
+void Importer::readCustomCall(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  CustomCallAttrs call;
+  call.callTargetName = stringOf(attrs.require("call_target_name"), "call_target_name");
+  if (const Attribute *rule = attrs.take("sdy.sharding_rule")) {
+    if (rule->kind != Kind::Dialect || rule->text != "sdy.op_sharding_rule")
+      failAt(rule->loc, "expected #sdy.op_sharding_rule<...>");
+    std::string error;
+    auto parsed = parseOpShardingRule(rule->body, &error);
+    if (!parsed)
+      failAt(rule->loc, "invalid sharding rule: " + error);
+    call.shardingRule = std::move(*parsed);
+    call.shardingRuleText = rule->body;
+    places_.add(ir.pointer + "/sharding_rule", rule->loc);
+  }
+  if (const Attribute *config = attrs.take("backend_config"))
+    if (!(config->kind == Kind::String && config->text.empty()) &&
+        !(config->kind == Kind::Dict && config->fields.empty()))
+      failAt(config->loc,
+             "a backend_config is not supported (a custom_call gets its operands only)");
+  if (const Attribute *effect = attrs.take("has_side_effect"))
+    if (!(effect->kind == Kind::Word && effect->text == "false"))
+      failAt(effect->loc, "a custom_call with side effects is not supported");
+  places_.add(ir.pointer + "/call_target_name", op.loc);
+  ir.attrs = std::move(call);
+}
+
+void Importer::readAllToAll(OpAttributes &a) {
+  auto &[op, attrs, ir, places] = a;
+  std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+  AllToAllAttrs toAll;
+  toAll.axes = axes;
+  toAll.splitDimension = a.integer({"split_dimension"}, "split_dimension");
+  toAll.concatDimension = a.integer({"concat_dimension"}, "concat_dimension");
+  const Attribute &count = attrs.require("split_count");
+  int64_t groupSize = 1;
+  const Mesh &mesh = enclosingMesh(op);
+  for (const auto &axis : axes)
+    groupSize *= mesh.axisSize(axis);
+  if (integerOf(count, "split_count") != groupSize)
+    failAt(count.loc, "split_count " + std::to_string(count.integer) +
+                          " differs from the replica group size " + std::to_string(groupSize));
+  ir.attrs = toAll;
+}
+
+void Importer::readManualComputation(OpAttributes &a, std::vector<std::string> &callStack) {
+  auto &[op, attrs, ir, places] = a;
+  ManualComputationAttrs manual;
+  const Attribute &in = attrs.require("in_shardings"), &out = attrs.require("out_shardings");
+  manual.inShardings = shardingList(in, "in_shardings");
+  manual.outShardings = shardingList(out, "out_shardings");
+  places_.add(ir.pointer + "/in_shardings", in.loc);
+  places_.add(ir.pointer + "/out_shardings", out.loc);
+  const Attribute &axes = attrs.require("manual_axes");
+  std::string error;
+  auto parsedAxes = parseManualAxes(axes.body, &error);
+  if (axes.kind != Kind::Dialect || !parsedAxes)
+    failAt(axes.loc,
+           "invalid manual_axes: " + (error.empty() ? "expected {\"axis\", ...}" : error));
+  manual.manualAxes = *parsedAxes;
+  places_.add(ir.pointer + "/manual_axes", axes.loc);
+  const Block &block = a.singleRegion();
+  const Attribute *argNames = attrs.take("shardgen.arg_names");
+  const Attribute *argShardings = attrs.take("shardgen.arg_shardings");
+  const Attribute *argMetadata = attrs.take("shardgen.arg_metadata");
+  const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
+  for (const Attribute *hint : {argNames, argShardings, argMetadata})
+    if (hint && (hint->kind != Kind::Array || hint->elements.size() != block.args.size()))
+      failAt(hint->loc, "expected one entry per body argument");
+  ir.attrs = std::move(manual);
+
+  ManualBodyHints hints{argNames, argShardings, argMetadata, bodyMetadata};
+  ir.body = readManualBody(ir, block, hints, callStack);
+}
+
+std::unique_ptr<Region> Importer::readManualBody(Op &ir, const Block &block,
+                                                 const ManualBodyHints &hints,
+                                                 std::vector<std::string> &callStack) {
+  const auto &[argNames, argShardings, argMetadata, bodyMetadata] = hints;
+  auto body = std::make_unique<Region>();
+  body->pointer = ir.pointer + "/body";
+  body->metadata = metadata(bodyMetadata);
+  places_.add(body->pointer, block.loc);
+  RegionState inner{*body, body->pointer};
+  Names innerNames; // the body is isolated from above
+  for (size_t i = 0; i < block.args.size(); ++i) {
+    const BlockArgument &arg = block.args[i];
+    std::string pointer = body->pointer + "/args/" + std::to_string(i);
+    RegionArgument argument;
+    argument.pointer = pointer;
+    if (argShardings && argShardings->elements[i].kind != Kind::Unit)
+      argument.sharding = sharding(argShardings->elements[i], "a body argument");
+    if (argMetadata)
+      argument.metadata = metadata(&argMetadata->elements[i]);
+    std::string irName =
+        argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
+    places_.add(pointer, arg.loc);
+    places_.add(pointer + "/type", arg.type.loc);
+    argument.value =
+        define(inner, innerNames, arg.name, irName, pointer, arg.loc, tensorType(arg.type), true);
+    body->args.push_back(std::move(argument));
+  }
+  manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
+  const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
+  manualStack_.pop_back();
+  if (ret.name != "sdy.return")
+    failAt(ret.loc, "the body of sdy.manual_computation must end in sdy.return");
+  for (size_t i = 0; i < ret.operands.size(); ++i) {
+    RegionResult result;
+    result.pointer = body->pointer + "/return/" + std::to_string(i);
+    result.value = use(innerNames, ret.operands[i]);
+    if (i < ret.operandTypes.size())
+      checkUseType(result.value, ret.operandTypes[i]);
+    places_.add(result.pointer, ret.operands[i].loc);
+    body->results.push_back(std::move(result));
+  }
+  return body;
 }
 
 } // namespace

@@ -114,116 +114,130 @@ Token Lexer::next() {
   return lex();
 }
 
+Token Lexer::take(TokenKind kind, size_t start, size_t from) {
+  Token token;
+  token.loc = locAt(start);
+  token.kind = kind;
+  token.text = std::string(text_.substr(from, pos_ - from));
+  return token;
+}
+
+void Lexer::skipIdentifier() {
+  while (pos_ < text_.size() && isIdChar(text_[pos_]))
+    ++pos_;
+}
+
+std::string Lexer::quotedString() {
+  size_t open = pos_++;
+  while (pos_ < text_.size() && text_[pos_] != '"') {
+    if (text_[pos_] == '\n')
+      failAt(open, "string literal runs past the end of the line");
+    pos_ += text_[pos_] == '\\' ? 2 : 1;
+  }
+  if (pos_ >= text_.size())
+    failAt(open, "unterminated string literal");
+  std::string value;
+  if (!unescapeString(text_.substr(open + 1, pos_ - open - 1), value))
+    failAt(open, "invalid escape in string literal");
+  ++pos_;
+  return value;
+}
+
+Token Lexer::lexSigilName(size_t start, char c) {
+  ++pos_;
+  TokenKind kind = c == '%'   ? TokenKind::PercentId
+                   : c == '^' ? TokenKind::CaretId
+                   : c == '#' ? TokenKind::HashId
+                              : TokenKind::AtId;
+  if (c == '@' && pos_ < text_.size() && text_[pos_] == '"') {
+    Token token;
+    token.loc = locAt(start);
+    token.kind = kind;
+    token.text = quotedString();
+    return token;
+  }
+  size_t from = pos_;
+  if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  } else if (pos_ < text_.size() && (isIdStart(text_[pos_]) || text_[pos_] == '$' ||
+                                     text_[pos_] == '.' || text_[pos_] == '-')) {
+    skipIdentifier();
+  } else {
+    failAt(start, std::string("expected a name after '") + c + "'");
+  }
+  // %x#1: one result of a multi-result op.
+  if (c == '%' && pos_ + 1 < text_.size() && text_[pos_] == '#' &&
+      std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+    ++pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+  }
+  return take(kind, start, from);
+}
+
+Token Lexer::lexNumber(size_t start) {
+  if (text_[pos_] == '-')
+    ++pos_;
+  if (text_[pos_] == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] == 'x') {
+    pos_ += 2;
+    while (pos_ < text_.size() && hexValue(text_[pos_]) >= 0)
+      ++pos_;
+    return take(TokenKind::Integer, start, start);
+  }
+  while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+    ++pos_;
+  if (pos_ >= text_.size() || text_[pos_] != '.')
+    return take(TokenKind::Integer, start, start);
+  ++pos_;
+  while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+    ++pos_;
+  if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+    size_t mark = pos_++;
+    if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
+      ++pos_;
+    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+    else
+      pos_ = mark;
+  }
+  return take(TokenKind::Float, start, start);
+}
+
 Token Lexer::lex() {
   skipSpace();
-  Token token;
   size_t start = pos_;
-  token.loc = locAt(start);
-  if (pos_ >= text_.size())
+  if (pos_ >= text_.size()) {
+    Token token;
+    token.loc = locAt(start);
     return token; // End
+  }
   char c = text_[pos_];
-  auto take = [&](TokenKind kind, size_t from) {
-    token.kind = kind;
-    token.text = std::string(text_.substr(from, pos_ - from));
-    return token;
-  };
-  auto identifier = [&]() {
-    while (pos_ < text_.size() && isIdChar(text_[pos_]))
-      ++pos_;
-  };
-  auto quoted = [&]() -> std::string { // at the opening '"'
-    size_t open = pos_++;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] == '\n')
-        failAt(open, "string literal runs past the end of the line");
-      pos_ += text_[pos_] == '\\' ? 2 : 1;
-    }
-    if (pos_ >= text_.size())
-      failAt(open, "unterminated string literal");
-    std::string value;
-    if (!unescapeString(text_.substr(open + 1, pos_ - open - 1), value))
-      failAt(open, "invalid escape in string literal");
-    ++pos_;
-    return value;
-  };
-
   if (isIdStart(c)) {
-    identifier();
-    return take(TokenKind::BareId, start);
+    skipIdentifier();
+    return take(TokenKind::BareId, start, start);
   }
-  if (c == '%' || c == '^' || c == '#' || c == '@') {
-    ++pos_;
-    TokenKind kind = c == '%'   ? TokenKind::PercentId
-                     : c == '^' ? TokenKind::CaretId
-                     : c == '#' ? TokenKind::HashId
-                                : TokenKind::AtId;
-    if (c == '@' && pos_ < text_.size() && text_[pos_] == '"') {
-      token.kind = kind;
-      token.text = quoted();
-      return token;
-    }
-    size_t from = pos_;
-    if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-        ++pos_;
-    } else if (pos_ < text_.size() && (isIdStart(text_[pos_]) || text_[pos_] == '$' ||
-                                       text_[pos_] == '.' || text_[pos_] == '-')) {
-      identifier();
-    } else {
-      failAt(start, std::string("expected a name after '") + c + "'");
-    }
-    // %x#1: one result of a multi-result op.
-    if (c == '%' && pos_ + 1 < text_.size() && text_[pos_] == '#' &&
-        std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
-      ++pos_;
-      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-        ++pos_;
-    }
-    return take(kind, from);
-  }
+  if (c == '%' || c == '^' || c == '#' || c == '@')
+    return lexSigilName(start, c);
   if (c == '"') {
+    Token token;
+    token.loc = locAt(start);
     token.kind = TokenKind::String;
-    token.text = quoted();
+    token.text = quotedString();
     return token;
   }
   bool negative = c == '-' && pos_ + 1 < text_.size() &&
                   std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]));
-  if (std::isdigit(static_cast<unsigned char>(c)) || negative) {
-    if (negative)
-      ++pos_;
-    if (text_[pos_] == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] == 'x') {
-      pos_ += 2;
-      while (pos_ < text_.size() && hexValue(text_[pos_]) >= 0)
-        ++pos_;
-      return take(TokenKind::Integer, start);
-    }
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-      ++pos_;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      ++pos_;
-      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-        ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-        size_t mark = pos_++;
-        if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
-          ++pos_;
-        if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-          while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
-            ++pos_;
-        else
-          pos_ = mark;
-      }
-      return take(TokenKind::Float, start);
-    }
-    return take(TokenKind::Integer, start);
-  }
+  if (std::isdigit(static_cast<unsigned char>(c)) || negative)
+    return lexNumber(start);
   if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '>') {
     pos_ += 2;
-    return take(TokenKind::Punct, start);
+    return take(TokenKind::Punct, start, start);
   }
   if (std::string_view("()[]{}<>,:=?*+!").find(c) != std::string_view::npos) {
     ++pos_;
-    return take(TokenKind::Punct, start);
+    return take(TokenKind::Punct, start, start);
   }
   failAt(start, std::string("unexpected character '") +
                     (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)

@@ -49,6 +49,15 @@ public:
 
 private:
   Token lex();
+  /// The token at `start` (pos_ moved past it): text from `from` on.
+  Token take(TokenKind kind, size_t start, size_t from);
+  void skipIdentifier();
+  /// At the opening '"': the unescaped contents; pos_ past the closing one.
+  std::string quotedString();
+  /// %name, ^name, #name, @name or @"name" (c: the sigil, at `start`).
+  Token lexSigilName(size_t start, char c);
+  /// An integer (decimal or 0x hex) or float, with an optional '-'.
+  Token lexNumber(size_t start);
   void skipSpace();
   SourceLoc locAt(size_t offset) const;
   [[noreturn]] void failAt(size_t offset, const std::string &message) const;

@@ -84,6 +84,13 @@ private:
   /// `typed`: an integer or float may carry `: type` (not in the pretty
   /// forms, where the ':' starts the op's types).
   Attribute parseAttribute(bool typed = true);
+  /// `(inputs) -> outputs` as an attribute: two arrays of types.
+  void parseFunctionTypeAttribute(Attribute &attr);
+  /// A bare word's attribute (dense<...>, array<...>, unit, a type, a
+  /// word); true when `attr` is complete (takes no `: type`).
+  bool parseWordAttribute(Attribute &attr);
+  /// The elements of array<i64: 1, 2> (`body`: what is inside <>).
+  void parseArrayElements(Attribute &attr, const std::string &body);
   std::vector<NamedAttribute> parseAttributeDict(); // at '{'
   void parseOptionalAttrDict(Operation &op);
   std::string parseOptionalLoc();
@@ -223,61 +230,11 @@ Attribute Parser::parseAttribute(bool typed) {
     attr.kind = Attribute::Kind::Dict;
     attr.fields = parseAttributeDict();
   } else if (t.isPunct("(")) {
-    attr.kind = Attribute::Kind::Type;
-    std::vector<TypeRef> inputs, outputs;
-    parseFunctionType(inputs, outputs);
-    Attribute in, out;
-    for (auto &type : inputs)
-      in.elements.push_back(makeAttribute(Attribute::Kind::Type, type.loc, type.text));
-    for (auto &type : outputs)
-      out.elements.push_back(makeAttribute(Attribute::Kind::Type, type.loc, type.text));
-    attr.elements = {in, out};
+    parseFunctionTypeAttribute(attr);
     return attr;
   } else if (t.kind == TokenKind::BareId) {
-    Token word = lex_.next();
-    if ((word.text == "dense" || word.text == "array") && atPunct("<")) {
-      lex_.next();
-      attr.kind = word.text == "dense" ? Attribute::Kind::Dense : Attribute::Kind::Array;
-      std::string body = lex_.balancedUntilClose('<', '>');
-      if (word.text == "dense") {
-        attr.body = body;
-      } else { // array<i64: 1, 2>, array<i64> (empty)
-        size_t colon = body.find(':');
-        std::string elementType = body.substr(0, colon);
-        elementType.erase(0, elementType.find_first_not_of(" \t\n"));
-        elementType.erase(elementType.find_last_not_of(" \t\n") + 1);
-        if (elementType != "i64" && elementType != "i32" && elementType != "i1")
-          fail(attr.loc.str(), "unsupported array attribute array<" + body + ">");
-        if (colon == std::string::npos)
-          colon = body.size() - 1; // no elements
-        Lexer inner(std::string_view(body).substr(colon + 1));
-        while (inner.peek().kind != TokenKind::End) {
-          Token number = inner.next();
-          Attribute element;
-          element.kind = Attribute::Kind::Integer;
-          element.loc = attr.loc;
-          if (number.kind == TokenKind::BareId && (number.text == "true" || number.text == "false"))
-            element.integer = number.text == "true";
-          else if (number.kind != TokenKind::Integer || !integerValue(number.text, element.integer))
-            fail(attr.loc.str(), "expected integers in array<" + body + ">");
-          attr.elements.push_back(element);
-          if (inner.peek().isPunct(","))
-            inner.next();
-          else if (inner.peek().kind != TokenKind::End)
-            fail(attr.loc.str(), "expected ',' in array<" + body + ">");
-        }
-      }
-    } else if (word.text == "unit") {
-      attr.kind = Attribute::Kind::Unit;
-    } else if (atPunct("<")) { // a type such as tensor<4xf32> used as a value
-      lex_.next();
-      attr.kind = Attribute::Kind::Type;
-      attr.text = word.text + "<" + lex_.balancedUntilClose('<', '>') + ">";
+    if (parseWordAttribute(attr))
       return attr;
-    } else {
-      attr.kind = Attribute::Kind::Word;
-      attr.text = word.text;
-    }
   } else {
     failHere("expected an attribute value, found " + describe(t));
   }
@@ -287,6 +244,69 @@ Attribute Parser::parseAttribute(bool typed) {
   if (canHaveType && consumePunct(":"))
     attr.typeText = parseType().text;
   return attr;
+}
+
+void Parser::parseFunctionTypeAttribute(Attribute &attr) {
+  attr.kind = Attribute::Kind::Type;
+  std::vector<TypeRef> inputs, outputs;
+  parseFunctionType(inputs, outputs);
+  Attribute in, out;
+  for (auto &type : inputs)
+    in.elements.push_back(makeAttribute(Attribute::Kind::Type, type.loc, type.text));
+  for (auto &type : outputs)
+    out.elements.push_back(makeAttribute(Attribute::Kind::Type, type.loc, type.text));
+  attr.elements = {in, out};
+}
+
+bool Parser::parseWordAttribute(Attribute &attr) {
+  Token word = lex_.next();
+  if ((word.text == "dense" || word.text == "array") && atPunct("<")) {
+    lex_.next();
+    attr.kind = word.text == "dense" ? Attribute::Kind::Dense : Attribute::Kind::Array;
+    std::string body = lex_.balancedUntilClose('<', '>');
+    if (word.text == "dense")
+      attr.body = body;
+    else // array<i64: 1, 2>, array<i64> (empty)
+      parseArrayElements(attr, body);
+  } else if (word.text == "unit") {
+    attr.kind = Attribute::Kind::Unit;
+  } else if (atPunct("<")) { // a type such as tensor<4xf32> used as a value
+    lex_.next();
+    attr.kind = Attribute::Kind::Type;
+    attr.text = word.text + "<" + lex_.balancedUntilClose('<', '>') + ">";
+    return true;
+  } else {
+    attr.kind = Attribute::Kind::Word;
+    attr.text = word.text;
+  }
+  return false;
+}
+
+void Parser::parseArrayElements(Attribute &attr, const std::string &body) {
+  size_t colon = body.find(':');
+  std::string elementType = body.substr(0, colon);
+  elementType.erase(0, elementType.find_first_not_of(" \t\n"));
+  elementType.erase(elementType.find_last_not_of(" \t\n") + 1);
+  if (elementType != "i64" && elementType != "i32" && elementType != "i1")
+    fail(attr.loc.str(), "unsupported array attribute array<" + body + ">");
+  if (colon == std::string::npos)
+    colon = body.size() - 1; // no elements
+  Lexer inner(std::string_view(body).substr(colon + 1));
+  while (inner.peek().kind != TokenKind::End) {
+    Token number = inner.next();
+    Attribute element;
+    element.kind = Attribute::Kind::Integer;
+    element.loc = attr.loc;
+    if (number.kind == TokenKind::BareId && (number.text == "true" || number.text == "false"))
+      element.integer = number.text == "true";
+    else if (number.kind != TokenKind::Integer || !integerValue(number.text, element.integer))
+      fail(attr.loc.str(), "expected integers in array<" + body + ">");
+    attr.elements.push_back(element);
+    if (inner.peek().isPunct(","))
+      inner.next();
+    else if (inner.peek().kind != TokenKind::End)
+      fail(attr.loc.str(), "expected ',' in array<" + body + ">");
+  }
 }
 
 std::vector<NamedAttribute> Parser::parseAttributeDict() {

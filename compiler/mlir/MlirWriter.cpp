@@ -87,6 +87,21 @@ public:
   std::string write();
 
 private:
+  /// @main's signature: arguments with their attributes, result types and attributes.
+  struct Signature {
+    std::vector<std::string> args, argAttrDicts, argTypes;
+    std::vector<std::string> resultTypes, resultAttrDicts, resultsPretty;
+    bool anyResultAttrs = false;
+  };
+  /// The module's first line and its meshes; returns the module attributes.
+  std::vector<std::string> writeModuleStart();
+  Signature mainSignature();
+  /// The text of @main's ops and return (names every value).
+  std::string mainBody(const std::vector<std::string> &resultTypes);
+  void writeMain(const Signature &sig, const std::string &body,
+                 const std::vector<std::string> &moduleAttrs);
+
+private:
   struct OpParts {
     std::string name;
     std::vector<std::string> props, attrs;
@@ -109,6 +124,18 @@ private:
   std::string reducerRegion(Reducer reducer, ElementType element, int indent);
   void writeRegionOps(const Region &region, int indent);
   void writeOp(const Op &op, int indent);
+  /// What writeOp's steps share: `lhs` (`%x = `), the op's name, its
+  /// attribute dictionary, its types in the short and the full form, and
+  /// the pretty text after lhs.
+  struct OpText {
+    std::string lhs, name, attrDict, shortTypes, types, pretty;
+  };
+  /// sdy.sharding (all results) or shardgen.result_shardings (some).
+  void resultShardingAttrs(const Op &op, OpParts &parts);
+  void computeOpText(const Op &op, OpText &text, OpParts &parts, int indent);
+  void shapeOpText(const Op &op, OpText &text, OpParts &parts);
+  void shardingOpText(const Op &op, OpText &text, OpParts &parts);
+  void writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent);
   void collectiveParts(const Op &op, OpParts &parts, int indent);
 
@@ -288,7 +315,72 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
 
 void Writer::writeOp(const Op &op, int indent) {
   OpParts parts;
-  std::string lhs = results(op, parts);
+  OpText text;
+  text.lhs = results(op, parts);
+  resultShardingAttrs(op, parts);
+  if (!op.metadata.empty())
+    parts.attrs.push_back("shardgen.metadata = " + metadataText(op.metadata));
+
+  text.name = "stablehlo." + std::string(op.name());
+  text.attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+  bool sameTypes =
+      !op.results.empty() && std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
+        return graph_.type(v) == graph_.type(op.results[0]);
+      });
+  text.shortTypes = op.results.empty() ? "" : " : " + type(op.results[0]);
+  text.types = sameTypes && op.results.size() == 1 ? text.shortTypes
+                                                   : " : " + functionType(op.operands, op.results);
+  parts.name = text.name;
+
+  switch (op.kind) {
+  case OpKind::Constant:
+  case OpKind::Iota:
+  case OpKind::Compare:
+  case OpKind::DotGeneral:
+  case OpKind::Reduce:
+  case OpKind::CustomCall:
+    computeOpText(op, text, parts, indent);
+    break;
+  case OpKind::Transpose:
+  case OpKind::BroadcastInDim:
+  case OpKind::Reverse:
+  case OpKind::Concatenate:
+  case OpKind::Slice:
+  case OpKind::Pad:
+    shapeOpText(op, text, parts);
+    break;
+  case OpKind::ShardingConstraint:
+  case OpKind::PropagationBarrier:
+  case OpKind::ShardingGroup:
+    shardingOpText(op, text, parts);
+    break;
+  case OpKind::ManualComputation:
+    return writeManualComputation(op, text, parts, indent);
+  case OpKind::AllReduce:
+  case OpKind::AllGather:
+  case OpKind::ReduceScatter:
+  case OpKind::AllToAll:
+  case OpKind::CollectivePermute:
+    collectiveParts(op, parts, indent);
+    return writeGeneric(op, text.lhs, parts, indent);
+  case OpKind::AxisIndex:
+    parts.name = "shardgen.axis_index";
+    parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
+    return writeGeneric(op, text.lhs, parts, indent);
+  default: // elementwise, select, clamp, convert, reshape
+    text.pretty = text.name + " " + operands(op.operands) + text.attrDict +
+                  (op.kind == OpKind::Reshape || op.kind == OpKind::Convert
+                       ? " : " + functionType(op.operands, op.results)
+                       : text.types);
+    break;
+  }
+  if (generic_)
+    writeGeneric(op, text.lhs, parts, indent);
+  else
+    line(indent, text.lhs + text.pretty);
+}
+
+void Writer::resultShardingAttrs(const Op &op, OpParts &parts) {
   // Result shardings (a constraint's is its own syntax).
   if (op.kind != OpKind::ShardingConstraint && !op.shardings.empty()) {
     bool all = std::all_of(op.shardings.begin(), op.shardings.end(),
@@ -310,22 +402,10 @@ void Writer::writeOp(const Op &op, int indent) {
       parts.attrs.push_back("shardgen.result_shardings = [" + join(entries) + "]");
     }
   }
-  if (!op.metadata.empty())
-    parts.attrs.push_back("shardgen.metadata = " + metadataText(op.metadata));
+}
 
-  std::string name = "stablehlo." + std::string(op.name());
-  std::string attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
-  bool sameTypes =
-      !op.results.empty() && std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
-        return graph_.type(v) == graph_.type(op.results[0]);
-      });
-  std::string shortTypes = op.results.empty() ? "" : " : " + type(op.results[0]);
-  std::string types = sameTypes && op.results.size() == 1
-                          ? shortTypes
-                          : " : " + functionType(op.operands, op.results);
-  std::string pretty; // the pretty text after `%x = `, when the op has one
-  parts.name = name;
-
+void Writer::computeOpText(const Op &op, OpText &text, OpParts &parts, int indent) {
+  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
   switch (op.kind) {
   case OpKind::Constant: {
     const auto &c = op.attr<ConstantAttrs>();
@@ -375,6 +455,36 @@ void Writer::writeOp(const Op &op, int indent) {
     pretty += attrDict + " : " + functionType(op.operands, op.results);
     break;
   }
+  case OpKind::Reduce: {
+    const auto &r = op.attr<ReduceAttrs>();
+    parts.props.push_back("dimensions = " + denseArray(r.dimensions));
+    parts.regions.push_back(
+        reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
+    pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
+             reducerOpName(r.reducer) + " across dimensions = " + intList(r.dimensions) + attrDict +
+             " : " + functionType(op.operands, op.results);
+    break;
+  }
+  case OpKind::CustomCall: {
+    const auto &c = op.attr<CustomCallAttrs>();
+    parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
+    if (c.shardingRule) {
+      parts.attrs.insert(parts.attrs.begin(), "sdy.sharding_rule = #sdy.op_sharding_rule<" +
+                                                  printOpShardingRule(*c.shardingRule) + ">");
+      attrDict = " {" + join(parts.attrs) + "}";
+    }
+    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" +
+             attrDict + " : " + functionType(op.operands, op.results);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+void Writer::shapeOpText(const Op &op, OpText &text, OpParts &parts) {
+  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
+  switch (op.kind) {
   case OpKind::Transpose:
   case OpKind::BroadcastInDim:
   case OpKind::Reverse: {
@@ -388,16 +498,6 @@ void Writer::writeOp(const Op &op, int indent) {
     parts.props.push_back(std::string(key) + " = " + denseArray(dims));
     pretty = name + " " + operands(op.operands) + ", dims = " + intList(dims) + attrDict +
              (op.kind == OpKind::Reverse ? types : " : " + functionType(op.operands, op.results));
-    break;
-  }
-  case OpKind::Reduce: {
-    const auto &r = op.attr<ReduceAttrs>();
-    parts.props.push_back("dimensions = " + denseArray(r.dimensions));
-    parts.regions.push_back(
-        reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
-    pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
-             reducerOpName(r.reducer) + " across dimensions = " + intList(r.dimensions) + attrDict +
-             " : " + functionType(op.operands, op.results);
     break;
   }
   case OpKind::Concatenate: {
@@ -432,6 +532,14 @@ void Writer::writeOp(const Op &op, int indent) {
              functionType(op.operands, op.results);
     break;
   }
+  default:
+    break;
+  }
+}
+
+void Writer::shardingOpText(const Op &op, OpText &text, OpParts &parts) {
+  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
+  switch (op.kind) {
   case OpKind::ShardingConstraint: {
     parts.name = "sdy.sharding_constraint";
     const TensorSharding &s = *op.shardings.at(0);
@@ -457,105 +565,74 @@ void Writer::writeOp(const Op &op, int indent) {
              attrDict + " : " + type(op.operands.at(0));
     break;
   }
-  case OpKind::CustomCall: {
-    const auto &c = op.attr<CustomCallAttrs>();
-    parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
-    if (c.shardingRule) {
-      parts.attrs.insert(parts.attrs.begin(), "sdy.sharding_rule = #sdy.op_sharding_rule<" +
-                                                  printOpShardingRule(*c.shardingRule) + ">");
-      attrDict = " {" + join(parts.attrs) + "}";
-    }
-    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" +
-             attrDict + " : " + functionType(op.operands, op.results);
+  default:
     break;
   }
-  case OpKind::ManualComputation: {
-    const auto &m = op.attr<ManualComputationAttrs>();
-    parts.name = "sdy.manual_computation";
-    parts.props.push_back("in_shardings = #sdy.sharding_per_value<" +
-                          printShardingList(m.inShardings) + ">");
-    parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
-    parts.props.push_back("out_shardings = #sdy.sharding_per_value<" +
-                          printShardingList(m.outShardings) + ">");
-    const Region &body = *op.body;
-    std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
-    bool nameHint = false, shardingHint = false, metadataHint = false;
-    for (const auto &arg : body.args) {
-      nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-      argNames.push_back(graph_.value(arg.value).name);
-      argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
-      shardingHint |= arg.sharding.has_value();
-      argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">"
-                                          : "unit");
-      metadataHint |= !arg.metadata.empty();
-      argMetadata.push_back(metadataText(arg.metadata));
-    }
-    if (nameHint)
-      parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
-    if (shardingHint)
-      parts.attrs.push_back("shardgen.arg_shardings = [" + join(argShardings) + "]");
-    if (metadataHint)
-      parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
-    if (!body.metadata.empty())
-      parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
-    // The body goes into its own buffer, then into the op's text.
-    std::string saved = std::move(out_);
-    out_.clear();
-    manualStack_.push_back(&op);
-    writeRegionOps(body, indent + 1);
-    manualStack_.pop_back();
-    std::vector<std::string> returned, returnedTypes;
-    for (const auto &result : body.results) {
-      returned.push_back(ssa_[result.value]);
-      returnedTypes.push_back(type(result.value));
-    }
-    if (generic_)
-      line(indent + 1,
-           "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
-    else
-      line(indent + 1,
-           "sdy.return" +
-               (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
-    std::string bodyText = std::move(out_);
-    out_ = std::move(saved);
-    std::string pad(2 * indent, ' ');
-    if (generic_) {
-      parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad +
-                              "}");
-      writeGeneric(op, lhs, parts, indent);
-    } else {
-      attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
-      line(indent, lhs + parts.name + "(" + operands(op.operands) +
-                       ") in_shardings=" + printShardingList(m.inShardings) +
-                       " out_shardings=" + printShardingList(m.outShardings) + " manual_axes=" +
-                       printManualAxes(m.manualAxes) + " (" + join(argTypes) + ") {");
-      out_ += bodyText;
-      line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
-    }
-    return;
+}
+
+void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent) {
+  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
+  const auto &m = op.attr<ManualComputationAttrs>();
+  parts.name = "sdy.manual_computation";
+  parts.props.push_back("in_shardings = #sdy.sharding_per_value<" +
+                        printShardingList(m.inShardings) + ">");
+  parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
+  parts.props.push_back("out_shardings = #sdy.sharding_per_value<" +
+                        printShardingList(m.outShardings) + ">");
+  const Region &body = *op.body;
+  std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
+  bool nameHint = false, shardingHint = false, metadataHint = false;
+  for (const auto &arg : body.args) {
+    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
+    argNames.push_back(graph_.value(arg.value).name);
+    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+    shardingHint |= arg.sharding.has_value();
+    argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">"
+                                        : "unit");
+    metadataHint |= !arg.metadata.empty();
+    argMetadata.push_back(metadataText(arg.metadata));
   }
-  case OpKind::AllReduce:
-  case OpKind::AllGather:
-  case OpKind::ReduceScatter:
-  case OpKind::AllToAll:
-  case OpKind::CollectivePermute:
-    collectiveParts(op, parts, indent);
-    return writeGeneric(op, lhs, parts, indent);
-  case OpKind::AxisIndex:
-    parts.name = "shardgen.axis_index";
-    parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
-    return writeGeneric(op, lhs, parts, indent);
-  default: // elementwise, select, clamp, convert, reshape
-    pretty = name + " " + operands(op.operands) + attrDict +
-             (op.kind == OpKind::Reshape || op.kind == OpKind::Convert
-                  ? " : " + functionType(op.operands, op.results)
-                  : types);
-    break;
+  if (nameHint)
+    parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
+  if (shardingHint)
+    parts.attrs.push_back("shardgen.arg_shardings = [" + join(argShardings) + "]");
+  if (metadataHint)
+    parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
+  if (!body.metadata.empty())
+    parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
+  // The body goes into its own buffer, then into the op's text.
+  std::string saved = std::move(out_);
+  out_.clear();
+  manualStack_.push_back(&op);
+  writeRegionOps(body, indent + 1);
+  manualStack_.pop_back();
+  std::vector<std::string> returned, returnedTypes;
+  for (const auto &result : body.results) {
+    returned.push_back(ssa_[result.value]);
+    returnedTypes.push_back(type(result.value));
   }
   if (generic_)
-    writeGeneric(op, lhs, parts, indent);
+    line(indent + 1,
+         "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
   else
-    line(indent, lhs + pretty);
+    line(indent + 1,
+         "sdy.return" +
+             (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
+  std::string bodyText = std::move(out_);
+  out_ = std::move(saved);
+  std::string pad(2 * indent, ' ');
+  if (generic_) {
+    parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
+    writeGeneric(op, lhs, parts, indent);
+  } else {
+    attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+    line(indent, lhs + parts.name + "(" + operands(op.operands) +
+                     ") in_shardings=" + printShardingList(m.inShardings) +
+                     " out_shardings=" + printShardingList(m.outShardings) + " manual_axes=" +
+                     printManualAxes(m.manualAxes) + " (" + join(argTypes) + ") {");
+    out_ += bodyText;
+    line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
+  }
 }
 
 void Writer::writeRegionOps(const Region &region, int indent) {
@@ -564,7 +641,15 @@ void Writer::writeRegionOps(const Region &region, int indent) {
 }
 
 std::string Writer::write() {
-  const Region &main = graph_.main;
+  std::vector<std::string> moduleAttrs = writeModuleStart();
+  Signature signature = mainSignature();
+  // The body first (it names every value), then the signature around it.
+  std::string body = mainBody(signature.resultTypes);
+  writeMain(signature, body, moduleAttrs);
+  return out_;
+}
+
+std::vector<std::string> Writer::writeModuleStart() {
   int64_t partitions = 1;
   for (const auto &mesh : graph_.meshes)
     partitions = std::max(partitions, mesh.numDevices());
@@ -589,7 +674,14 @@ std::string Writer::write() {
       line(1, "sdy.mesh @" + printSymbol(mesh.name) + " = <" + printMeshBody(mesh) + ">" + attrs);
   }
 
-  std::vector<std::string> args, argAttrDicts, argTypes;
+  return moduleAttrs;
+}
+
+Writer::Signature Writer::mainSignature() {
+  const Region &main = graph_.main;
+  Signature sig;
+  auto &[args, argAttrDicts, argTypes, resultTypes, resultAttrDicts, resultsPretty,
+         anyResultAttrs] = sig;
   for (const auto &arg : main.args) {
     std::vector<std::string> attrs;
     if (arg.sharding)
@@ -603,8 +695,6 @@ std::string Writer::write() {
     argTypes.push_back(type(arg.value));
     args.push_back(ssa_[arg.value] + ": " + type(arg.value) + (attrs.empty() ? "" : " " + dict));
   }
-  std::vector<std::string> resultTypes, resultAttrDicts, resultsPretty;
-  bool anyResultAttrs = false;
   for (const auto &result : main.results) {
     std::vector<std::string> attrs;
     if (result.sharding)
@@ -617,7 +707,11 @@ std::string Writer::write() {
     resultsPretty.push_back(type(result.value) + (attrs.empty() ? "" : " {" + join(attrs) + "}"));
   }
 
-  // The body first (it names every value), then the signature around it.
+  return sig;
+}
+
+std::string Writer::mainBody(const std::vector<std::string> &resultTypes) {
+  const Region &main = graph_.main;
   std::string saved = std::move(out_);
   out_.clear();
   writeRegionOps(main, 2);
@@ -631,6 +725,14 @@ std::string Writer::write() {
   std::string body = std::move(out_);
   out_ = std::move(saved);
 
+  return body;
+}
+
+void Writer::writeMain(const Signature &sig, const std::string &body,
+                       const std::vector<std::string> &moduleAttrs) {
+  const Region &main = graph_.main;
+  const auto &[args, argAttrDicts, argTypes, resultTypes, resultAttrDicts, resultsPretty,
+               anyResultAttrs] = sig;
   std::string resultType = resultTypes.size() == 1 ? resultTypes[0] : "(" + join(resultTypes) + ")";
   if (generic_) {
     std::vector<std::string> props;
@@ -661,7 +763,6 @@ std::string Writer::write() {
     line(1, "}");
     line(0, "}");
   }
-  return out_;
 }
 
 } // namespace

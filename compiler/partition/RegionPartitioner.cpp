@@ -114,8 +114,7 @@ bool RegionPartitioner::partitionChunkwise(const Op &op) {
   const TensorType &resultType = graph_.type(op.results[0]);
   // Per operand: the distribution it is computed in (none: replicated).
   std::vector<std::optional<Distribution>> operandDistributions;
-  if (isElementwise(op.kind) || op.kind == OpKind::Compare || op.kind == OpKind::Select ||
-      op.kind == OpKind::Clamp || op.kind == OpKind::Convert) {
+  if (isPerElement(op.kind)) {
     for (ValueId operand : op.operands) {
       if (graph_.type(operand).shape == resultType.shape)
         operandDistributions.push_back(distribution);

@@ -5,10 +5,7 @@
 
 namespace shardgen::propagation {
 
-bool passesDistributions(OpKind kind) {
-  return isElementwise(kind) || kind == OpKind::Compare || kind == OpKind::Select ||
-         kind == OpKind::Clamp || kind == OpKind::Convert || kind == OpKind::Reduce;
-}
+bool passesDistributions(OpKind kind) { return isPerElement(kind) || kind == OpKind::Reduce; }
 
 namespace {
 

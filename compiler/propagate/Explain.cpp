@@ -5,6 +5,8 @@
 // axis out (a barrier, a missing rule, a closed dim, a replicated axis, an
 // axis already used, or a conflict).
 
+#include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -183,109 +185,150 @@ private:
     }
   }
 
+  /// One axis offered to tensor `position` of an edge along `factor` by
+  /// tensor `source`, and what explaining its refusal needs.
+  struct Offer {
+    const Edge &edge;
+    const OpShardingRule &rule;
+    const OpProjection &projection;
+    size_t position, source;
+    int64_t factor;
+    const ShardingState &own; // the receiving tensor's state
+    const std::string &via;   // the edge, described
+    const FactorSharding &offered;
+    int32_t mesh;
+    std::string text;     // "\"x\" offers {a} through ..."
+    std::string axisName; // the first offered axis
+    const SubAxis &axis() const { return offered.axes.front(); }
+  };
+
+  /// Why the offer was not taken: the first reason that applies, in the
+  /// order propagation checks them.
   void explainOffer(const Edge &edge, const OpShardingRule &rule, const OpProjection &projection,
                     size_t position, size_t s, int64_t factor, const ShardingState &own,
                     const std::string &via) {
-    int64_t tensor = tensorAt(edge, position), source = tensorAt(edge, s);
     const FactorSharding &offered = projection.tensors[s].factors[factor];
-    int32_t mesh = pg_.tensors[source].state.mesh;
-    std::string offer =
-        name(source) + " offers " + axesText(offered.axes, mesh) + " through " + via;
-    bool intoOperand = position < edge.operands.size(), fromOperand = s < edge.operands.size();
-    if (intoOperand != fromOperand) {
-      int needed = intoOperand ? 2 : 1; // backward into operands, forward into results
-      if ((edge.allowed & needed) == 0) {
-        out_ << "  - barrier: " << offer << ", but it allows only "
-             << (edge.allowed == 0   ? "NONE"
-                 : edge.allowed == 1 ? "FORWARD"
-                                     : "BACKWARD")
-             << "\n";
-        return;
-      }
-    }
-    if (std::find(rule.blockedFactors.begin(), rule.blockedFactors.end(), factor) !=
-        rule.blockedFactors.end()) {
-      out_ << "  - blocked: " << offer << ", but the sharding_rule blocks that factor\n";
-      return;
-    }
-    if (own.hasSharding() && commonMesh(graph_, pg_, edge) < 0) {
-      out_ << "  - different meshes: " << offer << " on @" << graph_.meshes[mesh].name
-           << ", this value is on @" << graph_.meshes[own.mesh].name << "\n";
-      return;
-    }
-    const Tensor &target = pg_.tensors[tensor];
-    const SubAxis &axis = offered.axes.front();
-    std::string axisName = axesText({axis}, mesh);
-    if (target.user && projection.tensors[position].factors[factor].closed) {
-      out_ << "  - closed dim: " << offer << ", but the dim is closed in the sharding at "
-           << target.userOrigin.pointer << "\n";
-      return;
-    }
-    if (overlapsAny(axis, own.replicated)) {
-      out_ << "  - replicated axis: " << offer << ", but " << axisName
-           << " is listed in replicated={...} of this value's sharding\n";
-      return;
-    }
-    if (overlapsAny(axis, own.unreduced)) {
-      out_ << "  - unreduced axis: " << offer << ", but " << axisName << " is unreduced here\n";
-      return;
-    }
-    if (overlapsAny(axis, own.forbidden)) {
-      out_ << "  - manual axis: " << offer << ", but " << axisName
-           << " is a manual axis of the enclosing manual_computation\n";
-      return;
-    }
+    int32_t mesh = pg_.tensors[tensorAt(edge, s)].state.mesh;
+    Offer offer{edge,
+                rule,
+                projection,
+                position,
+                s,
+                factor,
+                own,
+                via,
+                offered,
+                mesh,
+                name(tensorAt(edge, s)) + " offers " + axesText(offered.axes, mesh) + " through " +
+                    via,
+                axesText({offered.axes.front()}, mesh)};
+    std::optional<std::string> reason = barrierOrRule(offer);
+    if (!reason)
+      reason = ownState(offer);
+    if (!reason)
+      reason = conflict(offer);
+    if (!reason)
+      reason = divisibility(offer);
+    out_ << "  - "
+         << reason.value_or("not taken: " + offer.text +
+                            ", but a higher-priority choice (op or user priority, or a larger "
+                            "tensor) claimed the axis first")
+         << "\n";
+  }
+
+  /// A barrier closed to the offer's direction, a blocked factor, two meshes.
+  std::optional<std::string> barrierOrRule(const Offer &offer) const {
+    const Edge &edge = offer.edge;
+    bool intoOperand = offer.position < edge.operands.size();
+    bool fromOperand = offer.source < edge.operands.size();
+    // backward into operands, forward into results
+    Direction needed = intoOperand ? Direction::Backward : Direction::Forward;
+    if (intoOperand != fromOperand && !allows(edge.allowed, needed))
+      return "barrier: " + offer.text + ", but it allows only " +
+             (edge.allowed == Direction::None      ? "NONE"
+              : edge.allowed == Direction::Forward ? "FORWARD"
+                                                   : "BACKWARD");
+    const auto &blocked = offer.rule.blockedFactors;
+    if (std::find(blocked.begin(), blocked.end(), offer.factor) != blocked.end())
+      return "blocked: " + offer.text + ", but the sharding_rule blocks that factor";
+    if (offer.own.hasSharding() && commonMesh(graph_, pg_, edge) < 0)
+      return "different meshes: " + offer.text + " on @" + graph_.meshes[offer.mesh].name +
+             ", this value is on @" + graph_.meshes[offer.own.mesh].name;
+    return std::nullopt;
+  }
+
+  /// The receiving tensor cannot take the axis: a closed dim, or the axis is
+  /// replicated, unreduced, manual or in use there.
+  std::optional<std::string> ownState(const Offer &offer) const {
+    const Tensor &target = pg_.tensors[tensorAt(offer.edge, offer.position)];
+    const ShardingState &own = offer.own;
+    const SubAxis &axis = offer.axis();
+    const std::string &axisName = offer.axisName;
+    if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
+      return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
+             target.userOrigin.pointer;
+    if (overlapsAny(axis, own.replicated))
+      return "replicated axis: " + offer.text + ", but " + axisName +
+             " is listed in replicated={...} of this value's sharding";
+    if (overlapsAny(axis, own.unreduced))
+      return "unreduced axis: " + offer.text + ", but " + axisName + " is unreduced here";
+    if (overlapsAny(axis, own.forbidden))
+      return "manual axis: " + offer.text + ", but " + axisName +
+             " is a manual axis of the enclosing manual_computation";
     for (size_t d = 0; d < own.dims.size(); ++d)
-      if (overlapsAny(axis, own.dims[d].axes)) {
-        out_ << "  - axis in use: " << offer << ", but " << axisName << " already shards dim " << d
-             << " of this value\n";
-        return;
-      }
-    // Another tensor of the op disagrees on this factor, or uses the axis for
-    // another factor: a conflict Shardy leaves unresolved.
-    for (size_t k = 0; k < projection.tensors.size(); ++k) {
-      if (k == position || k == s)
+      if (overlapsAny(axis, own.dims[d].axes))
+        return "axis in use: " + offer.text + ", but " + axisName + " already shards dim " +
+               std::to_string(d) + " of this value";
+    return std::nullopt;
+  }
+
+  /// Another tensor of the op disagrees on this factor, or uses the axis for
+  /// another factor: a conflict Shardy leaves unresolved.
+  std::optional<std::string> conflict(const Offer &offer) const {
+    for (size_t k = 0; k < offer.projection.tensors.size(); ++k) {
+      if (k == offer.position || k == offer.source)
         continue;
-      const TensorProjection &other = projection.tensors[k];
-      const FactorSharding &theirs = other.factors[factor];
-      if (theirs.present && !theirs.axes.empty() &&
-          axisListPrefixStatus(theirs.axes, offered.axes) == PrefixStatus::NotAPrefix &&
-          axisListPrefixStatus(offered.axes, theirs.axes) == PrefixStatus::NotAPrefix) {
-        out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k)) << " has "
-             << axesText(theirs.axes, mesh) << " on the same dim\n";
-        return;
-      }
-      if (strategy_ == PropagationStrategy::Basic && theirs.present) {
-        if (overlapsAny(axis, other.excluded)) {
-          out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k))
-               << " may not use " << axisName
-               << " (replicated, unreduced, manual or on a size-1 dim there), and basic"
-                  " propagation gives all tensors the same axes\n";
-          return;
-        }
-        if (theirs.closed && !overlapsAny(axis, theirs.axes)) {
-          out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k))
-               << " has that dim closed, and basic propagation gives all tensors the same axes\n";
-          return;
-        }
-      }
-      for (size_t f = 0; f < other.factors.size(); ++f)
-        if (static_cast<int64_t>(f) != factor && other.factors[f].present &&
-            overlapsAny(axis, other.factors[f].axes)) {
-          out_ << "  - conflict: " << offer << ", but " << name(tensorAt(edge, k)) << " uses "
-               << axisName << " for another dim of " << via << "\n";
-          return;
-        }
+      if (auto reason = conflictWith(offer, k))
+        return reason;
     }
-    int64_t factorSize = rule.factorSizes[factor];
-    if (!projection.tensors[position].factors[factor].minorMost && factorSize % axis.size != 0) {
-      out_ << "  - not divisible: " << offer << ", but " << axisName << " does not divide the size "
-           << factorSize << " it would shard\n";
-      return;
+    return std::nullopt;
+  }
+
+  std::optional<std::string> conflictWith(const Offer &offer, size_t k) const {
+    const TensorProjection &other = offer.projection.tensors[k];
+    const FactorSharding &theirs = other.factors[offer.factor];
+    std::string otherName = name(tensorAt(offer.edge, k));
+    const SubAxis &axis = offer.axis();
+    if (theirs.present && !theirs.axes.empty() &&
+        axisListPrefixStatus(theirs.axes, offer.offered.axes) == PrefixStatus::NotAPrefix &&
+        axisListPrefixStatus(offer.offered.axes, theirs.axes) == PrefixStatus::NotAPrefix)
+      return "conflict: " + offer.text + ", but " + otherName + " has " +
+             axesText(theirs.axes, offer.mesh) + " on the same dim";
+    if (strategy_ == PropagationStrategy::Basic && theirs.present) {
+      if (overlapsAny(axis, other.excluded))
+        return "conflict: " + offer.text + ", but " + otherName + " may not use " + offer.axisName +
+               " (replicated, unreduced, manual or on a size-1 dim there), and basic"
+               " propagation gives all tensors the same axes";
+      if (theirs.closed && !overlapsAny(axis, theirs.axes))
+        return "conflict: " + offer.text + ", but " + otherName +
+               " has that dim closed, and basic propagation gives all tensors the same axes";
     }
-    out_ << "  - not taken: " << offer
-         << ", but a higher-priority choice (op or user priority, or a larger tensor) "
-            "claimed the axis first\n";
+    for (size_t f = 0; f < other.factors.size(); ++f)
+      if (static_cast<int64_t>(f) != offer.factor && other.factors[f].present &&
+          overlapsAny(axis, other.factors[f].axes))
+        return "conflict: " + offer.text + ", but " + otherName + " uses " + offer.axisName +
+               " for another dim of " + offer.via;
+    return std::nullopt;
+  }
+
+  /// The axis does not divide the factor it would shard.
+  std::optional<std::string> divisibility(const Offer &offer) const {
+    int64_t factorSize = offer.rule.factorSizes[offer.factor];
+    bool minorMost = offer.projection.tensors[offer.position].factors[offer.factor].minorMost;
+    if (minorMost || factorSize % offer.axis().size == 0)
+      return std::nullopt;
+    return "not divisible: " + offer.text + ", but " + offer.axisName +
+           " does not divide the size " + std::to_string(factorSize) + " it would shard";
   }
 
   const Graph &graph_;

@@ -9,18 +9,10 @@
 #include <functional>
 #include <vector>
 
+#include "compiler/propagate/Direction.h"
 #include "compiler/propagate/FactorProjection.h"
 
 namespace shardgen::propagation {
-
-enum class Direction { None = 0, Forward = 1, Backward = 2, Both = 3 };
-
-inline Direction intersect(Direction a, Direction b) {
-  return static_cast<Direction>(static_cast<int>(a) & static_cast<int>(b));
-}
-inline Direction unite(Direction a, Direction b) {
-  return static_cast<Direction>(static_cast<int>(a) | static_cast<int>(b));
-}
 
 struct OpProjection {
   std::vector<TensorProjection> tensors; // operands, then results

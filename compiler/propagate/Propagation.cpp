@@ -275,7 +275,7 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   addDistributions(graph, *spread, result);
   result.spread = std::move(spread);
   for (const ManualInfo &info : pg->manuals) {
-    ManualComputationShardings &shardings = result.manualComputations[pg->ops[info.op]->pointer];
+    ManualComputationShardings &shardings = result.manualComputations[pg->ops[info.op]];
     for (int64_t t : info.inTensors)
       shardings.inShardings.push_back(finalSharding(graph, pg->tensors[t]));
     for (int64_t t : info.outTensors)
@@ -368,11 +368,13 @@ void applyPropagation(Graph &graph, const PropagationResult &result) {
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
     writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],
               result.outputOrigins[i]);
+  size_t opIndex = 0; // `graph` may be a clone: its ops are the propagated graph's in walk order
   walkMutableOps(graph.main, [&](Op &op) {
+    const Op *propagated = result.state ? result.state->ops.at(opIndex++) : &op;
     writeOpResults(op, result);
     if (op.kind != OpKind::ManualComputation)
       return;
-    if (auto it = result.manualComputations.find(op.pointer);
+    if (auto it = result.manualComputations.find(propagated);
         it != result.manualComputations.end()) {
       auto &attrs = op.attr<ManualComputationAttrs>();
       attrs.inShardings = it->second.inShardings;

@@ -74,9 +74,9 @@ struct PropagationResult {
   /// Per graph output: its distribution (the user's, or its value's when the
   /// output has no annotation of its own), else none.
   std::vector<std::optional<Distribution>> outputDistributions;
-  /// Keyed by the manual_computation's JSON pointer: in/out shardings
-  /// extended with the free axes propagation found.
-  std::map<std::string, ManualComputationShardings> manualComputations;
+  /// Per manual_computation op of the propagated graph: its in/out
+  /// shardings extended with the free axes propagation found.
+  std::map<const Op *, ManualComputationShardings> manualComputations;
   std::vector<std::string> warnings;
   /// How many times an op (edge) was visited: the cost measure of the bench.
   int64_t opVisits = 0;

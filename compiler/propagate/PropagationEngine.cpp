@@ -98,7 +98,7 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
   if (std::find(rule.blockedFactors.begin(), rule.blockedFactors.end(), factor) !=
       rule.blockedFactors.end())
     return Direction::None;
-  auto allowed = static_cast<Direction>(edge.allowed);
+  Direction allowed = edge.allowed;
   if (edge.opClass == OpClass::Unscheduled || stage == OpStage::Everything)
     return allowed;
   Direction byStage = Direction::None;
@@ -232,7 +232,7 @@ void PropagationEngine::hideIfDistributed(TensorProjection &projection, int64_t 
 void PropagationEngine::visit(int64_t edgeIndex) {
   ++visits_;
   const Edge &edge = pg_.edges[edgeIndex];
-  if (edge.opaque || edge.allowed == 0)
+  if (edge.opaque || edge.allowed == Direction::None)
     return; // nothing crosses a custom_call without rule or a closed barrier
   if (stage_ <= OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
       edge.opClass != OpClass::Unscheduled)

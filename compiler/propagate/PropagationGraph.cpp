@@ -21,6 +21,21 @@ uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull)
   return hash;
 }
 
+/// The directions a propagation_barrier lets shardings cross.
+Direction barrierAllows(BarrierDirection direction) {
+  switch (direction) {
+  case BarrierDirection::None:
+    return Direction::None;
+  case BarrierDirection::Forward:
+    return Direction::Forward;
+  case BarrierDirection::Backward:
+    return Direction::Backward;
+  case BarrierDirection::Both:
+    return Direction::Both;
+  }
+  return Direction::Both;
+}
+
 int32_t meshIndexOf(const Graph &graph, const std::string &name) {
   for (size_t i = 0; i < graph.meshes.size(); ++i)
     if (graph.meshes[i].name == name)
@@ -346,22 +361,11 @@ private:
     }
   }
 
+  /// An op edge's place in the op schedule, from the op's category.
   static OpClass classify(OpKind kind) {
-    if (isElementwise(kind))
+    if (isPassThrough(kind))
       return OpClass::PassThrough;
-    switch (kind) {
-    case OpKind::Compare:
-    case OpKind::Select:
-    case OpKind::Clamp:
-    case OpKind::Convert:
-    case OpKind::Reshape:
-    case OpKind::Transpose:
-      return OpClass::PassThrough;
-    case OpKind::BroadcastInDim:
-      return OpClass::Broadcast;
-    default:
-      return OpClass::Other;
-    }
+    return opCategory(kind) == OpCategory::Broadcast ? OpClass::Broadcast : OpClass::Other;
   }
 
   /// The tensors an op reads: a constant expression with several uses is
@@ -398,7 +402,7 @@ private:
                                        [&](ValueId v) { return constantExpression_[v] != 0; });
       bool preserving = op.kind == OpKind::BroadcastInDim || op.kind == OpKind::Reshape ||
                         op.kind == OpKind::Slice ||
-                        (classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Transpose);
+                        (isPassThrough(op.kind) && op.kind != OpKind::Transpose);
       bool scalarExpansion =
           op.kind == OpKind::BroadcastInDim && graph_.type(op.operands[0]).shape.empty();
       bool constant = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
@@ -445,8 +449,7 @@ private:
     Edge &edge = pg_.edges[e];
     edge.opaque = !hasShardingRule(op);
     edge.multiUseOperand = hasMultiUseOperand(op);
-    edge.elementwise = classify(op.kind) == OpClass::PassThrough && op.kind != OpKind::Reshape &&
-                       op.kind != OpKind::Transpose;
+    edge.elementwise = isPerElement(op.kind);
     return e;
   }
 
@@ -518,20 +521,7 @@ private:
         int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
                             OpClass::Unscheduled);
         pg_.edges[e].elementwise = true;
-        switch (op.attr<PropagationBarrierAttrs>().allowedDirection) {
-        case BarrierDirection::None:
-          pg_.edges[e].allowed = 0;
-          break;
-        case BarrierDirection::Forward:
-          pg_.edges[e].allowed = 1;
-          break;
-        case BarrierDirection::Backward:
-          pg_.edges[e].allowed = 2;
-          break;
-        case BarrierDirection::Both:
-          pg_.edges[e].allowed = 3;
-          break;
-        }
+        pg_.edges[e].allowed = barrierAllows(op.attr<PropagationBarrierAttrs>().allowedDirection);
         break;
       }
       case OpKind::ManualComputation:

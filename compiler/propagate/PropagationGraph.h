@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/ir/Graph.h"
+#include "compiler/propagate/Direction.h"
 #include "compiler/propagate/ShardingState.h"
 
 namespace shardgen::propagation {
@@ -45,7 +46,7 @@ struct Edge {
   EdgeKind kind = EdgeKind::Rule;
   int64_t op = -1;                        // index into PropagationGraph::ops; -1 for graph outputs
   std::vector<int64_t> operands, results; // tensor ids
-  int32_t allowed = 3;                    // a Direction; barriers restrict it
+  Direction allowed = Direction::Both;    // barriers restrict it
   OpClass opClass = OpClass::Other;
   bool opaque = false; // a custom_call without sharding_rule
   /// An operand of the op (not a scalar) has other uses too: Shardy's

@@ -17,6 +17,10 @@ namespace shardgen {
 /// get the inferred type, checked against any `type`/`types` the file gave).
 void verifyGraph(Graph &graph);
 
+/// Every value's size in bytes fits in int64_t (so no later element-count or
+/// byte arithmetic overflows). Throws GraphError at the first that does not.
+void checkTensorSizes(const Graph &graph);
+
 /// The result types `op` infers from its operands' types (which must be set)
 /// and attributes. For ops whose types cannot be inferred (reshape, convert,
 /// custom_call, ...) the declared types are used. Collectives and nested

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "test/codegen/CodegenTestUtil.h"
 
 using namespace shardgen;
@@ -19,7 +19,7 @@ TEST_CASE("the header names outputs by their graph names, also after a reshard")
     "inputs": [{"name": "a", "type": "tensor<4x4xf32>", "sharding": "<@m, [{x}, {}]>"}],
     "ops": [{"op": "tanh", "operands": ["a"], "result": "z", "sharding": "<@m, [{x}, {}]>"}],
     "outputs": [{"value": "z", "sharding": "<@m, [{}, {y}]>"}, {"value": "a"}]})");
-  SpmdProgram program = propagateAndPartition(graph);
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
   REQUIRE(program.values[program.outputs[0]].name != "z"); // the case under test
   GeneratedProgram generated = generateProgram(program);
   CHECK(generated.header.find("//   0: z tensor<4x4xf32>") != std::string::npos);

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "test/codegen/CodegenTestUtil.h"
 
 using namespace shardgen;
@@ -43,8 +43,8 @@ TEST_CASE("generated code does not grow with the number of devices") {
   // Per dim: chunks of 4 (14 of 16, or 62 of 64), a short one of 2, an empty one.
   Graph small = loadVerified(rowSumGraph(16, 58));
   Graph big = loadVerified(rowSumGraph(64, 250));
-  GeneratedProgram smallProgram = generateProgram(propagateAndPartition(small));
-  GeneratedProgram bigProgram = generateProgram(propagateAndPartition(big));
+  GeneratedProgram smallProgram = generateProgram(pipeline::propagateAndPartition(small));
+  GeneratedProgram bigProgram = generateProgram(pipeline::propagateAndPartition(big));
   for (const std::string word : {"if (", "copy<", "rt::allReduce", "binary<", "reduce<"}) {
     INFO(word);
     CHECK(countOccurrences(bigProgram.source, word) == countOccurrences(smallProgram.source, word));
@@ -69,8 +69,8 @@ TEST_CASE("a 2^20-device mesh gives the 2^10-device mesh's code, up to constants
   // empty one. Not timed: the 1M-device compile is about a second (bench/README.md).
   Graph small = loadVerified(rowSumGraph(32, 122));
   Graph huge = loadVerified(rowSumGraph(1024, 4090));
-  GeneratedProgram smallProgram = generateProgram(propagateAndPartition(small));
-  GeneratedProgram hugeProgram = generateProgram(propagateAndPartition(huge));
+  GeneratedProgram smallProgram = generateProgram(pipeline::propagateAndPartition(small));
+  GeneratedProgram hugeProgram = generateProgram(pipeline::propagateAndPartition(huge));
   CHECK(withoutNumbers(hugeProgram.source) == withoutNumbers(smallProgram.source));
   CHECK(withoutNumbers(hugeProgram.hostSource) == withoutNumbers(smallProgram.hostSource));
   CHECK(withoutNumbers(hugeProgram.header) == withoutNumbers(smallProgram.header));

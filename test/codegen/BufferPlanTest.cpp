@@ -12,7 +12,6 @@
 
 #include "compiler/codegen/BufferPlan.h"
 #include "compiler/codegen/Fusion.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/RandomGraphGenerator.h"
 

@@ -6,11 +6,11 @@
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/partition/SpmdCoherence.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "compiler/verify/Verifier.h"
 #include "test/support/TestValues.h"
 
@@ -30,7 +30,7 @@ std::string sample(const std::string &name) {
 }
 
 SpmdProgram partitionVerified(Graph &graph) {
-  SpmdProgram program = propagateAndPartition(graph);
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
   verifySpmdCoherence(program);
   return program;
 }

@@ -10,7 +10,6 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "runtime/include/shardgen/distribution.h"

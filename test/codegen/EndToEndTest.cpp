@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "test/codegen/CodegenTestUtil.h"
 
 using namespace shardgen;

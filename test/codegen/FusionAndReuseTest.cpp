@@ -10,7 +10,6 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/TestValues.h"
 

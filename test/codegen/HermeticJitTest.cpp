@@ -13,8 +13,8 @@
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "compiler/verify/CustomCallNames.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/TestValues.h"
@@ -85,7 +85,7 @@ TEST_CASE("custom_call targets named like generated, kernel and runtime names ru
                                    {"allReduce", scale<7>},
                                    {"Scratch", scale<11>}};
   std::vector<Literal> inputs = randomInputs(graph, 1);
-  SpmdProgram program = propagateAndPartition(graph);
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
   GeneratedProgram generated = generateProgram(program);
   CompiledProgram compiled(program, generated, generatedCodeJitOptions(functions));
   std::vector<Literal> actual = compiled.run(inputs);

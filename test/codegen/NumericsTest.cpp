@@ -13,8 +13,8 @@
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/codegen/ResultCheck.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/RandomGraphGenerator.h"
 #include "test/support/TestValues.h"
@@ -26,7 +26,7 @@ namespace {
 
 std::vector<Literal> runCompiled(Graph &graph, const std::vector<Literal> &inputs,
                                  std::string *source = nullptr) {
-  SpmdProgram program = propagateAndPartition(graph);
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
   GeneratedProgram generated = generateProgram(program);
   if (source)
     *source = generated.source;

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
 #include "test/codegen/CodegenTestUtil.h"
 
 using namespace shardgen;

@@ -38,7 +38,7 @@ TEST_CASE("free axes propagate into the body and out again; manual ones never en
   CHECK(p.sharding("yl") == R"(<@mesh, [{}, {"model"}]>)");
   CHECK(p.sharding("r") == R"(<@mesh, [{"data"}, {"model"}]>)");
   CHECK(p.sharding("n") == R"(<@mesh, [{"data"}, {"model"}]>)");
-  const auto &mc = p.result.manualComputations.at("/ops/0");
+  const auto &mc = p.result.manualComputations.at(&p.graph.main.ops[0]);
   CHECK(printSharding(mc.inShardings[0]) == R"(<@mesh, [{"data"}, {"model"}]>)");
   CHECK(printSharding(mc.outShardings[0]) == R"(<@mesh, [{"data"}, {"model"}]>)");
 }
@@ -58,6 +58,6 @@ TEST_CASE("a closed in_sharding dim does not gain free axes") {
                                  R"({"op": "tanh", "operands": ["xl"], "result": "yl"})",
                                  "<@mesh, [{data}, {?}]>"));
   CHECK(p.sharding("xl") == R"(<@mesh, [{}, {}]>)");
-  CHECK(printSharding(p.result.manualComputations.at("/ops/0").inShardings[0]) ==
+  CHECK(printSharding(p.result.manualComputations.at(&p.graph.main.ops[0]).inShardings[0]) ==
         R"(<@mesh, [{"data"}, {}]>)");
 }
