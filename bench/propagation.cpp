@@ -9,8 +9,8 @@
 // 2. Against MLIR: chains of dot/add/multiply/tanh layers, each layer with
 //    its own weights, written once as a shardgen graph (JSON) and once in
 //    MLIR's `mesh` dialect (tosa ops). The whole `shardgen propagate` process
-//    and `mlir-opt-19 --sharding-propagation` run on them as subprocesses:
-//    wall seconds and peak RSS of each, and the pass time alone (shardgen's
+//    and `mlir-opt-19 --sharding-propagation` run on them as subprocesses
+//    under GNU time: CPU seconds and peak RSS of each, and the pass time alone (shardgen's
 //    in-process, MLIR's from --mlir-timing; MLIR writes bytecode, its text
 //    printer crashing on these shardings). Skipped when mlir-opt-19 is not
 //    installed (package mlir-19-tools; not a project dependency).
@@ -19,13 +19,12 @@
 //   SHARDGEN=/path/to/shardgen bench_propagation ...  (another build's binary)
 
 #include <malloc.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <new>
 #include <sstream>
@@ -87,8 +86,12 @@ void operator delete[](void *p, size_t) noexcept { countedFree(p); }
 
 namespace {
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+/// CPU seconds of this process: the machine is shared, and the wall clock
+/// would also count other processes' turns (propagation is single-threaded).
+double cpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 void benchPass(int64_t maxOps) {
@@ -104,9 +107,9 @@ void benchPass(int64_t maxOps) {
     int64_t irBytes = heap.live - liveBefore;
     heap.peak = heap.live;
     int64_t peakBase = heap.live, allocationsBefore = heap.allocations;
-    auto start = std::chrono::steady_clock::now();
+    double start = cpuSeconds();
     PropagationResult result = propagateShardings(graph, PropagationStrategy::UserPriority);
-    double seconds = secondsSince(start);
+    double seconds = cpuSeconds() - start;
     auto visits = static_cast<double>(result.opVisits);
     std::printf("%9.0f %8.3f %12.0f %14.0f %9.0f %12.2f %12.0f %12.0f\n", ops, seconds, visits,
                 visits / seconds, seconds * 1e9 / ops,
@@ -123,21 +126,30 @@ void benchPass(int64_t maxOps) {
 
 struct ProcessRun {
   bool ok = false;
-  double seconds = 0;
+  double seconds = 0; // CPU (user + system)
   int64_t peakRssBytes = 0;
-  std::string output; // stderr (and stdout unless redirected)
+  std::string output; // stderr
 };
 
-/// Runs `argv` with stdout to `stdoutPath` and stderr captured.
+std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Runs `argv` under GNU time (a child forked from this large process would
+/// inherit its peak RSS), stdout to `stdoutPath`.
 ProcessRun runProcess(const std::vector<std::string> &argv, const std::string &stdoutPath) {
   ProcessRun run;
-  std::string errPath = stdoutPath + ".err";
+  std::string errPath = stdoutPath + ".err", timePath = stdoutPath + ".time";
+  std::vector<std::string> command = {"/usr/bin/time", "-f", "%U %S %M", "-o", timePath};
+  command.insert(command.end(), argv.begin(), argv.end());
   std::fflush(stdout); // or the child's exit flushes our buffer twice
-  auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
     std::vector<char *> args;
-    for (const std::string &arg : argv)
+    for (const std::string &arg : command)
       args.push_back(const_cast<char *>(arg.c_str()));
     args.push_back(nullptr);
     if (!std::freopen(stdoutPath.c_str(), "w", stdout) ||
@@ -147,17 +159,18 @@ ProcessRun runProcess(const std::vector<std::string> &argv, const std::string &s
     _exit(127);
   }
   int status = 0;
-  rusage usage{};
-  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid)
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
     return run;
-  run.seconds = secondsSince(start);
   run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  run.peakRssBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-  std::ifstream err(errPath);
-  std::stringstream text;
-  text << err.rdbuf();
-  run.output = text.str();
+  double user = 0, system = 0;
+  long long kib = 0;
+  std::istringstream times(readFile(timePath));
+  times >> user >> system >> kib;
+  run.seconds = user + system;
+  run.peakRssBytes = kib * 1024;
+  run.output = readFile(errPath);
   std::remove(errPath.c_str());
+  std::remove(timePath.c_str());
   return run;
 }
 
@@ -179,9 +192,9 @@ double mlirPassSeconds(const std::string &timing) {
 double shardgenPassSeconds(const std::string &json) {
   Graph graph = readGraph(json);
   verifyGraph(graph);
-  auto start = std::chrono::steady_clock::now();
-  PropagationResult result = propagateShardings(graph, PropagationStrategy::UserPriority);
-  return secondsSince(start);
+  double start = cpuSeconds();
+  propagateShardings(graph, PropagationStrategy::UserPriority);
+  return cpuSeconds() - start;
 }
 
 /// The shardgen binary built with this bench, unless $SHARDGEN names another.
@@ -230,8 +243,8 @@ void benchAgainstMlir(int64_t maxOps, const std::string &mlirOpt) {
   std::string cleanup = "rm -rf " + dir;
   if (std::system(cleanup.c_str()) != 0)
     std::printf("could not remove %s\n", dir.c_str());
-  std::printf("x: mlir-opt / shardgen (above 1: shardgen faster or leaner). B/op: peak RSS "
-              "of the process per op.\n");
+  std::printf("CPU seconds; x: mlir-opt / shardgen (above 1: shardgen faster or leaner); B/op: "
+              "peak RSS of the process per op.\n");
 }
 
 std::string findMlirOpt() {
