@@ -33,6 +33,38 @@ void appendMetadata(Json &object, const Metadata &metadata) {
     object[key] = Json::parse(text);
 }
 
+/// The metadata, with `originKey` set to `origin` (in its place if the file
+/// had that key, else after the others).
+void appendMetadata(Json &object, const Metadata &metadata, const char *originKey, Json origin) {
+  appendMetadata(object, metadata);
+  object[originKey] = std::move(origin);
+}
+
+/// A slot's metadata and its typed origin, if propagation set one.
+void appendSlotMetadata(Json &object, const RegionArgument &slot) {
+  if (slot.origin)
+    appendMetadata(object, slot.metadata, "_origin", slot.origin->str());
+  else
+    appendMetadata(object, slot.metadata);
+}
+
+/// An op's metadata and its results' origins: `_origin` for one result
+/// written in the singular form, else `_origins`.
+void appendOpMetadata(Json &object, const Op &op) {
+  if (op.origins.empty()) {
+    appendMetadata(object, op.metadata);
+    return;
+  }
+  if (op.origins.size() == 1 && !op.pluralResults) {
+    appendMetadata(object, op.metadata, "_origin", op.origins[0].str());
+    return;
+  }
+  Json origins = Json::array();
+  for (const ShardingOrigin &origin : op.origins)
+    origins.push_back(origin.str());
+  appendMetadata(object, op.metadata, "_origins", std::move(origins));
+}
+
 /// Per-result optional entries: one value, or an array with one entry per
 /// result (null where unset, or where a pass left the vector short); nothing
 /// when no entry is set.
@@ -75,7 +107,7 @@ Json GraphWriter::write() const {
       output["sharding"] = printSharding(*result.sharding);
     if (result.distribution)
       output["distribution"] = distributionToJson(*result.distribution);
-    appendMetadata(output, result.metadata);
+    appendSlotMetadata(output, result);
     outputs.push_back(std::move(output));
   }
   top["outputs"] = std::move(outputs);
@@ -106,7 +138,7 @@ Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
     object["sharding"] = printSharding(*argument.sharding);
   if (argument.distribution)
     object["distribution"] = distributionToJson(*argument.distribution);
-  appendMetadata(object, argument.metadata);
+  appendSlotMetadata(object, argument);
   return object;
 }
 
@@ -152,7 +184,7 @@ Json GraphWriter::opToJson(const Op &op) const {
     for (auto &[fieldKey, value] : fields)
       if (fieldKey == key)
         object[std::string(key)] = std::move(value);
-  appendMetadata(object, op.metadata);
+  appendOpMetadata(object, op);
   return object;
 }
 

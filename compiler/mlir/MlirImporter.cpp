@@ -509,6 +509,7 @@ void Importer::run(const std::string &entryName) {
     graph_.main.results.push_back(std::move(result));
   }
   graph_.linkDefinitions();
+  takeOriginsFromMetadata(graph_); // what propagation wrote: typed again
 }
 
 ValueId Importer::define(RegionState &state, Names &names, const std::string &ssaName,

@@ -310,8 +310,8 @@ void Writer::writeOp(const Op &op, int indent) {
       parts.attrs.push_back("shardgen.result_shardings = [" + join(entries) + "]");
     }
   }
-  if (!op.metadata.empty())
-    parts.attrs.push_back("shardgen.metadata = " + metadataText(op.metadata));
+  if (Metadata metadata = metadataWithOrigin(op); !metadata.empty())
+    parts.attrs.push_back("shardgen.metadata = " + metadataText(metadata));
 
   std::string name = "stablehlo." + std::string(op.name());
   std::string attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
@@ -487,8 +487,9 @@ void Writer::writeOp(const Op &op, int indent) {
       shardingHint |= arg.sharding.has_value();
       argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">"
                                           : "unit");
-      metadataHint |= !arg.metadata.empty();
-      argMetadata.push_back(metadataText(arg.metadata));
+      Metadata metadata = metadataWithOrigin(arg);
+      metadataHint |= !metadata.empty();
+      argMetadata.push_back(metadataText(metadata));
     }
     if (nameHint)
       parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
@@ -596,8 +597,8 @@ std::string Writer::write() {
       attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*arg.sharding) + ">");
     if (nameValue(arg.value, freshLike(graph_.value(arg.value).name)))
       attrs.push_back("shardgen.name = " + quoteString(graph_.value(arg.value).name));
-    if (!arg.metadata.empty())
-      attrs.push_back("shardgen.metadata = " + metadataText(arg.metadata));
+    if (Metadata metadata = metadataWithOrigin(arg); !metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(metadata));
     std::string dict = "{" + join(attrs) + "}";
     argAttrDicts.push_back(dict);
     argTypes.push_back(type(arg.value));
@@ -609,8 +610,8 @@ std::string Writer::write() {
     std::vector<std::string> attrs;
     if (result.sharding)
       attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*result.sharding) + ">");
-    if (!result.metadata.empty())
-      attrs.push_back("shardgen.metadata = " + metadataText(result.metadata));
+    if (Metadata metadata = metadataWithOrigin(result); !metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(metadata));
     anyResultAttrs |= !attrs.empty();
     resultTypes.push_back(type(result.value));
     resultAttrDicts.push_back("{" + join(attrs) + "}");
