@@ -33,6 +33,7 @@
 
 #include "bench/propagation_programs.h"
 #include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/GraphWriter.h"
 #include "compiler/propagate/Propagation.h"
 #include "compiler/verify/Verifier.h"
 
@@ -121,6 +122,48 @@ void benchPass(int64_t maxOps) {
       for (size_t v = graph.values.size() - kTransformerOpsPerLayer; v < graph.values.size(); ++v)
         std::printf("  %s %s\n", graph.values[v].name.c_str(),
                     printSharding(result.shardings[v]).c_str());
+  }
+}
+
+/// What `shardgen propagate` does, stage by stage, in this process: CPU
+/// seconds and the heap's peak above the start, per op, at the end of each
+/// stage (the counting allocator; RSS adds the binary and allocator slack).
+void benchStages(int64_t maxOps) {
+  std::printf("\nshardgen propagate in-process by stage (dot/add/multiply/tanh chain): CPU seconds "
+              "| heap peak bytes/op so far\n");
+  std::printf("%9s %14s %14s %14s %14s %14s\n", "ops", "read", "verify", "propagate", "apply",
+              "write");
+  for (int64_t ops = 1000; ops <= maxOps; ops *= 10) {
+    std::string json = chainGraphJson(ops / kChainOpsPerLayer);
+    heap.peak = heap.live;
+    int64_t base = heap.live;
+    auto n = static_cast<double>(ops);
+    std::string line;
+    auto stage = [&](auto &&run) {
+      double start = cpuSeconds();
+      run();
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %6.2f | %5.0f", cpuSeconds() - start,
+                    static_cast<double>(heap.peak - base) / n);
+      line += cell;
+    };
+    Graph graph;
+    PropagationResult result;
+    std::string text;
+    stage([&] {
+      graph = readGraph(json);
+      json.clear();
+      json.shrink_to_fit();
+    });
+    stage([&] { verifyGraph(graph); });
+    stage([&] { result = propagateShardings(graph, PropagationStrategy::UserPriority); });
+    stage([&] {
+      applyPropagation(graph, result);
+      result = PropagationResult{};
+    });
+    stage([&] { text = writeGraph(graph); });
+    std::printf("%9lld%s\n", static_cast<long long>(ops), line.c_str());
+    std::fflush(stdout);
   }
 }
 
@@ -260,6 +303,7 @@ int main(int argc, char **argv) {
   int64_t maxOps = argc > 1 ? std::atoll(argv[1]) : 1000000;
   int64_t maxMlirOps = argc > 2 ? std::atoll(argv[2]) : 1000000;
   benchPass(maxOps);
+  benchStages(maxOps);
   std::string mlirOpt = findMlirOpt();
   if (mlirOpt.empty()) {
     std::printf("\nmlir-opt-19 not found (package mlir-19-tools): no MLIR baseline\n");

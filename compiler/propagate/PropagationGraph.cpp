@@ -33,6 +33,10 @@ public:
   Builder(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
   void build() {
+    // One tensor per value plus a few virtual ones; reserved so that the
+    // (large) tensors are not moved while the vector grows.
+    pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
+    opIndex_.reserve(graph_.values.size());
     walkOps(graph_.main, [&](const Op &op) {
       opIndex_[&op] = static_cast<int64_t>(pg_.ops.size());
       pg_.ops.push_back(&op);
