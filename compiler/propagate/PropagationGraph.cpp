@@ -64,12 +64,11 @@ public:
 
 private:
   int64_t addTensor(ValueId value, Shape shape, std::string label, const AxisList &forbidden) {
-    Tensor tensor;
+    Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
     tensor.value = value;
     tensor.shape = std::move(shape);
     tensor.label = std::move(label);
     tensor.state.forbidden = forbidden;
-    pg_.tensors.push_back(std::move(tensor));
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
   }
 
