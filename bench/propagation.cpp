@@ -1,19 +1,23 @@
-// Propagation benchmark, in two parts.
+// Propagation benchmark, in three parts.
 //
 // 1. The pass: stacks of transformer layers (attention + MLP, Megatron-style
 //    weight shardings, data-parallel activations) of about 1k..1M ops with
-//    only the inputs annotated. Prints the time of propagateShardings
-//    (default strategy), op visits per second, and from a counting allocator
-//    the heap allocations per visit and the peak heap bytes per op the pass
-//    adds on top of the IR. Cost should grow linearly with the ops.
-// 2. Against MLIR: chains of dot/add/multiply/tanh layers, each layer with
-//    its own weights, written once as a shardgen graph (JSON) and once in
-//    MLIR's `mesh` dialect (tosa ops). The whole `shardgen propagate` process
-//    and `mlir-opt-19 --sharding-propagation` run on them as subprocesses
-//    under GNU time: CPU seconds and peak RSS of each, and the pass time alone (shardgen's
-//    in-process, MLIR's from --mlir-timing; MLIR writes bytecode, its text
-//    printer crashing on these shardings). Skipped when mlir-opt-19 is not
-//    installed (package mlir-19-tools; not a project dependency).
+//    only the inputs annotated. Prints the CPU time of propagateShardings
+//    (default strategy, graph building and results included), op visits per
+//    second, and from a counting allocator the heap allocations of the call
+//    per visit, the IR's bytes per op and the peak bytes per op the call adds
+//    on top of the IR. Cost should grow linearly with the ops.
+// 2. What `shardgen propagate` does (read JSON, verify, propagate, apply,
+//    write JSON), stage by stage in this process, on dot/add/multiply/tanh
+//    chains (each layer with its own weights): CPU seconds and the heap peak.
+// 3. Against MLIR: the same chains written once as a shardgen graph (JSON)
+//    and once in MLIR's `mesh` dialect (tosa ops). The whole `shardgen
+//    propagate` process and `mlir-opt-19 --sharding-propagation` run on them
+//    under GNU time (/usr/bin/time): CPU seconds and peak RSS of each; and the
+//    pass alone in wall seconds (shardgen's in-process, MLIR's from
+//    --mlir-timing). MLIR writes bytecode: its text printer crashes on these
+//    shardings. Skipped when mlir-opt-19 is not installed (package
+//    mlir-19-tools; not a project dependency).
 //
 //   bench_propagation [max_ops [max_mlir_ops]]   (defaults 1000000, 1000000)
 //   SHARDGEN=/path/to/shardgen bench_propagation ...  (another build's binary)
@@ -22,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -231,13 +236,14 @@ double mlirPassSeconds(const std::string &timing) {
   return -1;
 }
 
-/// The in-process pass time of shardgen on the chain (read and verify excluded).
+/// The in-process pass time of shardgen on the chain (read and verify
+/// excluded), in wall seconds as --mlir-timing gives MLIR's.
 double shardgenPassSeconds(const std::string &json) {
   Graph graph = readGraph(json);
   verifyGraph(graph);
-  double start = cpuSeconds();
+  auto start = std::chrono::steady_clock::now();
   propagateShardings(graph, PropagationStrategy::UserPriority);
-  return cpuSeconds() - start;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// The shardgen binary built with this bench, unless $SHARDGEN names another.
@@ -286,8 +292,9 @@ void benchAgainstMlir(int64_t maxOps, const std::string &mlirOpt) {
   std::string cleanup = "rm -rf " + dir;
   if (std::system(cleanup.c_str()) != 0)
     std::printf("could not remove %s\n", dir.c_str());
-  std::printf("CPU seconds; x: mlir-opt / shardgen (above 1: shardgen faster or leaner); B/op: "
-              "peak RSS of the process per op.\n");
+  std::printf("pass: wall seconds of the pass alone (MLIR's from --mlir-timing); total: CPU "
+              "seconds of the process (GNU time); B/op: its peak RSS per op; x: mlir-opt / "
+              "shardgen (above 1: shardgen faster or leaner).\n");
 }
 
 std::string findMlirOpt() {
