@@ -26,7 +26,12 @@ int runPropagate(const ParsedArgs &args) {
   if (!propagated)
     return kSuccess;
   auto &[graph, result] = *propagated;
+  // Writing needs neither explain's state nor, once applied, the result: each
+  // is freed as early as possible (peak memory of large graphs).
+  result.state.reset();
+  result.spread.reset();
   applyPropagation(graph, result);
+  result = PropagationResult{};
   std::string text = writeGraph(graph);
   if (auto out = args.value("-o"))
     writeTextFile(*out, text);

@@ -134,6 +134,7 @@ void GraphReader::read(const Json &root) {
   }
 
   graph_.linkDefinitions();
+  takeOriginsFromMetadata(graph_); // what propagation wrote: typed again
 }
 
 Mesh GraphReader::readMesh(const Json &json, const std::string &pointer) {

@@ -15,10 +15,13 @@ class GraphWriter {
 public:
   explicit GraphWriter(const Graph &graph) : graph_(graph) {}
   Json write() const;
+  /// write() printed, without holding the whole document.
+  std::string writeStreamed() const;
 
 private:
   Json meshToJson(const Mesh &mesh) const;
   Json argumentToJson(const RegionArgument &argument) const;
+  Json outputToJson(const RegionResult &result) const;
   Json opToJson(const Op &op) const;
   Json opsToJson(const Region &region) const;
   Json bodyToJson(const Region &body) const;
@@ -31,6 +34,38 @@ private:
 void appendMetadata(Json &object, const Metadata &metadata) {
   for (const auto &[key, text] : metadata)
     object[key] = Json::parse(text);
+}
+
+/// The metadata, with `originKey` set to `origin` (in its place if the file
+/// had that key, else after the others).
+void appendMetadata(Json &object, const Metadata &metadata, const char *originKey, Json origin) {
+  appendMetadata(object, metadata);
+  object[originKey] = std::move(origin);
+}
+
+/// A slot's metadata and its typed origin, if propagation set one.
+void appendSlotMetadata(Json &object, const RegionArgument &slot) {
+  if (slot.origin)
+    appendMetadata(object, slot.metadata, "_origin", slot.origin->str());
+  else
+    appendMetadata(object, slot.metadata);
+}
+
+/// An op's metadata and its results' origins: `_origin` for one result
+/// written in the singular form, else `_origins`.
+void appendOpMetadata(Json &object, const Op &op) {
+  if (op.origins.empty()) {
+    appendMetadata(object, op.metadata);
+    return;
+  }
+  if (op.origins.size() == 1 && !op.pluralResults) {
+    appendMetadata(object, op.metadata, "_origin", op.origins[0].str());
+    return;
+  }
+  Json origins = Json::array();
+  for (const ShardingOrigin &origin : op.origins)
+    origins.push_back(origin.str());
+  appendMetadata(object, op.metadata, "_origins", std::move(origins));
 }
 
 /// Per-result optional entries: one value, or an array with one entry per
@@ -68,19 +103,44 @@ Json GraphWriter::write() const {
   top["inputs"] = std::move(inputs);
   top["ops"] = opsToJson(graph_.main);
   Json outputs = Json::array();
-  for (const auto &result : graph_.main.results) {
-    Json output = Json::object();
-    output["value"] = nameOf(result.value);
-    if (result.sharding)
-      output["sharding"] = printSharding(*result.sharding);
-    if (result.distribution)
-      output["distribution"] = distributionToJson(*result.distribution);
-    appendMetadata(output, result.metadata);
-    outputs.push_back(std::move(output));
-  }
+  for (const auto &result : graph_.main.results)
+    outputs.push_back(outputToJson(result));
   top["outputs"] = std::move(outputs);
   appendMetadata(top, graph_.metadata);
   return top;
+}
+
+std::string GraphWriter::writeStreamed() const {
+  // The same members as write(), each op printed as soon as it is built.
+  JsonObjectStream top;
+  top.member("format", "shardgen-graph");
+  top.member("version", 1);
+  if (!graph_.name.empty())
+    top.member("name", graph_.name);
+  top.objectArray("meshes", graph_.meshes.size(),
+                  [&](size_t i) { return meshToJson(graph_.meshes[i]); });
+  const Region &main = graph_.main;
+  top.objectArray("inputs", main.args.size(),
+                  [&](size_t i) { return argumentToJson(main.args[i]); });
+  top.objectArray("ops", main.ops.size(), [&](size_t i) { return opToJson(main.ops[i]); });
+  top.objectArray("outputs", main.results.size(),
+                  [&](size_t i) { return outputToJson(main.results[i]); });
+  Json metadata = Json::object();
+  appendMetadata(metadata, graph_.metadata);
+  for (auto it = metadata.begin(); it != metadata.end(); ++it)
+    top.member(it.key(), it.value());
+  return top.finish();
+}
+
+Json GraphWriter::outputToJson(const RegionResult &result) const {
+  Json output = Json::object();
+  output["value"] = nameOf(result.value);
+  if (result.sharding)
+    output["sharding"] = printSharding(*result.sharding);
+  if (result.distribution)
+    output["distribution"] = distributionToJson(*result.distribution);
+  appendSlotMetadata(output, result);
+  return output;
 }
 
 Json GraphWriter::meshToJson(const Mesh &mesh) const {
@@ -106,7 +166,7 @@ Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
     object["sharding"] = printSharding(*argument.sharding);
   if (argument.distribution)
     object["distribution"] = distributionToJson(*argument.distribution);
-  appendMetadata(object, argument.metadata);
+  appendSlotMetadata(object, argument);
   return object;
 }
 
@@ -152,7 +212,7 @@ Json GraphWriter::opToJson(const Op &op) const {
     for (auto &[fieldKey, value] : fields)
       if (fieldKey == key)
         object[std::string(key)] = std::move(value);
-  appendMetadata(object, op.metadata);
+  appendOpMetadata(object, op);
   return object;
 }
 
@@ -173,6 +233,14 @@ Json GraphWriter::bodyToJson(const Region &body) const {
 
 } // namespace
 
-std::string writeGraph(const Graph &graph) { return printJson(GraphWriter(graph).write()) + "\n"; }
+std::string writeGraph(const Graph &graph) {
+  GraphWriter writer(graph);
+  const Region &main = graph.main;
+  // With an array of objects the document spans lines: print it op by op
+  // (the peak memory of large graphs). Else it may fit on one line.
+  if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty())
+    return writer.writeStreamed() + "\n";
+  return printJson(writer.write()) + "\n";
+}
 
 } // namespace shardgen

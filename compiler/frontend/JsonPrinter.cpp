@@ -76,4 +76,37 @@ std::string printJson(const Json &json) {
   return out;
 }
 
+void printJsonAt(const Json &json, size_t indent, std::string &out) { print(json, indent, out); }
+
+void JsonObjectStream::key(std::string_view key) {
+  out_ += first_ ? "{\n  " : ",\n  ";
+  first_ = false;
+  out_ += Json(key).dump() + ": ";
+}
+
+void JsonObjectStream::member(std::string_view name, const Json &value) {
+  key(name);
+  print(value, 2, out_);
+}
+
+void JsonObjectStream::objectArray(std::string_view name, size_t count,
+                                   const std::function<Json(size_t)> &element) {
+  key(name);
+  if (count == 0) {
+    out_ += "[]";
+    return;
+  }
+  out_ += "[\n";
+  for (size_t i = 0; i < count; ++i) {
+    out_ += i ? ",\n    " : "    ";
+    print(element(i), 4, out_);
+  }
+  out_ += "\n  ]";
+}
+
+std::string JsonObjectStream::finish() {
+  out_ += first_ ? "{}" : "\n}";
+  return std::move(out_);
+}
+
 } // namespace shardgen

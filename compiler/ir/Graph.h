@@ -19,6 +19,7 @@
 #include "compiler/ir/Metadata.h"
 #include "compiler/ir/OpKind.h"
 #include "compiler/ir/Sharding.h"
+#include "compiler/ir/ShardingOrigin.h"
 #include "compiler/ir/TensorType.h"
 
 namespace shardgen {
@@ -48,6 +49,8 @@ struct RegionArgument {
   std::string pointer;
   Metadata metadata;
   std::optional<Distribution> distribution;
+  /// Set by propagation: where `sharding` (or `distribution`) came from.
+  std::optional<ShardingOrigin> origin;
 };
 using RegionResult = RegionArgument;
 
@@ -64,6 +67,9 @@ struct Op {
   /// Per result: the user distribution (`distribution`/`distributions`). For
   /// distribute this is the op's distribution itself.
   std::vector<std::optional<Distribution>> distributions;
+  /// Per result, set by propagation: where its sharding or distribution came
+  /// from (empty: nothing to write beyond the metadata).
+  std::vector<ShardingOrigin> origins;
   /// The file used the plural keys (`results`, `types`, `shardings`).
   bool pluralResults = false;
   Attributes attrs;
@@ -125,6 +131,18 @@ struct Uses {
   std::vector<int64_t> returnCount;
 };
 Uses computeUses(const Graph &graph);
+
+/// A slot's or op's metadata as a file holds it: with propagation's origin
+/// as `_origin` (an op with several results, or written with the plural
+/// keys: `_origins`), in place of the file's own or after the other keys.
+Metadata metadataWithOrigin(const RegionArgument &slot);
+Metadata metadataWithOrigin(const Op &op);
+
+/// Moves `_origin`/`_origins` metadata that propagation wrote (the last `_`
+/// key of its object, text `ShardingOrigin::str` gives) into the slots'
+/// typed origins, so a propagated file read back holds what propagation
+/// left. Other `_origin` entries stay metadata. Readers call it once.
+void takeOriginsFromMetadata(Graph &graph);
 
 /// The JSON pointer of the first distribution (input, op result or output) in
 /// file order; empty when the graph has none.

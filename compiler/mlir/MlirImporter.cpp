@@ -450,6 +450,7 @@ void Importer::run(const std::string &entryName) {
                         " results");
   importOutputs(entry, ret, names);
   graph_.linkDefinitions();
+  takeOriginsFromMetadata(graph_); // what propagation wrote: typed again
 }
 
 void Importer::importModuleAttributes() {

@@ -318,8 +318,8 @@ void Writer::writeOp(const Op &op, int indent) {
   OpText text;
   text.lhs = results(op, parts);
   resultShardingAttrs(op, parts);
-  if (!op.metadata.empty())
-    parts.attrs.push_back("shardgen.metadata = " + metadataText(op.metadata));
+  if (Metadata metadata = metadataWithOrigin(op); !metadata.empty())
+    parts.attrs.push_back("shardgen.metadata = " + metadataText(metadata));
 
   text.name = "stablehlo." + std::string(op.name());
   text.attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
@@ -589,8 +589,9 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     shardingHint |= arg.sharding.has_value();
     argShardings.push_back(arg.sharding ? "#sdy.sharding<" + shardingBody(*arg.sharding) + ">"
                                         : "unit");
-    metadataHint |= !arg.metadata.empty();
-    argMetadata.push_back(metadataText(arg.metadata));
+    Metadata metadata = metadataWithOrigin(arg);
+    metadataHint |= !metadata.empty();
+    argMetadata.push_back(metadataText(metadata));
   }
   if (nameHint)
     parts.attrs.push_back("shardgen.arg_names = " + stringList(argNames));
@@ -688,8 +689,8 @@ Writer::Signature Writer::mainSignature() {
       attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*arg.sharding) + ">");
     if (nameValue(arg.value, freshLike(graph_.value(arg.value).name)))
       attrs.push_back("shardgen.name = " + quoteString(graph_.value(arg.value).name));
-    if (!arg.metadata.empty())
-      attrs.push_back("shardgen.metadata = " + metadataText(arg.metadata));
+    if (Metadata metadata = metadataWithOrigin(arg); !metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(metadata));
     std::string dict = "{" + join(attrs) + "}";
     argAttrDicts.push_back(dict);
     argTypes.push_back(type(arg.value));
@@ -699,8 +700,8 @@ Writer::Signature Writer::mainSignature() {
     std::vector<std::string> attrs;
     if (result.sharding)
       attrs.push_back("sdy.sharding = #sdy.sharding<" + shardingBody(*result.sharding) + ">");
-    if (!result.metadata.empty())
-      attrs.push_back("shardgen.metadata = " + metadataText(result.metadata));
+    if (Metadata metadata = metadataWithOrigin(result); !metadata.empty())
+      attrs.push_back("shardgen.metadata = " + metadataText(metadata));
     anyResultAttrs |= !attrs.empty();
     resultTypes.push_back(type(result.value));
     resultAttrDicts.push_back("{" + join(attrs) + "}");

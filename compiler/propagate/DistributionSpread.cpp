@@ -54,8 +54,10 @@ public:
     spread_.distributions.resize(n);
     spread_.sources.resize(n);
     spread_.pinnedBy.resize(n);
-    uses_ = computeUses(graph_);
     findPins();
+    if (firstDistributionPointer(graph_).empty())
+      return std::move(spread_); // nothing to spread (most graphs)
+    uses_ = computeUses(graph_);
     seedUserDistributions();
     while (!queue_.empty()) {
       const Op *op = queue_.front();

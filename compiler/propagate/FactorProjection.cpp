@@ -70,7 +70,20 @@ TensorProjection projectTensor(const ShardingState &state,
                                const OpShardingRule::TensorFactors &mapping,
                                const std::vector<int64_t> &factorSizes) {
   TensorProjection projection;
+  projectTensor(state, mapping, factorSizes, projection);
+  return projection;
+}
+
+void projectTensor(const ShardingState &state, const OpShardingRule::TensorFactors &mapping,
+                   const std::vector<int64_t> &factorSizes, TensorProjection &projection) {
+  // Cleared, not freed: the engine reuses one projection for every visit.
   projection.factors.resize(factorSizes.size());
+  for (FactorSharding &factor : projection.factors) {
+    factor.present = factor.closed = factor.minorMost = false;
+    factor.axes.clear();
+    factor.overflow.clear();
+  }
+  projection.excluded.clear();
   for (size_t d = 0; d < mapping.size(); ++d) {
     const DimState *dim = state.hasSharding() && d < state.dims.size() ? &state.dims[d] : nullptr;
     projectDim(dim, mapping[d], factorSizes, projection);
@@ -85,7 +98,6 @@ TensorProjection projectTensor(const ShardingState &state,
                              state.unreduced.end());
   projection.excluded.insert(projection.excluded.end(), state.forbidden.begin(),
                              state.forbidden.end());
-  return projection;
 }
 
 ShardingState unprojectTensor(const TensorProjection &projection,

@@ -30,6 +30,10 @@ struct TensorProjection {
 TensorProjection projectTensor(const ShardingState &state,
                                const OpShardingRule::TensorFactors &mapping,
                                const std::vector<int64_t> &factorSizes);
+/// The same into `projection`, reusing its storage (no allocation once it
+/// has held a projection as large).
+void projectTensor(const ShardingState &state, const OpShardingRule::TensorFactors &mapping,
+                   const std::vector<int64_t> &factorSizes, TensorProjection &projection);
 
 /// The tensor sharding that the factor shardings describe. Dims without
 /// factors keep `old`'s dim; replicated/unreduced/forbidden come from `old`.

@@ -9,44 +9,45 @@ namespace shardgen::propagation {
 
 namespace {
 
-/// Merges `incoming` into the compatible axes so far. With `canExpand`, a
-/// longer compatible list wins ("a" and "a","b" give "a","b"); a mismatch
-/// stops at the common prefix and forbids any later expansion.
-std::pair<AxisList, bool> mergeCompatible(const AxisList &current, const AxisList &incoming,
-                                          bool canExpand) {
-  AxisList result;
+/// Merges `incoming` into the compatible axes so far, in place. With
+/// `canExpand`, a longer compatible list wins ("a" and "a","b" give "a","b");
+/// a mismatch stops at the common prefix and forbids any later expansion
+/// (returns false).
+bool mergeCompatible(AxisList &current, const AxisList &incoming, bool canExpand) {
   size_t i = 0;
   for (; i < current.size() && i < incoming.size(); ++i) {
-    const SubAxis &old = current[i], &added = incoming[i];
-    if (old.axis != added.axis)
-      return {result, false};
-    if (old == added) {
-      result.push_back(added);
-      continue;
+    SubAxis &old = current[i];
+    const SubAxis &added = incoming[i];
+    if (old.axis != added.axis) {
+      current.resize(i);
+      return false;
     }
+    if (old == added)
+      continue;
     bool lastOfIncoming = i + 1 == incoming.size();
     bool lastOfCurrent = i + 1 == current.size();
     if (isPrefixOf(added, old)) {
       // Anything after a shorter sub-axis in `incoming` would conflict.
       if (!lastOfIncoming) {
-        result.push_back(added);
-        return {result, false};
+        old = added;
+        current.resize(i + 1);
+        return false;
       }
-      result.push_back(old);
     } else if (isPrefixOf(old, added)) {
       if (!canExpand || !lastOfCurrent) {
-        result.push_back(old);
-        return {result, false};
+        current.resize(i + 1);
+        return false;
       }
-      result.push_back(added);
+      old = added;
     } else {
-      return {result, false};
+      current.resize(i);
+      return false;
     }
   }
-  result.insert(result.end(), current.begin() + static_cast<std::ptrdiff_t>(i), current.end());
   if (canExpand)
-    result.insert(result.end(), incoming.begin() + static_cast<std::ptrdiff_t>(i), incoming.end());
-  return {result, canExpand};
+    current.insert(current.end(), incoming.begin() + static_cast<std::ptrdiff_t>(i),
+                   incoming.end());
+  return canExpand;
 }
 
 /// Removes from `axis` what overlaps another factor's axes in the tensor
@@ -126,14 +127,13 @@ bool expand(FactorSharding &sharding, const AxisList &axes) {
   return true;
 }
 
-std::vector<bool> propagateBasic(OpProjection &projection, const std::vector<int64_t> &factorSizes,
-                                 const std::function<Direction(int64_t)> &direction) {
-  std::vector<bool> updated(projection.tensors.size(), false);
+void propagateBasic(OpProjection &projection, const std::vector<int64_t> &factorSizes,
+                    const Direction *directions, FactorStepScratch &scratch) {
+  AxisList &axes = scratch.axes;
   for (int64_t f = 0; f < static_cast<int64_t>(factorSizes.size()); ++f) {
-    Direction dir = direction(f);
-    if (dir == Direction::None)
+    if (directions[f] == Direction::None)
       continue;
-    AxisList axes = compatibleMajorAxes(projection, f, dir);
+    compatibleMajorAxes(projection, f, directions[f], axes);
     truncateAxes(axes, [&](SubAxis axis, int64_t prevShardedSize) -> std::optional<SubAxis> {
       std::optional<SubAxis> result = axis;
       for (const TensorProjection &tensor : projection.tensors) {
@@ -147,35 +147,19 @@ std::vector<bool> propagateBasic(OpProjection &projection, const std::vector<int
     });
     for (size_t t = 0; t < projection.tensors.size(); ++t)
       if (expand(projection.tensors[t].factors[f], axes))
-        updated[t] = true;
+        scratch.updated[t] = 1;
   }
-  return updated;
 }
 
-std::vector<bool> propagateAggressive(OpProjection &projection,
-                                      const std::vector<int64_t> &factorSizes,
-                                      const std::function<Direction(int64_t)> &direction,
-                                      bool elementwise) {
+/// Aggressive resolution: a factor's source is the largest tensor already
+/// holding (a prefix of) its candidate axes; factors with larger sources
+/// claim axes first. Fills `scratch.order`.
+void orderFactors(const OpProjection &projection, const std::vector<int64_t> &factorSizes,
+                  bool elementwise, FactorStepScratch &scratch) {
   auto numFactors = static_cast<int64_t>(factorSizes.size());
-  std::vector<bool> updated(projection.tensors.size(), false);
-  std::vector<AxisList> candidates(numFactors);
-  bool any = false;
-  for (int64_t f = 0; f < numFactors; ++f) {
-    Direction dir = direction(f);
-    if (dir != Direction::None)
-      candidates[f] = compatibleMajorAxes(projection, f, dir);
-    any |= !candidates[f].empty();
-  }
-  if (!any)
-    return updated;
-
-  // A factor's source is the largest tensor already holding (a prefix of)
-  // its candidate axes; factors with larger sources claim axes first.
-  struct Source {
-    int64_t size = -1;
-    int64_t tensor = -1;
-  };
-  std::vector<Source> sources(numFactors);
+  const std::vector<AxisList> &candidates = scratch.candidates;
+  std::vector<FactorStepScratch::Source> &sources = scratch.sources;
+  sources.assign(numFactors, FactorStepScratch::Source{});
   for (size_t t = 0; t < projection.tensors.size(); ++t) {
     const TensorProjection &tensor = projection.tensors[t];
     int64_t tensorSize = 1;
@@ -193,59 +177,82 @@ std::vector<bool> propagateAggressive(OpProjection &projection,
   // For elementwise ops the more sharded factor comes before a smaller one
   // from an equally large source.
   auto shardedSize = [&](int64_t f) { return elementwise ? product(candidates[f]) : 0; };
-  std::vector<int64_t> order(numFactors);
+  std::vector<int64_t> &order = scratch.order;
+  order.resize(numFactors);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     return std::make_tuple(-sources[a].size, -shardedSize(a), sources[a].tensor, a) <
            std::make_tuple(-sources[b].size, -shardedSize(b), sources[b].tensor, b);
   });
+}
 
-  auto update = [&](size_t t) {
-    TensorProjection &tensor = projection.tensors[t];
-    for (int64_t f : order) {
-      FactorSharding &sharding = tensor.factors[f];
-      if (!sharding.present || candidates[f].empty())
-        continue;
-      AxisList axes = candidates[f];
-      truncateAxes(axes, [&](SubAxis axis, int64_t prevShardedSize) {
-        return withinFactor(axis, tensor, f, prevShardedSize, factorSizes[f]);
-      });
-      if (!isStrictPrefix(sharding.axes, axes))
-        continue;
-      // Checked against the tensor as already updated for preferred factors.
-      truncateAxes(axes, [&](SubAxis axis, int64_t) {
-        return withoutOtherFactors(axis, tensor, f, nullptr);
-      });
-      // Sideways into an elementwise op's operand only what its results took:
-      // a result that stayed short (closed, or conflicting) caps the axes.
-      if (elementwise && t < projection.numOperands)
-        for (size_t r = projection.numOperands; r < projection.tensors.size(); ++r) {
-          const FactorSharding &result = projection.tensors[r].factors[f];
-          if (result.present && isStrictPrefix(result.axes, axes))
-            axes = result.axes;
-        }
-      if (expand(sharding, axes))
-        updated[t] = true;
-    }
-  };
+/// Aggressive resolution for tensor `t`: each factor in order takes what of
+/// its candidate axes the tensor can hold.
+void updateAggressive(OpProjection &projection, size_t t, const std::vector<int64_t> &factorSizes,
+                      bool elementwise, FactorStepScratch &scratch) {
+  TensorProjection &tensor = projection.tensors[t];
+  AxisList &axes = scratch.axes;
+  for (int64_t f : scratch.order) {
+    FactorSharding &sharding = tensor.factors[f];
+    if (!sharding.present || scratch.candidates[f].empty())
+      continue;
+    axes.assign(scratch.candidates[f].begin(), scratch.candidates[f].end());
+    truncateAxes(axes, [&](SubAxis axis, int64_t prevShardedSize) {
+      return withinFactor(axis, tensor, f, prevShardedSize, factorSizes[f]);
+    });
+    if (!isStrictPrefix(sharding.axes, axes))
+      continue;
+    // Checked against the tensor as already updated for preferred factors.
+    truncateAxes(
+        axes, [&](SubAxis axis, int64_t) { return withoutOtherFactors(axis, tensor, f, nullptr); });
+    // Sideways into an elementwise op's operand only what its results took:
+    // a result that stayed short (closed, or conflicting) caps the axes.
+    if (elementwise && t < projection.numOperands)
+      for (size_t r = projection.numOperands; r < projection.tensors.size(); ++r) {
+        const FactorSharding &result = projection.tensors[r].factors[f];
+        if (result.present && isStrictPrefix(result.axes, axes))
+          axes.assign(result.axes.begin(), result.axes.end());
+      }
+    if (expand(sharding, axes))
+      scratch.updated[t] = 1;
+  }
+}
+
+void propagateAggressive(OpProjection &projection, const std::vector<int64_t> &factorSizes,
+                         const Direction *directions, bool elementwise,
+                         FactorStepScratch &scratch) {
+  auto numFactors = static_cast<int64_t>(factorSizes.size());
+  std::vector<AxisList> &candidates = scratch.candidates;
+  if (static_cast<int64_t>(candidates.size()) < numFactors)
+    candidates.resize(numFactors);
+  bool any = false;
+  for (int64_t f = 0; f < numFactors; ++f) {
+    candidates[f].clear();
+    if (directions[f] != Direction::None)
+      compatibleMajorAxes(projection, f, directions[f], candidates[f]);
+    any |= !candidates[f].empty();
+  }
+  if (!any)
+    return;
+  orderFactors(projection, factorSizes, elementwise, scratch);
   // Results first (Shardy): the operands of an elementwise op look at them.
   for (size_t t = projection.numOperands; t < projection.tensors.size(); ++t)
-    update(t);
+    updateAggressive(projection, t, factorSizes, elementwise, scratch);
   for (size_t t = 0; t < projection.numOperands; ++t)
-    update(t);
-  return updated;
+    updateAggressive(projection, t, factorSizes, elementwise, scratch);
 }
 
 } // namespace
 
-AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Direction direction) {
-  AxisList result;
+void compatibleMajorAxes(const OpProjection &projection, int64_t factor, Direction direction,
+                         AxisList &result) {
+  result.clear();
   bool canExpand = true;
   auto mergeRange = [&](size_t begin, size_t end) {
     for (size_t t = begin; t < end; ++t) {
       const FactorSharding &sharding = projection.tensors[t].factors[factor];
       if (sharding.present)
-        std::tie(result, canExpand) = mergeCompatible(result, sharding.axes, canExpand);
+        canExpand = mergeCompatible(result, sharding.axes, canExpand);
     }
   };
   size_t numTensors = projection.tensors.size(), numOperands = projection.numOperands;
@@ -261,16 +268,35 @@ AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Dir
       canExpand = false;
     mergeRange(numOperands, numTensors);
   }
+}
+
+AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Direction direction) {
+  AxisList result;
+  compatibleMajorAxes(projection, factor, direction, result);
   return result;
+}
+
+bool propagateFactors(OpProjection &projection, const std::vector<int64_t> &factorSizes,
+                      const Direction *directions, ConflictResolution resolution, bool elementwise,
+                      FactorStepScratch &scratch) {
+  scratch.updated.assign(projection.tensors.size(), 0);
+  if (resolution == ConflictResolution::Basic)
+    propagateBasic(projection, factorSizes, directions, scratch);
+  else
+    propagateAggressive(projection, factorSizes, directions, elementwise, scratch);
+  return std::find(scratch.updated.begin(), scratch.updated.end(), 1) != scratch.updated.end();
 }
 
 std::vector<bool> propagateFactors(OpProjection &projection,
                                    const std::vector<int64_t> &factorSizes,
                                    const std::function<Direction(int64_t)> &direction,
                                    ConflictResolution resolution, bool elementwise) {
-  return resolution == ConflictResolution::Basic
-             ? propagateBasic(projection, factorSizes, direction)
-             : propagateAggressive(projection, factorSizes, direction, elementwise);
+  std::vector<Direction> directions(factorSizes.size());
+  for (size_t f = 0; f < directions.size(); ++f)
+    directions[f] = direction(static_cast<int64_t>(f));
+  FactorStepScratch scratch;
+  propagateFactors(projection, factorSizes, directions.data(), resolution, elementwise, scratch);
+  return {scratch.updated.begin(), scratch.updated.end()};
 }
 
 } // namespace shardgen::propagation

@@ -28,6 +28,26 @@ enum class ConflictResolution {
   Aggressive,
 };
 
+/// Buffers of one propagation step, kept by the caller across steps so that a
+/// step allocates nothing once they have grown.
+struct FactorStepScratch {
+  struct Source {
+    int64_t size = -1;
+    int64_t tensor = -1;
+  };
+  std::vector<char> updated;        // per tensor: whether any of its factors grew
+  std::vector<AxisList> candidates; // per factor (aggressive)
+  std::vector<Source> sources;      // per factor (aggressive)
+  std::vector<int64_t> order;       // factors in claiming order (aggressive)
+  AxisList axes;
+};
+
+/// Expands the factor shardings in `projection` with `directions[f]` per
+/// factor; `scratch.updated` says which tensors grew. Returns whether any did.
+bool propagateFactors(OpProjection &projection, const std::vector<int64_t> &factorSizes,
+                      const Direction *directions, ConflictResolution resolution, bool elementwise,
+                      FactorStepScratch &scratch);
+
 /// Expands the factor shardings in `projection`; returns, per tensor, whether
 /// any of its factors grew. `elementwise` (Shardy's isElementwise: elementwise
 /// ops, sharding constraints, barriers) changes aggressive resolution: the
@@ -41,5 +61,7 @@ std::vector<bool> propagateFactors(OpProjection &projection,
 /// The axes all tensors agree on for `factor` before conflicts with other
 /// factors are removed (exposed for `explain`).
 AxisList compatibleMajorAxes(const OpProjection &projection, int64_t factor, Direction direction);
+void compatibleMajorAxes(const OpProjection &projection, int64_t factor, Direction direction,
+                         AxisList &result);
 
 } // namespace shardgen::propagation

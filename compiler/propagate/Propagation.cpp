@@ -33,22 +33,6 @@ std::optional<PropagationStrategy> parseStrategy(std::string_view name) {
   return std::nullopt;
 }
 
-std::string ShardingOrigin::str() const {
-  switch (kind) {
-  case Kind::Default:
-    return "default";
-  case Kind::User:
-    return "user:" + pointer;
-  case Kind::Constraint:
-    return "constraint:" + pointer;
-  case Kind::Group:
-    return "group:" + std::to_string(groupId);
-  case Kind::Op:
-    return "op:" + pointer;
-  }
-  return "default";
-}
-
 namespace {
 
 int64_t priorityOf(const DimState &dim) { return dim.priority.value_or(0); }
@@ -287,45 +271,38 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
 
 namespace {
 
-Metadata::iterator findKey(Metadata &metadata, const std::string &key) {
-  return std::find_if(metadata.begin(), metadata.end(),
-                      [&](const auto &entry) { return entry.first == key; });
+bool hasKey(const Metadata &metadata, const std::string &key) {
+  return std::any_of(metadata.begin(), metadata.end(),
+                     [&](const auto &entry) { return entry.first == key; });
 }
 
-void setKey(Metadata &metadata, const std::string &key, std::string json) {
-  auto it = findKey(metadata, key);
-  if (it != metadata.end())
-    it->second = std::move(json);
-  else
-    metadata.emplace_back(key, std::move(json));
-}
-
-/// Sets one sharding slot and its `_origin`. A slot whose sharding does not
+/// Sets one sharding slot and its origin. A slot whose sharding does not
 /// change keeps the `_origin` it already has, so propagating a propagated
 /// graph again changes nothing.
-void writeSlot(std::optional<TensorSharding> &slot, Metadata &metadata,
-               const TensorSharding &sharding, const ShardingOrigin &origin) {
+void writeSlot(std::optional<TensorSharding> &slot, std::optional<ShardingOrigin> &slotOrigin,
+               const Metadata &metadata, const TensorSharding &sharding,
+               const ShardingOrigin &origin) {
   if (sharding.meshName.empty())
     return; // the graph has no mesh at all
-  bool unchanged = slot && *slot == sharding && findKey(metadata, "_origin") != metadata.end();
+  bool unchanged = slot && *slot == sharding && (slotOrigin || hasKey(metadata, "_origin"));
   slot = sharding;
   if (!unchanged)
-    setKey(metadata, "_origin", quoteJsonString(origin.str()));
+    slotOrigin = origin;
 }
 
 /// A graph input or output: its distribution if it has one, else its sharding.
 void writeSlot(RegionArgument &slot, const TensorSharding &sharding,
                const std::optional<Distribution> &distribution, const ShardingOrigin &origin) {
   if (!distribution) {
-    writeSlot(slot.sharding, slot.metadata, sharding, origin);
+    writeSlot(slot.sharding, slot.origin, slot.metadata, sharding, origin);
     return;
   }
   bool unchanged = slot.distribution == distribution && !slot.sharding &&
-                   findKey(slot.metadata, "_origin") != slot.metadata.end();
+                   (slot.origin || hasKey(slot.metadata, "_origin"));
   slot.distribution = distribution;
   slot.sharding.reset();
   if (!unchanged)
-    setKey(slot.metadata, "_origin", quoteJsonString(origin.str()));
+    slot.origin = origin;
 }
 
 void writeOpResults(Op &op, const PropagationResult &result) {
@@ -334,9 +311,7 @@ void writeOpResults(Op &op, const PropagationResult &result) {
   op.shardings.resize(op.results.size());
   op.distributions.resize(op.results.size());
   bool single = op.results.size() == 1 && !op.pluralResults;
-  const std::string key = single ? "_origin" : "_origins";
-  bool unchanged = findKey(op.metadata, key) != op.metadata.end();
-  std::string origins = "[";
+  bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
   for (size_t j = 0; j < op.results.size(); ++j) {
     const TensorSharding &sharding = result.shardings[op.results[j]];
     if (sharding.meshName.empty())
@@ -351,12 +326,12 @@ void writeOpResults(Op &op, const PropagationResult &result) {
       op.shardings[j] = sharding;
       op.distributions[j].reset();
     }
-    origins += (j ? ", " : "") + quoteJsonString(result.origins[op.results[j]].str());
   }
   if (unchanged)
     return;
-  setKey(op.metadata, key,
-         single ? quoteJsonString(result.origins[op.results[0]].str()) : origins + "]");
+  op.origins.clear();
+  for (ValueId v : op.results)
+    op.origins.push_back(result.origins[v]);
 }
 
 } // namespace
@@ -382,7 +357,7 @@ void applyPropagation(Graph &graph, const PropagationResult &result) {
     }
     if (op.body)
       for (auto &arg : op.body->args)
-        writeSlot(arg.sharding, arg.metadata, result.shardings[arg.value],
+        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardings[arg.value],
                   result.origins[arg.value]);
   });
 }

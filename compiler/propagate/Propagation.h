@@ -32,25 +32,6 @@ enum class PropagationStrategy { Basic, Aggressive, OpPriority, UserPriority };
 std::string_view strategyName(PropagationStrategy strategy);
 std::optional<PropagationStrategy> parseStrategy(std::string_view name);
 
-/// Where a sharding came from.
-struct ShardingOrigin {
-  enum class Kind {
-    Default,    // nothing reached the value: replicated
-    User,       // the user's sharding at `pointer`
-    Constraint, // the sharding_constraint at `pointer`
-    Group,      // sharding_group `groupId`, from member `from`
-    Op,         // crossed the op at `pointer`, from value `from`
-  };
-  Kind kind = Kind::Default;
-  std::string pointer;
-  int64_t groupId = -1;
-  ValueId from = -1; // -1 when the source is not a value (an output, an in_sharding)
-
-  /// As written in `_origin`: "user:/inputs/0/sharding", "constraint:/ops/3",
-  /// "group:1", "op:/ops/5", "default".
-  std::string str() const;
-};
-
 struct ManualComputationShardings {
   std::vector<TensorSharding> inShardings, outShardings;
 };
@@ -88,8 +69,10 @@ struct PropagationResult {
 PropagationResult propagateShardings(const Graph &graph, PropagationStrategy strategy);
 
 /// Writes the result into the IR slots (input/output/op/body-argument
-/// shardings or distributions, manual_computation in/out shardings) with
-/// `_origin` (one result) or `_origins` (several) metadata next to each. A
+/// shardings or distributions, manual_computation in/out shardings), each
+/// with its typed origin (the writer prints it as `_origin`, or an op's
+/// `_origins`). A slot whose sharding does not change and that already has an
+/// `_origin` keeps it, so propagating a propagated graph changes nothing. A
 /// distributed slot gets its `distribution` and no `sharding`.
 void applyPropagation(Graph &graph, const PropagationResult &result);
 

@@ -52,21 +52,6 @@ static bool isGlobalSide(const Edge &edge, size_t position) {
          (edge.kind == EdgeKind::ManualOut && position == 1);
 }
 
-static int64_t tensorAt(const Edge &edge, size_t position) {
-  return position < edge.operands.size() ? edge.operands[position]
-                                         : edge.results[position - edge.operands.size()];
-}
-
-OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Edge &edge) {
-  if (edge.kind == EdgeKind::Rule)
-    return shardingRuleFor(graph, *pg.ops[edge.op]);
-  // Identities run on the local (body-side) shape for manual boundaries.
-  int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results[0] : edge.operands[0];
-  return identityShardingRule(pg.tensors[shapeTensor].shape,
-                              static_cast<int64_t>(edge.operands.size()),
-                              static_cast<int64_t>(edge.results.size()));
-}
-
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position) {
   const ShardingState &state = pg.tensors[tensorAt(edge, position)].state;
   if (isGlobalSide(edge, position))
@@ -198,7 +183,7 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
 }
 
 int64_t PropagationEngine::findSource(const OpProjection &projection, const OpProjection &before,
-                                      size_t target, const std::vector<bool> &updated) const {
+                                      size_t target) const {
   const TensorProjection &grown = projection.tensors[target];
   int64_t fallback = -1;
   for (size_t f = 0; f < grown.factors.size(); ++f) {
@@ -210,7 +195,7 @@ int64_t PropagationEngine::findSource(const OpProjection &projection, const OpPr
         continue;
       if (axisListPrefixStatus(axes, before.tensors[s].factors[f].axes) == PrefixStatus::NotAPrefix)
         continue;
-      if (!updated[s])
+      if (!scratch_.updated[s])
         return static_cast<int64_t>(s);
       if (fallback < 0)
         fallback = static_cast<int64_t>(s);
@@ -229,79 +214,96 @@ void PropagationEngine::hideIfDistributed(TensorProjection &projection, int64_t 
   projection.excluded.clear();
 }
 
+/// Whether the current stage lets anything cross `edge` at all.
+bool PropagationEngine::crossesInStage(const Edge &edge) const {
+  if (edge.opaque || edge.allowed == Direction::None)
+    return false; // nothing crosses a custom_call without rule or a closed barrier
+  // Not this stage's op: every factor's direction would be None.
+  return stage_ > OpStage::PassThroughOps || edge.opClass == OpClass::PassThrough ||
+         edge.opClass == OpClass::Unscheduled;
+}
+
+/// The mesh the edge propagates on, or -1 when there is nothing to do (two
+/// meshes, or no axes at all). Tensors without a sharding remember the mesh
+/// as where a replicated default will live.
+int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
+  int32_t mesh = commonMesh(graph_, pg_, edge);
+  if (mesh < 0)
+    return -1; // Shardy propagates only between shardings of one mesh
+  bool anyAxes = false;
+  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+    Tensor &tensor = pg_.tensors[tensorAt(edge, k)];
+    anyAxes |= tensor.state.hasAxes();
+    if (!tensor.state.hasSharding() && tensor.meshHint < 0)
+      tensor.meshHint = mesh;
+  }
+  return anyAxes ? mesh : -1;
+}
+
+/// Projects every tensor of the edge onto the rule's factors. Tensors are
+/// seen as they are, except a manual boundary's global side.
+void PropagationEngine::project(const Edge &edge, const OpShardingRule &rule,
+                                OpProjection &projection) {
+  size_t numTensors = edge.operands.size() + edge.results.size();
+  projection.numOperands = edge.operands.size();
+  projection.tensors.resize(numTensors);
+  for (size_t k = 0; k < numTensors; ++k) {
+    projectTensor(*views_[k], tensorFactors(rule, edge, k), rule.factorSizes,
+                  projection.tensors[k]);
+    hideIfDistributed(projection.tensors[k], tensorAt(edge, k));
+  }
+}
+
+void PropagationEngine::setDirections(const Edge &edge, const OpShardingRule &rule) {
+  directions_.resize(rule.factorSizes.size());
+  for (size_t f = 0; f < directions_.size(); ++f)
+    directions_[f] = factorDirection(edge, rule, static_cast<int64_t>(f), stage_);
+}
+
 void PropagationEngine::visit(int64_t edgeIndex) {
   ++visits_;
   const Edge &edge = pg_.edges[edgeIndex];
-  if (edge.opaque || edge.allowed == Direction::None)
-    return; // nothing crosses a custom_call without rule or a closed barrier
-  if (stage_ <= OpStage::PassThroughOps && edge.opClass != OpClass::PassThrough &&
-      edge.opClass != OpClass::Unscheduled)
-    return; // not this stage's op: every factor's direction would be None
-  size_t numTensors = edge.operands.size() + edge.results.size();
-  int32_t mesh = commonMesh(graph_, pg_, edge);
+  if (!crossesInStage(edge))
+    return;
+  int32_t mesh = meshToPropagateOn(edge);
   if (mesh < 0)
-    return; // Shardy propagates only between shardings of one mesh
-  bool anyAxes = false;
-  for (size_t k = 0; k < numTensors; ++k)
-    anyAxes |= pg_.tensors[tensorAt(edge, k)].state.hasAxes();
-
-  for (size_t k = 0; k < numTensors; ++k) {
-    Tensor &tensor = pg_.tensors[tensorAt(edge, k)];
-    if (!tensor.state.hasSharding() && tensor.meshHint < 0)
-      tensor.meshHint = mesh; // where a replicated default will live
-  }
-  if (!anyAxes)
-    return; // no axis to propagate
-  OpShardingRule rule = edgeRule(graph_, pg_, edge);
-  // Tensors are seen as they are, except a manual boundary's global side.
-  std::vector<const ShardingState *> views(numTensors);
-  ShardingState manualView;
-  OpProjection projection;
-  projection.numOperands = edge.operands.size();
-  projection.tensors.reserve(numTensors);
+    return;
+  const OpShardingRule &rule = rules_.of(edgeIndex);
+  size_t numTensors = edge.operands.size() + edge.results.size();
+  views_.resize(numTensors);
   for (size_t k = 0; k < numTensors; ++k) {
     if (isGlobalSide(edge, k)) {
-      manualView = edgeView(pg_, edge, k);
-      views[k] = &manualView;
+      manualView_ = edgeView(pg_, edge, k);
+      views_[k] = &manualView_;
     } else {
-      views[k] = &pg_.tensors[tensorAt(edge, k)].state;
+      views_[k] = &pg_.tensors[tensorAt(edge, k)].state;
     }
-    const auto &mapping =
-        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
-    projection.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
-    hideIfDistributed(projection.tensors.back(), tensorAt(edge, k));
   }
-  std::vector<bool> updated = propagateFactors(
-      projection, rule.factorSizes,
-      [&](int64_t factor) { return factorDirection(edge, rule, factor, stage_); }, resolution_,
-      edge.elementwise);
-  if (std::find(updated.begin(), updated.end(), true) == updated.end())
-    return;
-  // The projections before the step, to tell where new axes came from.
-  OpProjection before;
-  before.numOperands = projection.numOperands;
-  for (size_t k = 0; k < numTensors; ++k) {
-    const auto &mapping =
-        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
-    before.tensors.push_back(projectTensor(*views[k], mapping, rule.factorSizes));
-    hideIfDistributed(before.tensors.back(), tensorAt(edge, k));
-  }
+  project(edge, rule, projection_);
+  setDirections(edge, rule);
+  if (propagateFactors(projection_, rule.factorSizes, directions_.data(), resolution_,
+                       edge.elementwise, scratch_))
+    writeBack(edgeIndex, rule, mesh);
+}
 
-  for (size_t k = 0; k < numTensors; ++k) {
-    int64_t t = tensorAt(edge, k);
-    if (!updated[k])
+/// Writes the grown factor shardings back to the tensors that changed.
+void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh) {
+  const Edge &edge = pg_.edges[edgeIndex];
+  // The projections before the step, to tell where new axes came from.
+  project(edge, rule, before_);
+  for (size_t k = 0; k < projection_.tensors.size(); ++k) {
+    if (!scratch_.updated[k])
       continue;
-    const auto &mapping =
-        k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
-    ShardingState next =
-        unprojectTensor(projection.tensors[k], mapping, rule.factorSizes, *views[k], mesh);
+    int64_t t = tensorAt(edge, k);
+    ShardingState next = unprojectTensor(projection_.tensors[k], tensorFactors(rule, edge, k),
+                                         rule.factorSizes, *views_[k], mesh);
     const ShardingState &old = pg_.tensors[t].state;
     if (isGlobalSide(edge, k))
       next =
           restoreManualAxes(next, stripManualAxes(old, pg_.manuals[edge.manual].manualAxes), old);
     if ((!old.hasSharding() && !next.hasAxes()) || next == old)
       continue; // e.g. a strided view would be needed
-    int64_t source = findSource(projection, before, k, updated);
+    int64_t source = findSource(projection_, before_, k);
     Origin origin{OriginKind::Op, "", edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
     setSharding(t, std::move(next), std::move(origin), edgeIndex);
   }

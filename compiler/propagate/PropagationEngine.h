@@ -6,6 +6,7 @@
 
 #include <queue>
 
+#include "compiler/propagate/EdgeRules.h"
 #include "compiler/propagate/FactorPropagation.h"
 #include "compiler/propagate/PropagationGraph.h"
 
@@ -32,8 +33,17 @@ ManualView stripManualAxes(const ShardingState &global, const AxisList &manualAx
 ShardingState restoreManualAxes(const ShardingState &local, const ManualView &view,
                                 const ShardingState &global);
 
-/// The rule an edge propagates through (an op's rule or an identity).
-OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
+/// Tensor `position` of `edge` (operands first).
+inline int64_t tensorAt(const Edge &edge, size_t position) {
+  return position < edge.operands.size() ? edge.operands[position]
+                                         : edge.results[position - edge.operands.size()];
+}
+/// The factors of tensor `position` of `edge` in its rule.
+inline const OpShardingRule::TensorFactors &tensorFactors(const OpShardingRule &rule,
+                                                          const Edge &edge, size_t position) {
+  return position < edge.operands.size() ? rule.operands[position]
+                                         : rule.results[position - edge.operands.size()];
+}
 /// The state of tensor `position` (operands first) of `edge` as the edge sees it.
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position);
 /// Meshes that are one mesh for propagation: equal axes and device ids,
@@ -53,7 +63,8 @@ void recordOrigin(Tensor &tensor, Origin origin);
 
 class PropagationEngine {
 public:
-  PropagationEngine(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
+  PropagationEngine(const Graph &graph, PropagationGraph &pg)
+      : graph_(graph), pg_(pg), rules_(graph, pg) {}
 
   /// Runs the worklist to a fixed point. With `afterPrevStage` (the engine
   /// just ran the stage before `stage` to its fixed point), only the edges the
@@ -63,19 +74,32 @@ public:
 
 private:
   void visit(int64_t edgeIndex);
+  bool crossesInStage(const Edge &edge) const;
+  int32_t meshToPropagateOn(const Edge &edge);
+  void project(const Edge &edge, const OpShardingRule &rule, OpProjection &projection);
+  void setDirections(const Edge &edge, const OpShardingRule &rule);
+  void writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh);
   void setSharding(int64_t tensor, ShardingState state, Origin origin, int64_t fromEdge);
   void enqueueNeighbours(int64_t tensor, int64_t exceptEdge);
   void hideIfDistributed(TensorProjection &projection, int64_t tensor) const;
-  int64_t findSource(const OpProjection &projection, const OpProjection &before, size_t target,
-                     const std::vector<bool> &updated) const;
+  int64_t findSource(const OpProjection &projection, const OpProjection &before,
+                     size_t target) const;
 
   const Graph &graph_;
   PropagationGraph &pg_;
+  EdgeRules rules_;
   ConflictResolution resolution_ = ConflictResolution::Basic;
   OpStage stage_ = OpStage::Everything;
   std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> worklist_;
   std::vector<char> queued_;
   int64_t visits_ = 0;
+  // Reused by every visit, so that a visit allocates nothing unless it
+  // changes a sharding.
+  std::vector<const ShardingState *> views_;
+  ShardingState manualView_;
+  OpProjection projection_, before_;
+  std::vector<Direction> directions_;
+  FactorStepScratch scratch_;
 };
 
 } // namespace shardgen::propagation

@@ -48,6 +48,10 @@ public:
   Builder(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
   void build() {
+    // One tensor per value plus a few virtual ones; reserved so that the
+    // (large) tensors are not moved while the vector grows.
+    pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
+    opIndex_.reserve(graph_.values.size());
     walkOps(graph_.main, [&](const Op &op) {
       opIndex_[&op] = static_cast<int64_t>(pg_.ops.size());
       pg_.ops.push_back(&op);
@@ -75,12 +79,11 @@ public:
 
 private:
   int64_t addTensor(ValueId value, Shape shape, std::string label, const AxisList &forbidden) {
-    Tensor tensor;
+    Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
     tensor.value = value;
     tensor.shape = std::move(shape);
     tensor.label = std::move(label);
     tensor.state.forbidden = forbidden;
-    pg_.tensors.push_back(std::move(tensor));
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
   }
 

@@ -1,0 +1,36 @@
+#pragma once
+// Each edge's sharding rule, built once (on the edge's first visit with axes)
+// and shared by every edge with an equal rule: a program repeats few distinct
+// rules, so the engine keeps one small index per edge instead of rebuilding
+// the rule at every visit.
+
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/propagate/PropagationGraph.h"
+
+namespace shardgen::propagation {
+
+/// The rule an edge propagates through (an op's rule or an identity).
+OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
+
+class EdgeRules {
+public:
+  EdgeRules(const Graph &graph, const PropagationGraph &pg)
+      : graph_(graph), pg_(pg), ruleOfEdge_(pg.edges.size(), -1) {}
+
+  const OpShardingRule &of(int64_t edge);
+  int64_t distinctRules() const { return static_cast<int64_t>(rules_.size()); }
+
+private:
+  int32_t intern(OpShardingRule rule);
+
+  const Graph &graph_;
+  const PropagationGraph &pg_;
+  std::vector<int32_t> ruleOfEdge_; // -1: not built yet
+  std::deque<OpShardingRule> rules_;
+  std::unordered_multimap<uint64_t, int32_t> byHash_;
+};
+
+} // namespace shardgen::propagation
