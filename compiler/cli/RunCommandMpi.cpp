@@ -11,9 +11,11 @@
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MeshOverride.h"
+#include "compiler/cli/Pipeline.h"
 #include "compiler/cli/RunCommand.h"
+#include "compiler/cli/RunTimings.h"
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/ShardedProgram.h"
+#include "compiler/partition/Partitioner.h"
 
 #ifdef SHARDGEN_HAVE_MPI
 #include "runtime/include/shardgen/mpi.h"
@@ -52,40 +54,32 @@ static std::vector<std::vector<runtime::ShardBox>> piecesByRank(const ShardLayou
   return pieces;
 }
 
-int runMpiRank(const ParsedArgs &args) {
-  const runtime::MpiWorld world = runtime::initializeMpi();
-  // The command line was checked before mpirun started: every rank gets
-  // the same graph, program and generated code.
-  const RunSettings settings = runSettings(args);
-  Graph graph = readGraphAt(settings.path);
-  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
-  verifyGraphAt(settings.path, graph);
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
-  CustomCallFunctions customCalls =
-      atFile(settings.path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program =
-      atFile(settings.path, [&] { return propagateAndPartition(graph, settings.strategy); });
+/// Rank 0's inputs (read, or pseudo-random as the threads backend makes
+/// them); zeroed tensors of the same types on the other ranks.
+static std::vector<Literal> rankInputs(const ParsedArgs &args, const RunSettings &settings,
+                                       const Graph &graph, int rank) {
+  if (rank == 0)
+    return args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
+                                : randomInputs(graph, 0);
   std::vector<Literal> inputs;
-  if (world.rank == 0)
-    inputs = args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
-                                  : randomInputs(graph, 0);
-  else
-    for (const auto &arg : graph.main.args)
-      inputs.emplace_back(*graph.value(arg.value).type);
-  // Each rank receives the pieces its devices read, at their places.
+  for (const auto &arg : graph.main.args)
+    inputs.emplace_back(*graph.value(arg.value).type);
+  return inputs;
+}
+
+/// One call as `run` counts it: each rank receives the pieces of the inputs
+/// its devices read (at their places), runs its devices, and rank 0
+/// receives the outputs (the bitwise or of what each rank's devices own).
+static std::vector<Literal> runOnce(CompiledProgram &compiled, const SpmdProgram &program,
+                                    std::vector<Literal> &inputs, int ranks,
+                                    const runtime::LaunchOptions &options) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ShardLayout &layout = program.layout(program.inputs[i]);
     runtime::scatterBoxesFromRoot(
         inputs[i].data(), layout.globalType.shape,
         static_cast<int64_t>(elementByteWidth(layout.globalType.elementType)),
-        piecesByRank(layout, program.mesh, world.size));
+        piecesByRank(layout, program.mesh, ranks));
   }
-
-  GeneratedProgram generated = atFile(settings.path, [&] { return generateProgram(program); });
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
-  CompiledProgram compiled(program, generated, jitOptions);
-  runtime::LaunchOptions options{settings.timeoutSeconds};
   // Test hook (test/mpi_run): the device with this id fails before its first
   // step, while its peers go on into their collectives.
   const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
@@ -103,9 +97,49 @@ int runMpiRank(const ParsedArgs &args) {
       });
   for (Literal &output : outputs)
     runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  return outputs;
+}
+
+int runMpiRank(const ParsedArgs &args) {
+  const runtime::MpiWorld world = runtime::initializeMpi();
+  // The command line was checked, and dumps and warnings printed, before
+  // mpirun started: every rank runs the same stages quietly (timed for
+  // --repeat) and gets the same program and generated code.
+  const RunSettings settings = runSettings(args);
+  const std::string &path = settings.path;
+  Pipeline pipeline(args, path, Stage::Codegen);
+  Graph graph = pipeline.stage("read", [&] { return readGraphAt(path); });
+  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
+  pipeline.stage("verify", [&] { verifyGraphAt(path, graph); });
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
+  PropagationResult propagation = pipeline.stage("propagate", [&] {
+    return atFile(path, [&] { return propagateShardings(graph, settings.strategy); });
+  });
+  SpmdProgram program = pipeline.stage("partition", [&] {
+    return atFile(path, [&] {
+      applyPropagation(graph, propagation);
+      return partitionProgram(graph);
+    });
+  });
+  GeneratedProgram generated = pipeline.stage(
+      "generate", [&] { return atFile(path, [&] { return generateProgram(program); }); });
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
+  auto compiled = pipeline.stage(
+      "JIT", [&] { return std::make_unique<CompiledProgram>(program, generated, jitOptions); });
+  std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
+  std::vector<Literal> outputs;
+  std::vector<double> callMs = timeCalls(repeatOption(args), [&] {
+    outputs = runOnce(*compiled, program, inputs, world.size,
+                      runtime::LaunchOptions{settings.timeoutSeconds});
+  });
   runtime::finalizeMpi();
   if (world.rank != 0)
     return kSuccess;
+  if (args.has("--repeat"))
+    std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
   return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
 }
 

@@ -18,6 +18,15 @@ int mpiCount(int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
+void requireExchangeLengths(int64_t position, const int64_t *sentBytes, const int64_t *recvOffsets,
+                            int64_t n) {
+  for (int64_t q = 0; q < n; ++q)
+    if (q != position && sentBytes[q] != recvOffsets[q + 1] - recvOffsets[q])
+      throw std::invalid_argument("exchange: position " + std::to_string(q) +
+                                  " sends a different number of bytes than position " +
+                                  std::to_string(position) + " expects");
+}
+
 ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes) {
   ChunkCopy split;
   split.rows0 = inLayout.outer;
@@ -170,6 +179,30 @@ void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveG
 }
 
 void MpiCommunicator::barrier(const DeviceContext &) { MPI_Barrier(world_); }
+
+void MpiCommunicator::exchange(const DeviceContext &, const CollectiveGroup &group,
+                               const void *send, const int64_t *sendOffsets, void *recv,
+                               const int64_t *recvOffsets) {
+  // The lengths first (one small all-to-all), so a disagreement is an error
+  // rather than a truncated message; then one MPI_Alltoallv of the bytes on
+  // the mesh communicator (ranked by mesh position).
+  const int64_t n = group.size, p = group.position;
+  std::vector<int64_t> sendBytes(n), sentBytes(n);
+  for (int64_t q = 0; q < n; ++q)
+    sendBytes[q] = q == p ? 0 : sendOffsets[q + 1] - sendOffsets[q];
+  MPI_Comm comm = groupComm(group);
+  MPI_Alltoall(sendBytes.data(), 1, MPI_INT64_T, sentBytes.data(), 1, MPI_INT64_T, comm);
+  requireExchangeLengths(p, sentBytes.data(), recvOffsets, n);
+  std::vector<int> sendCounts(n), sendDisplacements(n), recvCounts(n), recvDisplacements(n);
+  for (int64_t q = 0; q < n; ++q) {
+    sendCounts[q] = mpiCount(sendBytes[q]); // 0 to itself: its own segment is not moved
+    sendDisplacements[q] = mpiCount(sendOffsets[q]);
+    recvCounts[q] = mpiCount(sentBytes[q]);
+    recvDisplacements[q] = mpiCount(recvOffsets[q]);
+  }
+  MPI_Alltoallv(send, sendCounts.data(), sendDisplacements.data(), MPI_BYTE, recv,
+                recvCounts.data(), recvDisplacements.data(), MPI_BYTE, comm);
+}
 
 void MpiCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   if (progress_)

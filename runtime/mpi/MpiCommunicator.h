@@ -19,6 +19,12 @@ namespace shardgen::runtime {
 /// datatypes): throws std::length_error beyond INT_MAX.
 int mpiCount(int64_t bytes);
 
+/// An exchange's receive lengths checked against what the senders announced
+/// (`sentBytes[q]`, from an all-to-all of lengths): throws
+/// std::invalid_argument naming the first sender `q` that disagrees.
+void requireExchangeLengths(int64_t position, const int64_t *sentBytes, const int64_t *recvOffsets,
+                            int64_t n);
+
 /// A reduce_scatter's messages: chunk k of every row of `inLayout` (split
 /// into n chunks along its middle dim), packed, goes to position k.
 ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes);
@@ -42,6 +48,8 @@ public:
   void collectivePermute(const DeviceContext &device, const CollectiveGroup &group, int64_t source,
                          int64_t destination, const void *in, void *out, int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void exchange(const DeviceContext &device, const CollectiveGroup &group, const void *send,
+                const int64_t *sendOffsets, void *recv, const int64_t *recvOffsets) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;
 
