@@ -19,6 +19,10 @@ namespace shardgen::runtime {
 /// datatypes): throws std::length_error beyond INT_MAX.
 int mpiCount(int64_t bytes);
 
+/// all_reduce moves and reduces its chunks in segments of this many bytes per
+/// member (a segment and its reduction stay in cache).
+constexpr int64_t kReduceSegmentBytes = int64_t{256} << 10;
+
 /// An exchange's receive lengths checked against what the senders announced
 /// (`sentBytes[q]`, from an all-to-all of lengths): throws
 /// std::invalid_argument naming the first sender `q` that disagrees.
@@ -56,6 +60,12 @@ public:
 private:
   /// The communicator of this rank's group; created collectively on first use.
   MPI_Comm groupComm(const CollectiveGroup &group);
+  /// all_reduce's first half: position p's chunk of `out` (chunk k is
+  /// `chunkBytes[k]` at `chunkOffsets[k]`, the first the longest) becomes the
+  /// reduction, in position order, of every member's chunk p of `in`.
+  void reduceChunkInSegments(const CollectiveGroup &group, ElementType type, Reducer reducer,
+                             const void *in, unsigned char *out, const std::vector<int> &chunkBytes,
+                             const std::vector<int> &chunkOffsets, MPI_Comm comm);
 
   MPI_Comm world_;
   DeviceProgress *progress_;
