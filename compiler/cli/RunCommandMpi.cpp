@@ -15,6 +15,7 @@
 #include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
 #include "compiler/codegen/CodeGenerator.h"
+#include "compiler/codegen/RankPieces.h"
 #include "compiler/partition/Partitioner.h"
 
 #ifdef SHARDGEN_HAVE_MPI
@@ -26,33 +27,6 @@ namespace shardgen::cli {
 #ifdef SHARDGEN_HAVE_MPI
 
 bool mpiBackendBuilt() { return true; }
-
-/// Per rank, the distinct non-empty pieces of a tensor laid out by `layout`
-/// that the rank's devices hold (for a distributed value: their chunks'
-/// real boxes, as the generated scatter reads them).
-static std::vector<std::vector<runtime::ShardBox>> piecesByRank(const ShardLayout &layout,
-                                                                const Mesh &mesh, int64_t ranks) {
-  std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
-  for (int64_t position = 0; position < mesh.numDevices(); ++position) {
-    std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];
-    auto add = [&](runtime::ShardBox box) {
-      bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
-        return other.offset == box.offset && other.extent == box.extent;
-      });
-      if (box.volume() > 0 && !known)
-        list.push_back(std::move(box));
-    };
-    if (layout.isDistributed()) {
-      for (int64_t chunk : layout.chunks->chunksOfPosition(position)) {
-        ChunkBox box = layout.chunks->chunkBox(chunk);
-        add(runtime::ShardBox{box.offset, box.extent});
-      }
-    } else {
-      add(runtime::ShardBox{layout.offsetsOf(position), layout.extentsOf(position)});
-    }
-  }
-  return pieces;
-}
 
 /// Rank 0's inputs (read, or pseudo-random as the threads backend makes
 /// them); zeroed tensors of the same types on the other ranks.
