@@ -81,11 +81,14 @@ void MpiCommunicator::reduceChunkInSegments(const CollectiveGroup &group, Elemen
   // segment r of every chunk to the chunk's owner. Every member runs the
   // same rounds (the first chunk is the longest).
   const int64_t n = group.size, p = group.position, bytes = elementBytes(type);
-  const int64_t segment = kReduceSegmentBytes / bytes * bytes;
+  const int64_t longest = chunkBytes[0];
+  const int64_t wanted =
+      std::max(kReduceSegmentBytes, (longest + kMaxReduceRounds - 1) / kMaxReduceRounds);
+  const int64_t segment = (wanted + bytes - 1) / bytes * bytes;
   receive_.resize(static_cast<size_t>(segment * n));
   std::vector<int> sendBytes(n), sendOffsets(n), receiveBytes(n), receiveOffsets(n);
   std::vector<const void *> sources(n);
-  for (int64_t begin = 0; begin < chunkBytes[0]; begin += segment) {
+  for (int64_t begin = 0; begin < longest; begin += segment) {
     auto segmentOf = [&](int64_t k) {
       return std::clamp<int64_t>(chunkBytes[k] - begin, 0, segment);
     };

@@ -19,9 +19,12 @@ namespace shardgen::runtime {
 /// datatypes): throws std::length_error beyond INT_MAX.
 int mpiCount(int64_t bytes);
 
-/// all_reduce moves and reduces its chunks in segments of this many bytes per
-/// member (a segment and its reduction stay in cache).
+/// all_reduce moves and reduces its chunks in segments (a segment and its
+/// reduction stay in cache) of at least this many bytes per member, and in
+/// at most kMaxReduceRounds rounds (each round waits for every member: on a
+/// loaded machine a member that is not running stalls the others).
 constexpr int64_t kReduceSegmentBytes = int64_t{256} << 10;
+constexpr int64_t kMaxReduceRounds = 8;
 
 /// An exchange's receive lengths checked against what the senders announced
 /// (`sentBytes[q]`, from an all-to-all of lengths): throws
