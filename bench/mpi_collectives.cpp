@@ -5,13 +5,15 @@
 // per rank on a 1-D mesh; f32, 64 KiB to 16 MiB per rank. Run as
 //   mpirun -np 2 [--allow-run-as-root] bench_mpi_collectives
 // Ratio = shardgen time / MPI time (1.0: no overhead); the slowest rank's
-// time of each call counts, best of 9 rounds (interleaved).
+// time of each call counts, best of 9 rounds (interleaved; or of
+// $SHARDGEN_BENCH_ROUNDS rounds).
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -36,12 +38,13 @@ double roundTime(int iterations, const std::function<void()> &call) {
 
 // Best round of each, the rounds of the two interleaved (a shared machine's
 // load then weighs on both alike).
-std::pair<double, double> bestOfInterleaved(int iterations, const std::function<void()> &ours,
+std::pair<double, double> bestOfInterleaved(int rounds, int iterations,
+                                            const std::function<void()> &ours,
                                             const std::function<void()> &theirs) {
   ours(); // warm up: page faults, communicator splits
   theirs();
   double bestOurs = 1e30, bestTheirs = 1e30;
-  for (int round = 0; round < 9; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     bestOurs = std::min(bestOurs, roundTime(iterations, ours));
     bestTheirs = std::min(bestTheirs, roundTime(iterations, theirs));
   }
@@ -55,6 +58,8 @@ int main(int argc, char **argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char *roundsText = std::getenv("SHARDGEN_BENCH_ROUNDS");
+  const int rounds = roundsText ? std::max(1, std::atoi(roundsText)) : 9;
   DeviceMesh mesh({{"x", size}});
   const int32_t axis = 0;
   const AxisList axes{&axis, 1};
@@ -110,7 +115,7 @@ int main(int argc, char **argv) {
       if (rank == 0)
         std::printf("| %lld KiB |", static_cast<long long>(bytes >> 10));
       for (const Pair &pair : pairs) {
-        auto [ours, theirs] = bestOfInterleaved(iterations, pair.shardgen, pair.mpi);
+        auto [ours, theirs] = bestOfInterleaved(rounds, iterations, pair.shardgen, pair.mpi);
         if (rank == 0)
           std::printf(" %.3f / %.3f = **%.2f** |", ours * 1e3, theirs * 1e3, ours / theirs);
       }

@@ -1,9 +1,9 @@
 // samples/mlp.json scaled to a few GFLOP, run by the MPI backend as
 // `shardgen run --backend mpi` runs it (rank 0 holds the global tensors,
-// broadcasts the inputs whole where run sends each rank its pieces (nearly
-// the same bytes here: the weights are replicated), merges the outputs);
-// the time of one run (best of 5,
-// after a warm-up; JIT excluded) is printed by rank 0. Run as
+// sends each rank the pieces its devices read, merges the outputs);
+// the time of one run and of its parts (best of 5, or of
+// $SHARDGEN_BENCH_ROUNDS, after a warm-up; JIT excluded) is printed by
+// rank 0. Run as
 //   mpirun -np R bench_mpi_mlp DATA MODEL [BATCH IN HIDDEN]
 // on a mesh data=DATA x model=MODEL; bench/README.md compares
 //   1 device (1 1, one rank) with 2 ranks (2 1, -np 2): data parallel;
@@ -19,6 +19,7 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
+#include "compiler/codegen/RankPieces.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "shardgen/mpi.h"
@@ -71,6 +72,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: mpirun -np R %s DATA MODEL [BATCH IN HIDDEN]\n", argv[0]);
     return 2;
   }
+  const char *roundsText = std::getenv("SHARDGEN_BENCH_ROUNDS");
+  const int rounds = roundsText ? std::max(1, std::atoi(roundsText)) : 5;
   const int64_t data = std::atoll(argv[1]), model = std::atoll(argv[2]);
   const int64_t batch = argc == 6 ? std::atoll(argv[3]) : 512;
   const int64_t in = argc == 6 ? std::atoll(argv[4]) : 1024;
@@ -87,38 +90,47 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < input.numElements(); ++i)
       input.as<float>()[i] = static_cast<float>(i % 17) * 0.01f;
   }
-  // One run as `shardgen run --backend mpi` does it; `runSeconds` gets the
-  // devices' part alone (no broadcast of the inputs, no merge of outputs).
-  auto runOnce = [&](double &runSeconds) {
-    for (Literal &input : inputs)
-      runtime::broadcastFromRoot(input.data(), static_cast<int64_t>(input.byteSize()));
-    MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<std::vector<std::vector<runtime::ShardBox>>> pieces; // [input][rank]
+  for (SpmdValueId id : program.inputs)
+    pieces.push_back(piecesByRank(program.layout(id), program.mesh, world.size));
+  // One run as `shardgen run --backend mpi` does it, in three timed parts
+  // (seconds): inputs from rank 0, the devices, outputs to rank 0.
+  auto runOnce = [&](double parts[3]) {
     double start = MPI_Wtime();
+    for (size_t i = 0; i < inputs.size(); ++i)
+      runtime::scatterBoxesFromRoot(inputs[i].data(), inputs[i].type().shape, 4, pieces[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double devices = MPI_Wtime();
     std::vector<Literal> outputs = compiled.run(
         inputs, [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
           runtime::launchMpi(mesh, function);
         });
-    runSeconds = MPI_Wtime() - start;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double merge = MPI_Wtime();
     for (Literal &output : outputs)
       runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+    parts[0] = devices - start;
+    parts[1] = merge - devices;
+    parts[2] = MPI_Wtime() - merge;
   };
-  double ignored = 0;
-  runOnce(ignored); // warm up
-  double best = 1e30, bestRun = 1e30;
-  for (int round = 0; round < 5; ++round) {
+  double parts[3];
+  runOnce(parts); // warm up
+  double best = 1e30, bestParts[3] = {1e30, 1e30, 1e30};
+  for (int round = 0; round < rounds; ++round) {
     MPI_Barrier(MPI_COMM_WORLD);
-    double start = MPI_Wtime(), run = 0;
-    runOnce(run);
-    double mine[2] = {MPI_Wtime() - start, run}, slowest[2] = {0, 0};
-    MPI_Allreduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    best = std::min(best, slowest[0]);
-    bestRun = std::min(bestRun, slowest[1]);
+    runOnce(parts);
+    double slowest[3] = {0, 0, 0};
+    MPI_Allreduce(parts, slowest, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    best = std::min(best, slowest[0] + slowest[1] + slowest[2]);
+    for (int i = 0; i < 3; ++i)
+      bestParts[i] = std::min(bestParts[i], slowest[i]);
   }
   if (world.rank == 0)
     std::printf("mesh data=%lld model=%lld on %d rank(s), %.2f GFLOP: %.1f ms per run "
-                "(devices alone: %.1f ms)\n",
+                "(best parts: inputs %.1f ms, devices %.1f ms, outputs %.1f ms)\n",
                 static_cast<long long>(data), static_cast<long long>(model), world.size,
-                4.0 * batch * in * hidden / 1e9, best * 1e3, bestRun * 1e3);
+                4.0 * batch * in * hidden / 1e9, best * 1e3, bestParts[0] * 1e3, bestParts[1] * 1e3,
+                bestParts[2] * 1e3);
   runtime::finalizeMpi();
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,13 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
     command.push_back("--oversubscribe");  // which also makes waiting ranks yield
   else if (ranks * threadsPerRank > cores) // a polling rank would starve its threads
     command.insert(command.end(), {"--mca", "mpi_yield_when_idle", "1"});
+  // A rank's devices are threads: bound to one core (Open MPI's default for
+  // up to 2 ranks) they would take turns on it. The user's binding wins.
+  const bool userBinds = std::any_of(mpirunArgs.begin(), mpirunArgs.end(), [](const auto &arg) {
+    return arg.rfind("--bind-to", 0) == 0 || arg == "-bind-to";
+  });
+  if (threadsPerRank > 1 && !userBinds)
+    command.insert(command.end(), {"--bind-to", "none"});
   // Passed to every rank, remote ones too.
   command.insert(command.end(), {"-x", std::string(kRankModeVariable) + "=1"});
   command.insert(command.end(), mpirunArgs.begin(), mpirunArgs.end());

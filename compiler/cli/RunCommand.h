@@ -38,10 +38,6 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
 /// checking/writing them.
 int runMpiRank(const ParsedArgs &args);
 
-/// The rank that runs the device at mesh `position` when `ranks` ranks run
-/// the mesh (as runtime::launchMpi places them).
-int64_t rankOfPosition(const Mesh &mesh, int64_t ranks, int64_t position);
-
 /// For `--report` with --backend mpi: per collective (numbered as in the
 /// manifest) whether its groups cross ranks, and the bytes leaving each rank.
 std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdProgram &program,

@@ -12,7 +12,9 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/RunCommand.h"
+#include "compiler/cli/RunTimings.h"
 #include "compiler/codegen/CodeGenerator.h"
+#include "compiler/codegen/RankPieces.h"
 #include "compiler/pipeline/Pipeline.h"
 
 #ifdef SHARDGEN_HAVE_MPI
@@ -25,74 +27,36 @@ namespace shardgen::cli {
 
 bool mpiBackendBuilt() { return true; }
 
-/// Per rank, the distinct non-empty pieces of a tensor laid out by `layout`
-/// that the rank's devices hold (for a distributed value: their chunks'
-/// real boxes, as the generated scatter reads them).
-static std::vector<std::vector<runtime::ShardBox>> piecesByRank(const ShardLayout &layout,
-                                                                const Mesh &mesh, int64_t ranks) {
-  std::vector<std::vector<runtime::ShardBox>> pieces(ranks);
-  for (int64_t position = 0; position < mesh.numDevices(); ++position) {
-    std::vector<runtime::ShardBox> &list = pieces[rankOfPosition(mesh, ranks, position)];
-    auto add = [&](runtime::ShardBox box) {
-      bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
-        return other.offset == box.offset && other.extent == box.extent;
-      });
-      if (box.volume() > 0 && !known)
-        list.push_back(std::move(box));
-    };
-    if (layout.isDistributed()) {
-      for (int64_t chunk : layout.chunks->chunksOfPosition(position)) {
-        ChunkBox box = layout.chunks->chunkBox(chunk);
-        add(runtime::ShardBox{box.offset, box.extent});
-      }
-    } else {
-      add(runtime::ShardBox{layout.offsetsOf(position), layout.extentsOf(position)});
-    }
-  }
-  return pieces;
+/// Rank 0's inputs (read, or pseudo-random as the threads backend makes
+/// them); zeroed tensors of the same types on the other ranks.
+static std::vector<Literal> rankInputs(const ParsedArgs &args, const RunSettings &settings,
+                                       const Graph &graph, int rank) {
+  if (rank == 0)
+    return args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
+                                : randomInputs(graph, 0);
+  std::vector<Literal> inputs;
+  for (const auto &arg : graph.main.args)
+    inputs.emplace_back(*graph.value(arg.value).type);
+  return inputs;
 }
 
-int runMpiRank(const ParsedArgs &args) {
-  const runtime::MpiWorld world = runtime::initializeMpi();
-  // The command line was checked before mpirun started: every rank gets
-  // the same graph, program and generated code.
-  const RunSettings settings = runSettings(args);
-  Graph graph = readGraphAt(settings.path);
-  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
-  verifyGraphAt(settings.path, graph);
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
-  CustomCallFunctions customCalls =
-      atFile(settings.path, [&] { return customCallFunctions(graph, library.get()); });
-  pipeline::Pipeline passes; // no observer: the launcher showed progress, dumps and warnings
-  SpmdProgram program = atFile(settings.path, [&] {
-    PropagationResult result = passes.propagate(graph, settings.strategy);
-    return passes.partition(graph, result);
-  });
-  std::vector<Literal> inputs;
-  if (world.rank == 0)
-    inputs = args.has("--inputs") ? loadInputs(graph, settings.path, args.list("--inputs"))
-                                  : randomInputs(graph, 0);
-  else
-    for (const auto &arg : graph.main.args)
-      inputs.emplace_back(*graph.value(arg.value).type);
-  // Each rank receives the pieces its devices read, at their places.
+/// One call as `run` counts it: each rank receives the pieces of the inputs
+/// its devices read (at their places), runs its devices, and rank 0
+/// receives the outputs (the bitwise or of what each rank's devices own).
+static std::vector<Literal> runOnce(CompiledProgram &compiled, const SpmdProgram &program,
+                                    std::vector<Literal> &inputs, int ranks,
+                                    const runtime::LaunchOptions &options) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ShardLayout &layout = program.layout(program.inputs[i]);
     runtime::scatterBoxesFromRoot(
         inputs[i].data(), layout.globalType.shape,
         static_cast<int64_t>(elementByteWidth(layout.globalType.elementType)),
-        piecesByRank(layout, program.mesh, world.size));
+        piecesByRank(layout, program.mesh, ranks));
   }
-
-  GeneratedProgram generated = atFile(settings.path, [&] { return passes.generate(program); });
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
-  std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
-  runtime::LaunchOptions options{settings.timeoutSeconds};
   // Test hook (test/mpi_run): the device with this id fails before its first
   // step, while its peers go on into their collectives.
   const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
-  std::vector<Literal> outputs = compiled->run(
+  std::vector<Literal> outputs = compiled.run(
       inputs, [&](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
         runtime::launchMpi(
             mesh,
@@ -106,9 +70,43 @@ int runMpiRank(const ParsedArgs &args) {
       });
   for (Literal &output : outputs)
     runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  return outputs;
+}
+
+int runMpiRank(const ParsedArgs &args) {
+  const runtime::MpiWorld world = runtime::initializeMpi();
+  // The command line was checked, and dumps and warnings printed, before
+  // mpirun started: every rank runs the same stages quietly (timed for
+  // --repeat) and gets the same program and generated code.
+  const RunSettings settings = runSettings(args);
+  const std::string &path = settings.path;
+  pipeline::Pipeline passes; // no observer: the launcher showed progress, dumps and warnings
+  using pipeline::Pass;
+  Graph graph = passes.run(Pass::Read, [&] { return readGraphAt(path); });
+  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
+  passes.run(Pass::Verify, [&] { verifyGraphAt(path, graph); });
+  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  CustomCallFunctions customCalls =
+      atFile(path, [&] { return customCallFunctions(graph, library.get()); });
+  SpmdProgram program = atFile(path, [&] {
+    PropagationResult result = passes.propagate(graph, settings.strategy);
+    return passes.partition(graph, result);
+  });
+  GeneratedProgram generated = atFile(path, [&] { return passes.generate(program); });
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
+  std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
+  std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
+  std::vector<Literal> outputs;
+  std::vector<double> callMs = timeCalls(repeatOption(args), [&] {
+    outputs = runOnce(*compiled, program, inputs, world.size,
+                      runtime::LaunchOptions{settings.timeoutSeconds});
+  });
   runtime::finalizeMpi();
   if (world.rank != 0)
     return kSuccess;
+  if (args.has("--repeat"))
+    std::cerr << formatRunTimings(displayName(path), passes.timings(), callMs);
   return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "compiler/cli/RunCommand.h"
+#include "compiler/codegen/RankPieces.h"
 
 namespace shardgen::cli {
 namespace {
@@ -30,11 +31,6 @@ std::vector<int64_t> groupKey(const Mesh &mesh, const std::vector<AxisRef> &axes
 }
 
 } // namespace
-
-int64_t rankOfPosition(const Mesh &mesh, int64_t ranks, int64_t position) {
-  int64_t perRank = mesh.numDevices() / ranks;
-  return perRank == 1 ? mesh.deviceId(position) : position / perRank;
-}
 
 std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdProgram &program,
                               int64_t ranks) {

@@ -301,6 +301,78 @@ void HybridCommunicator::barrier(const DeviceContext &device) {
   rankStep(device, Slot{}, [&](const std::vector<Slot> &) { MPI_Barrier(world_); });
 }
 
+const HybridCommunicator::Slot *HybridCommunicator::localSlot(const std::vector<Slot> &slots,
+                                                              int64_t p) const {
+  const int64_t local = p - firstPosition_;
+  return local >= 0 && local < devicesPerRank_ ? &slots[local] : nullptr;
+}
+
+namespace {
+
+/// A device's part of an exchange, published through its slot's `out`.
+struct ExchangeMailbox {
+  const unsigned char *send;
+  const int64_t *sendOffsets;
+  unsigned char *recv;
+  const int64_t *recvOffsets;
+  std::vector<int64_t> sentBytes; // by source position, as the senders announced
+  int64_t bytesTo(int64_t p) const { return sendOffsets[p + 1] - sendOffsets[p]; }
+  bool expects(int64_t q) const { return sentBytes[q] == recvOffsets[q + 1] - recvOffsets[q]; }
+};
+
+ExchangeMailbox &mailboxOf(const HybridCommunicator::Slot &slot) {
+  return *static_cast<ExchangeMailbox *>(slot.out);
+}
+
+} // namespace
+
+void HybridCommunicator::exchange(const DeviceContext &device, const CollectiveGroup &group,
+                                  const void *send, const int64_t *sendOffsets, void *recv,
+                                  const int64_t *recvOffsets) {
+  AxisPlan &plan = planFor(group);
+  if (!plan.crossesRanks)
+    return local_.exchange(device, group, send, sendOffsets, recv, recvOffsets);
+  ExchangeMailbox mine{static_cast<const unsigned char *>(send), sendOffsets,
+                       static_cast<unsigned char *>(recv), recvOffsets,
+                       std::vector<int64_t>(group.size)};
+  rankStep(device, Slot{nullptr, &mine, group}, [&](const std::vector<Slot> &slots) {
+    // The lengths first, so a receiver that expects another length is an
+    // error (below, on its device) rather than a truncated message.
+    Exchange lengths;
+    lengths.bytes = [](int64_t q, int64_t p) { return q == p ? 0 : int64_t{sizeof(int64_t)}; };
+    lengths.pack = [](const Slot &source, int64_t p, unsigned char *to) {
+      if (p == source.group.position)
+        return;
+      const int64_t bytes = mailboxOf(source).bytesTo(p);
+      std::memcpy(to, &bytes, sizeof bytes);
+    };
+    lengths.unpack = [](int64_t q, const Slot &destination, const unsigned char *from) {
+      if (q != destination.group.position)
+        std::memcpy(&mailboxOf(destination).sentBytes[q], from, sizeof(int64_t));
+    };
+    exchangeGroups(plan, slots, lengths);
+    Exchange bytes;
+    bytes.bytes = [&](int64_t q, int64_t p) -> int64_t {
+      if (q == p)
+        return 0; // its own segment is not moved
+      const Slot *source = localSlot(slots, q);
+      return source ? mailboxOf(*source).bytesTo(p) : mailboxOf(*localSlot(slots, p)).sentBytes[q];
+    };
+    bytes.pack = [](const Slot &source, int64_t p, unsigned char *to) {
+      const ExchangeMailbox &box = mailboxOf(source);
+      if (p != source.group.position && box.bytesTo(p) > 0)
+        std::memcpy(to, box.send + box.sendOffsets[p], static_cast<size_t>(box.bytesTo(p)));
+    };
+    bytes.unpack = [](int64_t q, const Slot &destination, const unsigned char *from) {
+      ExchangeMailbox &box = mailboxOf(destination);
+      if (q != destination.group.position && box.expects(q) && box.sentBytes[q] > 0)
+        std::memcpy(box.recv + box.recvOffsets[q], from, static_cast<size_t>(box.sentBytes[q]));
+    };
+    exchangeGroups(plan, slots, bytes);
+  });
+  requireExchangeLengths(group.position, mine.sentBytes.data(), recvOffsets, group.size);
+}
+
 void HybridCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   local_.noteOp(device, pointer);
 }

@@ -46,6 +46,8 @@ public:
   void collectivePermute(const DeviceContext &device, const CollectiveGroup &group, int64_t source,
                          int64_t destination, const void *in, void *out, int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void exchange(const DeviceContext &device, const CollectiveGroup &group, const void *send,
+                const int64_t *sendOffsets, void *recv, const int64_t *recvOffsets) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;
 
@@ -85,6 +87,8 @@ private:
   /// the slots once all arrived; returns when it is done.
   void rankStep(const DeviceContext &device, const Slot &slot,
                 const std::function<void(const std::vector<Slot> &)> &move);
+  /// The slot of the local device at group position `p` of a whole-mesh group.
+  const Slot *localSlot(const std::vector<Slot> &slots, int64_t p) const;
   /// Runs `exchange` for every group with members on this rank.
   void exchangeGroups(AxisPlan &plan, const std::vector<Slot> &slots, const Exchange &exchange);
 

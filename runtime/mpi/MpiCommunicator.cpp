@@ -18,6 +18,30 @@ int mpiCount(int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
+namespace {
+
+/// MPI_Alltoallv without the block a member would send itself (counts to
+/// and from `self` are 0): the caller reads its own block where it is.
+void alltoallvWithoutSelf(const void *send, std::vector<int> sendBytes,
+                          const std::vector<int> &sendOffsets, void *receive,
+                          std::vector<int> receiveBytes, const std::vector<int> &receiveOffsets,
+                          int64_t self, MPI_Comm comm) {
+  sendBytes[self] = receiveBytes[self] = 0;
+  MPI_Alltoallv(send, sendBytes.data(), sendOffsets.data(), MPI_BYTE, receive, receiveBytes.data(),
+                receiveOffsets.data(), MPI_BYTE, comm);
+}
+
+} // namespace
+
+void requireExchangeLengths(int64_t position, const int64_t *sentBytes, const int64_t *recvOffsets,
+                            int64_t n) {
+  for (int64_t q = 0; q < n; ++q)
+    if (q != position && sentBytes[q] != recvOffsets[q + 1] - recvOffsets[q])
+      throw std::invalid_argument("exchange: position " + std::to_string(q) +
+                                  " sends a different number of bytes than position " +
+                                  std::to_string(position) + " expects");
+}
+
 ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes) {
   ChunkCopy split;
   split.rows0 = inLayout.outer;
@@ -48,6 +72,42 @@ MPI_Comm MpiCommunicator::groupComm(const CollectiveGroup &group) {
   return comm;
 }
 
+void MpiCommunicator::reduceChunkInSegments(const CollectiveGroup &group, ElementType type,
+                                            Reducer reducer, const void *in, unsigned char *out,
+                                            const std::vector<int> &chunkBytes,
+                                            const std::vector<int> &chunkOffsets, MPI_Comm comm) {
+  // Segment by segment, so what arrives is reduced while it is in cache (one
+  // pass over 16 MiB each would read it back from memory): round r moves
+  // segment r of every chunk to the chunk's owner. Every member runs the
+  // same rounds (the first chunk is the longest).
+  const int64_t n = group.size, p = group.position, bytes = elementBytes(type);
+  const int64_t longest = chunkBytes[0];
+  const int64_t wanted =
+      std::max(kReduceSegmentBytes, (longest + kMaxReduceRounds - 1) / kMaxReduceRounds);
+  const int64_t segment = (wanted + bytes - 1) / bytes * bytes;
+  receive_.resize(static_cast<size_t>(segment * n));
+  std::vector<int> sendBytes(n), sendOffsets(n), receiveBytes(n), receiveOffsets(n);
+  std::vector<const void *> sources(n);
+  for (int64_t begin = 0; begin < longest; begin += segment) {
+    auto segmentOf = [&](int64_t k) {
+      return std::clamp<int64_t>(chunkBytes[k] - begin, 0, segment);
+    };
+    for (int64_t k = 0; k < n; ++k) {
+      sendOffsets[k] = mpiCount(chunkOffsets[k] + std::min<int64_t>(begin, chunkBytes[k]));
+      sendBytes[k] = mpiCount(segmentOf(k));
+      receiveOffsets[k] = mpiCount(k * segment);
+      receiveBytes[k] = mpiCount(segmentOf(p));
+      // Its own segment is read in place (in == out is allowed: the
+      // reduction reads each element before it writes it).
+      sources[k] = k == p ? static_cast<const unsigned char *>(in) + sendOffsets[p]
+                          : receive_.data() + receiveOffsets[k];
+    }
+    alltoallvWithoutSelf(in, sendBytes, sendOffsets, receive_.data(), receiveBytes, receiveOffsets,
+                         p, comm);
+    reduceSources(type, reducer, sources.data(), n, out + sendOffsets[p], segmentOf(p) / bytes);
+  }
+}
+
 void MpiCommunicator::allReduce(const DeviceContext &, const CollectiveGroup &group,
                                 ElementType type, Reducer reducer, const void *in, void *out,
                                 int64_t count) {
@@ -58,8 +118,8 @@ void MpiCommunicator::allReduce(const DeviceContext &, const CollectiveGroup &gr
     return;
   }
   MPI_Comm comm = groupComm(group);
-  // Reduce-scatter (an all-to-all of chunks, reduced here in position
-  // order), then all-gather of the reduced chunks: the threads algorithm.
+  // Reduce-scatter (all-to-alls of chunks, reduced here in position order),
+  // then all-gather of the reduced chunks: the threads algorithm.
   const int64_t n = group.size, chunk = (count + n - 1) / n;
   std::vector<int> chunkBytes(n), chunkOffsets(n);
   for (int64_t k = 0; k < n; ++k) {
@@ -67,19 +127,9 @@ void MpiCommunicator::allReduce(const DeviceContext &, const CollectiveGroup &gr
     chunkOffsets[k] = mpiCount(begin * bytes);
     chunkBytes[k] = mpiCount(std::min(chunk, count - begin) * bytes);
   }
-  const int mine = chunkBytes[group.position];
-  receive_.resize(static_cast<size_t>(mine) * n);
-  std::vector<int> receiveBytes(n, mine), receiveOffsets(n);
-  for (int64_t k = 0; k < n; ++k)
-    receiveOffsets[k] = mpiCount(k * int64_t{mine});
-  MPI_Alltoallv(in, chunkBytes.data(), chunkOffsets.data(), MPI_BYTE, receive_.data(),
-                receiveBytes.data(), receiveOffsets.data(), MPI_BYTE, comm);
-  std::vector<const void *> sources(n);
-  for (int64_t k = 0; k < n; ++k)
-    sources[k] = receive_.data() + receiveOffsets[k];
+  reduceChunkInSegments(group, type, reducer, in, static_cast<unsigned char *>(out), chunkBytes,
+                        chunkOffsets, comm);
   auto *result = static_cast<unsigned char *>(out);
-  reduceSources(type, reducer, sources.data(), n, result + chunkOffsets[group.position],
-                mine / bytes);
   MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, result, chunkBytes.data(), chunkOffsets.data(),
                  MPI_BYTE, comm);
 }
@@ -110,18 +160,27 @@ void MpiCommunicator::reduceScatter(const DeviceContext &, const CollectiveGroup
   const int64_t chunkElements = inLayout.extent / n * inLayout.inner; // per row
   const int64_t blockBytes = inLayout.outer * chunkElements * bytes;  // one peer's share
   const ChunkCopy split = reduceScatterSplit(inLayout, n, bytes);
-  send_.resize(static_cast<size_t>(blockBytes * n));
-  for (int64_t k = 0; k < n; ++k)
-    split.copy(in, k, send_.data(), k);
-  receive_.resize(static_cast<size_t>(blockBytes * n));
-  if (n == 1)
-    std::memcpy(receive_.data(), send_.data(), static_cast<size_t>(blockBytes));
-  else if (blockBytes > 0)
-    MPI_Alltoall(send_.data(), mpiCount(blockBytes), MPI_BYTE, receive_.data(),
-                 mpiCount(blockBytes), MPI_BYTE, groupComm(group));
+  // Block k (chunk k of every row) goes to position k: packed unless there
+  // is one row, whose chunks are back to back already.
+  const auto *blocks = static_cast<const unsigned char *>(in);
+  if (inLayout.outer != 1) {
+    send_.resize(static_cast<size_t>(blockBytes * n));
+    for (int64_t k = 0; k < n; ++k)
+      split.copy(in, k, send_.data(), k);
+    blocks = send_.data();
+  }
+  const int64_t p = group.position;
+  if (n > 1 && blockBytes > 0) {
+    receive_.resize(static_cast<size_t>(blockBytes * n));
+    std::vector<int> blockSizes(n, mpiCount(blockBytes)), offsets(n);
+    for (int64_t k = 0; k < n; ++k)
+      offsets[k] = mpiCount(k * blockBytes);
+    alltoallvWithoutSelf(blocks, blockSizes, offsets, receive_.data(), blockSizes, offsets, p,
+                         groupComm(group));
+  }
   std::vector<const void *> sources(n);
   for (int64_t k = 0; k < n; ++k)
-    sources[k] = receive_.data() + k * blockBytes;
+    sources[k] = k == p ? blocks + p * blockBytes : receive_.data() + k * blockBytes;
   reduceSources(type, reducer, sources.data(), n, out, inLayout.outer * chunkElements);
 }
 
@@ -170,6 +229,30 @@ void MpiCommunicator::collectivePermute(const DeviceContext &, const CollectiveG
 }
 
 void MpiCommunicator::barrier(const DeviceContext &) { MPI_Barrier(world_); }
+
+void MpiCommunicator::exchange(const DeviceContext &, const CollectiveGroup &group,
+                               const void *send, const int64_t *sendOffsets, void *recv,
+                               const int64_t *recvOffsets) {
+  // The lengths first (one small all-to-all), so a disagreement is an error
+  // rather than a truncated message; then one MPI_Alltoallv of the bytes on
+  // the mesh communicator (ranked by mesh position).
+  const int64_t n = group.size, p = group.position;
+  std::vector<int64_t> sendBytes(n), sentBytes(n);
+  for (int64_t q = 0; q < n; ++q)
+    sendBytes[q] = q == p ? 0 : sendOffsets[q + 1] - sendOffsets[q];
+  MPI_Comm comm = groupComm(group);
+  MPI_Alltoall(sendBytes.data(), 1, MPI_INT64_T, sentBytes.data(), 1, MPI_INT64_T, comm);
+  requireExchangeLengths(p, sentBytes.data(), recvOffsets, n);
+  std::vector<int> sendCounts(n), sendDisplacements(n), recvCounts(n), recvDisplacements(n);
+  for (int64_t q = 0; q < n; ++q) {
+    sendCounts[q] = mpiCount(sendBytes[q]); // 0 to itself: its own segment is not moved
+    sendDisplacements[q] = mpiCount(sendOffsets[q]);
+    recvCounts[q] = mpiCount(sentBytes[q]);
+    recvDisplacements[q] = mpiCount(recvOffsets[q]);
+  }
+  MPI_Alltoallv(send, sendCounts.data(), sendDisplacements.data(), MPI_BYTE, recv,
+                recvCounts.data(), recvDisplacements.data(), MPI_BYTE, comm);
+}
 
 void MpiCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   if (progress_)

@@ -19,6 +19,19 @@ namespace shardgen::runtime {
 /// datatypes): throws std::length_error beyond INT_MAX.
 int mpiCount(int64_t bytes);
 
+/// all_reduce moves and reduces its chunks in segments (a segment and its
+/// reduction stay in cache) of at least this many bytes per member, and in
+/// at most kMaxReduceRounds rounds (each round waits for every member: on a
+/// loaded machine a member that is not running stalls the others).
+constexpr int64_t kReduceSegmentBytes = int64_t{256} << 10;
+constexpr int64_t kMaxReduceRounds = 8;
+
+/// An exchange's receive lengths checked against what the senders announced
+/// (`sentBytes[q]`, from an all-to-all of lengths): throws
+/// std::invalid_argument naming the first sender `q` that disagrees.
+void requireExchangeLengths(int64_t position, const int64_t *sentBytes, const int64_t *recvOffsets,
+                            int64_t n);
+
 /// A reduce_scatter's messages: chunk k of every row of `inLayout` (split
 /// into n chunks along its middle dim), packed, goes to position k.
 ChunkCopy reduceScatterSplit(DimView inLayout, int64_t n, int64_t elementBytes);
@@ -42,12 +55,20 @@ public:
   void collectivePermute(const DeviceContext &device, const CollectiveGroup &group, int64_t source,
                          int64_t destination, const void *in, void *out, int64_t bytes) override;
   void barrier(const DeviceContext &device) override;
+  void exchange(const DeviceContext &device, const CollectiveGroup &group, const void *send,
+                const int64_t *sendOffsets, void *recv, const int64_t *recvOffsets) override;
   void noteOp(const DeviceContext &device, const char *pointer) override;
   void noteCollective(const DeviceContext &device, const char *collective) override;
 
 private:
   /// The communicator of this rank's group; created collectively on first use.
   MPI_Comm groupComm(const CollectiveGroup &group);
+  /// all_reduce's first half: position p's chunk of `out` (chunk k is
+  /// `chunkBytes[k]` at `chunkOffsets[k]`, the first the longest) becomes the
+  /// reduction, in position order, of every member's chunk p of `in`.
+  void reduceChunkInSegments(const CollectiveGroup &group, ElementType type, Reducer reducer,
+                             const void *in, unsigned char *out, const std::vector<int> &chunkBytes,
+                             const std::vector<int> &chunkOffsets, MPI_Comm comm);
 
   MPI_Comm world_;
   DeviceProgress *progress_;

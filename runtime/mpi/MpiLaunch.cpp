@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "BoxCopy.h"
 #include "DeviceProgress.h"
 #include "DeviceThreads.h"
 #include "HybridCommunicator.h"
@@ -136,48 +135,6 @@ void broadcastFromRoot(void *data, int64_t bytes) {
     int piece = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
     MPI_Bcast(at + done, piece, MPI_BYTE, 0, MPI_COMM_WORLD);
     done += piece;
-  }
-}
-
-void scatterBoxesFromRoot(void *global, const std::vector<int64_t> &shape, int64_t elementBytes,
-                          const std::vector<std::vector<ShardBox>> &boxesOf) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (static_cast<int>(boxesOf.size()) != size)
-    throw std::invalid_argument("scatterBoxesFromRoot: " + std::to_string(boxesOf.size()) +
-                                " box lists for " + std::to_string(size) + " ranks");
-  std::vector<int> counts(size), offsets(size);
-  int64_t total = 0;
-  for (int r = 0; r < size; ++r) {
-    int64_t bytes = 0;
-    for (const ShardBox &box : boxesOf[r])
-      bytes += box.volume() * elementBytes;
-    counts[r] = r == 0 ? 0 : mpiCount(bytes); // rank 0 has its boxes
-    offsets[r] = mpiCount(total);
-    total += counts[r];
-  }
-  std::vector<unsigned char> packed;
-  unsigned char *at = nullptr;
-  if (rank == 0) {
-    packed.resize(static_cast<size_t>(total));
-    at = packed.data();
-    for (int r = 1; r < size; ++r)
-      for (const ShardBox &box : boxesOf[r]) {
-        copyBox(shape, box, box.extent, elementBytes, BoxDirection::GlobalToLocal, global, at);
-        at += box.volume() * elementBytes;
-      }
-  } else {
-    packed.resize(static_cast<size_t>(counts[rank]));
-  }
-  MPI_Scatterv(packed.data(), counts.data(), offsets.data(), MPI_BYTE,
-               rank == 0 ? MPI_IN_PLACE : packed.data(), counts[rank], MPI_BYTE, 0, MPI_COMM_WORLD);
-  if (rank == 0)
-    return;
-  at = packed.data();
-  for (const ShardBox &box : boxesOf[rank]) {
-    copyBox(shape, box, box.extent, elementBytes, BoxDirection::LocalToGlobal, at, global);
-    at += box.volume() * elementBytes;
   }
 }
 

@@ -53,6 +53,25 @@ expect_report(${GRAPH} 2 "  1  inside ranks (shared memory)"
   "bytes leaving each rank in all:  r0: 0  r1: 0")
 expect_report(${GRAPH} 4
   "  1  crosses ranks (MPI), bytes leaving each rank:  r0: 256  r1: 256  r2: 256  r3: 256")
+# A rank's devices are threads: a rank is not bound to one core (Open MPI
+# binds up to 2 ranks to a core each by default), unless the user binds.
+foreach(case "none:is not bound" "core:bound to socket 0[core")
+  string(REPLACE ":" ";" pair "${case}")
+  list(GET pair 0 binding)
+  list(GET pair 1 expected)
+  set(bind)
+  if(binding STREQUAL core)
+    set(bind "--bind-to core")
+  endif()
+  execute_process(COMMAND ${SHARDGEN} run ${GRAPH} --backend mpi --ranks 2
+                          --mpirun-args "--mca btl self,vader --mca oob_tcp_if_include lo --report-bindings ${bind}"
+                  RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  string(FIND "${err}" "MCW rank 1 ${expected}" found)
+  if(NOT status EQUAL 0 OR found EQUAL -1)
+    message(FATAL_ERROR "2 ranks x 2 threads (${binding}): expected 'MCW rank 1 ${expected}' "
+                        "(${status}):\n${out}\n${err}")
+  endif()
+endforeach()
 # Device 2 throws (test hook) while its peers run on: as 4 ranks (rank 2) and
 # as 2 ranks x 2 threads (rank 1).
 foreach(ranks_rank 4:2 2:1)

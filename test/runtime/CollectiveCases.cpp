@@ -486,6 +486,30 @@ std::vector<std::string> checkCollectivePermute(const Launcher &launch, const De
   });
 }
 
+std::vector<std::string> checkExchange(const Launcher &launch, const DeviceMesh &mesh) {
+  // Position p sends q length(p, q) bytes (some none), each p * 16 + q; the
+  // offsets start past a few bytes; the own segment must stay untouched.
+  auto length = [](int64_t p, int64_t q) { return (p * 7 + q * 3) % 5; };
+  auto byte = [](int64_t p, int64_t q) { return static_cast<unsigned char>(p * 16 + q); };
+  const int64_t n = mesh.numDevices();
+  return runOnDevices(launch, mesh, [&](const DeviceContext &device, Failures &failures) {
+    const int64_t p = device.position;
+    std::vector<int64_t> sendAt{2}, recvAt{3};
+    std::vector<unsigned char> send(2, 0);
+    for (int64_t q = 0; q < n; ++q) {
+      send.insert(send.end(), length(p, q), byte(p, q));
+      sendAt.push_back(static_cast<int64_t>(send.size()));
+      recvAt.push_back(recvAt.back() + length(q, p));
+    }
+    std::vector<unsigned char> recv(recvAt.back(), 0xff);
+    exchange(device, send.data(), sendAt.data(), recv.data(), recvAt.data());
+    for (int64_t q = 0; q < n; ++q)
+      for (int64_t i = recvAt[q]; i < recvAt[q + 1]; ++i)
+        if (recv[i] != (q == p ? 0xff : byte(q, p)))
+          failures.add(where(device, "exchange from position " + std::to_string(q), i));
+  });
+}
+
 std::vector<std::string> checkAxisIndexAndGroups(const Launcher &launch, const DeviceMesh &mesh) {
   return runOnDevices(launch, mesh, [&](const DeviceContext &device, Failures &failures) {
     std::vector<int64_t> coordinates = coordinatesOf(device.position, device);
@@ -522,7 +546,8 @@ std::vector<std::string> checkEveryCollective(const Launcher &launch, const Devi
   std::vector<std::string> failures;
   for (const std::vector<int32_t> &axes : axisLists) {
     append(failures, checkAllReduceEveryTypeAndReducer(launch, mesh, axes));
-    for (int64_t count : {int64_t{3}, int64_t{10007}})
+    // 140001: two of the MPI backend's all_reduce segments per chunk in groups of 2.
+    for (int64_t count : {int64_t{3}, int64_t{10007}, int64_t{140001}})
       for (bool inPlace : {false, true})
         append(failures, checkAllReduceLarge(launch, mesh, axes, count, inPlace));
     append(failures, checkAllGather(launch, mesh, axes));
@@ -532,6 +557,7 @@ std::vector<std::string> checkEveryCollective(const Launcher &launch, const Devi
   }
   append(failures, checkAllReduceSpecialValues(launch, mesh));
   append(failures, checkAxisIndexAndGroups(launch, mesh));
+  append(failures, checkExchange(launch, mesh));
   return failures;
 }
 

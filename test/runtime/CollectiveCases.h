@@ -50,6 +50,8 @@ std::vector<std::string> checkAllToAll(const Launcher &launch, const DeviceMesh 
                                        const std::vector<int32_t> &axes);
 std::vector<std::string> checkCollectivePermute(const Launcher &launch, const DeviceMesh &mesh,
                                                 const std::vector<int32_t> &axes);
+/// exchange over the whole mesh: segments of varied lengths (some empty).
+std::vector<std::string> checkExchange(const Launcher &launch, const DeviceMesh &mesh);
 std::vector<std::string> checkAxisIndexAndGroups(const Launcher &launch, const DeviceMesh &mesh);
 
 /// Every check above on `mesh`, over several axis lists (all of them, each

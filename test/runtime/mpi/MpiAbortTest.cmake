@@ -15,6 +15,8 @@ endif()
 math(EXPR rank "2 * ${RANKS} / 4") # the rank running device 2
 if(MODE STREQUAL "stall")
   set(expected "the run did not finish within the timeout of 1 s")
+elseif(COLLECTIVE STREQUAL "exchange_mismatch")
+  set(expected "shardgen: rank ${rank}: device 2 failed: exchange: position 0 sends a different number of bytes than position 2 expects")
 else()
   set(expected "shardgen: rank ${rank}: device 2 failed: device 2 failed on purpose before ${COLLECTIVE}")
 endif()
