@@ -22,7 +22,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/check-tidy.sh" build
 (cd "$root/build" && ctest --output-on-failure --no-tests=error -j"$(nproc)")
 
-"$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON -DSHARDGEN_WERROR=ON
+# No -Werror here: GCC 12's instrumentation makes std::function inside
+# <regex> look maybe-uninitialized (-Wmaybe-uninitialized false positives).
+"$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON
 (cd "$root/build-asan" &&
   ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0" \
     ctest --output-on-failure --no-tests=error -j"$(nproc)")

@@ -38,6 +38,7 @@ static std::optional<double> numberIn(const std::string &text, double max) {
   try {
     value = std::stod(text, &used);
   } catch (const std::exception &) {
+    return std::nullopt; // no number, or out of double's range
   }
   if (used != text.size() || !(value >= 0 && value <= max))
     return std::nullopt;

@@ -407,7 +407,7 @@ void emitReverse(StepView s) {
 void emitUserCollective(StepView s) {
   const Op &op = s.op();
   std::string type(runtimeElementType(s.outType()));
-  auto local = [&](auto axes, auto codeFor) {
+  auto local = [&](const auto &axes, auto codeFor) {
     std::string list = s.context.axisList(axes);
     s.perDevice([&](int64_t d) { return codeFor(list, d); });
   };

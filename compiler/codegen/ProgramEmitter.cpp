@@ -291,7 +291,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
       shapeTables(program, program.outputs, outputNames, "Output", &outputInfos);
   values["INPUT_INFOS"] = inputInfos;
   values["OUTPUT_INFOS"] = outputInfos;
-  std::string axes, ids;
+  std::string axes;
   for (const MeshAxis &axis : program.mesh.axes)
     axes += (axes.empty() ? "" : ", ") + std::string("{") + quoted(axis.name) + ", " +
             str(axis.size) + "}";

@@ -110,8 +110,11 @@ struct TransferEmitter {
     if (!groupsHoldEqualPieces())
       return false;
     std::optional<int64_t> shift;
-    if (step.kind == StepKind::CollectivePermute && !(shift = uniformShift()))
-      return false;
+    if (step.kind == StepKind::CollectivePermute) {
+      shift = uniformShift();
+      if (!shift)
+        return false;
+    }
     if (step.kind == StepKind::Broadcast)
       return false;
     std::string list = axisList(step.axes);

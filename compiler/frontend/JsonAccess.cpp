@@ -59,11 +59,10 @@ int64_t readInteger(const Json &json, const PointerRef &pointer) {
 }
 
 // Returns its argument (checked): callers pass elements of a parsed document.
-// NOLINTNEXTLINE(bugprone-return-const-ref-from-parameter)
 const Json &readArray(const Json &json, const PointerRef &pointer) {
   if (!json.is_array())
     fail(pointer.str(), kindMismatch("an array", json));
-  return json;
+  return json; // NOLINT(bugprone-return-const-ref-from-parameter)
 }
 
 std::vector<int64_t> readIntegerArray(const Json &json, const PointerRef &pointer) {

@@ -13,6 +13,8 @@
 #include <strings.h>
 #include <unwind.h>
 
+// The Itanium ABI's personality routine, by its reserved name on purpose.
+// NOLINTNEXTLINE(bugprone-reserved-identifier)
 extern "C" _Unwind_Reason_Code __gxx_personality_v0(int, _Unwind_Action, _Unwind_Exception_Class,
                                                     _Unwind_Exception *, _Unwind_Context *);
 
@@ -33,6 +35,8 @@ std::map<std::string, void *> abiSymbols() {
       {"memmove", address<void *(void *, const void *, size_t)>(::memmove)},
       {"memset", address<void *(void *, int, size_t)>(::memset)},
       {"memcmp", address<int(const void *, const void *, size_t)>(::memcmp)},
+      // Compilers emit calls to bcmp: JIT-ed code needs it, deprecated or not.
+      // NOLINTNEXTLINE(bugprone-unsafe-functions)
       {"bcmp", address<int(const void *, const void *, size_t)>(::bcmp)},
       // Itanium C++ ABI names of the global allocation functions.
       {"_Znwm", address<void *(size_t)>(::operator new)},

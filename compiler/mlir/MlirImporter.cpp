@@ -243,7 +243,7 @@ private:
 
   ValueId define(RegionState &state, Names &names, const std::string &ssaName,
                  const std::string &irName, const std::string &pointer, SourceLoc loc,
-                 std::optional<TensorType> type, bool argument = false);
+                 const std::optional<TensorType> &type, bool argument = false);
   ValueId use(const Names &names, const ValueUse &use) const;
   void checkUseType(ValueId value, const TypeRef &type) const;
 
@@ -562,7 +562,7 @@ void Importer::importOutputs(const Function &entry, const Operation &ret, const 
 
 ValueId Importer::define(RegionState &state, Names &names, const std::string &ssaName,
                          const std::string &irName, const std::string &pointer, SourceLoc loc,
-                         std::optional<TensorType> type, bool argument) {
+                         const std::optional<TensorType> &type, bool argument) {
   if (names.ssa.count(ssaName))
     failAt(loc, "redefinition of %" + ssaName);
   if (irName.empty())

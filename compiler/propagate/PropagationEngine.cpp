@@ -133,8 +133,11 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
     worklist_.pop();
     queued_[e] = 0;
     visit(e);
-    if (!seen[e] && (seen[e] = 1, ++done % 256 == 0))
-      reportProgress("ops", done, total);
+    if (!seen[e]) {
+      seen[e] = 1;
+      if (++done % 256 == 0)
+        reportProgress("ops", done, total);
+    }
   }
   reportProgress("ops", done, total);
 }

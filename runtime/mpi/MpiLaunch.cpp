@@ -36,13 +36,14 @@ MpiWorld ensureInitialized(int threadLevel) {
 
 /// Peers may be blocked in a collective this rank's devices will never
 /// enter: MPI cannot cancel them, so the whole job ends with this error.
-[[noreturn]] void abortEveryRank(int rank, int64_t deviceId, std::exception_ptr error) {
-  std::string message = "unknown exception";
+[[noreturn]] void abortEveryRank(int rank, int64_t deviceId, const std::exception_ptr &error) {
+  std::string message;
   try {
     std::rethrow_exception(error);
   } catch (const std::exception &exception) {
     message = exception.what();
   } catch (...) {
+    message = "unknown exception";
   }
   if (deviceId < 0) // the watchdog's timeout
     std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
@@ -56,14 +57,14 @@ MpiWorld ensureInitialized(int threadLevel) {
 
 /// The device whose exception `error` is: a RunTimeout names no device.
 int64_t failedDevice(const DeviceMesh &mesh, const std::vector<int64_t> &positions,
-                     std::exception_ptr error, int64_t failedPosition) {
+                     const std::exception_ptr &error, int64_t failedPosition) {
   try {
     std::rethrow_exception(error);
   } catch (const RunTimeout &) {
     return -1;
   } catch (...) {
+    return mesh.deviceId(failedPosition >= 0 ? failedPosition : positions.front());
   }
-  return mesh.deviceId(failedPosition >= 0 ? failedPosition : positions.front());
 }
 
 } // namespace
@@ -112,7 +113,7 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
       throw;
     }
   };
-  auto fail = [&](std::exception_ptr error) {
+  auto fail = [&](const std::exception_ptr &error) {
     abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()), error);
   };
   if (devicesPerRank == 1) {

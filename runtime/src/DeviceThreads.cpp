@@ -59,7 +59,7 @@ std::exception_ptr runDeviceThreads(const DeviceMesh &mesh, const std::vector<in
 
   std::mutex errorMutex;
   std::exception_ptr firstError;
-  auto recordFailure = [&](std::exception_ptr error) {
+  auto recordFailure = [&](const std::exception_ptr &error) {
     {
       std::lock_guard lock(errorMutex);
       if (firstError)
@@ -72,6 +72,7 @@ std::exception_ptr runDeviceThreads(const DeviceMesh &mesh, const std::vector<in
   auto runDevice = [&](int64_t local) {
     try {
       function(contexts[local]);
+      // NOLINTNEXTLINE(bugprone-empty-catch): the failing device reports, not its peers
     } catch (const PeerFailure &) {
       // Cancelled because another device failed; that device reports.
     } catch (...) {

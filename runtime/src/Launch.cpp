@@ -24,7 +24,7 @@ void launch(const DeviceMesh &mesh, const DeviceFunction &function, const Launch
   ThreadsCommunicator communicator(numDevices, progress, options.stallPositionForTest);
   std::exception_ptr error =
       runDeviceThreads(mesh, positions, communicator, progress, function, options,
-                       [&](std::exception_ptr) { communicator.abort(); });
+                       [&](const std::exception_ptr &) { communicator.abort(); });
   if (error)
     std::rethrow_exception(error);
 }

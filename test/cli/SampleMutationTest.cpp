@@ -122,6 +122,8 @@ public:
           node = std::regex_replace(node.get<std::string>(), axisName(),
                                     pickOf<std::string>({"data", "model", "a", "b", "zz"}));
         break;
+      default: // pick(9) < 9
+        break;
       }
     }
     std::string text = graph.dump(1);

@@ -175,7 +175,7 @@ TEST_CASE("random reshards between layouts of uneven shapes are exact") {
                                   {{ax("y"), ax("x")}, {}},
                                   {{}, {ax("x"), ax("y")}},
                                   {{ax("y")}, {}}};
-  for (Shape shape : {Shape{6, 6}, Shape{5, 7}, Shape{1, 4}}) {
+  for (const Shape &shape : {Shape{6, 6}, Shape{5, 7}, Shape{1, 4}}) {
     for (const auto &a : layouts)
       for (const auto &b : layouts) {
         auto from = makeShardLayout(mesh, f32(shape), a);

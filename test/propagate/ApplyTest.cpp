@@ -71,7 +71,7 @@ TEST_CASE("propagate writes closed shardings with origins, and is idempotent") {
   CHECK(once.find(R"("_origin": "op:/ops/0")") != std::string::npos);
   CHECK(once.find(R"("_origin": "user:/inputs/2/sharding")") != std::string::npos);
   CHECK(once.find(R"("_origin": "constraint:/ops/1")") != std::string::npos);
-  CHECK(once.find("?") == std::string::npos);
+  CHECK(once.find('?') == std::string::npos);
   CHECK(once.find("p1") == std::string::npos);
   Graph written = loadGraph(once);
   checkAllShardingsVerify(written);

@@ -13,7 +13,7 @@ using namespace shardgen::show::test;
 
 namespace {
 
-TensorView view(const Mesh &mesh, Shape shape, const DimAxes &axes) {
+TensorView view(const Mesh &mesh, const Shape &shape, const DimAxes &axes) {
   TensorView view;
   view.name = "t";
   view.role = "value";

@@ -179,7 +179,7 @@ private:
     return scopePool_->back();
   }
 
-  Json opJson(const std::string &name, std::vector<std::string> operands) {
+  Json opJson(const std::string &name, const std::vector<std::string> &operands) {
     Json op = {{"op", name}};
     if (!operands.empty())
       op["operands"] = operands;
@@ -194,7 +194,7 @@ private:
     return emit(op, result, false);
   }
 
-  const GenValue &pickValue(std::function<bool(const GenValue &)> accept = nullptr) {
+  const GenValue &pickValue(const std::function<bool(const GenValue &)> &accept = nullptr) {
     std::vector<size_t> candidates;
     for (size_t i = 0; i < scopePool_->size(); ++i)
       if (!accept || accept((*scopePool_)[i]))
