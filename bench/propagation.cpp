@@ -14,8 +14,8 @@
 //    and once in MLIR's `mesh` dialect (tosa ops). The whole `shardgen
 //    propagate` process and `mlir-opt-19 --sharding-propagation` run on them
 //    under GNU time (/usr/bin/time): CPU seconds and peak RSS of each; and the
-//    pass alone in wall seconds (shardgen's in-process, MLIR's from
-//    --mlir-timing). MLIR writes bytecode: its text printer crashes on these
+//    pass alone (shardgen's in-process, MLIR's as its run less a run with an
+//    empty pipeline). MLIR writes bytecode: its text printer crashes on these
 //    shardings. Skipped when mlir-opt-19 is not installed (package
 //    mlir-19-tools; not a project dependency).
 //
@@ -26,7 +26,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -227,23 +226,13 @@ void writeFile(const std::string &path, const std::string &text) {
   out << text;
 }
 
-/// The pass time --mlir-timing reports for ShardingPropagation, in seconds.
-double mlirPassSeconds(const std::string &timing) {
-  std::istringstream lines(timing);
-  for (std::string line; std::getline(lines, line);)
-    if (line.find("ShardingPropagation") != std::string::npos)
-      return std::atof(line.c_str() + line.find_first_of("0123456789"));
-  return -1;
-}
-
-/// The in-process pass time of shardgen on the chain (read and verify
-/// excluded), in wall seconds as --mlir-timing gives MLIR's.
+/// The in-process pass time of shardgen on the chain (read and verify excluded).
 double shardgenPassSeconds(const std::string &json) {
   Graph graph = readGraph(json);
   verifyGraph(graph);
-  auto start = std::chrono::steady_clock::now();
+  double start = cpuSeconds();
   propagateShardings(graph, PropagationStrategy::UserPriority);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return cpuSeconds() - start;
 }
 
 /// The shardgen binary built with this bench, unless $SHARDGEN names another.
@@ -272,17 +261,21 @@ void benchAgainstMlir(int64_t maxOps, const std::string &mlirOpt) {
     ProcessRun sg = runProcess(
         {shardgenBinary(), "propagate", dir + "/chain.json", "--no-progress"}, dir + "/out.json");
     // Bytecode out: MLIR 19's text printer crashes on some propagated
-    // shardings of this chain (in MeshShardingAttr::print).
-    ProcessRun ml = runProcess(
-        {mlirOpt, "--mlir-timing", "--mlir-timing-display=list", "--emit-bytecode",
-         "--pass-pipeline=builtin.module(func.func(sharding-propagation))", dir + "/chain.mlir"},
-        dir + "/out.mlir");
+    // shardings of this chain (in MeshShardingAttr::print). The pass alone:
+    // the CPU time of the run less that of a run without it.
+    auto mlirOptRun = [&](const std::string &pipeline) {
+      return runProcess(
+          {mlirOpt, "--emit-bytecode", "--pass-pipeline=" + pipeline, dir + "/chain.mlir"},
+          dir + "/out.mlir");
+    };
+    ProcessRun ml = mlirOptRun("builtin.module(func.func(sharding-propagation))");
+    ProcessRun mlNoPass = mlirOptRun("builtin.module()");
     if (!sg.ok || !ml.ok) {
       std::printf("%9lld  failed: %s%s\n", static_cast<long long>(ops), sg.output.c_str(),
                   ml.output.substr(0, 400).c_str());
       continue;
     }
-    double mlPass = mlirPassSeconds(ml.output), n = static_cast<double>(layers * 4);
+    double mlPass = ml.seconds - mlNoPass.seconds, n = static_cast<double>(layers * 4);
     std::printf("%9.0f | %9.3f %9.3f %10.0f | %9.3f %9.3f %10.0f | %7.1f %7.1f %7.1f\n", n, sgPass,
                 sg.seconds, static_cast<double>(sg.peakRssBytes) / n, mlPass, ml.seconds,
                 static_cast<double>(ml.peakRssBytes) / n, mlPass / sgPass, ml.seconds / sg.seconds,
@@ -292,8 +285,8 @@ void benchAgainstMlir(int64_t maxOps, const std::string &mlirOpt) {
   std::string cleanup = "rm -rf " + dir;
   if (std::system(cleanup.c_str()) != 0)
     std::printf("could not remove %s\n", dir.c_str());
-  std::printf("pass: wall seconds of the pass alone (MLIR's from --mlir-timing); total: CPU "
-              "seconds of the process (GNU time); B/op: its peak RSS per op; x: mlir-opt / "
+  std::printf("CPU seconds. pass: the pass alone (MLIR's: its run less a run without the "
+              "pass); total: the process (GNU time); B/op: its peak RSS per op; x: mlir-opt / "
               "shardgen (above 1: shardgen faster or leaner).\n");
 }
 

@@ -43,8 +43,13 @@ void appendMetadata(Json &object, const Metadata &metadata, const char *originKe
   object[originKey] = std::move(origin);
 }
 
-/// A slot's metadata and its typed origin, if propagation set one.
-void appendSlotMetadata(Json &object, const RegionArgument &slot) {
+/// A slot's sharding or distribution, its metadata and its typed origin (if
+/// propagation set one).
+void appendSlot(Json &object, const RegionArgument &slot) {
+  if (slot.sharding)
+    object["sharding"] = printSharding(*slot.sharding);
+  if (slot.distribution)
+    object["distribution"] = distributionToJson(*slot.distribution);
   if (slot.origin)
     appendMetadata(object, slot.metadata, "_origin", slot.origin->str());
   else
@@ -135,11 +140,7 @@ std::string GraphWriter::writeStreamed() const {
 Json GraphWriter::outputToJson(const RegionResult &result) const {
   Json output = Json::object();
   output["value"] = nameOf(result.value);
-  if (result.sharding)
-    output["sharding"] = printSharding(*result.sharding);
-  if (result.distribution)
-    output["distribution"] = distributionToJson(*result.distribution);
-  appendSlotMetadata(output, result);
+  appendSlot(output, result);
   return output;
 }
 
@@ -162,11 +163,7 @@ Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
   object["name"] = value.name;
   if (value.type)
     object["type"] = printType(*value.type);
-  if (argument.sharding)
-    object["sharding"] = printSharding(*argument.sharding);
-  if (argument.distribution)
-    object["distribution"] = distributionToJson(*argument.distribution);
-  appendSlotMetadata(object, argument);
+  appendSlot(object, argument);
   return object;
 }
 

@@ -46,9 +46,37 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
 
 const OpShardingRule &EdgeRules::of(int64_t edge) {
   int32_t &index = ruleOfEdge_[edge];
-  if (index < 0)
-    index = intern(edgeRule(graph_, pg_, pg_.edges[edge]));
+  if (index < 0) {
+    const Edge &e = pg_.edges[edge];
+    index = e.kind == EdgeKind::Rule && e.elementwise ? elementwiseRule(e)
+                                                      : intern(edgeRule(graph_, pg_, e));
+  }
   return rules_[index];
+}
+
+size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {
+  uint64_t hash = 1469598103934665603ull;
+  for (int64_t value : key)
+    hash = mix(hash, value);
+  return hash;
+}
+
+int32_t EdgeRules::elementwiseRule(const Edge &edge) {
+  const Op &op = *pg_.ops[edge.op];
+  key_.clear();
+  for (const auto *values : {&op.operands, &op.results}) {
+    key_.push_back(static_cast<int64_t>(values->size()));
+    for (ValueId v : *values) {
+      const Shape &shape = graph_.type(v).shape;
+      key_.push_back(static_cast<int64_t>(shape.size()));
+      key_.insert(key_.end(), shape.begin(), shape.end());
+    }
+  }
+  if (auto found = byShapes_.find(key_); found != byShapes_.end())
+    return found->second;
+  int32_t index = intern(edgeRule(graph_, pg_, edge));
+  byShapes_.emplace(key_, index);
+  return index;
 }
 
 int32_t EdgeRules::intern(OpShardingRule rule) {

@@ -25,12 +25,21 @@ public:
 
 private:
   int32_t intern(OpShardingRule rule);
+  /// Shardy's elementwise ops have the pointwise rule of their shapes: the
+  /// shapes (in key_) find it without building it again.
+  int32_t elementwiseRule(const Edge &edge);
+
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t> &key) const;
+  };
 
   const Graph &graph_;
   const PropagationGraph &pg_;
   std::vector<int32_t> ruleOfEdge_; // -1: not built yet
   std::deque<OpShardingRule> rules_;
   std::unordered_multimap<uint64_t, int32_t> byHash_;
+  std::unordered_map<std::vector<int64_t>, int32_t, KeyHash> byShapes_;
+  std::vector<int64_t> key_;
 };
 
 } // namespace shardgen::propagation
