@@ -287,7 +287,15 @@ SpmdValueId RegionPartitioner::addStep(SpmdStep step, ShardLayout layout, ValueI
 
 SpmdValueId RegionPartitioner::reshard(SpmdValueId value, const ShardLayout &to, const Op *op,
                                        const std::string &pointer) {
-  return appendReshard(program_, value, to, op, pointer);
+  if (resharded_.size() <= static_cast<size_t>(value))
+    resharded_.resize(value + 1);
+  for (const Resharded &done : resharded_[value])
+    if (sameLayout(done.layout, to))
+      return done.value;
+  SpmdValueId result = appendReshard(program_, value, to, op, pointer);
+  if (result != value)
+    resharded_[value].push_back(Resharded{to, result});
+  return result;
 }
 
 } // namespace shardgen

@@ -46,6 +46,9 @@ private:
   SpmdValueId addValue(std::string name, ShardLayout layout, ValueId source);
   /// Appends a step from `inputs` to one new value holding graph value `source`.
   SpmdValueId addStep(SpmdStep step, ShardLayout layout, ValueId source);
+  /// `value` in layout `to`: the collectives are appended once per value
+  /// and target layout, and later uses share their result (an unreduced
+  /// value read by two ops is all-reduced once).
   SpmdValueId reshard(SpmdValueId value, const ShardLayout &to, const Op *op,
                       const std::string &pointer);
 
@@ -53,6 +56,11 @@ private:
   SpmdProgram &program_;
   const Mesh &mesh_;
   std::vector<SpmdValueId> held_; // per graph ValueId
+  struct Resharded {
+    ShardLayout layout;
+    SpmdValueId value;
+  };
+  std::vector<std::vector<Resharded>> resharded_; // per SpmdValueId: its reshards so far
 };
 
 } // namespace shardgen

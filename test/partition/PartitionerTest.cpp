@@ -68,6 +68,32 @@ TEST_CASE("an unreduced result sharding keeps the partial value") {
   CHECK(checkPartitionedEqualsInterpreter(graph, 3) == "");
 }
 
+TEST_CASE("an unreduced value read by two ops is all-reduced once and both share it") {
+  // c is partial over y; tanh and negate each want it whole. One all_reduce
+  // of c's 2x4 f32 piece (32 bytes per device) serves both.
+  std::string json =
+      graphJson(meshXY,
+                R"({"name": "a", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+         {"name": "b", "type": "tensor<8x4xf32>", "sharding": "<@mesh, [{y}, {}]>"})",
+                R"({"op": "dot_general", "operands": ["a", "b"], "result": "c",
+          "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0],
+          "sharding": "<@mesh, [{x}, {}], unreduced={y}>"},
+         {"op": "tanh", "operands": ["c"], "result": "t", "sharding": "<@mesh, [{x}, {}]>"},
+         {"op": "negate", "operands": ["c"], "result": "n", "sharding": "<@mesh, [{x}, {}]>"})",
+                R"({"value": "t", "sharding": "<@mesh, [{x}, {}]>"},
+         {"value": "n", "sharding": "<@mesh, [{x}, {}]>"})");
+  Graph graph = loadGraph(json);
+  SpmdProgram program = partitionVerified(graph);
+  CHECK(countSteps(program, StepKind::AllReduce) == 1);
+  CommunicationManifest manifest = computeManifest(program);
+  int64_t sent = 0;
+  for (const auto &collective : manifest.collectives)
+    if (collective.kind == StepKind::AllReduce)
+      sent += collective.traffic[0].sent;
+  CHECK(sent == 32);
+  CHECK(checkPartitionedEqualsInterpreter(graph, 3) == "");
+}
+
 TEST_CASE("a reduce whose init is not the identity does not reduce over shards") {
   auto reduceGraph = [](const char *init) {
     return graphJson(

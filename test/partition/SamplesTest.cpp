@@ -2,6 +2,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/OpKind.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/partition/Partitioner.h"
 #include "test/partition/PartitionTestUtil.h"
@@ -60,4 +67,34 @@ TEST_CASE("the attention block needs one all_reduce over model, of the output pr
   // y: 2x8x16 f32 with batch on data: local 1x8x16 f32 = 512 bytes.
   for (const auto &traffic : manifest.collectives[0].traffic)
     CHECK(traffic.sent == 512);
+}
+
+TEST_CASE("no sample's program moves a value to one layout twice") {
+  // The minimum the partitioner can reach without changing plans: every
+  // (value, target layout) pair is resharded at most once, however many ops
+  // read it. A step of the graph's own collectives (inside manual bodies)
+  // is the user's and may repeat.
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
+    if (entry.path().extension() == ".json")
+      names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() >= 4);
+  for (const std::string &name : names) {
+    CAPTURE(name);
+    Graph graph = loadSampleGraph(name);
+    propagateInPlace(graph);
+    SpmdProgram program = partitionVerified(graph);
+    std::vector<std::pair<SpmdValueId, SpmdValueId>> moves; // (input, output) per reshard step
+    for (const SpmdStep &step : program.steps) {
+      bool usersCollective = step.op && isCollective(step.op->kind);
+      if (step.kind == StepKind::Compute || usersCollective || step.inputs.size() != 1)
+        continue;
+      for (const auto &[input, output] : moves)
+        if (input == step.inputs[0])
+          CHECK_FALSE(sameLayout(program.layout(output), program.layout(step.outputs[0])));
+      moves.emplace_back(step.inputs[0], step.outputs[0]);
+    }
+  }
 }
