@@ -34,23 +34,24 @@ struct Lifetime {
   }
 };
 
-} // namespace
-
-BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
-  const size_t numValues = program.values.size();
-  const int64_t numSteps = static_cast<int64_t>(program.steps.size());
-
-  // Each value's buffer owner: itself, or (through aliases) the value whose
-  // slot it points at.
-  std::vector<SpmdValueId> owner(numValues);
-  for (size_t v = 0; v < numValues; ++v)
+/// Each value's buffer owner: itself, or (through aliases) the value whose
+/// slot it points at.
+std::vector<SpmdValueId> bufferOwners(const SpmdProgram &program) {
+  std::vector<SpmdValueId> owner(program.values.size());
+  for (size_t v = 0; v < owner.size(); ++v)
     owner[v] = static_cast<SpmdValueId>(v);
   for (const SpmdStep &step : program.steps)
     if (isAliasStep(step))
       for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
         owner[step.outputs[i]] = owner[step.inputs[i]];
+  return owner;
+}
 
-  std::vector<Lifetime> life(numValues);
+/// Per owner, the emission steps its buffer is live over.
+std::vector<Lifetime> ownerLifetimes(const SpmdProgram &program, const FusionPlan &fusion,
+                                     const std::vector<SpmdValueId> &owner) {
+  const int64_t numSteps = static_cast<int64_t>(program.steps.size());
+  std::vector<Lifetime> life(program.values.size());
   for (SpmdValueId v : program.inputs)
     life[owner[v]].cover(-1);
   for (int64_t s = 0; s < numSteps; ++s) {
@@ -63,40 +64,30 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
   }
   for (SpmdValueId v : program.liveOutValues())
     life[owner[v]].cover(numSteps);
+  return life;
+}
 
-  // Values that need a slot, by when they start (then by id: deterministic).
-  std::vector<SpmdValueId> order;
-  for (size_t v = 0; v < numValues; ++v) {
-    if (owner[v] != static_cast<SpmdValueId>(v) || fusion.fusedAway[v])
-      continue;
-    if (!life[v].used) // never touched by any step: keep it for the whole run
-      life[v] = Lifetime{-1, numSteps, true};
-    order.push_back(static_cast<SpmdValueId>(v));
-  }
-  // An owner's slot holds the largest piece of any value aliasing it.
-  std::vector<int64_t> bytesOf(numValues, 0);
-  for (size_t v = 0; v < numValues; ++v)
-    bytesOf[owner[v]] = std::max(bytesOf[owner[v]], slotBytes(program.layout(v)));
-  std::stable_sort(order.begin(), order.end(),
-                   [&](SpmdValueId a, SpmdValueId b) { return life[a].first < life[b].first; });
+struct Slot {
+  int64_t bytes = 0;
+  ElementType type = ElementType::F32;
+};
 
-  // Greedy slot assignment: a free slot that is large enough (the smallest
-  // such, the first of equals), else the largest free slot grown, else a new
-  // slot. A slot only ever holds one element type: kernels access buffers as
-  // their element type, and type-based alias analysis may reorder accesses
-  // of different types to the same bytes (data movement uses may-alias
-  // words, see templates/kernels/layout.h). Interval-based: busy slots wait
-  // in a heap by the end of their occupant's life and move to their type's
-  // free set (by size) as the values, taken by start, pass it; O(n log n).
-  struct Slot {
-    int64_t bytes = 0;
-    ElementType type = ElementType::F32;
-  };
-  std::vector<Slot> slots;
+/// Greedy slot assignment of the values in `order` (by start of life): a
+/// free slot that is large enough (the smallest such, the first of equals),
+/// else the largest free slot grown, else a new slot. A slot only ever holds
+/// one element type: kernels access buffers as their element type, and
+/// type-based alias analysis may reorder accesses of different types to the
+/// same bytes (data movement uses may-alias words, see
+/// templates/kernels/layout.h). Interval-based: busy slots wait in a heap by
+/// the end of their occupant's life and move to their type's free set (by
+/// size) as the values, taken by start, pass it; O(n log n).
+std::vector<int64_t> assignSlots(const SpmdProgram &program, const std::vector<SpmdValueId> &order,
+                                 const std::vector<Lifetime> &life,
+                                 const std::vector<int64_t> &bytesOf, std::vector<Slot> &slots) {
   using BusySlot = std::pair<int64_t, int64_t>; // (last step of the occupant, slot)
   std::priority_queue<BusySlot, std::vector<BusySlot>, std::greater<>> busy;
   std::map<ElementType, std::set<std::pair<int64_t, int64_t>>> freeSlots; // (bytes, slot)
-  std::vector<int64_t> slotOf(numValues, -1);
+  std::vector<int64_t> slotOf(program.values.size(), -1);
   for (SpmdValueId v : order) {
     while (!busy.empty() && busy.top().first < life[v].first) {
       const int64_t slot = busy.top().second;
@@ -121,7 +112,35 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
     busy.push({life[v].last, slot});
     slotOf[v] = slot;
   }
+  return slotOf;
+}
 
+} // namespace
+
+BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
+  const size_t numValues = program.values.size();
+  const int64_t numSteps = static_cast<int64_t>(program.steps.size());
+  const std::vector<SpmdValueId> owner = bufferOwners(program);
+  std::vector<Lifetime> life = ownerLifetimes(program, fusion, owner);
+
+  // Values that need a slot, by when they start (then by id: deterministic).
+  std::vector<SpmdValueId> order;
+  for (size_t v = 0; v < numValues; ++v) {
+    if (owner[v] != static_cast<SpmdValueId>(v) || fusion.fusedAway[v])
+      continue;
+    if (!life[v].used) // never touched by any step: keep it for the whole run
+      life[v] = Lifetime{-1, numSteps, true};
+    order.push_back(static_cast<SpmdValueId>(v));
+  }
+  // An owner's slot holds the largest piece of any value aliasing it.
+  std::vector<int64_t> bytesOf(numValues, 0);
+  for (size_t v = 0; v < numValues; ++v)
+    bytesOf[owner[v]] = std::max(bytesOf[owner[v]], slotBytes(program.layout(v)));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](SpmdValueId a, SpmdValueId b) { return life[a].first < life[b].first; });
+
+  std::vector<Slot> slots;
+  const std::vector<int64_t> slotOf = assignSlots(program, order, life, bytesOf, slots);
   std::vector<int64_t> slotOffsets;
   BufferPlan plan;
   int64_t at = 0;
