@@ -208,16 +208,8 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
   return tables.take() + lookup.take();
 }
 
-} // namespace
-
-GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options) {
-  GeneratedProgram generated;
-  const Graph &graph = *program.graph;
-  generated.name = options.name.empty() ? programIdentifier(graph.name) : options.name;
-  generated.symbol = "shardgen_" + generated.name;
-
-  EmitterContext context(program);
-  const FusionPlan fusion = planFusion(program);
+/// Every step's code into `context.steps`, fused groups at their roots.
+void emitSteps(EmitterContext &context, const SpmdProgram &program, const FusionPlan &fusion) {
   for (size_t index = 0; index < program.steps.size(); ++index) {
     const SpmdStep &step = program.steps[index];
     if (fusion.isFusedIntoLater(index))
@@ -235,38 +227,16 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
       emitTransfer(context, step);
     }
   }
-  const BufferPlan buffers = planBuffers(program, fusion);
-  const int64_t arenaBytes = buffers.arenaBytes;
-  std::vector<int64_t> offsets = buffers.offsets;
-  if (offsets.empty())
-    offsets.push_back(0);
+}
 
-  std::map<std::string, std::string> values;
-  values["GRAPH_NAME"] = commentText(graph.name);
-  values["MESH"] = commentText(meshDescription(program.mesh));
-  values["SYMBOL"] = generated.symbol;
-  values["NAMESPACE"] = generated.name;
-  values["STEPS"] = context.steps.str();
-  values["SCATTER"] = globalCopies(context, program.inputs, true);
-  std::vector<SpmdValueId> gathered;
-  for (size_t i = 0; i < program.outputs.size(); ++i)
-    gathered.push_back(program.gatheredOutput(i));
-  values["GATHER"] = globalCopies(context, gathered, false);
-  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
-  values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
-  values["CONSTANTS"] = context.constants.str();
-  values["CUSTOM_CALL_DECLARATIONS"] =
-      context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
-  values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
-  values["ARENA_BYTES"] = str(arenaBytes);
-  values["VALUE_OFFSETS"] = joinInts(offsets);
-  values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
-  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
-
-  // The application's side (AOT).
-  values["HEADER"] = generated.name + ".h";
-  values["TARGET"] = generated.name;
-  values["NAME"] = generated.name;
+/// The template values of the application's side (AOT header, host source):
+/// names, shapes and layouts of the inputs and outputs, the mesh, custom calls.
+void addApplicationValues(const SpmdProgram &program, const std::string &name,
+                          std::map<std::string, std::string> &values) {
+  const Graph &graph = *program.graph;
+  values["HEADER"] = name + ".h";
+  values["TARGET"] = name;
+  values["NAME"] = name;
   values["NUM_DEVICES"] = str(program.mesh.numDevices());
   values["NUM_INPUTS"] = str(static_cast<int64_t>(program.inputs.size()));
   const std::vector<std::string> inputNames = graphNames(graph, graph.main.args);
@@ -300,6 +270,48 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
       joinInts(program.mesh.deviceIds.size() > 1 ? program.mesh.deviceIds : std::vector<int64_t>{});
   values["MESH_DECLARATIONS"] = meshDeclarations(program.mesh);
   values["LAYOUT_DECLARATIONS"] = layoutDeclarations(program, program.inputs, program.outputs);
+}
+
+} // namespace
+
+GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options) {
+  GeneratedProgram generated;
+  const Graph &graph = *program.graph;
+  generated.name = options.name.empty() ? programIdentifier(graph.name) : options.name;
+  generated.symbol = "shardgen_" + generated.name;
+
+  EmitterContext context(program);
+  const FusionPlan fusion = planFusion(program);
+  emitSteps(context, program, fusion);
+  const BufferPlan buffers = planBuffers(program, fusion);
+  const int64_t arenaBytes = buffers.arenaBytes;
+  std::vector<int64_t> offsets = buffers.offsets;
+  if (offsets.empty())
+    offsets.push_back(0);
+
+  std::map<std::string, std::string> values;
+  values["GRAPH_NAME"] = commentText(graph.name);
+  values["MESH"] = commentText(meshDescription(program.mesh));
+  values["SYMBOL"] = generated.symbol;
+  values["NAMESPACE"] = generated.name;
+  values["STEPS"] = context.steps.str();
+  values["SCATTER"] = globalCopies(context, program.inputs, true);
+  std::vector<SpmdValueId> gathered;
+  for (size_t i = 0; i < program.outputs.size(); ++i)
+    gathered.push_back(program.gatheredOutput(i));
+  values["GATHER"] = globalCopies(context, gathered, false);
+  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
+  values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
+  values["CONSTANTS"] = context.constants.str();
+  values["CUSTOM_CALL_DECLARATIONS"] =
+      context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
+  values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
+  values["ARENA_BYTES"] = str(arenaBytes);
+  values["VALUE_OFFSETS"] = joinInts(offsets);
+  values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
+  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
+
+  addApplicationValues(program, generated.name, values); // the application's side (AOT)
   values["BACKEND"] = options.mpi ? "mpi" : "threads";
   values["MPI_DEFAULT"] = options.mpi ? "ON" : "OFF";
   values["MPI_DECLARATIONS"] =
