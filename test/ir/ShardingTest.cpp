@@ -118,7 +118,8 @@ TEST_CASE("op sharding rule text round-trips") {
 TEST_CASE("a moved graph's values point at the moved-to regions") {
   Graph graph;
   ValueId input = graph.addValue("x", "/inputs/0", TensorType{ElementType::F32, {4}});
-  graph.main.args.push_back(RegionArgument{input, std::nullopt, "/inputs/0", {}, std::nullopt});
+  graph.main.args.push_back(
+      RegionArgument{input, std::nullopt, "/inputs/0", {}, std::nullopt, std::nullopt});
   Op op;
   op.kind = OpKind::Negate;
   op.operands = {input};

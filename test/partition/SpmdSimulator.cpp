@@ -133,7 +133,8 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
   for (size_t i = 0; i < operands.size(); ++i) {
     std::string pointer = joinPointer("/inputs", i);
     ValueId value = graph.addValue("a" + std::to_string(i), pointer, operands[i]->type());
-    graph.main.args.push_back(RegionArgument{value, std::nullopt, pointer, {}, std::nullopt});
+    graph.main.args.push_back(
+        RegionArgument{value, std::nullopt, pointer, {}, std::nullopt, std::nullopt});
     op.operands.push_back(value);
     inputs.push_back(*operands[i]);
   }
@@ -155,8 +156,8 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
   std::vector<ValueId> results = op.results;
   graph.main.ops.push_back(std::move(op));
   for (size_t r = 0; r < results.size(); ++r)
-    graph.main.results.push_back(
-        RegionResult{results[r], std::nullopt, joinPointer("/outputs", r), {}, std::nullopt});
+    graph.main.results.push_back(RegionResult{
+        results[r], std::nullopt, joinPointer("/outputs", r), {}, std::nullopt, std::nullopt});
   graph.linkDefinitions();
   verifyGraph(graph);
   for (size_t r = 0; r < results.size(); ++r)
