@@ -1,5 +1,7 @@
 #include "compiler/codegen/CodeWriter.h"
 
+#include <utility>
+
 #include "compiler/ir/InternalError.h"
 
 namespace shardgen::codegen {
@@ -51,7 +53,8 @@ std::string CodeWriter::take() {
   return out;
 }
 
-CodeWriter::Scope::Scope(Scope &&other) noexcept : writer(other.writer), close(other.close) {
+CodeWriter::Scope::Scope(Scope &&other) noexcept
+    : writer(other.writer), close(std::move(other.close)) {
   other.writer = nullptr;
 }
 

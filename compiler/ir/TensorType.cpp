@@ -87,6 +87,8 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
     if (x == std::string_view::npos)
       return bad("expected 'x' after a dimension");
     int64_t dim = 0;
+    // from_chars takes the end pointer: no terminator is read.
+    // NOLINTNEXTLINE(bugprone-suspicious-stringview-data-usage)
     auto [ptr, ec] = std::from_chars(body.data(), body.data() + x, dim);
     if (ec != std::errc() || ptr != body.data() + x)
       return bad("dimension is not a number");
