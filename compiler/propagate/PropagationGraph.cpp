@@ -450,7 +450,7 @@ private:
     int64_t e =
         addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results), classify(op.kind));
     Edge &edge = pg_.edges[e];
-    edge.opaque = !hasShardingRule(op);
+    edge.opaque = !hasShardingRule(graph_, op);
     edge.multiUseOperand = hasMultiUseOperand(op);
     edge.elementwise = isPerElement(op.kind);
     return e;
