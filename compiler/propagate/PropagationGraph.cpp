@@ -21,6 +21,28 @@ uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull)
   return hash;
 }
 
+/// A name as a sort key: the hash of its stem (without trailing digits),
+/// the trailing number, and the hash of the whole name (to tell `v01` from
+/// `v1`, and names whose number does not fit).
+struct NameKey {
+  uint64_t stem = 0;
+  uint64_t number = 0;
+  uint64_t whole = 0;
+};
+
+NameKey nameKey(std::string_view name) {
+  size_t digits = name.size();
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
+    --digits;
+  NameKey key{hashName(name.substr(0, digits)), 0, hashName(name)};
+  if (name.size() - digits > 18) // would overflow: order such names by hash
+    key.stem = key.whole;
+  else
+    for (char c : name.substr(digits))
+      key.number = key.number * 10 + static_cast<uint64_t>(c - '0');
+  return key;
+}
+
 /// The directions a propagation_barrier lets shardings cross.
 Direction barrierAllows(BarrierDirection direction) {
   switch (direction) {
@@ -464,13 +486,18 @@ private:
   }
 
   /// Ops in an order fixed by the graph's structure and names: depth from the
-  /// region's arguments, then a hash of the op's name (its first result, or
-  /// its operands for ops without results).
+  /// region's arguments, then the op's name (its first result, or its
+  /// operands for ops without results) in natural order for names that
+  /// differ only in a trailing number (`v2` before `v10`), else by hash.
+  /// Shardy breaks ties by program order, and SSA-numbered names (`%0`,
+  /// `%1`: MLIR imports, Shardy's own tests) are numbered in program order,
+  /// so such programs resolve ties as Shardy does, whatever the order the
+  /// graph file lists its ops in.
   std::vector<const Op *> canonicalOrder(const Region &region) {
     std::unordered_map<ValueId, int64_t> depthOf;
     struct Keyed {
       int64_t depth;
-      uint64_t hash;
+      NameKey name;
       size_t index;
       const Op *op;
     };
@@ -484,20 +511,22 @@ private:
       ++depth;
       for (ValueId v : op.results)
         depthOf[v] = depth;
-      uint64_t hash;
+      NameKey name;
       if (!op.results.empty()) {
-        hash = hashName(graph_.value(op.results[0]).name);
+        name = nameKey(graph_.value(op.results[0]).name);
       } else {
-        hash = hashName(op.name());
+        uint64_t hash = hashName(op.name());
         for (ValueId v : op.operands)
           hash = hashName(graph_.value(v).name, hash);
         if (op.kind == OpKind::ShardingGroup)
           hash = hashName(std::to_string(op.attr<ShardingGroupAttrs>().groupId), hash);
+        name = {hash, 0, hash};
       }
-      keyed.push_back({depth, hash, i, &op});
+      keyed.push_back({depth, name, i, &op});
     }
     std::sort(keyed.begin(), keyed.end(), [](const Keyed &a, const Keyed &b) {
-      return std::tie(a.depth, a.hash, a.index) < std::tie(b.depth, b.hash, b.index);
+      return std::tie(a.depth, a.name.stem, a.name.number, a.name.whole, a.index) <
+             std::tie(b.depth, b.name.stem, b.name.number, b.name.whole, b.index);
     });
     std::vector<const Op *> order;
     for (const Keyed &k : keyed)
