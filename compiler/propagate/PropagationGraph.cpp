@@ -323,8 +323,13 @@ private:
         int64_t t = pg_.valueTensor[v];
         Tensor &tensor = pg_.tensors[t];
         if (common && !tensor.state.hasSharding()) {
+          // Shardy syncs the members before user-priority propagation: the
+          // copy is the member's own sharding, priorities included, so a
+          // copied p1 dim waits for p1 like the original.
           tensor.state = *common;
           tensor.origin = Origin{OriginKind::Group, "", -1, commonTensor, group.id};
+          tensor.user = tensor.state;
+          tensor.userOrigin = tensor.origin;
         }
         tensor.group = groupIndex;
         group.members.push_back(t);
