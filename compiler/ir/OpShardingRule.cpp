@@ -135,8 +135,8 @@ private:
         kind = FactorKind::Permutation;
       else if (in_.consume("blocked_propagation="))
         blocked = true;
-      else if (in_.consume("custom"))
-        continue;
+      else if (in_.consume("custom") || (in_.consume(',') && in_.expect("custom")))
+        continue; // Shardy prints a user's rule with a trailing ", custom"
       else
         return true;
       std::vector<std::string> names;
