@@ -158,7 +158,7 @@ bool RegionPartitioner::partitionChunkwise(const Op &op) {
 void RegionPartitioner::partitionByRule(const Op &op) {
   if (partitionChunkwise(op))
     return;
-  OpShardingRule rule = shardingRuleFor(graph_, op);
+  OpShardingRule rule = partitioningRuleFor(graph_, op);
   FactorAxesRequest request;
   request.rule = &rule;
   for (ValueId operand : op.operands) {
