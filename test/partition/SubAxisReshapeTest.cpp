@@ -140,3 +140,34 @@ TEST_CASE("an uneven minor factor or a coprime major one is computed exactly") {
     CHECK(checkPartitionedEqualsInterpreter(coprime, seed) == "");
   }
 }
+
+TEST_CASE("merges and splits over axes of 4, 6 and 2 x 4 devices are exact, local where they can") {
+  struct Case {
+    std::string mesh, from, fromSharding, to, outputSharding;
+    bool local; // no collective at all
+  };
+  const std::string meshX6 = R"({"name": "m", "axes": [{"name": "x", "size": 6}]})";
+  const std::vector<Case> cases = {
+      // A size-6 axis splits into 2 x 3 or 3 x 2 parts.
+      {meshX6, "tensor<2x3xf32>", "", "tensor<6xf32>", "<@m, [{x}]>", true},
+      {meshX6, "tensor<3x4xf32>", "", "tensor<12xf32>", "<@m, [{x}]>", true},
+      {meshX6, "tensor<12xf32>", "<@m, [{x}]>", "tensor<3x4xf32>", "", true},
+      // Two axes over three dims: [4, 2, 8] -> [64] on {x, y} (x = 4, y = 2).
+      {meshX4Y2, "tensor<2x2x8xf32>", "", "tensor<32xf32>", "<@m, [{x, y}]>", true},
+      {meshX4Y2, "tensor<32x3xf32>", "<@m, [{y, x}, {}]>", "tensor<2x16x3xf32>", "", true},
+      // Uneven: 5 columns next to a split dim, 7 elements merged with 2.
+      {meshX4Y2, "tensor<2x4x5xf32>", "", "tensor<8x5xf32>", "<@m, [{x}, {y}]>", true},
+      {meshX4, "tensor<2x7xf32>", "", "tensor<14xf32>", "<@m, [{x}]>", false},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.from);
+    CAPTURE(c.to);
+    Graph graph =
+        loadGraph(reshapeGraph(c.mesh, c.from, c.fromSharding, c.to, "", c.outputSharding));
+    propagateInPlace(graph);
+    SpmdProgram program = partitionVerified(graph);
+    if (c.local)
+      CHECK(computeManifest(program).collectives.empty());
+    CHECK(checkPartitionedEqualsInterpreter(graph, 11) == "");
+  }
+}
