@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "compiler/partition/CommunicationManifest.h"
 #include "test/partition/PartitionTestUtil.h"
 
@@ -170,4 +173,53 @@ TEST_CASE("merges and splits over axes of 4, 6 and 2 x 4 devices are exact, loca
       CHECK(computeManifest(program).collectives.empty());
     CHECK(checkPartitionedEqualsInterpreter(graph, 11) == "");
   }
+}
+
+TEST_CASE("random reshapes between random shardings, propagated or not, equal the interpreter") {
+  // Shapes of 24 elements regrouped, on meshes whose axes cut them unevenly
+  // or coprimely as often as evenly; input and output shardings at random
+  // (each axis on a random dim or none).
+  const std::vector<std::string> shapes = {
+      "tensor<24xf32>",  "tensor<2x12xf32>",  "tensor<4x6xf32>",   "tensor<6x4xf32>",
+      "tensor<3x8xf32>", "tensor<2x3x4xf32>", "tensor<4x3x2xf32>", "tensor<12x2xf32>"};
+  const std::vector<std::pair<std::string, std::vector<std::string>>> meshes = {
+      {meshX4, {"x"}},
+      {R"({"name": "m", "axes": [{"name": "x", "size": 6}]})", {"x"}},
+      {meshX4Y2, {"x", "y"}},
+      {R"({"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 3}]})",
+       {"x", "y"}}};
+  std::mt19937_64 rng(2026);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  auto randomSharding = [&](const std::vector<std::string> &axes, size_t rank) {
+    std::vector<std::string> dims(rank);
+    for (const std::string &axis : axes)
+      if (size_t d = pick(rank + 1); d < rank)
+        dims[d] += (dims[d].empty() ? "" : ", ") + axis;
+    std::string text = "<@m, [";
+    for (size_t d = 0; d < rank; ++d)
+      text += (d ? ", {" : "{") + dims[d] + "}";
+    return text + "]>";
+  };
+  auto rankOf = [](const std::string &type) {
+    return static_cast<size_t>(std::count(type.begin(), type.end(), 'x'));
+  };
+  int subAxisReshapes = 0; // dims, so the cases are not all whole-axis ones
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto &[mesh, axes] = meshes[pick(meshes.size())];
+    const std::string &from = shapes[pick(shapes.size())], &to = shapes[pick(shapes.size())];
+    const std::string in = randomSharding(axes, rankOf(from)),
+                      out = randomSharding(axes, rankOf(to));
+    CAPTURE(trial);
+    CAPTURE(mesh);
+    CAPTURE(from + " " + in + " -> " + to + " " + out);
+    Graph graph = loadGraph(reshapeGraph(mesh, from, in, to, "", out));
+    if (trial % 2 == 0)
+      propagateInPlace(graph);
+    CHECK(checkPartitionedEqualsInterpreter(graph, static_cast<uint64_t>(trial)) == "");
+    for (const auto &axesOfDim : reshapeOperandAxes(partitionVerified(graph)))
+      subAxisReshapes += std::any_of(axesOfDim.begin(), axesOfDim.end(),
+                                     [](const AxisRef &axis) { return axis.isSubAxis(); });
+  }
+  MESSAGE("reshape operands on sub-axes: ", subAxisReshapes);
+  CHECK(subAxisReshapes > 10);
 }
