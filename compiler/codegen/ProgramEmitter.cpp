@@ -294,7 +294,7 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["MESH"] = commentText(meshDescription(program.mesh));
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
-  values["STEPS"] = context.steps.str();
+  values["STEPS"] = context.steps.take();
   values["SCATTER"] = globalCopies(context, program.inputs, true);
   std::vector<SpmdValueId> gathered;
   for (size_t i = 0; i < program.outputs.size(); ++i)
@@ -310,6 +310,10 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["VALUE_OFFSETS"] = joinInts(offsets);
   values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
   generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
+  // Only NAME.cpp holds the device code; on large graphs it is most of the
+  // text, so it is freed before the application's side is built.
+  for (const char *deviceCode : {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS"})
+    values.erase(deviceCode);
 
   addApplicationValues(program, generated.name, values); // the application's side (AOT)
   values["BACKEND"] = options.mpi ? "mpi" : "threads";

@@ -40,6 +40,11 @@ RegionPartitioner::RegionPartitioner(const Graph &graph, SpmdProgram &program)
     : graph_(graph), program_(program), mesh_(program.mesh), held_(graph.values.size(), -1) {}
 
 void RegionPartitioner::partitionMain() {
+  // Most graph values become one program value and most ops one step:
+  // reserved up front, so a 1M-op program's vectors are not moved on every
+  // doubling (whole-program memmoves and fresh pages to clear).
+  program_.values.reserve(graph_.values.size());
+  program_.steps.reserve(graph_.main.ops.size());
   for (const auto &arg : graph_.main.args) {
     SpmdValueId id = addValue(graph_.value(arg.value).name, endLayout(arg), arg.value);
     held_[arg.value] = id;
