@@ -47,7 +47,8 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
-/// Copies this device's piece of each global input into its buffer.
+/// Points each input value at this device's piece of the global input when
+/// that piece is contiguous, else copies the piece into the value's buffer.
 void scatterInputs(int64_t position, const void *const *inputs, unsigned char **values) {
   (void)position;
   (void)inputs;
@@ -56,9 +57,7 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
-    {
-      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 16)) + 0, as<uint32_t>(values[0]) + 0);
-    }
+    values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0]) + (o0 * 16) * 4); // read in place
   }
   {
     const int64_t k1 = (position % 2);
@@ -72,22 +71,16 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
-    {
-      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(inputs[2]) + (o0 * 1)) + 0, as<uint32_t>(values[2]) + 0);
-    }
+    values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2]) + (o0 * 1) * 4); // read in place
   }
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
-    {
-      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(inputs[3]) + (o0 * 16)) + 0, as<uint32_t>(values[3]) + 0);
-    }
+    values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3]) + (o0 * 16) * 4); // read in place
   }
   {
-    {
-      copy<uint32_t, 16>(as<uint32_t>(inputs[4]) + 0, as<uint32_t>(values[4]) + 0);
-    }
+    values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
   }
 }
 
@@ -114,14 +107,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(values[0], inputs[0], 256);
-    }
-  }
+  values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0])); // read in place
   {
     const int64_t k1 = (position % 2);
     const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
@@ -130,27 +116,9 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
       __builtin_memcpy(values[1], inputs[1], 1024);
     }
   }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[2], inputs[2], 64);
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[3], inputs[3], 1024);
-    }
-  }
-  {
-    {
-      __builtin_memcpy(values[4], inputs[4], 64);
-    }
-  }
+  values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2])); // read in place
+  values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3])); // read in place
+  values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
@@ -168,8 +136,8 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
 }
 
 constexpr int64_t kNumValues = 13;
-constexpr int64_t kArenaBytes = 2688;
-constexpr int64_t kValueOffsets[kNumValues] = {0, 256, 1280, 1344, 2368, 2432, 0, 0, 256, 0, 2432, 0, 256};
+constexpr int64_t kArenaBytes = 1536;
+constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 1024, 0, 0, 1280, 1024, 1280, 1024, 0};
 
 } // namespace
 
