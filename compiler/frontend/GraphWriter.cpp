@@ -243,8 +243,11 @@ std::string writeGraph(const Graph &graph) {
   const Region &main = graph.main;
   // With an array of objects the document spans lines: print it op by op
   // (the peak memory of large graphs). Else it may fit on one line.
-  if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty())
-    return writer.writeStreamed() + "\n";
+  if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty()) {
+    std::string text = writer.writeStreamed();
+    text += '\n'; // in place: no copy of the whole text
+    return text;
+  }
   return printJson(writer.write()) + "\n";
 }
 

@@ -18,18 +18,26 @@ bool allScalar(const Json &json) {
 /// A scalar or an array of scalars: fits on one line inside a flat object.
 bool isFlat(const Json &json) { return isScalar(json) || (json.is_array() && allScalar(json)); }
 
-/// Appends `text` as `Json(text).dump()` would. Printable ASCII without
-/// quotes or backslashes (every name, type and sharding of a usual graph)
-/// is copied as is; anything else goes through nlohmann's escaping.
+/// Appends `text` as `Json(text).dump()` would. Printable ASCII (every
+/// name, type and sharding of a usual graph) is written here, quotes and
+/// backslashes escaped; anything else goes through nlohmann's escaping.
 void appendString(std::string_view text, std::string &out) {
-  bool plain = std::all_of(text.begin(), text.end(),
-                           [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
-  if (!plain) {
+  bool printable =
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+  if (!printable) {
     out += Json(text).dump();
     return;
   }
   out += '"';
-  out += text;
+  for (size_t at = 0; at < text.size();) {
+    size_t special = std::min(text.find_first_of("\"\\", at), text.size());
+    out.append(text, at, special - at);
+    if (special < text.size()) {
+      out += '\\';
+      out += text[special];
+    }
+    at = special + 1;
+  }
   out += '"';
 }
 
