@@ -30,12 +30,12 @@ public:
 
   std::string explain(int64_t tensor) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "value \"" << target.label << "\": " << shardingText(target.state) << "\n";
+    out_ << "value \"" << target.label(graph_) << "\": " << shardingText(target.state) << "\n";
     out_ << "origin:\n";
     originChain(tensor);
     for (const Origin &extension : target.extensions)
       out_ << "  then extended " << step(extension) << "\n";
-    for (size_t d = 0; d < target.shape.size(); ++d)
+    for (size_t d = 0; d < target.shape->size(); ++d)
       if (target.state.hasSharding() && target.state.dims[d].axes.empty())
         explainReplicatedDim(tensor, d);
     return out_.str();
@@ -55,7 +55,7 @@ private:
     return text + "}";
   }
 
-  std::string name(int64_t tensor) const { return "\"" + pg_.tensors[tensor].label + "\""; }
+  std::string name(int64_t tensor) const { return "\"" + pg_.tensors[tensor].label(graph_) + "\""; }
 
   void originChain(int64_t tensor) {
     std::set<int64_t> seen;
@@ -115,10 +115,10 @@ private:
 
   void explainReplicatedDim(int64_t tensor, size_t dim) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "dim " << dim << " (size " << target.shape[dim] << ") is replicated:\n";
+    out_ << "dim " << dim << " (size " << (*target.shape)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
-    for (int64_t e : target.edges)
+    for (int64_t e : pg_.edgesOf(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)

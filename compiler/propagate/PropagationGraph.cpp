@@ -73,16 +73,12 @@ public:
     // One tensor per value plus a few virtual ones; reserved so that the
     // (large) tensors are not moved while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
-    opIndex_.reserve(graph_.values.size());
-    walkOps(graph_.main, [&](const Op &op) {
-      opIndex_[&op] = static_cast<int64_t>(pg_.ops.size());
-      pg_.ops.push_back(&op);
-    });
+    indexOps(graph_.main);
     createValueTensors(graph_.main, {});
     addUserShardings();
+    uses_ = computeUses(graph_);
     applyShardingConstraints();
     useTensor_ = pg_.valueTensor;
-    uses_ = computeUses(graph_);
     findConstantExpressions();
     buildGroups();
     emitOutputEdges();
@@ -90,21 +86,53 @@ public:
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
           true;
     emitRegion(graph_.main);
-    for (size_t e = 0; e < pg_.edges.size(); ++e) {
-      const Edge &edge = pg_.edges[e];
-      for (int64_t t : edge.operands)
-        pg_.tensors[t].edges.push_back(static_cast<int64_t>(e));
-      for (int64_t t : edge.results)
-        pg_.tensors[t].edges.push_back(static_cast<int64_t>(e));
-    }
+    listTensorEdges();
   }
 
 private:
-  int64_t addTensor(ValueId value, Shape shape, std::string label, const AxisList &forbidden) {
+  /// Each tensor's edges in edge order, in one flat array: count, then place.
+  void listTensorEdges() {
+    std::vector<int64_t> &begin = pg_.tensorEdgeBegin;
+    begin.assign(pg_.tensors.size() + 1, 0);
+    for (const Edge &edge : pg_.edges)
+      for (const auto *tensors : {&edge.operands, &edge.results})
+        for (int64_t t : *tensors)
+          ++begin[t + 1];
+    for (size_t t = 0; t < pg_.tensors.size(); ++t)
+      begin[t + 1] += begin[t];
+    pg_.tensorEdges.resize(static_cast<size_t>(begin.back()));
+    std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+    for (size_t e = 0; e < pg_.edges.size(); ++e)
+      for (const auto *tensors : {&pg_.edges[e].operands, &pg_.edges[e].results})
+        for (int64_t t : *tensors)
+          pg_.tensorEdges[next[t]++] = static_cast<int64_t>(e);
+  }
+
+  /// Lists the ops in walk order (pg_.ops); each region's op array gets
+  /// their indices by position.
+  void indexOps(const Region &region) {
+    std::vector<int64_t> &indices = walkIndex_[&region];
+    indices.reserve(region.ops.size());
+    for (const Op &op : region.ops) {
+      indices.push_back(static_cast<int64_t>(pg_.ops.size()));
+      pg_.ops.push_back(&op);
+      if (op.body)
+        indexOps(*op.body);
+    }
+  }
+
+  int64_t opIndexOf(const Region &region, const Op &op) const {
+    return walkIndex_.at(&region)[static_cast<size_t>(&op - region.ops.data())];
+  }
+
+  /// `label`: a virtual tensor's (a value's is its name).
+  int64_t addTensor(ValueId value, const Shape &shape, std::string label,
+                    const AxisList &forbidden) {
     Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
     tensor.value = value;
-    tensor.shape = std::move(shape);
-    tensor.label = std::move(label);
+    tensor.shape = &shape;
+    if (value < 0)
+      tensor.virtualLabel = std::move(label);
     tensor.state.forbidden = forbidden;
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
   }
@@ -112,7 +140,7 @@ private:
   void createValueTensors(const Region &region, const AxisList &forbidden) {
     pg_.valueTensor.resize(graph_.values.size(), -1);
     auto create = [&](ValueId v) {
-      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, graph_.value(v).name, forbidden);
+      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, {}, forbidden);
     };
     for (const auto &arg : region.args)
       create(arg.value);
@@ -122,7 +150,7 @@ private:
       if (op.kind == OpKind::ManualComputation && op.body) {
         const auto &attrs = op.attr<ManualComputationAttrs>();
         ManualInfo info;
-        info.op = opIndex_.at(&op);
+        info.op = opIndexOf(region, op);
         std::string meshName = !attrs.inShardings.empty()    ? attrs.inShardings[0].meshName
                                : !attrs.outShardings.empty() ? attrs.outShardings[0].meshName
                                                              : std::string();
@@ -148,7 +176,7 @@ private:
     AxisList forbidden = tensor.state.forbidden;
     tensor.state = toState(sharding, graph_);
     tensor.state.forbidden = std::move(forbidden);
-    tensor.user = tensor.state;
+    tensor.user = std::make_shared<const ShardingState>(tensor.state);
     tensor.userOrigin = origin;
     tensor.origin = std::move(origin);
   }
@@ -238,7 +266,7 @@ private:
   /// and manual_computation reading it asks the same; its other uses do not
   /// matter. Chains of constraints are found first (findConstraintChains).
   void applyShardingConstraints() {
-    Uses uses = computeUses(graph_);
+    const Uses &uses = uses_;
     std::unordered_map<ValueId, std::vector<Ask>> asks = collectAsks();
     findConstraintChains(uses, asks);
     for (auto &[value, list] : asks) {
@@ -264,7 +292,7 @@ private:
       AxisList forbidden = tensor.state.forbidden;
       tensor.state = *source.user;
       tensor.state.forbidden = std::move(forbidden);
-      tensor.user = tensor.state;
+      tensor.user = std::make_shared<const ShardingState>(tensor.state);
       tensor.origin = tensor.userOrigin = source.origin;
     }
   }
@@ -363,7 +391,7 @@ private:
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!tensor.state.hasSharding())
         continue;
-      listed += (listed.empty() ? "" : ", ") + tensor.label + " " +
+      listed += (listed.empty() ? "" : ", ") + tensor.label(graph_) + " " +
                 printSharding(toSharding(tensor.state, graph_, false));
       if (!common) {
         common = &tensor.state;
@@ -383,7 +411,7 @@ private:
           // copied p1 dim waits for p1 like the original.
           tensor.state = *common;
           tensor.origin = Origin{OriginKind::Group, "", -1, commonTensor, group.id};
-          tensor.user = tensor.state;
+          tensor.user = std::make_shared<const ShardingState>(tensor.state);
           tensor.userOrigin = tensor.origin;
         }
         tensor.group = groupIndex;
@@ -399,14 +427,14 @@ private:
     int32_t commonMesh = common->mesh;
     for (ValueId v : values) {
       int64_t original = pg_.valueTensor[v];
-      Shape shape = pg_.tensors[original].shape;
+      const Shape &shape = *pg_.tensors[original].shape;
       std::string label =
-          pg_.tensors[original].label + " (group " + std::to_string(group.id) + " member)";
+          pg_.tensors[original].label(graph_) + " (group " + std::to_string(group.id) + " member)";
       AxisList forbidden = pg_.tensors[original].state.forbidden;
-      int64_t shadow = addTensor(-1, std::move(shape), std::move(label), forbidden);
+      int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
       ShardingState &open = pg_.tensors[shadow].state;
       open.mesh = commonMesh;
-      open.dims.assign(pg_.tensors[shadow].shape.size(), DimState{});
+      open.dims.assign(pg_.tensors[shadow].shape->size(), DimState{});
       pg_.tensors[shadow].group = groupIndex;
       group.members.push_back(shadow);
       useTensor_[v] = shadow;
@@ -517,8 +545,9 @@ private:
     if (graph_.type(v).shape.empty())
       return useTensor_[v]; // scalars are never sharded: nothing to split
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
-    int64_t copy = addTensor(-1, original.shape, original.label + " (copy for " + consumer + ")",
-                             original.state.forbidden);
+    int64_t copy =
+        addTensor(-1, *original.shape, original.label(graph_) + " (copy for " + consumer + ")",
+                  original.state.forbidden);
     Tensor &tensor = pg_.tensors[copy];
     tensor.state = std::move(original.state);
     tensor.user = std::move(original.user);
@@ -528,7 +557,7 @@ private:
     std::vector<int64_t> operands;
     for (ValueId operand : def.operands)
       operands.push_back(copyOfConstant(operand, consumer));
-    addOpEdge(def, opIndex_.at(&def), std::move(operands), {copy});
+    addOpEdge(def, opIndexOf(*graph_.value(v).region, def), std::move(operands), {copy});
     return copy;
   }
 
@@ -559,7 +588,9 @@ private:
   /// so such programs resolve ties as Shardy does, whatever the order the
   /// graph file lists its ops in.
   std::vector<const Op *> canonicalOrder(const Region &region) {
-    std::unordered_map<ValueId, int64_t> depthOf;
+    // Per value (0: a region argument); a body's values are its own.
+    depthOf_.resize(graph_.values.size(), 0);
+    std::vector<int64_t> &depthOf = depthOf_;
     struct Keyed {
       int64_t depth;
       NameKey name;
@@ -571,8 +602,7 @@ private:
       const Op &op = region.ops[i];
       int64_t depth = 0;
       for (ValueId v : op.operands)
-        if (auto it = depthOf.find(v); it != depthOf.end())
-          depth = std::max(depth, it->second);
+        depth = std::max(depth, depthOf[v]);
       ++depth;
       for (ValueId v : op.results)
         depthOf[v] = depth;
@@ -602,7 +632,7 @@ private:
   void emitRegion(const Region &region) {
     for (const Op *opPtr : canonicalOrder(region)) {
       const Op &op = *opPtr;
-      int64_t index = opIndex_.at(&op);
+      int64_t index = opIndexOf(region, op);
       switch (op.kind) {
       case OpKind::ShardingGroup:
         break;
@@ -661,7 +691,8 @@ private:
 
   const Graph &graph_;
   PropagationGraph &pg_;
-  std::unordered_map<const Op *, int64_t> opIndex_;
+  /// Per region: its ops' indices into pg_.ops (a handful of regions).
+  std::unordered_map<const Region *, std::vector<int64_t>> walkIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int64_t> useTensor_;
   Uses uses_;
@@ -670,6 +701,7 @@ private:
   /// The start of a constraint chain -> (its first constraint, the tensor of
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
+  std::vector<int64_t> depthOf_; // see canonicalOrder
 };
 
 } // namespace
