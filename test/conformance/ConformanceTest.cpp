@@ -192,9 +192,10 @@ std::pair<json, std::vector<size_t>> reordered(const json &graph) {
   };
   for (size_t placed = 0; placed < ops.size(); ++placed) {
     size_t i = ops.size();
-    while (i-- > 0 && (newIndex[i] < ops.size() || !ready(ops[i]))) {
-    }
-    if (i >= ops.size())
+    for (size_t k = ops.size(); k > 0 && i == ops.size(); --k)
+      if (newIndex[k - 1] == ops.size() && ready(ops[k - 1]))
+        i = k - 1;
+    if (i == ops.size())
       return {graph, {}}; // not a topological file: keep it as it is
     newIndex[i] = placed;
     out["ops"].push_back(ops[i]);
