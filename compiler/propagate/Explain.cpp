@@ -23,6 +23,14 @@ using namespace propagation;
 
 namespace {
 
+/// Where a tensor's own sharding was written: its JSON pointer, or the group
+/// whose member's sharding it copied.
+std::string userSlot(const Tensor &tensor) {
+  if (tensor.userOrigin.kind == OriginKind::Group)
+    return "sharding_group " + std::to_string(tensor.userOrigin.groupId);
+  return tensor.userOrigin.pointer;
+}
+
 class Explainer {
 public:
   Explainer(const Graph &graph, const PropagationGraph &pg, PropagationStrategy strategy)
@@ -122,7 +130,7 @@ private:
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)
-        out_ << "  - closed dim: the sharding at " << target.userOrigin.pointer
+        out_ << "  - closed dim: the sharding at " << userSlot(target)
              << " closes it, so it may not gain axes\n";
       out_ << "  - nothing offered an axis for it";
       if (!silentNeighbours.empty()) {
@@ -266,7 +274,7 @@ private:
     const std::string &axisName = offer.axisName;
     if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
       return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
-             target.userOrigin.pointer;
+             userSlot(target);
     if (overlapsAny(axis, own.replicated))
       return "replicated axis: " + offer.text + ", but " + axisName +
              " is listed in replicated={...} of this value's sharding";
