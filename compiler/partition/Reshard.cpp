@@ -425,6 +425,8 @@ void mergeParts(const Mesh &mesh, ReshardPlan &plan) {
   }
 }
 
+/// The cheapest exact plan (see the header) over the axes as `from` and `to`
+/// spell them: a sub-axis and its whole axis share no prefix here.
 ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
   if (sameLayout(from, to))
     return {};
