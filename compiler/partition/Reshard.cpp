@@ -425,23 +425,8 @@ void mergeParts(const Mesh &mesh, ReshardPlan &plan) {
   }
 }
 
-ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to);
-
-} // namespace
-
-ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
-  if (sameLayout(from, to)) // the common case: nothing moves
-    return {};
-  if (from.isDistributed() || to.isDistributed())
-    return planInParts(mesh, from, to);
-  CommonParts parts(mesh, from, to);
-  ReshardPlan plan = planInParts(mesh, parts.refine(from), parts.refine(to));
-  mergeParts(mesh, plan);
-  return plan;
-}
-
-namespace {
-
+/// The cheapest exact plan (see the header) over the axes as `from` and `to`
+/// spell them: a sub-axis and its whole axis share no prefix here.
 ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
   if (sameLayout(from, to))
     return {};
@@ -484,6 +469,17 @@ ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLa
 }
 
 } // namespace
+
+ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
+  if (sameLayout(from, to)) // the common case: nothing moves
+    return {};
+  if (from.isDistributed() || to.isDistributed())
+    return planInParts(mesh, from, to);
+  CommonParts parts(mesh, from, to);
+  ReshardPlan plan = planInParts(mesh, parts.refine(from), parts.refine(to));
+  mergeParts(mesh, plan);
+  return plan;
+}
 
 SpmdValueId appendReshard(SpmdProgram &program, SpmdValueId value, const ShardLayout &to,
                           const Op *op, const std::string &pointer) {
