@@ -3,7 +3,6 @@
 // materialized broadcast.
 
 #include <algorithm>
-#include <set>
 
 #include "compiler/codegen/Fusion.h"
 
@@ -61,23 +60,14 @@ std::optional<BroadcastRead> fusibleBroadcast(const SpmdProgram &program, const 
 
 void fuseBroadcasts(const SpmdProgram &program, FusionPlan &plan,
                     const std::function<bool(size_t)> &isFusible) {
-  const size_t numValues = program.values.size();
-  std::vector<std::vector<size_t>> consumers(numValues);
-  std::vector<bool> isOutput(numValues, false);
-  for (size_t s = 0; s < program.steps.size(); ++s)
-    for (SpmdValueId v :
-         std::set<SpmdValueId>(program.steps[s].inputs.begin(), program.steps[s].inputs.end()))
-      consumers[v].push_back(s);
-  for (SpmdValueId v : program.liveOutValues())
-    isOutput[v] = true;
+  const SoleReaders soleReaders(program);
   for (size_t b = 0; b < program.steps.size(); ++b) {
     const SpmdStep &step = program.steps[b];
     std::optional<BroadcastRead> read = fusibleBroadcast(program, step);
-    if (!read || isOutput[step.outputs[0]] || consumers[step.outputs[0]].size() != 1)
+    std::optional<size_t> reader = read ? soleReaders.of(step.outputs[0]) : std::nullopt;
+    if (!reader || !isFusible(*reader))
       continue;
-    const size_t consumer = consumers[step.outputs[0]][0];
-    if (!isFusible(consumer))
-      continue;
+    const size_t consumer = *reader;
     int64_t group = plan.groupOfStep[consumer];
     if (group < 0) { // the consumer alone so far: a group of the two
       group = static_cast<int64_t>(plan.groups.size());

@@ -2,7 +2,6 @@
 // group's loop body runs on each tile of the product right after the dot
 // adds its last depth block, instead of over a stored product later.
 
-#include <set>
 
 #include "compiler/codegen/Fusion.h"
 
@@ -40,24 +39,17 @@ bool epilogueReads(const SpmdProgram &program, const FusedGroup &group, int64_t 
 
 void fuseDotEpilogues(const SpmdProgram &program, FusionPlan &plan,
                       const std::function<bool(size_t)> &isFusible) {
-  const size_t numValues = program.values.size();
-  std::vector<std::vector<size_t>> consumers(numValues);
-  std::vector<bool> isOutput(numValues, false);
-  for (size_t s = 0; s < program.steps.size(); ++s)
-    for (SpmdValueId v :
-         std::set<SpmdValueId>(program.steps[s].inputs.begin(), program.steps[s].inputs.end()))
-      consumers[v].push_back(s);
-  for (SpmdValueId v : program.liveOutValues())
-    isOutput[v] = true;
+  const SoleReaders soleReaders(program);
   for (size_t d = 0; d < program.steps.size(); ++d) {
     const SpmdStep &dot = program.steps[d];
     if (dot.kind != StepKind::Compute || !dot.op || dot.op->kind != OpKind::DotGeneral ||
         dot.outputs.size() != 1 || program.layout(dot.outputs[0]).isDistributed())
       continue;
     const SpmdValueId product = dot.outputs[0];
-    if (isOutput[product] || consumers[product].size() != 1 || !isFusible(consumers[product][0]))
+    std::optional<size_t> reader = soleReaders.of(product);
+    if (!reader || !isFusible(*reader))
       continue;
-    const size_t consumer = consumers[product][0];
+    const size_t consumer = *reader;
     int64_t group = plan.groupOfStep[consumer];
     FusedGroup candidate = group >= 0 ? plan.groups[group] : FusedGroup{{consumer}};
     if (!epilogueReads(program, candidate, rowDims(program, dot)))

@@ -64,6 +64,19 @@ struct FusionPlan {
 /// on the program).
 FusionPlan planFusion(const SpmdProgram &program);
 
+/// A step that may fold into its reader: the one step reading `value` (each
+/// reader counted once however many operands it passes it to), or nothing
+/// when `value` has several readers, none, or leaves the program.
+class SoleReaders {
+public:
+  explicit SoleReaders(const SpmdProgram &program);
+  std::optional<size_t> of(SpmdValueId value) const;
+
+private:
+  std::vector<std::vector<size_t>> readers_; // per value, ascending steps
+  std::vector<bool> isOutput_;               // per value
+};
+
 /// How `step`, a broadcast_in_dim, can be read inside a fused loop, or
 /// nothing when its operand's dims are not a prefix or suffix of the
 /// result's (on every device's pieces) (BroadcastFusion.cpp).
