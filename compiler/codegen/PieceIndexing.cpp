@@ -7,15 +7,6 @@
 namespace shardgen::codegen {
 namespace {
 
-/// Mesh positions per unit of `axis` (a sub-axis counts in its own units).
-int64_t positionStep(const Mesh &mesh, const AxisRef &axis) {
-  size_t index = *mesh.axisIndex(axis.name);
-  int64_t step = axis.pre();
-  for (size_t a = index + 1; a < mesh.axes.size(); ++a)
-    step *= mesh.axes[a].size;
-  return step;
-}
-
 /// "position / 64 % 8": the device's coordinate on a (sub-)axis.
 std::string digit(const Mesh &mesh, const AxisRef &axis) {
   int64_t step = positionStep(mesh, axis);

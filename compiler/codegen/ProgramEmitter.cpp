@@ -15,6 +15,7 @@
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/InputBinding.h"
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
@@ -39,11 +40,28 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   return commentText(text);
 }
 
+/// `values[v] = <the piece's first byte in the global input i>`: a
+/// contiguous piece is read in place (InputBinding.h).
+std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, SpmdValueId v, size_t i,
+                        const std::string &linear) {
+  const std::string global = "static_cast<const unsigned char *>(inputs[" + str(i) + "])";
+  const int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+  const std::string at = linear.empty() ? global : global + " + (" + linear + ") * " + str(width);
+  CodeWriter out;
+  {
+    auto scope = out.block();
+    out.lines(pieceLocals(mesh, layout) + EmitterContext::buffer(v) +
+              " = const_cast<unsigned char *>(" + at + "); // read in place");
+  }
+  return out.take();
+}
+
 /// Scatter (global -> piece) or gather (piece -> global, by the first
 /// device holding each distinct piece) of the program's inputs or outputs:
 /// one copy per distinct piece shape, at offsets computed from the position.
-std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
-                         bool scatter) {
+/// Inputs `binding` binds in place are pointed at, not copied.
+std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool scatter,
+                         const InputBinding &binding = {}) {
   const Mesh &mesh = context.program.mesh;
   CodeWriter out;
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -67,6 +85,10 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
     for (int64_t d = 0; d < layout.rank(); ++d)
       if (std::string offset = pieceOffset(layout, d); offset != "0")
         linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
+    if (scatter && binding.boundInPlace(ids[i])) {
+      out.lines(bindInPlace(mesh, layout, ids[i], i, linear));
+      continue;
+    }
     std::string at =
         linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
     std::vector<PieceClass> classes = pieceClasses(layout);
@@ -92,8 +114,10 @@ std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId>
   return out.take();
 }
 
-/// Per-device call style: pieces are copied in and out whole.
-std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in) {
+/// Per-device call style: pieces are copied in and out whole (inputs
+/// `binding` binds in place are pointed at).
+std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in,
+                        const InputBinding &binding = {}) {
   const Mesh &mesh = context.program.mesh;
   CodeWriter out;
   for (size_t i = 0; i < ids.size(); ++i) {
@@ -101,6 +125,11 @@ std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> 
     int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
     std::string piece = EmitterContext::buffer(ids[i]);
     std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+    if (in && binding.boundInPlace(ids[i])) {
+      out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" +
+                other + ")); // read in place");
+      continue;
+    }
     if (layout.isDistributed()) {
       std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
                              : "static_cast<unsigned char *>(" + other + ")";
@@ -283,7 +312,8 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   EmitterContext context(program);
   const FusionPlan fusion = planFusion(program);
   emitSteps(context, program, fusion);
-  const BufferPlan buffers = planBuffers(program, fusion);
+  const InputBinding binding = planInputBinding(program);
+  const BufferPlan buffers = planBuffers(program, fusion, binding);
   const int64_t arenaBytes = buffers.arenaBytes;
   std::vector<int64_t> offsets = buffers.offsets;
   if (offsets.empty())
@@ -295,12 +325,12 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
   values["STEPS"] = context.steps.take();
-  values["SCATTER"] = globalCopies(context, program.inputs, true);
+  values["SCATTER"] = globalCopies(context, program.inputs, true, binding);
   std::vector<SpmdValueId> gathered;
   for (size_t i = 0; i < program.outputs.size(); ++i)
     gathered.push_back(program.gatheredOutput(i));
   values["GATHER"] = globalCopies(context, gathered, false);
-  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
+  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true, binding);
   values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
   values["CONSTANTS"] = context.constants.str();
   values["CUSTOM_CALL_DECLARATIONS"] =

@@ -28,10 +28,10 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   (void)position;
   // /ops/0: one_by_one = constant()
   copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[2]) + 0);
-  // /ops/1: ones = broadcast_in_dim(one_by_one)
-  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(values[2]), as<uint32_t>(values[3]));
-  // /ops/2: x0 = add(l, ones)
-  binary<F32, OpAdd, 6>(as<float>(values[0]), as<float>(values[3]), as<float>(values[4]));
+  // /ops/1, /ops/2 (fused): ones = broadcast_in_dim(one_by_one); x0 = add(l, ones)
+  fusedElementwise<float, 6>(as<float>(values[4]), [in0 = as<float>(values[0]), in1 = as<float>(values[2])](int64_t i) {
+    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, 0))));
+  });
   // /ops/3: x = transpose(x0)
   stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[5]));
   // /ops/4: one = constant()
@@ -56,7 +56,8 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
-/// Copies this device's piece of each global input into its buffer.
+/// Points each input value at this device's piece of the global input when
+/// that piece is contiguous, else copies the piece into the value's buffer.
 void scatterInputs(int64_t position, const void *const *inputs, unsigned char **values) {
   (void)position;
   (void)inputs;
@@ -65,9 +66,7 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
     (void)o0;
-    {
-      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 6)) + 0, as<uint32_t>(values[0]) + 0);
-    }
+    values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0]) + (o0 * 6) * 4); // read in place
   }
   {
     const int64_t k4 = (position % 2);
@@ -103,14 +102,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    {
-      __builtin_memcpy(values[0], inputs[0], 24);
-    }
-  }
+  values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0])); // read in place
   {
     const int64_t k4 = (position % 2);
     const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
@@ -140,7 +132,7 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
 
 constexpr int64_t kNumValues = 10;
 constexpr int64_t kArenaBytes = 256;
-constexpr int64_t kValueOffsets[kNumValues] = {0, 64, 128, 192, 128, 0, 128, 192, 64, 128};
+constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 64, 0, 128, 64, 128, 192, 0, 128};
 
 } // namespace
 

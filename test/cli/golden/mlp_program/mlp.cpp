@@ -22,17 +22,14 @@ const int32_t kAxes0[] = {1};
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0: h0 = dot_general(x, w1)
+  // /ops/0, /ops/1, /ops/2, /ops/3 (fused): h0 = dot_general(x, w1); b1_full = broadcast_in_dim(b1); h1 = add(h0, b1_full); h = tanh(h1)
   {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[0]), as<float>(values[1]), as<float>(values[5]));
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[0]), as<float>(values[1]), as<float>(values[8]), [in0 = as<float>(values[2])](int64_t i, int64_t c, float product) {
+      (void)i;
+      const auto t7 = F32::load(F32::store(OpAdd::apply(F32::load(product), F32::load(loadAt(in0, c))))); // h1
+      return F32::store(OpTanh::apply(t7));
+    });
   }
-  // /ops/1: b1_full = broadcast_in_dim(b1)
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[2]), as<uint32_t>(values[6]));
-  // /ops/2, /ops/3 (fused): h1 = add(h0, b1_full); h = tanh(h1)
-  fusedElementwise<float, 64>(as<float>(values[8]), [in0 = as<float>(values[5]), in1 = as<float>(values[6])](int64_t i) {
-    const auto t7 = F32::load(F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, i))))); // h1
-    return F32::store(OpTanh::apply(t7));
-  });
   // /ops/4: y0 = dot_general(h, w2)
   {
     dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[8]), as<float>(values[3]), as<float>(values[9]));
@@ -40,14 +37,16 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   rt::traceOp(device, "/ops/4");
   // all_reduce of y0 over {"model"} for /ops/4
   rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[9], values[10], 64);
-  // /ops/5: b2_full = broadcast_in_dim(b2)
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[11]));
-  // /ops/6: y = add(y0.10, b2_full)
-  binary<F32, OpAdd, 64>(as<float>(values[10]), as<float>(values[11]), as<float>(values[12]));
+  // /ops/5, /ops/6 (fused): b2_full = broadcast_in_dim(b2); y = add(y0.10, b2_full)
+  fusedElementwise2D<float, 4, 16>(as<float>(values[12]), [in0 = as<float>(values[10]), in1 = as<float>(values[4])](int64_t r, int64_t c, int64_t i) {
+    (void)r;
+    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, c))));
+  });
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
-/// Copies this device's piece of each global input into its buffer.
+/// Points each input value at this device's piece of the global input when
+/// that piece is contiguous, else copies the piece into the value's buffer.
 void scatterInputs(int64_t position, const void *const *inputs, unsigned char **values) {
   (void)position;
   (void)inputs;
@@ -56,9 +55,7 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
-    {
-      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 16)) + 0, as<uint32_t>(values[0]) + 0);
-    }
+    values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0]) + (o0 * 16) * 4); // read in place
   }
   {
     const int64_t k1 = (position % 2);
@@ -72,22 +69,16 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
-    {
-      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(inputs[2]) + (o0 * 1)) + 0, as<uint32_t>(values[2]) + 0);
-    }
+    values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2]) + (o0 * 1) * 4); // read in place
   }
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
-    {
-      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(inputs[3]) + (o0 * 16)) + 0, as<uint32_t>(values[3]) + 0);
-    }
+    values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3]) + (o0 * 16) * 4); // read in place
   }
   {
-    {
-      copy<uint32_t, 16>(as<uint32_t>(inputs[4]) + 0, as<uint32_t>(values[4]) + 0);
-    }
+    values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
   }
 }
 
@@ -114,14 +105,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(values[0], inputs[0], 256);
-    }
-  }
+  values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0])); // read in place
   {
     const int64_t k1 = (position % 2);
     const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
@@ -130,27 +114,9 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
       __builtin_memcpy(values[1], inputs[1], 1024);
     }
   }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[2], inputs[2], 64);
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[3], inputs[3], 1024);
-    }
-  }
-  {
-    {
-      __builtin_memcpy(values[4], inputs[4], 64);
-    }
-  }
+  values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2])); // read in place
+  values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3])); // read in place
+  values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
@@ -168,8 +134,8 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
 }
 
 constexpr int64_t kNumValues = 13;
-constexpr int64_t kArenaBytes = 2688;
-constexpr int64_t kValueOffsets[kNumValues] = {0, 256, 1280, 1344, 2368, 2432, 0, 0, 256, 0, 2432, 0, 256};
+constexpr int64_t kArenaBytes = 1280;
+constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 1024, 0, 1024, 0, 0};
 
 } // namespace
 
