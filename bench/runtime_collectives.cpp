@@ -1,5 +1,7 @@
-// Threads-backend all_reduce and all_gather throughput at 4 and 8 devices,
-// 1K..16M floats, against the memory-traffic bound measured in the same run:
+// Threads-backend all_reduce, all_gather and collective_permute throughput at
+// 4 and 8 devices, 1K..16M floats (or up to the argument), best of
+// SHARDGEN_BENCH_ROUNDS rounds, against the memory-traffic bound measured in
+// the same run:
 // the aggregate memcpy bandwidth of this machine times the bytes each
 // algorithm must read and write at minimum.
 //

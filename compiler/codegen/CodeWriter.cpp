@@ -53,7 +53,7 @@ CodeWriter &CodeWriter::lines(std::string_view text) {
   // No allocation per call: the indent is a prefix of a run of spaces.
   static constexpr std::string_view kSpaces = "                                                  "
                                               "                                                  ";
-  auto width = static_cast<size_t>(depth * kIndentWidth);
+  const size_t width = static_cast<size_t>(depth) * kIndentWidth;
   if (width <= kSpaces.size())
     appendIndented(this->text, text, kSpaces.substr(0, width));
   else

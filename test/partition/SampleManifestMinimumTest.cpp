@@ -15,7 +15,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -165,16 +164,6 @@ std::string excessOverMinimum(const SpmdProgram &program, int64_t *checked = nul
   return report;
 }
 
-std::vector<std::string> sampleNames() {
-  namespace fs = std::filesystem;
-  std::vector<std::string> names;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
-    if (entry.path().extension() == ".json")
-      names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 /// The Megatron MLP's program, its all_reduce (of y0's partial sums over
 /// `model`) and the layout of its result also split over `model` by columns.
 struct MlpAllReduce {
@@ -218,7 +207,7 @@ SpmdValueId insertStep(SpmdProgram &program, size_t at, StepKind kind, SpmdValue
 } // namespace
 
 TEST_CASE("every sample's manifest receives exactly the computed minimum per reshard") {
-  std::vector<std::string> names = sampleNames();
+  const std::vector<std::string> names = sampleGraphNames();
   REQUIRE(names.size() >= 4);
   int64_t checked = 0;
   for (const std::string &name : names) {

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,12 +112,7 @@ TEST_CASE("no sample's program moves a value to one layout twice") {
   // (value, target layout) pair is resharded at most once, however many ops
   // read it. A step of the graph's own collectives (inside manual bodies)
   // is the user's and may repeat.
-  namespace fs = std::filesystem;
-  std::vector<std::string> names;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
-    if (entry.path().extension() == ".json")
-      names.push_back(entry.path().stem().string());
-  std::sort(names.begin(), names.end());
+  const std::vector<std::string> names = sampleGraphNames();
   REQUIRE(names.size() >= 4);
   for (const std::string &name : names) {
     CAPTURE(name);
