@@ -13,7 +13,9 @@ public:
   GroupBarrier(int64_t size, const std::atomic<bool> &aborted, bool spinFirst);
 
   /// Returns once all `size` threads arrived. A cancellable wait throws
-  /// PeerFailure once the run is aborted (a peer may never arrive). A wait
+  /// PeerFailure once the run is aborted (a peer may never arrive), and
+  /// withdraws its arrival first: the round then never completes without
+  /// it, so no peer goes on to read the buffers of a thread that left. A wait
   /// that every member is sure to reach (a collective's later barriers: its
   /// peers may still be reading this thread's buffers) is not cancellable.
   void arriveAndWait(bool cancellable = true);
@@ -24,9 +26,15 @@ private:
   const int64_t size_;
   const std::atomic<bool> &aborted_;
   const bool spinFirst_;
-  std::atomic<int64_t> arrived_{0};
-  std::atomic<uint32_t> completed_{0}; // barrier rounds completed
-  std::atomic<uint32_t> wakeups_{0};   // the futex word: completions and aborts
+  /// Throws PeerFailure after taking back this thread's arrival in `round`,
+  /// or returns false when the round completed first (the wait succeeded).
+  bool withdraw(uint32_t round);
+
+  // The round (high 32 bits: rounds completed) and the threads arrived in it
+  // (low 32 bits), in one word so that an arrival, the completion and a
+  // withdrawal never interleave.
+  std::atomic<uint64_t> state_{0};
+  std::atomic<uint32_t> wakeups_{0}; // the futex word: completions and aborts
 };
 
 } // namespace shardgen::runtime
