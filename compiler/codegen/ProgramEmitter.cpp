@@ -12,9 +12,11 @@
 #include "compiler/codegen/BufferPlan.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/CppNames.h"
+#include "compiler/codegen/DeviceUnits.h"
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/KernelTable.h"
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
@@ -39,91 +41,110 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   return commentText(text);
 }
 
+/// The copy of tensor `i` of `ids` (see globalCopies) into `out`.
+void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<SpmdValueId> &ids,
+                  size_t i, bool scatter, CodeWriter &out) {
+  const ShardLayout &layout = context.layout(ids[i]);
+  const Shape &shape = layout.globalType.shape;
+  std::string word(storageWord(layout.globalType.elementType));
+  std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
+  if (layout.isDistributed()) {
+    std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
+                                : "static_cast<unsigned char *>(" + global + ")";
+    if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
+        !copies.empty()) {
+      auto scope = out.block();
+      out.lines(copies);
+    }
+    return;
+  }
+  std::string piece = EmitterContext::buffer(ids[i]);
+  std::vector<int64_t> strides = denseStrides(shape);
+  std::string linear;
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    if (std::string offset = pieceOffset(layout, d); offset != "0")
+      linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
+  std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
+  std::vector<PieceClass> classes = pieceClasses(layout);
+  std::vector<std::string> bodies;
+  for (const PieceClass &piece_ : classes) {
+    std::vector<int64_t> zero(layout.rank(), 0);
+    bodies.push_back(
+        scatter ? stridedCopyCall(boxCopy(shape, zero, piece_.extents, zero, piece_.extents), word,
+                                  at, piece)
+                : stridedCopyCall(boxCopy(piece_.extents, zero, shape, zero, piece_.extents), word,
+                                  piece, at));
+  }
+  std::string copies = dispatchOnClass(classes, bodies);
+  if (copies.empty())
+    return;
+  auto scope = out.block();
+  std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
+  std::optional<CodeWriter::Scope> ownerScope;
+  if (!owner.empty())
+    ownerScope.emplace(out.block("if (" + owner + ")"));
+  out.lines(pieceLocals(mesh, layout) + copies);
+}
+
 /// Scatter (global -> piece) or gather (piece -> global, by the first
 /// device holding each distinct piece) of the program's inputs or outputs:
 /// one copy per distinct piece shape, at offsets computed from the position.
-std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
-                         bool scatter) {
+/// One statement per tensor, its code a kernel shared by equal copies.
+std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
+                                    bool scatter, KernelTable &kernels) {
   const Mesh &mesh = context.program.mesh;
-  CodeWriter out;
+  std::vector<Statement> statements;
   for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = context.layout(ids[i]);
-    const Shape &shape = layout.globalType.shape;
-    std::string word(storageWord(layout.globalType.elementType));
-    std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
-    if (layout.isDistributed()) {
-      std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
-                                  : "static_cast<unsigned char *>(" + global + ")";
-      if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
-          !copies.empty()) {
-        auto scope = out.block();
-        out.lines(copies);
-      }
-      continue;
-    }
-    std::string piece = EmitterContext::buffer(ids[i]);
-    std::vector<int64_t> strides = denseStrides(shape);
-    std::string linear;
-    for (int64_t d = 0; d < layout.rank(); ++d)
-      if (std::string offset = pieceOffset(layout, d); offset != "0")
-        linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
-    std::string at =
-        linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
-    std::vector<PieceClass> classes = pieceClasses(layout);
-    std::vector<std::string> bodies;
-    for (const PieceClass &piece_ : classes) {
-      std::vector<int64_t> zero(layout.rank(), 0);
-      bodies.push_back(
-          scatter ? stridedCopyCall(boxCopy(shape, zero, piece_.extents, zero, piece_.extents),
-                                    word, at, piece)
-                  : stridedCopyCall(boxCopy(piece_.extents, zero, shape, zero, piece_.extents),
-                                    word, piece, at));
-    }
-    std::string copies = dispatchOnClass(classes, bodies);
-    if (copies.empty())
-      continue;
-    auto scope = out.block();
-    std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
-    std::optional<CodeWriter::Scope> ownerScope;
-    if (!owner.empty())
-      ownerScope.emplace(out.block("if (" + owner + ")"));
-    out.lines(pieceLocals(mesh, layout) + copies);
+    CodeWriter out;
+    copyOfTensor(context, mesh, ids, i, scatter, out);
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
   }
-  return out.take();
+  return statements;
 }
 
-/// Per-device call style: pieces are copied in and out whole.
-std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in) {
-  const Mesh &mesh = context.program.mesh;
-  CodeWriter out;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = context.layout(ids[i]);
-    int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
-    std::string piece = EmitterContext::buffer(ids[i]);
-    std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
-    if (layout.isDistributed()) {
-      std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
-                             : "static_cast<unsigned char *>(" + other + ")";
-      if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty()) {
-        auto scope = out.block();
-        out.lines(copies);
-      }
-      continue;
-    }
-    std::vector<PieceClass> classes = pieceClasses(layout);
-    std::vector<std::string> bodies;
-    for (const PieceClass &pieceClass : classes) {
-      int64_t bytes = product(pieceClass.extents) * width;
-      bodies.push_back(bytes == 0 ? std::string()
-                                  : "__builtin_memcpy(" + (in ? piece : other) + ", " +
-                                        (in ? other : piece) + ", " + str(bytes) + ");");
-    }
-    if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
+/// Per-device call style: the piece of tensor `i` of `ids` is copied in or
+/// out whole, into `out`.
+void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, size_t i, bool in,
+               CodeWriter &out) {
+  const ShardLayout &layout = context.layout(ids[i]);
+  int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+  std::string piece = EmitterContext::buffer(ids[i]);
+  std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+  if (layout.isDistributed()) {
+    std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
+                           : "static_cast<unsigned char *>(" + other + ")";
+    if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty()) {
       auto scope = out.block();
-      out.lines(pieceLocals(mesh, layout) + copies);
+      out.lines(copies);
     }
+    return;
   }
-  return out.take();
+  std::vector<PieceClass> classes = pieceClasses(layout);
+  std::vector<std::string> bodies;
+  for (const PieceClass &pieceClass : classes) {
+    int64_t bytes = product(pieceClass.extents) * width;
+    bodies.push_back(bytes == 0 ? std::string()
+                                : "__builtin_memcpy(" + (in ? piece : other) + ", " +
+                                      (in ? other : piece) + ", " + str(bytes) + ");");
+  }
+  if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
+    auto scope = out.block();
+    out.lines(pieceLocals(context.program.mesh, layout) + copies);
+  }
+}
+
+/// The per-device copies of `ids`, one statement per tensor.
+std::vector<Statement> shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
+                                   bool in, KernelTable &kernels) {
+  std::vector<Statement> statements;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    CodeWriter out;
+    shardCopy(context, ids, i, in, out);
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
+  }
+  return statements;
 }
 
 std::string quoted(const std::string &text) { return cppStringLiteral(text); }
@@ -208,25 +229,87 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
   return tables.take() + lookup.take();
 }
 
-/// Every step's code into `context.steps`, fused groups at their roots.
-void emitSteps(EmitterContext &context, const SpmdProgram &program, const FusionPlan &fusion) {
+/// Every step as a statement of runSteps, fused groups at their roots: its
+/// code goes into a kernel shared by equal steps.
+std::vector<Statement> emitSteps(EmitterContext &context, const FusionPlan &fusion,
+                                 KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  std::vector<Statement> statements;
   for (size_t index = 0; index < program.steps.size(); ++index) {
     const SpmdStep &step = program.steps[index];
     if (fusion.isFusedIntoLater(index))
       continue; // computed in its group's loop, at the root
     std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
+    std::string head;
     if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
-      context.steps.lines("rt::traceOp(device, " + quoted(pointer) + ");");
+      head = "rt::traceOp(device, " + quoted(pointer) + ");\n";
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
-      context.steps.lines(fusedGroupComment(program, *group));
+      head += fusedGroupComment(program, *group) + "\n";
       emitFusedGroup(context, *group);
     } else if (step.kind == StepKind::Compute) {
-      context.steps.lines(stepComment(program, step));
+      head += stepComment(program, step) + "\n";
       emitCompute(context, step);
     } else {
       emitTransfer(context, step);
     }
+    Statement statement =
+        kernels.call(context.steps.take(), KernelCaller::Device, context.takeUsedConstants());
+    statement.text = head + statement.text;
+    statements.push_back(std::move(statement));
   }
+  return statements;
+}
+
+/// The functions of the device program made of statements, in the order of
+/// their placeholders (STEPS, SCATTER, GATHER, BIND_SHARDS, COPY_SHARDS).
+std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &fusion,
+                                    KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  const std::string toValues =
+      "int64_t position, const void *const *inputs, unsigned char **values";
+  const std::string fromValues = "int64_t position, unsigned char **values, void *const *outputs";
+  std::vector<SpmdValueId> gathered;
+  for (size_t i = 0; i < program.outputs.size(); ++i)
+    gathered.push_back(program.gatheredOutput(i));
+  std::vector<Routine> routines;
+  routines.push_back({"runSteps", "const rt::DeviceContext &device, unsigned char **values",
+                      "device, values", emitSteps(context, fusion, kernels)});
+  routines.push_back({"scatterInputs", toValues, "position, inputs, values",
+                      globalCopies(context, program.inputs, true, kernels)});
+  routines.push_back({"gatherOutputs", fromValues, "position, values, outputs",
+                      globalCopies(context, gathered, false, kernels)});
+  routines.push_back({"bindShards", toValues, "position, inputs, values",
+                      shardCopies(context, program.inputs, true, kernels)});
+  routines.push_back({"copyShards", fromValues, "position, values, outputs",
+                      shardCopies(context, program.outputs, false, kernels)});
+  return routines;
+}
+
+/// The device program's files: the main one from program.cpp.in, the
+/// others (a large program's) from program_part.cpp.in.
+void fillDeviceSources(const SplitCode &split, const std::string &name,
+                       std::map<std::string, std::string> &values, GeneratedProgram &generated) {
+  const char *placeholders[] = {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS"};
+  for (size_t r = 0; r < split.bodies.size(); ++r)
+    values[placeholders[r]] = split.bodies[r];
+  values["PART_DECLARATIONS"] = split.partDeclarations;
+  values["PARTS_NAMESPACE"] = generated.symbol + "_parts";
+  auto setUnit = [&](const UnitText &unit) {
+    values["CONSTANTS"] = unit.constants;
+    values["KERNELS"] = unit.kernels;
+    values["PARTS"] = unit.parts;
+  };
+  setUnit(split.main);
+  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
+  std::string sources = name + ".cpp";
+  for (size_t u = 0; u < split.units.size(); ++u) {
+    setUnit(split.units[u]);
+    values["PART"] = str(static_cast<int64_t>(u + 1));
+    generated.deviceParts.push_back(
+        fillTemplate(embeddedFile("templates/program_part.cpp.in"), values));
+    sources += " " + name + "_part" + values["PART"] + ".cpp";
+  }
+  values["DEVICE_SOURCES"] = sources;
 }
 
 /// The template values of the application's side (AOT header, host source):
@@ -274,6 +357,15 @@ void addApplicationValues(const SpmdProgram &program, const std::string &name,
 
 } // namespace
 
+std::vector<std::pair<std::string, std::string>> deviceSources(const GeneratedProgram &program) {
+  std::vector<std::pair<std::string, std::string>> sources = {
+      {program.name + ".cpp", program.source}};
+  for (size_t u = 0; u < program.deviceParts.size(); ++u)
+    sources.emplace_back(program.name + "_part" + std::to_string(u + 1) + ".cpp",
+                         program.deviceParts[u]);
+  return sources;
+}
+
 GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options) {
   GeneratedProgram generated;
   const Graph &graph = *program.graph;
@@ -282,7 +374,8 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
 
   EmitterContext context(program);
   const FusionPlan fusion = planFusion(program);
-  emitSteps(context, program, fusion);
+  KernelTable kernels;
+  const std::vector<Routine> routines = deviceRoutines(context, fusion, kernels);
   const BufferPlan buffers = planBuffers(program, fusion);
   const int64_t arenaBytes = buffers.arenaBytes;
   std::vector<int64_t> offsets = buffers.offsets;
@@ -294,22 +387,16 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["MESH"] = commentText(meshDescription(program.mesh));
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
-  values["STEPS"] = context.steps.str();
-  values["SCATTER"] = globalCopies(context, program.inputs, true);
-  std::vector<SpmdValueId> gathered;
-  for (size_t i = 0; i < program.outputs.size(); ++i)
-    gathered.push_back(program.gatheredOutput(i));
-  values["GATHER"] = globalCopies(context, gathered, false);
-  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true);
-  values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
-  values["CONSTANTS"] = context.constants.str();
+  values["NAME"] = generated.name;
   values["CUSTOM_CALL_DECLARATIONS"] =
       context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
   values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
   values["ARENA_BYTES"] = str(arenaBytes);
   values["VALUE_OFFSETS"] = joinInts(offsets);
   values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
-  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
+  fillDeviceSources(splitDeviceCode(routines, kernels, context.constants, options.split,
+                                    generated.symbol + "_parts"),
+                    generated.name, values, generated);
 
   addApplicationValues(program, generated.name, values); // the application's side (AOT)
   values["BACKEND"] = options.mpi ? "mpi" : "threads";

@@ -14,6 +14,11 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+} // namespace
+
+
+namespace {
+
 // ---- constants ------------------------------------------------------------
 alignas(64) const uint32_t kConstant0[] = {
     1065353216u};
@@ -21,38 +26,167 @@ alignas(64) const uint32_t kConstant1[] = {
     1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u,
     1065353216u, 1065353216u, 1065353216u, 1065353216u};
 
+// ---- kernels: each distinct step once, called with its buffers ---------------
+[[gnu::noinline]] void kernel0(const rt::DeviceContext &device, unsigned char *value0) {
+  const int64_t position = device.position;
+  (void)position;
+  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(value0) + 0);
+}
+
+[[gnu::noinline]] void kernel1(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+  const int64_t position = device.position;
+  (void)position;
+  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+}
+
+[[gnu::noinline]] void kernel2(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  binary<F32, OpAdd, 6>(as<float>(value0), as<float>(value1), as<float>(value2));
+}
+
+[[gnu::noinline]] void kernel3(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+  const int64_t position = device.position;
+  (void)position;
+  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+}
+
+[[gnu::noinline]] void kernel4(const rt::DeviceContext &device, unsigned char *value0) {
+  const int64_t position = device.position;
+  (void)position;
+  if ((position % 2) == 0) {
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(value0));
+  }
+  else if ((position % 2) == 1) {
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(value0));
+  }
+}
+
+[[gnu::noinline]] void kernel5(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  binary<F32, OpSubtract, 6>(as<float>(value0), as<float>(value1), as<float>(value2));
+}
+
+[[gnu::noinline]] void kernel6(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+  const int64_t position = device.position;
+  (void)position;
+  copy<uint32_t, 6>(as<uint32_t>(value0) + 0, as<uint32_t>(value1) + 0);
+}
+
+[[gnu::noinline]] void kernel7(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  {
+    Scratch lhs(24);
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(value0), as<float>(lhs.data));
+    Scratch rhs(24);
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(value1), as<float>(rhs.data));
+    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(value2));
+  }
+}
+
+[[gnu::noinline]] void kernel8(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    {
+      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 6)) + 0, as<uint32_t>(value0) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel9(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k4 = (position % 2);
+    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+    (void)o4;
+    {
+      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(input0) + (o4 * 1)), as<uint32_t>(value0));
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel10(int64_t position, unsigned char *value0, void *output0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+    (void)o1;
+    {
+      copy<uint32_t, 1>(as<uint32_t>(value0) + 0, as<uint32_t>(as<uint32_t>(output0) + (o0 * 2 + o1 * 1)) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel11(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    {
+      __builtin_memcpy(value0, input0, 24);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel12(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k4 = (position % 2);
+    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+    (void)o4;
+    {
+      __builtin_memcpy(value0, input0, 24);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel13(int64_t position, void *output0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+    (void)o1;
+    {
+      __builtin_memcpy(output0, value0, 4);
+    }
+  }
+}
+
+
 // ---- the program --------------------------------------------------------------
+
 /// Runs every step on this device. `values[v]` points at value v's local piece.
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
   // /ops/0: one_by_one = constant()
-  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[2]) + 0);
+  kernel0(device, values[2]);
   // /ops/1: ones = broadcast_in_dim(one_by_one)
-  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(values[2]), as<uint32_t>(values[3]));
+  kernel1(device, values[2], values[3]);
   // /ops/2: x0 = add(l, ones)
-  binary<F32, OpAdd, 6>(as<float>(values[0]), as<float>(values[3]), as<float>(values[4]));
+  kernel2(device, values[0], values[3], values[4]);
   // /ops/3: x = transpose(x0)
-  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[5]));
+  kernel3(device, values[4], values[5]);
   // /ops/4: one = constant()
-  if ((position % 2) == 0) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
-  }
-  else if ((position % 2) == 1) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
-  }
+  kernel4(device, values[6]);
   // /ops/5: y0 = subtract(r, one)
-  binary<F32, OpSubtract, 6>(as<float>(values[1]), as<float>(values[6]), as<float>(values[7]));
+  kernel5(device, values[1], values[6], values[7]);
   // /ops/6: y = reshape(y0)
-  copy<uint32_t, 6>(as<uint32_t>(values[7]) + 0, as<uint32_t>(values[8]) + 0);
+  kernel6(device, values[7], values[8]);
   // /ops/7: out = dot_general(x, y)
-  {
-    Scratch lhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[5]), as<float>(lhs.data));
-    Scratch rhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[8]), as<float>(rhs.data));
-    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(values[9]));
-  }
+  kernel7(device, values[5], values[8], values[9]);
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -61,22 +195,8 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    {
-      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 6)) + 0, as<uint32_t>(values[0]) + 0);
-    }
-  }
-  {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[1]) + (o4 * 1)), as<uint32_t>(values[1]));
-    }
-  }
+  kernel8(position, inputs[0], values[0]);
+  kernel9(position, inputs[1], values[1]);
 }
 
 /// Copies this device's piece of each output into the global output, when it
@@ -85,17 +205,7 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
-    {
-      copy<uint32_t, 1>(as<uint32_t>(values[9]) + 0, as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 2 + o1 * 1)) + 0);
-    }
-  }
+  kernel10(position, values[9], outputs[0]);
 }
 
 /// Binds the local input and output pieces (per-device call style).
@@ -103,39 +213,15 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    {
-      __builtin_memcpy(values[0], inputs[0], 24);
-    }
-  }
-  {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      __builtin_memcpy(values[1], inputs[1], 24);
-    }
-  }
+  kernel11(position, values[0], inputs[0]);
+  kernel12(position, values[1], inputs[1]);
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
-    {
-      __builtin_memcpy(outputs[0], values[9], 4);
-    }
-  }
+  kernel13(position, outputs[0], values[9]);
 }
 
 constexpr int64_t kNumValues = 10;

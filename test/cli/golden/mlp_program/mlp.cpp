@@ -14,36 +14,212 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+} // namespace
+
+
+namespace {
+
 // ---- constants ------------------------------------------------------------
 const int32_t kAxes0[] = {1};
 
+// ---- kernels: each distinct step once, called with its buffers ---------------
+[[gnu::noinline]] void kernel0(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  {
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(value0), as<float>(value1), as<float>(value2));
+  }
+}
+
+[[gnu::noinline]] void kernel1(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+  const int64_t position = device.position;
+  (void)position;
+  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+}
+
+[[gnu::noinline]] void kernel2(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  fusedElementwise<float, 64>(as<float>(value0), [in0 = as<float>(value1), in1 = as<float>(value2)](int64_t i) {
+    const auto t0 = F32::load(F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, i)))));
+    return F32::store(OpTanh::apply(t0));
+  });
+}
+
+[[gnu::noinline]] void kernel3(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+  const int64_t position = device.position;
+  (void)position;
+  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, value0, value1, 64);
+}
+
+[[gnu::noinline]] void kernel4(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+  const int64_t position = device.position;
+  (void)position;
+  binary<F32, OpAdd, 64>(as<float>(value0), as<float>(value1), as<float>(value2));
+}
+
+[[gnu::noinline]] void kernel5(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+    (void)o0;
+    {
+      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 16)) + 0, as<uint32_t>(value0) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel6(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
+    (void)o1;
+    {
+      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(input0) + (o1 * 1)), as<uint32_t>(value0));
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel7(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    {
+      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 1)) + 0, as<uint32_t>(value0) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel8(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    {
+      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 16)) + 0, as<uint32_t>(value0) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel9(int64_t position, const void *input0, unsigned char *value0) {
+  (void)position;
+  {
+    {
+      copy<uint32_t, 16>(as<uint32_t>(input0) + 0, as<uint32_t>(value0) + 0);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel10(int64_t position, unsigned char *value0, void *output0) {
+  (void)position;
+  {
+    if (position == ((position / 2 % 2) * 2)) {
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+      (void)o0;
+      {
+        copy<uint32_t, 64>(as<uint32_t>(value0) + 0, as<uint32_t>(as<uint32_t>(output0) + (o0 * 16)) + 0);
+      }
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel11(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+    (void)o0;
+    {
+      __builtin_memcpy(value0, input0, 256);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel12(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
+    (void)o1;
+    {
+      __builtin_memcpy(value0, input0, 1024);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel13(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    {
+      __builtin_memcpy(value0, input0, 64);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel14(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    {
+      __builtin_memcpy(value0, input0, 1024);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel15(int64_t position, unsigned char *value0, const void *input0) {
+  (void)position;
+  {
+    {
+      __builtin_memcpy(value0, input0, 64);
+    }
+  }
+}
+
+[[gnu::noinline]] void kernel16(int64_t position, void *output0, unsigned char *value0) {
+  (void)position;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+    (void)o0;
+    {
+      __builtin_memcpy(output0, value0, 256);
+    }
+  }
+}
+
+
 // ---- the program --------------------------------------------------------------
+
 /// Runs every step on this device. `values[v]` points at value v's local piece.
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
   // /ops/0: h0 = dot_general(x, w1)
-  {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[0]), as<float>(values[1]), as<float>(values[5]));
-  }
+  kernel0(device, values[0], values[1], values[5]);
   // /ops/1: b1_full = broadcast_in_dim(b1)
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[2]), as<uint32_t>(values[6]));
+  kernel1(device, values[2], values[6]);
   // /ops/2, /ops/3 (fused): h1 = add(h0, b1_full); h = tanh(h1)
-  fusedElementwise<float, 64>(as<float>(values[8]), [in0 = as<float>(values[5]), in1 = as<float>(values[6])](int64_t i) {
-    const auto t7 = F32::load(F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, i))))); // h1
-    return F32::store(OpTanh::apply(t7));
-  });
+  kernel2(device, values[8], values[5], values[6]);
   // /ops/4: y0 = dot_general(h, w2)
-  {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[8]), as<float>(values[3]), as<float>(values[9]));
-  }
+  kernel0(device, values[8], values[3], values[9]);
   rt::traceOp(device, "/ops/4");
   // all_reduce of y0 over {"model"} for /ops/4
-  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[9], values[10], 64);
+  kernel3(device, values[9], values[10]);
   // /ops/5: b2_full = broadcast_in_dim(b2)
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[11]));
+  kernel1(device, values[4], values[11]);
   // /ops/6: y = add(y0.10, b2_full)
-  binary<F32, OpAdd, 64>(as<float>(values[10]), as<float>(values[11]), as<float>(values[12]));
+  kernel4(device, values[10], values[11], values[12]);
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -52,43 +228,11 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(inputs[0]) + (o0 * 16)) + 0, as<uint32_t>(values[0]) + 0);
-    }
-  }
-  {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[1]) + (o1 * 1)), as<uint32_t>(values[1]));
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(inputs[2]) + (o0 * 1)) + 0, as<uint32_t>(values[2]) + 0);
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(inputs[3]) + (o0 * 16)) + 0, as<uint32_t>(values[3]) + 0);
-    }
-  }
-  {
-    {
-      copy<uint32_t, 16>(as<uint32_t>(inputs[4]) + 0, as<uint32_t>(values[4]) + 0);
-    }
-  }
+  kernel5(position, inputs[0], values[0]);
+  kernel6(position, inputs[1], values[1]);
+  kernel7(position, inputs[2], values[2]);
+  kernel8(position, inputs[3], values[3]);
+  kernel9(position, inputs[4], values[4]);
 }
 
 /// Copies this device's piece of each output into the global output, when it
@@ -97,16 +241,7 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    if (position == ((position / 2 % 2) * 2)) {
-      const int64_t k0 = (position / 2 % 2);
-      const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-      (void)o0;
-      {
-        copy<uint32_t, 64>(as<uint32_t>(values[12]) + 0, as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 16)) + 0);
-      }
-    }
-  }
+  kernel10(position, values[12], outputs[0]);
 }
 
 /// Binds the local input and output pieces (per-device call style).
@@ -114,57 +249,18 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(values[0], inputs[0], 256);
-    }
-  }
-  {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      __builtin_memcpy(values[1], inputs[1], 1024);
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[2], inputs[2], 64);
-    }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[3], inputs[3], 1024);
-    }
-  }
-  {
-    {
-      __builtin_memcpy(values[4], inputs[4], 64);
-    }
-  }
+  kernel11(position, values[0], inputs[0]);
+  kernel12(position, values[1], inputs[1]);
+  kernel13(position, values[2], inputs[2]);
+  kernel14(position, values[3], inputs[3]);
+  kernel15(position, values[4], inputs[4]);
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
   (void)position;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(outputs[0], values[12], 256);
-    }
-  }
+  kernel16(position, outputs[0], values[12]);
 }
 
 constexpr int64_t kNumValues = 13;
