@@ -21,8 +21,10 @@ namespace shardgen {
 /// How large the device code's functions and files may grow (DeviceUnits.h):
 /// the defaults suit every program; tests lower them to split small ones.
 struct CodeSplit {
-  /// Statements (step calls, input copies) per generated function.
-  int64_t statementsPerPart = 64;
+  /// Statements (step calls, input copies) per generated function: rows of
+  /// its table of kernel calls; large enough that no compiler unrolls the
+  /// loop over them.
+  int64_t statementsPerPart = 1024;
   /// Bytes of code per file: a larger program is split into several files
   /// that compile in parallel...
   int64_t bytesPerUnit = 256 * 1024;

@@ -31,20 +31,77 @@ std::string voidCasts(const std::string &arguments) {
   return casts;
 }
 
-std::string statementsText(const Routine &routine, size_t begin, size_t end) {
-  std::string text;
-  for (size_t s = begin; s < end; ++s)
-    text += routine.statements[s].text;
-  return text;
+/// One table of kernel calls (statements [begin, end) of `routine`, none
+/// verbatim) and the loop running it.
+void writeCallTable(const Routine &routine, size_t begin, size_t end, const KernelTable &kernels,
+                    CodeWriter &out) {
+  const bool device = routine.caller == KernelCaller::Device;
+  const std::string type = device ? "DeviceCall" : "PositionCall";
+  std::string indices;
+  CodeWriter rows;
+  int64_t next = 0;
+  for (size_t s = begin; s < end; ++s) {
+    const Statement &statement = routine.statements[s];
+    rows.lines(statement.comments);
+    if (statement.kernel < 0)
+      continue;
+    for (int32_t index : statement.buffers)
+      indices += (indices.empty() ? "" : ", ") + std::to_string(index);
+    rows.lines("{" + kernels.kernels()[statement.kernel].name + ", " + str(next) +
+               (device ? ", " + (statement.trace.empty() ? "nullptr" : statement.trace) : "") +
+               "},");
+    next += static_cast<int64_t>(statement.buffers.size());
+  }
+  auto scope = out.block();
+  out.lines("static const int32_t kBuffers[] = {" + (indices.empty() ? "0" : indices) + "};");
+  {
+    auto table = out.block("static const " + type + " kCalls[] =", "};");
+    out.lines(rows.take());
+  }
+  auto loop = out.block("for (const " + type + " &call : kCalls)");
+  if (device)
+    out.lines("if (call.trace) // a stuck device is reported with its op\n"
+              "  rt::traceOp(device, call.trace);");
+  out.lines("call.kernel(" + routine.kernelArguments + ", kBuffers + call.buffers);");
 }
 
-std::string partDefinition(const Routine &routine, const Part &part) {
+/// Statements [begin, end) of `routine`: tables of kernel calls between the
+/// verbatim ones.
+std::string statementsText(const Routine &routine, size_t begin, size_t end,
+                           const KernelTable &kernels) {
+  CodeWriter out;
+  size_t run = begin; // the first statement not written yet
+  auto flush = [&](size_t upTo) {
+    bool calls = false;
+    for (size_t s = run; s < upTo; ++s)
+      calls = calls || routine.statements[s].kernel >= 0;
+    if (calls)
+      writeCallTable(routine, run, upTo, kernels, out);
+    else
+      for (size_t s = run; s < upTo; ++s)
+        out.lines(routine.statements[s].comments);
+    run = upTo;
+  };
+  for (size_t s = begin; s < end; ++s) {
+    const Statement &statement = routine.statements[s];
+    if (statement.verbatim.empty())
+      continue;
+    flush(s);
+    out.lines(statement.comments + statement.verbatim);
+    run = s + 1;
+  }
+  flush(end);
+  return out.take();
+}
+
+std::string partDefinition(const Routine &routine, const Part &part, const KernelTable &kernels) {
   CodeWriter out;
   {
     // noinline: the routine calling the parts stays a list of calls.
     auto function =
         out.block("[[gnu::noinline]] void " + part.name + "(" + routine.parameters + ")");
-    out.lines(voidCasts(routine.arguments) + statementsText(routine, part.begin, part.end));
+    out.lines(voidCasts(routine.arguments) +
+              statementsText(routine, part.begin, part.end, kernels));
   }
   return out.take() + "\n";
 }
@@ -67,7 +124,7 @@ std::vector<Part> cutParts(const std::vector<Routine> &routines, const KernelTab
       part.end = std::min(statements.size(), begin + perPart);
       std::set<int64_t> called;
       for (size_t s = part.begin; s < part.end; ++s) {
-        part.weight += statements[s].text.size();
+        part.weight += statements[s].comments.size() + statements[s].verbatim.size() + 16;
         if (int64_t kernel = statements[s].kernel; kernel >= 0 && called.insert(kernel).second)
           part.weight += kernels.kernels()[kernel].definition.size();
       }
@@ -136,7 +193,7 @@ SplitCode splitDeviceCode(const std::vector<Routine> &routines, const KernelTabl
     parted[part.routine] = true;
     collectUses(routine, part.begin, part.end, usedKernels[part.unit], usedConstants[part.unit]);
     UnitText &unit = part.unit == 0 ? split.main : split.units[part.unit - 1];
-    unit.parts += partDefinition(routine, part);
+    unit.parts += partDefinition(routine, part, kernels);
     split.bodies[part.routine] += (part.unit == 0 ? "" : partsNamespace + "::") + part.name + "(" +
                                   routine.arguments + ");\n";
     if (part.unit != 0)
@@ -146,7 +203,7 @@ SplitCode splitDeviceCode(const std::vector<Routine> &routines, const KernelTabl
     if (parted[r])
       continue;
     collectUses(routines[r], 0, routines[r].statements.size(), usedKernels[0], usedConstants[0]);
-    split.bodies[r] = statementsText(routines[r], 0, routines[r].statements.size());
+    split.bodies[r] = statementsText(routines[r], 0, routines[r].statements.size(), kernels);
   }
   if (!split.partDeclarations.empty())
     split.partDeclarations =

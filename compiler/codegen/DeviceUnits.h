@@ -2,9 +2,11 @@
 // Splitting the device code into functions and files of bounded size. Every
 // function of the device program that runs a list of statements (runSteps,
 // scatterInputs, ...) is cut into parts of at most CodeSplit::statementsPerPart
-// statements; a large program's parts go to several translation units, which
-// compile in parallel (JitRunner) and cache one by one. Each file defines the
-// kernels and constants its statements use. Internal to compiler/codegen.
+// statements; a part runs its kernels from a constant table (kernel, buffer
+// indices, traced op) in a loop. A large program's parts go to several
+// translation units, which compile in parallel (JitRunner) and cache one by
+// one. Each file defines the kernels and constants its statements use.
+// Internal to compiler/codegen.
 
 #include <string>
 #include <vector>
@@ -16,11 +18,14 @@
 namespace shardgen::codegen {
 
 /// A function made of statements: `void name(parameters)`, whose parts are
-/// called with `arguments` (its parameters' names).
+/// called with `arguments` (its parameters' names) and whose kernels get
+/// `kernelArguments` before their buffer indices (KernelTable.h).
 struct Routine {
   std::string name;
   std::string parameters;
   std::string arguments;
+  KernelCaller caller = KernelCaller::Device;
+  std::string kernelArguments;
   std::vector<Statement> statements;
 };
 

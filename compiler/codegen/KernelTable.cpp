@@ -4,6 +4,7 @@
 
 #include <array>
 #include <map>
+#include <string>
 #include <string_view>
 
 #include "compiler/codegen/CodeWriter.h"
@@ -11,16 +12,8 @@
 namespace shardgen::codegen {
 namespace {
 
-/// An array of buffer pointers of the generated functions and the
-/// parameters its elements become ("values[3]" -> "unsigned char *value0").
-struct BufferArray {
-  std::string_view array;
-  std::string_view parameter;
-  std::string_view type;
-};
-constexpr std::array<BufferArray, 3> kArrays = {{{"values", "value", "unsigned char *"},
-                                                 {"inputs", "input", "const void *"},
-                                                 {"outputs", "output", "void *"}}};
+/// The arrays of buffer pointers the generated functions index.
+constexpr std::array<std::string_view, 3> kArrays = {"values", "inputs", "outputs"};
 
 bool isIdentifierChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -50,12 +43,12 @@ void splitComments(const std::string &code, std::string &comments, std::string &
   }
 }
 
-/// The code with its buffers renamed to parameters in order of first use.
+/// The code with its buffer indices read from the kernel's `bufferIds` in
+/// order of first use ("values[7]" -> "values[bufferIds[0]]").
 struct Canonical {
   std::string text;
-  std::string parameters;             // ", unsigned char *value0, const void *input0"
-  std::vector<std::string> arguments; // "values[3]", "inputs[0]"
-  bool kernelizable = true;           // false when it names an array itself
+  std::vector<int32_t> indices; // 7, ...
+  bool kernelizable = true;     // false when it names an array itself
 };
 
 /// The length of "values[12]" at `at` (an element of `array`), else 0;
@@ -82,13 +75,12 @@ size_t elementLength(const std::string &code, size_t at, std::string_view array,
 Canonical canonicalize(const std::string &body) {
   Canonical out;
   std::map<std::string, std::string, std::less<>> renamed;
-  std::array<int64_t, kArrays.size()> counts{};
   for (size_t i = 0; i < body.size();) {
     size_t length = 0;
     size_t which = 0;
     if (i == 0 || !isIdentifierChar(body[i - 1]))
       for (; which < kArrays.size() && length == 0; ++which)
-        length = elementLength(body, i, kArrays[which].array, out.kernelizable);
+        length = elementLength(body, i, kArrays[which], out.kernelizable);
     if (!length) {
       out.text += body[i++];
       continue;
@@ -97,9 +89,10 @@ Canonical canonicalize(const std::string &body) {
     std::string element = body.substr(i, length);
     auto [it, inserted] = renamed.emplace(element, "");
     if (inserted) {
-      it->second = std::string(kArrays[which].parameter) + str(counts[which]++);
-      out.parameters += ", " + std::string(kArrays[which].type) + it->second;
-      out.arguments.push_back(element);
+      it->second = std::string(kArrays[which]) + "[bufferIds[" +
+                   str(static_cast<int64_t>(renamed.size() - 1)) + "]]";
+      out.indices.push_back(
+          static_cast<int32_t>(std::stol(element.substr(kArrays[which].size() + 1))));
     }
     out.text += it->second;
     i += length;
@@ -107,31 +100,21 @@ Canonical canonicalize(const std::string &body) {
   return out;
 }
 
-/// Whether the code rebinds a buffer pointer ("values[4] = values[2];"):
-/// that changes the caller's array, so it stays in the caller.
-bool rebindsBuffer(const std::string &body) {
-  size_t start = 0;
-  while (start < body.size()) {
-    size_t end = body.find('\n', start);
-    size_t first = body.find_first_not_of(' ', start);
-    if (first != std::string::npos && body.compare(first, 7, "values[") == 0)
-      return true;
-    start = end == std::string::npos ? body.size() : end + 1;
-  }
-  return false;
-}
-
 } // namespace
 
 Statement KernelTable::call(const std::string &code, KernelCaller caller,
                             const std::vector<size_t> &constants) {
-  std::string comments, body;
-  splitComments(code, comments, body);
+  Statement statement;
+  std::string body;
+  splitComments(code, statement.comments, body);
   if (body.empty())
-    return {comments, -1, {}};
+    return statement;
   Canonical canonical = canonicalize(body);
-  if (!canonical.kernelizable || rebindsBuffer(body))
-    return {comments + body, -1, constants};
+  if (!canonical.kernelizable) {
+    statement.verbatim = body;
+    statement.constants = constants;
+    return statement;
+  }
   const bool device = caller == KernelCaller::Device;
   std::string key = (device ? "device\n" : "position\n") + canonical.text;
   auto [it, inserted] = byKey_.emplace(std::move(key), kernels_.size());
@@ -141,22 +124,22 @@ Statement KernelTable::call(const std::string &code, KernelCaller caller,
     kernel.constants = constants;
     CodeWriter definition;
     {
-      auto function =
-          definition.block("[[gnu::noinline]] void " + kernel.name +
-                           (device ? "(const rt::DeviceContext &device" : "(int64_t position") +
-                           canonical.parameters + ")");
+      auto function = definition.block(
+          "void " + kernel.name +
+          (device ? "(const rt::DeviceContext &device, unsigned char **values, const int32_t "
+                    "*bufferIds)"
+                  : "(int64_t position, const void *const *inputs, unsigned char **values, "
+                    "void *const *outputs, const int32_t *bufferIds)"));
       definition.lines(device ? "const int64_t position = device.position;\n(void)position;"
-                              : "(void)position;");
+                              : "(void)position;\n(void)inputs;\n(void)values;\n(void)outputs;");
       definition.lines(canonical.text);
     }
     kernel.definition = definition.take() + "\n";
     kernels_.push_back(std::move(kernel));
   }
-  std::string arguments = device ? "device" : "position";
-  for (const std::string &argument : canonical.arguments)
-    arguments += ", " + argument;
-  const Kernel &kernel = kernels_[it->second];
-  return {comments + kernel.name + "(" + arguments + ");\n", static_cast<int64_t>(it->second), {}};
+  statement.kernel = static_cast<int64_t>(it->second);
+  statement.buffers = std::move(canonical.indices);
+  return statement;
 }
 
 } // namespace shardgen::codegen

@@ -241,20 +241,22 @@ std::vector<Statement> emitSteps(EmitterContext &context, const FusionPlan &fusi
       continue; // computed in its group's loop, at the root
     std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
     std::string head;
-    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
-      head = "rt::traceOp(device, " + quoted(pointer) + ");\n";
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
-      head += fusedGroupComment(program, *group) + "\n";
+      head = fusedGroupComment(program, *group) + "\n";
       emitFusedGroup(context, *group);
     } else if (step.kind == StepKind::Compute) {
-      head += stepComment(program, step) + "\n";
+      head = stepComment(program, step) + "\n";
       emitCompute(context, step);
     } else {
       emitTransfer(context, step);
     }
     Statement statement =
         kernels.call(context.steps.take(), KernelCaller::Device, context.takeUsedConstants());
-    statement.text = head + statement.text;
+    statement.comments = head + statement.comments;
+    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
+      statement.trace = quoted(pointer);
+    if (!statement.trace.empty() && statement.kernel < 0)
+      statement.verbatim = "rt::traceOp(device, " + statement.trace + ");\n" + statement.verbatim;
     statements.push_back(std::move(statement));
   }
   return statements;
@@ -271,16 +273,22 @@ std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &f
   std::vector<SpmdValueId> gathered;
   for (size_t i = 0; i < program.outputs.size(); ++i)
     gathered.push_back(program.gatheredOutput(i));
+  const auto position = KernelCaller::Position;
   std::vector<Routine> routines;
   routines.push_back({"runSteps", "const rt::DeviceContext &device, unsigned char **values",
-                      "device, values", emitSteps(context, fusion, kernels)});
-  routines.push_back({"scatterInputs", toValues, "position, inputs, values",
+                      "device, values", KernelCaller::Device, "device, values",
+                      emitSteps(context, fusion, kernels)});
+  routines.push_back({"scatterInputs", toValues, "position, inputs, values", position,
+                      "position, inputs, values, nullptr",
                       globalCopies(context, program.inputs, true, kernels)});
-  routines.push_back({"gatherOutputs", fromValues, "position, values, outputs",
+  routines.push_back({"gatherOutputs", fromValues, "position, values, outputs", position,
+                      "position, nullptr, values, outputs",
                       globalCopies(context, gathered, false, kernels)});
-  routines.push_back({"bindShards", toValues, "position, inputs, values",
+  routines.push_back({"bindShards", toValues, "position, inputs, values", position,
+                      "position, inputs, values, nullptr",
                       shardCopies(context, program.inputs, true, kernels)});
-  routines.push_back({"copyShards", fromValues, "position, values, outputs",
+  routines.push_back({"copyShards", fromValues, "position, values, outputs", position,
+                      "position, nullptr, values, outputs",
                       shardCopies(context, program.outputs, false, kernels)});
   return routines;
 }

@@ -14,6 +14,20 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+/// A row of a table of kernel calls: the kernel, where its buffer indices
+/// start in the table's index array, and for a step that communicates, the
+/// op traced first (a stuck device is reported with its op).
+struct DeviceCall {
+  void (*kernel)(const rt::DeviceContext &, unsigned char **, const int32_t *);
+  int32_t buffers;
+  const char *trace;
+};
+/// The same for scatter, gather and the per-device copies.
+struct PositionCall {
+  void (*kernel)(int64_t, const void *const *, unsigned char **, void *const *, const int32_t *);
+  int32_t buffers;
+};
+
 } // namespace
 
 
@@ -27,91 +41,100 @@ alignas(64) const uint32_t kConstant1[] = {
     1065353216u, 1065353216u, 1065353216u, 1065353216u};
 
 // ---- kernels: each distinct step once, called with its buffers ---------------
-[[gnu::noinline]] void kernel0(const rt::DeviceContext &device, unsigned char *value0) {
+void kernel0(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(value0) + 0);
+  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[bufferIds[0]]) + 0);
 }
 
-[[gnu::noinline]] void kernel1(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+void kernel1(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+  stridedCopy<uint32_t, 1, Walk<1>{{6}, {0}, {1}, 0, 0}>(as<uint32_t>(values[bufferIds[0]]), as<uint32_t>(values[bufferIds[1]]));
 }
 
-[[gnu::noinline]] void kernel2(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel2(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  binary<F32, OpAdd, 6>(as<float>(value0), as<float>(value1), as<float>(value2));
+  binary<F32, OpAdd, 6>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
 }
 
-[[gnu::noinline]] void kernel3(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[bufferIds[0]]), as<uint32_t>(values[bufferIds[1]]));
 }
 
-[[gnu::noinline]] void kernel4(const rt::DeviceContext &device, unsigned char *value0) {
+void kernel4(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
   if ((position % 2) == 0) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(value0));
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
   }
   else if ((position % 2) == 1) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(value0));
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
   }
 }
 
-[[gnu::noinline]] void kernel5(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel5(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  binary<F32, OpSubtract, 6>(as<float>(value0), as<float>(value1), as<float>(value2));
+  binary<F32, OpSubtract, 6>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
 }
 
-[[gnu::noinline]] void kernel6(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+void kernel6(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  copy<uint32_t, 6>(as<uint32_t>(value0) + 0, as<uint32_t>(value1) + 0);
+  copy<uint32_t, 6>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
 }
 
-[[gnu::noinline]] void kernel7(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel7(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
   {
     Scratch lhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(value0), as<float>(lhs.data));
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[bufferIds[0]]), as<float>(lhs.data));
     Scratch rhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(value1), as<float>(rhs.data));
-    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(value2));
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[bufferIds[1]]), as<float>(rhs.data));
+    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(values[bufferIds[2]]));
   }
 }
 
-[[gnu::noinline]] void kernel8(int64_t position, const void *input0, unsigned char *value0) {
+void kernel8(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
     (void)o0;
     {
-      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 6)) + 0, as<uint32_t>(value0) + 0);
+      copy<uint32_t, 6>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 6)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel9(int64_t position, const void *input0, unsigned char *value0) {
+void kernel9(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k4 = (position % 2);
     const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
     (void)o4;
     {
-      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(input0) + (o4 * 1)), as<uint32_t>(value0));
+      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o4 * 1)), as<uint32_t>(values[bufferIds[1]]));
     }
   }
 }
 
-[[gnu::noinline]] void kernel10(int64_t position, unsigned char *value0, void *output0) {
+void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
@@ -120,37 +143,46 @@ alignas(64) const uint32_t kConstant1[] = {
     const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
     (void)o1;
     {
-      copy<uint32_t, 1>(as<uint32_t>(value0) + 0, as<uint32_t>(as<uint32_t>(output0) + (o0 * 2 + o1 * 1)) + 0);
+      copy<uint32_t, 1>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(as<uint32_t>(outputs[bufferIds[1]]) + (o0 * 2 + o1 * 1)) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel11(int64_t position, unsigned char *value0, const void *input0) {
+void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
     (void)o0;
     {
-      __builtin_memcpy(value0, input0, 24);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 24);
     }
   }
 }
 
-[[gnu::noinline]] void kernel12(int64_t position, unsigned char *value0, const void *input0) {
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k4 = (position % 2);
     const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
     (void)o4;
     {
-      __builtin_memcpy(value0, input0, 24);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 24);
     }
   }
 }
 
-[[gnu::noinline]] void kernel13(int64_t position, void *output0, unsigned char *value0) {
+void kernel13(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
@@ -159,7 +191,7 @@ alignas(64) const uint32_t kConstant1[] = {
     const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
     (void)o1;
     {
-      __builtin_memcpy(output0, value0, 4);
+      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 4);
     }
   }
 }
@@ -171,22 +203,32 @@ alignas(64) const uint32_t kConstant1[] = {
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0: one_by_one = constant()
-  kernel0(device, values[2]);
-  // /ops/1: ones = broadcast_in_dim(one_by_one)
-  kernel1(device, values[2], values[3]);
-  // /ops/2: x0 = add(l, ones)
-  kernel2(device, values[0], values[3], values[4]);
-  // /ops/3: x = transpose(x0)
-  kernel3(device, values[4], values[5]);
-  // /ops/4: one = constant()
-  kernel4(device, values[6]);
-  // /ops/5: y0 = subtract(r, one)
-  kernel5(device, values[1], values[6], values[7]);
-  // /ops/6: y = reshape(y0)
-  kernel6(device, values[7], values[8]);
-  // /ops/7: out = dot_general(x, y)
-  kernel7(device, values[5], values[8], values[9]);
+  {
+    static const int32_t kBuffers[] = {2, 2, 3, 0, 3, 4, 4, 5, 6, 1, 6, 7, 7, 8, 5, 8, 9};
+    static const DeviceCall kCalls[] = {
+      // /ops/0: one_by_one = constant()
+      {kernel0, 0, nullptr},
+      // /ops/1: ones = broadcast_in_dim(one_by_one)
+      {kernel1, 1, nullptr},
+      // /ops/2: x0 = add(l, ones)
+      {kernel2, 3, nullptr},
+      // /ops/3: x = transpose(x0)
+      {kernel3, 6, nullptr},
+      // /ops/4: one = constant()
+      {kernel4, 8, nullptr},
+      // /ops/5: y0 = subtract(r, one)
+      {kernel5, 9, nullptr},
+      // /ops/6: y = reshape(y0)
+      {kernel6, 12, nullptr},
+      // /ops/7: out = dot_general(x, y)
+      {kernel7, 14, nullptr},
+    };
+    for (const DeviceCall &call : kCalls) {
+      if (call.trace) // a stuck device is reported with its op
+        rt::traceOp(device, call.trace);
+      call.kernel(device, values, kBuffers + call.buffers);
+    }
+  }
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -195,8 +237,16 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)position;
   (void)inputs;
   (void)values;
-  kernel8(position, inputs[0], values[0]);
-  kernel9(position, inputs[1], values[1]);
+  {
+    static const int32_t kBuffers[] = {0, 0, 1, 1};
+    static const PositionCall kCalls[] = {
+      {kernel8, 0},
+      {kernel9, 2},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+    }
+  }
 }
 
 /// Copies this device's piece of each output into the global output, when it
@@ -205,7 +255,15 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)position;
   (void)values;
   (void)outputs;
-  kernel10(position, values[9], outputs[0]);
+  {
+    static const int32_t kBuffers[] = {9, 0};
+    static const PositionCall kCalls[] = {
+      {kernel10, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
+    }
+  }
 }
 
 /// Binds the local input and output pieces (per-device call style).
@@ -213,15 +271,31 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  kernel11(position, values[0], inputs[0]);
-  kernel12(position, values[1], inputs[1]);
+  {
+    static const int32_t kBuffers[] = {0, 0, 1, 1};
+    static const PositionCall kCalls[] = {
+      {kernel11, 0},
+      {kernel12, 2},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+    }
+  }
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
   (void)position;
   (void)values;
   (void)outputs;
-  kernel13(position, outputs[0], values[9]);
+  {
+    static const int32_t kBuffers[] = {0, 9};
+    static const PositionCall kCalls[] = {
+      {kernel13, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
+    }
+  }
 }
 
 constexpr int64_t kNumValues = 10;

@@ -14,6 +14,20 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+/// A row of a table of kernel calls: the kernel, where its buffer indices
+/// start in the table's index array, and for a step that communicates, the
+/// op traced first (a stuck device is reported with its op).
+struct DeviceCall {
+  void (*kernel)(const rt::DeviceContext &, unsigned char **, const int32_t *);
+  int32_t buffers;
+  const char *trace;
+};
+/// The same for scatter, gather and the per-device copies.
+struct PositionCall {
+  void (*kernel)(int64_t, const void *const *, unsigned char **, void *const *, const int32_t *);
+  int32_t buffers;
+};
+
 } // namespace
 
 
@@ -23,177 +37,213 @@ namespace {
 const int32_t kAxes0[] = {1};
 
 // ---- kernels: each distinct step once, called with its buffers ---------------
-[[gnu::noinline]] void kernel0(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel0(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
   {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(value0), as<float>(value1), as<float>(value2));
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
   }
 }
 
-[[gnu::noinline]] void kernel1(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+void kernel1(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(value0), as<uint32_t>(value1));
+  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[bufferIds[0]]), as<uint32_t>(values[bufferIds[1]]));
 }
 
-[[gnu::noinline]] void kernel2(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel2(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  fusedElementwise<float, 64>(as<float>(value0), [in0 = as<float>(value1), in1 = as<float>(value2)](int64_t i) {
+  fusedElementwise<float, 64>(as<float>(values[bufferIds[0]]), [in0 = as<float>(values[bufferIds[1]]), in1 = as<float>(values[bufferIds[2]])](int64_t i) {
     const auto t0 = F32::load(F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, i)))));
     return F32::store(OpTanh::apply(t0));
   });
 }
 
-[[gnu::noinline]] void kernel3(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1) {
+void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, value0, value1, 64);
+  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[bufferIds[0]], values[bufferIds[1]], 64);
 }
 
-[[gnu::noinline]] void kernel4(const rt::DeviceContext &device, unsigned char *value0, unsigned char *value1, unsigned char *value2) {
+void kernel4(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  binary<F32, OpAdd, 64>(as<float>(value0), as<float>(value1), as<float>(value2));
+  binary<F32, OpAdd, 64>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
 }
 
-[[gnu::noinline]] void kernel5(int64_t position, const void *input0, unsigned char *value0) {
+void kernel5(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
     {
-      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 16)) + 0, as<uint32_t>(value0) + 0);
+      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 16)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel6(int64_t position, const void *input0, unsigned char *value0) {
+void kernel6(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k1 = (position % 2);
     const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
     (void)o1;
     {
-      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(input0) + (o1 * 1)), as<uint32_t>(value0));
+      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o1 * 1)), as<uint32_t>(values[bufferIds[1]]));
     }
   }
 }
 
-[[gnu::noinline]] void kernel7(int64_t position, const void *input0, unsigned char *value0) {
+void kernel7(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
     {
-      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 1)) + 0, as<uint32_t>(value0) + 0);
+      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 1)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel8(int64_t position, const void *input0, unsigned char *value0) {
+void kernel8(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
     {
-      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(input0) + (o0 * 16)) + 0, as<uint32_t>(value0) + 0);
+      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 16)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel9(int64_t position, const void *input0, unsigned char *value0) {
+void kernel9(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     {
-      copy<uint32_t, 16>(as<uint32_t>(input0) + 0, as<uint32_t>(value0) + 0);
+      copy<uint32_t, 16>(as<uint32_t>(inputs[bufferIds[0]]) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
     }
   }
 }
 
-[[gnu::noinline]] void kernel10(int64_t position, unsigned char *value0, void *output0) {
+void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     if (position == ((position / 2 % 2) * 2)) {
       const int64_t k0 = (position / 2 % 2);
       const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
       (void)o0;
       {
-        copy<uint32_t, 64>(as<uint32_t>(value0) + 0, as<uint32_t>(as<uint32_t>(output0) + (o0 * 16)) + 0);
+        copy<uint32_t, 64>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(as<uint32_t>(outputs[bufferIds[1]]) + (o0 * 16)) + 0);
       }
     }
   }
 }
 
-[[gnu::noinline]] void kernel11(int64_t position, unsigned char *value0, const void *input0) {
+void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
     {
-      __builtin_memcpy(value0, input0, 256);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 256);
     }
   }
 }
 
-[[gnu::noinline]] void kernel12(int64_t position, unsigned char *value0, const void *input0) {
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k1 = (position % 2);
     const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
     (void)o1;
     {
-      __builtin_memcpy(value0, input0, 1024);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
     }
   }
 }
 
-[[gnu::noinline]] void kernel13(int64_t position, unsigned char *value0, const void *input0) {
+void kernel13(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
     {
-      __builtin_memcpy(value0, input0, 64);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 64);
     }
   }
 }
 
-[[gnu::noinline]] void kernel14(int64_t position, unsigned char *value0, const void *input0) {
+void kernel14(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
     {
-      __builtin_memcpy(value0, input0, 1024);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
     }
   }
 }
 
-[[gnu::noinline]] void kernel15(int64_t position, unsigned char *value0, const void *input0) {
+void kernel15(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     {
-      __builtin_memcpy(value0, input0, 64);
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 64);
     }
   }
 }
 
-[[gnu::noinline]] void kernel16(int64_t position, void *output0, unsigned char *value0) {
+void kernel16(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
     {
-      __builtin_memcpy(output0, value0, 256);
+      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 256);
     }
   }
 }
@@ -205,21 +255,30 @@ const int32_t kAxes0[] = {1};
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0: h0 = dot_general(x, w1)
-  kernel0(device, values[0], values[1], values[5]);
-  // /ops/1: b1_full = broadcast_in_dim(b1)
-  kernel1(device, values[2], values[6]);
-  // /ops/2, /ops/3 (fused): h1 = add(h0, b1_full); h = tanh(h1)
-  kernel2(device, values[8], values[5], values[6]);
-  // /ops/4: y0 = dot_general(h, w2)
-  kernel0(device, values[8], values[3], values[9]);
-  rt::traceOp(device, "/ops/4");
-  // all_reduce of y0 over {"model"} for /ops/4
-  kernel3(device, values[9], values[10]);
-  // /ops/5: b2_full = broadcast_in_dim(b2)
-  kernel1(device, values[4], values[11]);
-  // /ops/6: y = add(y0.10, b2_full)
-  kernel4(device, values[10], values[11], values[12]);
+  {
+    static const int32_t kBuffers[] = {0, 1, 5, 2, 6, 8, 5, 6, 8, 3, 9, 9, 10, 4, 11, 10, 11, 12};
+    static const DeviceCall kCalls[] = {
+      // /ops/0: h0 = dot_general(x, w1)
+      {kernel0, 0, nullptr},
+      // /ops/1: b1_full = broadcast_in_dim(b1)
+      {kernel1, 3, nullptr},
+      // /ops/2, /ops/3 (fused): h1 = add(h0, b1_full); h = tanh(h1)
+      {kernel2, 5, nullptr},
+      // /ops/4: y0 = dot_general(h, w2)
+      {kernel0, 8, nullptr},
+      // all_reduce of y0 over {"model"} for /ops/4
+      {kernel3, 11, "/ops/4"},
+      // /ops/5: b2_full = broadcast_in_dim(b2)
+      {kernel1, 13, nullptr},
+      // /ops/6: y = add(y0.10, b2_full)
+      {kernel4, 15, nullptr},
+    };
+    for (const DeviceCall &call : kCalls) {
+      if (call.trace) // a stuck device is reported with its op
+        rt::traceOp(device, call.trace);
+      call.kernel(device, values, kBuffers + call.buffers);
+    }
+  }
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -228,11 +287,19 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)position;
   (void)inputs;
   (void)values;
-  kernel5(position, inputs[0], values[0]);
-  kernel6(position, inputs[1], values[1]);
-  kernel7(position, inputs[2], values[2]);
-  kernel8(position, inputs[3], values[3]);
-  kernel9(position, inputs[4], values[4]);
+  {
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const PositionCall kCalls[] = {
+      {kernel5, 0},
+      {kernel6, 2},
+      {kernel7, 4},
+      {kernel8, 6},
+      {kernel9, 8},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+    }
+  }
 }
 
 /// Copies this device's piece of each output into the global output, when it
@@ -241,7 +308,15 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)position;
   (void)values;
   (void)outputs;
-  kernel10(position, values[12], outputs[0]);
+  {
+    static const int32_t kBuffers[] = {12, 0};
+    static const PositionCall kCalls[] = {
+      {kernel10, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
+    }
+  }
 }
 
 /// Binds the local input and output pieces (per-device call style).
@@ -249,18 +324,34 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  kernel11(position, values[0], inputs[0]);
-  kernel12(position, values[1], inputs[1]);
-  kernel13(position, values[2], inputs[2]);
-  kernel14(position, values[3], inputs[3]);
-  kernel15(position, values[4], inputs[4]);
+  {
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const PositionCall kCalls[] = {
+      {kernel11, 0},
+      {kernel12, 2},
+      {kernel13, 4},
+      {kernel14, 6},
+      {kernel15, 8},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+    }
+  }
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
   (void)position;
   (void)values;
   (void)outputs;
-  kernel16(position, outputs[0], values[12]);
+  {
+    static const int32_t kBuffers[] = {0, 12};
+    static const PositionCall kCalls[] = {
+      {kernel16, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
+    }
+  }
 }
 
 constexpr int64_t kNumValues = 13;
