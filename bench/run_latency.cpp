@@ -158,11 +158,15 @@ void measure(const BenchGraph &source, int repetitions) {
   runPipeline(source, cache, nullptr);
   const double hit = runPipeline(source, cache, nullptr).total();
   fs::remove_all(dir);
-  std::printf("%-15s %7lld %5zu %7.2fs %7.2fs %7.2fs %6.3fs %7.2fs %7.3fs %7.2fs %9.2fs %6.2fx\n",
+  // Seconds per 1k ops only where there are thousands of them.
+  char perThousand[32] = "       -";
+  if (source.ops >= 500)
+    std::snprintf(perThousand, sizeof perThousand, "%7.3fs",
+                  median(total) / 1e3 / (static_cast<double>(source.ops) / 1000));
+  std::printf("%-15s %7lld %5zu %7.2fs %7.2fs %7.2fs %6.3fs %7.2fs %s %7.2fs %9.2fs %6.2fx\n",
               source.label.c_str(), static_cast<long long>(source.ops),
               generated.deviceParts.size() + 1, median(front) / 1e3, median(generate) / 1e3,
-              median(jit) / 1e3, median(run) / 1e3, median(total) / 1e3,
-              median(total) / 1e3 / (static_cast<double>(source.ops) / 1000), hit / 1e3,
+              median(jit) / 1e3, median(run) / 1e3, median(total) / 1e3, perThousand, hit / 1e3,
               median(clang) / 1e3, median(total) / median(clang));
   std::fflush(stdout);
 }
