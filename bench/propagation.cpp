@@ -162,7 +162,7 @@ void benchStages(int64_t maxOps) {
     stage([&] { verifyGraph(graph); });
     stage([&] { result = propagateShardings(graph, PropagationStrategy::UserPriority); });
     stage([&] {
-      applyPropagation(graph, result);
+      applyPropagation(graph, std::move(result)); // as `shardgen propagate` does
       result = PropagationResult{};
     });
     stage([&] { text = writeGraph(graph); });

@@ -30,7 +30,7 @@ int runPropagate(const ParsedArgs &args) {
   // is freed as early as possible (peak memory of large graphs).
   result.state.reset();
   result.spread.reset();
-  applyPropagation(graph, result);
+  applyPropagation(graph, std::move(result)); // moves the shardings out
   result = PropagationResult{};
   std::string text = writeGraph(graph);
   if (auto out = args.value("-o"))

@@ -7,6 +7,7 @@
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/StridedWalk.h"
+#include "compiler/ir/Distribution.h"
 #include "compiler/ir/Sharding.h"
 
 namespace shardgen::codegen {
@@ -34,8 +35,12 @@ std::string layoutTable(const SpmdProgram &program, const std::vector<SpmdValueI
       "inline constexpr Layout " + name + "[" + str(std::max<size_t>(ids.size(), 1)) + "] = {\n";
   for (SpmdValueId id : ids) {
     const ShardLayout &layout = program.layout(id);
+    // A distributed tensor's sharding field is a placeholder (replicated): the
+    // distribution is what says how it is split.
+    std::string split = layout.isDistributed() ? printDistribution(*layout.distribution)
+                                               : printSharding(layout.sharding);
     out += "    {" + cppStringLiteral(meshDescription(program.mesh)) + ", " +
-           cppStringLiteral(printSharding(layout.sharding)) + ", " + str(layout.rank()) + ", " +
+           cppStringLiteral(split) + ", " + str(layout.rank()) + ", " +
            paddedList(texts(layout.globalType.shape), maxRank, "1") + "},\n";
   }
   if (ids.empty())
@@ -117,7 +122,8 @@ std::string layoutDeclarations(const SpmdProgram &program, const std::vector<Spm
          "/// How a tensor is split over the mesh.\n"
          "struct Layout {\n"
          "  const char *mesh;        // \"@mesh [data=2, model=2]\": the program's mesh\n"
-         "  const char *sharding;    // \"<@mesh, [{data}, {}]>\" (Shardy form)\n"
+         "  const char *sharding;    // \"<@mesh, [{data}, {}]>\" (Shardy form), or a\n"
+         "                           // distribution's JSON for a distributed tensor\n"
          "  int64_t rank;\n"
          "  int64_t shape[kMaxRank]; // the global shape (1 from `rank` on)\n"
          "};\n\n"

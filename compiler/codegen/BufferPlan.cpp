@@ -117,7 +117,8 @@ std::vector<int64_t> assignSlots(const SpmdProgram &program, const std::vector<S
 
 } // namespace
 
-BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
+BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion,
+                       const InputBinding &binding) {
   const size_t numValues = program.values.size();
   const int64_t numSteps = static_cast<int64_t>(program.steps.size());
   const std::vector<SpmdValueId> owner = bufferOwners(program);
@@ -126,7 +127,8 @@ BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion) {
   // Values that need a slot, by when they start (then by id: deterministic).
   std::vector<SpmdValueId> order;
   for (size_t v = 0; v < numValues; ++v) {
-    if (owner[v] != static_cast<SpmdValueId>(v) || fusion.fusedAway[v])
+    if (owner[v] != static_cast<SpmdValueId>(v) || fusion.fusedAway[v] ||
+        binding.boundInPlace(owner[v]))
       continue;
     if (!life[v].used) // never touched by any step: keep it for the whole run
       life[v] = Lifetime{-1, numSteps, true};

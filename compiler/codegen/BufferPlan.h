@@ -9,12 +9,14 @@
 //
 // Aliases (`values[out] = values[in]`: sharding_constraint, barriers, the
 // Alias step) extend the lifetime of the buffer they point at and need no
-// slot of their own; values computed inside a fused loop need none either.
+// slot of their own; values computed inside a fused loop need none either,
+// nor do inputs bound in place (InputBinding.h) and their aliases.
 
 #include <cstdint>
 #include <vector>
 
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/InputBinding.h"
 #include "compiler/partition/SpmdProgram.h"
 
 namespace shardgen::codegen {
@@ -24,6 +26,7 @@ struct BufferPlan {
   int64_t arenaBytes = 0;       // >= 64
 };
 
-BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion);
+BufferPlan planBuffers(const SpmdProgram &program, const FusionPlan &fusion,
+                       const InputBinding &binding = {});
 
 } // namespace shardgen::codegen

@@ -10,8 +10,22 @@ namespace {
 constexpr int kIndentWidth = 2;
 } // namespace
 
-std::string indented(std::string_view code, std::string_view indent) {
-  std::string out;
+size_t indentedSize(std::string_view code, size_t indent) {
+  size_t size = 0;
+  size_t start = 0;
+  while (start < code.size()) {
+    size_t end = code.find('\n', start);
+    if (end == std::string_view::npos)
+      end = code.size();
+    size += (end > start ? indent + (end - start) : 0) + 1;
+    start = end + 1;
+  }
+  return size;
+}
+
+void appendIndented(std::string &out, std::string_view code, std::string_view indent) {
+  // Appended in place: the program's text is hundreds of MB on large graphs,
+  // and a temporary copy per appended piece doubled generation's memory.
   size_t start = 0;
   while (start < code.size()) {
     size_t end = code.find('\n', start);
@@ -22,6 +36,12 @@ std::string indented(std::string_view code, std::string_view indent) {
     out += '\n';
     start = end + 1;
   }
+}
+
+std::string indented(std::string_view code, std::string_view indent) {
+  std::string out;
+  out.reserve(indentedSize(code, indent.size()));
+  appendIndented(out, code, indent);
   return out;
 }
 
@@ -30,7 +50,14 @@ std::string indented(std::string_view code, int indent) {
 }
 
 CodeWriter &CodeWriter::lines(std::string_view text) {
-  this->text += indented(text, depth * kIndentWidth);
+  // No allocation per call: the indent is a prefix of a run of spaces.
+  static constexpr std::string_view kSpaces = "                                                  "
+                                              "                                                  ";
+  const size_t width = static_cast<size_t>(depth) * kIndentWidth;
+  if (width <= kSpaces.size())
+    appendIndented(this->text, text, kSpaces.substr(0, width));
+  else
+    appendIndented(this->text, text, std::string(width, ' '));
   return *this;
 }
 

@@ -52,6 +52,10 @@ private:
 
 /// `code` with every non-empty line indented by `indent` spaces.
 std::string indented(std::string_view code, std::string_view indent);
+/// Appends indented(code, indent) to `out`, without the copy.
+void appendIndented(std::string &out, std::string_view code, std::string_view indent);
+/// The size of indented(code, indent) for an indent of `indent` characters.
+size_t indentedSize(std::string_view code, size_t indent);
 std::string indented(std::string_view code, int indent);
 
 /// Decimal text of `value`.

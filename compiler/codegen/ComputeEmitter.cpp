@@ -184,7 +184,9 @@ std::string permuteInto(const Shape &shape, const std::vector<int64_t> &order,
          stridedCopyCall(walk, word, source, name + ".data") + "\n";
 }
 
-void emitDotGeneral(StepView s) {
+/// The dot's kernel call; with an `epilogue` (a lambda, Fusion.h) it writes
+/// the epilogue's results into `result`'s buffer instead of the product.
+void emitDotGeneral(StepView s, SpmdValueId result = -1, const std::string &epilogue = "") {
   const auto &attrs = s.op().attr<DotGeneralAttrs>();
   const int64_t lhsRank = static_cast<int64_t>(s.globalIn(0).size());
   const int64_t rhsRank = static_cast<int64_t>(s.globalIn(1).size());
@@ -226,7 +228,8 @@ void emitDotGeneral(StepView s) {
       code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
                  str(k) + ">(as<" + word + ">(" + (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
                  "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" +
-                 word + ">(" + s.outBuf() + "));");
+                 word + ">(" + EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
+                 (epilogue.empty() ? "" : ", " + epilogue) + ");");
     }
     return code.take();
   });
@@ -518,6 +521,11 @@ void emitCustomCall(StepView s) {
 }
 
 } // namespace
+
+void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,
+                            const std::string &epilogue) {
+  emitDotGeneral(StepView{context, dot}, result, epilogue);
+}
 
 void emitCompute(EmitterContext &context, const SpmdStep &step) {
   StepView s{context, step};

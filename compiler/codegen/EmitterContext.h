@@ -89,6 +89,11 @@ std::string dimView(const Shape &shape, int64_t dim);
 // The two halves of step emission (ComputeEmitter.cpp, TransferEmitter.cpp).
 void emitCompute(EmitterContext &context, const SpmdStep &step);
 void emitTransfer(EmitterContext &context, const SpmdStep &step);
+/// A dot_general whose product is never stored: `epilogue`, a lambda
+/// (int64_t i, int64_t c, S product) -> S of the product's element i and its
+/// column c, runs on each element, and `result`'s buffer receives it.
+void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,
+                            const std::string &epilogue);
 
 // Distributed values (ChunkEmitter.cpp): compute steps chunk by chunk, the
 // Redistribute transfer, and copies of distributed inputs and outputs.

@@ -106,6 +106,9 @@ FusionPlan planFusion(const SpmdProgram &program) {
   for (int64_t &group : plan.groupOfStep)
     group = group >= 0 ? renumbered[group] : -1;
   plan.groups = std::move(groups);
+  auto isFusible = [&](size_t s) { return static_cast<bool>(fusible[s]); };
+  fuseBroadcasts(program, plan, isFusible);
+  fuseDotEpilogues(program, plan, isFusible);
   return plan;
 }
 

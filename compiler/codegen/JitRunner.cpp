@@ -51,7 +51,9 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
   X(&shardgen::runtime::groupPosition)                                                             \
   X(&shardgen::runtime::barrier)                                                                   \
   X(&shardgen::runtime::exchange)                                                                  \
-  X(&shardgen::runtime::traceOp)
+  X(&shardgen::runtime::traceOp)                                                                   \
+  X(&shardgen::runtime::acquireArena)                                                              \
+  X(&shardgen::runtime::releaseArena)
 
 /// The runtime's entry points by linker name: computed once per process by
 /// compiling their addresses against the embedded runtime.h.

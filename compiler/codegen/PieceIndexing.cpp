@@ -7,15 +7,6 @@
 namespace shardgen::codegen {
 namespace {
 
-/// Mesh positions per unit of `axis` (a sub-axis counts in its own units).
-int64_t positionStep(const Mesh &mesh, const AxisRef &axis) {
-  size_t index = *mesh.axisIndex(axis.name);
-  int64_t step = axis.pre();
-  for (size_t a = index + 1; a < mesh.axes.size(); ++a)
-    step *= mesh.axes[a].size;
-  return step;
-}
-
 /// "position / 64 % 8": the device's coordinate on a (sub-)axis.
 std::string digit(const Mesh &mesh, const AxisRef &axis) {
   int64_t step = positionStep(mesh, axis);
@@ -136,6 +127,19 @@ std::string pieceOffset(const ShardLayout &layout, int64_t dim, const std::strin
 }
 
 std::vector<PieceClass> pieceClasses(const ShardLayout &layout, const std::string &suffix) {
+  // Evenly split dims have one case each: one class, no condition (what the
+  // general product below gives, without its strings and maps; most tensors
+  // of a large graph take this path, several times each).
+  const Shape &shape = layout.globalType.shape;
+  bool even = true;
+  for (int64_t d = 0; d < layout.rank() && even; ++d)
+    even = shape[d] % layout.numShards(d) == 0;
+  if (even) {
+    PieceClass only{Shape(shape.size()), ""};
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      only.extents[d] = shape[d] / layout.numShards(d);
+    return {only};
+  }
   // The product of the dims' cases; combinations giving the same shape merge.
   std::vector<PieceClass> classes{{Shape{}, ""}};
   std::vector<std::vector<std::string>> terms{{}};

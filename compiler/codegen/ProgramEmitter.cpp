@@ -16,6 +16,7 @@
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/InputBinding.h"
 #include "compiler/codegen/KernelTable.h"
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
@@ -41,9 +42,26 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   return commentText(text);
 }
 
-/// The copy of tensor `i` of `ids` (see globalCopies) into `out`.
+/// `values[v] = <the piece's first byte in the global input i>`: a
+/// contiguous piece is read in place (InputBinding.h).
+std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, SpmdValueId v, size_t i,
+                        const std::string &linear) {
+  const std::string global = "static_cast<const unsigned char *>(inputs[" + str(i) + "])";
+  const int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+  const std::string at = linear.empty() ? global : global + " + (" + linear + ") * " + str(width);
+  CodeWriter out;
+  {
+    auto scope = out.block();
+    out.lines(pieceLocals(mesh, layout) + EmitterContext::buffer(v) +
+              " = const_cast<unsigned char *>(" + at + "); // read in place");
+  }
+  return out.take();
+}
+
+/// The copy of tensor `i` of `ids` (see globalCopies) into `out`; an input
+/// `binding` binds in place is pointed at, not copied.
 void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<SpmdValueId> &ids,
-                  size_t i, bool scatter, CodeWriter &out) {
+                  size_t i, bool scatter, const InputBinding &binding, CodeWriter &out) {
   const ShardLayout &layout = context.layout(ids[i]);
   const Shape &shape = layout.globalType.shape;
   std::string word(storageWord(layout.globalType.elementType));
@@ -64,6 +82,10 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
   for (int64_t d = 0; d < layout.rank(); ++d)
     if (std::string offset = pieceOffset(layout, d); offset != "0")
       linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
+  if (scatter && binding.boundInPlace(ids[i])) {
+    out.lines(bindInPlace(mesh, layout, ids[i], i, linear));
+    return;
+  }
   std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
   std::vector<PieceClass> classes = pieceClasses(layout);
   std::vector<std::string> bodies;
@@ -90,13 +112,15 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
 /// device holding each distinct piece) of the program's inputs or outputs:
 /// one copy per distinct piece shape, at offsets computed from the position.
 /// One statement per tensor, its code a kernel shared by equal copies.
+/// Inputs `binding` binds in place are pointed at, not copied.
 std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
-                                    bool scatter, KernelTable &kernels) {
+                                    bool scatter, KernelTable &kernels,
+                                    const InputBinding &binding = {}) {
   const Mesh &mesh = context.program.mesh;
   std::vector<Statement> statements;
   for (size_t i = 0; i < ids.size(); ++i) {
     CodeWriter out;
-    copyOfTensor(context, mesh, ids, i, scatter, out);
+    copyOfTensor(context, mesh, ids, i, scatter, binding, out);
     statements.push_back(
         kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
   }
@@ -104,13 +128,18 @@ std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<S
 }
 
 /// Per-device call style: the piece of tensor `i` of `ids` is copied in or
-/// out whole, into `out`.
+/// out whole, into `out` (an input `binding` binds in place is pointed at).
 void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, size_t i, bool in,
-               CodeWriter &out) {
+               const InputBinding &binding, CodeWriter &out) {
   const ShardLayout &layout = context.layout(ids[i]);
   int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
   std::string piece = EmitterContext::buffer(ids[i]);
   std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+  if (in && binding.boundInPlace(ids[i])) {
+    out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
+              ")); // read in place");
+    return;
+  }
   if (layout.isDistributed()) {
     std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
                            : "static_cast<unsigned char *>(" + other + ")";
@@ -136,11 +165,12 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
 
 /// The per-device copies of `ids`, one statement per tensor.
 std::vector<Statement> shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
-                                   bool in, KernelTable &kernels) {
+                                   bool in, KernelTable &kernels,
+                                   const InputBinding &binding = {}) {
   std::vector<Statement> statements;
   for (size_t i = 0; i < ids.size(); ++i) {
     CodeWriter out;
-    shardCopy(context, ids, i, in, out);
+    shardCopy(context, ids, i, in, binding, out);
     statements.push_back(
         kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
   }
@@ -265,7 +295,7 @@ std::vector<Statement> emitSteps(EmitterContext &context, const FusionPlan &fusi
 /// The functions of the device program made of statements, in the order of
 /// their placeholders (STEPS, SCATTER, GATHER, BIND_SHARDS, COPY_SHARDS).
 std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &fusion,
-                                    KernelTable &kernels) {
+                                    const InputBinding &binding, KernelTable &kernels) {
   const SpmdProgram &program = context.program;
   const std::string toValues =
       "int64_t position, const void *const *inputs, unsigned char **values";
@@ -280,13 +310,13 @@ std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &f
                       emitSteps(context, fusion, kernels)});
   routines.push_back({"scatterInputs", toValues, "position, inputs, values", position,
                       "position, inputs, values, nullptr",
-                      globalCopies(context, program.inputs, true, kernels)});
+                      globalCopies(context, program.inputs, true, kernels, binding)});
   routines.push_back({"gatherOutputs", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       globalCopies(context, gathered, false, kernels)});
   routines.push_back({"bindShards", toValues, "position, inputs, values", position,
                       "position, inputs, values, nullptr",
-                      shardCopies(context, program.inputs, true, kernels)});
+                      shardCopies(context, program.inputs, true, kernels, binding)});
   routines.push_back({"copyShards", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       shardCopies(context, program.outputs, false, kernels)});
@@ -382,9 +412,10 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
 
   EmitterContext context(program);
   const FusionPlan fusion = planFusion(program);
+  const InputBinding binding = planInputBinding(program);
   KernelTable kernels;
-  const std::vector<Routine> routines = deviceRoutines(context, fusion, kernels);
-  const BufferPlan buffers = planBuffers(program, fusion);
+  const std::vector<Routine> routines = deviceRoutines(context, fusion, binding, kernels);
+  const BufferPlan buffers = planBuffers(program, fusion, binding);
   const int64_t arenaBytes = buffers.arenaBytes;
   std::vector<int64_t> offsets = buffers.offsets;
   if (offsets.empty())
@@ -405,6 +436,11 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   fillDeviceSources(splitDeviceCode(routines, kernels, context.constants, options.split,
                                     generated.symbol + "_parts"),
                     generated.name, values, generated);
+  // Only the device files hold the device code; on large graphs it is most
+  // of the text, so it is freed before the application's side is built.
+  for (const char *deviceCode : {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS",
+                                 "CONSTANTS", "KERNELS", "PARTS", "PART_DECLARATIONS"})
+    values.erase(deviceCode);
 
   addApplicationValues(program, generated.name, values); // the application's side (AOT)
   values["BACKEND"] = options.mpi ? "mpi" : "threads";

@@ -3,8 +3,9 @@
 // Where every group holds equal pieces over whole mesh axes, the step calls
 // the runtime's collective. Otherwise (uneven or empty pieces, sub-axes,
 // explicit device pairs, broadcasts) the pieces are all-gathered into
-// equal-size slots, padded, and each device assembles its result from the
-// slots with compile-time box copies (TransferRecipe).
+// equal-size slots, padded, over the whole axes holding every source (a
+// sub-axis' whole axis), else the whole mesh, and each device assembles its
+// result from the slots with compile-time box copies (TransferRecipe).
 
 #include <algorithm>
 #include <optional>
@@ -158,18 +159,24 @@ struct TransferEmitter {
     return true;
   }
 
-  /// The axes whose groups the slots gather over: the step's own when every
-  /// source is in the device's group over them (the runtime needs whole
-  /// axes), else every mesh axis (slot index = mesh position).
+  /// The axes whose groups the slots gather over: the step's own, sub-axes
+  /// widened to their whole axes (the runtime groups over whole axes), when
+  /// every source is in the device's group over them ("model":(2)2 gathers
+  /// over "model", not the mesh); else every mesh axis (slot index = mesh
+  /// position).
   std::vector<AxisRef> slotAxes() const {
-    bool withinGroups = allFullAxes(step.axes);
+    std::vector<AxisRef> whole;
+    for (const AxisRef &axis : step.axes)
+      if (std::find(whole.begin(), whole.end(), AxisRef::full(axis.name)) == whole.end())
+        whole.push_back(AxisRef::full(axis.name));
+    bool withinGroups = true;
     for (int64_t d = 0; withinGroups && d < devices(); ++d) {
-      std::vector<int64_t> group = groupDevices(mesh, step.axes, d);
+      std::vector<int64_t> group = groupDevices(mesh, whole, d);
       for (const PieceCopy &copy : recipe(d).copies)
         withinGroups = withinGroups && std::count(group.begin(), group.end(), copy.source);
     }
     if (withinGroups)
-      return step.axes;
+      return whole;
     std::vector<AxisRef> all;
     for (const MeshAxis &axis : mesh.axes)
       all.push_back(AxisRef::full(axis.name));

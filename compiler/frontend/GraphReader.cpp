@@ -6,13 +6,13 @@
 #include <iostream>
 #include <iterator>
 #include <sys/stat.h>
-#include <unordered_map>
 
 #include "compiler/frontend/AttributeReader.h"
 #include "compiler/frontend/ConstantValue.h"
 #include "compiler/frontend/DistributionJson.h"
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
+#include "compiler/frontend/NameTable.h"
 #include "compiler/frontend/OpAttributeKeys.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
@@ -28,7 +28,7 @@ constexpr int64_t kFormatVersion = 1;
 /// no outer names).
 struct Scope {
   /// Keys view the names' strings in the JSON document, alive while reading.
-  std::unordered_map<std::string_view, ValueId> names;
+  NameTable names;
   /// The region's op array and the op being read, to tell a name defined
   /// later apart from one never defined.
   const Json *ops = nullptr;
@@ -366,9 +366,8 @@ ValueId GraphReader::lookup(const Json &json, const PointerRef &pointer, const S
   if (!json.is_string())
     readString(json, pointer); // reports the wrong kind
   const std::string &name = json.get_ref<const std::string &>();
-  auto found = scope.names.find(name);
-  if (found != scope.names.end())
-    return found->second;
+  if (std::optional<ValueId> found = scope.names.find(name))
+    return *found;
   if (scope.ops && definedLater(*scope.ops, scope.currentOp, name))
     fail(pointer.str(), "value \"" + name + "\" is used before it is defined");
   fail(pointer.str(), "unknown value \"" + name + "\"");
@@ -383,7 +382,7 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
   if (name.empty())
     fail(pointer.str(), "a value name must not be empty");
   ValueId id = static_cast<ValueId>(graph_.values.size());
-  if (!scope.names.emplace(name, id).second)
+  if (!scope.names.insert(name, id))
     fail(pointer.str(), "redefinition of value \"" + name + "\"");
   return graph_.addValue(name, definingPointer, std::move(type));
 }

@@ -31,6 +31,14 @@ private:
   const Graph &graph_;
 };
 
+/// An empty object with room for `members` (an ordered_json object is a
+/// vector of key/value pairs whose growth copies the keys).
+Json objectWithRoom(size_t members) {
+  Json object = Json::object();
+  object.get_ref<Json::object_t &>().reserve(members);
+  return object;
+}
+
 void appendMetadata(Json &object, const Metadata &metadata) {
   for (const auto &[key, text] : metadata)
     object[key] = Json::parse(text);
@@ -138,7 +146,7 @@ std::string GraphWriter::writeStreamed() const {
 }
 
 Json GraphWriter::outputToJson(const RegionResult &result) const {
-  Json output = Json::object();
+  Json output = objectWithRoom(4);
   output["value"] = nameOf(result.value);
   appendSlot(output, result);
   return output;
@@ -159,7 +167,7 @@ Json GraphWriter::meshToJson(const Mesh &mesh) const {
 
 Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
   const Value &value = graph_.value(argument.value);
-  Json object = Json::object();
+  Json object = objectWithRoom(4 + argument.metadata.size());
   object["name"] = value.name;
   if (value.type)
     object["type"] = printType(*value.type);
@@ -182,7 +190,7 @@ Json GraphWriter::opsToJson(const Region &region) const {
 }
 
 Json GraphWriter::opToJson(const Op &op) const {
-  Json object = Json::object();
+  Json object = objectWithRoom(8 + op.metadata.size());
   object["op"] = op.name();
   bool nullary =
       op.kind == OpKind::Constant || op.kind == OpKind::Iota || op.kind == OpKind::AxisIndex;
@@ -235,8 +243,11 @@ std::string writeGraph(const Graph &graph) {
   const Region &main = graph.main;
   // With an array of objects the document spans lines: print it op by op
   // (the peak memory of large graphs). Else it may fit on one line.
-  if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty())
-    return writer.writeStreamed() + "\n";
+  if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty()) {
+    std::string text = writer.writeStreamed();
+    text += '\n'; // in place: no copy of the whole text
+    return text;
+  }
   return printJson(writer.write()) + "\n";
 }
 

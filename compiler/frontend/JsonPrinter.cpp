@@ -1,6 +1,7 @@
 #include "compiler/frontend/JsonPrinter.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace shardgen {
 
@@ -17,9 +18,63 @@ bool allScalar(const Json &json) {
 /// A scalar or an array of scalars: fits on one line inside a flat object.
 bool isFlat(const Json &json) { return isScalar(json) || (json.is_array() && allScalar(json)); }
 
+/// Appends `text` as `Json(text).dump()` would. Printable ASCII (every
+/// name, type and sharding of a usual graph) is written here, quotes and
+/// backslashes escaped; anything else goes through nlohmann's escaping.
+void appendString(std::string_view text, std::string &out) {
+  bool printable =
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+  if (!printable) {
+    out += Json(text).dump();
+    return;
+  }
+  out += '"';
+  for (size_t at = 0; at < text.size();) {
+    size_t special = std::min(text.find_first_of("\"\\", at), text.size());
+    out.append(text, at, special - at);
+    if (special < text.size()) {
+      out += '\\';
+      out += text[special];
+    }
+    at = special + 1;
+  }
+  out += '"';
+}
+
+template <typename Integer> void appendInteger(Integer value, std::string &out) {
+  char digits[24];
+  auto [end, error] = std::to_chars(digits, digits + sizeof digits, value);
+  out.append(digits, end);
+}
+
+/// `json.dump()` of a scalar, without building a serializer for the usual
+/// kinds (a serializer per scalar was most of the time spent writing).
+void appendScalar(const Json &json, std::string &out) {
+  switch (json.type()) {
+  case Json::value_t::string:
+    appendString(json.get_ref<const std::string &>(), out);
+    return;
+  case Json::value_t::number_integer:
+    appendInteger(json.get<int64_t>(), out);
+    return;
+  case Json::value_t::number_unsigned:
+    appendInteger(json.get<uint64_t>(), out);
+    return;
+  case Json::value_t::boolean:
+    out += json.get<bool>() ? "true" : "false";
+    return;
+  case Json::value_t::null:
+    out += "null";
+    return;
+  default: // floats (their shortest round-trip text) and the rest: nlohmann's own
+    out += json.dump();
+    return;
+  }
+}
+
 void printInline(const Json &json, std::string &out) {
   if (isScalar(json)) {
-    out += json.dump();
+    appendScalar(json, out);
     return;
   }
   bool object = json.is_object();
@@ -29,8 +84,10 @@ void printInline(const Json &json, std::string &out) {
     if (!first)
       out += ", ";
     first = false;
-    if (object)
-      out += Json(it.key()).dump() + ": ";
+    if (object) {
+      appendString(it.key(), out);
+      out += ": ";
+    }
     printInline(it.value(), out);
   }
   out += object ? '}' : ']';
@@ -43,24 +100,25 @@ void print(const Json &json, size_t indent, std::string &out) {
   }
   if (json.is_object() &&
       std::all_of(json.begin(), json.end(), [](const Json &e) { return isFlat(e); })) {
-    std::string flat;
-    printInline(json, flat);
-    if (indent + flat.size() <= kMaxInlineObjectWidth) {
-      out += flat;
+    // On one line if it fits; else taken back and printed over several.
+    size_t start = out.size();
+    printInline(json, out);
+    if (indent + (out.size() - start) <= kMaxInlineObjectWidth)
       return;
-    }
+    out.resize(start);
   }
   bool object = json.is_object();
-  std::string inner(indent + 2, ' ');
   out += object ? "{\n" : "[\n";
   bool first = true;
   for (auto it = json.begin(); it != json.end(); ++it) {
     if (!first)
       out += ",\n";
     first = false;
-    out += inner;
-    if (object)
-      out += Json(it.key()).dump() + ": ";
+    out.append(indent + 2, ' ');
+    if (object) {
+      appendString(it.key(), out);
+      out += ": ";
+    }
     print(it.value(), indent + 2, out);
   }
   out += '\n';
@@ -81,7 +139,8 @@ void printJsonAt(const Json &json, size_t indent, std::string &out) { print(json
 void JsonObjectStream::key(std::string_view key) {
   out_ += first_ ? "{\n  " : ",\n  ";
   first_ = false;
-  out_ += Json(key).dump() + ": ";
+  appendString(key, out_);
+  out_ += ": ";
 }
 
 void JsonObjectStream::member(std::string_view name, const Json &value) {

@@ -113,19 +113,30 @@ void walkMutableOps(Region &region, const std::function<void(Op &)> &visit) {
 
 Uses computeUses(const Graph &graph) {
   Uses uses;
-  uses.users.resize(graph.values.size());
   uses.returnCount.assign(graph.values.size(), 0);
-  std::function<void(const Region &)> visitRegion = [&](const Region &region) {
-    for (const auto &op : region.ops) {
-      for (ValueId operand : op.operands)
-        uses.users[operand].push_back(&op);
+  // Two walks in the same order: count each value's uses, then place them.
+  std::vector<int64_t> &begin = uses.users.begin_;
+  begin.assign(graph.values.size() + 1, 0);
+  walkOps(graph.main, [&](const Op &op) {
+    for (ValueId operand : op.operands)
+      ++begin[operand + 1];
+  });
+  for (size_t v = 0; v < graph.values.size(); ++v)
+    begin[v + 1] += begin[v];
+  uses.users.ops_.resize(static_cast<size_t>(begin.back()));
+  std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+  walkOps(graph.main, [&](const Op &op) {
+    for (ValueId operand : op.operands)
+      uses.users.ops_[next[operand]++] = &op;
+  });
+  std::function<void(const Region &)> countReturns = [&](const Region &region) {
+    for (const auto &op : region.ops)
       if (op.body)
-        visitRegion(*op.body);
-    }
+        countReturns(*op.body);
     for (const auto &result : region.results)
       ++uses.returnCount[result.value];
   };
-  visitRegion(graph.main);
+  countReturns(graph.main);
   return uses;
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ using ValueId = int64_t; // index into Graph::values
 
 struct Op;
 struct Region;
+struct Uses;
+struct Graph;
 
 struct Value {
   std::string name;
@@ -124,10 +127,24 @@ struct Graph {
 void walkOps(const Region &region, const std::function<void(const Op &)> &visit);
 void walkMutableOps(Region &region, const std::function<void(Op &)> &visit);
 
+/// Each value's users, in program order, in one flat array (no vector per
+/// value: large graphs have millions of values).
+class UserLists {
+public:
+  std::span<const Op *const> operator[](ValueId v) const {
+    return {ops_.data() + begin_[v], ops_.data() + begin_[v + 1]};
+  }
+
+private:
+  friend Uses computeUses(const Graph &graph);
+  std::vector<int64_t> begin_; // per value, plus one past the last
+  std::vector<const Op *> ops_;
+};
+
 /// users[v]: the ops taking value v as an operand (once per operand slot);
 /// returnCount[v]: how often v is a region result.
 struct Uses {
-  std::vector<std::vector<const Op *>> users;
+  UserLists users;
   std::vector<int64_t> returnCount;
 };
 Uses computeUses(const Graph &graph);

@@ -104,6 +104,8 @@ private:
   }
 
   bool parseSizes(OpShardingRule &rule, std::map<std::string, int64_t> &index) {
+    if (!in_.peek('{'))
+      return true; // a rule without factors (scalars only) has no sizes, as Shardy prints it
     return in_.delimitedList('{', '}', [&] {
       std::string name;
       if (!parseFactorName(name))
@@ -113,9 +115,8 @@ private:
       std::string_view digits;
       if (!in_.expect('=') || !in_.digits(digits))
         return in_.fail("expected a factor size");
+      // 0 is a size (Shardy's factor of a size-0 dim); digits are never negative.
       int64_t size = std::stoll(std::string(digits));
-      if (size <= 0)
-        return in_.fail("factor size must be positive");
       index[name] = rule.numFactors();
       rule.factorSizes.push_back(size);
       return true;
@@ -134,8 +135,8 @@ private:
         kind = FactorKind::Permutation;
       else if (in_.consume("blocked_propagation="))
         blocked = true;
-      else if (in_.consume("custom"))
-        continue;
+      else if (in_.consume("custom") || (in_.consume(',') && in_.expect("custom")))
+        continue; // Shardy prints a user's rule with a trailing ", custom"
       else
         return true;
       std::vector<std::string> names;
@@ -193,13 +194,11 @@ private:
 } // namespace
 
 std::string printOpShardingRule(const OpShardingRule &rule) {
-  std::string out = printTensorList(rule.operands) + "->" + printTensorList(rule.results) + " {";
-  for (int64_t f = 0; f < rule.numFactors(); ++f) {
-    if (f)
-      out += ", ";
-    out += factorName(f) + "=" + std::to_string(rule.factorSizes[f]);
-  }
-  out += "}";
+  std::string out = printTensorList(rule.operands) + "->" + printTensorList(rule.results);
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    out += (f ? ", " : " {") + factorName(f) + "=" + std::to_string(rule.factorSizes[f]);
+  if (rule.numFactors() > 0)
+    out += "}";
   auto list = [&](const char *label, auto predicate) {
     std::string names;
     for (int64_t f = 0; f < rule.numFactors(); ++f)

@@ -1,6 +1,8 @@
 #include "compiler/partition/FactorAxes.h"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 
 namespace shardgen {
 namespace {
@@ -40,22 +42,42 @@ std::vector<bool> unshardableFactors(const FactorAxesRequest &request) {
   return blocked;
 }
 
-/// Splits a dim's axes over its factors, major first: a factor takes axes
-/// until their product reaches its size; a factor left not fully sharded
-/// ends the split (the rest cannot be expressed on this dim).
+/// Projects a dim's axes onto its factors, major first, as Shardy does
+/// (ShardingProjection): a factor takes axes while the gcd of its remaining
+/// size and the next axis' size exceeds 1, splitting an axis into sub-axes
+/// where only part of it fits (a factor of 2 under "x" of size 4 takes
+/// "x":(1)2 and leaves "x":(2)2 to the next factor). Once the sizes are
+/// coprime, the axes left fit no factor exactly and are left out. A dim of
+/// one factor takes all its axes (uneven shards are exact there).
 std::vector<std::vector<AxisRef>> splitDimAxes(const Mesh &mesh, const OpShardingRule &rule,
                                                const std::vector<int64_t> &factors,
                                                const std::vector<AxisRef> &axes) {
   std::vector<std::vector<AxisRef>> split(factors.size());
+  if (factors.size() == 1) {
+    split[0] = axes;
+    return split;
+  }
   size_t next = 0;
-  for (size_t i = 0; i < factors.size() && next < axes.size(); ++i) {
-    int64_t size = rule.factorSizes[factors[i]], product = 1;
-    while (next < axes.size() && product < size) {
-      product *= axes[next].size(mesh);
-      split[i].push_back(axes[next++]);
+  std::optional<AxisRef> rest; // the part of axes[next] not yet taken
+  if (!axes.empty())
+    rest = axes[0];
+  for (size_t i = 0; i < factors.size() && rest; ++i) {
+    int64_t remaining = rule.factorSizes[factors[i]];
+    while (rest) {
+      int64_t size = rest->size(mesh), common = std::gcd(remaining, size);
+      if (common == 1 && size != 1)
+        break;
+      if (common < size) { // only part of the axis fits: split it
+        split[i].push_back(axisPart(mesh, rest->name, rest->pre(), common));
+        rest = axisPart(mesh, rest->name, rest->pre() * common, size / common);
+      } else {
+        split[i].push_back(*rest);
+        rest = ++next < axes.size() ? std::optional<AxisRef>(axes[next]) : std::nullopt;
+      }
+      remaining /= common;
     }
-    if (product != size)
-      break;
+    if (remaining > 1 && rest)
+      break; // coprime: the rest would need a strided view
   }
   return split;
 }
@@ -147,11 +169,14 @@ FactorAxes assignFactorAxes(const Mesh &mesh, const FactorAxesRequest &request) 
   return axes;
 }
 
-DimAxes tensorAxes(const OpShardingRule::TensorFactors &factors, const FactorAxes &axes) {
+DimAxes tensorAxes(const Mesh &mesh, const OpShardingRule::TensorFactors &factors,
+                   const FactorAxes &axes) {
   DimAxes dims(factors.size());
-  for (size_t d = 0; d < factors.size(); ++d)
+  for (size_t d = 0; d < factors.size(); ++d) {
     for (int64_t f : factors[d])
       dims[d].insert(dims[d].end(), axes[f].begin(), axes[f].end());
+    dims[d] = mergedAxes(mesh, dims[d]);
+  }
   return dims;
 }
 

@@ -31,12 +31,17 @@ struct FactorAxesRequest {
 /// Pass-through factors take their axes from the wanted result shardings;
 /// reduction factors from the operands, when all operands agree and the
 /// axes are not used by another factor; need-replication and permutation
-/// factors stay unsharded. A dim with several factors carries axes on a
-/// minor factor only if every more-major factor is fully sharded, and only
-/// axes dividing their factor (so local pieces are contiguous and exact).
+/// factors stay unsharded. A dim's axes are projected onto its factors as
+/// Shardy does, splitting an axis into sub-axes where a factor holds only
+/// part of it. A dim with several factors carries axes on a minor factor
+/// only if every more-major factor is fully sharded, and only axes dividing
+/// their factor (so local pieces are contiguous and exact).
 FactorAxes assignFactorAxes(const Mesh &mesh, const FactorAxesRequest &request);
 
-/// The axes per dim of a tensor whose dims map to `factors`.
-DimAxes tensorAxes(const OpShardingRule::TensorFactors &factors, const FactorAxes &axes);
+/// The axes per dim of a tensor whose dims map to `factors`, consecutive
+/// sub-axes merged (a merged dim whose factors hold "x":(1)2 and "x":(2)2
+/// is on "x", the layout its operand already has).
+DimAxes tensorAxes(const Mesh &mesh, const OpShardingRule::TensorFactors &factors,
+                   const FactorAxes &axes);
 
 } // namespace shardgen

@@ -40,6 +40,11 @@ RegionPartitioner::RegionPartitioner(const Graph &graph, SpmdProgram &program)
     : graph_(graph), program_(program), mesh_(program.mesh), held_(graph.values.size(), -1) {}
 
 void RegionPartitioner::partitionMain() {
+  // Most graph values become one program value and most ops one step:
+  // reserved up front, so a 1M-op program's vectors are not moved on every
+  // doubling (whole-program memmoves and fresh pages to clear).
+  program_.values.reserve(graph_.values.size());
+  program_.steps.reserve(graph_.main.ops.size());
   for (const auto &arg : graph_.main.args) {
     SpmdValueId id = addValue(graph_.value(arg.value).name, endLayout(arg), arg.value);
     held_[arg.value] = id;
@@ -158,7 +163,7 @@ bool RegionPartitioner::partitionChunkwise(const Op &op) {
 void RegionPartitioner::partitionByRule(const Op &op) {
   if (partitionChunkwise(op))
     return;
-  OpShardingRule rule = shardingRuleFor(graph_, op);
+  OpShardingRule rule = partitioningRuleFor(graph_, op);
   FactorAxesRequest request;
   request.rule = &rule;
   for (ValueId operand : op.operands) {
@@ -180,16 +185,18 @@ void RegionPartitioner::partitionByRule(const Op &op) {
     for (int64_t f = 0; f < rule.numFactors(); ++f)
       if (rule.factorKinds[f] == FactorKind::Reduction)
         partial.insert(partial.end(), axes[f].begin(), axes[f].end());
+    partial = mergedAxes(mesh_, partial);
     for (size_t t = 0; t < op.operands.size(); ++t) {
-      local.operands.push_back(
-          makeShardLayout(mesh_, graph_.type(op.operands[t]), tensorAxes(rule.operands[t], axes)));
+      local.operands.push_back(makeShardLayout(mesh_, graph_.type(op.operands[t]),
+                                               tensorAxes(mesh_, rule.operands[t], axes)));
       local.bytesMoved +=
           planReshard(mesh_, program_.layout(held_[op.operands[t]]), local.operands.back())
               .bytesReceived;
     }
     for (size_t r = 0; r < op.results.size(); ++r) {
       local.results.push_back(makeShardLayout(mesh_, graph_.type(op.results[r]),
-                                              tensorAxes(rule.results[r], axes), partial, reducer));
+                                              tensorAxes(mesh_, rule.results[r], axes), partial,
+                                              reducer));
       local.bytesMoved += planReshard(mesh_, local.results.back(), wanted[r]).bytesReceived;
     }
     return local;

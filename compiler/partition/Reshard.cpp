@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "compiler/ir/InternalError.h"
 #include "compiler/partition/CollectiveTraffic.h"
@@ -345,10 +346,89 @@ std::optional<PlannedStep> permutationStep(const Mesh &mesh, const ShardLayout &
   return PlannedStep{std::move(step), to};
 }
 
-} // namespace
+/// Both layouts' axes cut into their common sub-axes: per mesh axis, the
+/// points where a part either layout uses starts or ends (in the axis'
+/// multiplicative coordinate space) split every part spanning them. "x" next
+/// to "x":(1)2 becomes "x":(1)2, "x":(2)2, so the planner sees a common
+/// prefix (the move is a slice or a gather of the minor half, not of all of
+/// x). Axes whose cut points do not nest (parts that cannot coexist) stay
+/// whole.
+class CommonParts {
+public:
+  CommonParts(const Mesh &mesh, const ShardLayout &a, const ShardLayout &b) : mesh_(mesh) {
+    for (const ShardLayout *layout : {&a, &b}) {
+      for (const auto &dim : layout->sharding.dims)
+        addCuts(dim.axes);
+      addCuts(layout->partialAxes);
+    }
+    std::erase_if(cuts_, [](const auto &entry) {
+      const std::vector<int64_t> &cuts = entry.second;
+      for (size_t i = 1; i < cuts.size(); ++i)
+        if (cuts[i] % cuts[i - 1] != 0)
+          return true;
+      return false;
+    });
+  }
 
-ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
-  if (sameLayout(from, to)) // the common case: nothing moves
+  ShardLayout refine(const ShardLayout &layout) const {
+    DimAxes dims = dimAxesOf(layout);
+    for (auto &axes : dims)
+      axes = refine(axes);
+    return makeShardLayout(mesh_, layout.globalType, dims, refine(layout.partialAxes),
+                           layout.partialReducer);
+  }
+
+private:
+  void addCuts(const std::vector<AxisRef> &axes) {
+    for (const AxisRef &axis : axes) {
+      std::vector<int64_t> &cuts = cuts_[axis.name];
+      for (int64_t cut : {axis.pre(), axis.pre() * axis.size(mesh_)})
+        if (std::find(cuts.begin(), cuts.end(), cut) == cuts.end())
+          cuts.insert(std::upper_bound(cuts.begin(), cuts.end(), cut), cut);
+    }
+  }
+
+  std::vector<AxisRef> refine(const std::vector<AxisRef> &axes) const {
+    std::vector<AxisRef> parts;
+    for (const AxisRef &axis : axes) {
+      auto found = cuts_.find(axis.name);
+      if (found == cuts_.end()) {
+        parts.push_back(axis);
+        continue;
+      }
+      const std::vector<int64_t> &cuts = found->second;
+      const int64_t end = axis.pre() * axis.size(mesh_);
+      for (size_t i = 0; i + 1 < cuts.size(); ++i)
+        if (cuts[i] >= axis.pre() && cuts[i + 1] <= end)
+          parts.push_back(axisPart(mesh_, axis.name, cuts[i], cuts[i + 1] / cuts[i]));
+    }
+    return parts;
+  }
+
+  const Mesh &mesh_;
+  std::map<std::string, std::vector<int64_t>> cuts_; // ascending, per axis name
+};
+
+/// A plan made over common parts, spelled canonically again: consecutive
+/// parts of one axis merged in each step's axes and layouts (same pieces).
+void mergeParts(const Mesh &mesh, ReshardPlan &plan) {
+  for (PlannedStep &planned : plan.steps) {
+    planned.step.axes = mergedAxes(mesh, planned.step.axes);
+    if (planned.result.isDistributed())
+      continue;
+    DimAxes dims = dimAxesOf(planned.result);
+    for (auto &axes : dims)
+      axes = mergedAxes(mesh, axes);
+    planned.result = makeShardLayout(mesh, planned.result.globalType, dims,
+                                     mergedAxes(mesh, planned.result.partialAxes),
+                                     planned.result.partialReducer);
+  }
+}
+
+/// The cheapest exact plan (see the header) over the axes as `from` and `to`
+/// spell them: a sub-axis and its whole axis share no prefix here.
+ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
+  if (sameLayout(from, to))
     return {};
   PlanBuilder builder(mesh, from);
   builder.reducePartialAxes(to);
@@ -386,6 +466,19 @@ ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLa
   prefix.steps.insert(prefix.steps.end(), best.steps.begin(), best.steps.end());
   prefix.bytesReceived += best.bytesReceived;
   return prefix;
+}
+
+} // namespace
+
+ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
+  if (sameLayout(from, to)) // the common case: nothing moves
+    return {};
+  if (from.isDistributed() || to.isDistributed())
+    return planInParts(mesh, from, to);
+  CommonParts parts(mesh, from, to);
+  ReshardPlan plan = planInParts(mesh, parts.refine(from), parts.refine(to));
+  mergeParts(mesh, plan);
+  return plan;
 }
 
 SpmdValueId appendReshard(SpmdProgram &program, SpmdValueId value, const ShardLayout &to,

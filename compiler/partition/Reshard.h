@@ -12,7 +12,9 @@
 // divisible by the moved axes), the whole dim is gathered instead, so the
 // concatenation of real extents is exact. A pure permutation of equal
 // pieces between devices is one collective_permute. Of the candidate plans
-// the one moving the fewest bytes wins.
+// the one moving the fewest bytes wins. Both layouts are first cut into
+// their common sub-axes ("x" next to "x":(1)2 is "x":(1)2, "x":(2)2), so a
+// sub-axis and its whole axis share a prefix; the steps are spelled merged.
 
 #include <string>
 #include <vector>

@@ -17,12 +17,40 @@ int64_t axisStride(const Mesh &mesh, size_t index) {
 
 } // namespace
 
-int64_t axisCoordinate(const Mesh &mesh, const AxisRef &axis, int64_t device) {
-  size_t index = *mesh.axisIndex(axis.name);
-  int64_t coordinate = device / axisStride(mesh, index) % mesh.axes[index].size;
+int64_t postSize(const Mesh &mesh, const AxisRef &axis) {
   if (!axis.isSubAxis())
-    return coordinate;
-  return (coordinate / *axis.preSize) % *axis.subSize;
+    return 1;
+  // At least 1 even for a sub-axis that does not fit (the verifier rejects
+  // those; the coherence check reports them before using this).
+  return std::max<int64_t>(1, mesh.axisSize(axis.name) / (axis.pre() * axis.size(mesh)));
+}
+
+AxisRef axisPart(const Mesh &mesh, const std::string &name, int64_t pre, int64_t size) {
+  if (pre == 1 && size == mesh.axisSize(name))
+    return AxisRef::full(name);
+  return AxisRef::sub(name, pre, size);
+}
+
+std::vector<AxisRef> mergedAxes(const Mesh &mesh, const std::vector<AxisRef> &axes) {
+  std::vector<AxisRef> merged;
+  for (const AxisRef &axis : axes) {
+    if (!merged.empty() && merged.back().name == axis.name && axis.isSubAxis() &&
+        merged.back().pre() * merged.back().size(mesh) == axis.pre()) {
+      AxisRef &last = merged.back();
+      last = axisPart(mesh, axis.name, last.pre(), last.size(mesh) * axis.size(mesh));
+      continue;
+    }
+    merged.push_back(axis);
+  }
+  return merged;
+}
+
+int64_t positionStep(const Mesh &mesh, const AxisRef &axis) {
+  return axisStride(mesh, *mesh.axisIndex(axis.name)) * postSize(mesh, axis);
+}
+
+int64_t axisCoordinate(const Mesh &mesh, const AxisRef &axis, int64_t device) {
+  return device / positionStep(mesh, axis) % axis.size(mesh);
 }
 
 int64_t indexOverAxes(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device) {
@@ -50,7 +78,7 @@ struct PositionDigit {
 std::vector<PositionDigit> positionDigits(const Mesh &mesh, const std::vector<AxisRef> &axes) {
   std::vector<PositionDigit> digits;
   for (const auto &axis : axes)
-    digits.push_back({axisStride(mesh, *mesh.axisIndex(axis.name)) * axis.pre(), axis.size(mesh)});
+    digits.push_back({positionStep(mesh, axis), axis.size(mesh)});
   return digits;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
@@ -129,8 +130,25 @@ TensorType localBufferType(const ShardLayout &layout, int64_t position);
 /// Bytes of one device's piece.
 int64_t localBytes(const ShardLayout &layout, int64_t device);
 
+/// The product of the parts of `axis`'s mesh axis minor to it: Shardy's
+/// sub-axis "x":(pre)size sees x as [pre, size, post], pre major (1 for a
+/// full axis). Its coordinate advances once per `post` units of x's.
+int64_t postSize(const Mesh &mesh, const AxisRef &axis);
+
+/// The part of axis `name` of `size` after `pre`: the whole axis when it
+/// spans it, else the sub-axis "name":(pre)size.
+AxisRef axisPart(const Mesh &mesh, const std::string &name, int64_t pre, int64_t size);
+
+/// `axes` with consecutive parts of one axis merged ("x":(1)2, "x":(2)2 ->
+/// "x" on a size-4 x), Shardy's canonical spelling: the same pieces, so
+/// layouts that hold the same pieces compare equal (sameLayout).
+std::vector<AxisRef> mergedAxes(const Mesh &mesh, const std::vector<AxisRef> &axes);
+
+/// Mesh positions per unit of an axis or sub-axis coordinate.
+int64_t positionStep(const Mesh &mesh, const AxisRef &axis);
+
 /// A device's coordinate along an axis or sub-axis ("x":(pre)size takes
-/// (coordinate / pre) % size of axis x).
+/// (coordinate / post) % size of axis x).
 int64_t axisCoordinate(const Mesh &mesh, const AxisRef &axis, int64_t device);
 
 /// The device's row-major index over `axes` (the first is major): its shard

@@ -105,7 +105,8 @@ private:
       std::vector<int64_t> key = mesh_.coordinates(device);
       for (const AxisRef &axis : step_.axes) {
         int64_t &digit = key[*mesh_.axisIndex(axis.name)];
-        digit -= ((digit / axis.pre()) % axis.size(mesh_)) * axis.pre();
+        const int64_t post = postSize(mesh_, axis);
+        digit -= ((digit / post) % axis.size(mesh_)) * post;
       }
       auto [it, fresh] = groupOfKey.try_emplace(key, groups.members.size());
       if (fresh)

@@ -78,8 +78,9 @@ private:
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!tensor.state.hasSharding())
         continue;
-      spread_.pinnedBy[v] = tensor.user ? tensor.userOrigin.pointer
-                                        : "sharding_group " + std::to_string(tensor.origin.groupId);
+      spread_.pinnedBy[v] = tensor.user && tensor.origin.kind != OriginKind::Group
+                                ? tensor.userOrigin.pointer
+                                : "sharding_group " + std::to_string(tensor.origin.groupId);
     }
     for (const auto &result : graph_.main.results)
       if (result.sharding && spread_.pinnedBy[result.value].empty())

@@ -39,7 +39,7 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
     return shardingRuleFor(graph, *pg.ops[edge.op]);
   // Identities run on the local (body-side) shape for manual boundaries.
   int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results[0] : edge.operands[0];
-  return identityShardingRule(pg.tensors[shapeTensor].shape,
+  return identityShardingRule(*pg.tensors[shapeTensor].shape,
                               static_cast<int64_t>(edge.operands.size()),
                               static_cast<int64_t>(edge.results.size()));
 }
@@ -49,6 +49,7 @@ const OpShardingRule &EdgeRules::of(int64_t edge) {
   if (index < 0) {
     const Edge &e = pg_.edges[edge];
     index = e.kind == EdgeKind::Rule && e.elementwise ? elementwiseRule(e)
+            : e.kind == EdgeKind::Rule                ? keyedRule(e)
                                                       : intern(edgeRule(graph_, pg_, e));
   }
   return rules_[index];
@@ -61,8 +62,7 @@ size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {
   return hash;
 }
 
-int32_t EdgeRules::elementwiseRule(const Edge &edge) {
-  const Op &op = *pg_.ops[edge.op];
+void EdgeRules::keyShapes(const Op &op) {
   key_.clear();
   for (const auto *values : {&op.operands, &op.results}) {
     key_.push_back(static_cast<int64_t>(values->size()));
@@ -72,6 +72,61 @@ int32_t EdgeRules::elementwiseRule(const Edge &edge) {
       key_.insert(key_.end(), shape.begin(), shape.end());
     }
   }
+}
+
+namespace {
+/// Appends each list with its length, so the key stays unambiguous.
+void appendLists(std::vector<int64_t> &key,
+                 std::initializer_list<const std::vector<int64_t> *> lists) {
+  for (const std::vector<int64_t> *list : lists) {
+    key.push_back(static_cast<int64_t>(list->size()));
+    key.insert(key.end(), list->begin(), list->end());
+  }
+}
+} // namespace
+
+/// The attributes `shardingRuleFor` reads for `op`, appended to the key;
+/// false for kinds whose rule depends on more (a concatenate looks at its
+/// operands' defining ops) or that are rare: those are built every time.
+bool EdgeRules::keyAttributes(const Op &op) {
+  key_.push_back(static_cast<int64_t>(op.kind));
+  switch (op.kind) {
+  case OpKind::DotGeneral: {
+    const auto &attrs = op.attr<DotGeneralAttrs>();
+    appendLists(key_, {&attrs.lhsBatchingDimensions, &attrs.rhsBatchingDimensions,
+                       &attrs.lhsContractingDimensions, &attrs.rhsContractingDimensions});
+    return true;
+  }
+  case OpKind::Transpose:
+    appendLists(key_, {&op.attr<TransposeAttrs>().permutation});
+    return true;
+  case OpKind::Reshape:
+    return true;
+  case OpKind::BroadcastInDim:
+    appendLists(key_, {&op.attr<BroadcastInDimAttrs>().broadcastDimensions});
+    return true;
+  case OpKind::Reduce:
+    appendLists(key_, {&op.attr<ReduceAttrs>().dimensions});
+    return true;
+  default:
+    return false;
+  }
+}
+
+int32_t EdgeRules::keyedRule(const Edge &edge) {
+  const Op &op = *pg_.ops[edge.op];
+  keyShapes(op);
+  if (!keyAttributes(op))
+    return intern(edgeRule(graph_, pg_, edge));
+  if (auto found = byKey_.find(key_); found != byKey_.end())
+    return found->second;
+  int32_t index = intern(edgeRule(graph_, pg_, edge));
+  byKey_.emplace(key_, index);
+  return index;
+}
+
+int32_t EdgeRules::elementwiseRule(const Edge &edge) {
+  keyShapes(*pg_.ops[edge.op]);
   if (auto found = byShapes_.find(key_); found != byShapes_.end())
     return found->second;
   int32_t index = intern(edgeRule(graph_, pg_, edge));

@@ -28,6 +28,12 @@ private:
   /// Shardy's elementwise ops have the pointwise rule of their shapes: the
   /// shapes (in key_) find it without building it again.
   int32_t elementwiseRule(const Edge &edge);
+  /// Other ops whose rule follows from their shapes and attributes alone
+  /// (dot_general, transpose, reshape, broadcast_in_dim, reduce) find it by
+  /// those; the rest build theirs.
+  int32_t keyedRule(const Edge &edge);
+  void keyShapes(const Op &op);
+  bool keyAttributes(const Op &op);
 
   struct KeyHash {
     size_t operator()(const std::vector<int64_t> &key) const;
@@ -39,6 +45,7 @@ private:
   std::deque<OpShardingRule> rules_;
   std::unordered_multimap<uint64_t, int32_t> byHash_;
   std::unordered_map<std::vector<int64_t>, int32_t, KeyHash> byShapes_;
+  std::unordered_map<std::vector<int64_t>, int32_t, KeyHash> byKey_; // kind, shapes, attributes
   std::vector<int64_t> key_;
 };
 

@@ -23,6 +23,14 @@ using namespace propagation;
 
 namespace {
 
+/// Where a tensor's own sharding was written: its JSON pointer, or the group
+/// whose member's sharding it copied.
+std::string userSlot(const Tensor &tensor) {
+  if (tensor.userOrigin.kind == OriginKind::Group)
+    return "sharding_group " + std::to_string(tensor.userOrigin.groupId);
+  return tensor.userOrigin.pointer;
+}
+
 class Explainer {
 public:
   Explainer(const Graph &graph, const PropagationGraph &pg, PropagationStrategy strategy)
@@ -30,12 +38,12 @@ public:
 
   std::string explain(int64_t tensor) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "value \"" << target.label << "\": " << shardingText(target.state) << "\n";
+    out_ << "value \"" << target.label(graph_) << "\": " << shardingText(target.state) << "\n";
     out_ << "origin:\n";
     originChain(tensor);
     for (const Origin &extension : target.extensions)
       out_ << "  then extended " << step(extension) << "\n";
-    for (size_t d = 0; d < target.shape.size(); ++d)
+    for (size_t d = 0; d < target.shape->size(); ++d)
       if (target.state.hasSharding() && target.state.dims[d].axes.empty())
         explainReplicatedDim(tensor, d);
     return out_.str();
@@ -55,7 +63,7 @@ private:
     return text + "}";
   }
 
-  std::string name(int64_t tensor) const { return "\"" + pg_.tensors[tensor].label + "\""; }
+  std::string name(int64_t tensor) const { return "\"" + pg_.tensors[tensor].label(graph_) + "\""; }
 
   void originChain(int64_t tensor) {
     std::set<int64_t> seen;
@@ -115,14 +123,14 @@ private:
 
   void explainReplicatedDim(int64_t tensor, size_t dim) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "dim " << dim << " (size " << target.shape[dim] << ") is replicated:\n";
+    out_ << "dim " << dim << " (size " << (*target.shape)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
-    for (int64_t e : target.edges)
+    for (int64_t e : pg_.edgesOf(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)
-        out_ << "  - closed dim: the sharding at " << target.userOrigin.pointer
+        out_ << "  - closed dim: the sharding at " << userSlot(target)
              << " closes it, so it may not gain axes\n";
       out_ << "  - nothing offered an axis for it";
       if (!silentNeighbours.empty()) {
@@ -266,7 +274,7 @@ private:
     const std::string &axisName = offer.axisName;
     if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
       return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
-             target.userOrigin.pointer;
+             userSlot(target);
     if (overlapsAny(axis, own.replicated))
       return "replicated axis: " + offer.text + ", but " + axisName +
              " is listed in replicated={...} of this value's sharding";

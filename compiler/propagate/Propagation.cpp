@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <type_traits>
 
 #include "compiler/propagate/DistributionSpread.h"
 #include "compiler/propagate/PropagationEngine.h"
@@ -126,7 +127,7 @@ void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
     if (mesh < 0)
       continue;
     tensor.state.mesh = mesh;
-    tensor.state.dims.assign(tensor.shape.size(), DimState{{}, true, std::nullopt});
+    tensor.state.dims.assign(tensor.shape->size(), DimState{{}, true, std::nullopt});
     tensor.origin = Origin{OriginKind::Default, "", -1, -1, -1};
   }
 }
@@ -276,23 +277,32 @@ bool hasKey(const Metadata &metadata, const std::string &key) {
                      [&](const auto &entry) { return entry.first == key; });
 }
 
+/// `value` copied out of a const result, moved out of one being consumed.
+template <typename T> decltype(auto) take(T &value) {
+  if constexpr (std::is_const_v<T>)
+    return static_cast<const T &>(value);
+  else
+    return std::move(value);
+}
+
 /// Sets one sharding slot and its origin. A slot whose sharding does not
 /// change keeps the `_origin` it already has, so propagating a propagated
 /// graph again changes nothing.
+template <typename Sharding, typename Origin>
 void writeSlot(std::optional<TensorSharding> &slot, std::optional<ShardingOrigin> &slotOrigin,
-               const Metadata &metadata, const TensorSharding &sharding,
-               const ShardingOrigin &origin) {
+               const Metadata &metadata, Sharding &sharding, Origin &origin) {
   if (sharding.meshName.empty())
     return; // the graph has no mesh at all
   bool unchanged = slot && *slot == sharding && (slotOrigin || hasKey(metadata, "_origin"));
-  slot = sharding;
+  slot = take(sharding);
   if (!unchanged)
-    slotOrigin = origin;
+    slotOrigin = take(origin);
 }
 
 /// A graph input or output: its distribution if it has one, else its sharding.
-void writeSlot(RegionArgument &slot, const TensorSharding &sharding,
-               const std::optional<Distribution> &distribution, const ShardingOrigin &origin) {
+template <typename Sharding, typename Origin>
+void writeSlot(RegionArgument &slot, Sharding &sharding,
+               const std::optional<Distribution> &distribution, Origin &origin) {
   if (!distribution) {
     writeSlot(slot.sharding, slot.origin, slot.metadata, sharding, origin);
     return;
@@ -302,10 +312,10 @@ void writeSlot(RegionArgument &slot, const TensorSharding &sharding,
   slot.distribution = distribution;
   slot.sharding.reset();
   if (!unchanged)
-    slot.origin = origin;
+    slot.origin = take(origin);
 }
 
-void writeOpResults(Op &op, const PropagationResult &result) {
+template <typename Result> void writeOpResults(Op &op, Result &result) {
   if (op.results.empty())
     return;
   op.shardings.resize(op.results.size());
@@ -313,7 +323,7 @@ void writeOpResults(Op &op, const PropagationResult &result) {
   bool single = op.results.size() == 1 && !op.pluralResults;
   bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
   for (size_t j = 0; j < op.results.size(); ++j) {
-    const TensorSharding &sharding = result.shardings[op.results[j]];
+    auto &sharding = result.shardings[op.results[j]];
     if (sharding.meshName.empty())
       return;
     const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
@@ -323,7 +333,7 @@ void writeOpResults(Op &op, const PropagationResult &result) {
       op.shardings[j].reset();
     } else {
       unchanged &= op.shardings[j] && *op.shardings[j] == sharding && !op.distributions[j];
-      op.shardings[j] = sharding;
+      op.shardings[j] = take(sharding);
       op.distributions[j].reset();
     }
   }
@@ -331,12 +341,12 @@ void writeOpResults(Op &op, const PropagationResult &result) {
     return;
   op.origins.clear();
   for (ValueId v : op.results)
-    op.origins.push_back(result.origins[v]);
+    op.origins.push_back(take(result.origins[v]));
 }
 
-} // namespace
-
-void applyPropagation(Graph &graph, const PropagationResult &result) {
+/// applyPropagation, copying out of a const result or moving out of one
+/// that is consumed (each value's sharding and origin go to one slot).
+template <typename Result> void applyResult(Graph &graph, Result &result) {
   for (auto &arg : graph.main.args)
     writeSlot(arg, result.shardings[arg.value], result.distributions[arg.value],
               result.origins[arg.value]);
@@ -361,5 +371,11 @@ void applyPropagation(Graph &graph, const PropagationResult &result) {
                   result.origins[arg.value]);
   });
 }
+
+} // namespace
+
+void applyPropagation(Graph &graph, const PropagationResult &result) { applyResult(graph, result); }
+
+void applyPropagation(Graph &graph, PropagationResult &&result) { applyResult(graph, result); }
 
 } // namespace shardgen

@@ -75,6 +75,9 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
 /// `_origin` keeps it, so propagating a propagated graph changes nothing. A
 /// distributed slot gets its `distribution` and no `sharding`.
 void applyPropagation(Graph &graph, const PropagationResult &result);
+/// The same, moving the shardings and origins out of `result` (what is left
+/// of it is only fit to be destroyed): no copy of every sharding.
+void applyPropagation(Graph &graph, PropagationResult &&result);
 
 /// Why `valueName` has its sharding: the chain of origins back to user
 /// annotations, and for every dim left replicated what stopped each axis.

@@ -143,7 +143,7 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
 }
 
 void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
-  for (int64_t e : pg_.tensors[tensor].edges)
+  for (int64_t e : pg_.edgesOf(tensor))
     if (e != exceptEdge && !queued_[e]) {
       queued_[e] = 1;
       worklist_.push(e);

@@ -21,6 +21,28 @@ uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull)
   return hash;
 }
 
+/// A name as a sort key: the hash of its stem (without trailing digits),
+/// the trailing number, and the hash of the whole name (to tell `v01` from
+/// `v1`, and names whose number does not fit).
+struct NameKey {
+  uint64_t stem = 0;
+  uint64_t number = 0;
+  uint64_t whole = 0;
+};
+
+NameKey nameKey(std::string_view name) {
+  size_t digits = name.size();
+  while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
+    --digits;
+  NameKey key{hashName(name.substr(0, digits)), 0, hashName(name)};
+  if (name.size() - digits > 18) // would overflow: order such names by hash
+    key.stem = key.whole;
+  else
+    for (char c : name.substr(digits))
+      key.number = key.number * 10 + static_cast<uint64_t>(c - '0');
+  return key;
+}
+
 /// The directions a propagation_barrier lets shardings cross.
 Direction barrierAllows(BarrierDirection direction) {
   switch (direction) {
@@ -51,16 +73,12 @@ public:
     // One tensor per value plus a few virtual ones; reserved so that the
     // (large) tensors are not moved while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
-    opIndex_.reserve(graph_.values.size());
-    walkOps(graph_.main, [&](const Op &op) {
-      opIndex_[&op] = static_cast<int64_t>(pg_.ops.size());
-      pg_.ops.push_back(&op);
-    });
+    indexOps(graph_.main);
     createValueTensors(graph_.main, {});
     addUserShardings();
-    applyConstraintsToSingleUseOperands();
-    useTensor_ = pg_.valueTensor;
     uses_ = computeUses(graph_);
+    applyShardingConstraints();
+    useTensor_ = pg_.valueTensor;
     findConstantExpressions();
     buildGroups();
     emitOutputEdges();
@@ -68,21 +86,53 @@ public:
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
           true;
     emitRegion(graph_.main);
-    for (size_t e = 0; e < pg_.edges.size(); ++e) {
-      const Edge &edge = pg_.edges[e];
-      for (int64_t t : edge.operands)
-        pg_.tensors[t].edges.push_back(static_cast<int64_t>(e));
-      for (int64_t t : edge.results)
-        pg_.tensors[t].edges.push_back(static_cast<int64_t>(e));
-    }
+    listTensorEdges();
   }
 
 private:
-  int64_t addTensor(ValueId value, Shape shape, std::string label, const AxisList &forbidden) {
+  /// Each tensor's edges in edge order, in one flat array: count, then place.
+  void listTensorEdges() {
+    std::vector<int64_t> &begin = pg_.tensorEdgeBegin;
+    begin.assign(pg_.tensors.size() + 1, 0);
+    for (const Edge &edge : pg_.edges)
+      for (const auto *tensors : {&edge.operands, &edge.results})
+        for (int64_t t : *tensors)
+          ++begin[t + 1];
+    for (size_t t = 0; t < pg_.tensors.size(); ++t)
+      begin[t + 1] += begin[t];
+    pg_.tensorEdges.resize(static_cast<size_t>(begin.back()));
+    std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+    for (size_t e = 0; e < pg_.edges.size(); ++e)
+      for (const auto *tensors : {&pg_.edges[e].operands, &pg_.edges[e].results})
+        for (int64_t t : *tensors)
+          pg_.tensorEdges[next[t]++] = static_cast<int64_t>(e);
+  }
+
+  /// Lists the ops in walk order (pg_.ops); each region's op array gets
+  /// their indices by position.
+  void indexOps(const Region &region) {
+    std::vector<int64_t> &indices = walkIndex_[&region];
+    indices.reserve(region.ops.size());
+    for (const Op &op : region.ops) {
+      indices.push_back(static_cast<int64_t>(pg_.ops.size()));
+      pg_.ops.push_back(&op);
+      if (op.body)
+        indexOps(*op.body);
+    }
+  }
+
+  int64_t opIndexOf(const Region &region, const Op &op) const {
+    return walkIndex_.at(&region)[static_cast<size_t>(&op - region.ops.data())];
+  }
+
+  /// `label`: a virtual tensor's (a value's is its name).
+  int64_t addTensor(ValueId value, const Shape &shape, std::string label,
+                    const AxisList &forbidden) {
     Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
     tensor.value = value;
-    tensor.shape = std::move(shape);
-    tensor.label = std::move(label);
+    tensor.shape = &shape;
+    if (value < 0)
+      tensor.virtualLabel = std::move(label);
     tensor.state.forbidden = forbidden;
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
   }
@@ -90,7 +140,7 @@ private:
   void createValueTensors(const Region &region, const AxisList &forbidden) {
     pg_.valueTensor.resize(graph_.values.size(), -1);
     auto create = [&](ValueId v) {
-      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, graph_.value(v).name, forbidden);
+      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, {}, forbidden);
     };
     for (const auto &arg : region.args)
       create(arg.value);
@@ -100,7 +150,7 @@ private:
       if (op.kind == OpKind::ManualComputation && op.body) {
         const auto &attrs = op.attr<ManualComputationAttrs>();
         ManualInfo info;
-        info.op = opIndex_.at(&op);
+        info.op = opIndexOf(region, op);
         std::string meshName = !attrs.inShardings.empty()    ? attrs.inShardings[0].meshName
                                : !attrs.outShardings.empty() ? attrs.outShardings[0].meshName
                                                              : std::string();
@@ -126,7 +176,7 @@ private:
     AxisList forbidden = tensor.state.forbidden;
     tensor.state = toState(sharding, graph_);
     tensor.state.forbidden = std::move(forbidden);
-    tensor.user = tensor.state;
+    tensor.user = std::make_shared<const ShardingState>(tensor.state);
     tensor.userOrigin = origin;
     tensor.origin = std::move(origin);
   }
@@ -186,44 +236,99 @@ private:
     }
   }
 
-  /// Shardy: a constraint whose operand has no sharding of its own shards the
-  /// operand as well when the operand has no other use, or when the
-  /// constraint's result has no use (a dangling constraint describes its
-  /// input) - unless another constraint asks something else of the operand.
-  void applyConstraintsToSingleUseOperands() {
-    Uses uses = computeUses(graph_);
-    std::unordered_map<ValueId, std::vector<const Op *>> constraintsOf;
+  /// What a sharding_constraint or a manual_computation (its in_sharding)
+  /// asks of a value it reads, and the tensor holding that sharding.
+  struct Ask {
+    const Op *op;
+    const TensorSharding *sharding;
+    int64_t tensor;
+  };
+
+  std::unordered_map<ValueId, std::vector<Ask>> collectAsks() {
+    std::unordered_map<ValueId, std::vector<Ask>> asks;
     walkOps(graph_.main, [&](const Op &op) {
       if (op.kind == OpKind::ShardingConstraint && !op.operands.empty() && !op.results.empty() &&
           op.shardings.size() == 1 && op.shardings[0])
-        constraintsOf[op.operands[0]].push_back(&op);
+        asks[op.operands[0]].push_back({&op, &*op.shardings[0], pg_.valueTensor[op.results[0]]});
+      if (op.kind != OpKind::ManualComputation)
+        return;
+      const auto &attrs = op.attr<ManualComputationAttrs>();
+      const ManualInfo &info = pg_.manuals[manualOf_.at(&op)];
+      for (size_t i = 0; i < op.operands.size() && i < attrs.inShardings.size(); ++i)
+        asks[op.operands[i]].push_back({&op, &attrs.inShardings[i], info.inTensors[i]});
     });
-    auto dangles = [&](const Op *constraint) {
-      ValueId result = constraint->results[0];
-      return uses.users[result].empty() && uses.returnCount[result] == 0;
-    };
-    for (auto &[operand, constraints] : constraintsOf) {
-      Tensor &tensor = pg_.tensors[pg_.valueTensor[operand]];
+    return asks;
+  }
+
+  /// Shardy's sdy-apply-sharding-constraints. A value without a sharding of
+  /// its own takes the sharding a fully closed sharding_constraint (or a
+  /// manual_computation's in_sharding) asks of it, when every constraint
+  /// and manual_computation reading it asks the same; its other uses do not
+  /// matter. Chains of constraints are found first (findConstraintChains).
+  void applyShardingConstraints() {
+    const Uses &uses = uses_;
+    std::unordered_map<ValueId, std::vector<Ask>> asks = collectAsks();
+    findConstraintChains(uses, asks);
+    for (auto &[value, list] : asks) {
+      Tensor &tensor = pg_.tensors[pg_.valueTensor[value]];
       if (tensor.user)
         continue;
-      std::sort(constraints.begin(), constraints.end(), [&](const Op *a, const Op *b) {
-        return graph_.value(a->results[0]).name < graph_.value(b->results[0]).name;
+      const Ask &first = list.front();
+      bool agree = std::all_of(list.begin(), list.end(), [&](const Ask &other) {
+        return *other.sharding == *first.sharding;
       });
-      const Op &first = *constraints.front();
-      bool agree = std::all_of(constraints.begin(), constraints.end(), [&](const Op *other) {
-        return *other->shardings[0] == *first.shardings[0];
-      });
-      bool onlyUse = constraints.size() == 1 && uses.users[operand].size() == 1 &&
-                     uses.returnCount[operand] == 0;
-      bool allDangle = std::all_of(constraints.begin(), constraints.end(), dangles);
-      if (!agree || !(onlyUse || allDangle))
+      bool closed = std::all_of(first.sharding->dims.begin(), first.sharding->dims.end(),
+                                [](const DimSharding &dim) { return dim.isClosed; });
+      if (!agree || !closed)
         continue;
-      const Tensor &constraint = pg_.tensors[pg_.valueTensor[first.results[0]]];
+      // Every ask is equal: the constraint (first by name) names the origin.
+      const Ask *named = &first;
+      for (const Ask &ask : list)
+        if (ask.op->kind == OpKind::ShardingConstraint &&
+            (named->op->kind != OpKind::ShardingConstraint ||
+             graph_.value(ask.op->results[0]).name < graph_.value(named->op->results[0]).name))
+          named = &ask;
+      const Tensor &source = pg_.tensors[named->tensor];
       AxisList forbidden = tensor.state.forbidden;
-      tensor.state = *constraint.user;
+      tensor.state = *source.user;
       tensor.state.forbidden = std::move(forbidden);
-      tensor.user = tensor.state;
-      tensor.origin = tensor.userOrigin = constraint.origin;
+      tensor.user = std::make_shared<const ShardingState>(tensor.state);
+      tensor.origin = tensor.userOrigin = source.origin;
+    }
+  }
+
+  /// Shardy's constraint chains: `y = constraint(x)`, `z = constraint(y)`,
+  /// ... where x has no sharding and no other constraint or
+  /// manual_computation reads it, each constraint but the last is only read
+  /// by the next, and no constraint or manual_computation reads the last:
+  /// x's other uses (graph outputs aside) read the last constraint instead.
+  /// Shardy reroutes the uses after the last constraint in program order;
+  /// shardgen reroutes all of them (none can come before it in every order),
+  /// so the order the file lists its ops in does not matter.
+  void findConstraintChains(const Uses &uses,
+                            const std::unordered_map<ValueId, std::vector<Ask>> &asks) {
+    auto askedOf = [&](ValueId v) {
+      auto it = asks.find(v);
+      return it == asks.end() ? size_t{0} : it->second.size();
+    };
+    for (const auto &[input, list] : asks) {
+      const Op *head = list.front().op;
+      const Op *def = graph_.value(input).definingOp;
+      if (list.size() != 1 || head->kind != OpKind::ShardingConstraint ||
+          (def && def->kind == OpKind::ShardingConstraint) ||
+          pg_.tensors[pg_.valueTensor[input]].user)
+        continue;
+      const Op *tail = head;
+      for (;;) {
+        ValueId out = tail->results[0];
+        const auto &users = uses.users[out];
+        if (users.size() != 1 || uses.returnCount[out] != 0 ||
+            users[0]->kind != OpKind::ShardingConstraint)
+          break;
+        tail = users[0];
+      }
+      if (tail != head && askedOf(tail->results[0]) == 0)
+        chainOf_[input] = {head, pg_.valueTensor[tail->results[0]]};
     }
   }
 
@@ -286,7 +391,7 @@ private:
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!tensor.state.hasSharding())
         continue;
-      listed += (listed.empty() ? "" : ", ") + tensor.label + " " +
+      listed += (listed.empty() ? "" : ", ") + tensor.label(graph_) + " " +
                 printSharding(toSharding(tensor.state, graph_, false));
       if (!common) {
         common = &tensor.state;
@@ -301,8 +406,13 @@ private:
         int64_t t = pg_.valueTensor[v];
         Tensor &tensor = pg_.tensors[t];
         if (common && !tensor.state.hasSharding()) {
+          // Shardy syncs the members before user-priority propagation: the
+          // copy is the member's own sharding, priorities included, so a
+          // copied p1 dim waits for p1 like the original.
           tensor.state = *common;
           tensor.origin = Origin{OriginKind::Group, "", -1, commonTensor, group.id};
+          tensor.user = std::make_shared<const ShardingState>(tensor.state);
+          tensor.userOrigin = tensor.origin;
         }
         tensor.group = groupIndex;
         group.members.push_back(t);
@@ -317,14 +427,14 @@ private:
     int32_t commonMesh = common->mesh;
     for (ValueId v : values) {
       int64_t original = pg_.valueTensor[v];
-      Shape shape = pg_.tensors[original].shape;
+      const Shape &shape = *pg_.tensors[original].shape;
       std::string label =
-          pg_.tensors[original].label + " (group " + std::to_string(group.id) + " member)";
+          pg_.tensors[original].label(graph_) + " (group " + std::to_string(group.id) + " member)";
       AxisList forbidden = pg_.tensors[original].state.forbidden;
-      int64_t shadow = addTensor(-1, std::move(shape), std::move(label), forbidden);
+      int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
       ShardingState &open = pg_.tensors[shadow].state;
       open.mesh = commonMesh;
-      open.dims.assign(pg_.tensors[shadow].shape.size(), DimState{});
+      open.dims.assign(pg_.tensors[shadow].shape->size(), DimState{});
       pg_.tensors[shadow].group = groupIndex;
       group.members.push_back(shadow);
       useTensor_[v] = shadow;
@@ -372,11 +482,16 @@ private:
   }
 
   /// The tensors an op reads: a constant expression with several uses is
-  /// read through the op's own copy.
+  /// read through the op's own copy; the start of a constraint chain through
+  /// the chain's last constraint (findConstraintChains).
   std::vector<int64_t> useTensors(const Op &op) {
     std::vector<int64_t> out;
-    for (ValueId v : op.operands)
-      out.push_back(useTensorOf(v, op.pointer));
+    for (ValueId v : op.operands) {
+      auto chain = chainOf_.find(v);
+      out.push_back(chain != chainOf_.end() && chain->second.first != &op
+                        ? chain->second.second
+                        : useTensorOf(v, op.pointer));
+    }
     return out;
   }
 
@@ -430,8 +545,9 @@ private:
     if (graph_.type(v).shape.empty())
       return useTensor_[v]; // scalars are never sharded: nothing to split
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
-    int64_t copy = addTensor(-1, original.shape, original.label + " (copy for " + consumer + ")",
-                             original.state.forbidden);
+    int64_t copy =
+        addTensor(-1, *original.shape, original.label(graph_) + " (copy for " + consumer + ")",
+                  original.state.forbidden);
     Tensor &tensor = pg_.tensors[copy];
     tensor.state = std::move(original.state);
     tensor.user = std::move(original.user);
@@ -441,7 +557,7 @@ private:
     std::vector<int64_t> operands;
     for (ValueId operand : def.operands)
       operands.push_back(copyOfConstant(operand, consumer));
-    addOpEdge(def, opIndex_.at(&def), std::move(operands), {copy});
+    addOpEdge(def, opIndexOf(*graph_.value(v).region, def), std::move(operands), {copy});
     return copy;
   }
 
@@ -450,7 +566,7 @@ private:
     int64_t e =
         addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results), classify(op.kind));
     Edge &edge = pg_.edges[e];
-    edge.opaque = !hasShardingRule(op);
+    edge.opaque = !hasShardingRule(graph_, op);
     edge.multiUseOperand = hasMultiUseOperand(op);
     edge.elementwise = isPerElement(op.kind);
     return e;
@@ -464,13 +580,20 @@ private:
   }
 
   /// Ops in an order fixed by the graph's structure and names: depth from the
-  /// region's arguments, then a hash of the op's name (its first result, or
-  /// its operands for ops without results).
+  /// region's arguments, then the op's name (its first result, or its
+  /// operands for ops without results) in natural order for names that
+  /// differ only in a trailing number (`v2` before `v10`), else by hash.
+  /// Shardy breaks ties by program order, and SSA-numbered names (`%0`,
+  /// `%1`: MLIR imports, Shardy's own tests) are numbered in program order,
+  /// so such programs resolve ties as Shardy does, whatever the order the
+  /// graph file lists its ops in.
   std::vector<const Op *> canonicalOrder(const Region &region) {
-    std::unordered_map<ValueId, int64_t> depthOf;
+    // Per value (0: a region argument); a body's values are its own.
+    depthOf_.resize(graph_.values.size(), 0);
+    std::vector<int64_t> &depthOf = depthOf_;
     struct Keyed {
       int64_t depth;
-      uint64_t hash;
+      NameKey name;
       size_t index;
       const Op *op;
     };
@@ -479,25 +602,26 @@ private:
       const Op &op = region.ops[i];
       int64_t depth = 0;
       for (ValueId v : op.operands)
-        if (auto it = depthOf.find(v); it != depthOf.end())
-          depth = std::max(depth, it->second);
+        depth = std::max(depth, depthOf[v]);
       ++depth;
       for (ValueId v : op.results)
         depthOf[v] = depth;
-      uint64_t hash;
+      NameKey name;
       if (!op.results.empty()) {
-        hash = hashName(graph_.value(op.results[0]).name);
+        name = nameKey(graph_.value(op.results[0]).name);
       } else {
-        hash = hashName(op.name());
+        uint64_t hash = hashName(op.name());
         for (ValueId v : op.operands)
           hash = hashName(graph_.value(v).name, hash);
         if (op.kind == OpKind::ShardingGroup)
           hash = hashName(std::to_string(op.attr<ShardingGroupAttrs>().groupId), hash);
+        name = {hash, 0, hash};
       }
-      keyed.push_back({depth, hash, i, &op});
+      keyed.push_back({depth, name, i, &op});
     }
     std::sort(keyed.begin(), keyed.end(), [](const Keyed &a, const Keyed &b) {
-      return std::tie(a.depth, a.hash, a.index) < std::tie(b.depth, b.hash, b.index);
+      return std::tie(a.depth, a.name.stem, a.name.number, a.name.whole, a.index) <
+             std::tie(b.depth, b.name.stem, b.name.number, b.name.whole, b.index);
     });
     std::vector<const Op *> order;
     for (const Keyed &k : keyed)
@@ -508,7 +632,7 @@ private:
   void emitRegion(const Region &region) {
     for (const Op *opPtr : canonicalOrder(region)) {
       const Op &op = *opPtr;
-      int64_t index = opIndex_.at(&op);
+      int64_t index = opIndexOf(region, op);
       switch (op.kind) {
       case OpKind::ShardingGroup:
         break;
@@ -567,12 +691,17 @@ private:
 
   const Graph &graph_;
   PropagationGraph &pg_;
-  std::unordered_map<const Op *, int64_t> opIndex_;
+  /// Per region: its ops' indices into pg_.ops (a handful of regions).
+  std::unordered_map<const Region *, std::vector<int64_t>> walkIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int64_t> useTensor_;
   Uses uses_;
   std::vector<char> constantExpression_; // per ValueId, see findConstantExpressions
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
+  /// The start of a constraint chain -> (its first constraint, the tensor of
+  /// its last constraint's result).
+  std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
+  std::vector<int64_t> depthOf_; // see canonicalOrder
 };
 
 } // namespace

@@ -7,6 +7,8 @@
 // its global side. The special ops are lowered here, once; the engine only
 // sees tensors, edges and rules.
 
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,10 +63,13 @@ struct Edge {
 
 struct Tensor {
   ValueId value = -1; // -1 for a virtual tensor
-  Shape shape;
+  /// The shape of the IR value it stands for (the graph outlives the state:
+  /// no copy per tensor).
+  const Shape *shape = nullptr;
   ShardingState state;
-  /// The sharding the user wrote (or the constraint's), before propagation.
-  std::optional<ShardingState> user;
+  /// The sharding the user wrote (or the constraint's), before propagation;
+  /// null for most tensors (shared: a constant's copies share it).
+  std::shared_ptr<const ShardingState> user;
   Origin userOrigin;
   /// Where the tensor's first axes came from (shardings only grow, so these
   /// links form a forest back to user annotations) ...
@@ -76,8 +81,13 @@ struct Tensor {
   /// giving nor taking axes (it has no sharding at all).
   bool distributed = false;
   int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
-  std::vector<int64_t> edges;
-  std::string label; // for diagnostics: the value name, "output 0", ...
+  /// A virtual tensor's name in diagnostics ("output 0", ...); a value's is
+  /// its name, not copied here.
+  std::string virtualLabel;
+
+  std::string label(const Graph &graph) const {
+    return value >= 0 ? graph.value(value).name : virtualLabel;
+  }
 };
 
 struct ManualInfo {
@@ -104,6 +114,14 @@ struct PropagationGraph {
   std::vector<ShardingGroup> groups;
   std::vector<ManualInfo> manuals;
   std::vector<std::string> warnings;
+  /// The edges touching tensor t (once per slot, in edge order):
+  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
+  std::vector<int64_t> tensorEdgeBegin, tensorEdges;
+
+  std::span<const int64_t> edgesOf(int64_t tensor) const {
+    return {tensorEdges.data() + tensorEdgeBegin[tensor],
+            tensorEdges.data() + tensorEdgeBegin[tensor + 1]};
+  }
 };
 
 PropagationGraph buildPropagationGraph(const Graph &graph);

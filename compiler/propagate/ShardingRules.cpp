@@ -20,9 +20,11 @@ public:
   }
 
   /// A new factor of `size` mapped to each (tensor, dim); size 1 maps nothing.
+  /// A size-0 dim gets its factor of size 0, as in Shardy: its tensors share
+  /// it, so axes cross between them (an empty dim divides by anything).
   void addFactor(int64_t size, FactorKind kind,
                  const std::vector<std::pair<int64_t, int64_t>> &tensorDims) {
-    if (size <= 1)
+    if (size == 1)
       return;
     int64_t factor = rule_.numFactors();
     rule_.factorSizes.push_back(size);
@@ -69,6 +71,8 @@ OpShapes shapesOf(const Graph &graph, const Op &op) {
     shapes.results.push_back(graph.type(v).shape);
   return shapes;
 }
+
+bool isEmpty(const Shape &shape) { return std::find(shape.begin(), shape.end(), 0) != shape.end(); }
 
 bool contains(const std::vector<int64_t> &list, int64_t value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -139,43 +143,85 @@ OpShardingRule transposeRule(const OpShapes &shapes, const TransposeAttrs &attrs
   return builder.take();
 }
 
-/// Walks both shapes from the major end, splitting off common factors of size
-/// gcd(remaining input dim, remaining output dim): a sharded dim that is split
-/// or merged projects onto sub-axes. Once the remaining sizes are coprime the
-/// dims no longer line up, and what is left of each dim needs replication.
+/// One side of a reshape as Shardy's rule walks it: the dim being factored,
+/// the product of the dims opened so far and of the factors taken so far.
+struct ReshapeSide {
+  const Shape &shape;
+  int64_t tensor;
+  int64_t dim = 0, dimProduct = 1, factorProduct = 1;
+
+  bool done() const { return dim >= static_cast<int64_t>(shape.size()); }
+  bool atSizeOne() const { return !done() && shape[dim] == 1; }
+  /// Opens the current dim once the factors taken cover every opened dim.
+  void open() {
+    if (!done() && dimProduct == factorProduct)
+      dimProduct *= shape[dim];
+  }
+  /// What is left of the opened dims.
+  int64_t rest() const { return dimProduct / factorProduct; }
+  /// Moves on once the current dim is fully factored.
+  void advance() {
+    if (!done() && dimProduct == factorProduct)
+      ++dim;
+  }
+};
+
+/// The factor a side that is behind the other takes (Shardy): the one that
+/// brings both sides level if its rest holds it, else its rest over the gcd
+/// of both rests (so that gcd can still be shared next), else its whole rest.
+int64_t catchUpFactor(int64_t rest, int64_t behind, int64_t ahead, int64_t restsGcd) {
+  if (ahead % behind == 0 && rest % (ahead / behind) == 0)
+    return ahead / behind;
+  return rest > restsGcd ? rest / restsGcd : rest;
+}
+
+/// Shardy's reshape rule. Both shapes are walked from the major end. While
+/// the factors taken on both sides multiply to the same size, the next factor
+/// is the gcd of what is left of the current input and output dims, shared
+/// by both; when that gcd is 1 each side takes its whole rest as a factor of
+/// its own and the sides diverge, the side behind then catching up factor by
+/// factor until the products meet again. So a split or merged dim projects
+/// onto sub-axes, and dims swapped around a common divisor still share it
+/// (6x4 -> 4x6 shares the major 2 of dim 0). Factors only one side holds are
+/// pass-through, as in Shardy (nothing crosses them; the partitioner's view,
+/// partitioningRuleFor, makes them need-replication). A reshape without
+/// elements has no rule (hasShardingRule).
 OpShardingRule reshapeRule(const OpShapes &shapes) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
-  const Shape &in = shapes.operands[0], &out = shapes.results[0];
-  int64_t result = shapes.result(0);
-  auto inRank = static_cast<int64_t>(in.size()), outRank = static_cast<int64_t>(out.size());
-  int64_t i = 0, j = 0;
-  int64_t remainingIn = inRank ? in[0] : 1, remainingOut = outRank ? out[0] : 1;
-  // A tensor without elements has nothing to line up (and gcd(0, 0) is no
-  // divisor): every dim needs replication, which moves no data.
-  bool empty = std::find(in.begin(), in.end(), 0) != in.end() ||
-               std::find(out.begin(), out.end(), 0) != out.end();
-  while (!empty && i < inRank && j < outRank) {
-    if (remainingIn == 1) {
-      if (++i < inRank)
-        remainingIn = in[i];
+  ReshapeSide in{shapes.operands[0], 0}, out{shapes.results[0], shapes.result(0)};
+  auto take = [&](ReshapeSide &side, int64_t size) {
+    builder.addFactor(size, FactorKind::PassThrough, {{side.tensor, side.dim}});
+    side.factorProduct *= size;
+  };
+  while (!in.done() || !out.done()) {
+    if (in.atSizeOne() || out.atSizeOne()) {
+      ++(in.atSizeOne() ? in : out).dim; // size-1 dims take no factor
       continue;
     }
-    if (remainingOut == 1) {
-      if (++j < outRank)
-        remainingOut = out[j];
-      continue;
-    }
-    int64_t common = std::gcd(remainingIn, remainingOut);
-    if (common == 1)
+    // A finished side asked for another factor: the element counts differ
+    // (the verifier rejects such a reshape).
+    if ((in.done() && in.factorProduct <= out.factorProduct) ||
+        (out.done() && out.factorProduct <= in.factorProduct))
       break;
-    builder.addFactor(common, FactorKind::PassThrough, {{0, i}, {result, j}});
-    remainingIn /= common;
-    remainingOut /= common;
+    in.open();
+    out.open();
+    int64_t restIn = in.rest(), restOut = out.rest();
+    int64_t common = std::gcd(restIn, restOut);
+    if (in.factorProduct == out.factorProduct && common > 1) {
+      builder.addFactor(common, FactorKind::PassThrough, {{0, in.dim}, {out.tensor, out.dim}});
+      in.factorProduct *= common;
+      out.factorProduct *= common;
+    } else if (in.factorProduct == out.factorProduct) {
+      take(in, restIn);
+      take(out, restOut);
+    } else if (in.factorProduct < out.factorProduct) {
+      take(in, catchUpFactor(restIn, in.factorProduct, out.factorProduct, common));
+    } else {
+      take(out, catchUpFactor(restOut, out.factorProduct, in.factorProduct, common));
+    }
+    in.advance();
+    out.advance();
   }
-  for (; i < inRank; ++i, remainingIn = i < inRank ? in[i] : 1)
-    builder.addFactor(remainingIn, FactorKind::NeedReplication, {{0, i}});
-  for (; j < outRank; ++j, remainingOut = j < outRank ? out[j] : 1)
-    builder.addFactor(remainingOut, FactorKind::NeedReplication, {{result, j}});
   return builder.take();
 }
 
@@ -280,12 +326,34 @@ OpShardingRule opaqueRule(const OpShapes &shapes) {
 
 } // namespace
 
-bool hasShardingRule(const Op &op) {
+bool hasShardingRule(const Graph &graph, const Op &op) {
   if (op.kind == OpKind::ManualComputation)
     return false;
   if (op.kind == OpKind::CustomCall)
     return op.attr<CustomCallAttrs>().shardingRule.has_value();
+  if (op.kind == OpKind::Reshape)
+    return !isEmpty(graph.type(op.operands[0]).shape);
   return true;
+}
+
+OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
+  OpShardingRule rule = shardingRuleFor(graph, op);
+  if (op.kind != OpKind::Reshape)
+    return rule;
+  // A local reshape turns the operand's piece into the result's piece only
+  // along factors both sides hold.
+  std::vector<int> sides(rule.factorSizes.size(), 0);
+  auto mark = [&](const OpShardingRule::TensorFactors &tensor, int side) {
+    for (const auto &dim : tensor)
+      for (int64_t f : dim)
+        sides[f] |= side;
+  };
+  mark(rule.operands[0], 1);
+  mark(rule.results[0], 2);
+  for (size_t f = 0; f < sides.size(); ++f)
+    if (sides[f] != 3)
+      rule.factorKinds[f] = FactorKind::NeedReplication;
+  return rule;
 }
 
 OpShardingRule identityShardingRule(const Shape &shape, int64_t numOperands, int64_t numResults) {
@@ -346,7 +414,8 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
   case OpKind::Transpose:
     return transposeRule(shapes, op.attr<TransposeAttrs>());
   case OpKind::Reshape:
-    return reshapeRule(shapes);
+    // Shardy has no rule for a reshape without elements: nothing crosses it.
+    return isEmpty(shapes.operands[0]) ? opaqueRule(shapes) : reshapeRule(shapes);
   case OpKind::BroadcastInDim:
     return broadcastRule(shapes, op.attr<BroadcastInDimAttrs>());
   case OpKind::Reduce:

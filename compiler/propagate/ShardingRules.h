@@ -9,7 +9,7 @@
 // need-replication (dims an op must see whole: collectives' gathered/split
 // dims, reshape dims that cannot be matched) and permutation (dims whose
 // elements move: slice, pad, reverse, concatenate's dim). Size-1 dims map to
-// no factor.
+// no factor; size-0 dims to a factor of size 0 (Shardy).
 
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/OpShardingRule.h"
@@ -17,9 +17,9 @@
 namespace shardgen {
 
 /// False for ops through which nothing propagates by rule: manual_computation
-/// (a region, handled by its data-flow edges) and a custom_call without a
-/// `sharding_rule`.
-bool hasShardingRule(const Op &op);
+/// (a region, handled by its data-flow edges), a custom_call without a
+/// `sharding_rule` and a reshape without elements (Shardy gives it no rule).
+bool hasShardingRule(const Graph &graph, const Op &op);
 
 /// The op's rule (operands first, then results). Value types must be known
 /// (after verification). A custom_call without a rule gets one where every
@@ -27,6 +27,12 @@ bool hasShardingRule(const Op &op);
 /// partitioner replicates its operands and results. manual_computation has no
 /// rule: asking for one is an error.
 OpShardingRule shardingRuleFor(const Graph &graph, const Op &op);
+
+/// The rule the partitioner shards an op by: shardingRuleFor, except that a
+/// reshape's factors only one side holds need replication (Shardy's rule
+/// makes them pass-through, but a local reshape cannot produce a piece of one
+/// side along a factor the other side lacks).
+OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op);
 
 /// The rule of an identity between tensors of one shape: every dim is one
 /// pass-through factor shared by all tensors.

@@ -118,11 +118,17 @@ void reduceTiled(const void *const *sources, int64_t numSources, void *const *de
         std::memcpy(target, result, tileBytes);
     }
   };
-  int64_t fullTiles = count / kTile * kTile;
-  for (int64_t base = 0; base < fullTiles; base += kTile)
+  int64_t base = 0;
+  for (; base + kTile <= count; base += kTile)
     reduceTile(base, std::integral_constant<int64_t, kTile>{});
-  if (fullTiles < count)
-    reduceTile(fullTiles, count - fullTiles);
+  // The rest in smaller fixed-size blocks, so that small messages (a few
+  // thousand elements, all of them rest) are vectorized too; per element
+  // the operations are the same, so are the bits.
+  constexpr int64_t kBlock = 256;
+  for (; base + kBlock <= count; base += kBlock)
+    reduceTile(base, std::integral_constant<int64_t, kBlock>{});
+  if (base < count)
+    reduceTile(base, count - base);
   if (stores == ResultStores::Streaming)
     finishStreaming();
 }

@@ -13,10 +13,11 @@
 namespace shardgen::runtime {
 namespace {
 
-// Below this size an all-reduce is latency bound: every device reduces the
-// whole buffer itself (one barrier round fewer) instead of reduce-scatter +
-// all-gather.
-constexpr int64_t kDirectAllReduceBytes = 32 * 1024;
+// Up to this size per device (all_reduce) or gathered (all_gather) a
+// collective is latency bound: each device stages its input and reads all
+// peers' staged inputs after one barrier (the whole buffer each: no
+// reduce-scatter), so no second barrier waits for its readers.
+constexpr int64_t kOnePhaseBytes = 32 * 1024;
 
 // From this size per device an all-reduce's outputs do not stay cached until
 // their owners read them: the fused all-gather writes them with streaming
@@ -50,8 +51,10 @@ void ThreadsCommunicator::abort() {
   meshBarrier_.wake();
   std::lock_guard lock(registryMutex_);
   for (auto &[key, groupSet] : registry_)
-    for (auto &group : groupSet->groups)
+    for (auto &group : groupSet->groups) {
       group->barrier.wake();
+      group->handoff.wake();
+    }
 }
 
 ThreadsCommunicator::GroupSet &ThreadsCommunicator::groupSetFor(const DeviceContext &device,
@@ -72,21 +75,30 @@ ThreadsCommunicator::GroupSet &ThreadsCommunicator::groupSetFor(const DeviceCont
   return *groupSet;
 }
 
-ThreadsCommunicator::Group &ThreadsCommunicator::publish(const DeviceContext &device,
-                                                         const CollectiveGroup &group,
-                                                         const void *in, void *out, int64_t size,
-                                                         const char *collective) {
-  Group &members = *groupSetFor(device, group).groups[group.index];
-  members.members[group.position] = Member{in, out, size};
-  members.barrier.arriveAndWait(); // cancellable: a failed peer never publishes
+std::pair<ThreadsCommunicator::Group &, const std::vector<ThreadsCommunicator::Member> &>
+ThreadsCommunicator::publish(const DeviceContext &device, const CollectiveGroup &group,
+                             const void *in, void *out, int64_t size, const char *collective) {
+  Group &members = groupOf(device, group);
+  std::vector<Member> &slots = members.nextMembers(group.position);
+  slots[group.position] = Member{in, out, size};
+  members.arriveAndWait(group.position, true); // cancellable: a failed peer never publishes
   // SPMD programs give every member the same shapes; anything else would
   // read out of bounds, so every member reports it.
-  for (const Member &member : members.members)
+  for (const Member &member : slots)
     if (member.size != size)
       throw std::invalid_argument(
           std::string(collective) + ": the devices of a group passed buffers of different sizes (" +
           std::to_string(size) + " vs " + std::to_string(member.size) + ")");
-  return members;
+  return {members, slots};
+}
+
+unsigned char *ThreadsCommunicator::staging(Group &members, const CollectiveGroup &group,
+                                            int64_t bytes) {
+  Local &local = members.locals[group.position];
+  std::vector<unsigned char> &buffer = local.staging[local.barrierRounds % 2];
+  if (static_cast<int64_t>(buffer.size()) < bytes)
+    buffer.resize(static_cast<size_t>(bytes));
+  return buffer.data();
 }
 
 void ThreadsCommunicator::allReduce(const DeviceContext &device, const CollectiveGroup &group,
@@ -104,19 +116,21 @@ void ThreadsCommunicator::allReduce(const DeviceContext &device, const Collectiv
   std::vector<void *> &destinations = devices_[device.position].destinations;
   sources.resize(group.size);
   destinations.resize(group.size);
-  Group &members = publish(device, group, in, out, count, "all_reduce");
-  bool anyInPlace = false;
-  for (const Member &member : members.members)
-    anyInPlace = anyInPlace || member.in == member.out;
-
-  if (count * bytes <= kDirectAllReduceBytes && !anyInPlace) {
+  if (count * bytes <= kOnePhaseBytes) {
+    // One phase: peers read this device's staged copy, which stays valid
+    // until the group's next barrier, so nobody waits for the readers.
+    // Reduced in position order, as below: the same bits.
+    unsigned char *staged = staging(groupOf(device, group), group, count * bytes);
+    if (count > 0)
+      std::memcpy(staged, in, static_cast<size_t>(count * bytes));
+    auto [members, slots] = publish(device, group, staged, out, count, "all_reduce");
     for (int64_t k = 0; k < group.size; ++k)
-      sources[k] = members.members[k].in;
+      sources[k] = slots[k].in;
     reduceSources(type, reducer, sources.data(), group.size, out, count);
-    members.barrier.arriveAndWait(kPeersReading);
     return;
   }
 
+  auto [members, slots] = publish(device, group, in, out, count, "all_reduce");
   // Reduce-scatter fused with the all-gather: position p reduces chunk p of
   // every input and stores each reduced tile straight into every member's
   // output while it is still in cache, so no device reads a peer's output
@@ -130,14 +144,14 @@ void ThreadsCommunicator::allReduce(const DeviceContext &device, const Collectiv
   int64_t begin = std::min(group.position * chunk, count);
   int64_t length = std::min(chunk, count - begin);
   for (int64_t k = 0; k < group.size; ++k) {
-    sources[k] = bytesOf(members.members[k].in) + begin * bytes;
-    destinations[k] = bytesOf(members.members[k].out) + begin * bytes;
+    sources[k] = bytesOf(slots[k].in) + begin * bytes;
+    destinations[k] = bytesOf(slots[k].out) + begin * bytes;
   }
   ResultStores stores =
       count * bytes > kStreamingAllReduceBytes ? ResultStores::Streaming : ResultStores::Cached;
   reduceSourcesToAll(type, reducer, sources.data(), group.size, destinations.data(), group.size,
                      length, stores);
-  members.barrier.arriveAndWait(kPeersReading);
+  members.arriveAndWait(group.position, kPeersReading);
 }
 
 void ThreadsCommunicator::allGather(const DeviceContext &device, const CollectiveGroup &group,
@@ -146,10 +160,20 @@ void ThreadsCommunicator::allGather(const DeviceContext &device, const Collectiv
     gather.copy(in, 0, out, 0);
     return;
   }
-  Group &members = publish(device, group, in, out, gather.chunkBytes(), "all_gather");
+  int64_t chunkBytes = gather.chunkBytes();
+  if (chunkBytes * group.size <= kOnePhaseBytes) { // one phase, as in allReduce
+    unsigned char *staged = staging(groupOf(device, group), group, chunkBytes);
+    gather.withPackedDestination().copy(in, 0, staged, 0);
+    auto [members, slots] = publish(device, group, staged, out, chunkBytes, "all_gather");
+    ChunkCopy fromStaged = gather.withPackedSource();
+    for (int64_t k = 0; k < group.size; ++k)
+      fromStaged.copy(slots[k].in, 0, out, k);
+    return;
+  }
+  auto [members, slots] = publish(device, group, in, out, chunkBytes, "all_gather");
   for (int64_t k = 0; k < group.size; ++k)
-    gather.copy(members.members[k].in, 0, out, k);
-  members.barrier.arriveAndWait(kPeersReading);
+    gather.copy(slots[k].in, 0, out, k);
+  members.arriveAndWait(group.position, kPeersReading);
 }
 
 void ThreadsCommunicator::reduceScatter(const DeviceContext &device, const CollectiveGroup &group,
@@ -160,15 +184,16 @@ void ThreadsCommunicator::reduceScatter(const DeviceContext &device, const Colle
   int64_t rowBytes = inLayout.extent * inLayout.inner * bytes;
   std::vector<const void *> &sources = devices_[device.position].sources;
   sources.resize(group.size); // before publishing, as in allReduce
-  Group &members = publish(device, group, in, out, inLayout.outer * rowBytes, "reduce_scatter");
+  auto [members, slots] =
+      publish(device, group, in, out, inLayout.outer * rowBytes, "reduce_scatter");
   for (int64_t row = 0; row < inLayout.outer; ++row) {
     int64_t offset = row * rowBytes + group.position * chunk * bytes;
     for (int64_t k = 0; k < group.size; ++k)
-      sources[k] = bytesOf(members.members[k].in) + offset;
+      sources[k] = bytesOf(slots[k].in) + offset;
     reduceSources(type, reducer, sources.data(), group.size, bytesOf(out) + row * chunk * bytes,
                   chunk);
   }
-  members.barrier.arriveAndWait(kPeersReading);
+  members.arriveAndWait(group.position, kPeersReading);
 }
 
 void ThreadsCommunicator::allToAll(const DeviceContext &device, const CollectiveGroup &group,
@@ -177,10 +202,10 @@ void ThreadsCommunicator::allToAll(const DeviceContext &device, const Collective
     exchange.copy(in, 0, out, 0);
     return;
   }
-  Group &members = publish(device, group, in, out, exchange.chunkBytes(), "all_to_all");
+  auto [members, slots] = publish(device, group, in, out, exchange.chunkBytes(), "all_to_all");
   for (int64_t k = 0; k < group.size; ++k)
-    exchange.copy(members.members[k].in, group.position, out, k);
-  members.barrier.arriveAndWait(kPeersReading);
+    exchange.copy(slots[k].in, group.position, out, k);
+  members.arriveAndWait(group.position, kPeersReading);
 }
 
 void ThreadsCommunicator::collectivePermute(const DeviceContext &device,
@@ -192,10 +217,30 @@ void ThreadsCommunicator::collectivePermute(const DeviceContext &device,
       std::memcpy(out, in, static_cast<size_t>(bytes));
     return;
   }
-  Group &members = publish(device, group, in, out, bytes, "collective_permute");
-  if (bytes > 0)
-    std::memcpy(out, members.members[source].in, static_cast<size_t>(bytes));
-  members.barrier.arriveAndWait(kPeersReading);
+  // Only pairs synchronize: post this device's buffer for its destination,
+  // copy from the source's, return once the destination has read ours.
+  Group &members = groupOf(device, group);
+  int64_t round = ++members.locals[group.position].permuteRounds;
+  members.handoff.post(group.position, round, {in, bytes});
+  PairHandoff::Buffer from;
+  try {
+    from = members.handoff.claim(source, round);
+  } catch (const PeerFailure &) {
+    // Our destination may be reading our buffer: it must finish (or our
+    // buffer be withdrawn) before the caller may free it.
+    members.handoff.awaitRead(group.position, round);
+    throw;
+  }
+  // Sizes are compared after the claim, and the claim is always released:
+  // the source waits for it (nothing may throw in between).
+  if (from.bytes == bytes && bytes > 0)
+    std::memcpy(out, from.data, static_cast<size_t>(bytes));
+  members.handoff.release(source, round);
+  members.handoff.awaitRead(group.position, round);
+  if (from.bytes != bytes)
+    throw std::invalid_argument(
+        "collective_permute: the devices of a group passed buffers of different sizes (" +
+        std::to_string(bytes) + " vs " + std::to_string(from.bytes) + ")");
 }
 
 void ThreadsCommunicator::barrier(const DeviceContext &) { meshBarrier_.arriveAndWait(); }
@@ -208,14 +253,14 @@ void ThreadsCommunicator::exchange(const DeviceContext &device, const Collective
     const void *send;
     const int64_t *offsets;
   } outbox{send, sendOffsets};
-  Group &members = publish(device, group, &outbox, recv, 0, "exchange");
+  auto [members, slots] = publish(device, group, &outbox, recv, 0, "exchange");
   // Lengths are checked only after every read (nothing may throw between
   // the barriers); a mismatch is reported by the receiver.
   int64_t mismatch = -1;
   for (int64_t q = 0; q < group.size; ++q) {
     if (q == group.position)
       continue;
-    const auto &peer = *static_cast<const Outbox *>(members.members[q].in);
+    const auto &peer = *static_cast<const Outbox *>(slots[q].in);
     int64_t bytes = peer.offsets[group.position + 1] - peer.offsets[group.position];
     if (bytes != recvOffsets[q + 1] - recvOffsets[q]) {
       mismatch = q;
@@ -225,7 +270,7 @@ void ThreadsCommunicator::exchange(const DeviceContext &device, const Collective
       std::memcpy(bytesOf(recv) + recvOffsets[q], bytesOf(peer.send) + peer.offsets[group.position],
                   static_cast<size_t>(bytes));
   }
-  members.barrier.arriveAndWait(kPeersReading);
+  members.arriveAndWait(group.position, kPeersReading);
   if (mismatch >= 0)
     throw std::invalid_argument("exchange: position " + std::to_string(mismatch) +
                                 " sends a different number of bytes than position " +

@@ -98,13 +98,38 @@ inline void packA(const float *a, int64_t lda, int64_t mc, int64_t kc, float *__
 
 inline int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-/// C[M, N] = A[M, K] x B[K, N] for f32 (C is overwritten).
-template <int64_t M, int64_t N, int64_t K>
-void matmulF32(const float *a, const float *b, float *__restrict c) {
+/// A dot without an epilogue: C is the product.
+struct NoEpilogue {};
+
+/// Applies a fused epilogue to the rows x cols block of C at `c` whose first
+/// element is element `index` of the whole result (column `col`):
+/// C = epilogue(i, column, C) element by element, while the block is in cache.
+template <typename S, typename Epilogue>
+SHARDGEN_INLINE void applyEpilogue(S *c, int64_t ldc, int64_t rows, int64_t cols, int64_t index,
+                                   int64_t col, const Epilogue &epilogue) {
+  if constexpr (!__is_same(Epilogue, NoEpilogue)) {
+    for (int64_t r = 0; r < rows; ++r) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+      for (int64_t j = 0; j < cols; ++j)
+        storeAt(c, r * ldc + j, epilogue(index + r * ldc + j, col + j, loadAt(c, r * ldc + j)));
+    }
+  }
+}
+
+/// C[M, N] = A[M, K] x B[K, N] for f32 (C is overwritten), then the epilogue
+/// on each tile once its last depth block is added (`first`: the index of
+/// C's first element in the whole result).
+template <int64_t M, int64_t N, int64_t K, typename Epilogue = NoEpilogue>
+void matmulF32(const float *a, const float *b, float *__restrict c, int64_t first = 0,
+               const Epilogue &epilogue = {}) {
   for (int64_t i = 0; i < M * N; ++i)
     storeAt(c, i, 0.0f);
   if constexpr (M == 0 || N == 0 || K == 0) {
-    return;
+    applyEpilogue(c, N, M, N, first, 0, epilogue);
   } else {
     constexpr int64_t kc0 = K < kDepthBlock ? K : kDepthBlock;
     constexpr int64_t mc0 = M < kRowBlock ? M : kRowBlock;
@@ -127,6 +152,8 @@ void matmulF32(const float *a, const float *b, float *__restrict c) {
               microKernel<true>(kc, panelA, panelB, tile, N, rows, cols);
             else
               microKernel<false>(kc, panelA, panelB, tile, N, rows, cols);
+            if (p0 + kc == K)
+              applyEpilogue(tile, N, rows, cols, first + (i0 + r0) * N + j0, j0, epilogue);
           }
         }
       }
@@ -161,14 +188,22 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
   delete[] acc;
 }
 
-template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K>
+/// C[b] = A[b] x B[b]; with an epilogue (a fused elementwise consumer),
+/// C = epilogue(i, column, product) for each element i of C: the same
+/// operations on the same stored values as the unfused steps, so the same
+/// bits.
+template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K,
+          typename Epilogue = NoEpilogue>
 inline void dotGeneral(const typename E::Storage *a, const typename E::Storage *b,
-                       typename E::Storage *__restrict c) {
+                       typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
   for (int64_t batch = 0; batch < Batch; ++batch) {
-    if constexpr (__is_same(E, F32))
-      matmulF32<M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N);
-    else
+    if constexpr (__is_same(E, F32)) {
+      matmulF32<M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N, batch * M * N,
+                         epilogue);
+    } else {
       matmulGeneric<E, M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N);
+      applyEpilogue(c + batch * M * N, N, M, N, batch * M * N, 0, epilogue);
+    }
   }
 }
 

@@ -91,6 +91,30 @@ SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
     storeAt(out, i, body(i));
 }
 
+/// A fused chain that reads broadcast operands (never materialized): a
+/// nest of Outer x Inner iterations, out[i] = body(r, c, i) with
+/// i = r * Inner + c; the body reads a row-wide operand at c, a per-row one
+/// at r and the others at i.
+template <typename S, int64_t Outer, int64_t Inner, typename Body>
+SHARDGEN_INLINE void fusedElementwise2D(S *__restrict out, Body &&body) {
+  if constexpr (Inner < 64) {
+    // A short inner loop: clang -O3 unrolls it fully before it could
+    // vectorize it, and then warns that the forced vectorization failed.
+    for (int64_t i = 0; i < Outer * Inner; ++i)
+      storeAt(out, i, body(i / Inner, i % Inner, i));
+  } else {
+    for (int64_t r = 0; r < Outer; ++r) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+      for (int64_t c = 0; c < Inner; ++c)
+        storeAt(out, r * Inner + c, body(r, c, r * Inner + c));
+    }
+  }
+}
+
 template <typename E, typename Cmp, int64_t N>
 SHARDGEN_INLINE void compare(const typename E::Storage *a, const typename E::Storage *b,
                              uint8_t *__restrict out) {

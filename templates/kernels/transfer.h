@@ -23,4 +23,15 @@ struct Scratch {
   Scratch &operator=(const Scratch &) = delete;
 };
 
+/// A device's arena for one call, from the runtime's pool and back to it on
+/// scope exit (also when a collective throws).
+struct PooledArena {
+  unsigned char *data;
+  int64_t bytes;
+  explicit PooledArena(int64_t bytes) : data(rt::acquireArena(bytes)), bytes(bytes) {}
+  ~PooledArena() { rt::releaseArena(data, bytes); }
+  PooledArena(const PooledArena &) = delete;
+  PooledArena &operator=(const PooledArena &) = delete;
+};
+
 } // namespace shardgen::kernels

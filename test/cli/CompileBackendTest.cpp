@@ -75,3 +75,16 @@ TEST_CASE("compile --name names the header, namespace and target; unusable names
     CHECK_FALSE(fs::exists(dir + "/bad"));
   }
 }
+
+TEST_CASE("the header names a distributed tensor's distribution, not a placeholder sharding") {
+  std::string dir = makeTempDir();
+  ToolResult result = runShardgen("compile " + std::string(SHARDGEN_SOURCE_DIR) +
+                                  "/samples/nd_channels.json -o '" + dir + "/out'");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  std::string header = readFile(dir + "/out/nd_channels.h");
+  CHECK(contains(header, "{\"@cores [row=2, col=3]\", \"{\\\"mesh\\\": \\\"cores\\\", "
+                         "\\\"shard_shape\\\": [1, 10, 10], \\\"order\\\": \\\"row_major\\\"}\", "
+                         "3, {10, 10, 10, 1}},"));
+  CHECK_FALSE(contains(header, "\"<@cores, [{}, {}, {}]>\""));
+}

@@ -108,17 +108,28 @@ Placement distributionPlacement(const MeshShape &mesh, const Ints &shard, bool c
   };
 }
 
-/// `dimAxes[d]`: indices of the mesh axes sharding dim d, major to minor.
-Placement shardingPlacement(const MeshShape &mesh, const std::vector<Ints> &dimAxes) {
+/// A mesh axis, or Shardy's sub-axis "name":(pre)size of it: the axis seen
+/// as [pre, size, rest] (major to minor), the middle part.
+struct AxisPart {
+  int64_t axis = 0;
+  int64_t pre = 1, size = 0; // size 0: the whole axis
+};
+
+/// `dimAxes[d]`: the mesh axes (or parts) sharding dim d, major to minor.
+Placement shardingPlacement(const MeshShape &mesh,
+                            const std::vector<std::vector<AxisPart>> &dimAxes) {
   return [=](const Literal &global, int64_t position) {
     const Ints &shape = global.shape();
     Ints coordinates = digitsOf(position, mesh.sizes);
     Ints offset(shape.size()), extent(shape.size());
     for (size_t d = 0; d < shape.size(); ++d) {
       int64_t pieces = 1, index = 0;
-      for (int64_t axis : dimAxes[d]) {
-        pieces *= mesh.sizes[axis];
-        index = index * mesh.sizes[axis] + coordinates[axis];
+      for (const AxisPart &part : dimAxes[d]) {
+        const int64_t whole = mesh.sizes[part.axis];
+        const int64_t size = part.size == 0 ? whole : part.size;
+        const int64_t rest = whole / (part.pre * size);
+        pieces *= size;
+        index = index * size + coordinates[part.axis] / rest % size;
       }
       int64_t piece = (shape[d] + pieces - 1) / pieces;
       offset[d] = std::min(index * piece, shape[d]);
@@ -147,7 +158,7 @@ MeshShape meshOf(const Json &graph, const std::string &name) {
 }
 
 /// The placement an output's annotation asks for; nullopt when the test does
-/// not model it (sub-axes, unreduced, open dims) or there is none.
+/// not model it (unreduced, open dims) or there is none.
 std::optional<std::pair<MeshShape, Placement>> placementOf(const Json &graph, const Json &output) {
   if (output.contains("distribution")) {
     const Json &d = output["distribution"];
@@ -164,17 +175,15 @@ std::optional<std::pair<MeshShape, Placement>> placementOf(const Json &graph, co
   if (!sharding->unreduced.empty())
     return std::nullopt;
   MeshShape mesh = meshOf(graph, sharding->meshName);
-  std::vector<Ints> dimAxes;
+  std::vector<std::vector<AxisPart>> dimAxes;
   for (const DimSharding &dim : sharding->dims) {
     if (!dim.isClosed)
       return std::nullopt;
-    Ints axes;
-    for (const AxisRef &axis : dim.axes) {
-      if (axis.isSubAxis())
-        return std::nullopt;
-      axes.push_back(std::find(mesh.names.begin(), mesh.names.end(), axis.name) -
-                     mesh.names.begin());
-    }
+    std::vector<AxisPart> axes;
+    for (const AxisRef &axis : dim.axes)
+      axes.push_back(
+          {std::find(mesh.names.begin(), mesh.names.end(), axis.name) - mesh.names.begin(),
+           axis.preSize.value_or(1), axis.subSize.value_or(0)});
     dimAxes.push_back(axes);
   }
   return std::pair{mesh, shardingPlacement(mesh, dimAxes)};
@@ -313,6 +322,34 @@ TEST_CASE("run --check passes on every sample, and --shards dumps match the spec
     CHECK(result.err.find("check passed") != std::string::npos);
     checkShards(readJson(entry.path().string()), dir);
   }
+}
+
+TEST_CASE("--shards: sub-axes place pieces as Shardy's [pre, size, rest] split of the axis") {
+  // "x":(1)2 is the major half of x's coordinate, "x":(2)2 the minor one:
+  // on x = 4, device 1 holds rows 0-2 of [6, 5] under [{"x":(1)2, y}, ...]
+  // only if pre-size counts the parts major to the sub-axis. Uneven: 6 rows
+  // over 4 shards, 5 columns over 2. The output sharding mirrors the
+  // input's, so the pieces move between devices.
+  const std::string graph = R"({"format": "shardgen-graph", "version": 1, "name": "sub",
+    "meshes": [{"name": "m", "axes": [{"name": "x", "size": 4}, {"name": "y", "size": 2}]}],
+    "inputs": [{"name": "a", "type": "tensor<6x5xf32>",
+                "sharding": "<@m, [{\"x\":(1)2, y}, {\"x\":(2)2}]>"}],
+    "ops": [{"op": "negate", "operands": ["a"], "result": "n"}],
+    "outputs": [{"value": "n", "sharding": "<@m, [{\"x\":(2)2}, {y, \"x\":(1)2}]>"},
+                {"value": "a", "sharding": "<@m, [{\"x\":(1)2, y}, {\"x\":(2)2}]>"}]})";
+  const std::string dir = makeTempDir();
+  const std::string path = dir + "/sub.json";
+  writeFile(path, graph);
+  ToolResult result = runShardgen("run '" + path + "' --check -o '" + dir + "/out' --shards");
+  INFO(result.err);
+  REQUIRE(result.exitCode == 0);
+  checkShards(Json::parse(graph), dir + "/out");
+  // Device 2 (x = 1, y = 0): "x":(1)2 = 0 and y = 0, so rows 0-1 of a
+  // (chunks of 2 over 4 shards); "x":(2)2 = 1, so columns 3-4.
+  Literal dev2 = readNpy(dir + "/out/out1.dev2.npy");
+  CHECK(dev2.shape() == Ints{2, 2});
+  Literal global = readNpy(dir + "/out/out1.npy");
+  CHECK(dev2.getFloat(0) == global.getFloat(0 * 5 + 3));
 }
 
 TEST_CASE("--shards: the seed's examples place their chunks as the spec says") {

@@ -27,7 +27,7 @@ const std::string kMesh2x2 =
 } // namespace
 
 TEST_CASE("every sample runs compiled and equals the interpreter") {
-  for (const char *name : {"mlp", "attention", "dp_grad_step", "nx_sharding"}) {
+  for (const char *name : {"mlp", "attention", "attention_heads", "dp_grad_step", "nx_sharding"}) {
     CAPTURE(name);
     Graph graph = loadVerified(sample(name));
     CHECK(checkCompiledEqualsInterpreter(graph, 3) == "");

@@ -159,3 +159,22 @@ TEST_CASE("reshards over sub-axes with uneven pieces, then a body all_reduce") {
       "outputs": [{"value": "b", "sharding": "<@m, [{x}, {}]>"}, {"value": "n"}]})";
   CHECK(compiledVersusInterpreted(json) == "");
 }
+
+TEST_CASE("a collective over a sub-axis gathers its slots over that axis, not the whole mesh") {
+  // attention_heads' scores are partial over "model":(2)2 (2 of the 8
+  // devices): the runtime groups over whole axes, so the 256-byte pieces
+  // go to slots over "model" (4 x 256 bytes), not over the mesh (8 x 256).
+  Graph graph = loadVerified(sample("attention_heads"));
+  GeneratedProgram generated = generateProgram(partitionVerified(graph));
+  const std::string &source = generated.source;
+  const size_t step = source.find("over {\"model\":(2)2}");
+  REQUIRE(step != std::string::npos);
+  // The step's row in the table of runSteps names its kernel.
+  const size_t row = source.find("{kernel", step);
+  REQUIRE(row != std::string::npos);
+  const std::string kernel = source.substr(row + 1, source.find(',', row) - row - 1);
+  const size_t slots = source.find("Scratch slots(", source.find("void " + kernel + "("));
+  REQUIRE(slots != std::string::npos);
+  CHECK(generated.source.compare(slots, 20, "Scratch slots(1024);") == 0);
+  CHECK(checkCompiledEqualsInterpreter(graph, 4) == "");
+}

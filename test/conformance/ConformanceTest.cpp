@@ -90,14 +90,15 @@ const Op &opAt(const Graph &graph, const std::string &at) {
   return graph.main.ops.at(index);
 }
 
-/// Shardy gives size-0 and size-1 dims factors of their size; shardgen maps
-/// them to no factor (nothing can shard them). Rules are compared without
-/// those factors, the rest renumbered in order.
+/// Shardy gives size-1 dims factors of size 1; shardgen maps them to no
+/// factor (nothing can shard them). Rules are compared without those
+/// factors, the rest renumbered in order. Size-0 factors are compared: both
+/// have them.
 OpShardingRule withoutUnitFactors(const OpShardingRule &rule) {
   std::vector<int64_t> renumbered(rule.factorSizes.size(), -1);
   OpShardingRule out;
   for (size_t f = 0; f < rule.factorSizes.size(); ++f) {
-    if (rule.factorSizes[f] <= 1)
+    if (rule.factorSizes[f] == 1)
       continue;
     renumbered[f] = out.numFactors();
     out.factorSizes.push_back(rule.factorSizes[f]);
@@ -125,7 +126,7 @@ OpShardingRule withoutUnitFactors(const OpShardingRule &rule) {
 }
 
 /// A rule case (from op_sharding_rule_registry.mlir): each op's rule, printed
-/// as Shardy prints it.
+/// as Shardy prints it; `"rule": null` when Shardy gives the op none.
 std::vector<std::string> runRuleCase(const json &testCase) {
   std::vector<std::string> mismatches;
   try {
@@ -133,8 +134,14 @@ std::vector<std::string> runRuleCase(const json &testCase) {
     verifyGraph(graph);
     for (const auto &expect : testCase.at("rules")) {
       const std::string at = expect.at("at").get<std::string>();
-      std::string got =
-          printOpShardingRule(withoutUnitFactors(shardingRuleFor(graph, opAt(graph, at))));
+      const Op &op = opAt(graph, at);
+      if (expect.at("rule").is_null() || !hasShardingRule(graph, op)) {
+        if (expect.at("rule").is_null() != !hasShardingRule(graph, op))
+          mismatches.push_back(at + (hasShardingRule(graph, op) ? ": expected no rule, got one"
+                                                                : ": expected a rule, got none"));
+        continue;
+      }
+      std::string got = printOpShardingRule(withoutUnitFactors(shardingRuleFor(graph, op)));
       std::string error;
       auto expected = parseOpShardingRule(expect.at("rule").get<std::string>(), &error);
       if (!expected)
@@ -149,7 +156,69 @@ std::vector<std::string> runRuleCase(const json &testCase) {
   return mismatches;
 }
 
-/// Runs one case; returns the mismatches (empty: it passes).
+/// The graph propagated and written back as JSON.
+json propagateWritten(const json &graph, PropagationStrategy strategy) {
+  Graph parsed = readGraph(graph.dump());
+  verifyGraph(parsed);
+  PropagationResult result = propagateShardings(parsed, strategy);
+  applyPropagation(parsed, result);
+  return json::parse(writeGraph(parsed));
+}
+
+std::optional<TensorSharding> shardingAt(const json &written, const std::string &at) {
+  const json::json_pointer pointer(at);
+  if (!written.contains(pointer))
+    return std::nullopt;
+  std::string error;
+  return parseSharding(written.at(pointer).get<std::string>(), &error);
+}
+
+/// The graph with its top-level ops in another topological order (each step
+/// takes the last op in file order whose operands are defined), and each
+/// op's new index. Shardy's result may depend on op order; shardgen's never
+/// does, so every case must give the same shardings both ways.
+std::pair<json, std::vector<size_t>> reordered(const json &graph) {
+  const json &ops = graph.at("ops");
+  std::set<std::string> defined;
+  for (const auto &input : graph.at("inputs"))
+    defined.insert(input.at("name").get<std::string>());
+  std::vector<size_t> newIndex(ops.size(), ops.size());
+  json out = graph;
+  out["ops"] = json::array();
+  auto ready = [&](const json &op) {
+    return !op.contains("operands") ||
+           std::all_of(op["operands"].begin(), op["operands"].end(),
+                       [&](const json &name) { return defined.count(name.get<std::string>()); });
+  };
+  for (size_t placed = 0; placed < ops.size(); ++placed) {
+    size_t i = ops.size();
+    for (size_t k = ops.size(); k > 0 && i == ops.size(); --k)
+      if (newIndex[k - 1] == ops.size() && ready(ops[k - 1]))
+        i = k - 1;
+    if (i == ops.size())
+      return {graph, {}}; // not a topological file: keep it as it is
+    newIndex[i] = placed;
+    out["ops"].push_back(ops[i]);
+    if (ops[i].contains("result"))
+      defined.insert(ops[i]["result"].get<std::string>());
+    for (const auto &name : ops[i].value("results", json::array()))
+      defined.insert(name.get<std::string>());
+  }
+  return {out, newIndex};
+}
+
+/// `/ops/K...` with K the op's index after reordering.
+std::string reorderedPointer(const std::string &at, const std::vector<size_t> &newIndex) {
+  if (at.rfind("/ops/", 0) != 0 || newIndex.empty())
+    return at;
+  size_t end = at.find('/', 5);
+  size_t k = std::stoul(at.substr(5, end - 5));
+  return "/ops/" + std::to_string(newIndex.at(k)) +
+         (end == std::string::npos ? "" : at.substr(end));
+}
+
+/// Runs one case; returns the mismatches (empty: it passes): against the
+/// CHECK lines, and against the same graph with its ops reordered.
 std::vector<std::string> runCase(const json &testCase) {
   if (testCase.contains("rules"))
     return runRuleCase(testCase);
@@ -157,28 +226,24 @@ std::vector<std::string> runCase(const json &testCase) {
   if (!strategy)
     throw std::runtime_error("unknown strategy");
   std::vector<std::string> mismatches;
-  json written;
+  json written, writtenReordered;
+  auto [reorderedGraph, newIndex] = reordered(testCase.at("graph"));
   try {
-    Graph graph = readGraph(testCase.at("graph").dump());
-    verifyGraph(graph);
-    PropagationResult result = propagateShardings(graph, *strategy);
-    applyPropagation(graph, result);
-    written = json::parse(writeGraph(graph));
+    written = propagateWritten(testCase.at("graph"), *strategy);
+    writtenReordered = propagateWritten(reorderedGraph, *strategy);
   } catch (const GraphError &e) {
     return {std::string("error: ") + e.what()};
   }
   for (const auto &expect : testCase.at("expect")) {
     const std::string at = expect.at("at").get<std::string>();
-    const json::json_pointer pointer(at);
-    std::optional<TensorSharding> actual;
-    if (written.contains(pointer)) {
-      std::string error;
-      actual = parseSharding(written.at(pointer).get<std::string>(), &error);
-    }
     std::string want = comparable(parseExpected(expect.at("sharding")));
-    std::string got = comparable(actual);
+    std::string got = comparable(shardingAt(written, at));
     if (want != got)
       mismatches.push_back(at + ": expected " + want + ", got " + got);
+    std::string gotReordered =
+        comparable(shardingAt(writtenReordered, reorderedPointer(at, newIndex)));
+    if (gotReordered != got)
+      mismatches.push_back(at + ": with the ops reordered " + gotReordered + ", else " + got);
   }
   return mismatches;
 }

@@ -113,6 +113,28 @@ TEST_CASE("op sharding rule text round-trips") {
   CHECK_FALSE(parseOpShardingRule("([i])->([k]) {i=2}", &error));
 }
 
+TEST_CASE("op sharding rule text as Shardy prints it: no factors, size 0, a custom rule") {
+  std::string error;
+  // Scalars only: Shardy prints no sizes at all.
+  auto scalar = parseOpShardingRule("([], [])->([])", &error);
+  REQUIRE(scalar);
+  CHECK(scalar->numFactors() == 0);
+  CHECK(printOpShardingRule(*scalar) == "([], [])->([])");
+  // An empty dim's factor has size 0.
+  auto empty = parseOpShardingRule("([i, j])->([i, j]) {i=2, j=0}", &error);
+  REQUIRE(empty);
+  CHECK(empty->factorSizes == std::vector<int64_t>{2, 0});
+  CHECK(printOpShardingRule(*empty) == "([i, j])->([i, j]) {i=2, j=0}");
+  // A user's rule ends in ", custom" (a bare "custom" is read too).
+  auto custom = parseOpShardingRule(
+      "([i, j])->([i, j]) {i=8, j=8} need_replication={j} blocked_propagation={i}, custom", &error);
+  INFO(error);
+  REQUIRE(custom);
+  CHECK(custom->blockedFactors == std::vector<int64_t>{0});
+  CHECK(custom->factorKinds[1] == FactorKind::NeedReplication);
+  CHECK_FALSE(parseOpShardingRule("([i])->([i]) {i=8}, other", &error));
+}
+
 #include "compiler/ir/Graph.h"
 
 TEST_CASE("a moved graph's values point at the moved-to regions") {

@@ -46,21 +46,44 @@ TEST_CASE("a dim on two axes is split major axis first") {
   CHECK(layout.isEven());
 }
 
-TEST_CASE("sub-axes take their digits of the axis coordinate") {
+TEST_CASE("a sub-axis's pre-size counts the parts of its axis major to it (Shardy)") {
+  // "x":(pre)size sees x as [pre, size, post]: "x":(1)2 of a size-4 axis is
+  // the major digit of x's coordinate, "x":(2)2 the minor one.
   Mesh mesh = makeMesh({{"x", 4}});
-  AxisRef low = AxisRef::sub("x", 1, 2), high = AxisRef::sub("x", 2, 2);
-  std::vector<int64_t> lowCoords, highCoords;
+  AxisRef major = AxisRef::sub("x", 1, 2), minor = AxisRef::sub("x", 2, 2);
+  std::vector<int64_t> majorCoords, minorCoords;
   for (int64_t device = 0; device < 4; ++device) {
-    lowCoords.push_back(axisCoordinate(mesh, low, device));
-    highCoords.push_back(axisCoordinate(mesh, high, device));
+    majorCoords.push_back(axisCoordinate(mesh, major, device));
+    minorCoords.push_back(axisCoordinate(mesh, minor, device));
   }
-  CHECK(lowCoords == std::vector<int64_t>{0, 1, 0, 1});
-  CHECK(highCoords == std::vector<int64_t>{0, 0, 1, 1});
-  ShardLayout layout = makeShardLayout(mesh, f32({8}), DimAxes{{low}});
-  CHECK(layout.offset(1, 0) == 4);
-  CHECK(layout.offset(2, 0) == 0);
-  // The group over the high sub-axis: devices sharing the low digit.
-  CHECK(groupDevices(mesh, {high}, 1) == std::vector<int64_t>{1, 3});
+  CHECK(majorCoords == std::vector<int64_t>{0, 0, 1, 1});
+  CHECK(minorCoords == std::vector<int64_t>{0, 1, 0, 1});
+  ShardLayout layout = makeShardLayout(mesh, f32({8}), DimAxes{{major}});
+  CHECK(layout.offset(1, 0) == 0);
+  CHECK(layout.offset(2, 0) == 4);
+  // The group over the minor sub-axis: devices sharing the major digit.
+  CHECK(groupDevices(mesh, {minor}, 2) == std::vector<int64_t>{2, 3});
+  CHECK(groupLeader(mesh, {major}, 3) == 1);
+  // Both parts in order are the whole axis: the same pieces as {x}.
+  ShardLayout split = makeShardLayout(mesh, f32({8}), DimAxes{{major, minor}});
+  ShardLayout whole = makeShardLayout(mesh, f32({8}), DimAxes{{AxisRef::full("x")}});
+  for (int64_t device = 0; device < 4; ++device)
+    CHECK(split.offset(device, 0) == whole.offset(device, 0));
+}
+
+TEST_CASE("sub-axes of one axis lay a tensor out as the mesh split into those axes") {
+  // Shardy's example: on <"devices"=8>, [{"devices":(1)4}, {"devices":(4)2}]
+  // is [{"x"}, {"y"}] on <"x"=4, "y"=2>.
+  Mesh full = makeMesh({{"devices", 8}}), split = makeMesh({{"x", 4}, {"y", 2}});
+  ShardLayout a = makeShardLayout(
+      full, f32({4, 4}), DimAxes{{AxisRef::sub("devices", 1, 4)}, {AxisRef::sub("devices", 4, 2)}});
+  ShardLayout b =
+      makeShardLayout(split, f32({4, 4}), DimAxes{{AxisRef::full("x")}, {AxisRef::full("y")}});
+  for (int64_t device = 0; device < 8; ++device) {
+    CAPTURE(device);
+    CHECK(a.offsetsOf(device) == b.offsetsOf(device));
+    CHECK(a.extentsOf(device) == b.extentsOf(device));
+  }
 }
 
 TEST_CASE("groups are the devices differing only in the group axes, in position order") {

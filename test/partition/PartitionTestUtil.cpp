@@ -1,5 +1,7 @@
 #include "test/partition/PartitionTestUtil.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +26,16 @@ Graph loadSampleGraph(const std::string &name) {
   Graph graph = readGraphFile(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
   verifyGraph(graph);
   return graph;
+}
+
+std::vector<std::string> sampleGraphNames() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
+    if (entry.path().extension() == ".json")
+      names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 SpmdProgram partitionVerified(const Graph &graph) {

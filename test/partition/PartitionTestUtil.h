@@ -3,6 +3,7 @@
 // check that the simulated SPMD program computes what the interpreter does.
 
 #include <string>
+#include <vector>
 
 #include "compiler/ir/Graph.h"
 #include "compiler/partition/SpmdProgram.h"
@@ -11,6 +12,8 @@ namespace shardgen::testing {
 
 Graph loadGraph(const std::string &json);
 Graph loadSampleGraph(const std::string &name); // samples/<name>.json
+/// The names of samples/*.json, sorted.
+std::vector<std::string> sampleGraphNames();
 
 /// partitionProgram, then the SPMD coherence check (every program the
 /// partitioner suites make is checked).

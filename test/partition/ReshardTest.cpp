@@ -164,6 +164,40 @@ TEST_CASE("sub-axes reshard exactly") {
   checkReshard(mesh, moved, from);
 }
 
+TEST_CASE("a sub-axis and its whole axis share a prefix: a slice, or a gather of the rest") {
+  Mesh mesh = makeMesh({{"x", 4}});
+  auto major = makeShardLayout(mesh, f32({8, 4}), DimAxes{{AxisRef::sub("x", 1, 2)}, {}});
+  auto whole = makeShardLayout(mesh, f32({8, 4}), DimAxes{{ax("x")}, {}});
+  // "x" is "x":(1)2 then "x":(2)2: adding the minor half is a local slice.
+  ReshardPlan slice = planReshard(mesh, major, whole);
+  CHECK(kinds(slice) == std::vector<StepKind>{StepKind::AllSlice});
+  CHECK(slice.bytesReceived == 0);
+  CHECK(checkReshard(mesh, major, whole) == kinds(slice));
+  // Dropping it gathers the minor half only: each device receives its
+  // partner's 2x4 f32 piece (32 bytes), 128 in all (all of x: 384).
+  ReshardPlan gather = planReshard(mesh, whole, major);
+  REQUIRE(kinds(gather) == std::vector<StepKind>{StepKind::AllGather});
+  CHECK(gather.steps[0].step.axes == std::vector<AxisRef>{AxisRef::sub("x", 2, 2)});
+  CHECK(gather.bytesReceived == 128);
+  CHECK(checkReshard(mesh, whole, major) == kinds(gather));
+}
+
+TEST_CASE("steps over every part of an axis are spelled over the whole axis") {
+  Mesh mesh = makeMesh({{"x", 4}});
+  auto split = makeShardLayout(mesh, f32({2, 8}),
+                               DimAxes{{AxisRef::sub("x", 1, 2)}, {AxisRef::sub("x", 2, 2)}});
+  auto replicated = makeShardLayout(mesh, f32({2, 8}), DimAxes{{}, {}});
+  ReshardPlan plan = planReshard(mesh, split, replicated);
+  for (const PlannedStep &planned : plan.steps)
+    for (const AxisRef &axis : planned.step.axes)
+      CHECK(axis.isSubAxis()); // a gather per dim, each over its half of x
+  CHECK(checkReshard(mesh, split, replicated) == kinds(plan));
+  auto merged = makeShardLayout(mesh, f32({2, 8}), DimAxes{{}, {AxisRef::sub("x", 1, 2)}});
+  auto whole = makeShardLayout(mesh, f32({2, 8}), DimAxes{{}, {ax("x")}});
+  CHECK(kinds(planReshard(mesh, merged, whole)) == std::vector<StepKind>{StepKind::AllSlice});
+  CHECK(checkReshard(mesh, merged, whole) == std::vector<StepKind>{StepKind::AllSlice});
+}
+
 TEST_CASE("random reshards between layouts of uneven shapes are exact") {
   Mesh mesh = makeMesh({{"x", 2}, {"y", 3}});
   std::vector<DimAxes> layouts = {{{}, {}},

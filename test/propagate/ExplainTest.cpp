@@ -59,6 +59,20 @@ TEST_CASE("why replicated: a closed dim") {
   CHECK(has(text, "/inputs/1/sharding"));
 }
 
+TEST_CASE("why replicated: a closed dim a sharding_group member copied") {
+  // d copies a's closed dim 1 through the group; e's y cannot enter it.
+  std::string text = explain(
+      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
+         {"name": "e", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {y}]>"})",
+      R"({"op": "negate", "operands": ["e"], "result": "d"},
+         {"op": "sharding_group", "group_id": 3, "operands": ["a"]},
+         {"op": "sharding_group", "group_id": 3, "operands": ["d"]})",
+      R"({"value": "d"})", "d");
+  CAPTURE(text);
+  CHECK(has(text, "dim 1 (size 8) is replicated"));
+  CHECK(has(text, "closed in the sharding at sharding_group 3"));
+}
+
 TEST_CASE("why replicated: an explicitly replicated axis") {
   std::string text = explain(
       R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"},

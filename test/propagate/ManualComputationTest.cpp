@@ -61,3 +61,28 @@ TEST_CASE("a closed in_sharding dim does not gain free axes") {
   CHECK(printSharding(p.result.manualComputations.at(&p.graph.main.ops[0]).inShardings[0]) ==
         R"(<@mesh, [{"data"}, {}]>)");
 }
+
+TEST_CASE("a closed in_sharding is applied to an operand without a sharding") {
+  // Shardy's apply_sharding_constraints.mlir @manual_computation: the closed
+  // in_sharding becomes a's own sharding, so m's "model" cannot enter a's
+  // dim 1; an open in_sharding leaves a to propagation.
+  auto graph = [](const std::string &inSharding) {
+    return graphJson(R"({"name": "data", "size": 2}, {"name": "model", "size": 2})",
+                     R"({"name": "p", "type": "tensor<8x16xf32>"})",
+                     R"({"op": "add", "operands": ["p", "p"], "result": "a"},
+         {"op": "manual_computation", "operands": ["a"], "results": ["r"],
+          "in_shardings": [")" +
+                         inSharding +
+                         R"("], "out_shardings": ["<@mesh, [{data}, {}]>"],
+          "manual_axes": ["data"],
+          "body": {"args": [{"name": "al", "type": "tensor<4x16xf32>"}],
+                   "ops": [{"op": "tanh", "operands": ["al"], "result": "yl"}],
+                   "return": ["yl"]}},
+         {"op": "negate", "operands": ["a"], "result": "m"})",
+                     R"({"value": "r"}, {"value": "m", "sharding": "<@mesh, [{}, {model}]>"})");
+  };
+  auto closed = propagate(graph("<@mesh, [{data}, {}]>"));
+  CHECK(closed.sharding("a") == R"(<@mesh, [{"data"}, {}]>)");
+  auto open = propagate(graph("<@mesh, [{data}, {?}]>"));
+  CHECK(open.sharding("a") == R"(<@mesh, [{"data"}, {"model"}]>)");
+}

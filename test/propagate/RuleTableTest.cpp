@@ -83,11 +83,75 @@ TEST_CASE("reshape splits a sharded dim into sub-axes and merges dims") {
                         "sharding": "<@mesh, [{x, y}]>"})",
                     R"({"value": "r"})");
   CHECK(back.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
-  // 6x4 -> 4x6: only the common major factor of size 2 lines up.
-  CHECK(
-      ruleOf(R"({"name": "a", "type": "tensor<6x4xf32>"})",
-             R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})") ==
-      "([ij, k])->([il, m]) {i=2, j=3, k=4, l=2, m=6} need_replication={j, k, l, m}");
+}
+
+TEST_CASE("reshape of swapped dims: factors by gcd across dims that do not line up (Shardy)") {
+  auto reshape = [](const std::string &in, const std::string &out) {
+    return ruleOf(R"({"name": "a", "type": "tensor<)" + in + R"(xf32>"})",
+                  R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<)" + out +
+                      R"(xf32>"})");
+  };
+  // 6x4 -> 4x6: the major 2 is shared; then 3 (in) against 2 (out) diverge,
+  // and the output catches up with 3 so that the last 2 is shared again.
+  CHECK(reshape("6x4", "4x6") == "([ij, mn])->([ik, ln]) {i=2, j=3, k=2, l=3, m=2, n=2}");
+  CHECK(reshape("3x2", "2x3") == "([i, l])->([j, k]) {i=3, j=2, k=3, l=2}");
+  CHECK(reshape("5x2x5x3", "5x3x5x2") ==
+        "([i, j, l, n])->([i, k, m, o]) {i=5, j=2, k=3, l=5, m=5, n=3, o=2}");
+  CHECK(reshape("2x3x8", "3x4x4") == "([i, k, mn])->([j, lm, n]) {i=2, j=3, k=3, l=2, m=2, n=4}");
+  CHECK(reshape("3x4x4", "2x3x8") == "([i, lm, n])->([j, k, mn]) {i=3, j=2, k=3, l=2, m=2, n=4}");
+  CHECK(reshape("4x7x5x8", "14x10x8") ==
+        "([ij, l, n, o])->([ik, mn, o]) {i=2, j=2, k=7, l=7, m=2, n=5, o=8}");
+  // Size-1 dims take no factor, wherever they are.
+  CHECK(reshape("1x8x4", "8x1x4x1") == "([1, i, j])->([i, 1, j, 1]) {i=8, j=4}");
+}
+
+TEST_CASE("reshape of swapped dims: the shared major factor propagates, the rest does not") {
+  auto p =
+      basic(R"({"name": "a", "type": "tensor<6x4xf32>", "sharding": "<@mesh, [{x}, {y}]>"})",
+            R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})",
+            R"({"value": "r"})");
+  // x (2) is the shared factor i; y shards the operand-only factors m, n.
+  CHECK(p.sharding("r") == R"(<@mesh, [{"x"}, {}]>)");
+  auto back =
+      basic(R"({"name": "a", "type": "tensor<6x4xf32>"})",
+            R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>",
+                        "sharding": "<@mesh, [{y}, {x}]>"})",
+            R"({"value": "r"})");
+  // y (4) splits: its major 2 is the shared factor, the rest would need k.
+  CHECK(back.sharding("a") == R"(<@mesh, [{"y":(1)2}, {}]>)");
+}
+
+TEST_CASE("the partitioner's reshape rule: factors one side lacks need replication") {
+  // n (the minor 2 of both dim 1s) is shared, so it stays pass-through.
+  Graph graph = loadGraph(graphJson(
+      kMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
+      R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})", ""));
+  const Op &op = graph.main.ops.back();
+  CHECK(printOpShardingRule(partitioningRuleFor(graph, op)) ==
+        "([ij, mn])->([ik, ln]) {i=2, j=3, k=2, l=3, m=2, n=2} need_replication={j, k, l, m}");
+  // Other ops keep their rule.
+  Graph add = loadGraph(graphJson(kMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
+                                  R"({"op": "add", "operands": ["a", "a"], "result": "r"})", ""));
+  CHECK(partitioningRuleFor(add, add.main.ops.back()) == shardingRuleFor(add, add.main.ops.back()));
+}
+
+TEST_CASE("size-0 dims: a factor of size 0 shared like any other; a reshape without elements has "
+          "no rule") {
+  CHECK(ruleOf(R"({"name": "a", "type": "tensor<2x0x4xf32>"})",
+               R"({"op": "add", "operands": ["a", "a"], "result": "c"})") ==
+        "([i, j, k], [i, j, k])->([i, j, k]) {i=2, j=0, k=4}");
+  auto p = basic(R"({"name": "a", "type": "tensor<8x0xf32>", "sharding": "<@mesh, [{}, {y}]>"})",
+                 R"({"op": "add", "operands": ["a", "a"], "result": "c"})", R"({"value": "c"})");
+  CHECK(p.sharding("c") == R"(<@mesh, [{}, {"y"}]>)");
+  Graph graph = loadGraph(graphJson(
+      kMesh, R"({"name": "a", "type": "tensor<4x0xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
+      R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<0x8xf32>"})", ""));
+  CHECK_FALSE(hasShardingRule(graph, graph.main.ops.back()));
+  auto empty =
+      basic(R"({"name": "a", "type": "tensor<4x0xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
+            R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<0x8xf32>"})",
+            R"({"value": "r"})");
+  CHECK(empty.sharding("r") == R"(<@mesh, [{}, {}]>)");
 }
 
 TEST_CASE("broadcast_in_dim maps operand dims; expanded and new dims are the result's own") {

@@ -10,29 +10,63 @@ namespace {
 const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
 }
 
-TEST_CASE("sharding_constraint shards its single-use operand too (closed dims stay closed)") {
+TEST_CASE("a closed sharding_constraint shards its operand too, whatever its other uses") {
+  // Shardy's apply_sharding_constraints.mlir @input_has_one_use and
+  // @no_other_sharding_constraint_users: the operand holds the closed
+  // constraint from the start, so y from p cannot enter its dim 1.
   std::string inputs =
       R"({"name": "p", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {y}]>"},
                           {"name": "q", "type": "tensor<8x8xf32>"})";
-  std::string constraint =
-      R"({"op": "sharding_constraint", "operands": ["a"], "result": "c", "sharding": "<@mesh, [{x}, {}]>"})";
-  auto single = propagate(graphJson(
-      kMesh, inputs, R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint,
-      R"({"value": "c"})"));
-  // a holds the closed constraint from the start: y from p cannot enter dim 1.
-  CHECK(single.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
-  CHECK(single.origin("a") == "constraint:/ops/1");
-  CHECK(single.sharding("c") == R"(<@mesh, [{"x"}, {}]>)");
+  auto graph = [&](const std::string &constraintSharding, const std::string &more) {
+    return graphJson(kMesh, inputs,
+                     R"({"op": "add", "operands": ["p", "q"], "result": "a"},
+                        {"op": "sharding_constraint", "operands": ["a"], "result": "c",
+                         "sharding": ")" +
+                         constraintSharding + R"("},
+                        {"op": "negate", "operands": ["a"], "result": "n"})" +
+                         more,
+                     R"({"value": "c"}, {"value": "n"})");
+  };
+  auto closed = propagate(graph("<@mesh, [{x}, {}]>", ""));
+  CHECK(closed.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
+  CHECK(closed.origin("a") == "constraint:/ops/1");
+  CHECK(closed.sharding("n") == R"(<@mesh, [{"x"}, {}]>)");
+  // @open_sharding_constraint: an open constraint is not applied; a is an
+  // ordinary open value and gets x back through the constraint and y from p.
+  auto open = propagate(graph("<@mesh, [{x}, {?}]>", ""));
+  CHECK(open.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
+  // @has_different_sharding_constraint_user: two constraints asking
+  // different things: neither is applied.
+  auto two = propagate(graph("<@mesh, [{x}, {}]>", R"(, {"op": "sharding_constraint",
+      "operands": ["a"], "result": "c2", "sharding": "<@mesh, [{}, {y}]>"})"));
+  CHECK(two.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
+  // @has_other_identical_sharding_constraint_user: equal asks are applied.
+  auto same = propagate(graph("<@mesh, [{x}, {}]>", R"(, {"op": "sharding_constraint",
+      "operands": ["a"], "result": "c2", "sharding": "<@mesh, [{x}, {}]>"})"));
+  CHECK(same.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
+}
 
-  auto twoUses =
-      propagate(graphJson(kMesh, inputs,
-                          R"({"op": "add", "operands": ["p", "q"], "result": "a"},)" + constraint +
-                              R"(, {"op": "negate", "operands": ["a"], "result": "n"})",
-                          R"({"value": "c"}, {"value": "n"})"));
-  // Now a is an ordinary open value: it gets x back through the constraint
-  // and y from p.
-  CHECK(twoUses.sharding("a") == R"(<@mesh, [{"x"}, {"y"}]>)");
-  CHECK(twoUses.sharding("c") == R"(<@mesh, [{"x"}, {}]>)");
+TEST_CASE("a chain of sharding_constraints: the input's other uses read the last constraint") {
+  // Shardy's apply_sharding_constraints.mlir @chain_of_two_sharding_constraints:
+  // a's head constraint shards a; the add reads the chain's end instead.
+  auto chain = [&](const std::string &firstExtraUse) {
+    return propagate(graphJson(kMesh, R"({"name": "p", "type": "tensor<8x8xf32>"})",
+                               R"({"op": "add", "operands": ["p", "p"], "result": "a"},
+                     {"op": "sharding_constraint", "operands": ["a"], "result": "c1",
+                      "sharding": "<@mesh, [{x}, {}]>"},
+                     {"op": "sharding_constraint", "operands": ["c1"], "result": "c2",
+                      "sharding": "<@mesh, [{}, {y}]>"},
+                     {"op": "add", "operands": ["a", "a"], "result": "n"})" +
+                                   firstExtraUse,
+                               R"({"value": "c2"}, {"value": "n"})"));
+  };
+  auto p = chain("");
+  CHECK(p.sharding("a") == R"(<@mesh, [{"x"}, {}]>)");
+  CHECK(p.sharding("n") == R"(<@mesh, [{}, {"y"}]>)");
+  // @first_constraint_in_chain_has_multiple_uses: c1 read twice ends the
+  // chain at c1 (length 1): n reads a again.
+  auto broken = chain(R"(, {"op": "negate", "operands": ["c1"], "result": "m"})");
+  CHECK(broken.sharding("n") == R"(<@mesh, [{"x"}, {}]>)");
 }
 
 TEST_CASE("sharding_group members end with one sharding") {

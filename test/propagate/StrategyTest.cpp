@@ -135,3 +135,23 @@ TEST_CASE("op-priority: an elementwise op whose operand has other uses waits a s
   CHECK(propagate(json, PropagationStrategy::OpPriority).sharding("s") ==
         R"(<@mesh, [{}, {"a"}]>)");
 }
+
+TEST_CASE("user-priority: a group member's copy of a p1 sharding waits for p1 too") {
+  // Shardy syncs group members before user-priority propagation, so y holds
+  // x's [{a}p1] as its own p1 sharding: at p0 its dim is closed and empty,
+  // and w takes q's "b" without a conflict; only then does y show "a".
+  std::string json =
+      graphJson(R"({"name": "a", "size": 2}, {"name": "b", "size": 2})",
+                R"({"name": "x", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}p1]>"},
+         {"name": "z", "type": "tensor<8xf32>"},
+         {"name": "q", "type": "tensor<8xf32>", "sharding": "<@mesh, [{b}p0]>"})",
+                R"({"op": "negate", "operands": ["z"], "result": "y"},
+         {"op": "sharding_group", "group_id": 0, "operands": ["x"]},
+         {"op": "sharding_group", "group_id": 0, "operands": ["y"]},
+         {"op": "add", "operands": ["y", "q"], "result": "w"})",
+                R"({"value": "w"}, {"value": "x"})");
+  auto p = propagate(json, PropagationStrategy::UserPriority);
+  CHECK(p.sharding("w") == R"(<@mesh, [{"b"}]>)");
+  CHECK(p.sharding("y") == R"(<@mesh, [{"a"}]>)");
+  CHECK(p.sharding("z") == R"(<@mesh, [{"a"}]>)");
+}

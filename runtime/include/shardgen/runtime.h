@@ -139,4 +139,11 @@ void barrier(const DeviceContext &device);
 /// collectives serve, so a watchdog can say where a device waits.
 void traceOp(const DeviceContext &device, const char *pointer);
 
+/// A block of `bytes` for a device's buffers, from a small process-wide pool
+/// of blocks earlier calls gave back: allocating (and page-faulting) tens of
+/// MB on every call of a program cost more than its kernels. Give it back
+/// with releaseArena (same `bytes`); never shared between two holders.
+unsigned char *acquireArena(int64_t bytes);
+void releaseArena(unsigned char *data, int64_t bytes);
+
 } // namespace shardgen::runtime

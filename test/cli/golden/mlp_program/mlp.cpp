@@ -41,38 +41,38 @@ void kernel0(const rt::DeviceContext &device, unsigned char **values, const int3
   const int64_t position = device.position;
   (void)position;
   {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]), [in0 = as<float>(values[bufferIds[3]])](int64_t i, int64_t c, float product) {
+      (void)i;
+      const auto t1 = F32::load(F32::store(OpAdd::apply(F32::load(product), F32::load(loadAt(in0, c)))));
+      return F32::store(OpTanh::apply(t1));
+    });
   }
 }
 
 void kernel1(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  stridedCopy<uint32_t, 2, Walk<2>{{4, 16}, {0, 1}, {16, 1}, 0, 0}>(as<uint32_t>(values[bufferIds[0]]), as<uint32_t>(values[bufferIds[1]]));
+  {
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
+  }
 }
 
 void kernel2(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  fusedElementwise<float, 64>(as<float>(values[bufferIds[0]]), [in0 = as<float>(values[bufferIds[1]]), in1 = as<float>(values[bufferIds[2]])](int64_t i) {
-    const auto t0 = F32::load(F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, i)))));
-    return F32::store(OpTanh::apply(t0));
-  });
+  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[bufferIds[0]], values[bufferIds[1]], 64);
 }
 
 void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[bufferIds[0]], values[bufferIds[1]], 64);
+  fusedElementwise2D<float, 4, 16>(as<float>(values[bufferIds[0]]), [in0 = as<float>(values[bufferIds[1]]), in1 = as<float>(values[bufferIds[2]])](int64_t r, int64_t c, int64_t i) {
+    (void)r;
+    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, c))));
+  });
 }
 
-void kernel4(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
-  const int64_t position = device.position;
-  (void)position;
-  binary<F32, OpAdd, 64>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
-}
-
-void kernel5(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+void kernel4(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
@@ -81,13 +81,11 @@ void kernel5(int64_t position, const void *const *inputs, unsigned char **values
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
-    {
-      copy<uint32_t, 64>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 16)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
-    }
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 16) * 4);
   }
 }
 
-void kernel6(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+void kernel5(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
@@ -102,6 +100,19 @@ void kernel6(int64_t position, const void *const *inputs, unsigned char **values
   }
 }
 
+void kernel6(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 1) * 4);
+  }
+}
+
 void kernel7(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
@@ -111,9 +122,7 @@ void kernel7(int64_t position, const void *const *inputs, unsigned char **values
     const int64_t k0 = (position % 2);
     const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
     (void)o0;
-    {
-      copy<uint32_t, 16>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 1)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
-    }
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 16) * 4);
   }
 }
 
@@ -123,28 +132,11 @@ void kernel8(int64_t position, const void *const *inputs, unsigned char **values
   (void)values;
   (void)outputs;
   {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      copy<uint32_t, 256>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o0 * 16)) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
-    }
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
   }
 }
 
 void kernel9(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
-    {
-      copy<uint32_t, 16>(as<uint32_t>(inputs[bufferIds[0]]) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
-    }
-  }
-}
-
-void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
@@ -161,22 +153,15 @@ void kernel10(int64_t position, const void *const *inputs, unsigned char **value
   }
 }
 
-void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
   (void)outputs;
-  {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 256);
-    }
-  }
+  values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
 }
 
-void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
@@ -191,49 +176,7 @@ void kernel12(int64_t position, const void *const *inputs, unsigned char **value
   }
 }
 
-void kernel13(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 64);
-    }
-  }
-}
-
-void kernel14(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
-    }
-  }
-}
-
-void kernel15(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 64);
-    }
-  }
-}
-
-void kernel16(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
   (void)position;
   (void)inputs;
   (void)values;
@@ -256,22 +199,16 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
   {
-    static const int32_t kBuffers[] = {0, 1, 5, 2, 6, 8, 5, 6, 8, 3, 9, 9, 10, 4, 11, 10, 11, 12};
+    static const int32_t kBuffers[] = {0, 1, 8, 2, 8, 3, 9, 9, 10, 12, 10, 4};
     static const DeviceCall kCalls[] = {
-      // /ops/0: h0 = dot_general(x, w1)
+      // /ops/0, /ops/1, /ops/2, /ops/3 (fused): h0 = dot_general(x, w1); b1_full = broadcast_in_dim(b1); h1 = add(h0, b1_full); h = tanh(h1)
       {kernel0, 0, nullptr},
-      // /ops/1: b1_full = broadcast_in_dim(b1)
-      {kernel1, 3, nullptr},
-      // /ops/2, /ops/3 (fused): h1 = add(h0, b1_full); h = tanh(h1)
-      {kernel2, 5, nullptr},
       // /ops/4: y0 = dot_general(h, w2)
-      {kernel0, 8, nullptr},
+      {kernel1, 4, nullptr},
       // all_reduce of y0 over {"model"} for /ops/4
-      {kernel3, 11, "/ops/4"},
-      // /ops/5: b2_full = broadcast_in_dim(b2)
-      {kernel1, 13, nullptr},
-      // /ops/6: y = add(y0.10, b2_full)
-      {kernel4, 15, nullptr},
+      {kernel2, 7, "/ops/4"},
+      // /ops/5, /ops/6 (fused): b2_full = broadcast_in_dim(b2); y = add(y0.10, b2_full)
+      {kernel3, 9, nullptr},
     };
     for (const DeviceCall &call : kCalls) {
       if (call.trace) // a stuck device is reported with its op
@@ -282,7 +219,8 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
-/// Copies this device's piece of each global input into its buffer.
+/// Points each input value at this device's piece of the global input when
+/// that piece is contiguous, else copies the piece into the value's buffer.
 void scatterInputs(int64_t position, const void *const *inputs, unsigned char **values) {
   (void)position;
   (void)inputs;
@@ -290,11 +228,11 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   {
     static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
-      {kernel5, 0},
-      {kernel6, 2},
-      {kernel7, 4},
-      {kernel8, 6},
-      {kernel9, 8},
+      {kernel4, 0},
+      {kernel5, 2},
+      {kernel6, 4},
+      {kernel7, 6},
+      {kernel8, 8},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
@@ -311,7 +249,7 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   {
     static const int32_t kBuffers[] = {12, 0};
     static const PositionCall kCalls[] = {
-      {kernel10, 0},
+      {kernel9, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -327,11 +265,11 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   {
     static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
-      {kernel11, 0},
-      {kernel12, 2},
-      {kernel13, 4},
-      {kernel14, 6},
-      {kernel15, 8},
+      {kernel10, 0},
+      {kernel11, 2},
+      {kernel10, 4},
+      {kernel10, 6},
+      {kernel10, 8},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
@@ -346,7 +284,7 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   {
     static const int32_t kBuffers[] = {0, 12};
     static const PositionCall kCalls[] = {
-      {kernel16, 0},
+      {kernel12, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -355,8 +293,8 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
 }
 
 constexpr int64_t kNumValues = 13;
-constexpr int64_t kArenaBytes = 2688;
-constexpr int64_t kValueOffsets[kNumValues] = {0, 256, 1280, 1344, 2368, 2432, 0, 0, 256, 0, 2432, 0, 256};
+constexpr int64_t kArenaBytes = 1280;
+constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 1024, 0, 1024, 0, 0};
 
 } // namespace
 
@@ -367,7 +305,7 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 256, 1280, 1344, 2368, 2432, 0
 /// this device's local piece of output j into `outputs[kNumOutputs + j]`.
 extern "C" void shardgen_mlp_device(const rt::DeviceContext *device, const void *const *inputs,
                                   void *const *outputs, int32_t globalTensors) {
-  Scratch arena(kArenaBytes);
+  PooledArena arena(kArenaBytes); // reused across calls: no page faults
   unsigned char *values[kNumValues];
   for (int64_t v = 0; v < kNumValues; ++v)
     values[v] = arena.data + kValueOffsets[v];

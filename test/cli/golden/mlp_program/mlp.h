@@ -72,7 +72,8 @@ inline constexpr int64_t kMaxRank = 2;
 /// How a tensor is split over the mesh.
 struct Layout {
   const char *mesh;        // "@mesh [data=2, model=2]": the program's mesh
-  const char *sharding;    // "<@mesh, [{data}, {}]>" (Shardy form)
+  const char *sharding;    // "<@mesh, [{data}, {}]>" (Shardy form), or a
+                           // distribution's JSON for a distributed tensor
   int64_t rank;
   int64_t shape[kMaxRank]; // the global shape (1 from `rank` on)
 };

@@ -1,0 +1,98 @@
+#pragma once
+// The value names of one scope while a graph is read: an open-addressing hash
+// table of views into the JSON document. A graph of a million values looks
+// names up a few million times; std::unordered_map (a node per name, a
+// modulo per lookup) was most of the reader's time outside parsing.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace shardgen {
+
+class NameTable {
+public:
+  /// Room for `count` names in all without growing.
+  void reserve(size_t count) {
+    if (count * 4 > slots_.size() * 3)
+      rehash(capacityFor(count));
+  }
+
+  size_t size() const { return size_; }
+
+  std::optional<int64_t> find(std::string_view name) const {
+    if (slots_.empty())
+      return std::nullopt;
+    uint32_t hash = hashOf(name);
+    for (size_t i = hash & mask(); slots_[i].used(); i = (i + 1) & mask())
+      if (slots_[i].hash == hash && slots_[i].name() == name)
+        return slots_[i].id;
+    return std::nullopt;
+  }
+
+  /// Adds `name` (not empty, shorter than 4 GiB); false (and nothing
+  /// changes) when it is already there.
+  bool insert(std::string_view name, int64_t id) {
+    reserve(size_ + 1);
+    uint32_t hash = hashOf(name);
+    size_t i = hash & mask();
+    for (; slots_[i].used(); i = (i + 1) & mask())
+      if (slots_[i].hash == hash && slots_[i].name() == name)
+        return false;
+    slots_[i] = Slot{name.data(), static_cast<uint32_t>(name.size()), hash, id};
+    ++size_;
+    return true;
+  }
+
+private:
+  struct Slot {                 // 24 bytes: the table of a million names is about 32 MB
+    const char *data = nullptr; // null: a free slot (names are never empty)
+    uint32_t size = 0;
+    uint32_t hash = 0;
+    int64_t id = -1;
+
+    bool used() const { return data != nullptr; }
+    std::string_view name() const { return {data, size}; }
+  };
+
+  /// FNV-1a, then a multiply-shift mix so the low bits (the slot) depend on
+  /// every byte: names often differ only in their last digits.
+  static uint32_t hashOf(std::string_view name) {
+    uint64_t hash = 1469598103934665603ull;
+    for (char c : name) {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 1099511628211ull;
+    }
+    hash ^= hash >> 29;
+    hash *= 0xbf58476d1ce4e5b9ull;
+    return static_cast<uint32_t>(hash >> 32);
+  }
+
+  static size_t capacityFor(size_t count) {
+    size_t capacity = 16;
+    while (capacity * 3 < count * 4) // at most 3/4 full: short probe runs
+      capacity *= 2;
+    return capacity;
+  }
+
+  size_t mask() const { return slots_.size() - 1; }
+
+  void rehash(size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{});
+    for (const Slot &slot : old) {
+      if (!slot.used())
+        continue;
+      size_t i = slot.hash & mask();
+      while (slots_[i].used())
+        i = (i + 1) & mask();
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
+} // namespace shardgen
