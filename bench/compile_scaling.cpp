@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 
+#include "bench/chain_graph.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/pipeline/Pipeline.h"
 
@@ -43,31 +44,6 @@ struct CpuSeconds : pipeline::PassObserver {
   }
 };
 
-/// The graph's JSON: `layers` layers of h = tanh(h . w_i + b_i), 3 ops each.
-std::string chainGraph(int64_t layers) {
-  std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "chain",
- "meshes": [{"name": "mesh", "axes": [{"name": "data", "size": 2}, {"name": "model", "size": 2}]}],
- "inputs": [{"name": "x", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{data}, {}]>"})";
-  for (int64_t i = 0; i < layers; ++i) {
-    std::string n = std::to_string(i);
-    json += ",\n  {\"name\": \"w" + n + "\", \"type\": \"tensor<16x16xf32>\"}";
-    json += ",\n  {\"name\": \"b" + n + "\", \"type\": \"tensor<8x16xf32>\"}";
-  }
-  json += "],\n \"ops\": [";
-  std::string h = "x";
-  for (int64_t i = 0; i < layers; ++i) {
-    std::string n = std::to_string(i);
-    json += std::string(i ? "," : "") + "\n  {\"op\": \"dot_general\", \"operands\": [\"" + h +
-            "\", \"w" + n + "\"], \"result\": \"m" + n +
-            "\", \"lhs_contracting_dimensions\": [1], \"rhs_contracting_dimensions\": [0]}";
-    json += ",\n  {\"op\": \"add\", \"operands\": [\"m" + n + "\", \"b" + n +
-            "\"], \"result\": \"a" + n + "\"}";
-    json += ",\n  {\"op\": \"tanh\", \"operands\": [\"a" + n + "\"], \"result\": \"h" + n + "\"}";
-    h = "h" + n;
-  }
-  return json + "],\n \"outputs\": [{\"value\": \"" + h + "\"}]}\n";
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -75,7 +51,9 @@ int main(int argc, char **argv) {
   std::printf("%9s %8s %8s %8s %8s %8s %8s %10s\n", "ops", "read", "verify", "propagate",
               "partition", "generate", "total", "s / 1k ops");
   for (int64_t ops = 10000; ops <= maxOps; ops *= 10) {
-    const std::string json = chainGraph(ops / 3);
+    bench::ChainSpec chain; // h = tanh(h . w_i + b_i), 3 ops a layer
+    chain.layers = ops / chain.opsPerLayer();
+    const std::string json = bench::chainGraphJson(chain);
     CpuSeconds seconds;
     pipeline::Pipeline passes(&seconds);
     Graph graph = passes.read([&] { return readGraph(json); });

@@ -138,7 +138,7 @@ void benchStages(int64_t maxOps) {
   std::printf("%9s %14s %14s %14s %14s %14s\n", "ops", "read", "verify", "propagate", "apply",
               "write");
   for (int64_t ops = 1000; ops <= maxOps; ops *= 10) {
-    std::string json = chainGraphJson(ops / kChainOpsPerLayer);
+    std::string json = bench::chainGraphJson(propagationChain(ops / kChainOpsPerLayer));
     heap.peak = heap.live;
     int64_t base = heap.live;
     auto n = static_cast<double>(ops);
@@ -252,7 +252,8 @@ void benchAgainstMlir(int64_t maxOps, const std::string &mlirOpt) {
     return;
   for (int64_t ops = 1000; ops <= maxOps; ops *= 10) {
     int64_t layers = ops / kChainOpsPerLayer;
-    std::string json = chainGraphJson(layers), mlir = chainGraphMlir(layers);
+    std::string json = bench::chainGraphJson(propagationChain(layers)),
+                mlir = chainGraphMlir(layers);
     writeFile(dir + "/chain.json", json);
     writeFile(dir + "/chain.mlir", mlir);
     double sgPass = shardgenPassSeconds(json);

@@ -128,44 +128,25 @@ private:
 
 const char *kChainShape = "64x64";
 
-std::string chainWeightSharding(int64_t layer, bool mlir) {
-  if (mlir)
-    return layer % 2 ? "[[], [1]]" : "[[], [], [1]]";
-  return layer % 2 ? R"(<@mesh, [{\"model\"}, {}]>)" : R"(<@mesh, [{}, {\"model\"}]>)";
+/// bench::weightShardedOnColumns in the mesh dialect (batch dim first).
+std::string chainWeightSharding(int64_t layer) {
+  return bench::weightShardedOnColumns(layer) ? "[[], [], [1]]" : "[[], [1]]";
 }
 
 } // namespace
 
 Graph buildTransformerStack(int64_t layers) { return LayerStackBuilder().build(layers); }
 
-std::string chainGraphJson(int64_t layers) {
-  std::string type = std::string("tensor<") + kChainShape + "xf32>";
-  std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "chain",
- "meshes": [{"name": "mesh", "axes": [{"name": "data", "size": 4}, {"name": "model", "size": 2}]}],
- "inputs": [{"name": "x", "type": ")" +
-                     type + R"(", "sharding": "<@mesh, [{\"data\"}, {}]>"})";
-  for (int64_t i = 0; i < layers; ++i) {
-    std::string n = std::to_string(i);
-    json += ",\n  {\"name\": \"w" + n + "\", \"type\": \"" + type + "\", \"sharding\": \"" +
-            chainWeightSharding(i, false) + "\"}";
-    json += ",\n  {\"name\": \"b" + n + "\", \"type\": \"" + type + "\"}";
-    json += ",\n  {\"name\": \"s" + n + "\", \"type\": \"" + type + "\"}";
-  }
-  json += "],\n \"ops\": [";
-  std::string h = "x";
-  for (int64_t i = 0; i < layers; ++i) {
-    std::string n = std::to_string(i);
-    json += std::string(i ? "," : "") + "\n  {\"op\": \"dot_general\", \"operands\": [\"" + h +
-            "\", \"w" + n + "\"], \"result\": \"m" + n +
-            "\", \"lhs_contracting_dimensions\": [1], \"rhs_contracting_dimensions\": [0]}";
-    json += ",\n  {\"op\": \"add\", \"operands\": [\"m" + n + "\", \"b" + n +
-            "\"], \"result\": \"a" + n + "\"}";
-    json += ",\n  {\"op\": \"multiply\", \"operands\": [\"a" + n + "\", \"s" + n +
-            "\"], \"result\": \"p" + n + "\"}";
-    json += ",\n  {\"op\": \"tanh\", \"operands\": [\"p" + n + "\"], \"result\": \"h" + n + "\"}";
-    h = "h" + n;
-  }
-  return json + "],\n \"outputs\": [{\"value\": \"" + h + "\"}]}\n";
+bench::ChainSpec propagationChain(int64_t layers) {
+  bench::ChainSpec spec;
+  spec.layers = layers;
+  spec.dataSize = 4;
+  spec.modelSize = 2;
+  spec.batchShape = kChainShape;
+  spec.weightShape = kChainShape;
+  spec.shardWeights = true;
+  spec.scale = true;
+  return spec;
 }
 
 std::string chainGraphMlir(int64_t layers) {
@@ -181,7 +162,7 @@ std::string chainGraphMlir(int64_t layers) {
   std::string h = "%h";
   for (int64_t i = 0; i < layers; ++i) {
     std::string n = std::to_string(i);
-    mlir += "  %ws" + n + " = mesh.shard %w" + n + " to <@mesh, " + chainWeightSharding(i, true) +
+    mlir += "  %ws" + n + " = mesh.shard %w" + n + " to <@mesh, " + chainWeightSharding(i) +
             "> : " + type + "\n";
     mlir += "  %m" + n + " = tosa.matmul " + h + ", %ws" + n + binary;
     mlir += "  %a" + n + " = tosa.add %m" + n + ", %b" + n + binary;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bench/chain_graph.h"
 #include "compiler/ir/Graph.h"
 
 namespace shardgen {
@@ -16,8 +17,9 @@ Graph buildTransformerStack(int64_t layers);
 
 constexpr int64_t kChainOpsPerLayer = 4;
 /// h = tanh((h . w_i + b_i) * s_i) per layer, weights alternately column- and
-/// row-sharded on `model`, the input batch-sharded on `data` (mesh 4x2).
-std::string chainGraphJson(int64_t layers);
+/// row-sharded on `model`, the input batch-sharded on `data` (mesh 4x2):
+/// bench::chainGraphJson of this spec.
+bench::ChainSpec propagationChain(int64_t layers);
 /// The same chain in MLIR: tosa.matmul (with a leading batch dim of 1),
 /// tosa.add, tosa.mul, tosa.tanh, the annotations as mesh.shard ops.
 std::string chainGraphMlir(int64_t layers);

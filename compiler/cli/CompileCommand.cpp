@@ -70,8 +70,12 @@ static int runCompile(const ParsedArgs &args) {
   folder.commit();
   if (args.has("--report"))
     std::cout << formatManifest(computeManifest(program), program);
+  std::string parts; // a large program's other device files
+  if (!generated.deviceParts.empty())
+    parts = generated.name + "_part1.cpp .. " + generated.name + "_part" +
+            std::to_string(generated.deviceParts.size()) + ".cpp, ";
   std::cerr << "wrote " << *dir << "/" << generated.name << ".h, " << generated.name << ".cpp, "
-            << generated.name
+            << parts << generated.name
             << (options.mpi ? "_host.cpp, " + generated.name + "_mpi.cpp" : "_host.cpp")
             << " and CMakeLists.txt (target " << generated.name << ")\n";
   return kSuccess;
@@ -84,8 +88,9 @@ const Command &compileCommand() {
        "GRAPH -o DIR [--backend threads|mpi] [--name NAME] [--report] [--strategy S] "
        "[--verify-spmd]",
        "Propagates shardings, partitions GRAPH and writes its C++ into DIR: NAME.cpp (the\n"
-       "per-device program), NAME.h (global-tensor and per-shard call styles, the mesh and\n"
-       "every tensor's layout), NAME_host.cpp, the kernel library and runtime sources, and a\n"
+       "per-device program; a large one also NAME_part1.cpp, ...), NAME.h (global-tensor\n"
+       "and per-shard call styles, the mesh and every tensor's layout), NAME_host.cpp, the\n"
+       "kernel library and runtime sources, and a\n"
        "CMakeLists.txt defining the library target NAME for add_subdirectory(). With\n"
        "--backend mpi also NAME_mpi.cpp (runRank, runRankShards) and the runtime's MPI\n"
        "backend, built when the CMake option SHARDGEN_BACKEND_MPI is ON (its default then).",

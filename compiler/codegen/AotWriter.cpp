@@ -25,7 +25,8 @@ static void writeFile(const fs::path &path, std::string_view contents) {
 
 void writeAotProject(const std::string &dir, const GeneratedProgram &generated) {
   const fs::path root(dir);
-  writeFile(root / (generated.name + ".cpp"), generated.source);
+  for (const auto &[name, source] : deviceSources(generated))
+    writeFile(root / name, source);
   writeFile(root / (generated.name + ".h"), generated.header);
   writeFile(root / (generated.name + "_host.cpp"), generated.hostSource);
   writeFile(root / "CMakeLists.txt", generated.cmakeLists);

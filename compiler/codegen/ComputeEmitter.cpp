@@ -86,7 +86,6 @@ struct StepView {
 
 /// The constant's words, as a file-scope array; returns its name.
 std::string emitConstantData(EmitterContext &context, const Literal &value) {
-  std::string name = context.freshName("kConstant");
   const size_t width = elementByteWidth(value.elementType());
   std::string word(storageWord(value.elementType()));
   std::string data;
@@ -102,8 +101,7 @@ std::string emitConstantData(EmitterContext &context, const Literal &value) {
   }
   if (value.numElements() == 0)
     data = "    0";
-  context.constants.lines("alignas(64) const " + word + " " + name + "[] = {\n" + data + "};");
-  return name;
+  return context.constant("kConstant", "alignas(64) const " + word + " ", "[] = {\n" + data + "};");
 }
 
 void emitConstant(StepView s) {

@@ -149,6 +149,26 @@ std::string EmitterContext::freshName(const std::string &prefix) {
   return prefix + std::to_string(nextConstant++);
 }
 
+std::string EmitterContext::constant(const std::string &prefix, const std::string &head,
+                                     const std::string &tail) {
+  auto [it, inserted] = constantByText_.emplace(prefix + "\n" + head + "\n" + tail, 0);
+  if (inserted) {
+    it->second = constants.size();
+    std::string name = freshName(prefix);
+    constants.push_back({name, head + name + tail});
+  }
+  usedConstants.push_back(it->second);
+  return constants[it->second].name;
+}
+
+std::vector<size_t> EmitterContext::takeUsedConstants() {
+  std::vector<size_t> used = std::move(usedConstants);
+  usedConstants.clear();
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  return used;
+}
+
 std::string EmitterContext::axisList(const std::vector<std::string> &axes) {
   std::vector<int64_t> indices;
   for (const std::string &axis : axes) {
@@ -157,9 +177,9 @@ std::string EmitterContext::axisList(const std::vector<std::string> &axes) {
       throw GraphError("", "collective axis \"" + axis + "\" is not an axis of the mesh");
     indices.push_back(static_cast<int64_t>(*index));
   }
-  std::string name = freshName("kAxes");
-  constants.lines("const int32_t " + name + "[] = {" +
-                  (indices.empty() ? std::string("0") : joinInts(indices)) + "};");
+  std::string name =
+      constant("kAxes", "const int32_t ",
+               "[] = {" + (indices.empty() ? std::string("0") : joinInts(indices)) + "};");
   return "rt::AxisList{" + name + ", " + str(static_cast<int64_t>(indices.size())) + "}";
 }
 

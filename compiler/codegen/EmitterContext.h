@@ -4,6 +4,7 @@
 // device. Internal to compiler/codegen.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,18 @@ public:
   explicit EmitterContext(const SpmdProgram &program) : program(program) {}
 
   const SpmdProgram &program;
-  CodeWriter constants; // file-scope definitions
+  /// A file-scope constant: its name and its definition.
+  struct Constant {
+    std::string name;
+    std::string definition;
+  };
+  /// Every constant defined so far, in order (constant() defines them).
+  std::vector<Constant> constants;
+  /// The constants named since the last takeUsedConstants() (by one step).
+  std::vector<size_t> usedConstants;
   /// Prototypes of custom_call targets, at global scope (C linkage).
   std::string customCallDeclarations;
-  CodeWriter steps; // body of runSteps
+  CodeWriter steps; // the code of the step being emitted
   int64_t nextConstant = 0;
 
   int64_t numDevices() const { return program.mesh.numDevices(); }
@@ -60,9 +69,18 @@ public:
                 bool withOffsets = false) const;
   /// Adds a fresh file-scope name with the prefix ("kConst" -> "kConst4").
   std::string freshName(const std::string &prefix);
+  /// The name of the file-scope constant `head NAME tail` ("const int32_t ",
+  /// "[] = {0, 1};"), defined once per distinct text so that equal steps
+  /// name equal constants (and share one kernel, KernelTable.h).
+  std::string constant(const std::string &prefix, const std::string &head, const std::string &tail);
+  /// usedConstants, emptied.
+  std::vector<size_t> takeUsedConstants();
   /// "rt::AxisList{kAxes3, 2}" for the named mesh axes, their indices a new
   /// file-scope array; a name that is no axis of the mesh is a GraphError.
   std::string axisList(const std::vector<std::string> &axes);
+
+private:
+  std::map<std::string, size_t> constantByText_;
 };
 
 /// "rt::DimView{outer, size, inner}": `shape` seen as [outer, shape[dim], inner].

@@ -21,6 +21,11 @@
 
 namespace shardgen::codegen {
 
+/// The most steps one fused group holds: a longer chain is cut into groups
+/// of this size (storing the value between them), so no generated function
+/// grows with the chain and equal pieces of a chain share one kernel.
+inline constexpr size_t kMaxFusedGroupSteps = 32;
+
 struct FusedGroup {
   /// The group's step indices in program order; the last is the root, whose
   /// outputs are the only values the group stores.

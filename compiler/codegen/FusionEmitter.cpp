@@ -80,7 +80,8 @@ FusedBody fusedBody(const EmitterContext &context, const FusedGroup &group) {
       out.body.lines("return " + tag + "::store(" + call + ");");
     } else {
       // Rounded as if stored (a no-op for f32), so fusion changes no bit.
-      std::string name = "t" + str(result);
+      // Numbered within the group: equal groups give equal text (one kernel).
+      std::string name = "t" + str(static_cast<int64_t>(temporaries.size()));
       temporaries[result] = name;
       out.body.lines("const auto " + name + " = " + tag + "::load(" + tag + "::store(" + call +
                      ")); // " + commentText(program.values[result].name));

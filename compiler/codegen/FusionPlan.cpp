@@ -78,9 +78,11 @@ FusionPlan planFusion(const SpmdProgram &program) {
   plan.groupOfStep.assign(numSteps, -1);
   plan.fusedAway.assign(numValues, false);
   // Consumers come later than producers, so walking backwards meets each
-  // root before its members.
+  // root before its members. A step whose consumer's group is full roots a
+  // new group.
   for (size_t s = numSteps; s-- > 0;) {
-    if (consumerOf[s] >= 0) {
+    if (consumerOf[s] >= 0 &&
+        plan.groups[plan.groupOfStep[consumerOf[s]]].steps.size() < kMaxFusedGroupSteps) {
       int64_t group = plan.groupOfStep[consumerOf[s]];
       plan.groupOfStep[s] = group;
       plan.groups[group].steps.push_back(s);

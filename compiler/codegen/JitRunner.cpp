@@ -98,6 +98,14 @@ JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls) {
 
 namespace {
 
+/// The device program's files, compiled in parallel into one module.
+std::vector<JitSource> jitSources(const GeneratedProgram &generated) {
+  std::vector<JitSource> sources;
+  for (auto &[name, source] : deviceSources(generated))
+    sources.push_back({name, source});
+  return sources;
+}
+
 /// Runs every device of the mesh on this process' threads.
 MeshLauncher threadsLauncher(const rt::LaunchOptions &options) {
   return [options](const rt::DeviceMesh &mesh, const rt::DeviceFunction &function) {
@@ -109,7 +117,7 @@ MeshLauncher threadsLauncher(const rt::LaunchOptions &options) {
 
 CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProgram &generated,
                                  const JitOptions &options)
-    : program_(program), module_(compileCpp(generated.source, generated.name + ".cpp", options)) {
+    : program_(program), module_(compileCppUnits(jitSources(generated), options)) {
   entry_ = module_->lookupFunction<Entry>(deviceEntryPoint(generated));
 }
 

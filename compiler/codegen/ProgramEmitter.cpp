@@ -12,10 +12,12 @@
 #include "compiler/codegen/BufferPlan.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/CppNames.h"
+#include "compiler/codegen/DeviceUnits.h"
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
 #include "compiler/codegen/InputBinding.h"
+#include "compiler/codegen/KernelTable.h"
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
@@ -56,103 +58,123 @@ std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, SpmdValueId
   return out.take();
 }
 
+/// The copy of tensor `i` of `ids` (see globalCopies) into `out`; an input
+/// `binding` binds in place is pointed at, not copied.
+void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<SpmdValueId> &ids,
+                  size_t i, bool scatter, const InputBinding &binding, CodeWriter &out) {
+  const ShardLayout &layout = context.layout(ids[i]);
+  const Shape &shape = layout.globalType.shape;
+  std::string word(storageWord(layout.globalType.elementType));
+  std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
+  if (layout.isDistributed()) {
+    std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
+                                : "static_cast<unsigned char *>(" + global + ")";
+    if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
+        !copies.empty()) {
+      auto scope = out.block();
+      out.lines(copies);
+    }
+    return;
+  }
+  std::string piece = EmitterContext::buffer(ids[i]);
+  std::vector<int64_t> strides = denseStrides(shape);
+  std::string linear;
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    if (std::string offset = pieceOffset(layout, d); offset != "0")
+      linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
+  if (scatter && binding.boundInPlace(ids[i])) {
+    out.lines(bindInPlace(mesh, layout, ids[i], i, linear));
+    return;
+  }
+  std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
+  std::vector<PieceClass> classes = pieceClasses(layout);
+  std::vector<std::string> bodies;
+  for (const PieceClass &piece_ : classes) {
+    std::vector<int64_t> zero(layout.rank(), 0);
+    bodies.push_back(
+        scatter ? stridedCopyCall(boxCopy(shape, zero, piece_.extents, zero, piece_.extents), word,
+                                  at, piece)
+                : stridedCopyCall(boxCopy(piece_.extents, zero, shape, zero, piece_.extents), word,
+                                  piece, at));
+  }
+  std::string copies = dispatchOnClass(classes, bodies);
+  if (copies.empty())
+    return;
+  auto scope = out.block();
+  std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
+  std::optional<CodeWriter::Scope> ownerScope;
+  if (!owner.empty())
+    ownerScope.emplace(out.block("if (" + owner + ")"));
+  out.lines(pieceLocals(mesh, layout) + copies);
+}
+
 /// Scatter (global -> piece) or gather (piece -> global, by the first
 /// device holding each distinct piece) of the program's inputs or outputs:
 /// one copy per distinct piece shape, at offsets computed from the position.
+/// One statement per tensor, its code a kernel shared by equal copies.
 /// Inputs `binding` binds in place are pointed at, not copied.
-std::string globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool scatter,
-                         const InputBinding &binding = {}) {
+std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
+                                    bool scatter, KernelTable &kernels,
+                                    const InputBinding &binding = {}) {
   const Mesh &mesh = context.program.mesh;
-  CodeWriter out;
+  std::vector<Statement> statements;
   for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = context.layout(ids[i]);
-    const Shape &shape = layout.globalType.shape;
-    std::string word(storageWord(layout.globalType.elementType));
-    std::string global = (scatter ? "inputs[" : "outputs[") + str(i) + "]";
-    if (layout.isDistributed()) {
-      std::string bytes = scatter ? "static_cast<const unsigned char *>(" + global + ")"
-                                  : "static_cast<unsigned char *>(" + global + ")";
-      if (std::string copies = distributedGlobalCopy(context, ids[i], bytes, scatter);
-          !copies.empty()) {
-        auto scope = out.block();
-        out.lines(copies);
-      }
-      continue;
-    }
-    std::string piece = EmitterContext::buffer(ids[i]);
-    std::vector<int64_t> strides = denseStrides(shape);
-    std::string linear;
-    for (int64_t d = 0; d < layout.rank(); ++d)
-      if (std::string offset = pieceOffset(layout, d); offset != "0")
-        linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
-    if (scatter && binding.boundInPlace(ids[i])) {
-      out.lines(bindInPlace(mesh, layout, ids[i], i, linear));
-      continue;
-    }
-    std::string at =
-        linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
-    std::vector<PieceClass> classes = pieceClasses(layout);
-    std::vector<std::string> bodies;
-    for (const PieceClass &piece_ : classes) {
-      std::vector<int64_t> zero(layout.rank(), 0);
-      bodies.push_back(
-          scatter ? stridedCopyCall(boxCopy(shape, zero, piece_.extents, zero, piece_.extents),
-                                    word, at, piece)
-                  : stridedCopyCall(boxCopy(piece_.extents, zero, shape, zero, piece_.extents),
-                                    word, piece, at));
-    }
-    std::string copies = dispatchOnClass(classes, bodies);
-    if (copies.empty())
-      continue;
-    auto scope = out.block();
-    std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
-    std::optional<CodeWriter::Scope> ownerScope;
-    if (!owner.empty())
-      ownerScope.emplace(out.block("if (" + owner + ")"));
-    out.lines(pieceLocals(mesh, layout) + copies);
+    CodeWriter out;
+    copyOfTensor(context, mesh, ids, i, scatter, binding, out);
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
   }
-  return out.take();
+  return statements;
 }
 
-/// Per-device call style: pieces are copied in and out whole (inputs
-/// `binding` binds in place are pointed at).
-std::string shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids, bool in,
-                        const InputBinding &binding = {}) {
-  const Mesh &mesh = context.program.mesh;
-  CodeWriter out;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const ShardLayout &layout = context.layout(ids[i]);
-    int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
-    std::string piece = EmitterContext::buffer(ids[i]);
-    std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
-    if (in && binding.boundInPlace(ids[i])) {
-      out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" +
-                other + ")); // read in place");
-      continue;
-    }
-    if (layout.isDistributed()) {
-      std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
-                             : "static_cast<unsigned char *>(" + other + ")";
-      if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty()) {
-        auto scope = out.block();
-        out.lines(copies);
-      }
-      continue;
-    }
-    std::vector<PieceClass> classes = pieceClasses(layout);
-    std::vector<std::string> bodies;
-    for (const PieceClass &pieceClass : classes) {
-      int64_t bytes = product(pieceClass.extents) * width;
-      bodies.push_back(bytes == 0 ? std::string()
-                                  : "__builtin_memcpy(" + (in ? piece : other) + ", " +
-                                        (in ? other : piece) + ", " + str(bytes) + ");");
-    }
-    if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
-      auto scope = out.block();
-      out.lines(pieceLocals(mesh, layout) + copies);
-    }
+/// Per-device call style: the piece of tensor `i` of `ids` is copied in or
+/// out whole, into `out` (an input `binding` binds in place is pointed at).
+void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, size_t i, bool in,
+               const InputBinding &binding, CodeWriter &out) {
+  const ShardLayout &layout = context.layout(ids[i]);
+  int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+  std::string piece = EmitterContext::buffer(ids[i]);
+  std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+  if (in && binding.boundInPlace(ids[i])) {
+    out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
+              ")); // read in place");
+    return;
   }
-  return out.take();
+  if (layout.isDistributed()) {
+    std::string bytes = in ? "static_cast<const unsigned char *>(" + other + ")"
+                           : "static_cast<unsigned char *>(" + other + ")";
+    if (std::string copies = distributedShardCopy(context, ids[i], bytes, in); !copies.empty()) {
+      auto scope = out.block();
+      out.lines(copies);
+    }
+    return;
+  }
+  std::vector<PieceClass> classes = pieceClasses(layout);
+  std::vector<std::string> bodies;
+  for (const PieceClass &pieceClass : classes) {
+    int64_t bytes = product(pieceClass.extents) * width;
+    bodies.push_back(bytes == 0 ? std::string()
+                                : "__builtin_memcpy(" + (in ? piece : other) + ", " +
+                                      (in ? other : piece) + ", " + str(bytes) + ");");
+  }
+  if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
+    auto scope = out.block();
+    out.lines(pieceLocals(context.program.mesh, layout) + copies);
+  }
+}
+
+/// The per-device copies of `ids`, one statement per tensor.
+std::vector<Statement> shardCopies(EmitterContext &context, const std::vector<SpmdValueId> &ids,
+                                   bool in, KernelTable &kernels,
+                                   const InputBinding &binding = {}) {
+  std::vector<Statement> statements;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    CodeWriter out;
+    shardCopy(context, ids, i, in, binding, out);
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
+  }
+  return statements;
 }
 
 std::string quoted(const std::string &text) { return cppStringLiteral(text); }
@@ -237,25 +259,95 @@ std::string shapeTables(const SpmdProgram &program, const std::vector<SpmdValueI
   return tables.take() + lookup.take();
 }
 
-/// Every step's code into `context.steps`, fused groups at their roots.
-void emitSteps(EmitterContext &context, const SpmdProgram &program, const FusionPlan &fusion) {
+/// Every step as a statement of runSteps, fused groups at their roots: its
+/// code goes into a kernel shared by equal steps.
+std::vector<Statement> emitSteps(EmitterContext &context, const FusionPlan &fusion,
+                                 KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  std::vector<Statement> statements;
   for (size_t index = 0; index < program.steps.size(); ++index) {
     const SpmdStep &step = program.steps[index];
     if (fusion.isFusedIntoLater(index))
       continue; // computed in its group's loop, at the root
     std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
-    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
-      context.steps.lines("rt::traceOp(device, " + quoted(pointer) + ");");
+    std::string head;
     if (const FusedGroup *group = fusion.groupRootedAt(index)) {
-      context.steps.lines(fusedGroupComment(program, *group));
+      head = fusedGroupComment(program, *group) + "\n";
       emitFusedGroup(context, *group);
     } else if (step.kind == StepKind::Compute) {
-      context.steps.lines(stepComment(program, step));
+      head = stepComment(program, step) + "\n";
       emitCompute(context, step);
     } else {
       emitTransfer(context, step);
     }
+    Statement statement =
+        kernels.call(context.steps.take(), KernelCaller::Device, context.takeUsedConstants());
+    statement.comments = head + statement.comments;
+    if (communicates(step) && !pointer.empty()) // a stuck device is reported with its op
+      statement.trace = quoted(pointer);
+    if (!statement.trace.empty() && statement.kernel < 0)
+      statement.verbatim = "rt::traceOp(device, " + statement.trace + ");\n" + statement.verbatim;
+    statements.push_back(std::move(statement));
   }
+  return statements;
+}
+
+/// The functions of the device program made of statements, in the order of
+/// their placeholders (STEPS, SCATTER, GATHER, BIND_SHARDS, COPY_SHARDS).
+std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &fusion,
+                                    const InputBinding &binding, KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  const std::string toValues =
+      "int64_t position, const void *const *inputs, unsigned char **values";
+  const std::string fromValues = "int64_t position, unsigned char **values, void *const *outputs";
+  std::vector<SpmdValueId> gathered;
+  for (size_t i = 0; i < program.outputs.size(); ++i)
+    gathered.push_back(program.gatheredOutput(i));
+  const auto position = KernelCaller::Position;
+  std::vector<Routine> routines;
+  routines.push_back({"runSteps", "const rt::DeviceContext &device, unsigned char **values",
+                      "device, values", KernelCaller::Device, "device, values",
+                      emitSteps(context, fusion, kernels)});
+  routines.push_back({"scatterInputs", toValues, "position, inputs, values", position,
+                      "position, inputs, values, nullptr",
+                      globalCopies(context, program.inputs, true, kernels, binding)});
+  routines.push_back({"gatherOutputs", fromValues, "position, values, outputs", position,
+                      "position, nullptr, values, outputs",
+                      globalCopies(context, gathered, false, kernels)});
+  routines.push_back({"bindShards", toValues, "position, inputs, values", position,
+                      "position, inputs, values, nullptr",
+                      shardCopies(context, program.inputs, true, kernels, binding)});
+  routines.push_back({"copyShards", fromValues, "position, values, outputs", position,
+                      "position, nullptr, values, outputs",
+                      shardCopies(context, program.outputs, false, kernels)});
+  return routines;
+}
+
+/// The device program's files: the main one from program.cpp.in, the
+/// others (a large program's) from program_part.cpp.in.
+void fillDeviceSources(const SplitCode &split, const std::string &name,
+                       std::map<std::string, std::string> &values, GeneratedProgram &generated) {
+  const char *placeholders[] = {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS"};
+  for (size_t r = 0; r < split.bodies.size(); ++r)
+    values[placeholders[r]] = split.bodies[r];
+  values["PART_DECLARATIONS"] = split.partDeclarations;
+  values["PARTS_NAMESPACE"] = generated.symbol + "_parts";
+  auto setUnit = [&](const UnitText &unit) {
+    values["CONSTANTS"] = unit.constants;
+    values["KERNELS"] = unit.kernels;
+    values["PARTS"] = unit.parts;
+  };
+  setUnit(split.main);
+  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
+  std::string sources = name + ".cpp";
+  for (size_t u = 0; u < split.units.size(); ++u) {
+    setUnit(split.units[u]);
+    values["PART"] = str(static_cast<int64_t>(u + 1));
+    generated.deviceParts.push_back(
+        fillTemplate(embeddedFile("templates/program_part.cpp.in"), values));
+    sources += " " + name + "_part" + values["PART"] + ".cpp";
+  }
+  values["DEVICE_SOURCES"] = sources;
 }
 
 /// The template values of the application's side (AOT header, host source):
@@ -303,6 +395,15 @@ void addApplicationValues(const SpmdProgram &program, const std::string &name,
 
 } // namespace
 
+std::vector<std::pair<std::string, std::string>> deviceSources(const GeneratedProgram &program) {
+  std::vector<std::pair<std::string, std::string>> sources = {
+      {program.name + ".cpp", program.source}};
+  for (size_t u = 0; u < program.deviceParts.size(); ++u)
+    sources.emplace_back(program.name + "_part" + std::to_string(u + 1) + ".cpp",
+                         program.deviceParts[u]);
+  return sources;
+}
+
 GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &options) {
   GeneratedProgram generated;
   const Graph &graph = *program.graph;
@@ -311,8 +412,9 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
 
   EmitterContext context(program);
   const FusionPlan fusion = planFusion(program);
-  emitSteps(context, program, fusion);
   const InputBinding binding = planInputBinding(program);
+  KernelTable kernels;
+  const std::vector<Routine> routines = deviceRoutines(context, fusion, binding, kernels);
   const BufferPlan buffers = planBuffers(program, fusion, binding);
   const int64_t arenaBytes = buffers.arenaBytes;
   std::vector<int64_t> offsets = buffers.offsets;
@@ -324,25 +426,20 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
   values["MESH"] = commentText(meshDescription(program.mesh));
   values["SYMBOL"] = generated.symbol;
   values["NAMESPACE"] = generated.name;
-  values["STEPS"] = context.steps.take();
-  values["SCATTER"] = globalCopies(context, program.inputs, true, binding);
-  std::vector<SpmdValueId> gathered;
-  for (size_t i = 0; i < program.outputs.size(); ++i)
-    gathered.push_back(program.gatheredOutput(i));
-  values["GATHER"] = globalCopies(context, gathered, false);
-  values["BIND_SHARDS"] = shardCopies(context, program.inputs, true, binding);
-  values["COPY_SHARDS"] = shardCopies(context, program.outputs, false);
-  values["CONSTANTS"] = context.constants.str();
+  values["NAME"] = generated.name;
   values["CUSTOM_CALL_DECLARATIONS"] =
       context.customCallDeclarations.empty() ? "//   (none)\n" : context.customCallDeclarations;
   values["NUM_VALUES"] = str(static_cast<int64_t>(offsets.size()));
   values["ARENA_BYTES"] = str(arenaBytes);
   values["VALUE_OFFSETS"] = joinInts(offsets);
   values["NUM_OUTPUTS"] = str(static_cast<int64_t>(program.outputs.size()));
-  generated.source = fillTemplate(embeddedFile("templates/program.cpp.in"), values);
-  // Only NAME.cpp holds the device code; on large graphs it is most of the
-  // text, so it is freed before the application's side is built.
-  for (const char *deviceCode : {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS"})
+  fillDeviceSources(splitDeviceCode(routines, kernels, context.constants, options.split,
+                                    generated.symbol + "_parts"),
+                    generated.name, values, generated);
+  // Only the device files hold the device code; on large graphs it is most
+  // of the text, so it is freed before the application's side is built.
+  for (const char *deviceCode : {"STEPS", "SCATTER", "GATHER", "BIND_SHARDS", "COPY_SHARDS",
+                                 "CONSTANTS", "KERNELS", "PARTS", "PART_DECLARATIONS"})
     values.erase(deviceCode);
 
   addApplicationValues(program, generated.name, values); // the application's side (AOT)

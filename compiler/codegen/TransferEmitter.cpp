@@ -144,9 +144,9 @@ struct TransferEmitter {
         return "rt::reduceScatter" + head + reducer + ", " + dimView(shape, step.dimension) + ", " +
                inBuf() + ", " + outBuf() + ");";
       case StepKind::AllToAll: {
-        std::string shapeName = context.freshName("kShape");
-        context.constants.lines("const int64_t " + shapeName + "[] = {" +
-                                (shape.empty() ? std::string("0") : joinInts(shape)) + "};");
+        std::string shapeName = context.constant(
+            "kShape", "const int64_t ",
+            "[] = {" + (shape.empty() ? std::string("0") : joinInts(shape)) + "};");
         return "rt::allToAll" + head + shapeName + ", " + str(in.rank()) + ", " +
                str(step.dimension) + ", " + str(step.concatDimension) + ", " + inBuf() + ", " +
                outBuf() + ");";

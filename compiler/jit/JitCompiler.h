@@ -44,6 +44,15 @@ struct JitOptions {
   /// the code generator. The caller decides that the folder is trustworthy:
   /// an object found there is executed.
   std::string cacheDir;
+  /// Threads compiling the units of compileCppUnits at once; 0: one per core.
+  int compileThreads = 0;
+};
+
+/// One translation unit of a module: its file name (in diagnostics and for
+/// relative includes) and its C++ text.
+struct JitSource {
+  std::string fileName;
+  std::string source;
 };
 
 /// The host functions optimized C++ may call without calling anything
@@ -69,11 +78,14 @@ private:
 
 /// Wall-clock milliseconds spent per compilation phase.
 struct JitTimings {
-  /// Parsing, IR generation and IR optimization (clang).
+  /// Parsing, IR generation and IR optimization (clang); for a module of
+  /// several units, all their compiling (code generation included), which
+  /// runs in parallel.
   double frontendMs = 0;
-  /// Machine-code generation, linking and static initializers (ORC).
+  /// Machine-code generation (of a one-unit module), linking and static
+  /// initializers (ORC).
   double backendMs = 0;
-  /// The object came from JitOptions::cacheDir (frontendMs is then the
+  /// Every object came from JitOptions::cacheDir (frontendMs is then the
   /// cache lookup, and no code was generated).
   bool fromCache = false;
 };
@@ -113,6 +125,13 @@ private:
 /// bad program never aborts the process.
 std::unique_ptr<JitModule> compileCpp(const std::string &source, const std::string &fileName,
                                       const JitOptions &options = {});
+
+/// Compiles several translation units into one module, in parallel
+/// (JitOptions::compileThreads) and each cached on its own: they share one
+/// symbol namespace, so a unit may call the external functions of another.
+/// Otherwise as compileCpp (which is this with one unit).
+std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
+                                           const JitOptions &options = {});
 
 /// The linker names clang gives `functions`: C++ expressions of one function
 /// address each ("&shardgen::runtime::allReduce"), compiled after `prelude`

@@ -11,8 +11,14 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
 
 namespace shardgen {
 namespace {
@@ -165,10 +171,12 @@ struct Compiled {
   std::unique_ptr<llvm::Module> objectSource;
 };
 
-/// Runs clang on `source` and checks that every symbol the module needs is
-/// in the host table; the IR text goes to `irText` when options.keepIr.
+/// Runs clang on `source`; the symbols it uses that the host table lacks go
+/// to `outsideTable` (another unit of the module may define them), the IR
+/// text to `irText` when options.keepIr.
 Compiled compileFresh(const std::string &source, const std::string &fileName,
-                      const JitOptions &options, std::string &irText) {
+                      const JitOptions &options, std::string &irText,
+                      std::vector<std::string> &outsideTable) {
   Compiled compiled;
   compiled.context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module =
@@ -177,13 +185,7 @@ Compiled compileFresh(const std::string &source, const std::string &fileName,
     llvm::raw_string_ostream irStream(irText);
     module->print(irStream, nullptr);
   }
-  if (std::vector<std::string> missing = symbolsOutsideTable(*module, options.hostSymbols);
-      !missing.empty())
-    throw JitError("cannot link '" + fileName +
-                       "': it uses symbols that are not in the "
-                       "JIT's symbol table: " +
-                       joined(missing),
-                   "");
+  outsideTable = symbolsOutsideTable(*module, options.hostSymbols);
   compiled.object.definedSymbols = definedSymbols(*module);
   if (hasStaticInitialization(*module))
     compiled.ir = std::move(module);
@@ -205,6 +207,91 @@ llvm::Error materializeAll(llvm::orc::LLJIT &jit, const std::vector<std::string>
                                                  llvm::orc::JITDylibLookupFlags::MatchAllSymbols),
               std::move(lookupSet))
       .takeError();
+}
+
+/// One translation unit's way through clang and the code generator (or
+/// the cache), on a worker thread.
+struct UnitWork {
+  const JitSource *unit = nullptr;
+  std::string key; // the cache key, when the cache is used
+  bool fromCache = false;
+  bool generated = false; // an object made now, cached once the module links
+  Compiled compiled;
+  std::vector<std::string> outsideTable;
+  std::string ir;
+  double frontendMs = 0, codegenMs = 0;
+  std::exception_ptr error;
+};
+
+void compileUnit(UnitWork &work, const JitOptions &options) {
+  try {
+    const JitSource &unit = *work.unit;
+    auto start = std::chrono::steady_clock::now();
+    if (!options.cacheDir.empty() && !options.keepIr) {
+      work.key = jit::cacheKey(unit.source, unit.fileName, options);
+      if (std::optional<jit::CachedObject> cached =
+              jit::readCachedObject(options.cacheDir, work.key)) {
+        work.compiled.object = std::move(*cached);
+        work.fromCache = true;
+        work.frontendMs = millisecondsSince(start);
+        return;
+      }
+    }
+    work.compiled = compileFresh(unit.source, unit.fileName, options, work.ir, work.outsideTable);
+    work.frontendMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    if (!work.compiled.ir) {
+      work.compiled.object.object =
+          compileToObject(*work.compiled.objectSource, options.optLevel, unit.fileName);
+      work.generated = true;
+    }
+    work.compiled.objectSource.reset();
+    work.codegenMs = millisecondsSince(start);
+  } catch (...) {
+    work.error = std::current_exception();
+  }
+}
+
+/// Compiles every unit, on up to options.compileThreads threads (the
+/// calling one included); rethrows the first unit's error.
+void compileUnits(std::vector<UnitWork> &work, const JitOptions &options) {
+  size_t threads = options.compileThreads > 0 ? static_cast<size_t>(options.compileThreads)
+                                              : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, work.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t u = next++; u < work.size(); u = next++)
+      compileUnit(work[u], options);
+  };
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t)
+    helpers.emplace_back(worker);
+  worker();
+  for (std::thread &helper : helpers)
+    helper.join();
+  for (UnitWork &unit : work)
+    if (unit.error)
+      std::rethrow_exception(unit.error);
+}
+
+/// A symbol a unit uses must be in the host table or defined by a unit.
+void checkSymbols(const std::vector<UnitWork> &work) {
+  std::set<std::string> defined;
+  for (const UnitWork &unit : work)
+    defined.insert(unit.compiled.object.definedSymbols.begin(),
+                   unit.compiled.object.definedSymbols.end());
+  for (const UnitWork &unit : work) {
+    std::vector<std::string> missing;
+    for (const std::string &name : unit.outsideTable)
+      if (!defined.count(name))
+        missing.push_back(name);
+    if (!missing.empty())
+      throw JitError("cannot link '" + unit.unit->fileName +
+                         "': it uses symbols that are not in the "
+                         "JIT's symbol table: " +
+                         joined(missing),
+                     "");
+  }
 }
 
 } // namespace
@@ -253,55 +340,71 @@ const std::string &JitModule::ir() const { return impl_->ir; }
 
 std::unique_ptr<JitModule> compileCpp(const std::string &source, const std::string &fileName,
                                       const JitOptions &options) {
+  return compileCppUnits({JitSource{fileName, source}}, options);
+}
+
+std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
+                                           const JitOptions &options) {
   if (options.optLevel < 0 || options.optLevel > 3)
     throw JitError("JIT optimization level must be 0..3, got " + std::to_string(options.optLevel),
                    "");
-  if (fileName.empty() || fileName.front() == '-')
-    throw JitError(
-        "JIT input file name '" + fileName + "' must be non-empty and not start with '-'", "");
+  if (units.empty())
+    throw JitError("nothing to compile: no JIT input file", "");
+  for (const JitSource &unit : units)
+    if (unit.fileName.empty() || unit.fileName.front() == '-')
+      throw JitError("JIT input file name '" + unit.fileName +
+                         "' must be non-empty and not start with '-'",
+                     "");
   initializeNativeTargetOnce();
 
   auto impl = std::make_unique<JitModule::Impl>();
-  impl->fileName = fileName;
+  impl->fileName = units.front().fileName;
   auto start = std::chrono::steady_clock::now();
-  const bool useCache = !options.cacheDir.empty() && !options.keepIr;
-  const std::string key = useCache ? jit::cacheKey(source, fileName, options) : "";
-  std::optional<jit::CachedObject> cached;
-  if (useCache)
-    cached = jit::readCachedObject(options.cacheDir, key);
-  impl->timings.fromCache = cached.has_value();
-  if (!cached)
-    reportProgress("parsing and optimizing C++ (clang)", 0, 0);
-  Compiled compiled = cached ? Compiled{std::move(*cached), nullptr, nullptr, nullptr}
-                             : compileFresh(source, fileName, options, impl->ir);
-  impl->timings.frontendMs = millisecondsSince(start);
-  start = std::chrono::steady_clock::now();
-  if (!compiled.ir && !cached) {
-    reportProgress("generating machine code for " +
-                       std::to_string(compiled.object.definedSymbols.size()) + " functions",
-                   0, 0);
-    compiled.object.object = compileToObject(*compiled.objectSource, options.optLevel, fileName);
-    if (useCache)
-      jit::writeCachedObject(options.cacheDir, key, compiled.object);
+  std::vector<UnitWork> work(units.size());
+  for (size_t u = 0; u < units.size(); ++u)
+    work[u].unit = &units[u];
+  reportProgress(units.size() == 1
+                     ? std::string("parsing and optimizing C++ (clang)")
+                     : "compiling " + std::to_string(units.size()) + " C++ files (clang)",
+                 0, 0);
+  compileUnits(work, options);
+  checkSymbols(work);
+  std::vector<std::string> symbols;
+  impl->timings.fromCache = true;
+  for (UnitWork &unit : work) {
+    if (unit.generated && !unit.key.empty())
+      jit::writeCachedObject(options.cacheDir, unit.key, unit.compiled.object);
+    impl->timings.fromCache = impl->timings.fromCache && unit.fromCache;
+    symbols.insert(symbols.end(), unit.compiled.object.definedSymbols.begin(),
+                   unit.compiled.object.definedSymbols.end());
+    impl->ir += unit.ir;
   }
-  compiled.objectSource.reset();
+  // One unit: clang alone is the frontend, as before; several: all of their
+  // (parallel) compiling.
+  impl->timings.frontendMs = units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
+  start = std::chrono::steady_clock::now();
 
   impl->jit = createJit(options.optLevel, options.hostSymbols);
   impl->captureSessionErrors();
-  llvm::Error added = compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
-                                        std::move(compiled.ir), std::move(compiled.context)))
-                                  : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-                                        compiled.object.object, fileName + ".o"));
-  orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
-  if (llvm::Error error = materializeAll(*impl->jit, compiled.object.definedSymbols)) {
+  for (UnitWork &unit : work) {
+    Compiled &compiled = unit.compiled;
+    const std::string &fileName = unit.unit->fileName;
+    llvm::Error added = compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
+                                          std::move(compiled.ir), std::move(compiled.context)))
+                                    : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                                          compiled.object.object, fileName + ".o"));
+    orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
+  }
+  if (llvm::Error error = materializeAll(*impl->jit, symbols)) {
     std::lock_guard<std::mutex> lock(impl->sessionErrorsMutex);
-    throw JitError("cannot link '" + fileName + "':",
+    throw JitError("cannot link '" + impl->fileName + "':",
                    impl->sessionErrors + llvm::toString(std::move(error)));
   }
   orThrow(impl->jit->initialize(impl->jit->getMainJITDylib()),
-          "cannot run the static initializers of '" + fileName + "'");
+          "cannot run the static initializers of '" + impl->fileName + "'");
   impl->initialized = true;
-  impl->timings.backendMs = millisecondsSince(start);
+  impl->timings.backendMs =
+      millisecondsSince(start) + (units.size() == 1 ? work[0].codegenMs : 0.0);
   return std::make_unique<JitModule>(std::move(impl));
 }
 

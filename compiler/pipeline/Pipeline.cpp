@@ -70,7 +70,14 @@ SpmdProgram Pipeline::partition(Graph &graph, const PropagationResult &result) {
 GeneratedProgram Pipeline::generate(const SpmdProgram &program, const AotOptions &options) {
   GeneratedProgram generated =
       run(Pass::Generate, [&] { return generateProgram(program, options); });
-  after(Pass::Generate, [&] { return generated.source; });
+  after(Pass::Generate, [&] {
+    // The main file, then a large program's other files, each named.
+    std::vector<std::pair<std::string, std::string>> files = deviceSources(generated);
+    std::string text = files.front().second;
+    for (size_t f = 1; f < files.size(); ++f)
+      text += "\n// ==== " + files[f].first + " ====\n" + files[f].second;
+    return text;
+  });
   return generated;
 }
 

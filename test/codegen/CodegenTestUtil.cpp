@@ -36,11 +36,16 @@ SpmdProgram partitionVerified(Graph &graph) {
 }
 
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
+  return checkCompiledEqualsInterpreter(graph, seed, AotOptions{}, generatedCodeJitOptions());
+}
+
+std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed, const AotOptions &options,
+                                           const JitOptions &jitOptions) {
   try {
     std::vector<Literal> inputs = randomInputs(graph, seed);
     SpmdProgram program = partitionVerified(graph);
-    GeneratedProgram generated = generateProgram(program);
-    CompiledProgram compiled(program, generated);
+    GeneratedProgram generated = generateProgram(program, options);
+    CompiledProgram compiled(program, generated, jitOptions);
     std::vector<Literal> actual = compiled.run(inputs);
     BoundedEvaluation expected = evaluateWithBounds(graph, inputs);
     if (auto mismatch = compareOutputs(actual, expected, {}, outputNames(graph)))

@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include "compiler/codegen/CodeGenerator.h"
 #include "compiler/ir/Graph.h"
+#include "compiler/jit/JitCompiler.h"
 #include "compiler/partition/SpmdProgram.h"
 
 namespace shardgen::testing {
@@ -27,5 +29,8 @@ SpmdProgram partitionVerified(Graph &graph);
 /// inputs drawn from `seed`, each element within its error bound (as `run
 /// --check`); else what differs (or what failed).
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed);
+/// As above, generated with `options` and compiled with `jitOptions`.
+std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed, const AotOptions &options,
+                                           const JitOptions &jitOptions);
 
 } // namespace shardgen::testing

@@ -14,6 +14,25 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+/// A row of a table of kernel calls: the kernel, where its buffer indices
+/// start in the table's index array, and for a step that communicates, the
+/// op traced first (a stuck device is reported with its op).
+struct DeviceCall {
+  void (*kernel)(const rt::DeviceContext &, unsigned char **, const int32_t *);
+  int32_t buffers;
+  const char *trace;
+};
+/// The same for scatter, gather and the per-device copies.
+struct PositionCall {
+  void (*kernel)(int64_t, const void *const *, unsigned char **, void *const *, const int32_t *);
+  int32_t buffers;
+};
+
+} // namespace
+
+
+namespace {
+
 // ---- constants ------------------------------------------------------------
 alignas(64) const uint32_t kConstant0[] = {
     1065353216u};
@@ -21,37 +40,179 @@ alignas(64) const uint32_t kConstant1[] = {
     1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u,
     1065353216u, 1065353216u, 1065353216u, 1065353216u};
 
+// ---- kernels: each distinct step once, called with its buffers ---------------
+void kernel0(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[bufferIds[0]]) + 0);
+}
+
+void kernel1(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  fusedElementwise<float, 6>(as<float>(values[bufferIds[0]]), [in0 = as<float>(values[bufferIds[1]]), in1 = as<float>(values[bufferIds[2]])](int64_t i) {
+    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, 0))));
+  });
+}
+
+void kernel2(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[bufferIds[0]]), as<uint32_t>(values[bufferIds[1]]));
+}
+
+void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  if ((position % 2) == 0) {
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
+  }
+  else if ((position % 2) == 1) {
+    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
+  }
+}
+
+void kernel4(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  binary<F32, OpSubtract, 6>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
+}
+
+void kernel5(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  copy<uint32_t, 6>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(values[bufferIds[1]]) + 0);
+}
+
+void kernel6(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  {
+    Scratch lhs(24);
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[bufferIds[0]]), as<float>(lhs.data));
+    Scratch rhs(24);
+    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[bufferIds[1]]), as<float>(rhs.data));
+    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(values[bufferIds[2]]));
+  }
+}
+
+void kernel7(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 6) * 4);
+  }
+}
+
+void kernel8(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k4 = (position % 2);
+    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+    (void)o4;
+    {
+      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o4 * 1)), as<uint32_t>(values[bufferIds[1]]));
+    }
+  }
+}
+
+void kernel9(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+    (void)o1;
+    {
+      copy<uint32_t, 1>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(as<uint32_t>(outputs[bufferIds[1]]) + (o0 * 2 + o1 * 1)) + 0);
+    }
+  }
+}
+
+void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
+}
+
+void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k4 = (position % 2);
+    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
+    (void)o4;
+    {
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 24);
+    }
+  }
+}
+
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
+    (void)o0;
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
+    (void)o1;
+    {
+      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 4);
+    }
+  }
+}
+
+
 // ---- the program --------------------------------------------------------------
+
 /// Runs every step on this device. `values[v]` points at value v's local piece.
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0: one_by_one = constant()
-  copy<uint32_t, 1>(as<uint32_t>(kConstant0) + 0, as<uint32_t>(values[2]) + 0);
-  // /ops/1, /ops/2 (fused): ones = broadcast_in_dim(one_by_one); x0 = add(l, ones)
-  fusedElementwise<float, 6>(as<float>(values[4]), [in0 = as<float>(values[0]), in1 = as<float>(values[2])](int64_t i) {
-    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, 0))));
-  });
-  // /ops/3: x = transpose(x0)
-  stridedCopy<uint32_t, 2, Walk<2>{{3, 2}, {1, 3}, {2, 1}, 0, 0}>(as<uint32_t>(values[4]), as<uint32_t>(values[5]));
-  // /ops/4: one = constant()
-  if ((position % 2) == 0) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
-  }
-  else if ((position % 2) == 1) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[6]));
-  }
-  // /ops/5: y0 = subtract(r, one)
-  binary<F32, OpSubtract, 6>(as<float>(values[1]), as<float>(values[6]), as<float>(values[7]));
-  // /ops/6: y = reshape(y0)
-  copy<uint32_t, 6>(as<uint32_t>(values[7]) + 0, as<uint32_t>(values[8]) + 0);
-  // /ops/7: out = dot_general(x, y)
   {
-    Scratch lhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[5]), as<float>(lhs.data));
-    Scratch rhs(24);
-    stridedCopy<float, 2, Walk<2>{{2, 3}, {1, 2}, {3, 1}, 0, 0}>(as<float>(values[8]), as<float>(rhs.data));
-    dotGeneral<F32, 1, 1, 1, 6>(as<float>(lhs.data), as<float>(rhs.data), as<float>(values[9]));
+    static const int32_t kBuffers[] = {2, 4, 0, 2, 4, 5, 6, 1, 6, 7, 7, 8, 5, 8, 9};
+    static const DeviceCall kCalls[] = {
+      // /ops/0: one_by_one = constant()
+      {kernel0, 0, nullptr},
+      // /ops/1, /ops/2 (fused): ones = broadcast_in_dim(one_by_one); x0 = add(l, ones)
+      {kernel1, 1, nullptr},
+      // /ops/3: x = transpose(x0)
+      {kernel2, 4, nullptr},
+      // /ops/4: one = constant()
+      {kernel3, 6, nullptr},
+      // /ops/5: y0 = subtract(r, one)
+      {kernel4, 7, nullptr},
+      // /ops/6: y = reshape(y0)
+      {kernel5, 10, nullptr},
+      // /ops/7: out = dot_general(x, y)
+      {kernel6, 12, nullptr},
+    };
+    for (const DeviceCall &call : kCalls) {
+      if (call.trace) // a stuck device is reported with its op
+        rt::traceOp(device, call.trace);
+      call.kernel(device, values, kBuffers + call.buffers);
+    }
   }
 }
 
@@ -63,17 +224,13 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)inputs;
   (void)values;
   {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0]) + (o0 * 6) * 4); // read in place
-  }
-  {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[1]) + (o4 * 1)), as<uint32_t>(values[1]));
+    static const int32_t kBuffers[] = {0, 0, 1, 1};
+    static const PositionCall kCalls[] = {
+      {kernel7, 0},
+      {kernel8, 2},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
     }
   }
 }
@@ -85,14 +242,12 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)values;
   (void)outputs;
   {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
-    {
-      copy<uint32_t, 1>(as<uint32_t>(values[9]) + 0, as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 2 + o1 * 1)) + 0);
+    static const int32_t kBuffers[] = {9, 0};
+    static const PositionCall kCalls[] = {
+      {kernel9, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
     }
   }
 }
@@ -102,13 +257,14 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0])); // read in place
   {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      __builtin_memcpy(values[1], inputs[1], 24);
+    static const int32_t kBuffers[] = {0, 0, 1, 1};
+    static const PositionCall kCalls[] = {
+      {kernel10, 0},
+      {kernel11, 2},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
     }
   }
 }
@@ -118,14 +274,12 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
-    (void)o0;
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
-    (void)o1;
-    {
-      __builtin_memcpy(outputs[0], values[9], 4);
+    static const int32_t kBuffers[] = {0, 9};
+    static const PositionCall kCalls[] = {
+      {kernel12, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
     }
   }
 }

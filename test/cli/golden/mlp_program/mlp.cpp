@@ -14,34 +14,208 @@ namespace {
 namespace rt = shardgen::runtime;
 using namespace shardgen::kernels;
 
+/// A row of a table of kernel calls: the kernel, where its buffer indices
+/// start in the table's index array, and for a step that communicates, the
+/// op traced first (a stuck device is reported with its op).
+struct DeviceCall {
+  void (*kernel)(const rt::DeviceContext &, unsigned char **, const int32_t *);
+  int32_t buffers;
+  const char *trace;
+};
+/// The same for scatter, gather and the per-device copies.
+struct PositionCall {
+  void (*kernel)(int64_t, const void *const *, unsigned char **, void *const *, const int32_t *);
+  int32_t buffers;
+};
+
+} // namespace
+
+
+namespace {
+
 // ---- constants ------------------------------------------------------------
 const int32_t kAxes0[] = {1};
 
+// ---- kernels: each distinct step once, called with its buffers ---------------
+void kernel0(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  {
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]), [in0 = as<float>(values[bufferIds[3]])](int64_t i, int64_t c, float product) {
+      (void)i;
+      const auto t1 = F32::load(F32::store(OpAdd::apply(F32::load(product), F32::load(loadAt(in0, c)))));
+      return F32::store(OpTanh::apply(t1));
+    });
+  }
+}
+
+void kernel1(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  {
+    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]));
+  }
+}
+
+void kernel2(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[bufferIds[0]], values[bufferIds[1]], 64);
+}
+
+void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
+  const int64_t position = device.position;
+  (void)position;
+  fusedElementwise2D<float, 4, 16>(as<float>(values[bufferIds[0]]), [in0 = as<float>(values[bufferIds[1]]), in1 = as<float>(values[bufferIds[2]])](int64_t r, int64_t c, int64_t i) {
+    (void)r;
+    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, c))));
+  });
+}
+
+void kernel4(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+    (void)o0;
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 16) * 4);
+  }
+}
+
+void kernel5(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
+    (void)o1;
+    {
+      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o1 * 1)), as<uint32_t>(values[bufferIds[1]]));
+    }
+  }
+}
+
+void kernel6(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 1) * 4);
+  }
+}
+
+void kernel7(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position % 2);
+    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
+    (void)o0;
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o0 * 16) * 4);
+  }
+}
+
+void kernel8(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
+  }
+}
+
+void kernel9(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    if (position == ((position / 2 % 2) * 2)) {
+      const int64_t k0 = (position / 2 % 2);
+      const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+      (void)o0;
+      {
+        copy<uint32_t, 64>(as<uint32_t>(values[bufferIds[0]]) + 0, as<uint32_t>(as<uint32_t>(outputs[bufferIds[1]]) + (o0 * 16)) + 0);
+      }
+    }
+  }
+}
+
+void kernel10(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
+}
+
+void kernel11(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k1 = (position % 2);
+    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
+    (void)o1;
+    {
+      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
+    }
+  }
+}
+
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
+  {
+    const int64_t k0 = (position / 2 % 2);
+    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
+    (void)o0;
+    {
+      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 256);
+    }
+  }
+}
+
+
 // ---- the program --------------------------------------------------------------
+
 /// Runs every step on this device. `values[v]` points at value v's local piece.
 void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
-  // /ops/0, /ops/1, /ops/2, /ops/3 (fused): h0 = dot_general(x, w1); b1_full = broadcast_in_dim(b1); h1 = add(h0, b1_full); h = tanh(h1)
   {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[0]), as<float>(values[1]), as<float>(values[8]), [in0 = as<float>(values[2])](int64_t i, int64_t c, float product) {
-      (void)i;
-      const auto t7 = F32::load(F32::store(OpAdd::apply(F32::load(product), F32::load(loadAt(in0, c))))); // h1
-      return F32::store(OpTanh::apply(t7));
-    });
+    static const int32_t kBuffers[] = {0, 1, 8, 2, 8, 3, 9, 9, 10, 12, 10, 4};
+    static const DeviceCall kCalls[] = {
+      // /ops/0, /ops/1, /ops/2, /ops/3 (fused): h0 = dot_general(x, w1); b1_full = broadcast_in_dim(b1); h1 = add(h0, b1_full); h = tanh(h1)
+      {kernel0, 0, nullptr},
+      // /ops/4: y0 = dot_general(h, w2)
+      {kernel1, 4, nullptr},
+      // all_reduce of y0 over {"model"} for /ops/4
+      {kernel2, 7, "/ops/4"},
+      // /ops/5, /ops/6 (fused): b2_full = broadcast_in_dim(b2); y = add(y0.10, b2_full)
+      {kernel3, 9, nullptr},
+    };
+    for (const DeviceCall &call : kCalls) {
+      if (call.trace) // a stuck device is reported with its op
+        rt::traceOp(device, call.trace);
+      call.kernel(device, values, kBuffers + call.buffers);
+    }
   }
-  // /ops/4: y0 = dot_general(h, w2)
-  {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[8]), as<float>(values[3]), as<float>(values[9]));
-  }
-  rt::traceOp(device, "/ops/4");
-  // all_reduce of y0 over {"model"} for /ops/4
-  rt::allReduce(device, rt::AxisList{kAxes0, 1}, SHARDGEN_F32, rt::Reducer::Add, values[9], values[10], 64);
-  // /ops/5, /ops/6 (fused): b2_full = broadcast_in_dim(b2); y = add(y0.10, b2_full)
-  fusedElementwise2D<float, 4, 16>(as<float>(values[12]), [in0 = as<float>(values[10]), in1 = as<float>(values[4])](int64_t r, int64_t c, int64_t i) {
-    (void)r;
-    return F32::store(OpAdd::apply(F32::load(loadAt(in0, i)), F32::load(loadAt(in1, c))));
-  });
 }
 
 // ---- scatter / gather of global tensors --------------------------------------
@@ -52,33 +226,17 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)inputs;
   (void)values;
   {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0]) + (o0 * 16) * 4); // read in place
-  }
-  {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[1]) + (o1 * 1)), as<uint32_t>(values[1]));
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const PositionCall kCalls[] = {
+      {kernel4, 0},
+      {kernel5, 2},
+      {kernel6, 4},
+      {kernel7, 6},
+      {kernel8, 8},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
     }
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2]) + (o0 * 1) * 4); // read in place
-  }
-  {
-    const int64_t k0 = (position % 2);
-    const int64_t o0 = k0 * 16 < 32 ? k0 * 16 : 32;
-    (void)o0;
-    values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3]) + (o0 * 16) * 4); // read in place
-  }
-  {
-    values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
   }
 }
 
@@ -89,13 +247,12 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   (void)values;
   (void)outputs;
   {
-    if (position == ((position / 2 % 2) * 2)) {
-      const int64_t k0 = (position / 2 % 2);
-      const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-      (void)o0;
-      {
-        copy<uint32_t, 64>(as<uint32_t>(values[12]) + 0, as<uint32_t>(as<uint32_t>(outputs[0]) + (o0 * 16)) + 0);
-      }
+    static const int32_t kBuffers[] = {12, 0};
+    static const PositionCall kCalls[] = {
+      {kernel9, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
     }
   }
 }
@@ -105,18 +262,19 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)position;
   (void)inputs;
   (void)values;
-  values[0] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[0])); // read in place
   {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      __builtin_memcpy(values[1], inputs[1], 1024);
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const PositionCall kCalls[] = {
+      {kernel10, 0},
+      {kernel11, 2},
+      {kernel10, 4},
+      {kernel10, 6},
+      {kernel10, 8},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
     }
   }
-  values[2] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[2])); // read in place
-  values[3] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[3])); // read in place
-  values[4] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[4])); // read in place
 }
 
 void copyShards(int64_t position, unsigned char **values, void *const *outputs) {
@@ -124,11 +282,12 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    const int64_t k0 = (position / 2 % 2);
-    const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
-    (void)o0;
-    {
-      __builtin_memcpy(outputs[0], values[12], 256);
+    static const int32_t kBuffers[] = {0, 12};
+    static const PositionCall kCalls[] = {
+      {kernel12, 0},
+    };
+    for (const PositionCall &call : kCalls) {
+      call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
     }
   }
 }
