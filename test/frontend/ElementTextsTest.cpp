@@ -1,0 +1,66 @@
+// parseWithElementTexts: the reader's usual path keeps the elements of the
+// top-level "inputs" and "ops" arrays as text and parses them one at a time.
+// Anything it does not handle goes back to parsing the whole document.
+#include <doctest/doctest.h>
+
+#include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/JsonParsing.h"
+#include "compiler/ir/Diagnostic.h"
+
+using namespace shardgen;
+
+TEST_CASE("the inputs and ops of a graph are split off as their exact text") {
+  std::string text = R"({"format": "shardgen-graph", "version": 1,
+    "inputs": [ {"name": "x", "type": "tensor<4xf32>"} ,{"name": "y", "type": "tensor<4xf32>", "_n": 1}],
+    "ops": [{"op": "add", "operands": ["x", "y"], "result": "z", "_w": [1, {"a": 2.5}]},
+            {"op": "tanh", "operands": ["z"], "result": "t", "_k": 7}],
+    "outputs": [{"value": "t"}], "_top": {"ops": [1]}})";
+  std::optional<DocumentWithElementTexts> split = parseWithElementTexts(text);
+  REQUIRE(split);
+  CHECK(split->inputTexts ==
+        std::vector<std::string_view>{R"({"name": "x", "type": "tensor<4xf32>"})",
+                                      R"({"name": "y", "type": "tensor<4xf32>", "_n": 1})"});
+  CHECK(split->opTexts ==
+        std::vector<std::string_view>{
+            R"({"op": "add", "operands": ["x", "y"], "result": "z", "_w": [1, {"a": 2.5}]})",
+            R"({"op": "tanh", "operands": ["z"], "result": "t", "_k": 7})"});
+  CHECK(split->root["inputs"] == Json::array());
+  CHECK(split->root["ops"] == Json::array());
+  CHECK(split->root["outputs"][0]["value"] == "t");
+  CHECK(split->root["_top"]["ops"] == Json::array({1})); // only top-level arrays are split
+  Graph graph = readGraph(text);
+  CHECK(graph.main.args.size() == 2);
+  REQUIRE(graph.main.ops.size() == 2);
+  CHECK(graph.main.ops[1].pointer == "/ops/1");
+  CHECK(graph.main.ops[0].metadata == Metadata{{"_w", R"([1,{"a":2.5}])"}});
+}
+
+TEST_CASE("shapes the split does not handle are left to the whole document") {
+  for (const char *text : {
+           R"({"ops": [{"op": "a"}], "ops": []})", // a key twice: the last one wins
+           R"({"inputs": [], "inputs": [{}]})",    // the same for inputs
+           R"({"ops": [1]})",                      // an element that is not an object
+           R"({"ops": [[{"op": "a"}]]})",          // nor an array
+           R"({"ops": [{"op": "a"},]})",           // malformed
+           R"({"ops": [{"op": 1e999}]})",          // a number out of range
+       })
+    CHECK_FALSE(parseWithElementTexts(text));
+}
+
+TEST_CASE("an error in an op is reported as reading the whole document reports it") {
+  // A name used before its definition: only the whole document can see it
+  // defined later, and says so.
+  std::string text = R"({"format": "shardgen-graph", "version": 1,
+    "inputs": [{"name": "x", "type": "tensor<4xf32>"}],
+    "ops": [{"op": "tanh", "operands": ["later"], "result": "a"},
+            {"op": "tanh", "operands": ["x"], "result": "later"}],
+    "outputs": [{"value": "a"}]})";
+  REQUIRE(parseWithElementTexts(text));
+  try {
+    readGraph(text);
+    FAIL("expected an error");
+  } catch (const GraphError &error) {
+    CHECK(error.pointer() == "/ops/0/operands/0");
+    CHECK(std::string(error.what()) == "value \"later\" is used before it is defined");
+  }
+}
