@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <memory>
 
 #include "compiler/ir/Diagnostic.h"
 
@@ -204,9 +205,10 @@ private:
 
 std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view text) {
   DocumentWithElementTexts split;
-  const char *position = text.data();
+  const char *first = std::to_address(text.begin()), *last = std::to_address(text.end());
+  const char *position = first;
   ElementsAsTextSax sax(split.root, position, split);
-  PositionIterator begin(text.data(), &position), end(text.data() + text.size(), &position);
+  PositionIterator begin(first, &position), end(last, &position);
   if (!Json::sax_parse(begin, end, &sax))
     return std::nullopt;
   return split;
