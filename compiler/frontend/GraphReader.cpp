@@ -124,8 +124,7 @@ void GraphReader::read(const Json &root) {
     graph_.main.args.reserve(texts_->inputTexts.size());
     scope.names.reserve(texts_->inputTexts.size());
     for (size_t i = 0; i < texts_->inputTexts.size(); ++i) {
-      std::string_view text = texts_->inputTexts[i];
-      graph_.main.args.push_back(readArgument(Json::parse(text.begin(), text.end()),
+      graph_.main.args.push_back(readArgument(parseElementText(texts_->inputTexts[i]),
                                               joinPointer(top.pointerTo("inputs"), i), "input",
                                               scope));
     }
@@ -220,7 +219,7 @@ void GraphReader::readOpTexts(const std::vector<std::string_view> &texts,
   region.ops.reserve(texts.size());
   scope.names.reserve(scope.names.size() + texts.size());
   for (size_t i = 0; i < texts.size(); ++i) {
-    Json op = Json::parse(texts[i].begin(), texts[i].end());
+    Json op = parseElementText(texts[i]);
     region.ops.push_back(readOp(op, joinPointer(pointer, i), scope));
   }
 }

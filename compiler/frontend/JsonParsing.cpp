@@ -201,7 +201,150 @@ private:
   const char *elementStart_ = nullptr;
 };
 
+/// A recursive-descent parser of the plain subset of well-formed JSON; it
+/// gives up (nullopt) on anything outside it.
+class PlainParser {
+public:
+  explicit PlainParser(std::string_view text) : text_(text) {}
+
+  std::optional<Json> parseWhole() {
+    Json value;
+    if (!parseValue(value))
+      return std::nullopt;
+    skipSpace();
+    if (at_ != text_.size())
+      return std::nullopt;
+    return value;
+  }
+
+private:
+  void skipSpace() {
+    while (at_ < text_.size() &&
+           (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\t' || text_[at_] == '\r'))
+      ++at_;
+  }
+
+  bool consume(char c) {
+    skipSpace();
+    if (at_ < text_.size() && text_[at_] == c)
+      return ++at_, true;
+    return false;
+  }
+
+  bool parseValue(Json &value) {
+    skipSpace();
+    if (at_ >= text_.size())
+      return false;
+    char c = text_[at_];
+    if (c == '{')
+      return parseObject(value);
+    if (c == '[')
+      return parseArray(value);
+    if (c == '"') {
+      std::string_view text;
+      if (!parseString(text))
+        return false;
+      value = std::string(text);
+      return true;
+    }
+    if (c == '-' || (c >= '0' && c <= '9'))
+      return parseInteger(value);
+    return parseLiteral("true", true, value) || parseLiteral("false", false, value) ||
+           parseLiteral("null", nullptr, value);
+  }
+
+  bool parseLiteral(std::string_view word, Json literal, Json &value) {
+    if (text_.substr(at_, word.size()) != word)
+      return false;
+    at_ += word.size();
+    value = std::move(literal);
+    return true;
+  }
+
+  /// Printable ASCII without escapes only.
+  bool parseString(std::string_view &text) {
+    size_t start = ++at_;
+    while (at_ < text_.size() && text_[at_] != '"') {
+      char c = text_[at_];
+      if (c < 0x20 || c > 0x7e || c == '\\')
+        return false;
+      ++at_;
+    }
+    if (at_ >= text_.size())
+      return false;
+    text = text_.substr(start, at_++ - start);
+    return true;
+  }
+
+  /// Integers of up to 18 digits (they fit int64 either way): negative ones
+  /// are nlohmann's number_integer, the others its number_unsigned.
+  bool parseInteger(Json &value) {
+    bool negative = text_[at_] == '-';
+    size_t start = negative ? at_ + 1 : at_, end = start;
+    while (end < text_.size() && text_[end] >= '0' && text_[end] <= '9')
+      ++end;
+    bool fraction =
+        end < text_.size() && (text_[end] == '.' || text_[end] == 'e' || text_[end] == 'E');
+    if (end == start || end - start > 18 || fraction)
+      return false;
+    uint64_t magnitude = 0;
+    for (size_t i = start; i < end; ++i)
+      magnitude = magnitude * 10 + static_cast<uint64_t>(text_[i] - '0');
+    at_ = end;
+    if (negative)
+      value = -static_cast<int64_t>(magnitude);
+    else
+      value = magnitude;
+    return true;
+  }
+
+  bool parseArray(Json &value) {
+    ++at_;
+    value = Json::array();
+    if (consume(']'))
+      return true;
+    do {
+      Json element;
+      if (!parseValue(element))
+        return false;
+      value.push_back(std::move(element));
+    } while (consume(','));
+    return consume(']');
+  }
+
+  bool parseObject(Json &value) {
+    ++at_;
+    value = Json::object();
+    auto &members = value.get_ref<Json::object_t &>();
+    if (consume('}'))
+      return true;
+    do {
+      std::string_view key;
+      skipSpace();
+      if (at_ >= text_.size() || text_[at_] != '"' || !parseString(key) || !consume(':'))
+        return false;
+      for (const auto &member : members)
+        if (member.first == key)
+          return false; // the last one wins: nlohmann's rule, not repeated here
+      Json member;
+      if (!parseValue(member))
+        return false;
+      members.emplace_back(std::string(key), std::move(member));
+    } while (consume(','));
+    return consume('}');
+  }
+
+  std::string_view text_;
+  size_t at_ = 0;
+};
+
 } // namespace
+
+Json parseElementText(std::string_view text) {
+  if (std::optional<Json> plain = PlainParser(text).parseWhole())
+    return std::move(*plain);
+  return Json::parse(text.begin(), text.end());
+}
 
 std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view text) {
   DocumentWithElementTexts split;

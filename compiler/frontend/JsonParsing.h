@@ -27,4 +27,11 @@ struct DocumentWithElementTexts {
 /// any error.
 std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view text);
 
+/// The document of one element `parseWithElementTexts` split off (so known
+/// to be well-formed): the same value nlohmann's parser gives. Elements in
+/// the plain subset graphs are made of (ASCII strings without escapes,
+/// integers, no key twice) are parsed here, without nlohmann's lexer, which
+/// was half of reading a large graph; anything else by nlohmann.
+Json parseElementText(std::string_view text);
+
 } // namespace shardgen

@@ -64,3 +64,24 @@ TEST_CASE("an error in an op is reported as reading the whole document reports i
     CHECK(std::string(error.what()) == "value \"later\" is used before it is defined");
   }
 }
+
+TEST_CASE("an element is parsed to the value nlohmann's parser gives") {
+  for (const char *text : {
+           R"({"op": "add", "operands": ["x", "y"], "result": "z"})",
+           R"({"a": 0, "b": -0, "c": 123456789012345678, "d": -7, "e": [], "f": {}})",
+           R"( { "t" : true , "f":false,"n" :null, "nest": [[1, [2]], {"k": [-3]}] } )",
+           R"({"big": 1234567890123456789012, "x": 1.5, "y": 2e3, "z": -0.0})",       // nlohmann's
+           R"({"esc": "a\"b\\c\n", "u": "\u00e9", "raw": "caf\u00e9 é", "del": ""})", // ditto
+           R"({"dup": 1, "dup": 2})",                                                 // last wins
+       }) {
+    CAPTURE(text);
+    Json expected = Json::parse(text);
+    Json got = parseElementText(text);
+    CHECK(got == expected);
+    CHECK(got.dump() == expected.dump());
+    // The same kinds of numbers (unsigned for non-negative integers).
+    if (expected.is_object())
+      for (auto it = expected.begin(); it != expected.end(); ++it)
+        CHECK(got[it.key()].type() == it.value().type());
+  }
+}
