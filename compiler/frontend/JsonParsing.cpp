@@ -201,11 +201,42 @@ private:
   const char *elementStart_ = nullptr;
 };
 
-/// A recursive-descent parser of the plain subset of well-formed JSON; it
-/// gives up (nullopt) on anything outside it.
+/// A recursive-descent parser of the plain subset of JSON; it gives up
+/// (nullopt) on anything outside it, malformed text included (whose error
+/// nlohmann then reports).
 class PlainParser {
 public:
   explicit PlainParser(std::string_view text) : text_(text) {}
+
+  /// What parseWithElementTexts gives, for a document all in the subset:
+  /// the elements of "inputs" and "ops" are checked, not built.
+  std::optional<DocumentWithElementTexts> parseSplit() {
+    DocumentWithElementTexts split;
+    if (!consume('{'))
+      return std::nullopt;
+    split.root = Json::object();
+    auto &members = split.root.get_ref<Json::object_t &>();
+    if (!consume('}')) {
+      do {
+        std::string_view key;
+        if (!parseKey(members, key))
+          return std::nullopt;
+        Json member;
+        std::vector<std::string_view> *texts = key == "inputs" ? &split.inputTexts
+                                               : key == "ops"  ? &split.opTexts
+                                                               : nullptr;
+        if (!(texts && consume('[') ? checkElements(*texts, member) : parseValue(member)))
+          return std::nullopt;
+        members.emplace_back(std::string(key), std::move(member));
+      } while (consume(','));
+      if (!consume('}'))
+        return std::nullopt;
+    }
+    skipSpace();
+    if (at_ != text_.size())
+      return std::nullopt;
+    return split;
+  }
 
   std::optional<Json> parseWhole() {
     Json value;
@@ -231,6 +262,39 @@ private:
     return false;
   }
 
+  /// The objects of an array whose '[' is consumed, checked and kept as
+  /// text; `value` becomes an empty array.
+  bool checkElements(std::vector<std::string_view> &texts, Json &value) {
+    value = Json::array();
+    if (consume(']'))
+      return true;
+    building_ = false;
+    do {
+      skipSpace();
+      size_t start = at_;
+      Json unused;
+      if (at_ >= text_.size() || text_[at_] != '{' || !parseValue(unused))
+        return false;
+      texts.push_back(text_.substr(start, at_ - start));
+    } while (consume(','));
+    building_ = true;
+    return consume(']');
+  }
+
+  /// A key not yet in `members` (when building), and its ':'.
+  bool parseKey(const Json::object_t &members, std::string_view &key) {
+    skipSpace();
+    bool escaped = false;
+    if (at_ >= text_.size() || text_[at_] != '"' || !parseString(key, escaped) || escaped ||
+        !consume(':'))
+      return false; // keys with escapes are left to nlohmann
+    if (building_)
+      for (const auto &member : members)
+        if (member.first == key)
+          return false; // the last one wins: nlohmann's rule, not repeated here
+    return true;
+  }
+
   bool parseValue(Json &value) {
     skipSpace();
     if (at_ >= text_.size())
@@ -242,9 +306,11 @@ private:
       return parseArray(value);
     if (c == '"') {
       std::string_view text;
-      if (!parseString(text))
+      bool escaped = false;
+      if (!parseString(text, escaped))
         return false;
-      value = std::string(text);
+      if (building_)
+        value = escaped ? unescape(text) : std::string(text);
       return true;
     }
     if (c == '-' || (c >= '0' && c <= '9'))
@@ -257,23 +323,62 @@ private:
     if (text_.substr(at_, word.size()) != word)
       return false;
     at_ += word.size();
-    value = std::move(literal);
+    if (building_)
+      value = std::move(literal);
     return true;
   }
 
-  /// Printable ASCII without escapes only.
-  bool parseString(std::string_view &text) {
+  /// Printable ASCII; escapes other than \uXXXX (shardings quote their
+  /// axis names as \"x\"). `text` is the raw text between the quotes.
+  bool parseString(std::string_view &text, bool &escaped) {
     size_t start = ++at_;
+    escaped = false;
     while (at_ < text_.size() && text_[at_] != '"') {
       char c = text_[at_];
-      if (c < 0x20 || c > 0x7e || c == '\\')
+      if (c < 0x20 || c > 0x7e)
         return false;
+      if (c == '\\') {
+        if (at_ + 1 >= text_.size() || !unescaped(text_[at_ + 1]))
+          return false;
+        escaped = true;
+        ++at_;
+      }
       ++at_;
     }
     if (at_ >= text_.size())
       return false;
     text = text_.substr(start, at_++ - start);
     return true;
+  }
+
+  /// The character `\c` stands for; 0 for \u and anything not JSON.
+  static char unescaped(char c) {
+    switch (c) {
+    case '"':
+    case '\\':
+    case '/':
+      return c;
+    case 'b':
+      return '\b';
+    case 'f':
+      return '\f';
+    case 'n':
+      return '\n';
+    case 'r':
+      return '\r';
+    case 't':
+      return '\t';
+    default:
+      return 0;
+    }
+  }
+
+  static std::string unescape(std::string_view raw) {
+    std::string text;
+    text.reserve(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i)
+      text += raw[i] == '\\' ? unescaped(raw[++i]) : raw[i];
+    return text;
   }
 
   /// Integers of up to 18 digits (they fit int64 either way): negative ones
@@ -285,12 +390,15 @@ private:
       ++end;
     bool fraction =
         end < text_.size() && (text_[end] == '.' || text_[end] == 'e' || text_[end] == 'E');
-    if (end == start || end - start > 18 || fraction)
+    bool leadingZero = end - start > 1 && text_[start] == '0'; // not JSON
+    if (end == start || end - start > 18 || fraction || leadingZero)
       return false;
     uint64_t magnitude = 0;
     for (size_t i = start; i < end; ++i)
       magnitude = magnitude * 10 + static_cast<uint64_t>(text_[i] - '0');
     at_ = end;
+    if (!building_)
+      return true;
     if (negative)
       value = -static_cast<int64_t>(magnitude);
     else
@@ -300,42 +408,44 @@ private:
 
   bool parseArray(Json &value) {
     ++at_;
-    value = Json::array();
+    if (building_)
+      value = Json::array();
     if (consume(']'))
       return true;
     do {
       Json element;
       if (!parseValue(element))
         return false;
-      value.push_back(std::move(element));
+      if (building_)
+        value.push_back(std::move(element));
     } while (consume(','));
     return consume(']');
   }
 
   bool parseObject(Json &value) {
     ++at_;
-    value = Json::object();
-    auto &members = value.get_ref<Json::object_t &>();
+    static const Json::object_t kNone;
+    if (building_)
+      value = Json::object();
+    const Json::object_t &members = building_ ? value.get_ref<Json::object_t &>() : kNone;
     if (consume('}'))
       return true;
     do {
       std::string_view key;
-      skipSpace();
-      if (at_ >= text_.size() || text_[at_] != '"' || !parseString(key) || !consume(':'))
+      if (!parseKey(members, key))
         return false;
-      for (const auto &member : members)
-        if (member.first == key)
-          return false; // the last one wins: nlohmann's rule, not repeated here
       Json member;
       if (!parseValue(member))
         return false;
-      members.emplace_back(std::string(key), std::move(member));
+      if (building_)
+        value.get_ref<Json::object_t &>().emplace_back(std::string(key), std::move(member));
     } while (consume(','));
     return consume('}');
   }
 
   std::string_view text_;
   size_t at_ = 0;
+  bool building_ = true; // false: checked only (the split elements)
 };
 
 } // namespace
@@ -347,6 +457,9 @@ Json parseElementText(std::string_view text) {
 }
 
 std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view text) {
+  // Usually all of it is plain JSON: checked and split without nlohmann.
+  if (std::optional<DocumentWithElementTexts> plain = PlainParser(text).parseSplit())
+    return plain;
   DocumentWithElementTexts split;
   const char *first = std::to_address(text.begin()), *last = std::to_address(text.end());
   const char *position = first;
