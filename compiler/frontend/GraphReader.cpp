@@ -27,7 +27,6 @@ constexpr int64_t kFormatVersion = 1;
 /// The names visible in one region (the graph, or one manual body: a body sees
 /// no outer names).
 struct Scope {
-  /// Keys view the names' strings in the JSON document, alive while reading.
   NameTable names;
   /// The region's op array and the op being read, to tell a name defined
   /// later apart from one never defined.
@@ -65,7 +64,11 @@ bool needsDeclaredType(OpKind kind) {
 
 class GraphReader {
 public:
-  explicit GraphReader(Graph &graph) : graph_(graph) {}
+  /// `texts`, when given, hold the texts of the graph's inputs and ops
+  /// (`root`'s "inputs" and "ops" are then empty): each is parsed when its
+  /// turn comes.
+  explicit GraphReader(Graph &graph, const DocumentWithElementTexts *texts = nullptr)
+      : graph_(graph), texts_(texts) {}
   void read(const Json &root);
 
 private:
@@ -86,7 +89,11 @@ private:
   ValueId define(const Json &json, const PointerRef &pointer, const std::string &definingPointer,
                  std::optional<TensorType> type, Scope &scope);
 
+  void readOpTexts(const std::vector<std::string_view> &texts, const std::string &pointer,
+                   Region &region, Scope &scope);
+
   Graph &graph_;
+  const DocumentWithElementTexts *texts_;
 };
 
 void GraphReader::read(const Json &root) {
@@ -113,6 +120,15 @@ void GraphReader::read(const Json &root) {
 
   Scope scope;
   const Json &inputs = readArray(top.require("inputs"), top.at("inputs"));
+  if (texts_) {
+    graph_.main.args.reserve(texts_->inputTexts.size());
+    scope.names.reserve(texts_->inputTexts.size());
+    for (size_t i = 0; i < texts_->inputTexts.size(); ++i) {
+      graph_.main.args.push_back(readArgument(parseElementText(texts_->inputTexts[i]),
+                                              joinPointer(top.pointerTo("inputs"), i), "input",
+                                              scope));
+    }
+  }
   for (size_t i = 0; i < inputs.size(); ++i)
     graph_.main.args.push_back(
         readArgument(inputs[i], joinPointer(top.pointerTo("inputs"), i), "input", scope));
@@ -181,6 +197,10 @@ RegionArgument GraphReader::readArgument(const Json &json, const std::string &po
 void GraphReader::readOps(const Json &json, const std::string &pointer, Region &region,
                           Scope &scope) {
   const Json &ops = readArray(json, pointer);
+  if (texts_ && &region == &graph_.main) {
+    readOpTexts(texts_->opTexts, pointer, region, scope);
+    return;
+  }
   region.ops.reserve(ops.size());
   scope.names.reserve(scope.names.size() + ops.size());
   scope.ops = &ops;
@@ -189,6 +209,19 @@ void GraphReader::readOps(const Json &json, const std::string &pointer, Region &
     region.ops.push_back(readOp(ops[i], joinPointer(pointer, i), scope));
   }
   scope.ops = nullptr; // region results see every op
+}
+
+/// One op's document at a time. No look-ahead for names used before their
+/// definition: any error here makes readGraph read the whole document again,
+/// which reports it.
+void GraphReader::readOpTexts(const std::vector<std::string_view> &texts,
+                              const std::string &pointer, Region &region, Scope &scope) {
+  region.ops.reserve(texts.size());
+  scope.names.reserve(scope.names.size() + texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Json op = parseElementText(texts[i]);
+    region.ops.push_back(readOp(op, joinPointer(pointer, i), scope));
+  }
 }
 
 Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scope) {
@@ -420,12 +453,36 @@ void checkNestingDepth(std::string_view text) {
 
 } // namespace
 
+namespace {
+
+/// The usual way: inputs and ops parsed and read one at a time (no document of the
+/// whole graph). False on any problem, the graph then unusable: reading the
+/// whole document again reports the error exactly as it always has.
+bool readOpByOp(std::string_view jsonText, Graph &graph) {
+  std::optional<DocumentWithElementTexts> split = parseWithElementTexts(jsonText);
+  if (!split)
+    return false;
+  try {
+    GraphReader(graph, &*split).read(split->root);
+    return true;
+  } catch (const GraphError &) {
+    return false;
+  } catch (const Json::exception &) {
+    return false;
+  }
+}
+
+} // namespace
+
 Graph readGraph(std::string_view jsonText) {
   checkNestingDepth(jsonText);
-  Json root = parseJsonDocument(jsonText);
   // Values point at graph.main: build the graph in place (named return value)
   // so it is not moved after linking.
   Graph graph;
+  if (readOpByOp(jsonText, graph))
+    return graph;
+  graph = Graph();
+  Json root = parseJsonDocument(jsonText);
   GraphReader(graph).read(root);
   return graph;
 }

@@ -29,15 +29,15 @@ void appendString(std::string_view text, std::string &out) {
     return;
   }
   out += '"';
-  for (size_t at = 0; at < text.size();) {
-    size_t special = std::min(text.find_first_of("\"\\", at), text.size());
-    out.append(text, at, special - at);
-    if (special < text.size()) {
-      out += '\\';
-      out += text[special];
-    }
-    at = special + 1;
+  size_t copied = 0; // text[0, copied) is written
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"' && text[i] != '\\')
+      continue;
+    out.append(text.substr(copied, i - copied));
+    out += '\\';
+    copied = i; // the quote or backslash itself goes with the next piece
   }
+  out.append(text.substr(copied));
   out += '"';
 }
 

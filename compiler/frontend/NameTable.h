@@ -1,10 +1,14 @@
 #pragma once
 // The value names of one scope while a graph is read: an open-addressing hash
-// table of views into the JSON document. A graph of a million values looks
-// names up a few million times; std::unordered_map (a node per name, a
-// modulo per lookup) was most of the reader's time outside parsing.
+// table over copies of the names in a few large blocks (the ops' JSON is
+// parsed one op at a time, so the document's strings do not stay). A graph of
+// a million values looks names up a few million times; std::unordered_map (a
+// node per name, a modulo per lookup) was most of the reader's time outside
+// parsing.
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -40,7 +44,7 @@ public:
     for (; slots_[i].used(); i = (i + 1) & mask())
       if (slots_[i].hash == hash && slots_[i].name() == name)
         return false;
-    slots_[i] = Slot{name.data(), static_cast<uint32_t>(name.size()), hash, id};
+    slots_[i] = Slot{keep(name), static_cast<uint32_t>(name.size()), hash, id};
     ++size_;
     return true;
   }
@@ -91,8 +95,24 @@ private:
     }
   }
 
+  /// A copy of `name` that stays where it is.
+  const char *keep(std::string_view name) {
+    constexpr size_t kBlockSize = 1 << 16;
+    if (blocks_.empty() || blockUsed_ + name.size() > blockSize_) {
+      blockSize_ = std::max(kBlockSize, name.size());
+      blocks_.push_back(std::make_unique<char[]>(blockSize_));
+      blockUsed_ = 0;
+    }
+    char *copy = blocks_.back().get() + blockUsed_;
+    std::copy(name.begin(), name.end(), copy);
+    blockUsed_ += name.size();
+    return copy;
+  }
+
   std::vector<Slot> slots_;
   size_t size_ = 0;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t blockUsed_ = 0, blockSize_ = 0;
 };
 
 } // namespace shardgen
