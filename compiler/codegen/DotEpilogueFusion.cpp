@@ -2,7 +2,6 @@
 // group's loop body runs on each tile of the product right after the dot
 // adds its last depth block, instead of over a stored product later.
 
-
 #include "compiler/codegen/Fusion.h"
 
 namespace shardgen::codegen {
