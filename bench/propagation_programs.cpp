@@ -51,7 +51,7 @@ public:
 private:
   TensorType f32(Shape shape) { return TensorType{ElementType::F32, std::move(shape)}; }
 
-  ValueId input(const std::string &name, Shape shape, const std::string &dim0,
+  ValueId input(const std::string &name, const Shape &shape, const std::string &dim0,
                 const std::string &dim1) {
     std::string pointer = "/inputs/" + std::to_string(graph_.main.args.size());
     ValueId value = graph_.addValue(name, pointer, f32(shape));
@@ -105,7 +105,9 @@ private:
   ValueId binary(OpKind kind, ValueId a, ValueId b) {
     return op(kind, {a, b}, shapeOf(a), NoAttrs{});
   }
-  ValueId reshape(ValueId a, Shape shape) { return op(OpKind::Reshape, {a}, shape, NoAttrs{}); }
+  ValueId reshape(ValueId a, Shape shape) {
+    return op(OpKind::Reshape, {a}, std::move(shape), NoAttrs{});
+  }
   ValueId transpose(ValueId a, std::vector<int64_t> permutation, Shape shape) {
     return op(OpKind::Transpose, {a}, std::move(shape), TransposeAttrs{std::move(permutation)});
   }
