@@ -1,5 +1,5 @@
 // Threads-backend all_reduce, all_gather and collective_permute throughput at
-// 4 and 8 devices, 1K..16M floats (or up to the argument), best of
+// 2, 4 and 8 devices, 1K..16M floats (or up to the argument), best of
 // SHARDGEN_BENCH_ROUNDS rounds, against the memory-traffic bound measured in
 // the same run:
 // the aggregate memcpy bandwidth of this machine times the bytes each
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   std::printf("%-10s %7s %10s %12s %12s %8s\n", "op", "devices", "floats", "time_us", "bound_us",
               "ratio");
   const int32_t axis[] = {0};
-  for (int64_t devices : {4, 8}) {
+  for (int64_t devices : {2, 4, 8}) {
     DeviceMesh mesh({{"x", devices}});
     for (int64_t floats = 1024; floats <= maxFloats; floats *= 4) {
       const double n = static_cast<double>(devices);
