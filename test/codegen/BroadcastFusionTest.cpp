@@ -18,10 +18,7 @@ namespace {
 
 std::string graphWith(const std::string &inputs, const std::string &ops,
                       const std::string &outputs) {
-  return R"({"format": "shardgen-graph", "version": 1, "name": "bcast", "meshes": [
-    {"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
-    "inputs": [)" +
-         inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs + "]}";
+  return graphOn2x2("bcast", inputs, ops, outputs);
 }
 
 /// tanh(a + bias) * rowscale * s on a [5, 3, 4] tensor split unevenly

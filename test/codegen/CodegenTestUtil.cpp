@@ -58,6 +58,14 @@ std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed, const Ao
   }
 }
 
+std::string graphOn2x2(const std::string &name, const std::string &inputs, const std::string &ops,
+                       const std::string &outputs) {
+  return R"({"format": "shardgen-graph", "version": 1, "name": ")" + name + R"(", "meshes": [
+    {"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+    "inputs": [)" +
+         inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs + "]}";
+}
+
 size_t countOccurrences(const std::string &text, const std::string &needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))

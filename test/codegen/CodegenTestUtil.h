@@ -18,6 +18,11 @@ Graph loadVerified(const std::string &json);
 /// The JSON text of samples/NAME.json.
 std::string sample(const std::string &name);
 
+/// A graph named `name` on mesh "m" = [x=2, y=2] with the JSON texts of its
+/// inputs, ops and outputs (each the inside of its array).
+std::string graphOn2x2(const std::string &name, const std::string &inputs, const std::string &ops,
+                       const std::string &outputs);
+
 /// How often `needle` occurs in `text` (overlaps counted).
 size_t countOccurrences(const std::string &text, const std::string &needle);
 

@@ -20,10 +20,7 @@ namespace {
 
 std::string graphWith(const std::string &inputs, const std::string &ops,
                       const std::string &outputs) {
-  return R"({"format": "shardgen-graph", "version": 1, "name": "fusion", "meshes": [
-    {"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
-    "inputs": [)" +
-         inputs + R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs + "]}";
+  return graphOn2x2("fusion", inputs, ops, outputs);
 }
 
 /// y = tanh(a * x + b) on 5x6 pieces split unevenly (3 and 2 rows) over x.
