@@ -16,7 +16,7 @@ int64_t arrivedOf(uint64_t state) { return static_cast<int64_t>(state & 0xffffff
 
 } // namespace
 
-bool GroupBarrier::withdraw(uint32_t round) {
+void GroupBarrier::withdraw(uint32_t round) {
   uint64_t state = state_.load(std::memory_order_acquire);
   while (roundOf(state) == round) {
     // All arrived: the last one is completing the round, which this thread
@@ -29,7 +29,6 @@ bool GroupBarrier::withdraw(uint32_t round) {
                                      std::memory_order_acquire))
       throw PeerFailure();
   }
-  return false;
 }
 
 void GroupBarrier::arriveAndWait(bool cancellable) {
@@ -58,8 +57,10 @@ void GroupBarrier::arriveAndWait(bool cancellable) {
     uint32_t wakeups = wakeups_.load(std::memory_order_acquire);
     if (roundOf(state_.load(std::memory_order_acquire)) != round)
       return;
-    if (cancellable && aborted_.load(std::memory_order_acquire) && !withdraw(round))
+    if (cancellable && aborted_.load(std::memory_order_acquire)) {
+      withdraw(round); // throws unless the round completed meanwhile
       return;
+    }
     wakeups_.wait(wakeups, std::memory_order_acquire);
   }
 }

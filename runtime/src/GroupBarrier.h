@@ -26,9 +26,9 @@ private:
   const int64_t size_;
   const std::atomic<bool> &aborted_;
   const bool spinFirst_;
-  /// Throws PeerFailure after taking back this thread's arrival in `round`,
-  /// or returns false when the round completed first (the wait succeeded).
-  bool withdraw(uint32_t round);
+  /// Throws PeerFailure after taking back this thread's arrival in `round`;
+  /// returns when the round completed first (the wait succeeded).
+  void withdraw(uint32_t round);
 
   // The round (high 32 bits: rounds completed) and the threads arrived in it
   // (low 32 bits), in one word so that an arrival, the completion and a
