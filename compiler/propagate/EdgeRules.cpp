@@ -62,15 +62,13 @@ size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {
   return hash;
 }
 
-void EdgeRules::keyShapes(const Op &op) {
+/// The edge's tensors' shapes (equal to its op's values' shapes) by id.
+void EdgeRules::keyShapes(const Edge &edge) {
   key_.clear();
-  for (const auto *values : {&op.operands, &op.results}) {
-    key_.push_back(static_cast<int64_t>(values->size()));
-    for (ValueId v : *values) {
-      const Shape &shape = graph_.type(v).shape;
-      key_.push_back(static_cast<int64_t>(shape.size()));
-      key_.insert(key_.end(), shape.begin(), shape.end());
-    }
+  for (const auto *tensors : {&edge.operands, &edge.results}) {
+    key_.push_back(static_cast<int64_t>(tensors->size()));
+    for (int64_t t : *tensors)
+      key_.push_back(pg_.tensors[t].shapeId);
   }
 }
 
@@ -115,7 +113,7 @@ bool EdgeRules::keyAttributes(const Op &op) {
 
 int32_t EdgeRules::keyedRule(const Edge &edge) {
   const Op &op = *pg_.ops[edge.op];
-  keyShapes(op);
+  keyShapes(edge);
   if (!keyAttributes(op))
     return intern(edgeRule(graph_, pg_, edge));
   if (auto found = byKey_.find(key_); found != byKey_.end())
@@ -126,7 +124,7 @@ int32_t EdgeRules::keyedRule(const Edge &edge) {
 }
 
 int32_t EdgeRules::elementwiseRule(const Edge &edge) {
-  keyShapes(*pg_.ops[edge.op]);
+  keyShapes(edge);
   if (auto found = byShapes_.find(key_); found != byShapes_.end())
     return found->second;
   int32_t index = intern(edgeRule(graph_, pg_, edge));

@@ -32,7 +32,7 @@ private:
   /// (dot_general, transpose, reshape, broadcast_in_dim, reduce) find it by
   /// those; the rest build theirs.
   int32_t keyedRule(const Edge &edge);
-  void keyShapes(const Op &op);
+  void keyShapes(const Edge &edge);
   bool keyAttributes(const Op &op);
 
   struct KeyHash {

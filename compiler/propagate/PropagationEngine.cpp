@@ -118,20 +118,15 @@ static bool gainsInStage(const Edge &edge, OpStage stage) {
 void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool afterPrevStage) {
   resolution_ = resolution;
   stage_ = stage;
-  queued_.assign(pg_.edges.size(), 0);
+  worklist_.reset(pg_.edges.size());
   for (size_t e = 0; e < pg_.edges.size(); ++e)
-    if (!afterPrevStage || gainsInStage(pg_.edges[e], stage)) {
-      queued_[e] = 1;
+    if (!afterPrevStage || gainsInStage(pg_.edges[e], stage))
       worklist_.push(static_cast<int64_t>(e));
-    }
   // Progress: ops visited at least once in this pass, of all ops.
   std::vector<char> seen(pg_.edges.size(), 0);
   auto total = static_cast<int64_t>(pg_.edges.size());
   int64_t done = 0;
-  while (!worklist_.empty()) {
-    int64_t e = worklist_.top();
-    worklist_.pop();
-    queued_[e] = 0;
+  for (int64_t e = worklist_.pop(); e >= 0; e = worklist_.pop()) {
     visit(e);
     if (!seen[e]) {
       seen[e] = 1;
@@ -144,10 +139,8 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
 
 void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
   for (int64_t e : pg_.edgesOf(tensor))
-    if (e != exceptEdge && !queued_[e]) {
-      queued_[e] = 1;
+    if (e != exceptEdge)
       worklist_.push(e);
-    }
 }
 
 void recordOrigin(Tensor &tensor, Origin origin) {

@@ -4,9 +4,8 @@
 // edges touching it (and the members of its sharding group) are queued again.
 // Shardings only grow, so the loop terminates.
 
-#include <queue>
-
 #include "compiler/propagate/EdgeRules.h"
+#include "compiler/propagate/EdgeWorklist.h"
 #include "compiler/propagate/FactorPropagation.h"
 #include "compiler/propagate/PropagationGraph.h"
 
@@ -90,8 +89,7 @@ private:
   EdgeRules rules_;
   ConflictResolution resolution_ = ConflictResolution::Basic;
   OpStage stage_ = OpStage::Everything;
-  std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> worklist_;
-  std::vector<char> queued_;
+  EdgeWorklist worklist_;
   int64_t visits_ = 0;
   // Reused by every visit, so that a visit allocates nothing unless it
   // changes a sharding.

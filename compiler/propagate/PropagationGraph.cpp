@@ -131,10 +131,16 @@ private:
     Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
     tensor.value = value;
     tensor.shape = &shape;
+    tensor.shapeId = shapeIdOf(shape);
     if (value < 0)
       tensor.virtualLabel = std::move(label);
     tensor.state.forbidden = forbidden;
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
+  }
+
+  int32_t shapeIdOf(const Shape &shape) {
+    auto [it, inserted] = shapeIds_.try_emplace(shape, static_cast<int32_t>(shapeIds_.size()));
+    return it->second;
   }
 
   void createValueTensors(const Region &region, const AxisList &forbidden) {
@@ -702,6 +708,15 @@ private:
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
   std::vector<int64_t> depthOf_; // see canonicalOrder
+  struct ShapeHash {
+    size_t operator()(const Shape &shape) const {
+      uint64_t hash = 1469598103934665603ull;
+      for (int64_t size : shape)
+        hash = (hash ^ static_cast<uint64_t>(size)) * 1099511628211ull;
+      return hash;
+    }
+  };
+  std::unordered_map<Shape, int32_t, ShapeHash> shapeIds_;
 };
 
 } // namespace

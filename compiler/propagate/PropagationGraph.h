@@ -66,6 +66,8 @@ struct Tensor {
   /// The shape of the IR value it stands for (the graph outlives the state:
   /// no copy per tensor).
   const Shape *shape = nullptr;
+  /// Equal shapes have equal ids (rules are found by shapes: EdgeRules).
+  int32_t shapeId = -1;
   ShardingState state;
   /// The sharding the user wrote (or the constraint's), before propagation;
   /// null for most tensors (shared: a constant's copies share it).
