@@ -86,6 +86,7 @@ public:
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
           true;
     emitRegion(graph_.main);
+    linkEdgeTensors();
     listTensorEdges();
   }
 
@@ -458,16 +459,38 @@ private:
     });
   }
 
-  int64_t addEdge(EdgeKind kind, int64_t op, std::vector<int64_t> operands,
-                  std::vector<int64_t> results, OpClass opClass) {
+  /// The edge's tensors go to one array for all edges (linkEdgeTensors
+  /// points the edges at them once the array is complete).
+  int64_t addEdge(EdgeKind kind, int64_t op, std::span<const int64_t> operands,
+                  std::span<const int64_t> results, OpClass opClass) {
     Edge edge;
     edge.kind = kind;
     edge.op = op;
-    edge.operands = std::move(operands);
-    edge.results = std::move(results);
     edge.opClass = opClass;
-    pg_.edges.push_back(std::move(edge));
+    pg_.edges.push_back(edge);
+    edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
+    numOperands_.push_back(static_cast<int32_t>(operands.size()));
+    pg_.edgeTensors.insert(pg_.edgeTensors.end(), operands.begin(), operands.end());
+    pg_.edgeTensors.insert(pg_.edgeTensors.end(), results.begin(), results.end());
     return static_cast<int64_t>(pg_.edges.size()) - 1;
+  }
+  int64_t addEdge(EdgeKind kind, int64_t op, std::initializer_list<int64_t> operands,
+                  std::initializer_list<int64_t> results, OpClass opClass) {
+    return addEdge(kind, op, std::span(operands.begin(), operands.size()),
+                   std::span(results.begin(), results.size()), opClass);
+  }
+
+  void linkEdgeTensors() {
+    edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
+    const int64_t *tensors = pg_.edgeTensors.data();
+    for (size_t e = 0; e < pg_.edges.size(); ++e) {
+      const int64_t *begin = tensors + edgeTensorBegin_[e];
+      const int64_t *end = tensors + edgeTensorBegin_[e + 1];
+      pg_.edges[e].operands = {begin, begin + numOperands_[e]};
+      pg_.edges[e].results = {begin + numOperands_[e], end};
+    }
+    edgeTensorBegin_ = {};
+    numOperands_ = {};
   }
 
   void emitOutputEdges() {
@@ -490,8 +513,9 @@ private:
   /// The tensors an op reads: a constant expression with several uses is
   /// read through the op's own copy; the start of a constraint chain through
   /// the chain's last constraint (findConstraintChains).
-  std::vector<int64_t> useTensors(const Op &op) {
-    std::vector<int64_t> out;
+  const std::vector<int64_t> &useTensors(const Op &op) {
+    std::vector<int64_t> &out = useScratch_;
+    out.clear();
     for (ValueId v : op.operands) {
       auto chain = chainOf_.find(v);
       out.push_back(chain != chainOf_.end() && chain->second.first != &op
@@ -501,8 +525,9 @@ private:
     return out;
   }
 
-  std::vector<int64_t> originalTensors(const Op &op) {
-    std::vector<int64_t> out;
+  const std::vector<int64_t> &originalTensors(const Op &op) {
+    std::vector<int64_t> &out = useScratch_;
+    out.clear();
     for (ValueId v : op.operands)
       out.push_back(useTensor_[v]);
     return out;
@@ -563,14 +588,13 @@ private:
     std::vector<int64_t> operands;
     for (ValueId operand : def.operands)
       operands.push_back(copyOfConstant(operand, consumer));
-    addOpEdge(def, opIndexOf(*graph_.value(v).region, def), std::move(operands), {copy});
+    addOpEdge(def, opIndexOf(*graph_.value(v).region, def), operands, std::span(&copy, 1));
     return copy;
   }
 
-  int64_t addOpEdge(const Op &op, int64_t index, std::vector<int64_t> operands,
-                    std::vector<int64_t> results) {
-    int64_t e =
-        addEdge(EdgeKind::Rule, index, std::move(operands), std::move(results), classify(op.kind));
+  int64_t addOpEdge(const Op &op, int64_t index, std::span<const int64_t> operands,
+                    std::span<const int64_t> results) {
+    int64_t e = addEdge(EdgeKind::Rule, index, operands, results, classify(op.kind));
     Edge &edge = pg_.edges[e];
     edge.opaque = !hasShardingRule(graph_, op);
     edge.multiUseOperand = hasMultiUseOperand(op);
@@ -578,8 +602,9 @@ private:
     return e;
   }
 
-  std::vector<int64_t> defTensors(const std::vector<ValueId> &values) {
-    std::vector<int64_t> out;
+  const std::vector<int64_t> &defTensors(const std::vector<ValueId> &values) {
+    std::vector<int64_t> &out = defScratch_;
+    out.clear();
     for (ValueId v : values)
       out.push_back(pg_.valueTensor[v]);
     return out;
@@ -707,7 +732,10 @@ private:
   /// The start of a constraint chain -> (its first constraint, the tensor of
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
-  std::vector<int64_t> depthOf_; // see canonicalOrder
+  std::vector<int64_t> depthOf_;                 // see canonicalOrder
+  std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
+  std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
+  std::vector<int32_t> numOperands_;             // per edge
   struct ShapeHash {
     size_t operator()(const Shape &shape) const {
       uint64_t hash = 1469598103934665603ull;

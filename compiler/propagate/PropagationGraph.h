@@ -46,9 +46,10 @@ enum class OpClass {
 
 struct Edge {
   EdgeKind kind = EdgeKind::Rule;
-  int64_t op = -1;                        // index into PropagationGraph::ops; -1 for graph outputs
-  std::vector<int64_t> operands, results; // tensor ids
-  Direction allowed = Direction::Both;    // barriers restrict it
+  int64_t op = -1; // index into PropagationGraph::ops; -1 for graph outputs
+  /// Tensor ids, in PropagationGraph::edgeTensors.
+  std::span<const int64_t> operands, results;
+  Direction allowed = Direction::Both; // barriers restrict it
   OpClass opClass = OpClass::Other;
   bool opaque = false; // a custom_call without sharding_rule
   /// An operand of the op (not a scalar) has other uses too: Shardy's
@@ -106,11 +107,20 @@ struct ShardingGroup {
 };
 
 struct PropagationGraph {
+  PropagationGraph() = default;
+  // Edges point into edgeTensors: a move keeps the array where it is, a copy
+  // would not.
+  PropagationGraph(const PropagationGraph &) = delete;
+  PropagationGraph &operator=(const PropagationGraph &) = delete;
+  PropagationGraph(PropagationGraph &&) = default;
+  PropagationGraph &operator=(PropagationGraph &&) = default;
+
   std::vector<const Op *> ops; // walk order (walkOps)
   std::vector<Tensor> tensors;
   /// Sorted by a rank derived from the graph's structure and names only, so
   /// the worklist order does not depend on the order of ops in the file.
   std::vector<Edge> edges;
+  std::vector<int64_t> edgeTensors;  // every edge's operands then results, edge after edge
   std::vector<int64_t> valueTensor;  // ValueId -> its tensor
   std::vector<int64_t> outputTensor; // graph output index -> virtual tensor
   std::vector<ShardingGroup> groups;
