@@ -629,35 +629,56 @@ private:
       const Op *op;
     };
     std::vector<Keyed> keyed;
+    keyed.reserve(region.ops.size());
+    int64_t maxDepth = 0;
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op &op = region.ops[i];
       int64_t depth = 0;
       for (ValueId v : op.operands)
         depth = std::max(depth, depthOf[v]);
       ++depth;
+      maxDepth = std::max(maxDepth, depth);
       for (ValueId v : op.results)
         depthOf[v] = depth;
-      NameKey name;
-      if (!op.results.empty()) {
-        name = nameKey(graph_.value(op.results[0]).name);
-      } else {
-        uint64_t hash = hashName(op.name());
-        for (ValueId v : op.operands)
-          hash = hashName(graph_.value(v).name, hash);
-        if (op.kind == OpKind::ShardingGroup)
-          hash = hashName(std::to_string(op.attr<ShardingGroupAttrs>().groupId), hash);
-        name = {hash, 0, hash};
-      }
-      keyed.push_back({depth, name, i, &op});
+      keyed.push_back({depth, opNameKey(op), i, &op});
     }
-    std::sort(keyed.begin(), keyed.end(), [](const Keyed &a, const Keyed &b) {
-      return std::tie(a.depth, a.name.stem, a.name.number, a.name.whole, a.index) <
-             std::tie(b.depth, b.name.stem, b.name.number, b.name.whole, b.index);
-    });
-    std::vector<const Op *> order;
+    // By depth first (counting, linear), then each depth's few ops by name:
+    // the same order as one sort by (depth, name, index), without sorting
+    // a million entries at once.
+    std::vector<size_t> begin(static_cast<size_t>(maxDepth) + 2, 0);
     for (const Keyed &k : keyed)
-      order.push_back(k.op);
+      ++begin[static_cast<size_t>(k.depth) + 1];
+    for (size_t d = 1; d < begin.size(); ++d)
+      begin[d] += begin[d - 1];
+    std::vector<const Keyed *> byDepth(keyed.size());
+    std::vector<size_t> next(begin.begin(), begin.end() - 1);
+    for (const Keyed &k : keyed)
+      byDepth[next[static_cast<size_t>(k.depth)]++] = &k;
+    for (size_t d = 0; d + 1 < begin.size(); ++d)
+      std::sort(byDepth.begin() + static_cast<std::ptrdiff_t>(begin[d]),
+                byDepth.begin() + static_cast<std::ptrdiff_t>(begin[d + 1]),
+                [](const Keyed *a, const Keyed *b) {
+                  return std::tie(a->name.stem, a->name.number, a->name.whole, a->index) <
+                         std::tie(b->name.stem, b->name.number, b->name.whole, b->index);
+                });
+    std::vector<const Op *> order;
+    order.reserve(keyed.size());
+    for (const Keyed *k : byDepth)
+      order.push_back(k->op);
     return order;
+  }
+
+  /// An op's name as a sort key: its first result's, else a hash of its
+  /// kind, operands (and group id).
+  NameKey opNameKey(const Op &op) const {
+    if (!op.results.empty())
+      return nameKey(graph_.value(op.results[0]).name);
+    uint64_t hash = hashName(op.name());
+    for (ValueId v : op.operands)
+      hash = hashName(graph_.value(v).name, hash);
+    if (op.kind == OpKind::ShardingGroup)
+      hash = hashName(std::to_string(op.attr<ShardingGroupAttrs>().groupId), hash);
+    return {hash, 0, hash};
   }
 
   void emitRegion(const Region &region) {
