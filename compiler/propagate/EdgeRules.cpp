@@ -44,7 +44,7 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
                               static_cast<int64_t>(edge.results.size()));
 }
 
-const OpShardingRule &EdgeRules::of(int64_t edge) {
+int32_t EdgeRules::indexOf(int64_t edge) {
   int32_t &index = ruleOfEdge_[edge];
   if (index < 0) {
     const Edge &e = pg_.edges[edge];
@@ -52,7 +52,7 @@ const OpShardingRule &EdgeRules::of(int64_t edge) {
             : e.kind == EdgeKind::Rule                ? keyedRule(e)
                                                       : intern(edgeRule(graph_, pg_, e));
   }
-  return rules_[index];
+  return index;
 }
 
 size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {

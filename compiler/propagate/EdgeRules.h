@@ -20,7 +20,9 @@ public:
   EdgeRules(const Graph &graph, const PropagationGraph &pg)
       : graph_(graph), pg_(pg), ruleOfEdge_(pg.edges.size(), -1) {}
 
-  const OpShardingRule &of(int64_t edge);
+  const OpShardingRule &of(int64_t edge) { return rules_[indexOf(edge)]; }
+  /// The rule's index: equal rules, equal indices.
+  int32_t indexOf(int64_t edge);
   int64_t distinctRules() const { return static_cast<int64_t>(rules_.size()); }
 
 private:

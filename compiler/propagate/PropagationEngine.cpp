@@ -119,6 +119,8 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
   resolution_ = resolution;
   stage_ = stage;
   worklist_.reset(pg_.edges.size());
+  // States may have changed between runs (user priorities revealed).
+  stateIds_.assign(pg_.tensors.size(), -1);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
     if (!afterPrevStage || gainsInStage(pg_.edges[e], stage))
       worklist_.push(static_cast<int64_t>(e));
@@ -157,6 +159,7 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
   Tensor &target = pg_.tensors[tensor];
   recordOrigin(target, std::move(origin));
   target.state = std::move(state);
+  stateIds_[tensor] = -1; // the caller sets it when it knows it
   enqueueNeighbours(tensor, fromEdge);
   if (target.group < 0)
     return;
@@ -174,6 +177,7 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
       continue;
     recordOrigin(other, Origin{OriginKind::Group, "", -1, tensor, group.id});
     other.state = std::move(copy);
+    stateIds_[member] = -1;
     enqueueNeighbours(member, fromEdge);
   }
 }
@@ -256,6 +260,40 @@ void PropagationEngine::setDirections(const Edge &edge, const OpShardingRule &ru
     directions_[f] = factorDirection(edge, rule, static_cast<int64_t>(f), stage_);
 }
 
+/// A visit's outcome depends only on what VisitMemo's key holds unless a
+/// manual boundary cuts axes off its global side or a sharding group copies
+/// a change to tensors outside the edge.
+bool PropagationEngine::memoizable(const Edge &edge) const {
+  if (edge.kind != EdgeKind::Rule && edge.kind != EdgeKind::Identity)
+    return false;
+  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k)
+    if (pg_.tensors[tensorAt(edge, k)].group >= 0)
+      return false;
+  return true;
+}
+
+int32_t PropagationEngine::stateIdOf(int64_t tensor) {
+  int32_t &id = stateIds_[tensor];
+  if (id < 0)
+    id = states_.intern(pg_.tensors[tensor].state);
+  return id;
+}
+
+/// The memo's key: the rule, the step's settings and the states seen.
+void PropagationEngine::memoKey(const Edge &edge, int32_t rule) {
+  memoKey_.clear();
+  memoKey_.push_back(rule);
+  memoKey_.push_back(resolution_ == ConflictResolution::Basic ? 0 : 1);
+  memoKey_.push_back(edge.elementwise ? 1 : 0);
+  memoKey_.push_back(static_cast<int64_t>(edge.operands.size()));
+  for (Direction direction : directions_)
+    memoKey_.push_back(static_cast<int64_t>(direction));
+  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+    int64_t t = tensorAt(edge, k);
+    memoKey_.push_back(int64_t{stateIdOf(t)} * 2 + (pg_.tensors[t].distributed ? 1 : 0));
+  }
+}
+
 void PropagationEngine::visit(int64_t edgeIndex) {
   ++visits_;
   const Edge &edge = pg_.edges[edgeIndex];
@@ -264,7 +302,18 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   int32_t mesh = meshToPropagateOn(edge);
   if (mesh < 0)
     return;
+  int32_t ruleIndex = rules_.indexOf(edgeIndex);
   const OpShardingRule &rule = rules_.of(edgeIndex);
+  setDirections(edge, rule);
+  bool memoize = memoizable(edge);
+  if (memoize) {
+    memoKey(edge, ruleIndex);
+    std::span<const VisitMemo::Step> steps;
+    if (memo_.find(memoKey_, steps)) {
+      replay(edgeIndex, steps);
+      return;
+    }
+  }
   size_t numTensors = edge.operands.size() + edge.results.size();
   views_.resize(numTensors);
   for (size_t k = 0; k < numTensors; ++k) {
@@ -276,14 +325,30 @@ void PropagationEngine::visit(int64_t edgeIndex) {
     }
   }
   project(edge, rule, projection_);
-  setDirections(edge, rule);
+  steps_.clear();
   if (propagateFactors(projection_, rule.factorSizes, directions_.data(), resolution_,
                        edge.elementwise, scratch_))
-    writeBack(edgeIndex, rule, mesh);
+    writeBack(edgeIndex, rule, mesh, memoize);
+  if (memoize)
+    memo_.record(memoKey_, steps_);
 }
 
-/// Writes the grown factor shardings back to the tensors that changed.
-void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh) {
+/// What a recorded visit did, done again: the same states, the same origins.
+void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Step> steps) {
+  const Edge &edge = pg_.edges[edgeIndex];
+  for (const VisitMemo::Step &step : steps) {
+    int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
+    Origin origin{OriginKind::Op, "", edgeIndex,
+                  step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
+    setSharding(t, states_.state(step.state), std::move(origin), edgeIndex);
+    stateIds_[t] = step.state;
+  }
+}
+
+/// Writes the grown factor shardings back to the tensors that changed (and,
+/// with `record`, what it wrote to steps_).
+void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh,
+                                  bool record) {
   const Edge &edge = pg_.edges[edgeIndex];
   // The projections before the step, to tell where new axes came from.
   project(edge, rule, before_);
@@ -300,8 +365,13 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
     if ((!old.hasSharding() && !next.hasAxes()) || next == old)
       continue; // e.g. a strided view would be needed
     int64_t source = findSource(projection_, before_, k);
+    if (record)
+      steps_.push_back(
+          {static_cast<int32_t>(k), states_.intern(next), static_cast<int32_t>(source)});
     Origin origin{OriginKind::Op, "", edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
     setSharding(t, std::move(next), std::move(origin), edgeIndex);
+    if (record)
+      stateIds_[t] = steps_.back().state;
   }
 }
 

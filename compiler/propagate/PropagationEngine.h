@@ -8,6 +8,8 @@
 #include "compiler/propagate/EdgeWorklist.h"
 #include "compiler/propagate/FactorPropagation.h"
 #include "compiler/propagate/PropagationGraph.h"
+#include "compiler/propagate/StateTable.h"
+#include "compiler/propagate/VisitMemo.h"
 
 namespace shardgen::propagation {
 
@@ -77,7 +79,11 @@ private:
   int32_t meshToPropagateOn(const Edge &edge);
   void project(const Edge &edge, const OpShardingRule &rule, OpProjection &projection);
   void setDirections(const Edge &edge, const OpShardingRule &rule);
-  void writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh);
+  void writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh, bool record);
+  bool memoizable(const Edge &edge) const;
+  int32_t stateIdOf(int64_t tensor);
+  void memoKey(const Edge &edge, int32_t rule);
+  void replay(int64_t edgeIndex, std::span<const VisitMemo::Step> steps);
   void setSharding(int64_t tensor, ShardingState state, Origin origin, int64_t fromEdge);
   void enqueueNeighbours(int64_t tensor, int64_t exceptEdge);
   void hideIfDistributed(TensorProjection &projection, int64_t tensor) const;
@@ -98,6 +104,13 @@ private:
   OpProjection projection_, before_;
   std::vector<Direction> directions_;
   FactorStepScratch scratch_;
+  // Visits already seen (VisitMemo): states by id, each tensor's state id
+  // (-1: not known since it last changed), the key and steps of this visit.
+  StateTable states_;
+  std::vector<int32_t> stateIds_;
+  VisitMemo memo_;
+  std::vector<int64_t> memoKey_;
+  std::vector<VisitMemo::Step> steps_;
 };
 
 } // namespace shardgen::propagation
