@@ -50,13 +50,13 @@ public:
   Spreader(const Graph &graph, const PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
   DistributionSpread run() {
+    if (firstDistributionPointer(graph_).empty())
+      return std::move(spread_); // nothing to spread (most graphs): no per-value lists
     size_t n = graph_.values.size();
     spread_.distributions.resize(n);
     spread_.sources.resize(n);
     spread_.pinnedBy.resize(n);
     findPins();
-    if (firstDistributionPointer(graph_).empty())
-      return std::move(spread_); // nothing to spread (most graphs)
     uses_ = computeUses(graph_);
     seedUserDistributions();
     while (!queue_.empty()) {
@@ -79,7 +79,7 @@ private:
       if (!tensor.state.hasSharding())
         continue;
       spread_.pinnedBy[v] = tensor.user && tensor.origin.kind != OriginKind::Group
-                                ? tensor.userOrigin.pointer
+                                ? pg_.pointerOf(tensor.userOrigin)
                                 : "sharding_group " + std::to_string(tensor.origin.groupId);
     }
     for (const auto &result : graph_.main.results)

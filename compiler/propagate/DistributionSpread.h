@@ -26,7 +26,8 @@ struct DistributionSource {
 };
 
 struct DistributionSpread {
-  /// Per ValueId.
+  /// Per ValueId; all three lists are empty when the graph has no
+  /// distribution at all.
   std::vector<std::optional<Distribution>> distributions;
   std::vector<DistributionSource> sources;
   /// Per ValueId: a user sharding reaches it first ("" if none), as a pointer.

@@ -25,10 +25,10 @@ namespace {
 
 /// Where a tensor's own sharding was written: its JSON pointer, or the group
 /// whose member's sharding it copied.
-std::string userSlot(const Tensor &tensor) {
+std::string userSlot(const PropagationGraph &pg, const Tensor &tensor) {
   if (tensor.userOrigin.kind == OriginKind::Group)
     return "sharding_group " + std::to_string(tensor.userOrigin.groupId);
-  return tensor.userOrigin.pointer;
+  return pg.pointerOf(tensor.userOrigin);
 }
 
 class Explainer {
@@ -38,7 +38,7 @@ public:
 
   std::string explain(int64_t tensor) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "value \"" << target.label(graph_) << "\": " << shardingText(target.state) << "\n";
+    out_ << "value \"" << pg_.label(graph_, tensor) << "\": " << shardingText(target.state) << "\n";
     out_ << "origin:\n";
     originChain(tensor);
     for (const Origin &extension : target.extensions)
@@ -63,7 +63,7 @@ private:
     return text + "}";
   }
 
-  std::string name(int64_t tensor) const { return "\"" + pg_.tensors[tensor].label(graph_) + "\""; }
+  std::string name(int64_t tensor) const { return "\"" + pg_.label(graph_, tensor) + "\""; }
 
   void originChain(int64_t tensor) {
     std::set<int64_t> seen;
@@ -73,10 +73,10 @@ private:
       out_ << "  " << name(tensor) << " " << shardingText(current.state) << ": ";
       switch (origin.kind) {
       case OriginKind::User:
-        out_ << "user sharding at " << origin.pointer << "\n";
+        out_ << "user sharding at " << pg_.pointerOf(origin) << "\n";
         return;
       case OriginKind::Constraint:
-        out_ << "sharding_constraint at " << origin.pointer << "\n";
+        out_ << "sharding_constraint at " << pg_.pointerOf(origin) << "\n";
         return;
       case OriginKind::Group:
         out_ << "member of sharding_group " << origin.groupId << ", same as "
@@ -101,7 +101,7 @@ private:
     else if (origin.kind == OriginKind::Op)
       text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge]);
     else
-      return "by the user sharding at " + origin.pointer;
+      return "by the user sharding at " + pg_.pointerOf(origin);
     if (origin.source >= 0)
       text += " from " + name(origin.source);
     return text;
@@ -130,7 +130,7 @@ private:
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)
-        out_ << "  - closed dim: the sharding at " << userSlot(target)
+        out_ << "  - closed dim: the sharding at " << userSlot(pg_, target)
              << " closes it, so it may not gain axes\n";
       out_ << "  - nothing offered an axis for it";
       if (!silentNeighbours.empty()) {
@@ -274,7 +274,7 @@ private:
     const std::string &axisName = offer.axisName;
     if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
       return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
-             userSlot(target);
+             userSlot(pg_, target);
     if (overlapsAny(axis, own.replicated))
       return "replicated axis: " + offer.text + ", but " + axisName +
              " is listed in replicated={...} of this value's sharding";

@@ -1,12 +1,14 @@
 #include "compiler/propagate/Propagation.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <type_traits>
 
 #include "compiler/propagate/DistributionSpread.h"
 #include "compiler/propagate/PropagationEngine.h"
 #include "compiler/propagate/PropagationGraph.h"
+#include "compiler/propagate/StateTable.h"
 
 namespace shardgen {
 
@@ -128,7 +130,7 @@ void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
       continue;
     tensor.state.mesh = mesh;
     tensor.state.dims.assign(tensor.shape->size(), DimState{{}, true, std::nullopt});
-    tensor.origin = Origin{OriginKind::Default, "", -1, -1, -1};
+    tensor.origin = Origin{OriginKind::Default, -1, -1, -1, -1};
   }
 }
 
@@ -168,6 +170,7 @@ TensorSharding replicatedOn(const Distribution &distribution) {
 void addDistributions(const Graph &graph, const DistributionSpread &spread,
                       PropagationResult &result) {
   result.distributions = spread.distributions;
+  result.distributions.resize(graph.values.size()); // empty when nothing was spread
   for (size_t v = 0; v < spread.distributions.size(); ++v) {
     if (!spread.distributions[v])
       continue;
@@ -183,7 +186,8 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
       distribution = output.distribution;
       origin.kind = ShardingOrigin::Kind::User;
       origin.pointer = output.pointer + "/distribution";
-    } else if (!output.sharding && spread.distributions[output.value]) {
+    } else if (!output.sharding && !spread.distributions.empty() &&
+               spread.distributions[output.value]) {
       distribution = spread.distributions[output.value];
       origin.kind = ShardingOrigin::Kind::Op;
       origin.pointer = output.pointer;
@@ -202,11 +206,11 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
   switch (origin.kind) {
   case OriginKind::User:
     out.kind = ShardingOrigin::Kind::User;
-    out.pointer = origin.pointer;
+    out.pointer = pg.pointerOf(origin);
     break;
   case OriginKind::Constraint:
     out.kind = ShardingOrigin::Kind::Constraint;
-    out.pointer = origin.pointer;
+    out.pointer = pg.pointerOf(origin);
     break;
   case OriginKind::Group:
     out.kind = ShardingOrigin::Kind::Group;
@@ -224,11 +228,27 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
   return out;
 }
 
-TensorSharding finalSharding(const Graph &graph, const Tensor &tensor) {
-  if (!tensor.state.hasSharding())
-    return TensorSharding{};
-  return toSharding(tensor.state, graph, /*closeAll=*/true);
-}
+/// The IR shardings propagation writes, converted once per distinct state
+/// (a program's million tensors hold a few dozen).
+class FinalShardings {
+public:
+  explicit FinalShardings(const Graph &graph) : graph_(graph) {}
+
+  const TensorSharding &of(const Tensor &tensor) {
+    static const TensorSharding kNone;
+    if (!tensor.state.hasSharding())
+      return kNone;
+    auto id = static_cast<size_t>(states_.intern(tensor.state));
+    if (id == converted_.size())
+      converted_.push_back(toSharding(tensor.state, graph_, /*closeAll=*/true));
+    return converted_[id];
+  }
+
+private:
+  const Graph &graph_;
+  StateTable states_;
+  std::deque<TensorSharding> converted_; // by state id
+};
 
 } // namespace
 
@@ -246,15 +266,16 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   result.strategy = strategy;
   result.opVisits = engine.visits();
   result.warnings = pg->warnings;
+  FinalShardings finalSharding(graph);
   result.shardings.resize(graph.values.size());
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
     const Tensor &tensor = pg->tensors[pg->valueTensor[v]];
-    result.shardings[v] = finalSharding(graph, tensor);
+    result.shardings[v] = finalSharding.of(tensor);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
   }
   for (int64_t t : pg->outputTensor) {
-    result.outputShardings.push_back(finalSharding(graph, pg->tensors[t]));
+    result.outputShardings.push_back(finalSharding.of(pg->tensors[t]));
     result.outputOrigins.push_back(publicOrigin(graph, *pg, pg->tensors[t].origin));
   }
   addDistributions(graph, *spread, result);
@@ -262,9 +283,9 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   for (const ManualInfo &info : pg->manuals) {
     ManualComputationShardings &shardings = result.manualComputations[pg->ops[info.op]];
     for (int64_t t : info.inTensors)
-      shardings.inShardings.push_back(finalSharding(graph, pg->tensors[t]));
+      shardings.inShardings.push_back(finalSharding.of(pg->tensors[t]));
     for (int64_t t : info.outTensors)
-      shardings.outShardings.push_back(finalSharding(graph, pg->tensors[t]));
+      shardings.outShardings.push_back(finalSharding.of(pg->tensors[t]));
   }
   result.state = std::move(pg);
   return result;

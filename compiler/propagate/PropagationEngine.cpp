@@ -175,7 +175,7 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
     copy.forbidden = other.state.forbidden;
     if (copy == other.state)
       continue;
-    recordOrigin(other, Origin{OriginKind::Group, "", -1, tensor, group.id});
+    recordOrigin(other, Origin{OriginKind::Group, -1, -1, tensor, group.id});
     other.state = std::move(copy);
     stateIds_[member] = -1;
     enqueueNeighbours(member, fromEdge);
@@ -338,7 +338,7 @@ void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Ste
   const Edge &edge = pg_.edges[edgeIndex];
   for (const VisitMemo::Step &step : steps) {
     int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
-    Origin origin{OriginKind::Op, "", edgeIndex,
+    Origin origin{OriginKind::Op, -1, edgeIndex,
                   step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
     setSharding(t, states_.state(step.state), std::move(origin), edgeIndex);
     stateIds_[t] = step.state;
@@ -368,7 +368,7 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
     if (record)
       steps_.push_back(
           {static_cast<int32_t>(k), states_.intern(next), static_cast<int32_t>(source)});
-    Origin origin{OriginKind::Op, "", edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
+    Origin origin{OriginKind::Op, -1, edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
     setSharding(t, std::move(next), std::move(origin), edgeIndex);
     if (record)
       stateIds_[t] = steps_.back().state;

@@ -117,9 +117,24 @@ private:
     for (const Op &op : region.ops) {
       indices.push_back(static_cast<int64_t>(pg_.ops.size()));
       pg_.ops.push_back(&op);
+      if (op.kind == OpKind::ShardingGroup || op.kind == OpKind::ShardingConstraint ||
+          op.kind == OpKind::ManualComputation || !op.shardings.empty())
+        specialOps_.push_back(&op);
       if (op.body)
         indexOps(*op.body);
     }
+  }
+
+  /// An op's operand and result lists live on the heap, apart from the op:
+  /// loops over a million ops wait on them unless asked for a few ops ahead.
+  static constexpr size_t kPrefetchDistance = 8;
+  static void prefetchValueLists(const Op *op) {
+    __builtin_prefetch(op->operands.data());
+    __builtin_prefetch(op->results.data());
+  }
+  static void prefetchValueLists(const Region &region, size_t i) {
+    if (i < region.ops.size())
+      prefetchValueLists(&region.ops[i]);
   }
 
   int64_t opIndexOf(const Region &region, const Op &op) const {
@@ -133,8 +148,9 @@ private:
     tensor.value = value;
     tensor.shape = &shape;
     tensor.shapeId = shapeIdOf(shape);
+    auto t = static_cast<int64_t>(pg_.tensors.size()) - 1;
     if (value < 0)
-      tensor.virtualLabel = std::move(label);
+      pg_.virtualLabels.emplace(t, std::move(label));
     tensor.state.forbidden = forbidden;
     return static_cast<int64_t>(pg_.tensors.size()) - 1;
   }
@@ -151,7 +167,9 @@ private:
     };
     for (const auto &arg : region.args)
       create(arg.value);
-    for (const auto &op : region.ops) {
+    for (size_t i = 0; i < region.ops.size(); ++i) {
+      const Op &op = region.ops[i];
+      prefetchValueLists(region, i + kPrefetchDistance);
       for (ValueId v : op.results)
         create(v);
       if (op.kind == OpKind::ManualComputation && op.body) {
@@ -188,10 +206,11 @@ private:
     tensor.origin = std::move(origin);
   }
 
-  static Origin userOrigin(std::string pointer) {
+  Origin userOrigin(std::string pointer) {
     Origin origin;
     origin.kind = OriginKind::User;
-    origin.pointer = std::move(pointer);
+    origin.pointer = static_cast<int32_t>(pg_.pointers.size());
+    pg_.pointers.push_back(std::move(pointer));
     return origin;
   }
 
@@ -199,7 +218,7 @@ private:
     for (const auto &arg : graph_.main.args)
       if (arg.sharding)
         setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
-    walkOps(graph_.main, [&](const Op &op) {
+    forSpecialOps([&](const Op &op) {
       for (size_t j = 0; j < op.results.size() && j < op.shardings.size(); ++j) {
         if (!op.shardings[j])
           continue;
@@ -207,7 +226,7 @@ private:
                                                     : op.pointer + "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
-          origin.pointer = op.pointer;
+          pg_.pointers[origin.pointer] = op.pointer;
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
@@ -253,7 +272,7 @@ private:
 
   std::unordered_map<ValueId, std::vector<Ask>> collectAsks() {
     std::unordered_map<ValueId, std::vector<Ask>> asks;
-    walkOps(graph_.main, [&](const Op &op) {
+    forSpecialOps([&](const Op &op) {
       if (op.kind == OpKind::ShardingConstraint && !op.operands.empty() && !op.results.empty() &&
           op.shardings.size() == 1 && op.shardings[0])
         asks[op.operands[0]].push_back({&op, &*op.shardings[0], pg_.valueTensor[op.results[0]]});
@@ -351,7 +370,7 @@ private:
   /// the group ties the shadows instead.
   void buildGroups() {
     std::vector<std::pair<ValueId, int64_t>> memberships;
-    walkOps(graph_.main, [&](const Op &op) {
+    forSpecialOps([&](const Op &op) {
       if (op.kind == OpKind::ShardingGroup && !op.operands.empty())
         memberships.push_back({op.operands[0], op.attr<ShardingGroupAttrs>().groupId});
     });
@@ -398,7 +417,7 @@ private:
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!tensor.state.hasSharding())
         continue;
-      listed += (listed.empty() ? "" : ", ") + tensor.label(graph_) + " " +
+      listed += (listed.empty() ? "" : ", ") + pg_.label(graph_, pg_.valueTensor[v]) + " " +
                 printSharding(toSharding(tensor.state, graph_, false));
       if (!common) {
         common = &tensor.state;
@@ -417,7 +436,7 @@ private:
           // copy is the member's own sharding, priorities included, so a
           // copied p1 dim waits for p1 like the original.
           tensor.state = *common;
-          tensor.origin = Origin{OriginKind::Group, "", -1, commonTensor, group.id};
+          tensor.origin = Origin{OriginKind::Group, -1, -1, commonTensor, group.id};
           tensor.user = std::make_shared<const ShardingState>(tensor.state);
           tensor.userOrigin = tensor.origin;
         }
@@ -436,7 +455,7 @@ private:
       int64_t original = pg_.valueTensor[v];
       const Shape &shape = *pg_.tensors[original].shape;
       std::string label =
-          pg_.tensors[original].label(graph_) + " (group " + std::to_string(group.id) + " member)";
+          pg_.label(graph_, original) + " (group " + std::to_string(group.id) + " member)";
       AxisList forbidden = pg_.tensors[original].state.forbidden;
       int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
       ShardingState &open = pg_.tensors[shadow].state;
@@ -541,26 +560,40 @@ private:
   void findConstantExpressions() {
     constantExpression_.assign(graph_.values.size(), 0);
     std::vector<char> grouped(graph_.values.size(), 0);
-    walkOps(graph_.main, [&](const Op &op) {
+    forSpecialOps([&](const Op &op) {
       if (op.kind == OpKind::ShardingGroup)
         for (ValueId v : op.operands)
           grouped[v] = 1;
     });
-    walkOps(graph_.main, [&](const Op &op) {
-      bool fromConstants = std::all_of(op.operands.begin(), op.operands.end(),
-                                       [&](ValueId v) { return constantExpression_[v] != 0; });
+    for (size_t i = 0; i < pg_.ops.size(); ++i) { // walk order
+      const Op &op = *pg_.ops[i];
+      if (i + kPrefetchDistance < pg_.ops.size())
+        prefetchValueLists(pg_.ops[i + kPrefetchDistance]);
+      bool source = op.kind == OpKind::Constant || op.kind == OpKind::Iota;
       bool preserving = op.kind == OpKind::BroadcastInDim || op.kind == OpKind::Reshape ||
                         op.kind == OpKind::Slice ||
                         (isPassThrough(op.kind) && op.kind != OpKind::Transpose);
+      if (!source && !preserving)
+        continue; // most ops: their operands need not be read
+      bool fromConstants = std::all_of(op.operands.begin(), op.operands.end(),
+                                       [&](ValueId v) { return constantExpression_[v] != 0; });
       bool scalarExpansion =
           op.kind == OpKind::BroadcastInDim && graph_.type(op.operands[0]).shape.empty();
-      bool constant = op.kind == OpKind::Constant || op.kind == OpKind::Iota ||
-                      (preserving && fromConstants) || scalarExpansion;
-      if (!constant)
-        return;
+      if (!source && !fromConstants && !scalarExpansion)
+        continue;
       for (ValueId v : op.results)
         constantExpression_[v] = grouped[v] ? 0 : 1;
-    });
+    }
+  }
+
+  /// Visits, in walk order, the ops that may carry shardings, constraints,
+  /// groups or manual computations (listed by indexOps): most ops are none.
+  template <typename Visit> void forSpecialOps(Visit visit) const {
+    for (size_t i = 0; i < specialOps_.size(); ++i) {
+      if (i + kPrefetchDistance < specialOps_.size())
+        prefetchValueLists(specialOps_[i + kPrefetchDistance]);
+      visit(*specialOps_[i]);
+    }
   }
 
   /// The tensor one use of `v` reads (`consumer`: the user's pointer).
@@ -576,9 +609,9 @@ private:
     if (graph_.type(v).shape.empty())
       return useTensor_[v]; // scalars are never sharded: nothing to split
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
-    int64_t copy =
-        addTensor(-1, *original.shape, original.label(graph_) + " (copy for " + consumer + ")",
-                  original.state.forbidden);
+    int64_t copy = addTensor(-1, *original.shape,
+                             pg_.label(graph_, pg_.valueTensor[v]) + " (copy for " + consumer + ")",
+                             original.state.forbidden);
     Tensor &tensor = pg_.tensors[copy];
     tensor.state = std::move(original.state);
     tensor.user = std::move(original.user);
@@ -633,6 +666,7 @@ private:
     int64_t maxDepth = 0;
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op &op = region.ops[i];
+      prefetchValueLists(region, i + kPrefetchDistance);
       int64_t depth = 0;
       for (ValueId v : op.operands)
         depth = std::max(depth, depthOf[v]);
@@ -682,8 +716,11 @@ private:
   }
 
   void emitRegion(const Region &region) {
-    for (const Op *opPtr : canonicalOrder(region)) {
-      const Op &op = *opPtr;
+    std::vector<const Op *> order = canonicalOrder(region);
+    for (size_t i = 0; i < order.size(); ++i) {
+      const Op &op = *order[i];
+      if (i + kPrefetchDistance < order.size())
+        prefetchValueLists(order[i + kPrefetchDistance]);
       int64_t index = opIndexOf(region, op);
       switch (op.kind) {
       case OpKind::ShardingGroup:
@@ -754,6 +791,7 @@ private:
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
   std::vector<int64_t> depthOf_;                 // see canonicalOrder
+  std::vector<const Op *> specialOps_;           // see forSpecialOps
   std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
   std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
   std::vector<int32_t> numOperands_;             // per edge

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/ir/Graph.h"
@@ -23,7 +24,9 @@ enum class OriginKind { None, User, Constraint, Group, Op, Default };
 /// Why a tensor has its current sharding: the last thing that changed it.
 struct Origin {
   OriginKind kind = OriginKind::None;
-  std::string pointer;  // User: the sharding's JSON pointer; Constraint: the op
+  /// User: the sharding's JSON pointer; Constraint: the op's; as an index
+  /// into PropagationGraph::pointers (a tensor holds two origins: no strings).
+  int32_t pointer = -1;
   int64_t edge = -1;    // Op: the edge crossed
   int64_t source = -1;  // Op/Group: the tensor it came from
   int64_t groupId = -1; // Group
@@ -84,13 +87,6 @@ struct Tensor {
   /// giving nor taking axes (it has no sharding at all).
   bool distributed = false;
   int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
-  /// A virtual tensor's name in diagnostics ("output 0", ...); a value's is
-  /// its name, not copied here.
-  std::string virtualLabel;
-
-  std::string label(const Graph &graph) const {
-    return value >= 0 ? graph.value(value).name : virtualLabel;
-  }
 };
 
 struct ManualInfo {
@@ -126,9 +122,23 @@ struct PropagationGraph {
   std::vector<ShardingGroup> groups;
   std::vector<ManualInfo> manuals;
   std::vector<std::string> warnings;
+  /// The JSON pointers user and constraint origins name (Origin::pointer).
+  std::vector<std::string> pointers;
+  /// Virtual tensors' names in diagnostics ("output 0", ...); a value's
+  /// tensor is named by its value.
+  std::unordered_map<int64_t, std::string> virtualLabels;
   /// The edges touching tensor t (once per slot, in edge order):
   /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
   std::vector<int64_t> tensorEdgeBegin, tensorEdges;
+
+  const std::string &pointerOf(const Origin &origin) const {
+    static const std::string kNone;
+    return origin.pointer >= 0 ? pointers[origin.pointer] : kNone;
+  }
+  std::string label(const Graph &graph, int64_t tensor) const {
+    ValueId value = tensors[tensor].value;
+    return value >= 0 ? graph.value(value).name : virtualLabels.at(tensor);
+  }
 
   std::span<const int64_t> edgesOf(int64_t tensor) const {
     return {tensorEdges.data() + tensorEdgeBegin[tensor],
