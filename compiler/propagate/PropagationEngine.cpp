@@ -149,15 +149,15 @@ void recordOrigin(Tensor &tensor, Origin origin) {
   constexpr size_t kMaxExtensions = 8;
   bool hadAxes = tensor.state.hasAxes();
   if (!hadAxes || tensor.origin.kind == OriginKind::None)
-    tensor.origin = std::move(origin);
+    tensor.origin = origin;
   else if (tensor.extensions.size() < kMaxExtensions)
-    tensor.extensions.push_back(std::move(origin));
+    tensor.extensions.push_back(origin);
 }
 
 void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin origin,
                                     int64_t fromEdge) {
   Tensor &target = pg_.tensors[tensor];
-  recordOrigin(target, std::move(origin));
+  recordOrigin(target, origin);
   target.state = std::move(state);
   stateIds_[tensor] = -1; // the caller sets it when it knows it
   enqueueNeighbours(tensor, fromEdge);
@@ -340,7 +340,7 @@ void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Ste
     int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
     Origin origin{OriginKind::Op, -1, edgeIndex,
                   step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
-    setSharding(t, states_.state(step.state), std::move(origin), edgeIndex);
+    setSharding(t, states_.state(step.state), origin, edgeIndex);
     stateIds_[t] = step.state;
   }
 }
@@ -369,7 +369,7 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
       steps_.push_back(
           {static_cast<int32_t>(k), states_.intern(next), static_cast<int32_t>(source)});
     Origin origin{OriginKind::Op, -1, edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
-    setSharding(t, std::move(next), std::move(origin), edgeIndex);
+    setSharding(t, std::move(next), origin, edgeIndex);
     if (record)
       stateIds_[t] = steps_.back().state;
   }

@@ -203,7 +203,7 @@ private:
     tensor.state.forbidden = std::move(forbidden);
     tensor.user = std::make_shared<const ShardingState>(tensor.state);
     tensor.userOrigin = origin;
-    tensor.origin = std::move(origin);
+    tensor.origin = origin;
   }
 
   Origin userOrigin(std::string pointer) {
@@ -615,8 +615,8 @@ private:
     Tensor &tensor = pg_.tensors[copy];
     tensor.state = std::move(original.state);
     tensor.user = std::move(original.user);
-    tensor.userOrigin = std::move(original.userOrigin);
-    tensor.origin = std::move(original.origin);
+    tensor.userOrigin = original.userOrigin;
+    tensor.origin = original.origin;
     const Op &def = *graph_.value(v).definingOp;
     std::vector<int64_t> operands;
     for (ValueId operand : def.operands)
