@@ -112,6 +112,7 @@ void runStrategy(PropagationEngine &engine, PropagationGraph &pg, PropagationStr
     runOpPriority(engine);
     for (int64_t level : levels) {
       revealPriority(pg, level);
+      engine.forgetStates();
       runOpPriority(engine);
     }
     return;
@@ -142,6 +143,7 @@ void closeDistributedTensors(PropagationGraph &pg, const DistributionSpread &spr
       continue;
     Tensor &tensor = pg.tensors[pg.valueTensor[v]];
     tensor.distributed = true;
+    pg.anyDistributed = true;
     AxisList forbidden = tensor.state.forbidden;
     tensor.state = ShardingState{};
     tensor.state.forbidden = std::move(forbidden);

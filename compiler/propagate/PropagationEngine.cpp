@@ -119,8 +119,10 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
   resolution_ = resolution;
   stage_ = stage;
   worklist_.reset(pg_.edges.size());
-  // States may have changed between runs (user priorities revealed).
-  stateIds_.assign(pg_.tensors.size(), -1);
+  // Ids stay valid from one run to the next unless forgetStates() said
+  // the states changed in between.
+  if (stateIds_.size() != pg_.tensors.size())
+    stateIds_.assign(pg_.tensors.size(), -1);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
     if (!afterPrevStage || gainsInStage(pg_.edges[e], stage))
       worklist_.push(static_cast<int64_t>(e));
@@ -226,16 +228,29 @@ bool PropagationEngine::crossesInStage(const Edge &edge) const {
 /// The mesh the edge propagates on, or -1 when there is nothing to do (two
 /// meshes, or no axes at all). Tensors without a sharding remember the mesh
 /// as where a replicated default will live.
+/// (commonMesh over the states by id: a tensor is only read when its state
+/// changed since the engine last saw it.)
 int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
-  int32_t mesh = commonMesh(graph_, pg_, edge);
+  size_t numTensors = edge.operands.size() + edge.results.size();
+  int32_t mesh = -1;
+  for (size_t k = 0; k < numTensors; ++k) {
+    int32_t other = states_.state(stateIdOf(tensorAt(edge, k))).mesh;
+    if (other < 0)
+      continue;
+    if (mesh < 0 || graph_.meshes[mesh].isEmpty())
+      mesh = other;
+    else if (!graph_.meshes[other].isEmpty() && !sameMesh(graph_, mesh, other))
+      return -1; // Shardy propagates only between shardings of one mesh
+  }
   if (mesh < 0)
-    return -1; // Shardy propagates only between shardings of one mesh
+    return -1;
   bool anyAxes = false;
-  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
-    Tensor &tensor = pg_.tensors[tensorAt(edge, k)];
-    anyAxes |= tensor.state.hasAxes();
-    if (!tensor.state.hasSharding() && tensor.meshHint < 0)
-      tensor.meshHint = mesh;
+  for (size_t k = 0; k < numTensors; ++k) {
+    int64_t t = tensorAt(edge, k);
+    const ShardingState &state = states_.state(stateIds_[t]);
+    anyAxes |= state.hasAxes();
+    if (!state.hasSharding() && pg_.tensors[t].meshHint < 0)
+      pg_.tensors[t].meshHint = mesh;
   }
   return anyAxes ? mesh : -1;
 }
@@ -266,6 +281,8 @@ void PropagationEngine::setDirections(const Edge &edge, const OpShardingRule &ru
 bool PropagationEngine::memoizable(const Edge &edge) const {
   if (edge.kind != EdgeKind::Rule && edge.kind != EdgeKind::Identity)
     return false;
+  if (pg_.groups.empty())
+    return true; // most graphs: no tensor to look at
   for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k)
     if (pg_.tensors[tensorAt(edge, k)].group >= 0)
       return false;
@@ -290,7 +307,8 @@ void PropagationEngine::memoKey(const Edge &edge, int32_t rule) {
     memoKey_.push_back(static_cast<int64_t>(direction));
   for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
     int64_t t = tensorAt(edge, k);
-    memoKey_.push_back(int64_t{stateIdOf(t)} * 2 + (pg_.tensors[t].distributed ? 1 : 0));
+    bool distributed = pg_.anyDistributed && pg_.tensors[t].distributed;
+    memoKey_.push_back(int64_t{stateIdOf(t)} * 2 + (distributed ? 1 : 0));
   }
 }
 

@@ -72,6 +72,9 @@ public:
   /// new stage lets cross more start in the worklist.
   void run(ConflictResolution resolution, OpStage stage, bool afterPrevStage = false);
   int64_t visits() const { return visits_; }
+  /// Call when tensors' states were changed outside the engine (user
+  /// priorities revealed) before the next run.
+  void forgetStates() { stateIds_.clear(); }
 
 private:
   void visit(int64_t edgeIndex);

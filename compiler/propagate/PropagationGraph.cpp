@@ -74,6 +74,13 @@ public:
     // (large) tensors are not moved while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
+    // About one edge per op (constant copies and manual boundaries add a
+    // few): reserved, so the large arrays are not copied while they grow.
+    size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
+    pg_.edges.reserve(expectedEdges);
+    edgeTensorBegin_.reserve(expectedEdges + 1);
+    numOperands_.reserve(expectedEdges);
+    pg_.edgeTensors.reserve(3 * expectedEdges);
     createValueTensors(graph_.main, {});
     addUserShardings();
     uses_ = computeUses(graph_);

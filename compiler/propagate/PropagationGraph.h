@@ -120,6 +120,8 @@ struct PropagationGraph {
   std::vector<int64_t> valueTensor;  // ValueId -> its tensor
   std::vector<int64_t> outputTensor; // graph output index -> virtual tensor
   std::vector<ShardingGroup> groups;
+  /// Whether any tensor is `distributed` (most graphs: none).
+  bool anyDistributed = false;
   std::vector<ManualInfo> manuals;
   std::vector<std::string> warnings;
   /// The JSON pointers user and constraint origins name (Origin::pointer).

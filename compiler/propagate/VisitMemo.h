@@ -43,7 +43,9 @@ public:
   }
 
 private:
-  static constexpr size_t kMaxEntries = size_t{1} << 20;
+  // About 40 MB at most: a program without repeats would otherwise record
+  // every visit.
+  static constexpr size_t kMaxEntries = size_t{1} << 18;
   struct KeyHash {
     size_t operator()(const std::vector<int64_t> &key) const {
       uint64_t hash = 1469598103934665603ull;
