@@ -1,14 +1,12 @@
 #include "compiler/propagate/Propagation.h"
 
 #include <algorithm>
-#include <deque>
 #include <set>
 #include <type_traits>
 
 #include "compiler/propagate/DistributionSpread.h"
 #include "compiler/propagate/PropagationEngine.h"
 #include "compiler/propagate/PropagationGraph.h"
-#include "compiler/propagate/StateTable.h"
 
 namespace shardgen {
 
@@ -122,10 +120,12 @@ void runStrategy(PropagationEngine &engine, PropagationGraph &pg, PropagationStr
 
 /// Values nothing reached are replicated on the mesh an op reached them
 /// with, else on the graph's first mesh.
-void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
-  for (Tensor &tensor : pg.tensors) {
+void replicateTheRest(const Graph &graph, PropagationGraph &pg, PropagationEngine &engine) {
+  for (size_t t = 0; t < pg.tensors.size(); ++t) {
+    Tensor &tensor = pg.tensors[t];
     if (tensor.state.hasSharding())
       continue;
+    engine.forgetState(static_cast<int64_t>(t));
     int32_t mesh = tensor.meshHint >= 0 ? tensor.meshHint : graph.meshes.empty() ? -1 : 0;
     if (mesh < 0)
       continue;
@@ -234,22 +234,25 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
 /// (a program's million tensors hold a few dozen).
 class FinalShardings {
 public:
-  explicit FinalShardings(const Graph &graph) : graph_(graph) {}
+  FinalShardings(const Graph &graph, PropagationEngine &engine) : graph_(graph), engine_(engine) {}
 
-  const TensorSharding &of(const Tensor &tensor) {
+  const TensorSharding &of(int64_t tensor) {
     static const TensorSharding kNone;
-    if (!tensor.state.hasSharding())
+    auto id = static_cast<size_t>(engine_.currentStateId(tensor));
+    const ShardingState &state = engine_.stateById(static_cast<int32_t>(id));
+    if (!state.hasSharding())
       return kNone;
-    auto id = static_cast<size_t>(states_.intern(tensor.state));
-    if (id == converted_.size())
-      converted_.push_back(toSharding(tensor.state, graph_, /*closeAll=*/true));
-    return converted_[id];
+    if (id >= converted_.size())
+      converted_.resize(id + 1);
+    if (!converted_[id])
+      converted_[id] = toSharding(state, graph_, /*closeAll=*/true);
+    return *converted_[id];
   }
 
 private:
   const Graph &graph_;
-  StateTable states_;
-  std::deque<TensorSharding> converted_; // by state id
+  PropagationEngine &engine_;                            // its state ids: most tensors' are known
+  std::vector<std::optional<TensorSharding>> converted_; // by state id
 };
 
 } // namespace
@@ -262,22 +265,23 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   closeDistributedTensors(*pg, *spread);
   PropagationEngine engine(graph, *pg);
   runStrategy(engine, *pg, strategy);
-  replicateTheRest(graph, *pg);
+  replicateTheRest(graph, *pg, engine);
 
   PropagationResult result;
   result.strategy = strategy;
   result.opVisits = engine.visits();
   result.warnings = pg->warnings;
-  FinalShardings finalSharding(graph);
+  FinalShardings finalSharding(graph, engine);
   result.shardings.resize(graph.values.size());
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
-    const Tensor &tensor = pg->tensors[pg->valueTensor[v]];
-    result.shardings[v] = finalSharding.of(tensor);
+    int64_t t = pg->valueTensor[v];
+    const Tensor &tensor = pg->tensors[t];
+    result.shardings[v] = finalSharding.of(t);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
   }
   for (int64_t t : pg->outputTensor) {
-    result.outputShardings.push_back(finalSharding.of(pg->tensors[t]));
+    result.outputShardings.push_back(finalSharding.of(t));
     result.outputOrigins.push_back(publicOrigin(graph, *pg, pg->tensors[t].origin));
   }
   addDistributions(graph, *spread, result);
@@ -285,9 +289,9 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   for (const ManualInfo &info : pg->manuals) {
     ManualComputationShardings &shardings = result.manualComputations[pg->ops[info.op]];
     for (int64_t t : info.inTensors)
-      shardings.inShardings.push_back(finalSharding.of(pg->tensors[t]));
+      shardings.inShardings.push_back(finalSharding.of(t));
     for (int64_t t : info.outTensors)
-      shardings.outShardings.push_back(finalSharding.of(pg->tensors[t]));
+      shardings.outShardings.push_back(finalSharding.of(t));
   }
   result.state = std::move(pg);
   return result;

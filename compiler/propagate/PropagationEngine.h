@@ -75,6 +75,19 @@ public:
   /// Call when tensors' states were changed outside the engine (user
   /// priorities revealed) before the next run.
   void forgetStates() { stateIds_.clear(); }
+  /// The same for one tensor.
+  void forgetState(int64_t tensor) {
+    if (static_cast<size_t>(tensor) < stateIds_.size())
+      stateIds_[tensor] = -1;
+  }
+  /// The id of a tensor's current state in the engine's table, and the
+  /// state of an id: the result converts each distinct state once.
+  int32_t currentStateId(int64_t tensor) {
+    if (stateIds_.size() != pg_.tensors.size())
+      stateIds_.assign(pg_.tensors.size(), -1);
+    return stateIdOf(tensor);
+  }
+  const ShardingState &stateById(int32_t id) const { return states_.state(id); }
 
 private:
   void visit(int64_t edgeIndex);
