@@ -276,11 +276,19 @@ void PropagationEngine::setDirections(const Edge &edge, const OpShardingRule &ru
 }
 
 /// A visit's outcome depends only on what VisitMemo's key holds unless a
-/// manual boundary cuts axes off its global side or a sharding group copies
-/// a change to tensors outside the edge.
+/// manual boundary cuts axes off its global side, a sharding group copies
+/// a change to tensors outside the edge, or the edge holds a tensor twice.
 bool PropagationEngine::memoizable(const Edge &edge) const {
   if (edge.kind != EdgeKind::Rule && edge.kind != EdgeKind::Identity)
     return false;
+  // A tensor the edge holds twice (x * x) sees its own first update when
+  // its second place is written: the outcome differs from an edge holding
+  // two tensors with the same states.
+  size_t numTensors = edge.operands.size() + edge.results.size();
+  for (size_t k = 1; k < numTensors; ++k)
+    for (size_t j = 0; j < k; ++j)
+      if (tensorAt(edge, j) == tensorAt(edge, k))
+        return false;
   if (pg_.groups.empty())
     return true; // most graphs: no tensor to look at
   for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k)
@@ -323,7 +331,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
   int32_t ruleIndex = rules_.indexOf(edgeIndex);
   const OpShardingRule &rule = rules_.of(edgeIndex);
   setDirections(edge, rule);
-  bool memoize = memoizable(edge);
+  bool memoize = memoize_ && memoizable(edge);
   if (memoize) {
     memoKey(edge, ruleIndex);
     std::span<const VisitMemo::Step> steps;

@@ -64,8 +64,10 @@ void recordOrigin(Tensor &tensor, Origin origin);
 
 class PropagationEngine {
 public:
-  PropagationEngine(const Graph &graph, PropagationGraph &pg)
-      : graph_(graph), pg_(pg), rules_(graph, pg) {}
+  /// `memoize`: replay visits seen before (VisitMemo); off only to test
+  /// that replaying writes what computing again writes.
+  PropagationEngine(const Graph &graph, PropagationGraph &pg, bool memoize = true)
+      : graph_(graph), pg_(pg), rules_(graph, pg), memoize_(memoize) {}
 
   /// Runs the worklist to a fixed point. With `afterPrevStage` (the engine
   /// just ran the stage before `stage` to its fixed point), only the edges the
@@ -125,6 +127,7 @@ private:
   StateTable states_;
   std::vector<int32_t> stateIds_;
   VisitMemo memo_;
+  bool memoize_ = true;
   std::vector<int64_t> memoKey_;
   std::vector<VisitMemo::Step> steps_;
 };
