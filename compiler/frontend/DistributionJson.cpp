@@ -6,9 +6,8 @@ namespace shardgen {
 
 Distribution readDistribution(const Json &json, const std::string &pointer) {
   JsonObject object(json, pointer, "distribution");
-  // The IR keeps no metadata per distribution: `_` keys here are accepted and dropped.
-  object.checkKeys({"mesh", "shard_shape", "order"});
   Distribution distribution;
+  distribution.metadata = object.checkKeys({"mesh", "shard_shape", "order"});
   distribution.meshName = readString(object.require("mesh"), object.at("mesh"));
   distribution.shardShape =
       readIntegerArray(object.require("shard_shape"), object.at("shard_shape"));
@@ -28,6 +27,8 @@ Json distributionToJson(const Distribution &distribution) {
   object["mesh"] = distribution.meshName;
   object["shard_shape"] = distribution.shardShape;
   object["order"] = std::string(deviceOrderName(distribution.order));
+  for (const auto &[key, text] : distribution.metadata)
+    object[key] = Json::parse(text);
   return object;
 }
 

@@ -169,8 +169,11 @@ Mesh GraphReader::readMesh(const Json &json, const std::string &pointer) {
     readArray(*axes, object.at("axes"));
     for (size_t i = 0; i < axes->size(); ++i) {
       JsonObject axis((*axes)[i], joinPointer(object.pointerTo("axes"), i), "mesh axis");
-      // The IR keeps no metadata per axis: `_` keys here are accepted and dropped.
-      axis.checkKeys({"name", "size"});
+      Metadata metadata = axis.checkKeys({"name", "size"});
+      if (!metadata.empty()) {
+        mesh.axisMetadata.resize(axes->size());
+        mesh.axisMetadata[i] = std::move(metadata);
+      }
       mesh.axes.push_back(MeshAxis{readString(axis.require("name"), axis.at("name")),
                                    readInteger(axis.require("size"), axis.at("size"))});
     }

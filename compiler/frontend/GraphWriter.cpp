@@ -165,8 +165,12 @@ Json GraphWriter::meshToJson(const Mesh &mesh) const {
   Json object = Json::object();
   object["name"] = mesh.name;
   Json axes = Json::array();
-  for (const auto &axis : mesh.axes)
-    axes.push_back(Json{{"name", axis.name}, {"size", axis.size}});
+  for (size_t i = 0; i < mesh.axes.size(); ++i) {
+    Json axis{{"name", mesh.axes[i].name}, {"size", mesh.axes[i].size}};
+    if (i < mesh.axisMetadata.size())
+      appendMetadata(axis, mesh.axisMetadata[i]);
+    axes.push_back(std::move(axis));
+  }
   object["axes"] = std::move(axes);
   if (!mesh.deviceIds.empty())
     object["device_ids"] = mesh.deviceIds;

@@ -24,6 +24,10 @@ std::string printDistribution(const Distribution &distribution) {
   return text;
 }
 
+Distribution withoutMetadata(const Distribution &distribution) {
+  return {distribution.meshName, distribution.shardShape, distribution.order};
+}
+
 int64_t ChunkBox::volume() const {
   int64_t volume = 1;
   for (int64_t e : extent)

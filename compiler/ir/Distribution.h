@@ -27,9 +27,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/Mesh.h"
+#include "compiler/ir/Metadata.h"
 
 namespace shardgen {
 
@@ -44,10 +46,25 @@ struct Distribution {
   std::string meshName;
   std::vector<int64_t> shardShape; // one positive size per tensor dim
   DeviceOrder order = DeviceOrder::RowMajor;
+  /// The `_` keys of the distribution object as the file wrote it (written
+  /// back there); never part of what the distribution means.
+  Metadata metadata;
+
+  Distribution() = default;
+  Distribution(std::string mesh, std::vector<int64_t> shape,
+               DeviceOrder deviceOrder = DeviceOrder::RowMajor, Metadata keys = {})
+      : meshName(std::move(mesh)), shardShape(std::move(shape)), order(deviceOrder),
+        metadata(std::move(keys)) {}
 
   int64_t rank() const { return static_cast<int64_t>(shardShape.size()); }
-  bool operator==(const Distribution &) const = default;
+  bool operator==(const Distribution &other) const {
+    return meshName == other.meshName && shardShape == other.shardShape && order == other.order;
+  }
 };
+
+/// The same distribution without the file's `_` keys: what a value that
+/// inherits it (rather than the annotation's own slot) carries.
+Distribution withoutMetadata(const Distribution &distribution);
 
 /// `{"mesh": "cores", "shard_shape": [2, 2, 2], "order": "row_major"}` as
 /// compact text, for messages and explain.

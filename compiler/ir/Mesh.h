@@ -23,6 +23,8 @@ struct Mesh {
   std::vector<int64_t> deviceIds; // as given; empty means iota
   std::string pointer;            // JSON pointer of the mesh object
   Metadata metadata;
+  /// Per axis, the `_` keys of its object (empty when no axis has any).
+  std::vector<Metadata> axisMetadata;
 
   int64_t numDevices() const; // product of axis sizes (1 for a maximal mesh)
   /// A mesh with no axes and one device id: the tensor lives on that device.

@@ -116,7 +116,8 @@ private:
   }
 
   void assign(ValueId v, const Distribution &distribution, DistributionSource source) {
-    spread_.distributions[v] = distribution;
+    // Values inheriting a user distribution do not inherit its `_` keys.
+    spread_.distributions[v] = withoutMetadata(distribution);
     spread_.sources[v] = std::move(source);
     const Value &value = graph_.value(v);
     if (value.region != &graph_.main)

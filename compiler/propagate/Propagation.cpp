@@ -309,7 +309,8 @@ void writeSlot(RegionArgument &slot, Sharding &sharding,
   }
   bool unchanged = slot.distribution == distribution && !slot.sharding &&
                    (slot.origin || hasKey(slot.metadata, "_origin"));
-  slot.distribution = distribution;
+  if (slot.distribution != distribution) // keep the file's own (with its `_` keys)
+    slot.distribution = distribution;
   slot.sharding.reset();
   if (!unchanged)
     slot.origin = take(origin);
@@ -329,7 +330,8 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
     const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
     if (distribution) {
       unchanged &= op.distributions[j] == distribution && !op.shardings[j];
-      op.distributions[j] = distribution;
+      if (op.distributions[j] != distribution) // keep the file's own (with its `_` keys)
+        op.distributions[j] = distribution;
       op.shardings[j].reset();
     } else {
       unchanged &= op.shardings[j] && *op.shardings[j] == sharding && !op.distributions[j];

@@ -88,7 +88,7 @@ TEST_CASE("tensor types parse and print") {
 }
 
 TEST_CASE("mesh coordinates are row-major, device ids map positions") {
-  Mesh mesh{"m", {{"a", 2}, {"b", 3}}, {5, 4, 3, 2, 1, 0}, "", {}};
+  Mesh mesh{"m", {{"a", 2}, {"b", 3}}, {5, 4, 3, 2, 1, 0}, "", {}, {}};
   CHECK(mesh.numDevices() == 6);
   CHECK(mesh.coordinates(4) == std::vector<int64_t>{1, 1});
   CHECK(mesh.position({1, 2}) == 5);

@@ -13,7 +13,7 @@ namespace {
 Mesh lineMesh(int64_t size) {
   // Built whole: assigning the name to a default Mesh trips GCC 12's
   // -Wrestrict false positive in std::string (GCC bug 105329).
-  return Mesh{std::string("m"), {MeshAxis{"x", size}}, {}, {}, {}};
+  return Mesh{std::string("m"), {MeshAxis{"x", size}}, {}, {}, {}, {}};
 }
 
 const TensorType kVector{ElementType::F32, {4}};

@@ -98,3 +98,31 @@ TEST_CASE("every sample graph: all values sharded, shardings verify, idempotent,
   }
   CHECK(count > 0);
 }
+
+TEST_CASE("propagate keeps `_` keys of mesh axes and distributions where the file wrote them") {
+  std::string json = R"({
+  "format": "shardgen-graph", "version": 1, "name": "m",
+  "meshes": [{"name": "cores", "axes": [{"name": "c", "size": 2, "_axis_note": [1, 2]}]}],
+  "inputs": [{"name": "z", "type": "tensor<4x4xf32>",
+              "distribution": {"mesh": "cores", "shard_shape": [2, 4], "_d": "input's"}}],
+  "ops": [{"op": "abs", "operands": ["z"], "result": "a"},
+          {"op": "distribute", "operands": ["a"], "result": "b",
+           "distribution": {"mesh": "cores", "shard_shape": [4, 2], "_d": "op's"}}],
+  "outputs": [{"value": "b"}]
+})";
+  std::string once = propagateText(json, PropagationStrategy::UserPriority);
+  Graph written = loadGraph(once);
+  REQUIRE(written.meshes[0].axisMetadata.size() == 1);
+  CHECK(written.meshes[0].axisMetadata[0] == Metadata{{"_axis_note", "[1,2]"}});
+  REQUIRE(written.main.args[0].distribution);
+  CHECK(written.main.args[0].distribution->metadata == Metadata{{"_d", "\"input's\""}});
+  REQUIRE(written.main.ops.size() == 2);
+  // `a` inherits the input's distribution, not its `_` keys.
+  REQUIRE(written.main.ops[0].distributions[0]);
+  CHECK(written.main.ops[0].distributions[0]->metadata.empty());
+  REQUIRE(written.main.ops[1].distributions[0]);
+  CHECK(written.main.ops[1].distributions[0]->metadata == Metadata{{"_d", "\"op's\""}});
+  REQUIRE(written.main.results[0].distribution);
+  CHECK(written.main.results[0].distribution->metadata.empty());
+  CHECK(propagateText(once, PropagationStrategy::UserPriority) == once);
+}
