@@ -59,6 +59,8 @@ using RegionResult = RegionArgument;
 
 struct Op {
   OpKind kind = OpKind::Constant;
+  /// The file used the plural keys (`results`, `types`, `shardings`).
+  bool pluralResults = false;
   std::string pointer; // of the op object
   std::vector<ValueId> operands;
   std::vector<ValueId> results;
@@ -73,8 +75,6 @@ struct Op {
   /// Per result, set by propagation: where its sharding or distribution came
   /// from (empty: nothing to write beyond the metadata).
   std::vector<ShardingOrigin> origins;
-  /// The file used the plural keys (`results`, `types`, `shardings`).
-  bool pluralResults = false;
   Attributes attrs;
   std::unique_ptr<Region> body; // manual_computation only
   Metadata metadata;
