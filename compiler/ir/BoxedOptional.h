@@ -13,7 +13,7 @@ namespace shardgen {
 template <typename T> class BoxedOptional {
 public:
   BoxedOptional() = default;
-  BoxedOptional(std::nullopt_t) {}                                         // NOLINT: as optional
+  BoxedOptional(std::nullopt_t) {}                                          // NOLINT: as optional
   BoxedOptional(T value) : value_(std::make_unique<T>(std::move(value))) {} // NOLINT: as optional
   BoxedOptional(const BoxedOptional &other) : value_(copyOf(other)) {}
   BoxedOptional(BoxedOptional &&) noexcept = default;
