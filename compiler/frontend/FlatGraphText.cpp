@@ -21,7 +21,8 @@ std::vector<std::string_view> namesOf(const Graph &graph, const std::vector<Valu
   return names;
 }
 
-template <typename T> bool anySet(const std::vector<std::optional<T>> &entries) {
+/// Per-result entries (optionals or boxed ones): whether any is set.
+template <typename Entries> bool anySet(const Entries &entries) {
   return std::any_of(entries.begin(), entries.end(), [](const auto &e) { return e.has_value(); });
 }
 

@@ -85,10 +85,9 @@ void appendOpMetadata(Json &object, const Op &op) {
 /// Per-result optional entries: one value, or an array with one entry per
 /// result (null where unset, or where a pass left the vector short); nothing
 /// when no entry is set.
-template <typename T, typename ToJson>
+template <typename Entries, typename ToJson>
 void writePerResult(Json &object, const char *singular, const char *plural, bool pluralForm,
-                    size_t numResults, const std::vector<std::optional<T>> &entries,
-                    ToJson toJson) {
+                    size_t numResults, const Entries &entries, ToJson toJson) {
   if (std::none_of(entries.begin(), entries.end(), [](const auto &e) { return e.has_value(); }))
     return;
   if (!pluralForm) {

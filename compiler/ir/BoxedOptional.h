@@ -15,6 +15,8 @@ public:
   BoxedOptional() = default;
   BoxedOptional(std::nullopt_t) {}                                          // NOLINT: as optional
   BoxedOptional(T value) : value_(std::make_unique<T>(std::move(value))) {} // NOLINT: as optional
+  BoxedOptional(const std::optional<T> &other) // NOLINT: converts as optional does
+      : value_(other ? std::make_unique<T>(*other) : nullptr) {}
   BoxedOptional(const BoxedOptional &other) : value_(copyOf(other)) {}
   BoxedOptional(BoxedOptional &&) noexcept = default;
   BoxedOptional &operator=(const BoxedOptional &other) {
@@ -25,6 +27,10 @@ public:
   BoxedOptional &operator=(BoxedOptional &&) noexcept = default;
   ~BoxedOptional() = default;
 
+  operator std::optional<T>() const { // NOLINT: converts as optional does
+    return value_ ? std::optional<T>(*value_) : std::nullopt;
+  }
+
   bool has_value() const { return value_ != nullptr; } // NOLINT: std::optional's name
   explicit operator bool() const { return has_value(); }
   T &operator*() { return *value_; }
@@ -34,6 +40,9 @@ public:
   void reset() { value_.reset(); }
 
   friend bool operator==(const BoxedOptional &a, const BoxedOptional &b) {
+    return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
+  }
+  friend bool operator==(const BoxedOptional &a, const std::optional<T> &b) {
     return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);
   }
 
