@@ -135,8 +135,8 @@ void benchPass(int64_t maxOps) {
 void benchStages(int64_t maxOps) {
   std::printf("\nshardgen propagate in-process by stage (dot/add/multiply/tanh chain): CPU seconds "
               "| heap peak bytes/op so far\n");
-  std::printf("%9s %14s %14s %14s %14s %14s\n", "ops", "read", "verify", "propagate", "apply",
-              "write");
+  std::printf("%9s %14s %14s %14s %14s %14s %9s\n", "ops", "read", "verify", "propagate", "apply",
+              "write", "out MB");
   for (int64_t ops = 1000; ops <= maxOps; ops *= 10) {
     std::string json = bench::chainGraphJson(propagationChain(ops / kChainOpsPerLayer));
     heap.peak = heap.live;
@@ -153,7 +153,6 @@ void benchStages(int64_t maxOps) {
     };
     Graph graph;
     PropagationResult result;
-    std::string text;
     stage([&] {
       graph = readGraph(json);
       json.clear();
@@ -165,8 +164,11 @@ void benchStages(int64_t maxOps) {
       applyPropagation(graph, std::move(result)); // as `shardgen propagate` does
       result = PropagationResult{};
     });
-    stage([&] { text = writeGraph(graph); });
-    std::printf("%9lld%s\n", static_cast<long long>(ops), line.c_str());
+    // As `shardgen propagate` writes: printed in pieces, never held whole.
+    size_t written = 0;
+    stage([&] { writeGraph(graph, [&](std::string_view piece) { written += piece.size(); }); });
+    std::printf("%9lld%s %9.1f\n", static_cast<long long>(ops), line.c_str(),
+                static_cast<double>(written) / 1e6);
     std::fflush(stdout);
   }
 }

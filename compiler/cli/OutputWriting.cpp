@@ -59,6 +59,10 @@ void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs) {
 }
 
 void writeTextFile(const std::string &file, const std::string &text) {
+  writeTextFile(file, [&](const TextSink &sink) { sink(text); });
+}
+
+void writeTextFile(const std::string &file, const std::function<void(const TextSink &)> &produce) {
   // A unique name beside the file, renamed over it: never half a file, and a
   // symlink at `file` is replaced, not written through.
   std::string aside = file + ".partial-XXXXXX";
@@ -66,16 +70,26 @@ void writeTextFile(const std::string &file, const std::string &text) {
   if (fd < 0)
     throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
   ::fchmod(fd, withUmask(0666));
-  size_t written = 0;
-  while (written < text.size()) {
-    ssize_t count = ::write(fd, text.data() + written, text.size() - written);
-    if (count < 0 && errno == EINTR)
-      continue;
-    if (count <= 0)
-      break;
-    written += static_cast<size_t>(count);
+  int error = 0; // the first write's failure; later pieces are dropped
+  auto sink = [&](std::string_view text) {
+    size_t written = 0;
+    while (!error && written < text.size()) {
+      ssize_t count = ::write(fd, text.data() + written, text.size() - written);
+      if (count < 0 && errno == EINTR)
+        continue;
+      if (count <= 0)
+        error = count < 0 ? errno : EIO;
+      else
+        written += static_cast<size_t>(count);
+    }
+  };
+  try {
+    produce(sink);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(aside.c_str());
+    throw;
   }
-  int error = written == text.size() ? 0 : errno;
   if (::close(fd) != 0 && !error)
     error = errno;
   if (!error && ::rename(aside.c_str(), file.c_str()) != 0)

@@ -1,7 +1,9 @@
 #pragma once
 // Where command results go: .npy files written all-or-nothing, or text.
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/cli/CommandLine.h"
@@ -24,5 +26,9 @@ void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs);
 /// Writes `text` to a unique file beside `file` and renames it into place: no
 /// partial file on failure; throws InputError with the system's reason.
 void writeTextFile(const std::string &file, const std::string &text);
+/// The same for a text `produce` gives to its sink in pieces (never held
+/// whole); an exception from `produce` leaves no file either.
+using TextSink = std::function<void(std::string_view)>;
+void writeTextFile(const std::string &file, const std::function<void(const TextSink &)> &produce);
 
 } // namespace shardgen::cli

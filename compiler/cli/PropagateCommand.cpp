@@ -32,11 +32,13 @@ int runPropagate(const ParsedArgs &args) {
   result.spread.reset();
   applyPropagation(graph, std::move(result)); // moves the shardings out
   result = PropagationResult{};
-  std::string text = writeGraph(graph);
+  // Printed in pieces: the text of a large graph is never held whole.
   if (auto out = args.value("-o"))
-    writeTextFile(*out, text);
+    writeTextFile(*out, [&](const TextSink &sink) { writeGraph(graph, sink); });
   else
-    std::cout << text;
+    writeGraph(graph, [](std::string_view text) {
+      std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+    });
   return kSuccess;
 }
 

@@ -4,6 +4,7 @@
 
 #include "compiler/frontend/AttributeWriter.h"
 #include "compiler/frontend/DistributionJson.h"
+#include "compiler/frontend/FlatGraphText.h"
 #include "compiler/frontend/JsonPrinter.h"
 #include "compiler/frontend/OpAttributeKeys.h"
 
@@ -15,8 +16,8 @@ class GraphWriter {
 public:
   explicit GraphWriter(const Graph &graph) : graph_(graph) {}
   Json write() const;
-  /// write() printed, without holding the whole document.
-  std::string writeStreamed() const;
+  /// write() printed to `sink`, without holding the whole document.
+  void writeStreamed(const JsonObjectStream::Sink &sink) const;
 
 private:
   Json meshToJson(const Mesh &mesh) const;
@@ -84,10 +85,9 @@ void appendOpMetadata(Json &object, const Op &op) {
 /// Per-result optional entries: one value, or an array with one entry per
 /// result (null where unset, or where a pass left the vector short); nothing
 /// when no entry is set.
-template <typename T, typename ToJson>
+template <typename Entries, typename ToJson>
 void writePerResult(Json &object, const char *singular, const char *plural, bool pluralForm,
-                    size_t numResults, const std::vector<std::optional<T>> &entries,
-                    ToJson toJson) {
+                    size_t numResults, const Entries &entries, ToJson toJson) {
   if (std::none_of(entries.begin(), entries.end(), [](const auto &e) { return e.has_value(); }))
     return;
   if (!pluralForm) {
@@ -123,9 +123,10 @@ Json GraphWriter::write() const {
   return top;
 }
 
-std::string GraphWriter::writeStreamed() const {
-  // The same members as write(), each op printed as soon as it is built.
-  JsonObjectStream top;
+void GraphWriter::writeStreamed(const JsonObjectStream::Sink &sink) const {
+  // The same members as write(), each op printed as soon as it is built;
+  // flat ones (nearly all) straight to text.
+  JsonObjectStream top(sink);
   top.member("format", "shardgen-graph");
   top.member("version", 1);
   if (!graph_.name.empty())
@@ -133,16 +134,23 @@ std::string GraphWriter::writeStreamed() const {
   top.objectArray("meshes", graph_.meshes.size(),
                   [&](size_t i) { return meshToJson(graph_.meshes[i]); });
   const Region &main = graph_.main;
-  top.objectArray("inputs", main.args.size(),
-                  [&](size_t i) { return argumentToJson(main.args[i]); });
-  top.objectArray("ops", main.ops.size(), [&](size_t i) { return opToJson(main.ops[i]); });
-  top.objectArray("outputs", main.results.size(),
-                  [&](size_t i) { return outputToJson(main.results[i]); });
+  top.objectArrayText("inputs", main.args.size(), [&](size_t i, std::string &out) {
+    if (!printFlatInput(graph_, main.args[i], out))
+      printJsonAt(argumentToJson(main.args[i]), 4, out);
+  });
+  top.objectArrayText("ops", main.ops.size(), [&](size_t i, std::string &out) {
+    if (!printFlatOp(graph_, main.ops[i], out))
+      printJsonAt(opToJson(main.ops[i]), 4, out);
+  });
+  top.objectArrayText("outputs", main.results.size(), [&](size_t i, std::string &out) {
+    if (!printFlatOutput(graph_, main.results[i], out))
+      printJsonAt(outputToJson(main.results[i]), 4, out);
+  });
   Json metadata = Json::object();
   appendMetadata(metadata, graph_.metadata);
   for (auto it = metadata.begin(); it != metadata.end(); ++it)
     top.member(it.key(), it.value());
-  return top.finish();
+  top.finish();
 }
 
 Json GraphWriter::outputToJson(const RegionResult &result) const {
@@ -243,16 +251,22 @@ Json GraphWriter::bodyToJson(const Region &body) const {
 } // namespace
 
 std::string writeGraph(const Graph &graph) {
+  std::string text;
+  writeGraph(graph, [&](std::string_view chunk) { text += chunk; });
+  return text;
+}
+
+void writeGraph(const Graph &graph, const std::function<void(std::string_view)> &sink) {
   GraphWriter writer(graph);
   const Region &main = graph.main;
   // With an array of objects the document spans lines: print it op by op
   // (the peak memory of large graphs). Else it may fit on one line.
   if (!graph.meshes.empty() || !main.args.empty() || !main.ops.empty() || !main.results.empty()) {
-    std::string text = writer.writeStreamed();
-    text += '\n'; // in place: no copy of the whole text
-    return text;
+    writer.writeStreamed(sink);
+    sink("\n");
+    return;
   }
-  return printJson(writer.write()) + "\n";
+  sink(printJson(writer.write()) + "\n");
 }
 
 } // namespace shardgen

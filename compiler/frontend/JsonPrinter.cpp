@@ -7,21 +7,17 @@ namespace shardgen {
 
 namespace {
 
-constexpr size_t kMaxInlineObjectWidth = 100;
-
 bool isScalar(const Json &json) { return !json.is_structured(); }
 
 bool allScalar(const Json &json) {
   return std::all_of(json.begin(), json.end(), [](const Json &e) { return isScalar(e); });
 }
 
-/// A scalar or an array of scalars: fits on one line inside a flat object.
-bool isFlat(const Json &json) { return isScalar(json) || (json.is_array() && allScalar(json)); }
+} // namespace
 
-/// Appends `text` as `Json(text).dump()` would. Printable ASCII (every
-/// name, type and sharding of a usual graph) is written here, quotes and
-/// backslashes escaped; anything else goes through nlohmann's escaping.
-void appendString(std::string_view text, std::string &out) {
+bool isFlatJson(const Json &json) { return isScalar(json) || (json.is_array() && allScalar(json)); }
+
+void appendJsonString(std::string_view text, std::string &out) {
   bool printable =
       std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
   if (!printable) {
@@ -40,6 +36,10 @@ void appendString(std::string_view text, std::string &out) {
   out.append(text.substr(copied));
   out += '"';
 }
+
+namespace {
+
+void appendString(std::string_view text, std::string &out) { appendJsonString(text, out); }
 
 template <typename Integer> void appendInteger(Integer value, std::string &out) {
   char digits[24];
@@ -72,7 +72,9 @@ void appendScalar(const Json &json, std::string &out) {
   }
 }
 
-void printInline(const Json &json, std::string &out) {
+} // namespace
+
+void printJsonInline(const Json &json, std::string &out) {
   if (isScalar(json)) {
     appendScalar(json, out);
     return;
@@ -88,10 +90,14 @@ void printInline(const Json &json, std::string &out) {
       appendString(it.key(), out);
       out += ": ";
     }
-    printInline(it.value(), out);
+    printJsonInline(it.value(), out);
   }
   out += object ? '}' : ']';
 }
+
+namespace {
+
+void printInline(const Json &json, std::string &out) { printJsonInline(json, out); }
 
 void print(const Json &json, size_t indent, std::string &out) {
   if (isScalar(json) || json.empty() || (json.is_array() && allScalar(json))) {
@@ -99,7 +105,7 @@ void print(const Json &json, size_t indent, std::string &out) {
     return;
   }
   if (json.is_object() &&
-      std::all_of(json.begin(), json.end(), [](const Json &e) { return isFlat(e); })) {
+      std::all_of(json.begin(), json.end(), [](const Json &e) { return isFlatJson(e); })) {
     // On one line if it fits; else taken back and printed over several.
     size_t start = out.size();
     printInline(json, out);
@@ -150,6 +156,11 @@ void JsonObjectStream::member(std::string_view name, const Json &value) {
 
 void JsonObjectStream::objectArray(std::string_view name, size_t count,
                                    const std::function<Json(size_t)> &element) {
+  objectArrayText(name, count, [&](size_t i, std::string &out) { print(element(i), 4, out); });
+}
+
+void JsonObjectStream::objectArrayText(std::string_view name, size_t count,
+                                       const std::function<void(size_t, std::string &)> &element) {
   key(name);
   if (count == 0) {
     out_ += "[]";
@@ -158,13 +169,21 @@ void JsonObjectStream::objectArray(std::string_view name, size_t count,
   out_ += "[\n";
   for (size_t i = 0; i < count; ++i) {
     out_ += i ? ",\n    " : "    ";
-    print(element(i), 4, out_);
+    element(i, out_);
+    if (sink_ && out_.size() >= kSinkChunkBytes) {
+      sink_(out_);
+      out_.clear();
+    }
   }
   out_ += "\n  ]";
 }
 
 std::string JsonObjectStream::finish() {
   out_ += first_ ? "{}" : "\n}";
+  if (sink_) {
+    sink_(out_);
+    out_.clear();
+  }
   return std::move(out_);
 }
 

@@ -21,42 +21,49 @@ public:
   void reserve(size_t count) {
     if (count * 4 > slots_.size() * 3)
       rehash(capacityFor(count));
+    if (count > entries_.capacity()) // geometric: insert reserves one more each time
+      entries_.reserve(std::max(count, 2 * entries_.capacity()));
   }
 
-  size_t size() const { return size_; }
+  size_t size() const { return entries_.size(); }
 
   std::optional<int64_t> find(std::string_view name) const {
     if (slots_.empty())
       return std::nullopt;
     uint32_t hash = hashOf(name);
     for (size_t i = hash & mask(); slots_[i].used(); i = (i + 1) & mask())
-      if (slots_[i].hash == hash && slots_[i].name() == name)
-        return slots_[i].id;
+      if (slots_[i].hash == hash && entries_[slots_[i].entry - 1].name() == name)
+        return entries_[slots_[i].entry - 1].id;
     return std::nullopt;
   }
 
-  /// Adds `name` (not empty, shorter than 4 GiB); false (and nothing
-  /// changes) when it is already there.
+  /// Adds `name` (not empty, shorter than 4 GiB; fewer than 4G names);
+  /// false (and nothing changes) when it is already there.
   bool insert(std::string_view name, int64_t id) {
-    reserve(size_ + 1);
+    reserve(entries_.size() + 1);
     uint32_t hash = hashOf(name);
     size_t i = hash & mask();
     for (; slots_[i].used(); i = (i + 1) & mask())
-      if (slots_[i].hash == hash && slots_[i].name() == name)
+      if (slots_[i].hash == hash && entries_[slots_[i].entry - 1].name() == name)
         return false;
-    slots_[i] = Slot{keep(name), static_cast<uint32_t>(name.size()), hash, id};
-    ++size_;
+    entries_.push_back(Entry{keep(name), static_cast<uint32_t>(name.size()), id});
+    slots_[i] = Slot{hash, static_cast<uint32_t>(entries_.size())};
     return true;
   }
 
 private:
-  struct Slot {                 // 24 bytes: the table of a million names is about 32 MB
-    const char *data = nullptr; // null: a free slot (names are never empty)
-    uint32_t size = 0;
+  /// 8 bytes, so the table of a million names (a cache miss per probe: it
+  /// is far larger than the caches) is 16 MB; the names and ids are in
+  /// `entries_`, in definition order, where recent ones stay cached.
+  struct Slot {
     uint32_t hash = 0;
-    int64_t id = -1;
-
-    bool used() const { return data != nullptr; }
+    uint32_t entry = 0; // index + 1 into entries_; 0: a free slot
+    bool used() const { return entry != 0; }
+  };
+  struct Entry {
+    const char *data;
+    uint32_t size;
+    int64_t id;
     std::string_view name() const { return {data, size}; }
   };
 
@@ -110,7 +117,7 @@ private:
   }
 
   std::vector<Slot> slots_;
-  size_t size_ = 0;
+  std::vector<Entry> entries_;
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t blockUsed_ = 0, blockSize_ = 0;
 };

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "compiler/ir/BoxedOptional.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/ir/OpShardingRule.h"
 #include "compiler/ir/Sharding.h"
@@ -74,7 +75,9 @@ struct PropagationBarrierAttrs {
 };
 struct CustomCallAttrs {
   std::string callTargetName;
-  std::optional<OpShardingRule> shardingRule;
+  /// Boxed: a rule is large and rare, and the variant of every op would be
+  /// as large as it.
+  BoxedOptional<OpShardingRule> shardingRule;
   std::string shardingRuleText; // as written, for diagnostics and write-back
 };
 struct ShardingGroupAttrs {

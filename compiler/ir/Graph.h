@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/BoxedOptional.h"
 #include "compiler/ir/Distribution.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Metadata.h"
@@ -51,7 +52,8 @@ struct RegionArgument {
   std::optional<TensorSharding> sharding;
   std::string pointer;
   Metadata metadata;
-  std::optional<Distribution> distribution;
+  /// Boxed, as in Op: rare and large.
+  BoxedOptional<Distribution> distribution;
   /// Set by propagation: where `sharding` (or `distribution`) came from.
   std::optional<ShardingOrigin> origin;
 };
@@ -59,6 +61,8 @@ using RegionResult = RegionArgument;
 
 struct Op {
   OpKind kind = OpKind::Constant;
+  /// The file used the plural keys (`results`, `types`, `shardings`).
+  bool pluralResults = false;
   std::string pointer; // of the op object
   std::vector<ValueId> operands;
   std::vector<ValueId> results;
@@ -68,13 +72,12 @@ struct Op {
   /// sharding_constraint this is the constraint itself.
   std::vector<std::optional<TensorSharding>> shardings;
   /// Per result: the user distribution (`distribution`/`distributions`). For
-  /// distribute this is the op's distribution itself.
-  std::vector<std::optional<Distribution>> distributions;
+  /// distribute this is the op's distribution itself. Boxed: most ops have
+  /// none, and an empty slot is 8 bytes instead of 96.
+  std::vector<BoxedOptional<Distribution>> distributions;
   /// Per result, set by propagation: where its sharding or distribution came
   /// from (empty: nothing to write beyond the metadata).
   std::vector<ShardingOrigin> origins;
-  /// The file used the plural keys (`results`, `types`, `shardings`).
-  bool pluralResults = false;
   Attributes attrs;
   std::unique_ptr<Region> body; // manual_computation only
   Metadata metadata;

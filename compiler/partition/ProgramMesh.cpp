@@ -51,8 +51,9 @@ private:
     visit(std::optional<TensorSharding>(sharding), pointer);
   }
 
-  template <typename Layout>
-  void visit(const std::optional<Layout> &layout, const std::string &pointer) {
+  /// `layout`: an optional (or boxed optional) sharding or distribution.
+  template <typename OptionalLayout>
+  void visit(const OptionalLayout &layout, const std::string &pointer) {
     if (!layout)
       return;
     const Mesh *mesh = graph_.findMesh(layout->meshName);
@@ -63,7 +64,7 @@ private:
       return;
     }
     if (mesh != found_)
-      fail(pointer, std::is_same_v<Layout, TensorSharding>
+      fail(pointer, std::is_same_v<std::decay_t<decltype(*layout)>, TensorSharding>
                         ? "all shardings of a program to run must use one mesh: this sharding "
                           "uses @" +
                               mesh->name + ", an earlier one @" + found_->name
