@@ -137,6 +137,32 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
   return runImpl(inputs, threadsLauncher(options), &shards);
 }
 
+rt::DeviceMesh CompiledProgram::deviceMesh() const {
+  std::vector<rt::MeshAxis> axes;
+  for (const MeshAxis &axis : program_.mesh.axes)
+    axes.push_back(rt::MeshAxis{axis.name, axis.size});
+  std::vector<int64_t> deviceIds;
+  if (program_.mesh.deviceIds.size() > 1)
+    deviceIds = program_.mesh.deviceIds;
+  return rt::DeviceMesh(axes, deviceIds);
+}
+
+void CompiledProgram::runShards(const std::vector<std::vector<const void *>> &inputShards,
+                                const std::vector<std::vector<void *>> &outputShards,
+                                const MeshLauncher &launcher) const {
+  const auto devices = static_cast<size_t>(program_.mesh.numDevices());
+  SHARDGEN_CHECK(inputShards.size() == devices && outputShards.size() == devices,
+                 "runShards takes the buffers of " + std::to_string(devices) + " positions");
+  Entry *entry = entry_;
+  launcher(deviceMesh(), [&](const rt::DeviceContext &device) {
+    const auto position = static_cast<size_t>(device.position);
+    SHARDGEN_CHECK(inputShards[position].size() == program_.inputs.size() &&
+                       outputShards[position].size() == program_.outputs.size(),
+                   "position " + std::to_string(position) + " lacks buffers");
+    entry(&device, inputShards[position].data(), outputShards[position].data(), 0);
+  });
+}
+
 std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs,
                                               const MeshLauncher &launcher,
                                               std::vector<std::vector<Literal>> *shards) const {
@@ -156,13 +182,7 @@ std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs
   for (Literal &literal : outputs)
     out.push_back(literal.data());
 
-  std::vector<rt::MeshAxis> axes;
-  for (const MeshAxis &axis : program_.mesh.axes)
-    axes.push_back(rt::MeshAxis{axis.name, axis.size});
-  std::vector<int64_t> deviceIds;
-  if (program_.mesh.deviceIds.size() > 1)
-    deviceIds = program_.mesh.deviceIds;
-  rt::DeviceMesh mesh(axes, deviceIds);
+  const rt::DeviceMesh mesh = deviceMesh();
   // With shards, each device gets the global outputs followed by its own
   // local buffers (the entry point's mode 3).
   std::vector<std::vector<void *>> outPerDevice;

@@ -127,17 +127,24 @@ std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<S
   return statements;
 }
 
-/// Per-device call style: the piece of tensor `i` of `ids` is copied in or
-/// out whole, into `out` (an input `binding` binds in place is pointed at).
+/// Per-device call style: the piece of tensor `i` of `ids` is copied out
+/// whole, into `out`; an input is read where the caller put it. The caller's
+/// piece of an input has the layout of its value's buffer (that is what
+/// copying it whole into the buffer relies on), and no step writes an input
+/// (InputBinding.h), so every input but a distributed one is read in place:
+/// the per-device style copies no input, whatever the global pieces look
+/// like (an empty piece, possibly null, keeps its arena pointer).
 void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, size_t i, bool in,
                const InputBinding &binding, CodeWriter &out) {
   const ShardLayout &layout = context.layout(ids[i]);
   int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
   std::string piece = EmitterContext::buffer(ids[i]);
   std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+  const std::string pointAtCaller =
+      piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
+      ")); // read in place";
   if (in && binding.boundInPlace(ids[i])) {
-    out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
-              ")); // read in place");
+    out.lines(pointAtCaller);
     return;
   }
   if (layout.isDistributed()) {
@@ -150,12 +157,22 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
     return;
   }
   std::vector<PieceClass> classes = pieceClasses(layout);
+  const bool anyEmpty = std::any_of(classes.begin(), classes.end(), [](const PieceClass &piece) {
+    return product(piece.extents) == 0;
+  });
+  if (in && !anyEmpty) { // the same code at every position
+    out.lines(pointAtCaller);
+    return;
+  }
   std::vector<std::string> bodies;
   for (const PieceClass &pieceClass : classes) {
     int64_t bytes = product(pieceClass.extents) * width;
-    bodies.push_back(bytes == 0 ? std::string()
-                                : "__builtin_memcpy(" + (in ? piece : other) + ", " +
-                                      (in ? other : piece) + ", " + str(bytes) + ");");
+    if (bytes == 0)
+      bodies.emplace_back();
+    else if (in)
+      bodies.push_back(pointAtCaller);
+    else
+      bodies.push_back("__builtin_memcpy(" + other + ", " + piece + ", " + str(bytes) + ");");
   }
   if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
     auto scope = out.block();

@@ -156,21 +156,6 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)values;
   (void)outputs;
   {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 24);
-    }
-  }
-}
-
-void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
     (void)o0;
@@ -261,7 +246,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
     static const int32_t kBuffers[] = {0, 0, 1, 1};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
-      {kernel11, 2},
+      {kernel10, 2},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
@@ -276,7 +261,7 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   {
     static const int32_t kBuffers[] = {0, 9};
     static const PositionCall kCalls[] = {
-      {kernel12, 0},
+      {kernel11, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);

@@ -167,21 +167,6 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)values;
   (void)outputs;
   {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
-    }
-  }
-}
-
-void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
@@ -266,7 +251,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
     static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
-      {kernel11, 2},
+      {kernel10, 2},
       {kernel10, 4},
       {kernel10, 6},
       {kernel10, 8},
@@ -284,7 +269,7 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   {
     static const int32_t kBuffers[] = {0, 12};
     static const PositionCall kCalls[] = {
-      {kernel12, 0},
+      {kernel11, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
