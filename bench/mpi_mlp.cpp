@@ -4,7 +4,9 @@
 //   mpirun -np 2 --bind-to none bench_mpi_mlp [BATCH IN HIDDEN]
 // (-np 1 runs the one-rank configurations only). JIT excluded; the best and
 // the median of $SHARDGEN_BENCH_ROUNDS rounds (default 15) are printed by
-// rank 0, with each configuration's speed-up over one device.
+// rank 0, with each configuration's speed-up over the first (one device).
+// SHARDGEN_BENCH_ONLY=PREFIX runs only the configurations whose names start
+// with PREFIX (for perf record/stat of one).
 //
 // "shards": the per-device style of the generated shardgen/mpi.h
 // (runRankShards): each rank owns its devices' input pieces (weights
@@ -261,6 +263,8 @@ int main(int argc, char **argv) {
     configs.push_back({"2 ranks, data=2, global I/O (run)", true, [&] { runGlobal(dataRanks); }});
     configs.push_back({"2 ranks, model=2, global I/O (run)", true, [&] { runGlobal(modelRanks); }});
   }
+  if (const char *only = std::getenv("SHARDGEN_BENCH_ONLY")) // profiling one configuration
+    std::erase_if(configs, [&](const Config &config) { return config.name.rfind(only, 0) != 0; });
   measure(configs, rounds, rank);
   if (rank == 0)
     report(configs, sizes, rounds);

@@ -171,13 +171,47 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
       bodies.emplace_back();
     else if (in)
       bodies.push_back(pointAtCaller);
-    else
-      bodies.push_back("__builtin_memcpy(" + other + ", " + piece + ", " + str(bytes) + ");");
+    else // not when the steps wrote the caller's buffer (outputBindings)
+      bodies.push_back("if (static_cast<void *>(" + piece + ") != " + other + ")\n  " +
+                       "__builtin_memcpy(" + other + ", " + piece + ", " + str(bytes) + ");");
   }
   if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
     auto scope = out.block();
     out.lines(pieceLocals(context.program.mesh, layout) + copies);
   }
+}
+
+/// Per-device call style: each output is computed straight into the
+/// caller's buffer for its piece (no copy after the steps). Its value is
+/// pointed there before the steps: the step defining it writes it there,
+/// later steps read it there, and the arena slot it would have shared with
+/// values dead before it stays theirs. copyShards still copies when the
+/// value ended up elsewhere: an output defined by an alias (the alias step
+/// re-points it) or listed twice (the second binding wins). Not for an
+/// output that is a program input (bindShards pointed it at the input), a
+/// distributed one (its buffer is laid out differently) or one with an empty
+/// piece (the caller's pointer may be null).
+std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  std::vector<Statement> statements;
+  for (size_t j = 0; j < program.outputs.size(); ++j) {
+    const SpmdValueId id = program.outputs[j];
+    const ShardLayout &layout = context.layout(id);
+    const std::vector<PieceClass> classes = pieceClasses(layout);
+    const bool isInput =
+        std::find(program.inputs.begin(), program.inputs.end(), id) != program.inputs.end();
+    const bool anyEmpty = std::any_of(classes.begin(), classes.end(), [](const PieceClass &piece) {
+      return product(piece.extents) == 0;
+    });
+    if (isInput || layout.isDistributed() || anyEmpty)
+      continue;
+    CodeWriter out;
+    out.lines(EmitterContext::buffer(id) + " = static_cast<unsigned char *>(outputs[" + str(j) +
+              "]); // written in place");
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
+  }
+  return statements;
 }
 
 /// The per-device copies of `ids`, one statement per tensor.
@@ -331,9 +365,14 @@ std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &f
   routines.push_back({"gatherOutputs", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       globalCopies(context, gathered, false, kernels)});
-  routines.push_back({"bindShards", toValues, "position, inputs, values", position,
-                      "position, inputs, values, nullptr",
-                      shardCopies(context, program.inputs, true, kernels, binding)});
+  std::vector<Statement> bindings = shardCopies(context, program.inputs, true, kernels, binding);
+  for (Statement &statement : outputBindings(context, kernels))
+    bindings.push_back(std::move(statement));
+  routines.push_back({"bindShards",
+                      "int64_t position, const void *const *inputs, unsigned char **values, "
+                      "void *const *outputs",
+                      "position, inputs, values, outputs", position,
+                      "position, inputs, values, outputs", std::move(bindings)});
   routines.push_back({"copyShards", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       shardCopies(context, program.outputs, false, kernels)});

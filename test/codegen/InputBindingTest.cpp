@@ -48,6 +48,50 @@ Literal pieceOf(const Literal &global, const ShardLayout &layout, int64_t positi
   return piece;
 }
 
+/// "" when the per-device style (runShards, every device on a thread) gives,
+/// bit for bit, the output pieces of the global-tensor style; else the first
+/// difference.
+std::string checkShardsEqualGlobal(const Graph &graph, const SpmdProgram &program,
+                                   const GeneratedProgram &generated) {
+  CompiledProgram compiled(program, generated);
+  const std::vector<Literal> inputs = randomInputs(graph, 5);
+  std::vector<std::vector<Literal>> expected; // [output][position]
+  compiled.run(inputs, {}, expected);
+  const int64_t devices = program.mesh.numDevices();
+  std::vector<std::vector<Literal>> inShards(devices), outShards(devices);
+  std::vector<std::vector<const void *>> in(devices);
+  std::vector<std::vector<void *>> out(devices);
+  for (int64_t p = 0; p < devices; ++p) {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inShards[p].push_back(pieceOf(inputs[i], program.layout(program.inputs[i]), p));
+    for (SpmdValueId id : program.outputs)
+      outShards[p].emplace_back(localBufferType(program.layout(id), p));
+    for (const Literal &shard : inShards[p])
+      in[p].push_back(shard.data());
+    for (Literal &shard : outShards[p])
+      out[p].push_back(shard.data());
+  }
+  compiled.runShards(in, out,
+                     [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
+                       runtime::launch(mesh, function);
+                     });
+  for (int64_t p = 0; p < devices; ++p)
+    for (size_t j = 0; j < program.outputs.size(); ++j)
+      if (outShards[p][j].byteSize() != expected[j][p].byteSize() ||
+          std::memcmp(outShards[p][j].data(), expected[j][p].data(), expected[j][p].byteSize()) !=
+              0)
+        return "output " + std::to_string(j) + " differs at position " + std::to_string(p);
+  return "";
+}
+
+/// The text of the generated function `name` (to the next function).
+std::string functionText(const std::string &source, const std::string &name) {
+  const size_t begin = source.find("void " + name + "(");
+  if (begin == std::string::npos)
+    return "";
+  return source.substr(begin, source.find("\n}\n", begin) - begin);
+}
+
 } // namespace
 
 TEST_CASE("a piece is contiguous when every dim after its first longer one is whole") {
@@ -95,41 +139,30 @@ TEST_CASE("inputs read in place take no arena slot") {
   CHECK(bound.arenaBytes < copied.arenaBytes);
 }
 
-TEST_CASE("the per-device style reads every input where the caller put it") {
+TEST_CASE("the per-device style reads every input and writes every output in place") {
   Graph graph = loadVerified(kGraph);
   SpmdProgram program = partitionVerified(graph);
   GeneratedProgram generated = generateProgram(program);
-  // bindShards points at all three pieces, w's strided columns too: no copy.
-  const std::string source = generated.source;
-  const size_t bind = source.find("void bindShards(");
-  REQUIRE(bind != std::string::npos);
-  CHECK(source.find("__builtin_memcpy(values", bind) == std::string::npos);
+  // bindShards points at all three input pieces, w's strided columns too,
+  // and points y at the caller's piece: nothing is copied either way.
+  CHECK(generated.source.find("__builtin_memcpy(values") == std::string::npos);
+  CHECK(countOccurrences(generated.source, "] = static_cast<unsigned char *>(outputs[") == 1);
+  CHECK(functionText(generated.source, "bindShards").find("outputs") != std::string::npos);
+  CHECK(checkShardsEqualGlobal(graph, program, generated) == "");
+}
 
-  // Its outputs are, bit for bit, those of the global-tensor style.
-  CompiledProgram compiled(program, generated);
-  const std::vector<Literal> inputs = randomInputs(graph, 5);
-  std::vector<std::vector<Literal>> expected;
-  compiled.run(inputs, {}, expected);
-  const int64_t devices = program.mesh.numDevices();
-  std::vector<std::vector<Literal>> inShards(devices), outShards(devices);
-  std::vector<std::vector<const void *>> in(devices);
-  std::vector<std::vector<void *>> out(devices);
-  for (int64_t p = 0; p < devices; ++p) {
-    for (size_t i = 0; i < inputs.size(); ++i)
-      inShards[p].push_back(pieceOf(inputs[i], program.layout(program.inputs[i]), p));
-    outShards[p].emplace_back(localBufferType(program.layout(program.outputs[0]), p));
-    for (const Literal &shard : inShards[p])
-      in[p].push_back(shard.data());
-    out[p].push_back(outShards[p][0].data());
-  }
-  compiled.runShards(in, out,
-                     [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
-                       runtime::launch(mesh, function);
-                     });
-  for (int64_t p = 0; p < devices; ++p) {
-    CAPTURE(p);
-    REQUIRE(outShards[p][0].byteSize() == expected[0][p].byteSize());
-    CHECK(std::memcmp(outShards[p][0].data(), expected[0][p].data(), expected[0][p].byteSize()) ==
-          0);
-  }
+TEST_CASE("outputs the steps cannot write in place are still copied out") {
+  // y twice (the second binding wins; the first is copied from it) and an
+  // input as an output (read in place, then copied out).
+  const std::string json = graphOn2x2(
+      "twice", R"({"name": "x", "type": "tensor<4x6xf32>", "sharding": "<@m, [{x}, {y}]>"})",
+      R"({"op": "tanh", "operands": ["x"], "result": "y"})",
+      R"({"value": "y", "sharding": "<@m, [{x}, {y}]>"},
+         {"value": "y", "sharding": "<@m, [{x}, {y}]>"},
+         {"value": "x", "sharding": "<@m, [{x}, {y}]>"})");
+  Graph graph = loadVerified(json);
+  SpmdProgram program = partitionVerified(graph);
+  GeneratedProgram generated = generateProgram(program);
+  CHECK(countOccurrences(generated.source, "] = static_cast<unsigned char *>(outputs[") >= 1);
+  CHECK(checkShardsEqualGlobal(graph, program, generated) == "");
 }

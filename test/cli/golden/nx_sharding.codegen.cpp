@@ -155,6 +155,14 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)inputs;
   (void)values;
   (void)outputs;
+  values[bufferIds[0]] = static_cast<unsigned char *>(outputs[bufferIds[1]]);
+}
+
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
@@ -163,7 +171,8 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
     const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
     (void)o1;
     {
-      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 4);
+      if (static_cast<void *>(values[bufferIds[0]]) != outputs[bufferIds[1]])
+        __builtin_memcpy(outputs[bufferIds[1]], values[bufferIds[0]], 4);
     }
   }
 }
@@ -238,18 +247,21 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
 }
 
 /// Binds the local input and output pieces (per-device call style).
-void bindShards(int64_t position, const void *const *inputs, unsigned char **values) {
+void bindShards(int64_t position, const void *const *inputs, unsigned char **values,
+                void *const *outputs) {
   (void)position;
   (void)inputs;
   (void)values;
+  (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 9, 0};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
       {kernel10, 2},
+      {kernel11, 4},
     };
     for (const PositionCall &call : kCalls) {
-      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+      call.kernel(position, inputs, values, outputs, kBuffers + call.buffers);
     }
   }
 }
@@ -259,9 +271,9 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 9};
+    static const int32_t kBuffers[] = {9, 0};
     static const PositionCall kCalls[] = {
-      {kernel11, 0},
+      {kernel12, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -289,7 +301,7 @@ extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device, con
   if (globalTensors)
     scatterInputs(device->position, inputs, values);
   else
-    bindShards(device->position, inputs, values);
+    bindShards(device->position, inputs, values, outputs);
   runSteps(*device, values);
   if (globalTensors)
     gatherOutputs(device->position, values, outputs);

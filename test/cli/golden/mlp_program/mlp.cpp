@@ -166,12 +166,21 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)inputs;
   (void)values;
   (void)outputs;
+  values[bufferIds[0]] = static_cast<unsigned char *>(outputs[bufferIds[1]]);
+}
+
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
     {
-      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 256);
+      if (static_cast<void *>(values[bufferIds[0]]) != outputs[bufferIds[1]])
+        __builtin_memcpy(outputs[bufferIds[1]], values[bufferIds[0]], 256);
     }
   }
 }
@@ -243,21 +252,24 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
 }
 
 /// Binds the local input and output pieces (per-device call style).
-void bindShards(int64_t position, const void *const *inputs, unsigned char **values) {
+void bindShards(int64_t position, const void *const *inputs, unsigned char **values,
+                void *const *outputs) {
   (void)position;
   (void)inputs;
   (void)values;
+  (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 12, 0};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
       {kernel10, 2},
       {kernel10, 4},
       {kernel10, 6},
       {kernel10, 8},
+      {kernel11, 10},
     };
     for (const PositionCall &call : kCalls) {
-      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+      call.kernel(position, inputs, values, outputs, kBuffers + call.buffers);
     }
   }
 }
@@ -267,9 +279,9 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 12};
+    static const int32_t kBuffers[] = {12, 0};
     static const PositionCall kCalls[] = {
-      {kernel11, 0},
+      {kernel12, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -297,7 +309,7 @@ extern "C" void shardgen_mlp_device(const rt::DeviceContext *device, const void 
   if (globalTensors)
     scatterInputs(device->position, inputs, values);
   else
-    bindShards(device->position, inputs, values);
+    bindShards(device->position, inputs, values, outputs);
   runSteps(*device, values);
   if (globalTensors)
     gatherOutputs(device->position, values, outputs);
