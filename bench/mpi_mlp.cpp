@@ -12,9 +12,10 @@
 // (runRankShards): each rank owns its devices' input pieces (weights
 // included) and output pieces, allocated once, as an MPI application holds
 // them; a run is the launch and the device program, nothing else.
-// "global I/O": as `shardgen run --backend mpi` runs it: rank 0 holds the
-// global tensors, sends each rank the pieces its devices read (weights
-// included) and merges the outputs, every run.
+// "global I/O": rank 0 holds the global tensors, sends each rank the pieces
+// its devices read (weights included) and merges the outputs, every run (as
+// the first call of `shardgen run --backend mpi`; later --repeat calls keep
+// the pieces they received).
 // A rank with no part in a configuration waits without spinning (on 2
 // cores a busy-polling MPI barrier would take the other rank's core).
 
@@ -279,10 +280,8 @@ int main(int argc, char **argv) {
                          modelRanks.passes.compiled->runShards(modelRanks.inPointers,
                                                                modelRanks.outPointers, launchRanks);
                        }});
-    configs.push_back(
-        {"2 ranks, data=2, global I/O (run)", true, 1, [&] { runGlobal(dataRanks); }});
-    configs.push_back(
-        {"2 ranks, model=2, global I/O (run)", true, 1, [&] { runGlobal(modelRanks); }});
+    configs.push_back({"2 ranks, data=2, global I/O", true, 1, [&] { runGlobal(dataRanks); }});
+    configs.push_back({"2 ranks, model=2, global I/O", true, 1, [&] { runGlobal(modelRanks); }});
   }
   if (const char *only = std::getenv("SHARDGEN_BENCH_ONLY")) // profiling one configuration
     std::erase_if(configs, [&](const Config &config) { return config.name.rfind(only, 0) != 0; });
