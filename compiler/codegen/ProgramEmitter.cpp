@@ -181,16 +181,46 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
   }
 }
 
+/// The largest piece of `layout` on any device, in bytes.
+int64_t largestPieceBytes(const ShardLayout &layout) {
+  int64_t largest = 0;
+  for (const PieceClass &piece : pieceClasses(layout))
+    largest = std::max(largest, product(piece.extents));
+  return largest * static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+}
+
+/// A condition that `buffer` (of up to `bytes`) shares no byte with any
+/// other caller buffer of this device (every input, every other output),
+/// compared as addresses with their largest piece sizes.
+std::string apartFromOtherBuffers(const SpmdProgram &program, size_t output, int64_t bytes) {
+  auto apart = [&](const std::string &other, int64_t otherBytes) {
+    return "(at + " + str(bytes) + " <= reinterpret_cast<uintptr_t>(" + other +
+           ") || reinterpret_cast<uintptr_t>(" + other + ") + " + str(otherBytes) + " <= at)";
+  };
+  std::string condition = "true";
+  for (size_t i = 0; i < program.inputs.size(); ++i)
+    condition += " &&\n    " + apart("inputs[" + str(static_cast<int64_t>(i)) + "]",
+                                     largestPieceBytes(program.layout(program.inputs[i])));
+  for (size_t j = 0; j < program.outputs.size(); ++j)
+    if (j != output)
+      condition += " &&\n    " + apart("outputs[" + str(static_cast<int64_t>(j)) + "]",
+                                       largestPieceBytes(program.layout(program.outputs[j])));
+  return condition;
+}
+
 /// Per-device call style: each output is computed straight into the
 /// caller's buffer for its piece (no copy after the steps). Its value is
 /// pointed there before the steps: the step defining it writes it there,
 /// later steps read it there, and the arena slot it would have shared with
 /// values dead before it stays theirs. copyShards still copies when the
 /// value ended up elsewhere: an output defined by an alias (the alias step
-/// re-points it) or listed twice (the second binding wins). Not for an
-/// output that is a program input (bindShards pointed it at the input), a
-/// distributed one (its buffer is laid out differently) or one with an empty
-/// piece (the caller's pointer may be null).
+/// re-points it) or listed twice (the second binding wins). Not when the
+/// caller's buffer overlaps another of its buffers (an update in place,
+/// output j in input i's buffer: the steps would overwrite an input they
+/// still read; the copy after them keeps that safe), nor for an output that
+/// is a program input (bindShards pointed it at the input), a distributed
+/// one (its buffer is laid out differently) or one with an empty piece (the
+/// caller's pointer may be null).
 std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kernels) {
   const SpmdProgram &program = context.program;
   std::vector<Statement> statements;
@@ -205,9 +235,15 @@ std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kern
     });
     if (isInput || layout.isDistributed() || anyEmpty)
       continue;
+    const std::string buffer = "outputs[" + str(static_cast<int64_t>(j)) + "]";
     CodeWriter out;
-    out.lines(EmitterContext::buffer(id) + " = static_cast<unsigned char *>(outputs[" + str(j) +
-              "]); // written in place");
+    {
+      auto scope = out.block();
+      out.lines("const auto at = reinterpret_cast<uintptr_t>(" + buffer + ");");
+      out.lines("if (" + apartFromOtherBuffers(program, j, largestPieceBytes(layout)) + ")");
+      out.lines("  " + EmitterContext::buffer(id) + " = static_cast<unsigned char *>(" + buffer +
+                "); // written in place");
+    }
     statements.push_back(
         kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
   }

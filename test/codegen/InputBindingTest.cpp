@@ -166,3 +166,42 @@ TEST_CASE("outputs the steps cannot write in place are still copied out") {
   CHECK(countOccurrences(generated.source, "] = static_cast<unsigned char *>(outputs[") >= 1);
   CHECK(checkShardsEqualGlobal(graph, program, generated) == "");
 }
+
+TEST_CASE("an output in an input's buffer (an update in place) is still copied after the steps") {
+  // y = dot(x, w) into x's own buffer: written during the steps, it would
+  // overwrite x while the product still reads it.
+  const std::string json = graphOn2x2(
+      "update", R"({"name": "x", "type": "tensor<4x4xf32>", "sharding": "<@m, [{x}, {}]>"},
+                   {"name": "w", "type": "tensor<4x4xf32>", "sharding": "<@m, [{}, {}]>"})",
+      R"({"op": "dot_general", "operands": ["x", "w"], "result": "y",
+          "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]})",
+      R"({"value": "y", "sharding": "<@m, [{x}, {}]>"})");
+  Graph graph = loadVerified(json);
+  SpmdProgram program = partitionVerified(graph);
+  GeneratedProgram generated = generateProgram(program);
+  CompiledProgram compiled(program, generated);
+  const std::vector<Literal> inputs = randomInputs(graph, 7);
+  std::vector<std::vector<Literal>> expected; // [output][position]
+  compiled.run(inputs, {}, expected);
+  const int64_t devices = program.mesh.numDevices();
+  std::vector<std::vector<Literal>> inShards(devices);
+  std::vector<std::vector<const void *>> in(devices);
+  std::vector<std::vector<void *>> out(devices);
+  for (int64_t p = 0; p < devices; ++p) {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inShards[p].push_back(pieceOf(inputs[i], program.layout(program.inputs[i]), p));
+    for (const Literal &shard : inShards[p])
+      in[p].push_back(shard.data());
+    out[p].push_back(inShards[p][0].data()); // y's piece over x's
+  }
+  compiled.runShards(in, out,
+                     [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
+                       runtime::launch(mesh, function);
+                     });
+  for (int64_t p = 0; p < devices; ++p) {
+    CAPTURE(p);
+    REQUIRE(inShards[p][0].byteSize() == expected[0][p].byteSize());
+    CHECK(std::memcmp(inShards[p][0].data(), expected[0][p].data(), expected[0][p].byteSize()) ==
+          0);
+  }
+}

@@ -155,7 +155,13 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)inputs;
   (void)values;
   (void)outputs;
-  values[bufferIds[0]] = static_cast<unsigned char *>(outputs[bufferIds[1]]);
+  {
+    const auto at = reinterpret_cast<uintptr_t>(outputs[bufferIds[0]]);
+    if (true &&
+        (at + 4 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[1]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[1]]) + 24 <= at) &&
+        (at + 4 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[2]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[2]]) + 24 <= at))
+      values[bufferIds[3]] = static_cast<unsigned char *>(outputs[bufferIds[0]]);
+  }
 }
 
 void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
@@ -254,7 +260,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1, 9, 0};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 0, 0, 1, 9};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
       {kernel10, 2},

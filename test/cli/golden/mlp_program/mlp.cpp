@@ -166,7 +166,16 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)inputs;
   (void)values;
   (void)outputs;
-  values[bufferIds[0]] = static_cast<unsigned char *>(outputs[bufferIds[1]]);
+  {
+    const auto at = reinterpret_cast<uintptr_t>(outputs[bufferIds[0]]);
+    if (true &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[1]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[1]]) + 256 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[2]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[2]]) + 1024 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[3]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[3]]) + 64 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[4]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[4]]) + 1024 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[bufferIds[5]]) || reinterpret_cast<uintptr_t>(inputs[bufferIds[5]]) + 64 <= at))
+      values[bufferIds[6]] = static_cast<unsigned char *>(outputs[bufferIds[0]]);
+  }
 }
 
 void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
@@ -259,7 +268,7 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 12, 0};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 0, 1, 2, 3, 4, 12};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
       {kernel10, 2},
