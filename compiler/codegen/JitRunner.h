@@ -60,7 +60,10 @@ public:
   /// The per-device call style (what the generated runRankShards does):
   /// device position p reads inputShards[p][i], its piece of input i (of
   /// localBufferType), and writes its piece of output j to
-  /// outputShards[p][j]. Only the positions `launcher` runs are read.
+  /// outputShards[p][j]. Only the positions `launcher` runs are read. The
+  /// steps compute the outputs straight into their pieces unless pieces of
+  /// two positions overlap (one buffer for a replicated output): then they
+  /// are copied out after the steps.
   void runShards(const std::vector<std::vector<const void *>> &inputShards,
                  const std::vector<std::vector<void *>> &outputShards,
                  const MeshLauncher &launcher) const;

@@ -208,8 +208,11 @@ std::string apartFromOtherBuffers(const SpmdProgram &program, size_t output, int
   return condition;
 }
 
-/// Per-device call style: each output is computed straight into the
-/// caller's buffer for its piece (no copy after the steps). Its value is
+/// Per-device call style, when the caller says no other device's buffer
+/// overlaps its output pieces (bindShards gets `outputs`, else null: a
+/// replicated output's one buffer shared by several devices would see their
+/// steps interleave): each output is computed straight into the caller's
+/// buffer for its piece (no copy after the steps). Its value is
 /// pointed there before the steps: the step defining it writes it there,
 /// later steps read it there, and the arena slot it would have shared with
 /// values dead before it stays theirs. copyShards still copies when the
@@ -238,7 +241,7 @@ std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kern
     const std::string buffer = "outputs[" + str(static_cast<int64_t>(j)) + "]";
     CodeWriter out;
     {
-      auto scope = out.block();
+      auto scope = out.block("if (outputs)"); // null: the caller shares output buffers
       out.lines("const auto at = reinterpret_cast<uintptr_t>(" + buffer + ");");
       out.lines("if (" + apartFromOtherBuffers(program, j, largestPieceBytes(layout)) + ")");
       out.lines("  " + EmitterContext::buffer(id) + " = static_cast<unsigned char *>(" + buffer +

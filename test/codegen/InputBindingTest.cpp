@@ -205,3 +205,34 @@ TEST_CASE("an output in an input's buffer (an update in place) is still copied a
           0);
   }
 }
+
+TEST_CASE("one output buffer shared by every device is copied into, not computed in") {
+  // A replicated product: with every device computing it straight into the
+  // one buffer, their zeroing and accumulation would interleave.
+  const std::string json = graphOn2x2(
+      "shared", R"({"name": "x", "type": "tensor<64x1024xf32>", "sharding": "<@m, [{}, {}]>"},
+                   {"name": "w", "type": "tensor<1024x64xf32>", "sharding": "<@m, [{}, {}]>"})",
+      R"({"op": "dot_general", "operands": ["x", "w"], "result": "y",
+          "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]})",
+      R"({"value": "y", "sharding": "<@m, [{}, {}]>"})");
+  Graph graph = loadVerified(json);
+  SpmdProgram program = partitionVerified(graph);
+  CompiledProgram compiled(program, generateProgram(program));
+  const std::vector<Literal> inputs = randomInputs(graph, 9);
+  std::vector<std::vector<Literal>> expected; // [output][position]
+  compiled.run(inputs, {}, expected);
+  const int64_t devices = program.mesh.numDevices();
+  Literal shared(localBufferType(program.layout(program.outputs[0]), 0));
+  std::vector<std::vector<const void *>> in(devices);
+  std::vector<std::vector<void *>> out(devices, std::vector<void *>{shared.data()});
+  for (int64_t p = 0; p < devices; ++p)
+    for (const Literal &input : inputs)
+      in[p].push_back(input.data()); // replicated: the whole tensor is the piece
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    compiled.runShards(
+        in, out, [](const runtime::DeviceMesh &mesh, const runtime::DeviceFunction &function) {
+          runtime::launch(mesh, function);
+        });
+    CHECK(std::memcmp(shared.data(), expected[0][0].data(), expected[0][0].byteSize()) == 0);
+  }
+}
