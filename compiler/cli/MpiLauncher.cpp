@@ -53,9 +53,13 @@ std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
   if (geteuid() == 0)
     command.push_back("--allow-run-as-root");
   const auto cores = static_cast<int64_t>(std::thread::hardware_concurrency());
+  // A rank waiting in MPI yields its core: polling, it would starve its own
+  // device threads (ranks x threads above the cores) or, on a machine shared
+  // with other work, a peer waiting for a core (bench/README.md: the 2-rank
+  // MLP's median time halved under load; the best the same when idle).
   if (ranks > cores)
-    command.push_back("--oversubscribe");  // which also makes waiting ranks yield
-  else if (ranks * threadsPerRank > cores) // a polling rank would starve its threads
+    command.push_back("--oversubscribe"); // which also makes waiting ranks yield
+  else
     command.insert(command.end(), {"--mca", "mpi_yield_when_idle", "1"});
   // A rank's devices are threads: bound to one core (Open MPI's default for
   // up to 2 ranks) they would take turns on it. The user's binding wins.

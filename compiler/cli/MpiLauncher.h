@@ -15,9 +15,9 @@ bool isMpiRank();
 /// The mpirun command line that runs `ranks` copies of `executable` with
 /// `toolArgs` in rank mode, --quiet: --allow-run-as-root as root, --oversubscribe
 /// when ranks exceed this machine's cores, ranks that yield the core while
-/// they wait in MPI when ranks x `threadsPerRank` exceed them (a rank's
-/// devices are threads), `--bind-to none` with several threads per rank
-/// (unless `mpirunArgs` bind), then the user's `mpirunArgs`.
+/// they wait in MPI (mpi_yield_when_idle, implied by --oversubscribe),
+/// `--bind-to none` with several threads per rank (unless `mpirunArgs`
+/// bind), then the user's `mpirunArgs`.
 std::vector<std::string> mpirunCommand(const std::string &mpirun, int64_t ranks,
                                        int64_t threadsPerRank,
                                        const std::vector<std::string> &mpirunArgs,

@@ -40,12 +40,11 @@ static std::vector<Literal> rankInputs(const ParsedArgs &args, const RunSettings
   return inputs;
 }
 
-/// One call as `run` counts it: each rank receives the pieces of the inputs
-/// its devices read (at their places), runs its devices, and rank 0
-/// receives the outputs (the bitwise or of what each rank's devices own).
-static std::vector<Literal> runOnce(CompiledProgram &compiled, const SpmdProgram &program,
-                                    std::vector<Literal> &inputs, int ranks,
-                                    const runtime::LaunchOptions &options) {
+/// Each rank receives the pieces of the inputs its devices read, at their
+/// places. Once per `run`, not per call: no call writes an input, so after
+/// the first they would be sent unchanged (`--repeat` would time what an
+/// application keeping its inputs on its ranks never pays).
+static void scatterInputs(const SpmdProgram &program, std::vector<Literal> &inputs, int ranks) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ShardLayout &layout = program.layout(program.inputs[i]);
     runtime::scatterBoxesFromRoot(
@@ -53,6 +52,13 @@ static std::vector<Literal> runOnce(CompiledProgram &compiled, const SpmdProgram
         static_cast<int64_t>(elementByteWidth(layout.globalType.elementType)),
         piecesByRank(layout, program.mesh, ranks));
   }
+}
+
+/// One call as `run` counts it: each rank runs its devices on the inputs
+/// scatterInputs placed, and rank 0 receives the outputs (the bitwise or of
+/// what each rank's devices own).
+static std::vector<Literal> runOnce(CompiledProgram &compiled, std::vector<Literal> &inputs,
+                                    const runtime::LaunchOptions &options) {
   // Test hook (test/mpi_run): the device with this id fails before its first
   // step, while its peers go on into their collectives.
   const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
@@ -98,9 +104,9 @@ int runMpiRank(const ParsedArgs &args) {
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
   std::vector<Literal> outputs;
+  scatterInputs(program, inputs, world.size);
   std::vector<double> callMs = timeCalls(repeatOption(args), [&] {
-    outputs = runOnce(*compiled, program, inputs, world.size,
-                      runtime::LaunchOptions{settings.timeoutSeconds});
+    outputs = runOnce(*compiled, inputs, runtime::LaunchOptions{settings.timeoutSeconds});
   });
   runtime::finalizeMpi();
   if (world.rank != 0)

@@ -1,5 +1,7 @@
 #include "compiler/codegen/JitRunner.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "compiler/codegen/EmbeddedFiles.h"
 #include "compiler/ir/InternalError.h"
+#include "compiler/partition/ShardLayout.h"
 #include "runtime/include/shardgen/launch.h"
 #include "runtime/include/shardgen/mesh.h"
 #include "runtime/include/shardgen/runtime.h"
@@ -137,6 +140,47 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
   return runImpl(inputs, threadsLauncher(options), &shards);
 }
 
+rt::DeviceMesh CompiledProgram::deviceMesh() const {
+  std::vector<rt::MeshAxis> axes;
+  for (const MeshAxis &axis : program_.mesh.axes)
+    axes.push_back(rt::MeshAxis{axis.name, axis.size});
+  std::vector<int64_t> deviceIds;
+  if (program_.mesh.deviceIds.size() > 1)
+    deviceIds = program_.mesh.deviceIds;
+  return rt::DeviceMesh(axes, deviceIds);
+}
+
+void CompiledProgram::runShards(const std::vector<std::vector<const void *>> &inputShards,
+                                const std::vector<std::vector<void *>> &outputShards,
+                                const MeshLauncher &launcher) const {
+  const auto devices = static_cast<size_t>(program_.mesh.numDevices());
+  SHARDGEN_CHECK(inputShards.size() == devices && outputShards.size() == devices,
+                 "runShards takes the buffers of " + std::to_string(devices) + " positions");
+  // Outputs are written in place (mode 4) unless two positions given here
+  // share output bytes (one buffer for a replicated output's pieces).
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges; // [begin, end) of every output piece
+  for (size_t p = 0; p < devices; ++p)
+    for (size_t j = 0; j < outputShards[p].size() && j < program_.outputs.size(); ++j) {
+      const auto begin = reinterpret_cast<uintptr_t>(outputShards[p][j]);
+      const int64_t bytes =
+          localBytes(program_.layout(program_.outputs[j]), static_cast<int64_t>(p));
+      if (bytes > 0)
+        ranges.emplace_back(begin, begin + static_cast<uintptr_t>(bytes));
+    }
+  std::sort(ranges.begin(), ranges.end());
+  bool apart = true;
+  for (size_t k = 1; k < ranges.size(); ++k)
+    apart = apart && ranges[k - 1].second <= ranges[k].first;
+  Entry *entry = entry_;
+  launcher(deviceMesh(), [&](const rt::DeviceContext &device) {
+    const auto position = static_cast<size_t>(device.position);
+    SHARDGEN_CHECK(inputShards[position].size() == program_.inputs.size() &&
+                       outputShards[position].size() == program_.outputs.size(),
+                   "position " + std::to_string(position) + " lacks buffers");
+    entry(&device, inputShards[position].data(), outputShards[position].data(), apart ? 4 : 0);
+  });
+}
+
 std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs,
                                               const MeshLauncher &launcher,
                                               std::vector<std::vector<Literal>> *shards) const {
@@ -156,13 +200,7 @@ std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs
   for (Literal &literal : outputs)
     out.push_back(literal.data());
 
-  std::vector<rt::MeshAxis> axes;
-  for (const MeshAxis &axis : program_.mesh.axes)
-    axes.push_back(rt::MeshAxis{axis.name, axis.size});
-  std::vector<int64_t> deviceIds;
-  if (program_.mesh.deviceIds.size() > 1)
-    deviceIds = program_.mesh.deviceIds;
-  rt::DeviceMesh mesh(axes, deviceIds);
+  const rt::DeviceMesh mesh = deviceMesh();
   // With shards, each device gets the global outputs followed by its own
   // local buffers (the entry point's mode 3).
   std::vector<std::vector<void *>> outPerDevice;

@@ -57,11 +57,24 @@ public:
                            const runtime::LaunchOptions &options,
                            std::vector<std::vector<Literal>> &shards) const;
 
+  /// The per-device call style (what the generated runRankShards does):
+  /// device position p reads inputShards[p][i], its piece of input i (of
+  /// localBufferType), and writes its piece of output j to
+  /// outputShards[p][j]. Only the positions `launcher` runs are read. The
+  /// steps compute the outputs straight into their pieces unless pieces of
+  /// two positions overlap (one buffer for a replicated output): then they
+  /// are copied out after the steps.
+  void runShards(const std::vector<std::vector<const void *>> &inputShards,
+                 const std::vector<std::vector<void *>> &outputShards,
+                 const MeshLauncher &launcher) const;
+
   const JitModule &module() const { return *module_; }
 
 private:
   std::vector<Literal> runImpl(const std::vector<Literal> &inputs, const MeshLauncher &launcher,
                                std::vector<std::vector<Literal>> *shards) const;
+
+  runtime::DeviceMesh deviceMesh() const;
 
   const SpmdProgram &program_;
   std::unique_ptr<JitModule> module_;

@@ -127,17 +127,24 @@ std::vector<Statement> globalCopies(EmitterContext &context, const std::vector<S
   return statements;
 }
 
-/// Per-device call style: the piece of tensor `i` of `ids` is copied in or
-/// out whole, into `out` (an input `binding` binds in place is pointed at).
+/// Per-device call style: the piece of tensor `i` of `ids` is copied out
+/// whole, into `out`; an input is read where the caller put it. The caller's
+/// piece of an input has the layout of its value's buffer (that is what
+/// copying it whole into the buffer relies on), and no step writes an input
+/// (InputBinding.h), so every input but a distributed one is read in place:
+/// the per-device style copies no input, whatever the global pieces look
+/// like (an empty piece, possibly null, keeps its arena pointer).
 void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, size_t i, bool in,
                const InputBinding &binding, CodeWriter &out) {
   const ShardLayout &layout = context.layout(ids[i]);
   int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
   std::string piece = EmitterContext::buffer(ids[i]);
   std::string other = (in ? "inputs[" : "outputs[") + str(i) + "]";
+  const std::string pointAtCaller =
+      piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
+      ")); // read in place";
   if (in && binding.boundInPlace(ids[i])) {
-    out.lines(piece + " = const_cast<unsigned char *>(static_cast<const unsigned char *>(" + other +
-              ")); // read in place");
+    out.lines(pointAtCaller);
     return;
   }
   if (layout.isDistributed()) {
@@ -150,17 +157,100 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
     return;
   }
   std::vector<PieceClass> classes = pieceClasses(layout);
+  const bool anyEmpty = std::any_of(classes.begin(), classes.end(), [](const PieceClass &piece) {
+    return product(piece.extents) == 0;
+  });
+  if (in && !anyEmpty) { // the same code at every position
+    out.lines(pointAtCaller);
+    return;
+  }
   std::vector<std::string> bodies;
   for (const PieceClass &pieceClass : classes) {
     int64_t bytes = product(pieceClass.extents) * width;
-    bodies.push_back(bytes == 0 ? std::string()
-                                : "__builtin_memcpy(" + (in ? piece : other) + ", " +
-                                      (in ? other : piece) + ", " + str(bytes) + ");");
+    if (bytes == 0)
+      bodies.emplace_back();
+    else if (in)
+      bodies.push_back(pointAtCaller);
+    else // not when the steps wrote the caller's buffer (outputBindings)
+      bodies.push_back("if (static_cast<void *>(" + piece + ") != " + other + ")\n  " +
+                       "__builtin_memcpy(" + other + ", " + piece + ", " + str(bytes) + ");");
   }
   if (std::string copies = dispatchOnClass(classes, bodies); !copies.empty()) {
     auto scope = out.block();
     out.lines(pieceLocals(context.program.mesh, layout) + copies);
   }
+}
+
+/// The largest piece of `layout` on any device, in bytes.
+int64_t largestPieceBytes(const ShardLayout &layout) {
+  int64_t largest = 0;
+  for (const PieceClass &piece : pieceClasses(layout))
+    largest = std::max(largest, product(piece.extents));
+  return largest * static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+}
+
+/// A condition that `buffer` (of up to `bytes`) shares no byte with any
+/// other caller buffer of this device (every input, every other output),
+/// compared as addresses with their largest piece sizes.
+std::string apartFromOtherBuffers(const SpmdProgram &program, size_t output, int64_t bytes) {
+  auto apart = [&](const std::string &other, int64_t otherBytes) {
+    return "(at + " + str(bytes) + " <= reinterpret_cast<uintptr_t>(" + other +
+           ") || reinterpret_cast<uintptr_t>(" + other + ") + " + str(otherBytes) + " <= at)";
+  };
+  std::string condition = "true";
+  for (size_t i = 0; i < program.inputs.size(); ++i)
+    condition += " &&\n    " + apart("inputs[" + str(static_cast<int64_t>(i)) + "]",
+                                     largestPieceBytes(program.layout(program.inputs[i])));
+  for (size_t j = 0; j < program.outputs.size(); ++j)
+    if (j != output)
+      condition += " &&\n    " + apart("outputs[" + str(static_cast<int64_t>(j)) + "]",
+                                       largestPieceBytes(program.layout(program.outputs[j])));
+  return condition;
+}
+
+/// Per-device call style, when the caller says no other device's buffer
+/// overlaps its output pieces (bindShards gets `outputs`, else null: a
+/// replicated output's one buffer shared by several devices would see their
+/// steps interleave): each output is computed straight into the caller's
+/// buffer for its piece (no copy after the steps). Its value is
+/// pointed there before the steps: the step defining it writes it there,
+/// later steps read it there, and the arena slot it would have shared with
+/// values dead before it stays theirs. copyShards still copies when the
+/// value ended up elsewhere: an output defined by an alias (the alias step
+/// re-points it) or listed twice (the second binding wins). Not when the
+/// caller's buffer overlaps another of its buffers (an update in place,
+/// output j in input i's buffer: the steps would overwrite an input they
+/// still read; the copy after them keeps that safe), nor for an output that
+/// is a program input (bindShards pointed it at the input), a distributed
+/// one (its buffer is laid out differently) or one with an empty piece (the
+/// caller's pointer may be null).
+std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kernels) {
+  const SpmdProgram &program = context.program;
+  std::vector<Statement> statements;
+  for (size_t j = 0; j < program.outputs.size(); ++j) {
+    const SpmdValueId id = program.outputs[j];
+    const ShardLayout &layout = context.layout(id);
+    const std::vector<PieceClass> classes = pieceClasses(layout);
+    const bool isInput =
+        std::find(program.inputs.begin(), program.inputs.end(), id) != program.inputs.end();
+    const bool anyEmpty = std::any_of(classes.begin(), classes.end(), [](const PieceClass &piece) {
+      return product(piece.extents) == 0;
+    });
+    if (isInput || layout.isDistributed() || anyEmpty)
+      continue;
+    const std::string buffer = "outputs[" + str(static_cast<int64_t>(j)) + "]";
+    CodeWriter out;
+    {
+      auto scope = out.block("if (outputs)"); // null: the caller shares output buffers
+      out.lines("const auto at = reinterpret_cast<uintptr_t>(" + buffer + ");");
+      out.lines("if (" + apartFromOtherBuffers(program, j, largestPieceBytes(layout)) + ")");
+      out.lines("  " + EmitterContext::buffer(id) + " = static_cast<unsigned char *>(" + buffer +
+                "); // written in place");
+    }
+    statements.push_back(
+        kernels.call(out.take(), KernelCaller::Position, context.takeUsedConstants()));
+  }
+  return statements;
 }
 
 /// The per-device copies of `ids`, one statement per tensor.
@@ -314,9 +404,14 @@ std::vector<Routine> deviceRoutines(EmitterContext &context, const FusionPlan &f
   routines.push_back({"gatherOutputs", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       globalCopies(context, gathered, false, kernels)});
-  routines.push_back({"bindShards", toValues, "position, inputs, values", position,
-                      "position, inputs, values, nullptr",
-                      shardCopies(context, program.inputs, true, kernels, binding)});
+  std::vector<Statement> bindings = shardCopies(context, program.inputs, true, kernels, binding);
+  for (Statement &statement : outputBindings(context, kernels))
+    bindings.push_back(std::move(statement));
+  routines.push_back({"bindShards",
+                      "int64_t position, const void *const *inputs, unsigned char **values, "
+                      "void *const *outputs",
+                      "position, inputs, values, outputs", position,
+                      "position, inputs, values, outputs", std::move(bindings)});
   routines.push_back({"copyShards", fromValues, "position, values, outputs", position,
                       "position, nullptr, values, outputs",
                       shardCopies(context, program.outputs, false, kernels)});

@@ -41,6 +41,8 @@ public:
   /// Reports what the device does to `progress` (for a watchdog), if given.
   explicit MpiCommunicator(MPI_Comm world, DeviceProgress *progress = nullptr);
   ~MpiCommunicator() override;
+  /// Where the devices of the current launch report what they do (null: nowhere).
+  void setProgress(DeviceProgress *progress) { progress_ = progress; }
   MpiCommunicator(const MpiCommunicator &) = delete;
   MpiCommunicator &operator=(const MpiCommunicator &) = delete;
 

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "CommunicatorCache.h"
 #include "DeviceProgress.h"
 #include "DeviceThreads.h"
 #include "HybridCommunicator.h"
@@ -117,13 +119,11 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
     abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()), error);
   };
   if (devicesPerRank == 1) {
-    // Ranks are device ids; the communicator numbers ranks by mesh position,
-    // which collectives' groups are defined over.
-    MPI_Comm byPosition;
-    MPI_Comm_split(MPI_COMM_WORLD, 0, static_cast<int>(positions.front()), &byPosition);
-    MpiCommunicator communicator(byPosition, &progress); // keeps its own duplicate
-    MPI_Comm_free(&byPosition);
-    runDeviceThreads(mesh, positions, communicator, progress, tracked, options, fail);
+    const MeshKey key = meshKey(mesh, world.size);
+    std::unique_ptr<MpiCommunicator> communicator = takeCommunicator(key);
+    communicator->setProgress(&progress);
+    runDeviceThreads(mesh, positions, *communicator, progress, tracked, options, fail);
+    returnCommunicator(key, std::move(communicator));
     return;
   }
   HybridCommunicator communicator(mesh, MPI_COMM_WORLD, devicesPerRank, progress);

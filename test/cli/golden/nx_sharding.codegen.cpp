@@ -156,21 +156,6 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)values;
   (void)outputs;
   {
-    const int64_t k4 = (position % 2);
-    const int64_t o4 = k4 * 1 < 2 ? k4 * 1 : 2;
-    (void)o4;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 24);
-    }
-  }
-}
-
-void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 1 < 2 ? k0 * 1 : 2;
     (void)o0;
@@ -178,7 +163,8 @@ void kernel12(int64_t position, const void *const *inputs, unsigned char **value
     const int64_t o1 = k1 * 1 < 2 ? k1 * 1 : 2;
     (void)o1;
     {
-      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 4);
+      if (static_cast<void *>(values[bufferIds[0]]) != outputs[bufferIds[1]])
+        __builtin_memcpy(outputs[bufferIds[1]], values[bufferIds[0]], 4);
     }
   }
 }
@@ -252,20 +238,30 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   }
 }
 
-/// Binds the local input and output pieces (per-device call style).
-void bindShards(int64_t position, const void *const *inputs, unsigned char **values) {
+/// Binds the local input and output pieces (per-device call style; outputs
+/// null: the output pieces are copied after the steps, not written in place).
+void bindShards(int64_t position, const void *const *inputs, unsigned char **values,
+                void *const *outputs) {
   (void)position;
   (void)inputs;
   (void)values;
+  (void)outputs;
   {
     static const int32_t kBuffers[] = {0, 0, 1, 1};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
-      {kernel11, 2},
+      {kernel10, 2},
     };
     for (const PositionCall &call : kCalls) {
-      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+      call.kernel(position, inputs, values, outputs, kBuffers + call.buffers);
     }
+  }
+  if (outputs) {
+    const auto at = reinterpret_cast<uintptr_t>(outputs[0]);
+    if (true &&
+        (at + 4 <= reinterpret_cast<uintptr_t>(inputs[0]) || reinterpret_cast<uintptr_t>(inputs[0]) + 24 <= at) &&
+        (at + 4 <= reinterpret_cast<uintptr_t>(inputs[1]) || reinterpret_cast<uintptr_t>(inputs[1]) + 24 <= at))
+      values[9] = static_cast<unsigned char *>(outputs[0]);
   }
 }
 
@@ -274,9 +270,9 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 9};
+    static const int32_t kBuffers[] = {9, 0};
     static const PositionCall kCalls[] = {
-      {kernel12, 0},
+      {kernel11, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -290,26 +286,30 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 64, 0, 128, 64, 128, 192, 0
 
 } // namespace
 
-/// One device's part of the program. With `globalTensors`, `inputs` and
-/// `outputs` are the whole tensors (shared by all devices; the device reads
-/// its pieces and writes the pieces it owns); otherwise they are this
-/// device's local pieces. `globalTensors == 3` (`run --shards`) also copies
-/// this device's local piece of output j into `outputs[kNumOutputs + j]`.
+/// One device's part of the program. With `globalTensors` 1 or 3, `inputs`
+/// and `outputs` are the whole tensors (shared by all devices; the device
+/// reads its pieces and writes the pieces it owns); with 0 or 4 they are
+/// this device's local pieces, and with 4 the steps may compute an output
+/// straight into the caller's piece (the caller promises that no other
+/// device's buffer overlaps it; one device per MPI rank, or pieces checked
+/// apart). `globalTensors == 3` (`run --shards`) also copies this device's
+/// local piece of output j into `outputs[kNumOutputs + j]`.
 extern "C" void shardgen_nx_sharding_device(const rt::DeviceContext *device, const void *const *inputs,
                                   void *const *outputs, int32_t globalTensors) {
   PooledArena arena(kArenaBytes); // reused across calls: no page faults
   unsigned char *values[kNumValues];
   for (int64_t v = 0; v < kNumValues; ++v)
     values[v] = arena.data + kValueOffsets[v];
-  if (globalTensors)
+  const bool global = globalTensors == 1 || globalTensors == 3;
+  if (global)
     scatterInputs(device->position, inputs, values);
   else
-    bindShards(device->position, inputs, values);
+    bindShards(device->position, inputs, values, globalTensors == 4 ? outputs : nullptr);
   runSteps(*device, values);
-  if (globalTensors)
+  if (global)
     gatherOutputs(device->position, values, outputs);
   if (globalTensors == 3)
     copyShards(device->position, values, outputs + 1);
-  else if (!globalTensors)
+  else if (!global)
     copyShards(device->position, values, outputs);
 }

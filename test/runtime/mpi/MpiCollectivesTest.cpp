@@ -38,6 +38,18 @@ TEST_CASE("every collective on a 2x2 mesh with permuted device ids") {
   requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 2}, {"y", 2}}, {2, 0, 3, 1})));
 }
 
+// launchMpi keeps a mesh's communicators for its next launch (keyed by the
+// axis sizes and every rank's position): meshes of the same ranks but other
+// axes or device ids, alternating, must each find their own.
+TEST_CASE("meshes launched in turn keep their own communicators") {
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 2}, {"y", 2}})));
+    requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 4}})));
+    requireNoFailures(checkEveryCollective(kMpi, DeviceMesh({{"x", 2}, {"y", 2}}, {2, 0, 3, 1})));
+  }
+}
+
 // Ranks x threads (registered as 4 and as 2 ranks): 8 devices are 2 or 4
 // threads per rank; the minor axes stay inside a rank, the major ones cross.
 TEST_CASE("every collective on a 2x4 mesh of ranks x threads") {

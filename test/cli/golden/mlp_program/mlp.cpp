@@ -167,26 +167,12 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)values;
   (void)outputs;
   {
-    const int64_t k1 = (position % 2);
-    const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
-    (void)o1;
-    {
-      __builtin_memcpy(values[bufferIds[0]], inputs[bufferIds[1]], 1024);
-    }
-  }
-}
-
-void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
-  (void)position;
-  (void)inputs;
-  (void)values;
-  (void)outputs;
-  {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
     (void)o0;
     {
-      __builtin_memcpy(outputs[bufferIds[0]], values[bufferIds[1]], 256);
+      if (static_cast<void *>(values[bufferIds[0]]) != outputs[bufferIds[1]])
+        __builtin_memcpy(outputs[bufferIds[1]], values[bufferIds[0]], 256);
     }
   }
 }
@@ -257,23 +243,36 @@ void gatherOutputs(int64_t position, unsigned char **values, void *const *output
   }
 }
 
-/// Binds the local input and output pieces (per-device call style).
-void bindShards(int64_t position, const void *const *inputs, unsigned char **values) {
+/// Binds the local input and output pieces (per-device call style; outputs
+/// null: the output pieces are copied after the steps, not written in place).
+void bindShards(int64_t position, const void *const *inputs, unsigned char **values,
+                void *const *outputs) {
   (void)position;
   (void)inputs;
   (void)values;
+  (void)outputs;
   {
     static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
-      {kernel11, 2},
+      {kernel10, 2},
       {kernel10, 4},
       {kernel10, 6},
       {kernel10, 8},
     };
     for (const PositionCall &call : kCalls) {
-      call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
+      call.kernel(position, inputs, values, outputs, kBuffers + call.buffers);
     }
+  }
+  if (outputs) {
+    const auto at = reinterpret_cast<uintptr_t>(outputs[0]);
+    if (true &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[0]) || reinterpret_cast<uintptr_t>(inputs[0]) + 256 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[1]) || reinterpret_cast<uintptr_t>(inputs[1]) + 1024 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[2]) || reinterpret_cast<uintptr_t>(inputs[2]) + 64 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[3]) || reinterpret_cast<uintptr_t>(inputs[3]) + 1024 <= at) &&
+        (at + 256 <= reinterpret_cast<uintptr_t>(inputs[4]) || reinterpret_cast<uintptr_t>(inputs[4]) + 64 <= at))
+      values[12] = static_cast<unsigned char *>(outputs[0]);
   }
 }
 
@@ -282,9 +281,9 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 12};
+    static const int32_t kBuffers[] = {12, 0};
     static const PositionCall kCalls[] = {
-      {kernel12, 0},
+      {kernel11, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -298,26 +297,30 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 1024, 0, 
 
 } // namespace
 
-/// One device's part of the program. With `globalTensors`, `inputs` and
-/// `outputs` are the whole tensors (shared by all devices; the device reads
-/// its pieces and writes the pieces it owns); otherwise they are this
-/// device's local pieces. `globalTensors == 3` (`run --shards`) also copies
-/// this device's local piece of output j into `outputs[kNumOutputs + j]`.
+/// One device's part of the program. With `globalTensors` 1 or 3, `inputs`
+/// and `outputs` are the whole tensors (shared by all devices; the device
+/// reads its pieces and writes the pieces it owns); with 0 or 4 they are
+/// this device's local pieces, and with 4 the steps may compute an output
+/// straight into the caller's piece (the caller promises that no other
+/// device's buffer overlaps it; one device per MPI rank, or pieces checked
+/// apart). `globalTensors == 3` (`run --shards`) also copies this device's
+/// local piece of output j into `outputs[kNumOutputs + j]`.
 extern "C" void shardgen_mlp_device(const rt::DeviceContext *device, const void *const *inputs,
                                   void *const *outputs, int32_t globalTensors) {
   PooledArena arena(kArenaBytes); // reused across calls: no page faults
   unsigned char *values[kNumValues];
   for (int64_t v = 0; v < kNumValues; ++v)
     values[v] = arena.data + kValueOffsets[v];
-  if (globalTensors)
+  const bool global = globalTensors == 1 || globalTensors == 3;
+  if (global)
     scatterInputs(device->position, inputs, values);
   else
-    bindShards(device->position, inputs, values);
+    bindShards(device->position, inputs, values, globalTensors == 4 ? outputs : nullptr);
   runSteps(*device, values);
-  if (globalTensors)
+  if (global)
     gatherOutputs(device->position, values, outputs);
   if (globalTensors == 3)
     copyShards(device->position, values, outputs + 1);
-  else if (!globalTensors)
+  else if (!global)
     copyShards(device->position, values, outputs);
 }
