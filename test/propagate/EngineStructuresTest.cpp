@@ -63,6 +63,7 @@ TEST_CASE("equal sharding states share an id, different ones do not") {
   CHECK(table.intern(prioritized) != id);
   CHECK(table.intern(forbidden) != id);
   CHECK(table.intern(forbidden) == table.intern(forbidden));
-  CHECK(table.size() == 4);
+  CHECK(table.size() == 5); // and the empty state, id 0: a tensor's before it has a sharding
+  CHECK(table.intern(ShardingState{}) == 0);
   CHECK(table.state(id) == a);
 }
