@@ -227,7 +227,7 @@ int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
   size_t numTensors = edge.operands.size() + edge.results.size();
   int32_t mesh = -1;
   for (size_t k = 0; k < numTensors; ++k) {
-    int32_t other = pg_.stateOf(tensorAt(edge, k)).mesh;
+    int32_t other = pg_.states.mesh(pg_.tensors[tensorAt(edge, k)].stateId);
     if (other < 0)
       continue;
     if (mesh < 0 || graph_.meshes[mesh].isEmpty())
@@ -240,10 +240,10 @@ int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
   bool anyAxes = false;
   for (size_t k = 0; k < numTensors; ++k) {
     int64_t t = tensorAt(edge, k);
-    const ShardingState &state = pg_.stateOf(t);
-    anyAxes |= state.hasAxes();
-    if (!state.hasSharding() && pg_.tensors[t].meshHint < 0)
-      pg_.tensors[t].meshHint = mesh;
+    Tensor &tensor = pg_.tensors[t];
+    anyAxes |= pg_.states.hasAxes(tensor.stateId);
+    if (pg_.states.mesh(tensor.stateId) < 0 && tensor.meshHint < 0)
+      tensor.meshHint = mesh;
   }
   return anyAxes ? mesh : -1;
 }

@@ -45,6 +45,7 @@ template <typename State> int32_t StateTable::internImpl(State &&state) {
     if (*states_[it->second] == state)
       return it->second;
   auto id = static_cast<int32_t>(states_.size());
+  summaries_.push_back({state.mesh, state.hasAxes()});
   states_.push_back(std::make_unique<const ShardingState>(std::forward<State>(state)));
   byHash_.emplace(hash, id);
   return id;

@@ -20,6 +20,10 @@ public:
   int32_t intern(const ShardingState &state);
   int32_t intern(ShardingState &&state);
   const ShardingState &state(int32_t id) const { return *states_[id]; }
+  /// What every visit asks of each of its tensors first, without reaching
+  /// into the state: its mesh (-1: no sharding) and whether it has axes.
+  int32_t mesh(int32_t id) const { return summaries_[id].mesh; }
+  bool hasAxes(int32_t id) const { return summaries_[id].hasAxes; }
   int64_t size() const { return static_cast<int64_t>(states_.size()); }
 
 private:
@@ -27,6 +31,11 @@ private:
   // Each state where it was put: callers hold references across interning
   // (and a vector of them moves without allocating).
   std::vector<std::unique_ptr<const ShardingState>> states_;
+  struct Summary {
+    int32_t mesh;
+    bool hasAxes;
+  };
+  std::vector<Summary> summaries_; // by id, flat
   std::unordered_multimap<uint64_t, int32_t> byHash_;
 };
 
