@@ -178,7 +178,8 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
   for (size_t v = 0; v < spread.distributions.size(); ++v) {
     if (!spread.distributions[v])
       continue;
-    result.shardings[v] = replicatedOn(*spread.distributions[v]);
+    result.shardingIds[v] = static_cast<int32_t>(result.distinctShardings.size());
+    result.distinctShardings.push_back(replicatedOn(*spread.distributions[v]));
     result.origins[v] = distributionOrigin(spread.sources[v]);
   }
   result.outputDistributions.resize(graph.main.results.size());
@@ -233,28 +234,39 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
 }
 
 /// The IR shardings propagation writes, converted once per distinct state
-/// (a program's million tensors hold a few dozen).
+/// (a program's million tensors hold a few dozen) into the result's
+/// `distinctShardings`; id 0 there is "no sharding".
 class FinalShardings {
 public:
-  FinalShardings(const Graph &graph, const PropagationGraph &pg) : graph_(graph), pg_(pg) {}
+  FinalShardings(const Graph &graph, const PropagationGraph &pg, PropagationResult &result)
+      : graph_(graph), pg_(pg), result_(result) {
+    result_.distinctShardings.assign(1, TensorSharding{});
+  }
 
-  const TensorSharding &of(int64_t tensor) {
-    static const TensorSharding kNone;
-    auto id = static_cast<size_t>(pg_.tensors[tensor].stateId);
-    const ShardingState &state = pg_.states.state(static_cast<int32_t>(id));
+  /// The result's id of the tensor's sharding.
+  int32_t idOf(int64_t tensor) {
+    auto stateId = static_cast<size_t>(pg_.tensors[tensor].stateId);
+    const ShardingState &state = pg_.states.state(static_cast<int32_t>(stateId));
     if (!state.hasSharding())
-      return kNone;
-    if (id >= converted_.size())
-      converted_.resize(id + 1);
-    if (!converted_[id])
-      converted_[id] = toSharding(state, graph_, /*closeAll=*/true);
-    return *converted_[id];
+      return 0;
+    if (stateId >= converted_.size())
+      converted_.resize(stateId + 1, -1);
+    if (converted_[stateId] < 0) {
+      converted_[stateId] = static_cast<int32_t>(result_.distinctShardings.size());
+      result_.distinctShardings.push_back(toSharding(state, graph_, /*closeAll=*/true));
+    }
+    return converted_[stateId];
+  }
+  TensorSharding of(int64_t tensor) {
+    int32_t id = idOf(tensor); // may grow distinctShardings
+    return result_.distinctShardings[id];
   }
 
 private:
   const Graph &graph_;
   const PropagationGraph &pg_;
-  std::vector<std::optional<TensorSharding>> converted_; // by state id
+  PropagationResult &result_;
+  std::vector<int32_t> converted_; // by state id: the result's id, or -1
 };
 
 } // namespace
@@ -273,13 +285,13 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   result.strategy = strategy;
   result.opVisits = engine.visits();
   result.warnings = pg->warnings;
-  FinalShardings finalSharding(graph, *pg);
-  result.shardings.resize(graph.values.size());
+  FinalShardings finalSharding(graph, *pg, result);
+  result.shardingIds.resize(graph.values.size());
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
     int64_t t = pg->valueTensor[v];
     const Tensor &tensor = pg->tensors[t];
-    result.shardings[v] = finalSharding.of(t);
+    result.shardingIds[v] = finalSharding.idOf(t);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
   }
   for (int64_t t : pg->outputTensor) {
@@ -353,7 +365,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
   bool single = op.results.size() == 1 && !op.pluralResults;
   bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
   for (size_t j = 0; j < op.results.size(); ++j) {
-    auto &sharding = result.shardings[op.results[j]];
+    const TensorSharding &sharding = result.shardingOf(op.results[j]);
     if (sharding.meshName.empty())
       return;
     const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
@@ -379,7 +391,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
 /// that is consumed (each value's sharding and origin go to one slot).
 template <typename Result> void applyResult(Graph &graph, Result &result) {
   for (auto &arg : graph.main.args)
-    writeSlot(arg, result.shardings[arg.value], result.distributions[arg.value],
+    writeSlot(arg, result.shardingOf(arg.value), result.distributions[arg.value],
               result.origins[arg.value]);
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
     writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],
@@ -398,7 +410,7 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
     }
     if (op.body)
       for (auto &arg : op.body->args)
-        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardings[arg.value],
+        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardingOf(arg.value),
                   result.origins[arg.value]);
   });
 }
