@@ -125,7 +125,7 @@ void benchPass(int64_t maxOps) {
     if (std::getenv("SHOW_SHARDINGS"))
       for (size_t v = graph.values.size() - kTransformerOpsPerLayer; v < graph.values.size(); ++v)
         std::printf("  %s %s\n", graph.values[v].name.c_str(),
-                    printSharding(result.shardings[v]).c_str());
+                    printSharding(result.shardingOf(static_cast<ValueId>(v))).c_str());
   }
 }
 

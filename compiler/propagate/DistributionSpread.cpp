@@ -76,7 +76,7 @@ private:
   void findPins() {
     for (size_t v = 0; v < graph_.values.size(); ++v) {
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
-      if (!tensor.state.hasSharding())
+      if (!pg_.states.state(tensor.stateId).hasSharding())
         continue;
       spread_.pinnedBy[v] = tensor.user && tensor.origin.kind != OriginKind::Group
                                 ? pg_.pointerOf(tensor.userOrigin)

@@ -38,13 +38,14 @@ public:
 
   std::string explain(int64_t tensor) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "value \"" << pg_.label(graph_, tensor) << "\": " << shardingText(target.state) << "\n";
+    out_ << "value \"" << pg_.label(graph_, tensor) << "\": " << shardingText(pg_.stateOf(tensor))
+         << "\n";
     out_ << "origin:\n";
     originChain(tensor);
     for (const Origin &extension : target.extensions)
       out_ << "  then extended " << step(extension) << "\n";
     for (size_t d = 0; d < target.shape->size(); ++d)
-      if (target.state.hasSharding() && target.state.dims[d].axes.empty())
+      if (pg_.stateOf(tensor).hasSharding() && pg_.stateOf(tensor).dims[d].axes.empty())
         explainReplicatedDim(tensor, d);
     return out_.str();
   }
@@ -70,7 +71,7 @@ private:
     while (tensor >= 0 && seen.insert(tensor).second) {
       const Tensor &current = pg_.tensors[tensor];
       const Origin &origin = current.origin;
-      out_ << "  " << name(tensor) << " " << shardingText(current.state) << ": ";
+      out_ << "  " << name(tensor) << " " << shardingText(pg_.stateOf(tensor)) << ": ";
       switch (origin.kind) {
       case OriginKind::User:
         out_ << "user sharding at " << pg_.pointerOf(origin) << "\n";
@@ -153,7 +154,7 @@ private:
     if (edge.opaque) {
       bool anyOffer = false;
       for (size_t s = 0; s < numTensors; ++s)
-        anyOffer |= s != position && pg_.tensors[tensorAt(edge, s)].state.hasAxes();
+        anyOffer |= s != position && pg_.stateOf(tensorAt(edge, s)).hasAxes();
       if (anyOffer)
         out_ << "  - missing rule: " << via
              << " has no sharding_rule, so no sharding propagates through it\n";
@@ -216,7 +217,7 @@ private:
                     size_t position, size_t s, int64_t factor, const ShardingState &own,
                     const std::string &via) {
     const FactorSharding &offered = projection.tensors[s].factors[factor];
-    int32_t mesh = pg_.tensors[tensorAt(edge, s)].state.mesh;
+    int32_t mesh = pg_.stateOf(tensorAt(edge, s)).mesh;
     Offer offer{edge,
                 rule,
                 projection,

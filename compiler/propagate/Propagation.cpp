@@ -49,17 +49,18 @@ std::vector<int64_t> hideLowerPriorities(PropagationGraph &pg) {
   for (Tensor &tensor : pg.tensors) {
     if (!tensor.user)
       continue;
+    ShardingState state = pg.states.state(tensor.stateId);
     for (size_t d = 0; d < tensor.user->dims.size(); ++d) {
       int64_t priority = priorityOf(tensor.user->dims[d]);
       if (priority == 0)
         continue;
       levels.insert(priority);
-      DimState &dim = tensor.state.dims[d];
-      tensor.state.replicated.insert(tensor.state.replicated.end(), dim.axes.begin(),
-                                     dim.axes.end());
+      DimState &dim = state.dims[d];
+      state.replicated.insert(state.replicated.end(), dim.axes.begin(), dim.axes.end());
       dim = DimState{{}, true, std::nullopt};
     }
-    std::sort(tensor.state.replicated.begin(), tensor.state.replicated.end(), lessAxis);
+    std::sort(state.replicated.begin(), state.replicated.end(), lessAxis);
+    tensor.stateId = pg.states.intern(std::move(state));
   }
   return {levels.begin(), levels.end()};
 }
@@ -68,14 +69,15 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
   for (Tensor &tensor : pg.tensors) {
     if (!tensor.user)
       continue;
+    ShardingState state = pg.states.state(tensor.stateId);
     for (size_t d = 0; d < tensor.user->dims.size(); ++d) {
       const DimState &original = tensor.user->dims[d];
       if (priorityOf(original) != level)
         continue;
       if (!original.axes.empty())
-        recordOrigin(tensor, tensor.userOrigin);
-      tensor.state.dims[d] = original;
-      AxisList &replicated = tensor.state.replicated;
+        recordOrigin(tensor, state, tensor.userOrigin);
+      state.dims[d] = original;
+      AxisList &replicated = state.replicated;
       replicated.erase(std::remove_if(replicated.begin(), replicated.end(),
                                       [&](const SubAxis &axis) {
                                         return std::find(original.axes.begin(), original.axes.end(),
@@ -83,6 +85,7 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
                                       }),
                        replicated.end());
     }
+    tensor.stateId = pg.states.intern(std::move(state));
   }
 }
 
@@ -110,7 +113,6 @@ void runStrategy(PropagationEngine &engine, PropagationGraph &pg, PropagationStr
     runOpPriority(engine);
     for (int64_t level : levels) {
       revealPriority(pg, level);
-      engine.forgetStates();
       runOpPriority(engine);
     }
     return;
@@ -120,17 +122,17 @@ void runStrategy(PropagationEngine &engine, PropagationGraph &pg, PropagationStr
 
 /// Values nothing reached are replicated on the mesh an op reached them
 /// with, else on the graph's first mesh.
-void replicateTheRest(const Graph &graph, PropagationGraph &pg, PropagationEngine &engine) {
-  for (size_t t = 0; t < pg.tensors.size(); ++t) {
-    Tensor &tensor = pg.tensors[t];
-    if (tensor.state.hasSharding())
+void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
+  for (Tensor &tensor : pg.tensors) {
+    if (pg.states.state(tensor.stateId).hasSharding())
       continue;
-    engine.forgetState(static_cast<int64_t>(t));
     int32_t mesh = tensor.meshHint >= 0 ? tensor.meshHint : graph.meshes.empty() ? -1 : 0;
     if (mesh < 0)
       continue;
-    tensor.state.mesh = mesh;
-    tensor.state.dims.assign(tensor.shape->size(), DimState{{}, true, std::nullopt});
+    ShardingState state = pg.states.state(tensor.stateId);
+    state.mesh = mesh;
+    state.dims.assign(tensor.shape->size(), DimState{{}, true, std::nullopt});
+    tensor.stateId = pg.states.intern(std::move(state));
     tensor.origin = Origin{OriginKind::Default, -1, -1, -1, -1};
   }
 }
@@ -144,9 +146,9 @@ void closeDistributedTensors(PropagationGraph &pg, const DistributionSpread &spr
     Tensor &tensor = pg.tensors[pg.valueTensor[v]];
     tensor.distributed = true;
     pg.anyDistributed = true;
-    AxisList forbidden = tensor.state.forbidden;
-    tensor.state = ShardingState{};
-    tensor.state.forbidden = std::move(forbidden);
+    ShardingState state;
+    state.forbidden = pg.states.state(tensor.stateId).forbidden;
+    tensor.stateId = pg.states.intern(std::move(state));
     tensor.user.reset();
     tensor.origin = Origin{};
   }
@@ -176,7 +178,8 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
   for (size_t v = 0; v < spread.distributions.size(); ++v) {
     if (!spread.distributions[v])
       continue;
-    result.shardings[v] = replicatedOn(*spread.distributions[v]);
+    result.shardingIds[v] = static_cast<int32_t>(result.distinctShardings.size());
+    result.distinctShardings.push_back(replicatedOn(*spread.distributions[v]));
     result.origins[v] = distributionOrigin(spread.sources[v]);
   }
   result.outputDistributions.resize(graph.main.results.size());
@@ -231,28 +234,39 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
 }
 
 /// The IR shardings propagation writes, converted once per distinct state
-/// (a program's million tensors hold a few dozen).
+/// (a program's million tensors hold a few dozen) into the result's
+/// `distinctShardings`; id 0 there is "no sharding".
 class FinalShardings {
 public:
-  FinalShardings(const Graph &graph, PropagationEngine &engine) : graph_(graph), engine_(engine) {}
+  FinalShardings(const Graph &graph, const PropagationGraph &pg, PropagationResult &result)
+      : graph_(graph), pg_(pg), result_(result) {
+    result_.distinctShardings.assign(1, TensorSharding{});
+  }
 
-  const TensorSharding &of(int64_t tensor) {
-    static const TensorSharding kNone;
-    auto id = static_cast<size_t>(engine_.currentStateId(tensor));
-    const ShardingState &state = engine_.stateById(static_cast<int32_t>(id));
+  /// The result's id of the tensor's sharding.
+  int32_t idOf(int64_t tensor) {
+    auto stateId = static_cast<size_t>(pg_.tensors[tensor].stateId);
+    const ShardingState &state = pg_.states.state(static_cast<int32_t>(stateId));
     if (!state.hasSharding())
-      return kNone;
-    if (id >= converted_.size())
-      converted_.resize(id + 1);
-    if (!converted_[id])
-      converted_[id] = toSharding(state, graph_, /*closeAll=*/true);
-    return *converted_[id];
+      return 0;
+    if (stateId >= converted_.size())
+      converted_.resize(stateId + 1, -1);
+    if (converted_[stateId] < 0) {
+      converted_[stateId] = static_cast<int32_t>(result_.distinctShardings.size());
+      result_.distinctShardings.push_back(toSharding(state, graph_, /*closeAll=*/true));
+    }
+    return converted_[stateId];
+  }
+  TensorSharding of(int64_t tensor) {
+    int32_t id = idOf(tensor); // may grow distinctShardings
+    return result_.distinctShardings[id];
   }
 
 private:
   const Graph &graph_;
-  PropagationEngine &engine_;                            // its state ids: most tensors' are known
-  std::vector<std::optional<TensorSharding>> converted_; // by state id
+  const PropagationGraph &pg_;
+  PropagationResult &result_;
+  std::vector<int32_t> converted_; // by state id: the result's id, or -1
 };
 
 } // namespace
@@ -265,19 +279,19 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   closeDistributedTensors(*pg, *spread);
   PropagationEngine engine(graph, *pg);
   runStrategy(engine, *pg, strategy);
-  replicateTheRest(graph, *pg, engine);
+  replicateTheRest(graph, *pg);
 
   PropagationResult result;
   result.strategy = strategy;
   result.opVisits = engine.visits();
   result.warnings = pg->warnings;
-  FinalShardings finalSharding(graph, engine);
-  result.shardings.resize(graph.values.size());
+  FinalShardings finalSharding(graph, *pg, result);
+  result.shardingIds.resize(graph.values.size());
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
     int64_t t = pg->valueTensor[v];
     const Tensor &tensor = pg->tensors[t];
-    result.shardings[v] = finalSharding.of(t);
+    result.shardingIds[v] = finalSharding.idOf(t);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
   }
   for (int64_t t : pg->outputTensor) {
@@ -351,7 +365,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
   bool single = op.results.size() == 1 && !op.pluralResults;
   bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
   for (size_t j = 0; j < op.results.size(); ++j) {
-    auto &sharding = result.shardings[op.results[j]];
+    const TensorSharding &sharding = result.shardingOf(op.results[j]);
     if (sharding.meshName.empty())
       return;
     const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
@@ -377,7 +391,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
 /// that is consumed (each value's sharding and origin go to one slot).
 template <typename Result> void applyResult(Graph &graph, Result &result) {
   for (auto &arg : graph.main.args)
-    writeSlot(arg, result.shardings[arg.value], result.distributions[arg.value],
+    writeSlot(arg, result.shardingOf(arg.value), result.distributions[arg.value],
               result.origins[arg.value]);
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
     writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],
@@ -396,7 +410,7 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
     }
     if (op.body)
       for (auto &arg : op.body->args)
-        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardings[arg.value],
+        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardingOf(arg.value),
                   result.origins[arg.value]);
   });
 }

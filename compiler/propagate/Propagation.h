@@ -39,13 +39,16 @@ struct ManualComputationShardings {
 struct PropagationResult {
   PropagationStrategy strategy = PropagationStrategy::UserPriority;
   /// Per ValueId: the final sharding, closed and without priorities, keeping
-  /// replicated/unreduced axes the user wrote. Inside manual bodies: free
-  /// axes only.
-  std::vector<TensorSharding> shardings;
+  /// replicated/unreduced axes the user wrote (inside manual bodies: free
+  /// axes only), read through `shardingOf`. A program's values share a few
+  /// dozen shardings, so each is held once: `shardingIds` index
+  /// `distinctShardings` (id 0: no sharding, the graph has no mesh).
+  std::vector<int32_t> shardingIds;
+  std::vector<TensorSharding> distinctShardings;
   std::vector<ShardingOrigin> origins;
   /// Per ValueId: the distribution of a distributed value (a user's, or
   /// spread to it; spec "Distributions"), else none. A distributed value's
-  /// `shardings` entry is replicated on the distribution's mesh and its
+  /// sharding is replicated on the distribution's mesh and its
   /// `origins` entry says where the distribution came from ("user:" the
   /// distribution's pointer, or "op:" the op it crossed).
   std::vector<std::optional<Distribution>> distributions;
@@ -64,6 +67,10 @@ struct PropagationResult {
   /// The propagation state `explainValue` reads.
   std::shared_ptr<const propagation::PropagationGraph> state;
   std::shared_ptr<const propagation::DistributionSpread> spread;
+
+  const TensorSharding &shardingOf(ValueId value) const {
+    return distinctShardings[shardingIds[value]];
+  }
 };
 
 PropagationResult propagateShardings(const Graph &graph, PropagationStrategy strategy);
@@ -75,8 +82,9 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
 /// `_origin` keeps it, so propagating a propagated graph changes nothing. A
 /// distributed slot gets its `distribution` and no `sharding`.
 void applyPropagation(Graph &graph, const PropagationResult &result);
-/// The same, moving the shardings and origins out of `result` (what is left
-/// of it is only fit to be destroyed): no copy of every sharding.
+/// The same, moving the origins and the outputs' and manual computations'
+/// shardings out of `result` (what is left of it is only fit to be
+/// destroyed); values' shardings are shared, so each slot gets a copy.
 void applyPropagation(Graph &graph, PropagationResult &&result);
 
 /// Why `valueName` has its sharding: the chain of origins back to user

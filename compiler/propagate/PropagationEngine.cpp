@@ -53,7 +53,7 @@ static bool isGlobalSide(const Edge &edge, size_t position) {
 }
 
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position) {
-  const ShardingState &state = pg.tensors[tensorAt(edge, position)].state;
+  const ShardingState &state = pg.stateOf(tensorAt(edge, position));
   if (isGlobalSide(edge, position))
     return stripManualAxes(state, pg.manuals[edge.manual].manualAxes).local;
   return state;
@@ -67,7 +67,7 @@ bool sameMesh(const Graph &graph, int32_t a, int32_t b) {
 int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge) {
   int32_t mesh = -1;
   for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
-    int32_t other = pg.tensors[tensorAt(edge, k)].state.mesh;
+    int32_t other = pg.stateOf(tensorAt(edge, k)).mesh;
     if (other < 0)
       continue;
     if (mesh < 0 || graph.meshes[mesh].isEmpty())
@@ -119,10 +119,6 @@ void PropagationEngine::run(ConflictResolution resolution, OpStage stage, bool a
   resolution_ = resolution;
   stage_ = stage;
   worklist_.reset(pg_.edges.size());
-  // Ids stay valid from one run to the next unless forgetStates() said
-  // the states changed in between.
-  if (stateIds_.size() != pg_.tensors.size())
-    stateIds_.assign(pg_.tensors.size(), -1);
   for (size_t e = 0; e < pg_.edges.size(); ++e)
     if (!afterPrevStage || gainsInStage(pg_.edges[e], stage))
       worklist_.push(static_cast<int64_t>(e));
@@ -147,21 +143,20 @@ void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
       worklist_.push(e);
 }
 
-void recordOrigin(Tensor &tensor, Origin origin) {
+void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin) {
   constexpr size_t kMaxExtensions = 8;
-  bool hadAxes = tensor.state.hasAxes();
+  bool hadAxes = current.hasAxes();
   if (!hadAxes || tensor.origin.kind == OriginKind::None)
     tensor.origin = origin;
   else if (tensor.extensions.size() < kMaxExtensions)
     tensor.extensions.push_back(origin);
 }
 
-void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin origin,
+void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin origin,
                                     int64_t fromEdge) {
   Tensor &target = pg_.tensors[tensor];
-  recordOrigin(target, origin);
-  target.state = std::move(state);
-  stateIds_[tensor] = -1; // the caller sets it when it knows it
+  recordOrigin(target, pg_.states.state(target.stateId), origin);
+  target.stateId = stateId;
   enqueueNeighbours(tensor, fromEdge);
   if (target.group < 0)
     return;
@@ -173,13 +168,13 @@ void PropagationEngine::setSharding(int64_t tensor, ShardingState state, Origin 
     Tensor &other = pg_.tensors[member];
     if (other.distributed)
       continue;
-    ShardingState copy = pg_.tensors[tensor].state;
-    copy.forbidden = other.state.forbidden;
-    if (copy == other.state)
+    const ShardingState &current = pg_.states.state(other.stateId);
+    ShardingState copy = pg_.states.state(stateId);
+    copy.forbidden = current.forbidden;
+    if (copy == current)
       continue;
-    recordOrigin(other, Origin{OriginKind::Group, -1, -1, tensor, group.id});
-    other.state = std::move(copy);
-    stateIds_[member] = -1;
+    recordOrigin(other, current, Origin{OriginKind::Group, -1, -1, tensor, group.id});
+    other.stateId = pg_.states.intern(std::move(copy));
     enqueueNeighbours(member, fromEdge);
   }
 }
@@ -228,13 +223,11 @@ bool PropagationEngine::crossesInStage(const Edge &edge) const {
 /// The mesh the edge propagates on, or -1 when there is nothing to do (two
 /// meshes, or no axes at all). Tensors without a sharding remember the mesh
 /// as where a replicated default will live.
-/// (commonMesh over the states by id: a tensor is only read when its state
-/// changed since the engine last saw it.)
 int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
   size_t numTensors = edge.operands.size() + edge.results.size();
   int32_t mesh = -1;
   for (size_t k = 0; k < numTensors; ++k) {
-    int32_t other = states_.state(stateIdOf(tensorAt(edge, k))).mesh;
+    int32_t other = pg_.states.mesh(pg_.tensors[tensorAt(edge, k)].stateId);
     if (other < 0)
       continue;
     if (mesh < 0 || graph_.meshes[mesh].isEmpty())
@@ -247,10 +240,10 @@ int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
   bool anyAxes = false;
   for (size_t k = 0; k < numTensors; ++k) {
     int64_t t = tensorAt(edge, k);
-    const ShardingState &state = states_.state(stateIds_[t]);
-    anyAxes |= state.hasAxes();
-    if (!state.hasSharding() && pg_.tensors[t].meshHint < 0)
-      pg_.tensors[t].meshHint = mesh;
+    Tensor &tensor = pg_.tensors[t];
+    anyAxes |= pg_.states.hasAxes(tensor.stateId);
+    if (pg_.states.mesh(tensor.stateId) < 0 && tensor.meshHint < 0)
+      tensor.meshHint = mesh;
   }
   return anyAxes ? mesh : -1;
 }
@@ -297,13 +290,6 @@ bool PropagationEngine::memoizable(const Edge &edge) const {
   return true;
 }
 
-int32_t PropagationEngine::stateIdOf(int64_t tensor) {
-  int32_t &id = stateIds_[tensor];
-  if (id < 0)
-    id = states_.intern(pg_.tensors[tensor].state);
-  return id;
-}
-
 /// The memo's key: the rule, the step's settings and the states seen.
 void PropagationEngine::memoKey(const Edge &edge, int32_t rule) {
   memoKey_.clear();
@@ -316,7 +302,7 @@ void PropagationEngine::memoKey(const Edge &edge, int32_t rule) {
   for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
     int64_t t = tensorAt(edge, k);
     bool distributed = pg_.anyDistributed && pg_.tensors[t].distributed;
-    memoKey_.push_back(int64_t{stateIdOf(t)} * 2 + (distributed ? 1 : 0));
+    memoKey_.push_back(int64_t{pg_.tensors[t].stateId} * 2 + (distributed ? 1 : 0));
   }
 }
 
@@ -347,7 +333,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
       manualView_ = edgeView(pg_, edge, k);
       views_[k] = &manualView_;
     } else {
-      views_[k] = &pg_.tensors[tensorAt(edge, k)].state;
+      views_[k] = &pg_.stateOf(tensorAt(edge, k));
     }
   }
   project(edge, rule, projection_);
@@ -366,8 +352,7 @@ void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Ste
     int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
     Origin origin{OriginKind::Op, -1, edgeIndex,
                   step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
-    setSharding(t, states_.state(step.state), origin, edgeIndex);
-    stateIds_[t] = step.state;
+    setSharding(t, step.state, origin, edgeIndex);
   }
 }
 
@@ -384,20 +369,18 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
     int64_t t = tensorAt(edge, k);
     ShardingState next = unprojectTensor(projection_.tensors[k], tensorFactors(rule, edge, k),
                                          rule.factorSizes, *views_[k], mesh);
-    const ShardingState &old = pg_.tensors[t].state;
+    const ShardingState &old = pg_.stateOf(t);
     if (isGlobalSide(edge, k))
       next =
           restoreManualAxes(next, stripManualAxes(old, pg_.manuals[edge.manual].manualAxes), old);
     if ((!old.hasSharding() && !next.hasAxes()) || next == old)
       continue; // e.g. a strided view would be needed
     int64_t source = findSource(projection_, before_, k);
+    int32_t id = pg_.states.intern(std::move(next));
     if (record)
-      steps_.push_back(
-          {static_cast<int32_t>(k), states_.intern(next), static_cast<int32_t>(source)});
+      steps_.push_back({static_cast<int32_t>(k), id, static_cast<int32_t>(source)});
     Origin origin{OriginKind::Op, -1, edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
-    setSharding(t, std::move(next), origin, edgeIndex);
-    if (record)
-      stateIds_[t] = steps_.back().state;
+    setSharding(t, id, origin, edgeIndex);
   }
 }
 

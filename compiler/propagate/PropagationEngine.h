@@ -58,9 +58,9 @@ int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &e
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage);
 
-/// Records `origin` as where the tensor's sharding came from if it had no
-/// axes yet, else as an extension of it. Call before changing the state.
-void recordOrigin(Tensor &tensor, Origin origin);
+/// Records `origin` as where the tensor's sharding came from if its
+/// `current` state has no axes yet, else as an extension of it. Call before changing the state.
+void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin);
 
 class PropagationEngine {
 public:
@@ -74,22 +74,6 @@ public:
   /// new stage lets cross more start in the worklist.
   void run(ConflictResolution resolution, OpStage stage, bool afterPrevStage = false);
   int64_t visits() const { return visits_; }
-  /// Call when tensors' states were changed outside the engine (user
-  /// priorities revealed) before the next run.
-  void forgetStates() { stateIds_.clear(); }
-  /// The same for one tensor.
-  void forgetState(int64_t tensor) {
-    if (static_cast<size_t>(tensor) < stateIds_.size())
-      stateIds_[tensor] = -1;
-  }
-  /// The id of a tensor's current state in the engine's table, and the
-  /// state of an id: the result converts each distinct state once.
-  int32_t currentStateId(int64_t tensor) {
-    if (stateIds_.size() != pg_.tensors.size())
-      stateIds_.assign(pg_.tensors.size(), -1);
-    return stateIdOf(tensor);
-  }
-  const ShardingState &stateById(int32_t id) const { return states_.state(id); }
 
 private:
   void visit(int64_t edgeIndex);
@@ -99,10 +83,9 @@ private:
   void setDirections(const Edge &edge, const OpShardingRule &rule);
   void writeBack(int64_t edgeIndex, const OpShardingRule &rule, int32_t mesh, bool record);
   bool memoizable(const Edge &edge) const;
-  int32_t stateIdOf(int64_t tensor);
   void memoKey(const Edge &edge, int32_t rule);
   void replay(int64_t edgeIndex, std::span<const VisitMemo::Step> steps);
-  void setSharding(int64_t tensor, ShardingState state, Origin origin, int64_t fromEdge);
+  void setSharding(int64_t tensor, int32_t stateId, Origin origin, int64_t fromEdge);
   void enqueueNeighbours(int64_t tensor, int64_t exceptEdge);
   void hideIfDistributed(TensorProjection &projection, int64_t tensor) const;
   int64_t findSource(const OpProjection &projection, const OpProjection &before,
@@ -122,10 +105,8 @@ private:
   OpProjection projection_, before_;
   std::vector<Direction> directions_;
   FactorStepScratch scratch_;
-  // Visits already seen (VisitMemo): states by id, each tensor's state id
-  // (-1: not known since it last changed), the key and steps of this visit.
-  StateTable states_;
-  std::vector<int32_t> stateIds_;
+  // Visits already seen (VisitMemo, states by their ids in pg_.states), the
+  // key and steps of this visit.
   VisitMemo memo_;
   bool memoize_ = true;
   std::vector<int64_t> memoKey_;

@@ -158,8 +158,12 @@ private:
     auto t = static_cast<int64_t>(pg_.tensors.size()) - 1;
     if (value < 0)
       pg_.virtualLabels.emplace(t, std::move(label));
-    tensor.state.forbidden = forbidden;
-    return static_cast<int64_t>(pg_.tensors.size()) - 1;
+    if (!forbidden.empty()) {
+      ShardingState state;
+      state.forbidden = forbidden;
+      tensor.stateId = pg_.states.intern(std::move(state));
+    }
+    return t;
   }
 
   int32_t shapeIdOf(const Shape &shape) {
@@ -205,10 +209,10 @@ private:
 
   void setUser(int64_t t, const TensorSharding &sharding, Origin origin) {
     Tensor &tensor = pg_.tensors[t];
-    AxisList forbidden = tensor.state.forbidden;
-    tensor.state = toState(sharding, graph_);
-    tensor.state.forbidden = std::move(forbidden);
-    tensor.user = std::make_shared<const ShardingState>(tensor.state);
+    ShardingState state = toState(sharding, graph_);
+    state.forbidden = pg_.stateOf(t).forbidden;
+    tensor.user = std::make_shared<const ShardingState>(state);
+    tensor.stateId = pg_.states.intern(std::move(state));
     tensor.userOrigin = origin;
     tensor.origin = origin;
   }
@@ -322,10 +326,10 @@ private:
              graph_.value(ask.op->results[0]).name < graph_.value(named->op->results[0]).name))
           named = &ask;
       const Tensor &source = pg_.tensors[named->tensor];
-      AxisList forbidden = tensor.state.forbidden;
-      tensor.state = *source.user;
-      tensor.state.forbidden = std::move(forbidden);
-      tensor.user = std::make_shared<const ShardingState>(tensor.state);
+      ShardingState state = *source.user;
+      state.forbidden = pg_.states.state(tensor.stateId).forbidden;
+      tensor.user = std::make_shared<const ShardingState>(state);
+      tensor.stateId = pg_.states.intern(std::move(state));
       tensor.origin = tensor.userOrigin = source.origin;
     }
   }
@@ -421,15 +425,15 @@ private:
     bool conflict = false;
     std::string listed;
     for (ValueId v : values) {
-      const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
-      if (!tensor.state.hasSharding())
+      const ShardingState &state = pg_.stateOf(pg_.valueTensor[v]);
+      if (!state.hasSharding())
         continue;
       listed += (listed.empty() ? "" : ", ") + pg_.label(graph_, pg_.valueTensor[v]) + " " +
-                printSharding(toSharding(tensor.state, graph_, false));
+                printSharding(toSharding(state, graph_, false));
       if (!common) {
-        common = &tensor.state;
+        common = &state; // the table keeps its states where they are
         commonTensor = pg_.valueTensor[v];
-      } else if (!(tensor.state == *common)) {
+      } else if (!(state == *common)) {
         conflict = true;
       }
     }
@@ -438,13 +442,13 @@ private:
       for (ValueId v : values) {
         int64_t t = pg_.valueTensor[v];
         Tensor &tensor = pg_.tensors[t];
-        if (common && !tensor.state.hasSharding()) {
+        if (common && !pg_.stateOf(t).hasSharding()) {
           // Shardy syncs the members before user-priority propagation: the
           // copy is the member's own sharding, priorities included, so a
           // copied p1 dim waits for p1 like the original.
-          tensor.state = *common;
+          tensor.stateId = pg_.tensors[commonTensor].stateId;
           tensor.origin = Origin{OriginKind::Group, -1, -1, commonTensor, group.id};
-          tensor.user = std::make_shared<const ShardingState>(tensor.state);
+          tensor.user = std::make_shared<const ShardingState>(*common);
           tensor.userOrigin = tensor.origin;
         }
         tensor.group = groupIndex;
@@ -463,11 +467,12 @@ private:
       const Shape &shape = *pg_.tensors[original].shape;
       std::string label =
           pg_.label(graph_, original) + " (group " + std::to_string(group.id) + " member)";
-      AxisList forbidden = pg_.tensors[original].state.forbidden;
+      AxisList forbidden = pg_.stateOf(original).forbidden;
       int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
-      ShardingState &open = pg_.tensors[shadow].state;
+      ShardingState open = pg_.stateOf(shadow);
       open.mesh = commonMesh;
       open.dims.assign(pg_.tensors[shadow].shape->size(), DimState{});
+      pg_.setState(shadow, std::move(open));
       pg_.tensors[shadow].group = groupIndex;
       group.members.push_back(shadow);
       useTensor_[v] = shadow;
@@ -618,9 +623,9 @@ private:
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
     int64_t copy = addTensor(-1, *original.shape,
                              pg_.label(graph_, pg_.valueTensor[v]) + " (copy for " + consumer + ")",
-                             original.state.forbidden);
+                             pg_.states.state(original.stateId).forbidden);
     Tensor &tensor = pg_.tensors[copy];
-    tensor.state = std::move(original.state);
+    tensor.stateId = original.stateId;
     tensor.user = std::move(original.user);
     tensor.userOrigin = original.userOrigin;
     tensor.origin = original.origin;

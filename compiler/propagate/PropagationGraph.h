@@ -11,11 +11,13 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/Graph.h"
 #include "compiler/propagate/Direction.h"
 #include "compiler/propagate/ShardingState.h"
+#include "compiler/propagate/StateTable.h"
 
 namespace shardgen::propagation {
 
@@ -72,7 +74,8 @@ struct Tensor {
   const Shape *shape = nullptr;
   /// Equal shapes have equal ids (rules are found by shapes: EdgeRules).
   int32_t shapeId = -1;
-  ShardingState state;
+  /// Its sharding: an id in PropagationGraph::states (0: none yet).
+  int32_t stateId = 0;
   /// The sharding the user wrote (or the constraint's), before propagation;
   /// null for most tensors (shared: a constant's copies share it).
   std::shared_ptr<const ShardingState> user;
@@ -113,6 +116,8 @@ struct PropagationGraph {
 
   std::vector<const Op *> ops; // walk order (walkOps)
   std::vector<Tensor> tensors;
+  /// The tensors' states (Tensor::stateId): equal states are stored once.
+  StateTable states;
   /// Sorted by a rank derived from the graph's structure and names only, so
   /// the worklist order does not depend on the order of ops in the file.
   std::vector<Edge> edges;
@@ -132,6 +137,13 @@ struct PropagationGraph {
   /// The edges touching tensor t (once per slot, in edge order):
   /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
   std::vector<int64_t> tensorEdgeBegin, tensorEdges;
+
+  const ShardingState &stateOf(int64_t tensor) const {
+    return states.state(tensors[tensor].stateId);
+  }
+  void setState(int64_t tensor, ShardingState state) {
+    tensors[tensor].stateId = states.intern(std::move(state));
+  }
 
   const std::string &pointerOf(const Origin &origin) const {
     static const std::string kNone;

@@ -1,5 +1,8 @@
 #include "compiler/propagate/StateTable.h"
 
+#include <memory>
+#include <utility>
+
 namespace shardgen::propagation {
 
 namespace {
@@ -30,14 +33,20 @@ uint64_t hashState(const ShardingState &state) {
   return mixAxes(hash, state.forbidden);
 }
 
-int32_t StateTable::intern(const ShardingState &state) {
+StateTable::StateTable() { intern(ShardingState{}); }
+
+int32_t StateTable::intern(const ShardingState &state) { return internImpl(state); }
+int32_t StateTable::intern(ShardingState &&state) { return internImpl(std::move(state)); }
+
+template <typename State> int32_t StateTable::internImpl(State &&state) {
   uint64_t hash = hashState(state);
   auto [begin, end] = byHash_.equal_range(hash);
   for (auto it = begin; it != end; ++it)
-    if (states_[it->second] == state)
+    if (*states_[it->second] == state)
       return it->second;
   auto id = static_cast<int32_t>(states_.size());
-  states_.push_back(state);
+  summaries_.push_back({state.mesh, state.hasAxes()});
+  states_.push_back(std::make_unique<const ShardingState>(std::forward<State>(state)));
   byHash_.emplace(hash, id);
   return id;
 }

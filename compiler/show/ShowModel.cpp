@@ -49,7 +49,7 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
   for (size_t i = 0; i < graph.main.args.size(); ++i)
     if (graph.main.args[i].value == value)
       view.role = "input " + std::to_string(i);
-  view.sharding = shardingText(result.shardings[value]);
+  view.sharding = shardingText(result.shardingOf(value));
   view.origin = result.origins[value].str();
   if (static_cast<size_t>(value) < result.distributions.size())
     showDistribution(graph, result.distributions[value], view);

@@ -15,8 +15,9 @@ namespace {
 void checkAllVerify(const Propagated &p) {
   for (size_t v = 0; v < p.graph.values.size(); ++v) {
     CAPTURE(p.graph.values[v].name);
-    CHECK_NOTHROW(verifySharding(p.result.shardings[v], p.graph.type(static_cast<ValueId>(v)),
-                                 p.graph, p.graph.values[v].pointer));
+    CHECK_NOTHROW(verifySharding(p.result.shardingOf(static_cast<ValueId>(v)),
+                                 p.graph.type(static_cast<ValueId>(v)), p.graph,
+                                 p.graph.values[v].pointer));
   }
 }
 

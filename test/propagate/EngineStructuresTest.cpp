@@ -63,6 +63,16 @@ TEST_CASE("equal sharding states share an id, different ones do not") {
   CHECK(table.intern(prioritized) != id);
   CHECK(table.intern(forbidden) != id);
   CHECK(table.intern(forbidden) == table.intern(forbidden));
-  CHECK(table.size() == 4);
+  CHECK(table.size() == 5); // and the empty state, id 0: a tensor's before it has a sharding
+  CHECK(table.intern(ShardingState{}) == 0);
   CHECK(table.state(id) == a);
+  // The summary a visit reads first: mesh (-1: no sharding) and axes.
+  CHECK(table.mesh(id) == 0);
+  CHECK(table.hasAxes(id));
+  CHECK(table.mesh(0) == -1);
+  CHECK(!table.hasAxes(0));
+  ShardingState noAxes = a;
+  noAxes.dims[0].axes.clear();
+  CHECK(!table.hasAxes(table.intern(noAxes)));
+  CHECK(table.mesh(table.intern(noAxes)) == 0);
 }

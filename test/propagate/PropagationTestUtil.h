@@ -40,7 +40,7 @@ struct Propagated {
   PropagationResult result;
 
   std::string sharding(const std::string &name) const {
-    return printSharding(result.shardings[valueNamed(graph, name)]);
+    return printSharding(result.shardingOf(valueNamed(graph, name)));
   }
   std::string output(size_t index) const { return printSharding(result.outputShardings[index]); }
   std::string origin(const std::string &name) const {

@@ -223,7 +223,7 @@ std::map<std::string, std::string> shardingsByName(const Graph &graph,
                                                    const PropagationResult &result) {
   std::map<std::string, std::string> out;
   for (size_t v = 0; v < graph.values.size(); ++v)
-    out[graph.values[v].name] = printSharding(result.shardings[v]);
+    out[graph.values[v].name] = printSharding(result.shardingOf(static_cast<ValueId>(v)));
   for (size_t i = 0; i < result.outputShardings.size(); ++i)
     out["output " + std::to_string(i)] = printSharding(result.outputShardings[i]);
   return out;
