@@ -44,10 +44,12 @@ struct PropagationResult {
   std::vector<TensorSharding> shardings;
   std::vector<ShardingOrigin> origins;
   /// Per ValueId: the distribution of a distributed value (a user's, or
-  /// spread to it; spec "Distributions"), else none. A distributed value's
-  /// `shardings` entry is replicated on the distribution's mesh and its
-  /// `origins` entry says where the distribution came from ("user:" the
-  /// distribution's pointer, or "op:" the op it crossed).
+  /// spread to it; spec "Distributions"), else none; empty when no value is
+  /// distributed (most graphs: no 100-byte slot per value), so read it
+  /// through `distributionOf`. A distributed value's `shardings` entry is
+  /// replicated on the distribution's mesh and its `origins` entry says
+  /// where the distribution came from ("user:" the distribution's pointer,
+  /// or "op:" the op it crossed).
   std::vector<std::optional<Distribution>> distributions;
   /// Per graph output.
   std::vector<TensorSharding> outputShardings;
@@ -64,6 +66,12 @@ struct PropagationResult {
   /// The propagation state `explainValue` reads.
   std::shared_ptr<const propagation::PropagationGraph> state;
   std::shared_ptr<const propagation::DistributionSpread> spread;
+
+  /// `value`'s distribution, if it has one.
+  const std::optional<Distribution> &distributionOf(ValueId value) const {
+    static const std::optional<Distribution> kNone;
+    return static_cast<size_t>(value) < distributions.size() ? distributions[value] : kNone;
+  }
 };
 
 PropagationResult propagateShardings(const Graph &graph, PropagationStrategy strategy);
