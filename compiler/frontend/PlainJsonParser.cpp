@@ -20,6 +20,7 @@ public:
     DocumentWithElementTexts split;
     if (!consume('{'))
       return std::nullopt;
+    depth_ = 1;
     split.root = Json::object();
     auto &members = split.root.get_ref<Json::object_t &>();
     if (!consume('}')) {
@@ -72,8 +73,10 @@ private:
   /// text; `value` becomes an empty array.
   bool checkElements(std::vector<std::string_view> &texts, Json &value) {
     value = Json::array();
+    if (!enter())
+      return false;
     if (consume(']'))
-      return true;
+      return --depth_, true;
     building_ = false;
     do {
       skipSpace();
@@ -84,7 +87,7 @@ private:
       texts.push_back(text_.substr(start, at_ - start));
     } while (consume(','));
     building_ = true;
-    return consume(']');
+    return --depth_, consume(']');
   }
 
   /// A key not yet in `members` (when building), and its ':'.
@@ -212,12 +215,17 @@ private:
     return true;
   }
 
+  /// Enters an array or object: false when that nests too deep.
+  bool enter() { return ++depth_ <= kMaxJsonDepth; }
+
   bool parseArray(Json &value) {
     ++at_;
+    if (!enter())
+      return false;
     if (building_)
       value = Json::array();
     if (consume(']'))
-      return true;
+      return --depth_, true;
     do {
       Json element;
       if (!parseValue(element))
@@ -225,17 +233,19 @@ private:
       if (building_)
         value.push_back(std::move(element));
     } while (consume(','));
-    return consume(']');
+    return --depth_, consume(']');
   }
 
   bool parseObject(Json &value) {
     ++at_;
+    if (!enter())
+      return false;
     static const Json::object_t kNone;
     if (building_)
       value = Json::object();
     const Json::object_t &members = building_ ? value.get_ref<Json::object_t &>() : kNone;
     if (consume('}'))
-      return true;
+      return --depth_, true;
     do {
       std::string_view key;
       if (!parseKey(members, key))
@@ -246,11 +256,12 @@ private:
       if (building_)
         value.get_ref<Json::object_t &>().emplace_back(std::string(key), std::move(member));
     } while (consume(','));
-    return consume('}');
+    return --depth_, consume('}');
   }
 
   std::string_view text_;
   size_t at_ = 0;
+  int depth_ = 0;        // arrays and objects open around `at_`
   bool building_ = true; // false: checked only (the split elements)
 };
 

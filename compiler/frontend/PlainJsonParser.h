@@ -5,6 +5,8 @@
 // value nlohmann's parser gives. It is several times faster than nlohmann's
 // lexer; on anything outside the subset, malformed text included, it gives
 // up (nullopt) and the caller parses with nlohmann, which reports errors.
+// It also gives up on nesting deeper than kMaxJsonDepth (it recurses), so a
+// document it takes needs no separate depth check.
 
 #include <optional>
 #include <string_view>
