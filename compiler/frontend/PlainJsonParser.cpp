@@ -147,7 +147,7 @@ private:
       if (c < 0x20 || c > 0x7e)
         return false;
       if (c == '\\') {
-        if (at_ + 1 >= text_.size() || !unescaped(text_[at_ + 1]))
+        if (at_ + 1 >= text_.size() || !unescapedJsonChar(text_[at_ + 1]))
           return false;
         escaped = true;
         ++at_;
@@ -160,33 +160,11 @@ private:
     return true;
   }
 
-  /// The character `\c` stands for; 0 for \u and anything not JSON.
-  static char unescaped(char c) {
-    switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-      return c;
-    case 'b':
-      return '\b';
-    case 'f':
-      return '\f';
-    case 'n':
-      return '\n';
-    case 'r':
-      return '\r';
-    case 't':
-      return '\t';
-    default:
-      return 0;
-    }
-  }
-
   static std::string unescape(std::string_view raw) {
     std::string text;
     text.reserve(raw.size());
     for (size_t i = 0; i < raw.size(); ++i)
-      text += raw[i] == '\\' ? unescaped(raw[++i]) : raw[i];
+      text += raw[i] == '\\' ? unescapedJsonChar(raw[++i]) : raw[i];
     return text;
   }
 
@@ -266,6 +244,27 @@ private:
 };
 
 } // namespace
+
+char unescapedJsonChar(char c) {
+  switch (c) {
+  case '"':
+  case '\\':
+  case '/':
+    return c;
+  case 'b':
+    return '\b';
+  case 'f':
+    return '\f';
+  case 'n':
+    return '\n';
+  case 'r':
+    return '\r';
+  case 't':
+    return '\t';
+  default:
+    return 0; // \u: left to nlohmann
+  }
+}
 
 std::optional<Json> parsePlainJson(std::string_view text) { return PlainParser(text).parseWhole(); }
 

@@ -15,6 +15,10 @@
 
 namespace shardgen {
 
+/// The character the escape `\c` stands for; 0 for `\u` (left to nlohmann)
+/// and anything that is not a JSON escape.
+char unescapedJsonChar(char c);
+
 /// The value of `text`, or nullopt outside the subset.
 std::optional<Json> parsePlainJson(std::string_view text);
 
