@@ -150,7 +150,7 @@ private:
   }
 
   std::vector<Slot, HugePageAllocator<Slot>> slots_;
-  std::vector<Entry> entries_;
+  std::vector<Entry, HugePageAllocator<Entry>> entries_; // looked up at random too
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t blockUsed_ = 0, blockSize_ = 0;
 };
