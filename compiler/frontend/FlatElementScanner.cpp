@@ -1,5 +1,7 @@
 #include "compiler/frontend/FlatElementScanner.h"
 
+#include "compiler/frontend/PlainJsonParser.h"
+
 namespace shardgen {
 
 namespace {
@@ -79,27 +81,6 @@ private:
   std::string_view text_;
   size_t at_ = 0;
 };
-
-char unescaped(char c) {
-  switch (c) {
-  case '"':
-  case '\\':
-  case '/':
-    return c;
-  case 'b':
-    return '\b';
-  case 'f':
-    return '\f';
-  case 'n':
-    return '\n';
-  case 'r':
-    return '\r';
-  case 't':
-    return '\t';
-  default:
-    return 0; // \u: left to nlohmann
-  }
-}
 
 } // namespace
 
@@ -206,7 +187,7 @@ bool flatString(const FlatMember &member, std::string &text) {
     if (c == '\\') {
       if (++i == member.raw.size())
         return false;
-      c = unescaped(member.raw[i]);
+      c = unescapedJsonChar(member.raw[i]);
       if (c == 0)
         return false;
     }

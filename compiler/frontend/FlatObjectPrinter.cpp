@@ -1,5 +1,8 @@
 #include "compiler/frontend/FlatObjectPrinter.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "compiler/frontend/JsonPrinter.h"
 
 namespace shardgen {
@@ -10,9 +13,13 @@ FlatObjectPrinter::FlatObjectPrinter(std::string &out, size_t indent)
 }
 
 std::string &FlatObjectPrinter::key(std::string_view key) {
-  if (!memberStarts_.empty())
+  if (members_ != 0)
     out_ += ", ";
-  memberStarts_.push_back(out_.size());
+  if (members_ < kInlineMembers)
+    starts_[members_] = out_.size();
+  else
+    moreStarts_.push_back(out_.size());
+  ++members_;
   appendJsonString(key, out_);
   out_ += ": ";
   return out_;
@@ -35,24 +42,37 @@ void FlatObjectPrinter::stringArray(std::string_view key,
 
 void FlatObjectPrinter::finish() {
   out_ += '}';
-  if (memberStarts_.empty() || indent_ + (out_.size() - start_) <= kMaxInlineObjectWidth)
+  if (members_ == 0 || indent_ + (out_.size() - start_) <= kMaxInlineObjectWidth)
     return;
-  // Too wide: each `"key": value` on its own line, as printJson does.
-  size_t end = out_.size() - 1; // the closing brace
-  std::string inlineText = out_.substr(start_, end - start_);
-  out_.resize(start_);
-  out_ += "{\n";
-  for (size_t i = 0; i < memberStarts_.size(); ++i) {
-    size_t from = memberStarts_[i] - start_;
-    size_t to = i + 1 < memberStarts_.size() ? memberStarts_[i + 1] - start_ - 2 : end - start_;
-    if (i)
-      out_ += ",\n";
-    out_.append(indent_ + 2, ' ');
-    out_.append(inlineText, from, to - from);
+  lineUpMembers(out_.size() - 1);
+}
+
+/// Too wide: each `"key": value` on its own line, as printJson does. The
+/// members move right in place, the last first: each lands after where it
+/// was and after the members before it (no copy of the object's text).
+void FlatObjectPrinter::lineUpMembers(size_t end) {
+  // Inline: "{" members joined by ", " "}" (`end` is the brace); wide: "{\n",
+  // each member after `pad` spaces, joined by ",\n", then "\n", the indent, "}".
+  size_t pad = indent_ + 2, wideEnd = end + 2 + members_ * pad + indent_;
+  out_.resize(wideEnd + 1);
+  char *text = out_.data();
+  size_t at = wideEnd;
+  text[at] = '}';
+  at -= indent_;
+  std::fill_n(text + at, indent_, ' ');
+  text[--at] = '\n';
+  for (size_t i = members_; i-- > 0;) {
+    size_t from = memberStart(i), to = i + 1 < members_ ? memberStart(i + 1) - 2 : end;
+    at -= to - from;
+    std::memmove(text + at, text + from, to - from);
+    at -= pad;
+    std::fill_n(text + at, pad, ' ');
+    if (i != 0) {
+      text[--at] = '\n';
+      text[--at] = ',';
+    }
   }
-  out_ += '\n';
-  out_.append(indent_, ' ');
-  out_ += '}';
+  text[start_ + 1] = '\n'; // at == start_ + 2, after "{"
 }
 
 } // namespace shardgen

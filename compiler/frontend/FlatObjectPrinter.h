@@ -4,6 +4,7 @@
 // kMaxInlineObjectWidth with its indent, else one member per line. Writing a
 // large graph's ops this way skips a document per op.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,9 +26,20 @@ public:
   void finish();
 
 private:
+  /// Where member `i`'s `"key": value` begins in out_.
+  size_t memberStart(size_t i) const {
+    return i < kInlineMembers ? starts_[i] : moreStarts_[i - kInlineMembers];
+  }
+  void lineUpMembers(size_t end);
+
+  static constexpr size_t kInlineMembers = 16;
   std::string &out_;
   size_t start_, indent_;
-  std::vector<size_t> memberStarts_; // where each `"key": value` begins in out_
+  // The members' starts: inline for the usual few (no heap block per object
+  // of a million), the rest in moreStarts_.
+  std::array<size_t, kInlineMembers> starts_{};
+  size_t members_ = 0;
+  std::vector<size_t> moreStarts_;
 };
 
 } // namespace shardgen

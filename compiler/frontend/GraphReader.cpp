@@ -15,6 +15,7 @@
 #include "compiler/frontend/NameTable.h"
 #include "compiler/frontend/OpAttributeKeys.h"
 #include "compiler/frontend/PlainElementReader.h"
+#include "compiler/frontend/PlainJsonParser.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
 
@@ -436,7 +437,6 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
 /// Rejects nesting deeper than any graph needs: the recursive walks over a
 /// document (constants, metadata, printing) must not exhaust the stack.
 void checkNestingDepth(std::string_view text) {
-  constexpr int kMaxDepth = 256;
   int depth = 0, line = 1, column = 0;
   bool inString = false, escaped = false;
   for (char c : text) {
@@ -455,8 +455,8 @@ void checkNestingDepth(std::string_view text) {
     } else if (c == '"') {
       inString = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth)
-        fail("", "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at line " +
+      if (++depth > kMaxJsonDepth)
+        fail("", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at line " +
                      std::to_string(line) + ", column " + std::to_string(column));
     } else if (c == ']' || c == '}') {
       --depth;
@@ -471,8 +471,7 @@ namespace {
 /// The usual way: inputs and ops parsed and read one at a time (no document of the
 /// whole graph). False on any problem, the graph then unusable: reading the
 /// whole document again reports the error exactly as it always has.
-bool readOpByOp(std::string_view jsonText, Graph &graph) {
-  std::optional<DocumentWithElementTexts> split = parseWithElementTexts(jsonText);
+bool readOpByOp(std::optional<DocumentWithElementTexts> &split, Graph &graph) {
   if (!split)
     return false;
   try {
@@ -488,12 +487,20 @@ bool readOpByOp(std::string_view jsonText, Graph &graph) {
 } // namespace
 
 Graph readGraph(std::string_view jsonText) {
-  checkNestingDepth(jsonText);
+  // A document in the plain subset (the usual) is no deeper than the limit:
+  // the plain parser gives up otherwise, so only the others are scanned for
+  // their depth first (a third pass over a large text).
+  std::optional<DocumentWithElementTexts> split = splitPlainDocument(jsonText);
+  if (!split) {
+    checkNestingDepth(jsonText);
+    split = splitDocumentWithNlohmann(jsonText);
+  }
   // Values point at graph.main: build the graph in place (named return value)
   // so it is not moved after linking.
   Graph graph;
-  if (readOpByOp(jsonText, graph))
+  if (readOpByOp(split, graph))
     return graph;
+  split.reset();
   graph = Graph();
   Json root = parseJsonDocument(jsonText);
   GraphReader(graph).read(root);

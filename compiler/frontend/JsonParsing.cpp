@@ -214,6 +214,10 @@ std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view t
   // Usually all of it is plain JSON: checked and split without nlohmann.
   if (std::optional<DocumentWithElementTexts> plain = splitPlainDocument(text))
     return plain;
+  return splitDocumentWithNlohmann(text);
+}
+
+std::optional<DocumentWithElementTexts> splitDocumentWithNlohmann(std::string_view text) {
   DocumentWithElementTexts split;
   const char *first = std::to_address(text.begin()), *last = std::to_address(text.end());
   const char *position = first;

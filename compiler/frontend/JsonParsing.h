@@ -11,6 +11,9 @@
 
 namespace shardgen {
 
+/// JSON nested deeper than this is refused (recursive walks stay bounded).
+inline constexpr int kMaxJsonDepth = 256;
+
 Json parseJsonDocument(std::string_view text);
 
 /// A graph document without the elements of its top-level "inputs" and "ops"
@@ -26,6 +29,10 @@ struct DocumentWithElementTexts {
 /// object): the caller then reads it with parseJsonDocument, which reports
 /// any error.
 std::optional<DocumentWithElementTexts> parseWithElementTexts(std::string_view text);
+
+/// The same split by nlohmann's parser alone (what parseWithElementTexts
+/// does when splitPlainDocument gives up).
+std::optional<DocumentWithElementTexts> splitDocumentWithNlohmann(std::string_view text);
 
 /// The document of one element `parseWithElementTexts` split off (so known
 /// to be well-formed): the same value nlohmann's parser gives. Elements in

@@ -20,6 +20,7 @@ public:
     DocumentWithElementTexts split;
     if (!consume('{'))
       return std::nullopt;
+    depth_ = 1;
     split.root = Json::object();
     auto &members = split.root.get_ref<Json::object_t &>();
     if (!consume('}')) {
@@ -72,8 +73,10 @@ private:
   /// text; `value` becomes an empty array.
   bool checkElements(std::vector<std::string_view> &texts, Json &value) {
     value = Json::array();
+    if (!enter())
+      return false;
     if (consume(']'))
-      return true;
+      return --depth_, true;
     building_ = false;
     do {
       skipSpace();
@@ -84,7 +87,7 @@ private:
       texts.push_back(text_.substr(start, at_ - start));
     } while (consume(','));
     building_ = true;
-    return consume(']');
+    return --depth_, consume(']');
   }
 
   /// A key not yet in `members` (when building), and its ':'.
@@ -144,7 +147,7 @@ private:
       if (c < 0x20 || c > 0x7e)
         return false;
       if (c == '\\') {
-        if (at_ + 1 >= text_.size() || !unescaped(text_[at_ + 1]))
+        if (at_ + 1 >= text_.size() || !unescapedJsonChar(text_[at_ + 1]))
           return false;
         escaped = true;
         ++at_;
@@ -157,33 +160,11 @@ private:
     return true;
   }
 
-  /// The character `\c` stands for; 0 for \u and anything not JSON.
-  static char unescaped(char c) {
-    switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-      return c;
-    case 'b':
-      return '\b';
-    case 'f':
-      return '\f';
-    case 'n':
-      return '\n';
-    case 'r':
-      return '\r';
-    case 't':
-      return '\t';
-    default:
-      return 0;
-    }
-  }
-
   static std::string unescape(std::string_view raw) {
     std::string text;
     text.reserve(raw.size());
     for (size_t i = 0; i < raw.size(); ++i)
-      text += raw[i] == '\\' ? unescaped(raw[++i]) : raw[i];
+      text += raw[i] == '\\' ? unescapedJsonChar(raw[++i]) : raw[i];
     return text;
   }
 
@@ -212,12 +193,17 @@ private:
     return true;
   }
 
+  /// Enters an array or object: false when that nests too deep.
+  bool enter() { return ++depth_ <= kMaxJsonDepth; }
+
   bool parseArray(Json &value) {
     ++at_;
+    if (!enter())
+      return false;
     if (building_)
       value = Json::array();
     if (consume(']'))
-      return true;
+      return --depth_, true;
     do {
       Json element;
       if (!parseValue(element))
@@ -225,17 +211,19 @@ private:
       if (building_)
         value.push_back(std::move(element));
     } while (consume(','));
-    return consume(']');
+    return --depth_, consume(']');
   }
 
   bool parseObject(Json &value) {
     ++at_;
+    if (!enter())
+      return false;
     static const Json::object_t kNone;
     if (building_)
       value = Json::object();
     const Json::object_t &members = building_ ? value.get_ref<Json::object_t &>() : kNone;
     if (consume('}'))
-      return true;
+      return --depth_, true;
     do {
       std::string_view key;
       if (!parseKey(members, key))
@@ -246,15 +234,37 @@ private:
       if (building_)
         value.get_ref<Json::object_t &>().emplace_back(std::string(key), std::move(member));
     } while (consume(','));
-    return consume('}');
+    return --depth_, consume('}');
   }
 
   std::string_view text_;
   size_t at_ = 0;
+  int depth_ = 0;        // arrays and objects open around `at_`
   bool building_ = true; // false: checked only (the split elements)
 };
 
 } // namespace
+
+char unescapedJsonChar(char c) {
+  switch (c) {
+  case '"':
+  case '\\':
+  case '/':
+    return c;
+  case 'b':
+    return '\b';
+  case 'f':
+    return '\f';
+  case 'n':
+    return '\n';
+  case 'r':
+    return '\r';
+  case 't':
+    return '\t';
+  default:
+    return 0; // \u: left to nlohmann
+  }
+}
 
 std::optional<Json> parsePlainJson(std::string_view text) { return PlainParser(text).parseWhole(); }
 

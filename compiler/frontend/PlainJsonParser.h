@@ -5,6 +5,8 @@
 // value nlohmann's parser gives. It is several times faster than nlohmann's
 // lexer; on anything outside the subset, malformed text included, it gives
 // up (nullopt) and the caller parses with nlohmann, which reports errors.
+// It also gives up on nesting deeper than kMaxJsonDepth (it recurses), so a
+// document it takes needs no separate depth check.
 
 #include <optional>
 #include <string_view>
@@ -12,6 +14,10 @@
 #include "compiler/frontend/JsonParsing.h"
 
 namespace shardgen {
+
+/// The character the escape `\c` stands for; 0 for `\u` (left to nlohmann)
+/// and anything that is not a JSON escape.
+char unescapedJsonChar(char c);
 
 /// The value of `text`, or nullopt outside the subset.
 std::optional<Json> parsePlainJson(std::string_view text);

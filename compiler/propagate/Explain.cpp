@@ -366,7 +366,7 @@ std::string explainValue(const Graph &graph, const PropagationResult &result, Va
     fail("", "no value " + std::to_string(value) + " in the graph");
   if (!result.spread || firstDistributionPointer(graph).empty())
     return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
-  if (result.distributions[value])
+  if (result.distributionOf(value))
     return explainDistribution(graph, *result.spread, value);
   return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]) +
          explainDistribution(graph, *result.spread, value);

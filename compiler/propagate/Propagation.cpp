@@ -173,8 +173,7 @@ TensorSharding replicatedOn(const Distribution &distribution) {
 /// placeholder sharding, and the distribution's origin.
 void addDistributions(const Graph &graph, const DistributionSpread &spread,
                       PropagationResult &result) {
-  result.distributions = spread.distributions;
-  result.distributions.resize(graph.values.size()); // empty when nothing was spread
+  result.distributions = spread.distributions; // empty when nothing was spread
   for (size_t v = 0; v < spread.distributions.size(); ++v) {
     if (!spread.distributions[v])
       continue;
@@ -368,7 +367,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
     const TensorSharding &sharding = result.shardingOf(op.results[j]);
     if (sharding.meshName.empty())
       return;
-    const std::optional<Distribution> &distribution = result.distributions[op.results[j]];
+    const std::optional<Distribution> &distribution = result.distributionOf(op.results[j]);
     if (distribution) {
       unchanged &= op.distributions[j] == distribution && !op.shardings[j];
       if (op.distributions[j] != distribution) // keep the file's own (with its `_` keys)
@@ -391,7 +390,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
 /// that is consumed (each value's sharding and origin go to one slot).
 template <typename Result> void applyResult(Graph &graph, Result &result) {
   for (auto &arg : graph.main.args)
-    writeSlot(arg, result.shardingOf(arg.value), result.distributions[arg.value],
+    writeSlot(arg, result.shardingOf(arg.value), result.distributionOf(arg.value),
               result.origins[arg.value]);
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
     writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],

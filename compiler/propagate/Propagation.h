@@ -47,10 +47,12 @@ struct PropagationResult {
   std::vector<TensorSharding> distinctShardings;
   std::vector<ShardingOrigin> origins;
   /// Per ValueId: the distribution of a distributed value (a user's, or
-  /// spread to it; spec "Distributions"), else none. A distributed value's
-  /// sharding is replicated on the distribution's mesh and its
-  /// `origins` entry says where the distribution came from ("user:" the
-  /// distribution's pointer, or "op:" the op it crossed).
+  /// spread to it; spec "Distributions"), else none; empty when no value is
+  /// distributed (most graphs: no 100-byte slot per value), so read it
+  /// through `distributionOf`. A distributed value's sharding is replicated
+  /// on the distribution's mesh and its `origins` entry says where the
+  /// distribution came from ("user:" the distribution's pointer, or "op:"
+  /// the op it crossed).
   std::vector<std::optional<Distribution>> distributions;
   /// Per graph output.
   std::vector<TensorSharding> outputShardings;
@@ -70,6 +72,11 @@ struct PropagationResult {
 
   const TensorSharding &shardingOf(ValueId value) const {
     return distinctShardings[shardingIds[value]];
+  }
+  /// `value`'s distribution, if it has one.
+  const std::optional<Distribution> &distributionOf(ValueId value) const {
+    static const std::optional<Distribution> kNone;
+    return static_cast<size_t>(value) < distributions.size() ? distributions[value] : kNone;
   }
 };
 

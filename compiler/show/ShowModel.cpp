@@ -51,8 +51,7 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
       view.role = "input " + std::to_string(i);
   view.sharding = shardingText(result.shardingOf(value));
   view.origin = result.origins[value].str();
-  if (static_cast<size_t>(value) < result.distributions.size())
-    showDistribution(graph, result.distributions[value], view);
+  showDistribution(graph, result.distributionOf(value), view);
   return view;
 }
 

@@ -36,6 +36,20 @@ TEST_CASE("FlatObjectPrinter prints as printJson: one line, several lines, empty
   checkLikePrintJson(Json{{"k", std::string(100 - 4 - 9, 'k')}}, 4);
 }
 
+TEST_CASE("FlatObjectPrinter lines up many members in place, at any indent") {
+  // More members than the printer keeps inline, wide and narrow, one wide
+  // member among short ones, indents 0 and 6.
+  Json many = Json::object();
+  for (int i = 0; i < 23; ++i)
+    many["_k" + std::to_string(i)] =
+        i % 3 == 0 ? Json(std::string(static_cast<size_t>(i), 'v')) : Json(Json::array({i, "x"}));
+  for (size_t indent : {0, 6}) {
+    checkLikePrintJson(many, indent);
+    checkLikePrintJson(Json{{"a", 1}, {"b", std::string(120, 'b')}, {"c", Json::array()}}, indent);
+    checkLikePrintJson(Json{{"only", std::string(120, 'o')}}, indent);
+  }
+}
+
 TEST_CASE("writer: flat and other elements print as their document does") {
   // Plural results with a partial sharding, a wide op, metadata and a
   // distribution (not flat: through JSON), a body.

@@ -404,3 +404,22 @@ TEST_CASE("reader errors: absurd nesting is refused, not a stack overflow") {
   // at depth 1, the 256th '[' is the first too deep.
   CHECK(failure.message == "JSON nested deeper than 256 levels at line 2, column 292");
 }
+
+TEST_CASE("reader errors: the depth limit holds inside the inputs and ops read one at a time") {
+  // The top-level object, "ops" and the op are 3 levels: 253 more arrays are
+  // the limit, 254 one too many (the plain parser gives up, the scan reports).
+  auto withOpNesting = [](int arrays) {
+    return std::string(R"({"format": "shardgen-graph", "version": 1, "inputs": [], "ops": [)") +
+           R"({"op": "iota", "type": "tensor<2xi32>", "result": "i", "_x": )" +
+           std::string(static_cast<size_t>(arrays), '[') +
+           std::string(static_cast<size_t>(arrays), ']') + R"(}], "outputs": []})";
+  };
+  CHECK(readGraph(withOpNesting(253)).main.ops.size() == 1);
+  Failure failure = failureOf(withOpNesting(254));
+  CHECK(failure.pointer == "");
+  CHECK(failure.message == "JSON nested deeper than 256 levels at line 1, column 380");
+  std::string inputs = std::string(R"({"format": "shardgen-graph", "version": 1, "inputs": [)") +
+                       R"({"name": "x", "type": "tensor<2xf32>", "_x": )" + std::string(254, '[') +
+                       std::string(254, ']') + R"(}], "ops": [], "outputs": []})";
+  CHECK(failureOf(inputs).message == "JSON nested deeper than 256 levels at line 1, column 353");
+}

@@ -24,7 +24,7 @@ Propagated spread(const std::string &inputs, const std::string &ops, const std::
 
 /// The value's distribution as `{...}` text, or "none".
 std::string distributionOf(const Propagated &p, const std::string &name) {
-  const auto &d = p.result.distributions[valueNamed(p.graph, name)];
+  const auto &d = p.result.distributionOf(valueNamed(p.graph, name));
   return d ? printDistribution(*d) : "none";
 }
 
