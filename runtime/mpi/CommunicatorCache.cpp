@@ -70,9 +70,9 @@ void returnCommunicator(const MeshKey &key, std::unique_ptr<MpiCommunicator> com
   std::lock_guard lock(cache().mutex);
   Cache &kept = cache();
   if (!kept.freedAtFinalize) {
-    int key = MPI_KEYVAL_INVALID;
-    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, freeAtFinalize, &key, nullptr);
-    MPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr);
+    int keyval = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, freeAtFinalize, &keyval, nullptr);
+    MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
     kept.freedAtFinalize = true;
   }
   // Every rank launches the same meshes in the same order, so every rank
