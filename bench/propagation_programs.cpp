@@ -54,7 +54,7 @@ private:
   ValueId input(const std::string &name, const Shape &shape, const std::string &dim0,
                 const std::string &dim1) {
     std::string pointer = "/inputs/" + std::to_string(graph_.main.args.size());
-    ValueId value = graph_.addValue(name, pointer, f32(shape));
+    ValueId value = graph_.addValue(name, f32(shape));
     RegionArgument arg;
     arg.value = value;
     arg.pointer = pointer;
@@ -75,8 +75,7 @@ private:
     op.kind = kind;
     op.pointer = "/ops/" + std::to_string(graph_.main.ops.size());
     op.operands = std::move(operands);
-    ValueId result =
-        graph_.addValue("v" + std::to_string(graph_.main.ops.size()), op.pointer, f32(shape));
+    ValueId result = graph_.addValue("v" + std::to_string(graph_.main.ops.size()), f32(shape));
     op.results = {result};
     op.declaredTypes = {f32(std::move(shape))};
     op.shardings.resize(1);

@@ -144,7 +144,7 @@ MemoryDemand interpreterDemand(const Graph &graph) {
         largest = id;
     if (largest >= 0) {
       const Value &value = graph.value(largest);
-      demand.pointer = value.pointer;
+      demand.pointer = value.pointer();
       demand.tensor = describeTensor(value.name, *value.type, live[largest]);
     }
   };
@@ -196,7 +196,7 @@ MemoryDemand meshRunDemand(const SpmdProgram &program) {
     const Value &value = graph.value(id);
     int64_t bytes = valueBytes(graph, id);
     demand.bytes = saturatingAdd(demand.bytes, bytes);
-    consider(value.pointer, value.name, *value.type, bytes, "");
+    consider(value.pointer(), value.name, *value.type, bytes, "");
   }
   if (peak.largest >= 0) {
     const SpmdValue &value = program.values[peak.largest];
@@ -205,7 +205,7 @@ MemoryDemand meshRunDemand(const SpmdProgram &program) {
       bytes = saturatingAdd(bytes, localBytes(value.layout, device));
     std::string pointer;
     if (value.source >= 0)
-      pointer = graph.value(value.source).pointer;
+      pointer = graph.value(value.source).pointer();
     for (const SpmdStep &step : program.steps)
       for (SpmdValueId output : step.outputs)
         if (pointer.empty() && output == peak.largest)

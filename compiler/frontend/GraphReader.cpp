@@ -74,6 +74,7 @@ public:
   void read(const Json &root);
 
 private:
+  size_t expectedValueCount(const JsonObject &top) const;
   Mesh readMesh(const Json &json, const std::string &pointer);
   RegionArgument readArgument(const Json &json, const std::string &pointer, const std::string &what,
                               Scope &scope);
@@ -86,17 +87,31 @@ private:
   std::unique_ptr<Region> readBody(const Json &json, const std::string &pointer);
 
   ValueId lookup(const Json &json, const PointerRef &pointer, const Scope &scope);
-  /// Defines the name `json` (a string at `pointer`) for a value defined by
-  /// the object at `definingPointer`.
-  ValueId define(const Json &json, const PointerRef &pointer, const std::string &definingPointer,
-                 std::optional<TensorType> type, Scope &scope);
+  /// Defines the name `json` (a string at `pointer`) for a value.
+  ValueId define(const Json &json, const PointerRef &pointer, UniquedOptional<TensorType> type,
+                 Scope &scope);
 
   void readOpTexts(const std::vector<std::string_view> &texts, const std::string &pointer,
                    Region &region, Scope &scope);
 
   Graph &graph_;
   const DocumentWithElementTexts *texts_;
+  TypeTextCache types_; // a graph repeats a handful of types
 };
+
+/// One value per input and per op (exact unless ops have several results or
+/// bodies): reserved, so that the vector of a million values does not double
+/// past the need.
+size_t GraphReader::expectedValueCount(const JsonObject &top) const {
+  auto size = [&](std::string_view key) {
+    const Json *array = top.find(key);
+    return array && array->is_array() ? array->size() : 0;
+  };
+  size_t count = size("inputs") + size("ops");
+  if (texts_)
+    count += texts_->inputTexts.size() + texts_->opTexts.size();
+  return count;
+}
 
 void GraphReader::read(const Json &root) {
   JsonObject top(root, "", "the graph");
@@ -120,6 +135,7 @@ void GraphReader::read(const Json &root) {
       graph_.meshes.push_back(readMesh((*meshes)[i], joinPointer(top.pointerTo("meshes"), i)));
   }
 
+  graph_.values.reserve(expectedValueCount(top));
   Scope scope;
   const Json &inputs = readArray(top.require("inputs"), top.at("inputs"));
   if (texts_) {
@@ -194,12 +210,12 @@ RegionArgument GraphReader::readArgument(const Json &json, const std::string &po
                           ? object.checkKeys({"name", "type", "sharding", "distribution"})
                           : object.checkKeys({"name", "type", "sharding"});
   const Json &name = object.require("name");
-  TensorType type = readType(object.require("type"), object.at("type"));
+  UniquedOptional<TensorType> type = readType(object.require("type"), object.at("type"), types_);
   if (const Json *sharding = object.find("sharding"))
     argument.sharding = readSharding(*sharding, object.at("sharding"));
   if (const Json *distribution = object.find("distribution"))
     argument.distribution = readDistribution(*distribution, object.pointerTo("distribution"));
-  argument.value = define(name, object.at("name"), pointer, type, scope);
+  argument.value = define(name, object.at("name"), type, scope);
   return argument;
 }
 
@@ -305,13 +321,13 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
 
 void GraphReader::defineResults(const JsonObject &object, Op &op, Scope &scope) {
   if (const Json *result = object.find("result")) {
-    op.results.push_back(define(*result, object.at("result"), op.pointer, std::nullopt, scope));
+    op.results.push_back(define(*result, object.at("result"), std::nullopt, scope));
   } else if (const Json *results = object.find("results")) {
     PointerRef resultsPointer = object.at("results");
     op.results.reserve(results->size());
     for (size_t i = 0; i < results->size(); ++i)
       op.results.push_back(
-          define((*results)[i], PointerRef(resultsPointer, i), op.pointer, std::nullopt, scope));
+          define((*results)[i], PointerRef(resultsPointer, i), std::nullopt, scope));
   }
 }
 
@@ -343,12 +359,12 @@ const Json &perResultArray(const JsonObject &object, std::string_view key, size_
 void GraphReader::readDeclaredTypes(const JsonObject &object, Op &op) {
   checkPluralAgreement(object, op, "type", "types");
   if (!op.pluralResults && object.has("type")) {
-    op.declaredTypes[0] = readType(*object.find("type"), object.at("type"));
+    op.declaredTypes[0] = readType(*object.find("type"), object.at("type"), types_);
   } else if (op.pluralResults && object.has("types")) {
     const Json &types = perResultArray(object, "types", op.declaredTypes.size());
     for (size_t i = 0; i < types.size(); ++i)
       if (!types[i].is_null())
-        op.declaredTypes[i] = readType(types[i], joinPointer(object.pointerTo("types"), i));
+        op.declaredTypes[i] = readType(types[i], joinPointer(object.pointerTo("types"), i), types_);
   }
   if (needsDeclaredType(op.kind) && !op.declaredTypes.empty() && !op.declaredTypes[0])
     fail(object.pointerTo(op.pluralResults ? "types" : "type"),
@@ -421,8 +437,7 @@ ValueId GraphReader::lookup(const Json &json, const PointerRef &pointer, const S
 }
 
 ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
-                            const std::string &definingPointer, std::optional<TensorType> type,
-                            Scope &scope) {
+                            UniquedOptional<TensorType> type, Scope &scope) {
   if (!json.is_string())
     readString(json, pointer); // reports the wrong kind
   const std::string &name = json.get_ref<const std::string &>();
@@ -431,7 +446,7 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
   ValueId id = static_cast<ValueId>(graph_.values.size());
   if (!scope.names.insert(name, id))
     fail(pointer.str(), "redefinition of value \"" + name + "\"");
-  return graph_.addValue(name, definingPointer, std::move(type));
+  return graph_.addValue(name, type);
 }
 
 /// Rejects nesting deeper than any graph needs: the recursive walks over a

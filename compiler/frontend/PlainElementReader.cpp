@@ -53,13 +53,13 @@ bool PlainElementReader::newName(std::string_view key, std::string_view &name) c
   return true;
 }
 
-bool PlainElementReader::readOptionalType(std::string_view key, std::optional<TensorType> &type) {
+bool PlainElementReader::readOptionalType(std::string_view key, UniquedOptional<TensorType> &type) {
   const FlatMember *member = element_.find(key);
   if (!member)
     return true;
   if (!flatString(*member, text_))
     return false;
-  type = parseType(text_, nullptr);
+  type = types_.parse(text_, nullptr);
   return type.has_value();
 }
 
@@ -77,14 +77,14 @@ bool PlainElementReader::readOptionalSharding(std::optional<TensorSharding> &sha
 bool PlainElementReader::readInput(std::string_view text, const std::string &pointer,
                                    RegionArgument &input) {
   std::string_view name;
-  std::optional<TensorType> type;
+  UniquedOptional<TensorType> type;
   std::optional<TensorSharding> sharding;
   if (!element_.scan(text) || !onlyKeys({"name", "type", "sharding"}) || !newName("name", name) ||
       !readOptionalType("type", type) || !type || !readOptionalSharding(sharding))
     return false;
   input.pointer = pointer;
   input.sharding = std::move(sharding);
-  input.value = graph_.addValue(std::string(name), pointer, std::move(type));
+  input.value = graph_.addValue(std::string(name), type);
   names_.insert(name, input.value);
   return true;
 }
@@ -137,7 +137,7 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
     return false;
   const FlatMember *operands = element_.find("operands");
   std::string_view result;
-  std::optional<TensorType> type;
+  UniquedOptional<TensorType> type;
   std::optional<TensorSharding> sharding;
   Attributes attrs;
   if (!operands || !flatStrings(*operands, strings_) || !newName("result", result) ||
@@ -156,13 +156,12 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   op.kind = *kind;
   op.pointer = pointer;
   op.operands = std::move(operandIds);
-  op.declaredTypes.clear();
-  op.declaredTypes.push_back(std::move(type));
+  op.declaredTypes.assign(1, type);
   op.shardings.clear();
   op.shardings.push_back(std::move(sharding));
   op.distributions.assign(1, std::nullopt);
   op.attrs = std::move(attrs);
-  ValueId id = graph_.addValue(std::string(result), pointer);
+  ValueId id = graph_.addValue(std::string(result));
   names_.insert(result, id);
   op.results.assign(1, id);
   return true;

@@ -14,6 +14,7 @@
 
 #include "compiler/frontend/FlatElementScanner.h"
 #include "compiler/frontend/NameTable.h"
+#include "compiler/frontend/TypeTextCache.h"
 #include "compiler/ir/Graph.h"
 
 namespace shardgen {
@@ -29,7 +30,7 @@ public:
 
 private:
   bool readAttributes(OpKind kind, Attributes &attrs);
-  bool readOptionalType(std::string_view key, std::optional<TensorType> &type);
+  bool readOptionalType(std::string_view key, UniquedOptional<TensorType> &type);
   bool readOptionalSharding(std::optional<TensorSharding> &sharding);
   /// A name not defined yet (not empty, no escapes), for `key`.
   bool newName(std::string_view key, std::string_view &name) const;
@@ -41,6 +42,7 @@ private:
   FlatElement element_;
   std::vector<std::string_view> strings_; // reused buffers
   std::string text_;
+  TypeTextCache types_;
 };
 
 } // namespace shardgen

@@ -4,12 +4,15 @@
 
 namespace shardgen {
 
-TensorType readType(const Json &json, const PointerRef &pointer) {
+UniquedOptional<TensorType> readType(const Json &json, const PointerRef &pointer,
+                                     TypeTextCache &cache) {
+  if (!json.is_string())
+    readString(json, pointer); // reports the wrong kind
   std::string error;
-  auto type = parseType(readString(json, pointer), &error);
+  UniquedOptional<TensorType> type = cache.parse(json.get_ref<const std::string &>(), &error);
   if (!type)
     fail(pointer.str(), error);
-  return *type;
+  return type;
 }
 
 TensorSharding readSharding(const Json &json, const PointerRef &pointer) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/frontend/JsonAccess.h"
+#include "compiler/frontend/TypeTextCache.h"
 #include "compiler/ir/Attributes.h"
 #include "compiler/ir/OpShardingRule.h"
 #include "compiler/ir/Sharding.h"
@@ -13,7 +14,9 @@
 
 namespace shardgen {
 
-TensorType readType(const Json &json, const PointerRef &pointer);
+/// Never empty: a text that is no type is reported.
+UniquedOptional<TensorType> readType(const Json &json, const PointerRef &pointer,
+                                     TypeTextCache &cache);
 TensorSharding readSharding(const Json &json, const PointerRef &pointer);
 OpShardingRule readShardingRule(const Json &json, const PointerRef &pointer);
 

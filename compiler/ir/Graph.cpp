@@ -21,26 +21,38 @@ Graph &Graph::operator=(Graph &&other) noexcept {
   return *this;
 }
 
-ValueId Graph::addValue(std::string valueName, std::string pointer,
-                        std::optional<TensorType> valueType) {
-  Value value;
+// Millions of values in a large graph: keep them a cache line each.
+static_assert(sizeof(Value) <= 64, "Value grew past 64 bytes");
+
+const std::string &Value::pointer() const {
+  static const std::string unlinked;
+  if (definingOp)
+    return definingOp->pointer;
+  if (region && argumentIndex >= 0)
+    return region->args[static_cast<size_t>(argumentIndex)].pointer;
+  return unlinked;
+}
+
+ValueId Graph::addValue(std::string valueName, UniquedOptional<TensorType> valueType) {
+  Value &value = values.emplace_back();
   value.name = std::move(valueName);
-  value.pointer = std::move(pointer);
-  value.type = std::move(valueType);
-  values.push_back(std::move(value));
+  value.type = valueType;
   return static_cast<ValueId>(values.size()) - 1;
 }
 
 static void linkRegion(Graph &graph, Region &region) {
-  for (auto &arg : region.args) {
-    graph.values[arg.value].region = &region;
-    graph.values[arg.value].definingOp = nullptr;
+  for (size_t i = 0; i < region.args.size(); ++i) {
+    Value &value = graph.values[region.args[i].value];
+    value.region = &region;
+    value.definingOp = nullptr;
+    value.argumentIndex = static_cast<int32_t>(i);
   }
   for (auto &op : region.ops) {
     for (size_t i = 0; i < op.results.size(); ++i) {
       Value &value = graph.values[op.results[i]];
       value.definingOp = &op;
-      value.resultIndex = static_cast<int64_t>(i);
+      value.resultIndex = static_cast<int32_t>(i);
+      value.argumentIndex = -1;
       value.region = &region;
     }
     if (op.body) {

@@ -23,6 +23,7 @@
 #include "compiler/ir/Sharding.h"
 #include "compiler/ir/ShardingOrigin.h"
 #include "compiler/ir/TensorType.h"
+#include "compiler/ir/Uniqued.h"
 
 namespace shardgen {
 
@@ -36,12 +37,18 @@ struct Graph;
 struct Value {
   std::string name;
   /// Known for arguments from the file; for op results set by type inference
-  /// (verify), after which every value has one.
-  std::optional<TensorType> type;
-  std::string pointer;            // the input, op or body argument defining it
+  /// (verify), after which every value has one. Uniqued: a large graph has
+  /// millions of values and a handful of distinct types.
+  UniquedOptional<TensorType> type;
   const Op *definingOp = nullptr; // null for region arguments
-  int64_t resultIndex = -1;       // index among definingOp's results
   const Region *region = nullptr; // the scope it belongs to
+  int32_t resultIndex = -1;       // index among definingOp's results
+  int32_t argumentIndex = -1;     // index among region's args (region arguments)
+
+  /// The JSON pointer of the input, op or body argument defining it (derived
+  /// from them, not stored: a pointer per value would be most of its size).
+  /// Empty until Graph::linkDefinitions.
+  const std::string &pointer() const;
 };
 
 /// A region argument (graph input or body argument) or result (graph output
@@ -67,7 +74,7 @@ struct Op {
   std::vector<ValueId> operands;
   std::vector<ValueId> results;
   /// Per result: the `type`/`types` the file gave, to be checked against inference.
-  std::vector<std::optional<TensorType>> declaredTypes;
+  std::vector<UniquedOptional<TensorType>> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself.
   std::vector<std::optional<TensorSharding>> shardings;
@@ -116,11 +123,13 @@ struct Graph {
   const Value &value(ValueId id) const { return values[id]; }
   /// The (inferred) type of a value; valid after verification.
   const TensorType &type(ValueId id) const { return *values[id].type; }
-  ValueId addValue(std::string name, std::string pointer,
-                   std::optional<TensorType> type = std::nullopt);
+  /// A value defined by an op or region argument the caller adds; its
+  /// definition (and pointer) is linked by linkDefinitions.
+  ValueId addValue(std::string name, UniquedOptional<TensorType> type = std::nullopt);
 
-  /// Sets Value::definingOp/resultIndex/region from the regions. Call once
-  /// the regions are complete (their op vectors no longer change).
+  /// Sets Value::definingOp/resultIndex/argumentIndex/region from the
+  /// regions. Call once the regions are complete (their op vectors no longer
+  /// change).
   void linkDefinitions();
   /// A deep copy (Graph itself is move-only because of the owned bodies).
   Graph clone() const;

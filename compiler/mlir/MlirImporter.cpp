@@ -242,8 +242,8 @@ private:
   void collectGspmd(const Block &block);
 
   ValueId define(RegionState &state, Names &names, const std::string &ssaName,
-                 const std::string &irName, const std::string &pointer, SourceLoc loc,
-                 const std::optional<TensorType> &type, bool argument = false);
+                 const std::string &irName, SourceLoc loc, const std::optional<TensorType> &type,
+                 bool argument = false);
   ValueId use(const Names &names, const ValueUse &use) const;
   void checkUseType(ValueId value, const TypeRef &type) const;
 
@@ -527,7 +527,7 @@ void Importer::importInputs(const Function &entry, RegionState &state, Names &na
     }
     places_.add(pointer, arg.loc, sourceLocOf(arg.locText));
     places_.add(pointer + "/type", arg.type.loc);
-    argument.value = define(state, names, arg.name, irName, pointer, arg.loc, type, true);
+    argument.value = define(state, names, arg.name, irName, arg.loc, type, true);
     graph_.main.args.push_back(std::move(argument));
   }
 }
@@ -561,7 +561,7 @@ void Importer::importOutputs(const Function &entry, const Operation &ret, const 
 }
 
 ValueId Importer::define(RegionState &state, Names &names, const std::string &ssaName,
-                         const std::string &irName, const std::string &pointer, SourceLoc loc,
+                         const std::string &irName, SourceLoc loc,
                          const std::optional<TensorType> &type, bool argument) {
   if (names.ssa.count(ssaName))
     failAt(loc, "redefinition of %" + ssaName);
@@ -570,7 +570,7 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
   std::string name = irName;
   for (int n = 1; !state.usedNames.insert(name).second; ++n)
     name = irName + "_" + std::to_string(n);
-  ValueId id = graph_.addValue(name, pointer, std::nullopt);
+  ValueId id = graph_.addValue(name);
   if (argument)
     graph_.values[id].type = type; // arguments carry their type, as in the JSON reader
   valueTypes_.resize(graph_.values.size());
@@ -687,8 +687,7 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     std::string irName = namePrefix + op.results[i];
     if (resultNames)
       irName = stringOf(resultNames->elements[i], "shardgen.result_names");
-    added.results.push_back(
-        define(state, names, op.results[i], irName, added.pointer, op.loc, resultTypes[i]));
+    added.results.push_back(define(state, names, op.results[i], irName, op.loc, resultTypes[i]));
   }
   if (!op.results.empty())
     places_.add(added.pointer + (added.pluralResults ? "/results" : "/result"), op.loc);
@@ -1143,7 +1142,7 @@ void Importer::readConstant(OpAttributes &a) {
   if (value.kind != Kind::Dense)
     failAt(value.loc, "expected dense<...> for the constant's value");
   std::string error;
-  auto constant = parseDenseBody(value.body, ir.declaredTypes.at(0).value(), &error);
+  auto constant = parseDenseBody(value.body, *ir.declaredTypes.at(0), &error);
   if (!constant)
     failAt(value.loc, "invalid constant: " + error);
   if (!value.typeText.empty() &&
@@ -1305,7 +1304,7 @@ std::unique_ptr<Region> Importer::readManualBody(Op &ir, const Block &block,
     places_.add(pointer, arg.loc);
     places_.add(pointer + "/type", arg.type.loc);
     argument.value =
-        define(inner, innerNames, arg.name, irName, pointer, arg.loc, tensorType(arg.type), true);
+        define(inner, innerNames, arg.name, irName, arg.loc, tensorType(arg.type), true);
     body->args.push_back(std::move(argument));
   }
   manualStack_.push_back(&ir.attr<ManualComputationAttrs>());

@@ -19,7 +19,7 @@ TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId
   TensorView view;
   view.name = v.name;
   view.value = value;
-  view.pointer = v.pointer;
+  view.pointer = v.pointer();
   view.type = graph.type(value);
   view.bodyLocal = v.region != &graph.main;
   view.explanation = explainValue(graph, result, value);

@@ -26,7 +26,7 @@ struct InferenceContext {
       fail(op.pointer, "operand \"" + value.name + "\" has no type yet");
     return *value.type;
   }
-  std::optional<TensorType> declared(size_t index) const {
+  UniquedOptional<TensorType> declared(size_t index) const {
     return index < op.declaredTypes.size() ? op.declaredTypes[index] : std::nullopt;
   }
   /// The declared type of result `index`, for ops that cannot infer it.

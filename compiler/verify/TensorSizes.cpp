@@ -21,9 +21,9 @@ bool bytesFit(const TensorType &type) {
 void checkTensorSizes(const Graph &graph) {
   for (const Value &value : graph.values)
     if (value.type && !bytesFit(*value.type))
-      throw GraphError(value.pointer, "tensor \"" + value.name + "\" of type " +
-                                          printType(*value.type) +
-                                          " is too large: its size in bytes exceeds 2^63 - 1");
+      throw GraphError(value.pointer(), "tensor \"" + value.name + "\" of type " +
+                                            printType(*value.type) +
+                                            " is too large: its size in bytes exceeds 2^63 - 1");
 }
 
 } // namespace shardgen

@@ -131,8 +131,9 @@ inline void checkSameGraph(const Graph &a, const Graph &b) {
     INFO("value " << a.values[i].name);
     CHECK(a.values[i].name == b.values[i].name);
     CHECK(a.values[i].type == b.values[i].type);
-    CHECK(a.values[i].pointer == b.values[i].pointer);
+    CHECK(a.values[i].pointer() == b.values[i].pointer());
     CHECK(a.values[i].resultIndex == b.values[i].resultIndex);
+    CHECK(a.values[i].argumentIndex == b.values[i].argumentIndex);
     CHECK((a.values[i].definingOp == nullptr) == (b.values[i].definingOp == nullptr));
   }
   checkSameRegion(a.main, b.main);

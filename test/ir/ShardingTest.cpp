@@ -139,13 +139,13 @@ TEST_CASE("op sharding rule text as Shardy prints it: no factors, size 0, a cust
 
 TEST_CASE("a moved graph's values point at the moved-to regions") {
   Graph graph;
-  ValueId input = graph.addValue("x", "/inputs/0", TensorType{ElementType::F32, {4}});
+  ValueId input = graph.addValue("x", TensorType{ElementType::F32, {4}});
   graph.main.args.push_back(
       RegionArgument{input, std::nullopt, "/inputs/0", {}, std::nullopt, std::nullopt});
   Op op;
   op.kind = OpKind::Negate;
   op.operands = {input};
-  op.results = {graph.addValue("y", "/ops/0")};
+  op.results = {graph.addValue("y")};
   graph.main.ops.push_back(std::move(op));
   graph.linkDefinitions();
   Graph moved = std::move(graph);

@@ -132,7 +132,7 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
   op.attrs = source.attrs;
   for (size_t i = 0; i < operands.size(); ++i) {
     std::string pointer = joinPointer("/inputs", i);
-    ValueId value = graph.addValue("a" + std::to_string(i), pointer, operands[i]->type());
+    ValueId value = graph.addValue("a" + std::to_string(i), operands[i]->type());
     graph.main.args.push_back(
         RegionArgument{value, std::nullopt, pointer, {}, std::nullopt, std::nullopt});
     op.operands.push_back(value);
@@ -148,7 +148,7 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
         attrs.limitIndices[d] = local[d];
   }
   for (size_t r = 0; r < resultTypes.size(); ++r) {
-    op.results.push_back(graph.addValue("r" + std::to_string(r), op.pointer));
+    op.results.push_back(graph.addValue("r" + std::to_string(r)));
     op.declaredTypes.push_back(resultTypes[r]);
     op.shardings.push_back(std::nullopt);
   }

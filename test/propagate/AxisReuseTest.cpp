@@ -17,7 +17,7 @@ void checkAllVerify(const Propagated &p) {
     CAPTURE(p.graph.values[v].name);
     CHECK_NOTHROW(verifySharding(p.result.shardingOf(static_cast<ValueId>(v)),
                                  p.graph.type(static_cast<ValueId>(v)), p.graph,
-                                 p.graph.values[v].pointer));
+                                 p.graph.values[v].pointer()));
   }
 }
 
