@@ -35,7 +35,7 @@ TEST_CASE("reader: the spec's example graph") {
   REQUIRE(graph.main.args.size() == 2);
   const Value &x = graph.value(graph.main.args[0].value);
   CHECK(x.name == "x");
-  CHECK(x.pointer == "/inputs/0");
+  CHECK(x.pointer() == "/inputs/0");
   CHECK(x.type == TensorType{ElementType::F32, {8, 16}});
   CHECK(x.definingOp == nullptr);
   CHECK(x.region == &graph.main);
@@ -56,11 +56,11 @@ TEST_CASE("reader: the spec's example graph") {
   REQUIRE(dot.results.size() == 1);
   const Value &h = graph.value(dot.results[0]);
   CHECK(h.name == "h");
-  CHECK(h.pointer == "/ops/0");
+  CHECK(h.pointer() == "/ops/0");
   CHECK_FALSE(h.type.has_value());
   CHECK(h.definingOp == &dot);
   CHECK(h.resultIndex == 0);
-  CHECK(dot.declaredTypes == std::vector<std::optional<TensorType>>{std::nullopt});
+  CHECK(dot.declaredTypes == std::vector<UniquedOptional<TensorType>>{std::nullopt});
   CHECK_FALSE(dot.pluralResults);
 
   const Op &tanh = graph.main.ops[1];
