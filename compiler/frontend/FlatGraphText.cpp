@@ -28,10 +28,9 @@ template <typename Entries> bool anySet(const Entries &entries) {
 
 /// As the JSON writer's writePerResult: one value, or one entry per result
 /// (null where unset); nothing when none is set.
-template <typename T, typename Print>
+template <typename Entries, typename Print>
 void printPerResult(FlatObjectPrinter &object, std::string_view singular, std::string_view plural,
-                    bool pluralForm, size_t numResults,
-                    const std::vector<std::optional<T>> &entries, Print print) {
+                    bool pluralForm, size_t numResults, const Entries &entries, Print print) {
   if (!anySet(entries))
     return;
   if (!pluralForm) {
