@@ -30,7 +30,7 @@ int runPropagate(const ParsedArgs &args) {
   // is freed as early as possible (peak memory of large graphs).
   result.state.reset();
   result.spread.reset();
-  applyPropagation(graph, std::move(result)); // moves the shardings out
+  applyPropagation(graph, std::move(result)); // moves the origins out
   result = PropagationResult{};
   // Printed in pieces: the text of a large graph is never held whole.
   if (auto out = args.value("-o"))

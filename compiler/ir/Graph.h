@@ -56,7 +56,8 @@ struct Value {
 /// inputs and outputs only) and `_` metadata.
 struct RegionArgument {
   ValueId value = -1;
-  std::optional<TensorSharding> sharding;
+  /// Uniqued: a propagated graph's slots share a few dozen shardings.
+  UniquedOptional<TensorSharding> sharding;
   std::string pointer;
   Metadata metadata;
   /// Boxed, as in Op: rare and large.
@@ -76,8 +77,9 @@ struct Op {
   /// Per result: the `type`/`types` the file gave, to be checked against inference.
   std::vector<UniquedOptional<TensorType>> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
-  /// sharding_constraint this is the constraint itself.
-  std::vector<std::optional<TensorSharding>> shardings;
+  /// sharding_constraint this is the constraint itself. Uniqued: after
+  /// propagation every result has one, and a program has a few dozen.
+  std::vector<UniquedOptional<TensorSharding>> shardings;
   /// Per result: the user distribution (`distribution`/`distributions`). For
   /// distribute this is the op's distribution itself. Boxed: most ops have
   /// none, and an empty slot is 8 bytes instead of 96.

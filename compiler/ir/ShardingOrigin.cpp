@@ -2,18 +2,20 @@
 
 namespace shardgen {
 
+static_assert(sizeof(ShardingOrigin) == 24, "a large graph holds one per value and per slot");
+
 std::string ShardingOrigin::str() const {
   switch (kind) {
   case Kind::Default:
     return "default";
   case Kind::User:
-    return "user:" + pointer;
+    return "user:" + pointer.str();
   case Kind::Constraint:
-    return "constraint:" + pointer;
+    return "constraint:" + pointer.str();
   case Kind::Group:
     return "group:" + std::to_string(groupId);
   case Kind::Op:
-    return "op:" + pointer;
+    return "op:" + pointer.str();
   }
   return "default";
 }
@@ -28,11 +30,14 @@ std::optional<ShardingOrigin> parseShardingOrigin(std::string_view text) {
   if (text == "default") {
     origin.kind = ShardingOrigin::Kind::Default;
   } else if (auto rest = after("user:")) {
-    origin = {ShardingOrigin::Kind::User, std::string(*rest)};
+    origin.kind = ShardingOrigin::Kind::User;
+    origin.pointer = CompactPointer(*rest);
   } else if (auto rest = after("constraint:")) {
-    origin = {ShardingOrigin::Kind::Constraint, std::string(*rest)};
+    origin.kind = ShardingOrigin::Kind::Constraint;
+    origin.pointer = CompactPointer(*rest);
   } else if (auto rest = after("op:")) {
-    origin = {ShardingOrigin::Kind::Op, std::string(*rest)};
+    origin.kind = ShardingOrigin::Kind::Op;
+    origin.pointer = CompactPointer(*rest);
   } else if (auto rest = after("group:"); rest && !rest->empty() && rest->size() < 19 &&
                                           rest->find_first_not_of("0123456789") == rest->npos) {
     origin.kind = ShardingOrigin::Kind::Group;

@@ -8,10 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "compiler/ir/CompactPointer.h"
+
 namespace shardgen {
 
+/// 24 bytes (a large graph has one per value and per slot).
 struct ShardingOrigin {
-  enum class Kind {
+  enum class Kind : uint8_t {
     Default,    // nothing reached the value: replicated
     User,       // the user's sharding at `pointer`
     Constraint, // the sharding_constraint at `pointer`
@@ -19,9 +22,11 @@ struct ShardingOrigin {
     Op,         // crossed the op at `pointer`, from value `from`
   };
   Kind kind = Kind::Default;
-  std::string pointer;
+  CompactPointer pointer;
+  /// A ValueId (fits: a graph of 2^31 values would not fit in memory); -1
+  /// when the source is not a value (an output, an in_sharding).
+  int32_t from = -1;
   int64_t groupId = -1;
-  int64_t from = -1; // a ValueId; -1 when the source is not a value (an output, an in_sharding)
 
   /// As written in `_origin`: "user:/inputs/0/sharding", "constraint:/ops/3",
   /// "group:1", "op:/ops/5", "default".

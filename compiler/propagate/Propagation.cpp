@@ -160,8 +160,8 @@ ShardingOrigin distributionOrigin(const DistributionSource &source) {
     origin.kind = ShardingOrigin::Kind::User;
   else if (source.kind == DistributionSource::Kind::Op)
     origin.kind = ShardingOrigin::Kind::Op;
-  origin.pointer = source.pointer;
-  origin.from = source.from;
+  origin.pointer = CompactPointer(source.pointer);
+  origin.from = static_cast<int32_t>(source.from);
   return origin;
 }
 
@@ -178,7 +178,7 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
     if (!spread.distributions[v])
       continue;
     result.shardingIds[v] = static_cast<int32_t>(result.distinctShardings.size());
-    result.distinctShardings.push_back(replicatedOn(*spread.distributions[v]));
+    result.distinctShardings.emplace_back(replicatedOn(*spread.distributions[v]));
     result.origins[v] = distributionOrigin(spread.sources[v]);
   }
   result.outputDistributions.resize(graph.main.results.size());
@@ -189,13 +189,13 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
     if (output.distribution) {
       distribution = output.distribution;
       origin.kind = ShardingOrigin::Kind::User;
-      origin.pointer = output.pointer + "/distribution";
+      origin.pointer = CompactPointer(output.pointer + "/distribution");
     } else if (!output.sharding && !spread.distributions.empty() &&
                spread.distributions[output.value]) {
       distribution = spread.distributions[output.value];
       origin.kind = ShardingOrigin::Kind::Op;
-      origin.pointer = output.pointer;
-      origin.from = output.value;
+      origin.pointer = CompactPointer(output.pointer);
+      origin.from = static_cast<int32_t>(output.value);
     } else {
       continue;
     }
@@ -206,15 +206,17 @@ void addDistributions(const Graph &graph, const DistributionSpread &spread,
 
 ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, const Origin &origin) {
   ShardingOrigin out;
-  auto valueOf = [&](int64_t tensor) { return tensor >= 0 ? pg.tensors[tensor].value : -1; };
+  auto valueOf = [&](int64_t tensor) {
+    return static_cast<int32_t>(tensor >= 0 ? pg.tensors[tensor].value : -1);
+  };
   switch (origin.kind) {
   case OriginKind::User:
     out.kind = ShardingOrigin::Kind::User;
-    out.pointer = pg.pointerOf(origin);
+    out.pointer = CompactPointer(pg.pointerOf(origin));
     break;
   case OriginKind::Constraint:
     out.kind = ShardingOrigin::Kind::Constraint;
-    out.pointer = pg.pointerOf(origin);
+    out.pointer = CompactPointer(pg.pointerOf(origin));
     break;
   case OriginKind::Group:
     out.kind = ShardingOrigin::Kind::Group;
@@ -223,7 +225,7 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
     break;
   case OriginKind::Op:
     out.kind = ShardingOrigin::Kind::Op;
-    out.pointer = edgePointer(graph, pg, pg.edges[origin.edge]);
+    out.pointer = CompactPointer(edgePointer(graph, pg, pg.edges[origin.edge]));
     out.from = valueOf(origin.source);
     break;
   default:
@@ -252,13 +254,13 @@ public:
       converted_.resize(stateId + 1, -1);
     if (converted_[stateId] < 0) {
       converted_[stateId] = static_cast<int32_t>(result_.distinctShardings.size());
-      result_.distinctShardings.push_back(toSharding(state, graph_, /*closeAll=*/true));
+      result_.distinctShardings.emplace_back(toSharding(state, graph_, /*closeAll=*/true));
     }
     return converted_[stateId];
   }
   TensorSharding of(int64_t tensor) {
     int32_t id = idOf(tensor); // may grow distinctShardings
-    return result_.distinctShardings[id];
+    return *result_.distinctShardings[id];
   }
 
 private:
@@ -325,23 +327,25 @@ template <typename T> decltype(auto) take(T &value) {
     return std::move(value);
 }
 
+using Sharding = UniquedOptional<TensorSharding>;
+
 /// Sets one sharding slot and its origin. A slot whose sharding does not
 /// change keeps the `_origin` it already has, so propagating a propagated
 /// graph again changes nothing.
-template <typename Sharding, typename Origin>
-void writeSlot(std::optional<TensorSharding> &slot, std::optional<ShardingOrigin> &slotOrigin,
-               const Metadata &metadata, Sharding &sharding, Origin &origin) {
-  if (sharding.meshName.empty())
+template <typename Origin>
+void writeSlot(Sharding &slot, std::optional<ShardingOrigin> &slotOrigin, const Metadata &metadata,
+               const Sharding &sharding, Origin &origin) {
+  if (sharding->meshName.empty())
     return; // the graph has no mesh at all
-  bool unchanged = slot && *slot == sharding && (slotOrigin || hasKey(metadata, "_origin"));
-  slot = take(sharding);
+  bool unchanged = slot == sharding && (slotOrigin || hasKey(metadata, "_origin"));
+  slot = sharding;
   if (!unchanged)
     slotOrigin = take(origin);
 }
 
 /// A graph input or output: its distribution if it has one, else its sharding.
-template <typename Sharding, typename Origin>
-void writeSlot(RegionArgument &slot, Sharding &sharding,
+template <typename Origin>
+void writeSlot(RegionArgument &slot, const Sharding &sharding,
                const std::optional<Distribution> &distribution, Origin &origin) {
   if (!distribution) {
     writeSlot(slot.sharding, slot.origin, slot.metadata, sharding, origin);
@@ -364,8 +368,8 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
   bool single = op.results.size() == 1 && !op.pluralResults;
   bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
   for (size_t j = 0; j < op.results.size(); ++j) {
-    const TensorSharding &sharding = result.shardingOf(op.results[j]);
-    if (sharding.meshName.empty())
+    const Sharding &sharding = result.uniquedShardingOf(op.results[j]);
+    if (sharding->meshName.empty())
       return;
     const std::optional<Distribution> &distribution = result.distributionOf(op.results[j]);
     if (distribution) {
@@ -374,8 +378,8 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
         op.distributions[j] = distribution;
       op.shardings[j].reset();
     } else {
-      unchanged &= op.shardings[j] && *op.shardings[j] == sharding && !op.distributions[j];
-      op.shardings[j] = take(sharding);
+      unchanged &= op.shardings[j] == sharding && !op.distributions[j];
+      op.shardings[j] = sharding;
       op.distributions[j].reset();
     }
   }
@@ -387,14 +391,15 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
 }
 
 /// applyPropagation, copying out of a const result or moving out of one
-/// that is consumed (each value's sharding and origin go to one slot).
+/// that is consumed (each value's origin goes to one slot; the shardings
+/// are uniqued, shared by every slot).
 template <typename Result> void applyResult(Graph &graph, Result &result) {
   for (auto &arg : graph.main.args)
-    writeSlot(arg, result.shardingOf(arg.value), result.distributionOf(arg.value),
+    writeSlot(arg, result.uniquedShardingOf(arg.value), result.distributionOf(arg.value),
               result.origins[arg.value]);
   for (size_t i = 0; i < graph.main.results.size() && i < result.outputShardings.size(); ++i)
-    writeSlot(graph.main.results[i], result.outputShardings[i], result.outputDistributions[i],
-              result.outputOrigins[i]);
+    writeSlot(graph.main.results[i], Sharding(result.outputShardings[i]),
+              result.outputDistributions[i], result.outputOrigins[i]);
   size_t opIndex = 0; // `graph` may be a clone: its ops are the propagated graph's in walk order
   walkMutableOps(graph.main, [&](Op &op) {
     const Op *propagated = result.state ? result.state->ops.at(opIndex++) : &op;
@@ -404,12 +409,12 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
     if (auto it = result.manualComputations.find(propagated);
         it != result.manualComputations.end()) {
       auto &attrs = op.attr<ManualComputationAttrs>();
-      attrs.inShardings = it->second.inShardings;
-      attrs.outShardings = it->second.outShardings;
+      attrs.inShardings = take(it->second.inShardings);
+      attrs.outShardings = take(it->second.outShardings);
     }
     if (op.body)
       for (auto &arg : op.body->args)
-        writeSlot(arg.sharding, arg.origin, arg.metadata, result.shardingOf(arg.value),
+        writeSlot(arg.sharding, arg.origin, arg.metadata, result.uniquedShardingOf(arg.value),
                   result.origins[arg.value]);
   });
 }

@@ -42,9 +42,10 @@ struct PropagationResult {
   /// replicated/unreduced axes the user wrote (inside manual bodies: free
   /// axes only), read through `shardingOf`. A program's values share a few
   /// dozen shardings, so each is held once: `shardingIds` index
-  /// `distinctShardings` (id 0: no sharding, the graph has no mesh).
+  /// `distinctShardings` (id 0: no sharding, the graph has no mesh), uniqued
+  /// instances that applyPropagation hands to the IR slots without a copy.
   std::vector<int32_t> shardingIds;
-  std::vector<TensorSharding> distinctShardings;
+  std::vector<UniquedOptional<TensorSharding>> distinctShardings;
   std::vector<ShardingOrigin> origins;
   /// Per ValueId: the distribution of a distributed value (a user's, or
   /// spread to it; spec "Distributions"), else none; empty when no value is
@@ -70,7 +71,8 @@ struct PropagationResult {
   std::shared_ptr<const propagation::PropagationGraph> state;
   std::shared_ptr<const propagation::DistributionSpread> spread;
 
-  const TensorSharding &shardingOf(ValueId value) const {
+  const TensorSharding &shardingOf(ValueId value) const { return *uniquedShardingOf(value); }
+  const UniquedOptional<TensorSharding> &uniquedShardingOf(ValueId value) const {
     return distinctShardings[shardingIds[value]];
   }
   /// `value`'s distribution, if it has one.
@@ -89,9 +91,9 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
 /// `_origin` keeps it, so propagating a propagated graph changes nothing. A
 /// distributed slot gets its `distribution` and no `sharding`.
 void applyPropagation(Graph &graph, const PropagationResult &result);
-/// The same, moving the origins and the outputs' and manual computations'
-/// shardings out of `result` (what is left of it is only fit to be
-/// destroyed); values' shardings are shared, so each slot gets a copy.
+/// The same, moving the origins and the manual computations' shardings out
+/// of `result` (what is left of it is only fit to be destroyed). Either way
+/// the slots share the result's uniqued shardings.
 void applyPropagation(Graph &graph, PropagationResult &&result);
 
 /// Why `valueName` has its sharding: the chain of origins back to user

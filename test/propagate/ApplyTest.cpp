@@ -55,6 +55,29 @@ std::string readFile(const std::filesystem::path &path) {
 
 } // namespace
 
+TEST_CASE("applyPropagation gives slots with equal shardings one shared instance") {
+  Graph graph = loadGraph(
+      graphJson(R"({"name": "x", "size": 2})",
+                R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
+         {"name": "b", "type": "tensor<8x8xf32>"})",
+                R"({"op": "add", "operands": ["a", "b"], "result": "c"},
+         {"op": "negate", "operands": ["c"], "result": "d"},
+         {"op": "transpose", "operands": ["d"], "result": "e", "permutation": [1, 0]})",
+                R"({"value": "e"})"));
+  PropagationResult result = propagateShardings(graph, PropagationStrategy::UserPriority);
+  applyPropagation(graph, std::move(result));
+  const TensorSharding *shared = graph.main.args[0].sharding.get();
+  REQUIRE(shared);
+  CHECK(printSharding(*shared) == R"(<@mesh, [{"x"}, {}]>)");
+  CHECK(graph.main.args[1].sharding.get() == shared); // b, c and d: as a
+  CHECK(graph.main.ops[0].shardings[0].get() == shared);
+  CHECK(graph.main.ops[1].shardings[0].get() == shared);
+  REQUIRE(graph.main.ops[2].shardings[0]); // e: transposed, another instance
+  CHECK(printSharding(*graph.main.ops[2].shardings[0]) == R"(<@mesh, [{}, {"x"}]>)");
+  CHECK(graph.main.ops[2].shardings[0].get() != shared);
+  CHECK(graph.main.results[0].sharding.get() == graph.main.ops[2].shardings[0].get());
+}
+
 TEST_CASE("propagate writes closed shardings with origins, and is idempotent") {
   std::string json =
       graphJson(R"({"name": "x", "size": 2}, {"name": "y", "size": 2})",

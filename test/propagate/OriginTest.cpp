@@ -37,7 +37,7 @@ TEST_CASE("applyPropagation sets typed origins; the metadata holds no _origin of
   const RegionArgument &a = graph.main.args[0];
   REQUIRE(a.origin);
   CHECK(a.origin->kind == ShardingOrigin::Kind::User);
-  CHECK(a.origin->pointer == "/inputs/0/sharding");
+  CHECK(a.origin->pointer.str() == "/inputs/0/sharding");
   CHECK(a.metadata.empty());
   const Op &add = graph.main.ops[0];
   REQUIRE(add.origins.size() == 1);
