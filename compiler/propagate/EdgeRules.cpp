@@ -39,8 +39,7 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
     return shardingRuleFor(graph, *pg.ops[edge.op]);
   // Identities run on the local (body-side) shape for manual boundaries.
   int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results[0] : edge.operands[0];
-  return identityShardingRule(*pg.tensors[shapeTensor].shape,
-                              static_cast<int64_t>(edge.operands.size()),
+  return identityShardingRule(pg.shapeOf(shapeTensor), static_cast<int64_t>(edge.operands.size()),
                               static_cast<int64_t>(edge.results.size()));
 }
 

@@ -26,9 +26,10 @@ namespace {
 /// Where a tensor's own sharding was written: its JSON pointer, or the group
 /// whose member's sharding it copied.
 std::string userSlot(const PropagationGraph &pg, const Tensor &tensor) {
-  if (tensor.userOrigin.kind == OriginKind::Group)
-    return "sharding_group " + std::to_string(tensor.userOrigin.groupId);
-  return pg.pointerOf(tensor.userOrigin);
+  const Origin &origin = pg.userOriginOf(tensor);
+  if (origin.kind == OriginKind::Group)
+    return "sharding_group " + std::to_string(origin.groupId);
+  return pg.pointerOf(origin);
 }
 
 class Explainer {
@@ -42,9 +43,9 @@ public:
          << "\n";
     out_ << "origin:\n";
     originChain(tensor);
-    for (const Origin &extension : target.extensions)
+    for (const Origin &extension : pg_.extensionsOf(target))
       out_ << "  then extended " << step(extension) << "\n";
-    for (size_t d = 0; d < target.shape->size(); ++d)
+    for (size_t d = 0; d < pg_.shapeOf(tensor).size(); ++d)
       if (pg_.stateOf(tensor).hasSharding() && pg_.stateOf(tensor).dims[d].axes.empty())
         explainReplicatedDim(tensor, d);
     return out_.str();
@@ -124,13 +125,14 @@ private:
 
   void explainReplicatedDim(int64_t tensor, size_t dim) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "dim " << dim << " (size " << (*target.shape)[dim] << ") is replicated:\n";
+    out_ << "dim " << dim << " (size " << pg_.shapeOf(tensor)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
     for (int64_t e : pg_.edgesOf(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
-      if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)
+      const ShardingState *user = pg_.userOf(target);
+      if (user && dim < user->dims.size() && user->dims[dim].closed)
         out_ << "  - closed dim: the sharding at " << userSlot(pg_, target)
              << " closes it, so it may not gain axes\n";
       out_ << "  - nothing offered an axis for it";
@@ -273,7 +275,7 @@ private:
     const ShardingState &own = offer.own;
     const SubAxis &axis = offer.axis();
     const std::string &axisName = offer.axisName;
-    if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
+    if (target.user >= 0 && offer.projection.tensors[offer.position].factors[offer.factor].closed)
       return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
              userSlot(pg_, target);
     if (overlapsAny(axis, own.replicated))

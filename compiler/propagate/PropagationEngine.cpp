@@ -143,19 +143,27 @@ void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
       worklist_.push(e);
 }
 
-void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin) {
+void recordOrigin(PropagationGraph &pg, int64_t tensor, const ShardingState &current,
+                  Origin origin) {
   constexpr size_t kMaxExtensions = 8;
-  bool hadAxes = current.hasAxes();
-  if (!hadAxes || tensor.origin.kind == OriginKind::None)
-    tensor.origin = origin;
-  else if (tensor.extensions.size() < kMaxExtensions)
-    tensor.extensions.push_back(origin);
+  Tensor &target = pg.tensors[tensor];
+  if (!current.hasAxes() || target.origin.kind == OriginKind::None) {
+    target.origin = origin;
+    return;
+  }
+  if (target.extensions < 0) { // the tensor's first: most tensors never get one
+    target.extensions = static_cast<int32_t>(pg.extensionLists.size());
+    pg.extensionLists.emplace_back();
+  }
+  std::vector<Origin> &extensions = pg.extensionLists[target.extensions];
+  if (extensions.size() < kMaxExtensions)
+    extensions.push_back(origin);
 }
 
 void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin origin,
                                     int64_t fromEdge) {
+  recordOrigin(pg_, tensor, pg_.stateOf(tensor), origin);
   Tensor &target = pg_.tensors[tensor];
-  recordOrigin(target, pg_.states.state(target.stateId), origin);
   target.stateId = stateId;
   enqueueNeighbours(tensor, fromEdge);
   if (target.group < 0)
@@ -173,7 +181,7 @@ void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin orig
     copy.forbidden = current.forbidden;
     if (copy == current)
       continue;
-    recordOrigin(other, current, Origin{OriginKind::Group, -1, -1, tensor, group.id});
+    recordOrigin(pg_, member, current, Origin::group(tensor, group.id));
     other.stateId = pg_.states.intern(std::move(copy));
     enqueueNeighbours(member, fromEdge);
   }
@@ -350,8 +358,8 @@ void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Ste
   const Edge &edge = pg_.edges[edgeIndex];
   for (const VisitMemo::Step &step : steps) {
     int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
-    Origin origin{OriginKind::Op, -1, edgeIndex,
-                  step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
+    Origin origin = Origin::op(
+        edgeIndex, step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1);
     setSharding(t, step.state, origin, edgeIndex);
   }
 }
@@ -379,7 +387,7 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
     int32_t id = pg_.states.intern(std::move(next));
     if (record)
       steps_.push_back({static_cast<int32_t>(k), id, static_cast<int32_t>(source)});
-    Origin origin{OriginKind::Op, -1, edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
+    Origin origin = Origin::op(edgeIndex, source >= 0 ? tensorAt(edge, source) : -1);
     setSharding(t, id, origin, edgeIndex);
   }
 }

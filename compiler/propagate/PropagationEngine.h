@@ -60,7 +60,8 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
 
 /// Records `origin` as where the tensor's sharding came from if its
 /// `current` state has no axes yet, else as an extension of it. Call before changing the state.
-void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin);
+void recordOrigin(PropagationGraph &pg, int64_t tensor, const ShardingState &current,
+                  Origin origin);
 
 class PropagationEngine {
 public:

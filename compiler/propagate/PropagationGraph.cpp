@@ -70,8 +70,11 @@ public:
   Builder(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
   void build() {
+    // Ids are stored as int32 (kMaxPropagationIds); edges and virtual
+    // tensors are checked as they come (checkIdRange).
+    checkIdRange(graph_.values.size() + graph_.main.results.size(), "tensors");
     // One tensor per value plus a few virtual ones; reserved so that the
-    // (large) tensors are not moved while the vector grows.
+    // tensors are not copied while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
     // About one edge per op (constant copies and manual boundaries add a
@@ -85,7 +88,7 @@ public:
     addUserShardings();
     uses_ = computeUses(graph_);
     applyShardingConstraints();
-    useTensor_ = pg_.valueTensor;
+    useTensor_.assign(pg_.valueTensor.begin(), pg_.valueTensor.end());
     findConstantExpressions();
     buildGroups();
     emitOutputEdges();
@@ -98,22 +101,29 @@ public:
   }
 
 private:
+  /// A graph whose tensors, edges or edge slots do not fit the int32 ids
+  /// of the propagation graph is refused (about a billion ops).
+  static void checkIdRange(size_t count, const char *what) {
+    if (count > static_cast<size_t>(kMaxPropagationIds))
+      fail("", "the graph is too large to propagate: " + std::to_string(count) + " " + what +
+                   ", more than " + std::to_string(kMaxPropagationIds));
+  }
+
   /// Each tensor's edges in edge order, in one flat array: count, then place.
   void listTensorEdges() {
-    std::vector<int64_t> &begin = pg_.tensorEdgeBegin;
+    checkIdRange(pg_.edgeTensors.size(), "tensor uses");
+    std::vector<int32_t> &begin = pg_.tensorEdgeBegin;
     begin.assign(pg_.tensors.size() + 1, 0);
-    for (const Edge &edge : pg_.edges)
-      for (const auto *tensors : {&edge.operands, &edge.results})
-        for (int64_t t : *tensors)
-          ++begin[t + 1];
+    for (int32_t t : pg_.edgeTensors)
+      ++begin[static_cast<size_t>(t) + 1];
     for (size_t t = 0; t < pg_.tensors.size(); ++t)
       begin[t + 1] += begin[t];
     pg_.tensorEdges.resize(static_cast<size_t>(begin.back()));
-    std::vector<int64_t> next(begin.begin(), begin.end() - 1);
+    std::vector<int32_t> next(begin.begin(), begin.end() - 1);
     for (size_t e = 0; e < pg_.edges.size(); ++e)
       for (const auto *tensors : {&pg_.edges[e].operands, &pg_.edges[e].results})
-        for (int64_t t : *tensors)
-          pg_.tensorEdges[next[t]++] = static_cast<int64_t>(e);
+        for (int32_t t : *tensors)
+          pg_.tensorEdges[next[t]++] = static_cast<int32_t>(e);
   }
 
   /// Lists the ops in walk order (pg_.ops); each region's op array gets
@@ -151,9 +161,9 @@ private:
   /// `label`: a virtual tensor's (a value's is its name).
   int64_t addTensor(ValueId value, const Shape &shape, std::string label,
                     const AxisList &forbidden) {
-    Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
-    tensor.value = value;
-    tensor.shape = &shape;
+    checkIdRange(pg_.tensors.size() + 1, "tensors");
+    Tensor &tensor = pg_.tensors.emplace_back();
+    tensor.value = static_cast<int32_t>(value);
     tensor.shapeId = shapeIdOf(shape);
     auto t = static_cast<int64_t>(pg_.tensors.size()) - 1;
     if (value < 0)
@@ -168,13 +178,15 @@ private:
 
   int32_t shapeIdOf(const Shape &shape) {
     auto [it, inserted] = shapeIds_.try_emplace(shape, static_cast<int32_t>(shapeIds_.size()));
+    if (inserted)
+      pg_.shapes.push_back(&shape);
     return it->second;
   }
 
   void createValueTensors(const Region &region, const AxisList &forbidden) {
     pg_.valueTensor.resize(graph_.values.size(), -1);
     auto create = [&](ValueId v) {
-      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, {}, forbidden);
+      pg_.valueTensor[v] = static_cast<int32_t>(addTensor(v, graph_.type(v).shape, {}, forbidden));
     };
     for (const auto &arg : region.args)
       create(arg.value);
@@ -211,10 +223,14 @@ private:
     Tensor &tensor = pg_.tensors[t];
     ShardingState state = toState(sharding, graph_);
     state.forbidden = pg_.stateOf(t).forbidden;
-    tensor.user = std::make_shared<const ShardingState>(state);
     tensor.stateId = pg_.states.intern(std::move(state));
-    tensor.userOrigin = origin;
+    tensor.user = addUser(tensor.stateId, origin);
     tensor.origin = origin;
+  }
+
+  int32_t addUser(int32_t stateId, Origin origin) {
+    pg_.users.push_back({stateId, origin});
+    return static_cast<int32_t>(pg_.users.size() - 1);
   }
 
   Origin userOrigin(std::string pointer) {
@@ -269,7 +285,7 @@ private:
       int64_t t = addTensor(-1, graph_.type(result.value).shape, "output " + std::to_string(i), {});
       if (result.sharding)
         setUser(t, *result.sharding, userOrigin(result.pointer + "/sharding"));
-      pg_.outputTensor.push_back(t);
+      pg_.outputTensor.push_back(static_cast<int32_t>(t));
     }
   }
 
@@ -308,7 +324,7 @@ private:
     findConstraintChains(uses, asks);
     for (auto &[value, list] : asks) {
       Tensor &tensor = pg_.tensors[pg_.valueTensor[value]];
-      if (tensor.user)
+      if (tensor.user >= 0)
         continue;
       const Ask &first = list.front();
       bool agree = std::all_of(list.begin(), list.end(), [&](const Ask &other) {
@@ -326,11 +342,11 @@ private:
              graph_.value(ask.op->results[0]).name < graph_.value(named->op->results[0]).name))
           named = &ask;
       const Tensor &source = pg_.tensors[named->tensor];
-      ShardingState state = *source.user;
+      ShardingState state = *pg_.userOf(source);
       state.forbidden = pg_.states.state(tensor.stateId).forbidden;
-      tensor.user = std::make_shared<const ShardingState>(state);
       tensor.stateId = pg_.states.intern(std::move(state));
-      tensor.origin = tensor.userOrigin = source.origin;
+      tensor.origin = source.origin;
+      tensor.user = addUser(tensor.stateId, source.origin);
     }
   }
 
@@ -353,7 +369,7 @@ private:
       const Op *def = graph_.value(input).definingOp;
       if (list.size() != 1 || head->kind != OpKind::ShardingConstraint ||
           (def && def->kind == OpKind::ShardingConstraint) ||
-          pg_.tensors[pg_.valueTensor[input]].user)
+          pg_.tensors[pg_.valueTensor[input]].user >= 0)
         continue;
       const Op *tail = head;
       for (;;) {
@@ -447,11 +463,10 @@ private:
           // copy is the member's own sharding, priorities included, so a
           // copied p1 dim waits for p1 like the original.
           tensor.stateId = pg_.tensors[commonTensor].stateId;
-          tensor.origin = Origin{OriginKind::Group, -1, -1, commonTensor, group.id};
-          tensor.user = std::make_shared<const ShardingState>(*common);
-          tensor.userOrigin = tensor.origin;
+          tensor.origin = Origin::group(commonTensor, group.id);
+          tensor.user = addUser(tensor.stateId, tensor.origin);
         }
-        tensor.group = groupIndex;
+        tensor.group = static_cast<int32_t>(groupIndex);
         group.members.push_back(t);
       }
       pg_.groups.push_back(std::move(group));
@@ -464,16 +479,16 @@ private:
     int32_t commonMesh = common->mesh;
     for (ValueId v : values) {
       int64_t original = pg_.valueTensor[v];
-      const Shape &shape = *pg_.tensors[original].shape;
+      const Shape &shape = pg_.shapeOf(original);
       std::string label =
           pg_.label(graph_, original) + " (group " + std::to_string(group.id) + " member)";
       AxisList forbidden = pg_.stateOf(original).forbidden;
       int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
       ShardingState open = pg_.stateOf(shadow);
       open.mesh = commonMesh;
-      open.dims.assign(pg_.tensors[shadow].shape->size(), DimState{});
+      open.dims.assign(shape.size(), DimState{});
       pg_.setState(shadow, std::move(open));
-      pg_.tensors[shadow].group = groupIndex;
+      pg_.tensors[shadow].group = static_cast<int32_t>(groupIndex);
       group.members.push_back(shadow);
       useTensor_[v] = shadow;
       shadowLinks_.push_back({original, shadow});
@@ -498,11 +513,13 @@ private:
     edge.kind = kind;
     edge.op = op;
     edge.opClass = opClass;
+    checkIdRange(pg_.edges.size() + 1, "edges");
     pg_.edges.push_back(edge);
     edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
     numOperands_.push_back(static_cast<int32_t>(operands.size()));
-    pg_.edgeTensors.insert(pg_.edgeTensors.end(), operands.begin(), operands.end());
-    pg_.edgeTensors.insert(pg_.edgeTensors.end(), results.begin(), results.end());
+    for (auto list : {operands, results})
+      for (int64_t t : list) // a tensor id: in range (addTensor)
+        pg_.edgeTensors.push_back(static_cast<int32_t>(t));
     return static_cast<int64_t>(pg_.edges.size()) - 1;
   }
   int64_t addEdge(EdgeKind kind, int64_t op, std::initializer_list<int64_t> operands,
@@ -513,10 +530,10 @@ private:
 
   void linkEdgeTensors() {
     edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
-    const int64_t *tensors = pg_.edgeTensors.data();
+    const int32_t *tensors = pg_.edgeTensors.data();
     for (size_t e = 0; e < pg_.edges.size(); ++e) {
-      const int64_t *begin = tensors + edgeTensorBegin_[e];
-      const int64_t *end = tensors + edgeTensorBegin_[e + 1];
+      const int32_t *begin = tensors + edgeTensorBegin_[e];
+      const int32_t *end = tensors + edgeTensorBegin_[e + 1];
       pg_.edges[e].operands = {begin, begin + numOperands_[e]};
       pg_.edges[e].results = {begin + numOperands_[e], end};
     }
@@ -621,13 +638,12 @@ private:
     if (graph_.type(v).shape.empty())
       return useTensor_[v]; // scalars are never sharded: nothing to split
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
-    int64_t copy = addTensor(-1, *original.shape,
+    int64_t copy = addTensor(-1, *pg_.shapes[original.shapeId],
                              pg_.label(graph_, pg_.valueTensor[v]) + " (copy for " + consumer + ")",
                              pg_.states.state(original.stateId).forbidden);
     Tensor &tensor = pg_.tensors[copy];
     tensor.stateId = original.stateId;
-    tensor.user = std::move(original.user);
-    tensor.userOrigin = original.userOrigin;
+    tensor.user = original.user;
     tensor.origin = original.origin;
     const Op &def = *graph_.value(v).definingOp;
     std::vector<int64_t> operands;
