@@ -110,17 +110,18 @@ private:
   }
 
   static size_t positionOf(const Edge &edge, int64_t tensor) {
-    for (size_t k = 0; k < edge.operands.size(); ++k)
-      if (edge.operands[k] == tensor)
+    for (size_t k = 0; k < edge.operands().size(); ++k)
+      if (edge.operands()[k] == tensor)
         return k;
-    for (size_t k = 0; k < edge.results.size(); ++k)
-      if (edge.results[k] == tensor)
-        return edge.operands.size() + k;
+    for (size_t k = 0; k < edge.results().size(); ++k)
+      if (edge.results()[k] == tensor)
+        return edge.operands().size() + k;
     return SIZE_MAX;
   }
 
   static int64_t tensorAt(const Edge &edge, size_t k) {
-    return k < edge.operands.size() ? edge.operands[k] : edge.results[k - edge.operands.size()];
+    return k < edge.operands().size() ? edge.operands()[k]
+                                      : edge.results()[k - edge.operands().size()];
   }
 
   void explainReplicatedDim(int64_t tensor, size_t dim) {
@@ -152,7 +153,7 @@ private:
     size_t position = positionOf(edge, tensor);
     std::string via = edgeDescription(graph_, pg_, edge);
     OpShardingRule rule = edgeRule(graph_, pg_, edge);
-    size_t numTensors = edge.operands.size() + edge.results.size();
+    size_t numTensors = edge.numTensors();
     if (edge.opaque) {
       bool anyOffer = false;
       for (size_t s = 0; s < numTensors; ++s)
@@ -164,16 +165,16 @@ private:
     }
     std::vector<ShardingState> views;
     OpProjection projection;
-    projection.numOperands = edge.operands.size();
+    projection.numOperands = edge.operands().size();
     for (size_t k = 0; k < numTensors; ++k) {
       views.push_back(edgeView(pg_, edge, k));
       const auto &mapping =
-          k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
+          k < edge.operands().size() ? rule.operands[k] : rule.results[k - edge.operands().size()];
       projection.tensors.push_back(projectTensor(views.back(), mapping, rule.factorSizes));
     }
-    const auto &mapping = position < edge.operands.size()
+    const auto &mapping = position < edge.operands().size()
                               ? rule.operands[position]
-                              : rule.results[position - edge.operands.size()];
+                              : rule.results[position - edge.operands().size()];
     if (dim >= mapping.size())
       return;
     const ShardingState &own = views[position];
@@ -250,8 +251,8 @@ private:
   /// A barrier closed to the offer's direction, a blocked factor, two meshes.
   std::optional<std::string> barrierOrRule(const Offer &offer) const {
     const Edge &edge = offer.edge;
-    bool intoOperand = offer.position < edge.operands.size();
-    bool fromOperand = offer.source < edge.operands.size();
+    bool intoOperand = offer.position < edge.operands().size();
+    bool fromOperand = offer.source < edge.operands().size();
     // backward into operands, forward into results
     Direction needed = intoOperand ? Direction::Backward : Direction::Forward;
     if (intoOperand != fromOperand && !allows(edge.allowed, needed))

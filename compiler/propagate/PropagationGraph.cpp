@@ -10,6 +10,9 @@
 
 namespace shardgen::propagation {
 
+// A million-op graph has millions of each: their size is its memory.
+static_assert(sizeof(Tensor) <= 56 && sizeof(Edge) <= 40 && sizeof(Origin) <= 24);
+
 namespace {
 
 uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull) {
@@ -81,8 +84,7 @@ public:
     // few): reserved, so the large arrays are not copied while they grow.
     size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
     pg_.edges.reserve(expectedEdges);
-    edgeTensorBegin_.reserve(expectedEdges + 1);
-    numOperands_.reserve(expectedEdges);
+    edgeTensorBegin_.reserve(expectedEdges);
     pg_.edgeTensors.reserve(3 * expectedEdges);
     createValueTensors(graph_.main, {});
     addUserShardings();
@@ -120,10 +122,11 @@ private:
       begin[t + 1] += begin[t];
     pg_.tensorEdges.resize(static_cast<size_t>(begin.back()));
     std::vector<int32_t> next(begin.begin(), begin.end() - 1);
-    for (size_t e = 0; e < pg_.edges.size(); ++e)
-      for (const auto *tensors : {&pg_.edges[e].operands, &pg_.edges[e].results})
-        for (int32_t t : *tensors)
-          pg_.tensorEdges[next[t]++] = static_cast<int32_t>(e);
+    for (size_t e = 0; e < pg_.edges.size(); ++e) {
+      const Edge &edge = pg_.edges[e];
+      for (size_t k = 0; k < edge.numTensors(); ++k)
+        pg_.tensorEdges[next[edge.tensors[k]]++] = static_cast<int32_t>(e);
+    }
   }
 
   /// Lists the ops in walk order (pg_.ops); each region's op array gets
@@ -511,12 +514,13 @@ private:
                   std::span<const int64_t> results, OpClass opClass) {
     Edge edge;
     edge.kind = kind;
-    edge.op = op;
+    edge.op = static_cast<int32_t>(op); // an index into pg_.ops: fewer than the tensors
     edge.opClass = opClass;
+    edge.numOperands = static_cast<uint32_t>(operands.size());
+    edge.numResults = static_cast<uint32_t>(results.size());
     checkIdRange(pg_.edges.size() + 1, "edges");
     pg_.edges.push_back(edge);
     edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
-    numOperands_.push_back(static_cast<int32_t>(operands.size()));
     for (auto list : {operands, results})
       for (int64_t t : list) // a tensor id: in range (addTensor)
         pg_.edgeTensors.push_back(static_cast<int32_t>(t));
@@ -529,16 +533,9 @@ private:
   }
 
   void linkEdgeTensors() {
-    edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
-    const int32_t *tensors = pg_.edgeTensors.data();
-    for (size_t e = 0; e < pg_.edges.size(); ++e) {
-      const int32_t *begin = tensors + edgeTensorBegin_[e];
-      const int32_t *end = tensors + edgeTensorBegin_[e + 1];
-      pg_.edges[e].operands = {begin, begin + numOperands_[e]};
-      pg_.edges[e].results = {begin + numOperands_[e], end};
-    }
+    for (size_t e = 0; e < pg_.edges.size(); ++e)
+      pg_.edges[e].tensors = pg_.edgeTensors.data() + edgeTensorBegin_[e];
     edgeTensorBegin_ = {};
-    numOperands_ = {};
   }
 
   void emitOutputEdges() {
@@ -547,7 +544,7 @@ private:
           addEdge(EdgeKind::Identity, -1,
                   {useTensorOf(graph_.main.results[i].value, graph_.main.results[i].pointer)},
                   {pg_.outputTensor[i]}, OpClass::Unscheduled);
-      pg_.edges[e].output = static_cast<int64_t>(i);
+      pg_.edges[e].output = static_cast<int32_t>(i);
     }
   }
 
@@ -792,7 +789,7 @@ private:
       if (op.body && i < op.body->args.size()) {
         int64_t e = addEdge(EdgeKind::ManualIn, index, {info.inTensors[i]},
                             {pg_.valueTensor[op.body->args[i].value]}, OpClass::PassThrough);
-        pg_.edges[e].manual = manual;
+        pg_.edges[e].manual = static_cast<int32_t>(manual);
       }
     }
     if (!op.body)
@@ -802,7 +799,7 @@ private:
       int64_t e = addEdge(EdgeKind::ManualOut, index,
                           {useTensorOf(op.body->results[j].value, op.body->pointer)},
                           {pg_.valueTensor[op.results[j]]}, OpClass::PassThrough);
-      pg_.edges[e].manual = manual;
+      pg_.edges[e].manual = static_cast<int32_t>(manual);
     }
   }
 
@@ -822,7 +819,6 @@ private:
   std::vector<const Op *> specialOps_;           // see forSpecialOps
   std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
   std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
-  std::vector<int32_t> numOperands_;             // per edge
   struct ShapeHash {
     size_t operator()(const Shape &shape) const {
       uint64_t hash = 1469598103934665603ull;

@@ -54,7 +54,7 @@ struct Origin {
   }
 };
 
-enum class EdgeKind {
+enum class EdgeKind : uint8_t {
   Rule,      // an op with its sharding rule
   Identity,  // tensors of one shape, identity rule
   ManualIn,  // manual_computation operand (global, in_sharding) -> body arg (local)
@@ -62,18 +62,22 @@ enum class EdgeKind {
 };
 
 /// How op-priority propagation treats an edge (Shardy's op schedule).
-enum class OpClass {
+enum class OpClass : uint8_t {
   PassThrough, // elementwise, reshape, transpose, data-flow edges: first stages
   Broadcast,   // broadcast_in_dim: only backward until the last stage
   Other,
   Unscheduled, // graph outputs and barriers: only their own direction counts
 };
 
+/// About one per op: kept small (40 bytes).
 struct Edge {
+  /// Its tensor ids, operands then results, in PropagationGraph::edgeTensors.
+  const int32_t *tensors = nullptr;
+  uint32_t numOperands = 0, numResults = 0;
+  int32_t op = -1;     // index into PropagationGraph::ops; -1 for graph outputs
+  int32_t manual = -1; // ManualIn/ManualOut: index into PropagationGraph::manuals
+  int32_t output = -1; // the graph output this edge feeds
   EdgeKind kind = EdgeKind::Rule;
-  int64_t op = -1; // index into PropagationGraph::ops; -1 for graph outputs
-  /// Tensor ids, in PropagationGraph::edgeTensors.
-  std::span<const int32_t> operands, results;
   Direction allowed = Direction::Both; // barriers restrict it
   OpClass opClass = OpClass::Other;
   bool opaque = false; // a custom_call without sharding_rule
@@ -83,8 +87,10 @@ struct Edge {
   /// Shardy's isElementwise: elementwise ops (compare, select, clamp and
   /// convert too), sharding constraints (group shadows' included), barriers.
   bool elementwise = false;
-  int64_t manual = -1; // ManualIn/ManualOut: index into PropagationGraph::manuals
-  int64_t output = -1; // the graph output this edge feeds
+
+  std::span<const int32_t> operands() const { return {tensors, numOperands}; }
+  std::span<const int32_t> results() const { return {tensors + numOperands, numResults}; }
+  size_t numTensors() const { return size_t{numOperands} + numResults; }
 };
 
 /// A few million of these: kept small (52 bytes), with what most tensors
