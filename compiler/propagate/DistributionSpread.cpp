@@ -80,7 +80,7 @@ private:
         continue;
       spread_.pinnedBy[v] = tensor.user >= 0 && tensor.origin.kind != OriginKind::Group
                                 ? pg_.pointerOf(pg_.userOriginOf(tensor))
-                                : "sharding_group " + std::to_string(tensor.origin.groupId);
+                                : "sharding_group " + std::to_string(pg_.groupIdOf(tensor.origin));
     }
     for (const auto &result : graph_.main.results)
       if (result.sharding && spread_.pinnedBy[result.value].empty())

@@ -28,7 +28,7 @@ namespace {
 std::string userSlot(const PropagationGraph &pg, const Tensor &tensor) {
   const Origin &origin = pg.userOriginOf(tensor);
   if (origin.kind == OriginKind::Group)
-    return "sharding_group " + std::to_string(origin.groupId);
+    return "sharding_group " + std::to_string(pg.groupIdOf(origin));
   return pg.pointerOf(origin);
 }
 
@@ -81,7 +81,7 @@ private:
         out_ << "sharding_constraint at " << pg_.pointerOf(origin) << "\n";
         return;
       case OriginKind::Group:
-        out_ << "member of sharding_group " << origin.groupId << ", same as "
+        out_ << "member of sharding_group " << pg_.groupIdOf(origin) << ", same as "
              << (origin.source >= 0 ? name(origin.source) : std::string("another member")) << "\n";
         tensor = origin.source;
         break;
@@ -99,7 +99,7 @@ private:
   std::string step(const Origin &origin) const {
     std::string text;
     if (origin.kind == OriginKind::Group)
-      text = "as a member of sharding_group " + std::to_string(origin.groupId);
+      text = "as a member of sharding_group " + std::to_string(pg_.groupIdOf(origin));
     else if (origin.kind == OriginKind::Op)
       text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge]);
     else

@@ -221,7 +221,7 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
     break;
   case OriginKind::Group:
     out.kind = ShardingOrigin::Kind::Group;
-    out.groupId = origin.groupId;
+    out.groupId = pg.groupIdOf(origin);
     out.from = valueOf(origin.source);
     break;
   case OriginKind::Op:

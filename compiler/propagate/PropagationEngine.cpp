@@ -181,7 +181,7 @@ void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin orig
     copy.forbidden = current.forbidden;
     if (copy == current)
       continue;
-    recordOrigin(pg_, member, current, Origin::group(tensor, group.id));
+    recordOrigin(pg_, member, current, Origin::ofGroup(tensor, target.group));
     other.stateId = pg_.states.intern(std::move(copy));
     enqueueNeighbours(member, fromEdge);
   }

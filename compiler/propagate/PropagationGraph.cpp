@@ -11,7 +11,7 @@
 namespace shardgen::propagation {
 
 // A million-op graph has millions of each: their size is its memory.
-static_assert(sizeof(Tensor) <= 56 && sizeof(Edge) <= 40 && sizeof(Origin) <= 24);
+static_assert(sizeof(Tensor) <= 52 && sizeof(Edge) <= 40 && sizeof(Origin) <= 20);
 
 namespace {
 
@@ -236,27 +236,29 @@ private:
     return static_cast<int32_t>(pg_.users.size() - 1);
   }
 
-  Origin userOrigin(std::string pointer) {
+  /// At `base` + `suffix` (+ "/index"): see PointerPlace.
+  Origin userOrigin(const std::string &base, const char *suffix, int64_t index = -1) {
     Origin origin;
     origin.kind = OriginKind::User;
     origin.pointer = static_cast<int32_t>(pg_.pointers.size());
-    pg_.pointers.push_back(std::move(pointer));
+    pg_.pointers.push_back({&base, suffix, index});
     return origin;
   }
 
   void addUserShardings() {
     for (const auto &arg : graph_.main.args)
       if (arg.sharding)
-        setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
+        setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer, "/sharding"));
     forSpecialOps([&](const Op &op) {
       for (size_t j = 0; j < op.results.size() && j < op.shardings.size(); ++j) {
         if (!op.shardings[j])
           continue;
-        Origin origin = userOrigin(op.pluralResults ? joinPointer(op.pointer + "/shardings", j)
-                                                    : op.pointer + "/sharding");
+        Origin origin = op.pluralResults
+                            ? userOrigin(op.pointer, "/shardings", static_cast<int64_t>(j))
+                            : userOrigin(op.pointer, "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
-          pg_.pointers[origin.pointer] = op.pointer;
+          pg_.pointers[origin.pointer] = {&op.pointer, "", -1};
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
@@ -264,7 +266,7 @@ private:
         return;
       for (const auto &arg : op.body->args)
         if (arg.sharding)
-          setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
+          setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer, "/sharding"));
       const auto &attrs = op.attr<ManualComputationAttrs>();
       ManualInfo &info = pg_.manuals[manualOf_.at(&op)];
       for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -272,14 +274,14 @@ private:
                               "in_shardings[" + std::to_string(i) + "] of " + op.pointer, {});
         if (i < attrs.inShardings.size())
           setUser(t, attrs.inShardings[i],
-                  userOrigin(joinPointer(op.pointer + "/in_shardings", i)));
+                  userOrigin(op.pointer, "/in_shardings", static_cast<int64_t>(i)));
         info.inTensors.push_back(t);
       }
       for (size_t j = 0; j < op.results.size(); ++j) {
         int64_t t = pg_.valueTensor[op.results[j]];
         if (j < attrs.outShardings.size())
           setUser(t, attrs.outShardings[j],
-                  userOrigin(joinPointer(op.pointer + "/out_shardings", j)));
+                  userOrigin(op.pointer, "/out_shardings", static_cast<int64_t>(j)));
         info.outTensors.push_back(t);
       }
     });
@@ -287,7 +289,7 @@ private:
       const auto &result = graph_.main.results[i];
       int64_t t = addTensor(-1, graph_.type(result.value).shape, "output " + std::to_string(i), {});
       if (result.sharding)
-        setUser(t, *result.sharding, userOrigin(result.pointer + "/sharding"));
+        setUser(t, *result.sharding, userOrigin(result.pointer, "/sharding"));
       pg_.outputTensor.push_back(static_cast<int32_t>(t));
     }
   }
@@ -466,7 +468,7 @@ private:
           // copy is the member's own sharding, priorities included, so a
           // copied p1 dim waits for p1 like the original.
           tensor.stateId = pg_.tensors[commonTensor].stateId;
-          tensor.origin = Origin::group(commonTensor, group.id);
+          tensor.origin = Origin::ofGroup(commonTensor, groupIndex);
           tensor.user = addUser(tensor.stateId, tensor.origin);
         }
         tensor.group = static_cast<int32_t>(groupIndex);
@@ -831,6 +833,11 @@ private:
 };
 
 } // namespace
+
+std::string PointerPlace::text() const {
+  std::string text = *base + suffix;
+  return index >= 0 ? joinPointer(text, static_cast<size_t>(index)) : text;
+}
 
 PropagationGraph buildPropagationGraph(const Graph &graph) {
   PropagationGraph pg;

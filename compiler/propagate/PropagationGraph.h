@@ -34,9 +34,9 @@ struct Origin {
   /// User: the sharding's JSON pointer; Constraint: the op's; as an index
   /// into PropagationGraph::pointers (a tensor holds origins: no strings).
   int32_t pointer = -1;
-  int32_t edge = -1;    // Op: the edge crossed
-  int32_t source = -1;  // Op/Group: the tensor it came from
-  int64_t groupId = -1; // Group: the group_id the file gave
+  int32_t edge = -1;   // Op: the edge crossed
+  int32_t source = -1; // Op/Group: the tensor it came from
+  int32_t group = -1;  // Group: index into PropagationGraph::groups
 
   static Origin op(int64_t edge, int64_t source) {
     Origin origin;
@@ -45,11 +45,11 @@ struct Origin {
     origin.source = static_cast<int32_t>(source);
     return origin;
   }
-  static Origin group(int64_t source, int64_t groupId) {
+  static Origin ofGroup(int64_t source, int64_t group) {
     Origin origin;
     origin.kind = OriginKind::Group;
     origin.source = static_cast<int32_t>(source);
-    origin.groupId = groupId;
+    origin.group = static_cast<int32_t>(group);
     return origin;
   }
 };
@@ -119,6 +119,16 @@ struct Tensor {
   bool distributed = false;
 };
 
+/// A JSON pointer as the place in the graph it extends, not a string per
+/// origin: `*base` + `suffix`, then "/index" unless index < 0. `base` is a
+/// pointer string of the graph (it outlives the propagation graph).
+struct PointerPlace {
+  const std::string *base = nullptr;
+  const char *suffix = "";
+  int64_t index = -1;
+  std::string text() const;
+};
+
 /// A user sharding (Tensor::user): its state in PropagationGraph::states and
 /// where it was written.
 struct UserSharding {
@@ -169,7 +179,7 @@ struct PropagationGraph {
   std::vector<ManualInfo> manuals;
   std::vector<std::string> warnings;
   /// The JSON pointers user and constraint origins name (Origin::pointer).
-  std::vector<std::string> pointers;
+  std::vector<PointerPlace> pointers;
   /// Virtual tensors' names in diagnostics ("output 0", ...); a value's
   /// tensor is named by its value.
   std::unordered_map<int64_t, std::string> virtualLabels;
@@ -200,9 +210,11 @@ struct PropagationGraph {
     return extensionLists[tensor.extensions];
   }
 
-  const std::string &pointerOf(const Origin &origin) const {
-    static const std::string kNone;
-    return origin.pointer >= 0 ? pointers[origin.pointer] : kNone;
+  /// The group_id (as the file gave it) of a Group origin.
+  int64_t groupIdOf(const Origin &origin) const { return groups[origin.group].id; }
+
+  std::string pointerOf(const Origin &origin) const {
+    return origin.pointer >= 0 ? pointers[origin.pointer].text() : std::string();
   }
   std::string label(const Graph &graph, int64_t tensor) const {
     ValueId value = tensors[tensor].value;

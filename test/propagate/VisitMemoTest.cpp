@@ -18,7 +18,7 @@ namespace {
 
 bool sameOrigin(const Origin &a, const Origin &b) {
   return a.kind == b.kind && a.pointer == b.pointer && a.edge == b.edge && a.source == b.source &&
-         a.groupId == b.groupId;
+         a.group == b.group;
 }
 
 /// Runs the op-priority stages with `resolution` on two propagation graphs
