@@ -80,6 +80,7 @@ public:
     // tensors are not copied while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
+    checkIdRange(pg_.ops.size(), "ops");
     // About one edge per op (constant copies and manual boundaries add a
     // few): reserved, so the large arrays are not copied while they grow.
     size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
@@ -98,11 +99,24 @@ public:
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
           true;
     emitRegion(graph_.main);
+    releaseBuildState();
     linkEdgeTensors();
     listTensorEdges();
   }
 
 private:
+  /// What only finding the edges needs, freed before the per-tensor edge
+  /// lists are added (the build's peak for a large graph).
+  void releaseBuildState() {
+    uses_ = {};
+    useTensor_ = {};
+    constantExpression_ = {};
+    chainOf_ = {};
+    depthOf_ = {};
+    walkIndex_ = {};
+    specialOps_ = {};
+  }
+
   /// A graph whose tensors, edges or edge slots do not fit the int32 ids
   /// of the propagation graph is refused (about a billion ops).
   static void checkIdRange(size_t count, const char *what) {
@@ -495,7 +509,7 @@ private:
       pg_.setState(shadow, std::move(open));
       pg_.tensors[shadow].group = static_cast<int32_t>(groupIndex);
       group.members.push_back(shadow);
-      useTensor_[v] = shadow;
+      useTensor_[v] = static_cast<int32_t>(shadow);
       shadowLinks_.push_back({original, shadow});
     }
     pg_.groups.push_back(std::move(group));
@@ -681,38 +695,38 @@ private:
   std::vector<const Op *> canonicalOrder(const Region &region) {
     // Per value (0: a region argument); a body's values are its own.
     depthOf_.resize(graph_.values.size(), 0);
-    std::vector<int64_t> &depthOf = depthOf_;
+    std::vector<int32_t> &depthOf = depthOf_;
+    // One per op: int32 (no deeper than the ops, fewer than the tensors).
     struct Keyed {
-      int64_t depth;
+      int32_t depth;
+      uint32_t index;
       NameKey name;
-      size_t index;
-      const Op *op;
     };
     std::vector<Keyed> keyed;
     keyed.reserve(region.ops.size());
-    int64_t maxDepth = 0;
+    int32_t maxDepth = 0;
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op &op = region.ops[i];
       prefetchValueLists(region, i + kPrefetchDistance);
-      int64_t depth = 0;
+      int32_t depth = 0;
       for (ValueId v : op.operands)
         depth = std::max(depth, depthOf[v]);
       ++depth;
       maxDepth = std::max(maxDepth, depth);
       for (ValueId v : op.results)
         depthOf[v] = depth;
-      keyed.push_back({depth, opNameKey(op), i, &op});
+      keyed.push_back({depth, static_cast<uint32_t>(i), opNameKey(op)});
     }
     // By depth first (counting, linear), then each depth's few ops by name:
     // the same order as one sort by (depth, name, index), without sorting
     // a million entries at once.
-    std::vector<size_t> begin(static_cast<size_t>(maxDepth) + 2, 0);
+    std::vector<uint32_t> begin(static_cast<size_t>(maxDepth) + 2, 0);
     for (const Keyed &k : keyed)
       ++begin[static_cast<size_t>(k.depth) + 1];
     for (size_t d = 1; d < begin.size(); ++d)
       begin[d] += begin[d - 1];
     std::vector<const Keyed *> byDepth(keyed.size());
-    std::vector<size_t> next(begin.begin(), begin.end() - 1);
+    std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     for (const Keyed &k : keyed)
       byDepth[next[static_cast<size_t>(k.depth)]++] = &k;
     for (size_t d = 0; d + 1 < begin.size(); ++d)
@@ -725,7 +739,7 @@ private:
     std::vector<const Op *> order;
     order.reserve(keyed.size());
     for (const Keyed *k : byDepth)
-      order.push_back(k->op);
+      order.push_back(&region.ops[k->index]);
     return order;
   }
 
@@ -810,14 +824,14 @@ private:
   /// Per region: its ops' indices into pg_.ops (a handful of regions).
   std::unordered_map<const Region *, std::vector<int64_t>> walkIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
-  std::vector<int64_t> useTensor_;
+  std::vector<int32_t> useTensor_;
   Uses uses_;
   std::vector<char> constantExpression_; // per ValueId, see findConstantExpressions
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
   /// The start of a constraint chain -> (its first constraint, the tensor of
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
-  std::vector<int64_t> depthOf_;                 // see canonicalOrder
+  std::vector<int32_t> depthOf_;                 // see canonicalOrder
   std::vector<const Op *> specialOps_;           // see forSpecialOps
   std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
   std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
