@@ -2,9 +2,11 @@
 // Which way shardings may cross an edge: forward (operands to results),
 // backward, both or neither. Barriers and the op schedule restrict it.
 
+#include <cstdint>
+
 namespace shardgen::propagation {
 
-enum class Direction { None = 0, Forward = 1, Backward = 2, Both = 3 };
+enum class Direction : uint8_t { None = 0, Forward = 1, Backward = 2, Both = 3 };
 
 inline Direction intersect(Direction a, Direction b) {
   return static_cast<Direction>(static_cast<int>(a) & static_cast<int>(b));

@@ -78,9 +78,9 @@ private:
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!pg_.states.state(tensor.stateId).hasSharding())
         continue;
-      spread_.pinnedBy[v] = tensor.user && tensor.origin.kind != OriginKind::Group
-                                ? pg_.pointerOf(tensor.userOrigin)
-                                : "sharding_group " + std::to_string(tensor.origin.groupId);
+      spread_.pinnedBy[v] = tensor.user >= 0 && tensor.origin.kind != OriginKind::Group
+                                ? pg_.pointerOf(pg_.userOriginOf(tensor))
+                                : "sharding_group " + std::to_string(pg_.groupIdOf(tensor.origin));
     }
     for (const auto &result : graph_.main.results)
       if (result.sharding && spread_.pinnedBy[result.value].empty())

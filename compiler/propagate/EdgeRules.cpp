@@ -38,10 +38,9 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
   if (edge.kind == EdgeKind::Rule)
     return shardingRuleFor(graph, *pg.ops[edge.op]);
   // Identities run on the local (body-side) shape for manual boundaries.
-  int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results[0] : edge.operands[0];
-  return identityShardingRule(*pg.tensors[shapeTensor].shape,
-                              static_cast<int64_t>(edge.operands.size()),
-                              static_cast<int64_t>(edge.results.size()));
+  int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results()[0] : edge.operands()[0];
+  return identityShardingRule(pg.shapeOf(shapeTensor), static_cast<int64_t>(edge.operands().size()),
+                              static_cast<int64_t>(edge.results().size()));
 }
 
 int32_t EdgeRules::indexOf(int64_t edge) {
@@ -65,9 +64,9 @@ size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {
 /// The edge's tensors' shapes (equal to its op's values' shapes) by id.
 void EdgeRules::keyShapes(const Edge &edge) {
   key_.clear();
-  for (const auto *tensors : {&edge.operands, &edge.results}) {
-    key_.push_back(static_cast<int64_t>(tensors->size()));
-    for (int64_t t : *tensors)
+  for (std::span<const int32_t> tensors : {edge.operands(), edge.results()}) {
+    key_.push_back(static_cast<int64_t>(tensors.size()));
+    for (int64_t t : tensors)
       key_.push_back(pg_.tensors[t].shapeId);
   }
 }

@@ -26,9 +26,10 @@ namespace {
 /// Where a tensor's own sharding was written: its JSON pointer, or the group
 /// whose member's sharding it copied.
 std::string userSlot(const PropagationGraph &pg, const Tensor &tensor) {
-  if (tensor.userOrigin.kind == OriginKind::Group)
-    return "sharding_group " + std::to_string(tensor.userOrigin.groupId);
-  return pg.pointerOf(tensor.userOrigin);
+  const Origin &origin = pg.userOriginOf(tensor);
+  if (origin.kind == OriginKind::Group)
+    return "sharding_group " + std::to_string(pg.groupIdOf(origin));
+  return pg.pointerOf(origin);
 }
 
 class Explainer {
@@ -42,9 +43,9 @@ public:
          << "\n";
     out_ << "origin:\n";
     originChain(tensor);
-    for (const Origin &extension : target.extensions)
+    for (const Origin &extension : pg_.extensionsOf(target))
       out_ << "  then extended " << step(extension) << "\n";
-    for (size_t d = 0; d < target.shape->size(); ++d)
+    for (size_t d = 0; d < pg_.shapeOf(tensor).size(); ++d)
       if (pg_.stateOf(tensor).hasSharding() && pg_.stateOf(tensor).dims[d].axes.empty())
         explainReplicatedDim(tensor, d);
     return out_.str();
@@ -80,7 +81,7 @@ private:
         out_ << "sharding_constraint at " << pg_.pointerOf(origin) << "\n";
         return;
       case OriginKind::Group:
-        out_ << "member of sharding_group " << origin.groupId << ", same as "
+        out_ << "member of sharding_group " << pg_.groupIdOf(origin) << ", same as "
              << (origin.source >= 0 ? name(origin.source) : std::string("another member")) << "\n";
         tensor = origin.source;
         break;
@@ -98,7 +99,7 @@ private:
   std::string step(const Origin &origin) const {
     std::string text;
     if (origin.kind == OriginKind::Group)
-      text = "as a member of sharding_group " + std::to_string(origin.groupId);
+      text = "as a member of sharding_group " + std::to_string(pg_.groupIdOf(origin));
     else if (origin.kind == OriginKind::Op)
       text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge]);
     else
@@ -109,28 +110,30 @@ private:
   }
 
   static size_t positionOf(const Edge &edge, int64_t tensor) {
-    for (size_t k = 0; k < edge.operands.size(); ++k)
-      if (edge.operands[k] == tensor)
+    for (size_t k = 0; k < edge.operands().size(); ++k)
+      if (edge.operands()[k] == tensor)
         return k;
-    for (size_t k = 0; k < edge.results.size(); ++k)
-      if (edge.results[k] == tensor)
-        return edge.operands.size() + k;
+    for (size_t k = 0; k < edge.results().size(); ++k)
+      if (edge.results()[k] == tensor)
+        return edge.operands().size() + k;
     return SIZE_MAX;
   }
 
   static int64_t tensorAt(const Edge &edge, size_t k) {
-    return k < edge.operands.size() ? edge.operands[k] : edge.results[k - edge.operands.size()];
+    return k < edge.operands().size() ? edge.operands()[k]
+                                      : edge.results()[k - edge.operands().size()];
   }
 
   void explainReplicatedDim(int64_t tensor, size_t dim) {
     const Tensor &target = pg_.tensors[tensor];
-    out_ << "dim " << dim << " (size " << (*target.shape)[dim] << ") is replicated:\n";
+    out_ << "dim " << dim << " (size " << pg_.shapeOf(tensor)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
     for (int64_t e : pg_.edgesOf(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
-      if (target.user && dim < target.user->dims.size() && target.user->dims[dim].closed)
+      const ShardingState *user = pg_.userOf(target);
+      if (user && dim < user->dims.size() && user->dims[dim].closed)
         out_ << "  - closed dim: the sharding at " << userSlot(pg_, target)
              << " closes it, so it may not gain axes\n";
       out_ << "  - nothing offered an axis for it";
@@ -150,7 +153,7 @@ private:
     size_t position = positionOf(edge, tensor);
     std::string via = edgeDescription(graph_, pg_, edge);
     OpShardingRule rule = edgeRule(graph_, pg_, edge);
-    size_t numTensors = edge.operands.size() + edge.results.size();
+    size_t numTensors = edge.numTensors();
     if (edge.opaque) {
       bool anyOffer = false;
       for (size_t s = 0; s < numTensors; ++s)
@@ -162,16 +165,16 @@ private:
     }
     std::vector<ShardingState> views;
     OpProjection projection;
-    projection.numOperands = edge.operands.size();
+    projection.numOperands = edge.operands().size();
     for (size_t k = 0; k < numTensors; ++k) {
       views.push_back(edgeView(pg_, edge, k));
       const auto &mapping =
-          k < edge.operands.size() ? rule.operands[k] : rule.results[k - edge.operands.size()];
+          k < edge.operands().size() ? rule.operands[k] : rule.results[k - edge.operands().size()];
       projection.tensors.push_back(projectTensor(views.back(), mapping, rule.factorSizes));
     }
-    const auto &mapping = position < edge.operands.size()
+    const auto &mapping = position < edge.operands().size()
                               ? rule.operands[position]
-                              : rule.results[position - edge.operands.size()];
+                              : rule.results[position - edge.operands().size()];
     if (dim >= mapping.size())
       return;
     const ShardingState &own = views[position];
@@ -248,8 +251,8 @@ private:
   /// A barrier closed to the offer's direction, a blocked factor, two meshes.
   std::optional<std::string> barrierOrRule(const Offer &offer) const {
     const Edge &edge = offer.edge;
-    bool intoOperand = offer.position < edge.operands.size();
-    bool fromOperand = offer.source < edge.operands.size();
+    bool intoOperand = offer.position < edge.operands().size();
+    bool fromOperand = offer.source < edge.operands().size();
     // backward into operands, forward into results
     Direction needed = intoOperand ? Direction::Backward : Direction::Forward;
     if (intoOperand != fromOperand && !allows(edge.allowed, needed))
@@ -273,7 +276,7 @@ private:
     const ShardingState &own = offer.own;
     const SubAxis &axis = offer.axis();
     const std::string &axisName = offer.axisName;
-    if (target.user && offer.projection.tensors[offer.position].factors[offer.factor].closed)
+    if (target.user >= 0 && offer.projection.tensors[offer.position].factors[offer.factor].closed)
       return "closed dim: " + offer.text + ", but the dim is closed in the sharding at " +
              userSlot(pg_, target);
     if (overlapsAny(axis, own.replicated))

@@ -47,11 +47,12 @@ bool lessAxis(const SubAxis &a, const SubAxis &b) {
 std::vector<int64_t> hideLowerPriorities(PropagationGraph &pg) {
   std::set<int64_t> levels;
   for (Tensor &tensor : pg.tensors) {
-    if (!tensor.user)
+    const ShardingState *user = pg.userOf(tensor);
+    if (!user)
       continue;
     ShardingState state = pg.states.state(tensor.stateId);
-    for (size_t d = 0; d < tensor.user->dims.size(); ++d) {
-      int64_t priority = priorityOf(tensor.user->dims[d]);
+    for (size_t d = 0; d < user->dims.size(); ++d) {
+      int64_t priority = priorityOf(user->dims[d]);
       if (priority == 0)
         continue;
       levels.insert(priority);
@@ -66,16 +67,17 @@ std::vector<int64_t> hideLowerPriorities(PropagationGraph &pg) {
 }
 
 void revealPriority(PropagationGraph &pg, int64_t level) {
-  for (Tensor &tensor : pg.tensors) {
-    if (!tensor.user)
+  for (size_t t = 0; t < pg.tensors.size(); ++t) {
+    const ShardingState *user = pg.userOf(pg.tensors[t]);
+    if (!user)
       continue;
-    ShardingState state = pg.states.state(tensor.stateId);
-    for (size_t d = 0; d < tensor.user->dims.size(); ++d) {
-      const DimState &original = tensor.user->dims[d];
+    ShardingState state = pg.stateOf(static_cast<int64_t>(t));
+    for (size_t d = 0; d < user->dims.size(); ++d) {
+      const DimState &original = user->dims[d];
       if (priorityOf(original) != level)
         continue;
       if (!original.axes.empty())
-        recordOrigin(tensor, state, tensor.userOrigin);
+        recordOrigin(pg, static_cast<int64_t>(t), state, pg.userOriginOf(pg.tensors[t]));
       state.dims[d] = original;
       AxisList &replicated = state.replicated;
       replicated.erase(std::remove_if(replicated.begin(), replicated.end(),
@@ -85,7 +87,7 @@ void revealPriority(PropagationGraph &pg, int64_t level) {
                                       }),
                        replicated.end());
     }
-    tensor.stateId = pg.states.intern(std::move(state));
+    pg.tensors[t].stateId = pg.states.intern(std::move(state));
   }
 }
 
@@ -131,9 +133,10 @@ void replicateTheRest(const Graph &graph, PropagationGraph &pg) {
       continue;
     ShardingState state = pg.states.state(tensor.stateId);
     state.mesh = mesh;
-    state.dims.assign(tensor.shape->size(), DimState{{}, true, std::nullopt});
+    state.dims.assign(pg.shapes[tensor.shapeId]->size(), DimState{{}, true, std::nullopt});
     tensor.stateId = pg.states.intern(std::move(state));
-    tensor.origin = Origin{OriginKind::Default, -1, -1, -1, -1};
+    tensor.origin = Origin{};
+    tensor.origin.kind = OriginKind::Default;
   }
 }
 
@@ -149,7 +152,7 @@ void closeDistributedTensors(PropagationGraph &pg, const DistributionSpread &spr
     ShardingState state;
     state.forbidden = pg.states.state(tensor.stateId).forbidden;
     tensor.stateId = pg.states.intern(std::move(state));
-    tensor.user.reset();
+    tensor.user = -1;
     tensor.origin = Origin{};
   }
 }
@@ -220,7 +223,7 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
     break;
   case OriginKind::Group:
     out.kind = ShardingOrigin::Kind::Group;
-    out.groupId = origin.groupId;
+    out.groupId = pg.groupIdOf(origin);
     out.from = valueOf(origin.source);
     break;
   case OriginKind::Op:

@@ -66,7 +66,7 @@ bool sameMesh(const Graph &graph, int32_t a, int32_t b) {
 
 int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &edge) {
   int32_t mesh = -1;
-  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+  for (size_t k = 0; k < edge.numTensors(); ++k) {
     int32_t other = pg.stateOf(tensorAt(edge, k)).mesh;
     if (other < 0)
       continue;
@@ -143,19 +143,27 @@ void PropagationEngine::enqueueNeighbours(int64_t tensor, int64_t exceptEdge) {
       worklist_.push(e);
 }
 
-void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin) {
+void recordOrigin(PropagationGraph &pg, int64_t tensor, const ShardingState &current,
+                  Origin origin) {
   constexpr size_t kMaxExtensions = 8;
-  bool hadAxes = current.hasAxes();
-  if (!hadAxes || tensor.origin.kind == OriginKind::None)
-    tensor.origin = origin;
-  else if (tensor.extensions.size() < kMaxExtensions)
-    tensor.extensions.push_back(origin);
+  Tensor &target = pg.tensors[tensor];
+  if (!current.hasAxes() || target.origin.kind == OriginKind::None) {
+    target.origin = origin;
+    return;
+  }
+  if (target.extensions < 0) { // the tensor's first: most tensors never get one
+    target.extensions = static_cast<int32_t>(pg.extensionLists.size());
+    pg.extensionLists.emplace_back();
+  }
+  std::vector<Origin> &extensions = pg.extensionLists[target.extensions];
+  if (extensions.size() < kMaxExtensions)
+    extensions.push_back(origin);
 }
 
 void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin origin,
                                     int64_t fromEdge) {
+  recordOrigin(pg_, tensor, pg_.stateOf(tensor), origin);
   Tensor &target = pg_.tensors[tensor];
-  recordOrigin(target, pg_.states.state(target.stateId), origin);
   target.stateId = stateId;
   enqueueNeighbours(tensor, fromEdge);
   if (target.group < 0)
@@ -173,7 +181,7 @@ void PropagationEngine::setSharding(int64_t tensor, int32_t stateId, Origin orig
     copy.forbidden = current.forbidden;
     if (copy == current)
       continue;
-    recordOrigin(other, current, Origin{OriginKind::Group, -1, -1, tensor, group.id});
+    recordOrigin(pg_, member, current, Origin::ofGroup(tensor, target.group));
     other.stateId = pg_.states.intern(std::move(copy));
     enqueueNeighbours(member, fromEdge);
   }
@@ -224,7 +232,7 @@ bool PropagationEngine::crossesInStage(const Edge &edge) const {
 /// meshes, or no axes at all). Tensors without a sharding remember the mesh
 /// as where a replicated default will live.
 int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
-  size_t numTensors = edge.operands.size() + edge.results.size();
+  size_t numTensors = edge.numTensors();
   int32_t mesh = -1;
   for (size_t k = 0; k < numTensors; ++k) {
     int32_t other = pg_.states.mesh(pg_.tensors[tensorAt(edge, k)].stateId);
@@ -252,8 +260,8 @@ int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
 /// seen as they are, except a manual boundary's global side.
 void PropagationEngine::project(const Edge &edge, const OpShardingRule &rule,
                                 OpProjection &projection) {
-  size_t numTensors = edge.operands.size() + edge.results.size();
-  projection.numOperands = edge.operands.size();
+  size_t numTensors = edge.numTensors();
+  projection.numOperands = edge.operands().size();
   projection.tensors.resize(numTensors);
   for (size_t k = 0; k < numTensors; ++k) {
     projectTensor(*views_[k], tensorFactors(rule, edge, k), rule.factorSizes,
@@ -277,14 +285,14 @@ bool PropagationEngine::memoizable(const Edge &edge) const {
   // A tensor the edge holds twice (x * x) sees its own first update when
   // its second place is written: the outcome differs from an edge holding
   // two tensors with the same states.
-  size_t numTensors = edge.operands.size() + edge.results.size();
+  size_t numTensors = edge.numTensors();
   for (size_t k = 1; k < numTensors; ++k)
     for (size_t j = 0; j < k; ++j)
       if (tensorAt(edge, j) == tensorAt(edge, k))
         return false;
   if (pg_.groups.empty())
     return true; // most graphs: no tensor to look at
-  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k)
+  for (size_t k = 0; k < edge.numTensors(); ++k)
     if (pg_.tensors[tensorAt(edge, k)].group >= 0)
       return false;
   return true;
@@ -296,10 +304,10 @@ void PropagationEngine::memoKey(const Edge &edge, int32_t rule) {
   memoKey_.push_back(rule);
   memoKey_.push_back(resolution_ == ConflictResolution::Basic ? 0 : 1);
   memoKey_.push_back(edge.elementwise ? 1 : 0);
-  memoKey_.push_back(static_cast<int64_t>(edge.operands.size()));
+  memoKey_.push_back(static_cast<int64_t>(edge.operands().size()));
   for (Direction direction : directions_)
     memoKey_.push_back(static_cast<int64_t>(direction));
-  for (size_t k = 0; k < edge.operands.size() + edge.results.size(); ++k) {
+  for (size_t k = 0; k < edge.numTensors(); ++k) {
     int64_t t = tensorAt(edge, k);
     bool distributed = pg_.anyDistributed && pg_.tensors[t].distributed;
     memoKey_.push_back(int64_t{pg_.tensors[t].stateId} * 2 + (distributed ? 1 : 0));
@@ -326,7 +334,7 @@ void PropagationEngine::visit(int64_t edgeIndex) {
       return;
     }
   }
-  size_t numTensors = edge.operands.size() + edge.results.size();
+  size_t numTensors = edge.numTensors();
   views_.resize(numTensors);
   for (size_t k = 0; k < numTensors; ++k) {
     if (isGlobalSide(edge, k)) {
@@ -350,8 +358,8 @@ void PropagationEngine::replay(int64_t edgeIndex, std::span<const VisitMemo::Ste
   const Edge &edge = pg_.edges[edgeIndex];
   for (const VisitMemo::Step &step : steps) {
     int64_t t = tensorAt(edge, static_cast<size_t>(step.position));
-    Origin origin{OriginKind::Op, -1, edgeIndex,
-                  step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1, -1};
+    Origin origin = Origin::op(
+        edgeIndex, step.source >= 0 ? tensorAt(edge, static_cast<size_t>(step.source)) : -1);
     setSharding(t, step.state, origin, edgeIndex);
   }
 }
@@ -379,7 +387,7 @@ void PropagationEngine::writeBack(int64_t edgeIndex, const OpShardingRule &rule,
     int32_t id = pg_.states.intern(std::move(next));
     if (record)
       steps_.push_back({static_cast<int32_t>(k), id, static_cast<int32_t>(source)});
-    Origin origin{OriginKind::Op, -1, edgeIndex, source >= 0 ? tensorAt(edge, source) : -1, -1};
+    Origin origin = Origin::op(edgeIndex, source >= 0 ? tensorAt(edge, source) : -1);
     setSharding(t, id, origin, edgeIndex);
   }
 }

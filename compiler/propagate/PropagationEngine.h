@@ -36,14 +36,14 @@ ShardingState restoreManualAxes(const ShardingState &local, const ManualView &vi
 
 /// Tensor `position` of `edge` (operands first).
 inline int64_t tensorAt(const Edge &edge, size_t position) {
-  return position < edge.operands.size() ? edge.operands[position]
-                                         : edge.results[position - edge.operands.size()];
+  return position < edge.operands().size() ? edge.operands()[position]
+                                           : edge.results()[position - edge.operands().size()];
 }
 /// The factors of tensor `position` of `edge` in its rule.
 inline const OpShardingRule::TensorFactors &tensorFactors(const OpShardingRule &rule,
                                                           const Edge &edge, size_t position) {
-  return position < edge.operands.size() ? rule.operands[position]
-                                         : rule.results[position - edge.operands.size()];
+  return position < edge.operands().size() ? rule.operands[position]
+                                           : rule.results[position - edge.operands().size()];
 }
 /// The state of tensor `position` (operands first) of `edge` as the edge sees it.
 ShardingState edgeView(const PropagationGraph &pg, const Edge &edge, size_t position);
@@ -60,7 +60,8 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
 
 /// Records `origin` as where the tensor's sharding came from if its
 /// `current` state has no axes yet, else as an extension of it. Call before changing the state.
-void recordOrigin(Tensor &tensor, const ShardingState &current, Origin origin);
+void recordOrigin(PropagationGraph &pg, int64_t tensor, const ShardingState &current,
+                  Origin origin);
 
 class PropagationEngine {
 public:

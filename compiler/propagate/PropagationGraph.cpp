@@ -10,6 +10,9 @@
 
 namespace shardgen::propagation {
 
+// A million-op graph has millions of each: their size is its memory.
+static_assert(sizeof(Tensor) <= 52 && sizeof(Edge) <= 40 && sizeof(Origin) <= 20);
+
 namespace {
 
 uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull) {
@@ -70,22 +73,25 @@ public:
   Builder(const Graph &graph, PropagationGraph &pg) : graph_(graph), pg_(pg) {}
 
   void build() {
+    // Ids are stored as int32 (kMaxPropagationIds); edges and virtual
+    // tensors are checked as they come (checkIdRange).
+    checkIdRange(graph_.values.size() + graph_.main.results.size(), "tensors");
     // One tensor per value plus a few virtual ones; reserved so that the
-    // (large) tensors are not moved while the vector grows.
+    // tensors are not copied while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
+    checkIdRange(pg_.ops.size(), "ops");
     // About one edge per op (constant copies and manual boundaries add a
     // few): reserved, so the large arrays are not copied while they grow.
     size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
     pg_.edges.reserve(expectedEdges);
-    edgeTensorBegin_.reserve(expectedEdges + 1);
-    numOperands_.reserve(expectedEdges);
+    edgeTensorBegin_.reserve(expectedEdges);
     pg_.edgeTensors.reserve(3 * expectedEdges);
     createValueTensors(graph_.main, {});
     addUserShardings();
     uses_ = computeUses(graph_);
     applyShardingConstraints();
-    useTensor_ = pg_.valueTensor;
+    useTensor_.assign(pg_.valueTensor.begin(), pg_.valueTensor.end());
     findConstantExpressions();
     buildGroups();
     emitOutputEdges();
@@ -93,27 +99,48 @@ public:
       pg_.edges[addEdge(EdgeKind::Identity, -1, {from}, {to}, OpClass::PassThrough)].elementwise =
           true;
     emitRegion(graph_.main);
+    releaseBuildState();
     linkEdgeTensors();
     listTensorEdges();
   }
 
 private:
+  /// What only finding the edges needs, freed before the per-tensor edge
+  /// lists are added (the build's peak for a large graph).
+  void releaseBuildState() {
+    uses_ = {};
+    useTensor_ = {};
+    constantExpression_ = {};
+    chainOf_ = {};
+    depthOf_ = {};
+    walkIndex_ = {};
+    specialOps_ = {};
+  }
+
+  /// A graph whose tensors, edges or edge slots do not fit the int32 ids
+  /// of the propagation graph is refused (about a billion ops).
+  static void checkIdRange(size_t count, const char *what) {
+    if (count > static_cast<size_t>(kMaxPropagationIds))
+      fail("", "the graph is too large to propagate: " + std::to_string(count) + " " + what +
+                   ", more than " + std::to_string(kMaxPropagationIds));
+  }
+
   /// Each tensor's edges in edge order, in one flat array: count, then place.
   void listTensorEdges() {
-    std::vector<int64_t> &begin = pg_.tensorEdgeBegin;
+    checkIdRange(pg_.edgeTensors.size(), "tensor uses");
+    std::vector<int32_t> &begin = pg_.tensorEdgeBegin;
     begin.assign(pg_.tensors.size() + 1, 0);
-    for (const Edge &edge : pg_.edges)
-      for (const auto *tensors : {&edge.operands, &edge.results})
-        for (int64_t t : *tensors)
-          ++begin[t + 1];
+    for (int32_t t : pg_.edgeTensors)
+      ++begin[static_cast<size_t>(t) + 1];
     for (size_t t = 0; t < pg_.tensors.size(); ++t)
       begin[t + 1] += begin[t];
     pg_.tensorEdges.resize(static_cast<size_t>(begin.back()));
-    std::vector<int64_t> next(begin.begin(), begin.end() - 1);
-    for (size_t e = 0; e < pg_.edges.size(); ++e)
-      for (const auto *tensors : {&pg_.edges[e].operands, &pg_.edges[e].results})
-        for (int64_t t : *tensors)
-          pg_.tensorEdges[next[t]++] = static_cast<int64_t>(e);
+    std::vector<int32_t> next(begin.begin(), begin.end() - 1);
+    for (size_t e = 0; e < pg_.edges.size(); ++e) {
+      const Edge &edge = pg_.edges[e];
+      for (size_t k = 0; k < edge.numTensors(); ++k)
+        pg_.tensorEdges[next[edge.tensors[k]]++] = static_cast<int32_t>(e);
+    }
   }
 
   /// Lists the ops in walk order (pg_.ops); each region's op array gets
@@ -151,9 +178,9 @@ private:
   /// `label`: a virtual tensor's (a value's is its name).
   int64_t addTensor(ValueId value, const Shape &shape, std::string label,
                     const AxisList &forbidden) {
-    Tensor &tensor = pg_.tensors.emplace_back(); // built in place: a Tensor is large
-    tensor.value = value;
-    tensor.shape = &shape;
+    checkIdRange(pg_.tensors.size() + 1, "tensors");
+    Tensor &tensor = pg_.tensors.emplace_back();
+    tensor.value = static_cast<int32_t>(value);
     tensor.shapeId = shapeIdOf(shape);
     auto t = static_cast<int64_t>(pg_.tensors.size()) - 1;
     if (value < 0)
@@ -168,13 +195,15 @@ private:
 
   int32_t shapeIdOf(const Shape &shape) {
     auto [it, inserted] = shapeIds_.try_emplace(shape, static_cast<int32_t>(shapeIds_.size()));
+    if (inserted)
+      pg_.shapes.push_back(&shape);
     return it->second;
   }
 
   void createValueTensors(const Region &region, const AxisList &forbidden) {
     pg_.valueTensor.resize(graph_.values.size(), -1);
     auto create = [&](ValueId v) {
-      pg_.valueTensor[v] = addTensor(v, graph_.type(v).shape, {}, forbidden);
+      pg_.valueTensor[v] = static_cast<int32_t>(addTensor(v, graph_.type(v).shape, {}, forbidden));
     };
     for (const auto &arg : region.args)
       create(arg.value);
@@ -211,33 +240,39 @@ private:
     Tensor &tensor = pg_.tensors[t];
     ShardingState state = toState(sharding, graph_);
     state.forbidden = pg_.stateOf(t).forbidden;
-    tensor.user = std::make_shared<const ShardingState>(state);
     tensor.stateId = pg_.states.intern(std::move(state));
-    tensor.userOrigin = origin;
+    tensor.user = addUser(tensor.stateId, origin);
     tensor.origin = origin;
   }
 
-  Origin userOrigin(std::string pointer) {
+  int32_t addUser(int32_t stateId, Origin origin) {
+    pg_.users.push_back({stateId, origin});
+    return static_cast<int32_t>(pg_.users.size() - 1);
+  }
+
+  /// At `base` + `suffix` (+ "/index"): see PointerPlace.
+  Origin userOrigin(const std::string &base, const char *suffix, int64_t index = -1) {
     Origin origin;
     origin.kind = OriginKind::User;
     origin.pointer = static_cast<int32_t>(pg_.pointers.size());
-    pg_.pointers.push_back(std::move(pointer));
+    pg_.pointers.push_back({&base, suffix, index});
     return origin;
   }
 
   void addUserShardings() {
     for (const auto &arg : graph_.main.args)
       if (arg.sharding)
-        setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
+        setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer, "/sharding"));
     forSpecialOps([&](const Op &op) {
       for (size_t j = 0; j < op.results.size() && j < op.shardings.size(); ++j) {
         if (!op.shardings[j])
           continue;
-        Origin origin = userOrigin(op.pluralResults ? joinPointer(op.pointer + "/shardings", j)
-                                                    : op.pointer + "/sharding");
+        Origin origin = op.pluralResults
+                            ? userOrigin(op.pointer, "/shardings", static_cast<int64_t>(j))
+                            : userOrigin(op.pointer, "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
-          pg_.pointers[origin.pointer] = op.pointer;
+          pg_.pointers[origin.pointer] = {&op.pointer, "", -1};
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
@@ -245,7 +280,7 @@ private:
         return;
       for (const auto &arg : op.body->args)
         if (arg.sharding)
-          setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer + "/sharding"));
+          setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer, "/sharding"));
       const auto &attrs = op.attr<ManualComputationAttrs>();
       ManualInfo &info = pg_.manuals[manualOf_.at(&op)];
       for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -253,14 +288,14 @@ private:
                               "in_shardings[" + std::to_string(i) + "] of " + op.pointer, {});
         if (i < attrs.inShardings.size())
           setUser(t, attrs.inShardings[i],
-                  userOrigin(joinPointer(op.pointer + "/in_shardings", i)));
+                  userOrigin(op.pointer, "/in_shardings", static_cast<int64_t>(i)));
         info.inTensors.push_back(t);
       }
       for (size_t j = 0; j < op.results.size(); ++j) {
         int64_t t = pg_.valueTensor[op.results[j]];
         if (j < attrs.outShardings.size())
           setUser(t, attrs.outShardings[j],
-                  userOrigin(joinPointer(op.pointer + "/out_shardings", j)));
+                  userOrigin(op.pointer, "/out_shardings", static_cast<int64_t>(j)));
         info.outTensors.push_back(t);
       }
     });
@@ -268,8 +303,8 @@ private:
       const auto &result = graph_.main.results[i];
       int64_t t = addTensor(-1, graph_.type(result.value).shape, "output " + std::to_string(i), {});
       if (result.sharding)
-        setUser(t, *result.sharding, userOrigin(result.pointer + "/sharding"));
-      pg_.outputTensor.push_back(t);
+        setUser(t, *result.sharding, userOrigin(result.pointer, "/sharding"));
+      pg_.outputTensor.push_back(static_cast<int32_t>(t));
     }
   }
 
@@ -308,7 +343,7 @@ private:
     findConstraintChains(uses, asks);
     for (auto &[value, list] : asks) {
       Tensor &tensor = pg_.tensors[pg_.valueTensor[value]];
-      if (tensor.user)
+      if (tensor.user >= 0)
         continue;
       const Ask &first = list.front();
       bool agree = std::all_of(list.begin(), list.end(), [&](const Ask &other) {
@@ -326,11 +361,11 @@ private:
              graph_.value(ask.op->results[0]).name < graph_.value(named->op->results[0]).name))
           named = &ask;
       const Tensor &source = pg_.tensors[named->tensor];
-      ShardingState state = *source.user;
+      ShardingState state = *pg_.userOf(source);
       state.forbidden = pg_.states.state(tensor.stateId).forbidden;
-      tensor.user = std::make_shared<const ShardingState>(state);
       tensor.stateId = pg_.states.intern(std::move(state));
-      tensor.origin = tensor.userOrigin = source.origin;
+      tensor.origin = source.origin;
+      tensor.user = addUser(tensor.stateId, source.origin);
     }
   }
 
@@ -353,7 +388,7 @@ private:
       const Op *def = graph_.value(input).definingOp;
       if (list.size() != 1 || head->kind != OpKind::ShardingConstraint ||
           (def && def->kind == OpKind::ShardingConstraint) ||
-          pg_.tensors[pg_.valueTensor[input]].user)
+          pg_.tensors[pg_.valueTensor[input]].user >= 0)
         continue;
       const Op *tail = head;
       for (;;) {
@@ -447,11 +482,10 @@ private:
           // copy is the member's own sharding, priorities included, so a
           // copied p1 dim waits for p1 like the original.
           tensor.stateId = pg_.tensors[commonTensor].stateId;
-          tensor.origin = Origin{OriginKind::Group, -1, -1, commonTensor, group.id};
-          tensor.user = std::make_shared<const ShardingState>(*common);
-          tensor.userOrigin = tensor.origin;
+          tensor.origin = Origin::ofGroup(commonTensor, groupIndex);
+          tensor.user = addUser(tensor.stateId, tensor.origin);
         }
-        tensor.group = groupIndex;
+        tensor.group = static_cast<int32_t>(groupIndex);
         group.members.push_back(t);
       }
       pg_.groups.push_back(std::move(group));
@@ -464,18 +498,18 @@ private:
     int32_t commonMesh = common->mesh;
     for (ValueId v : values) {
       int64_t original = pg_.valueTensor[v];
-      const Shape &shape = *pg_.tensors[original].shape;
+      const Shape &shape = pg_.shapeOf(original);
       std::string label =
           pg_.label(graph_, original) + " (group " + std::to_string(group.id) + " member)";
       AxisList forbidden = pg_.stateOf(original).forbidden;
       int64_t shadow = addTensor(-1, shape, std::move(label), forbidden);
       ShardingState open = pg_.stateOf(shadow);
       open.mesh = commonMesh;
-      open.dims.assign(pg_.tensors[shadow].shape->size(), DimState{});
+      open.dims.assign(shape.size(), DimState{});
       pg_.setState(shadow, std::move(open));
-      pg_.tensors[shadow].group = groupIndex;
+      pg_.tensors[shadow].group = static_cast<int32_t>(groupIndex);
       group.members.push_back(shadow);
-      useTensor_[v] = shadow;
+      useTensor_[v] = static_cast<int32_t>(shadow);
       shadowLinks_.push_back({original, shadow});
     }
     pg_.groups.push_back(std::move(group));
@@ -496,13 +530,16 @@ private:
                   std::span<const int64_t> results, OpClass opClass) {
     Edge edge;
     edge.kind = kind;
-    edge.op = op;
+    edge.op = static_cast<int32_t>(op); // an index into pg_.ops: fewer than the tensors
     edge.opClass = opClass;
+    edge.numOperands = static_cast<uint32_t>(operands.size());
+    edge.numResults = static_cast<uint32_t>(results.size());
+    checkIdRange(pg_.edges.size() + 1, "edges");
     pg_.edges.push_back(edge);
     edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
-    numOperands_.push_back(static_cast<int32_t>(operands.size()));
-    pg_.edgeTensors.insert(pg_.edgeTensors.end(), operands.begin(), operands.end());
-    pg_.edgeTensors.insert(pg_.edgeTensors.end(), results.begin(), results.end());
+    for (auto list : {operands, results})
+      for (int64_t t : list) // a tensor id: in range (addTensor)
+        pg_.edgeTensors.push_back(static_cast<int32_t>(t));
     return static_cast<int64_t>(pg_.edges.size()) - 1;
   }
   int64_t addEdge(EdgeKind kind, int64_t op, std::initializer_list<int64_t> operands,
@@ -512,16 +549,9 @@ private:
   }
 
   void linkEdgeTensors() {
-    edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
-    const int64_t *tensors = pg_.edgeTensors.data();
-    for (size_t e = 0; e < pg_.edges.size(); ++e) {
-      const int64_t *begin = tensors + edgeTensorBegin_[e];
-      const int64_t *end = tensors + edgeTensorBegin_[e + 1];
-      pg_.edges[e].operands = {begin, begin + numOperands_[e]};
-      pg_.edges[e].results = {begin + numOperands_[e], end};
-    }
+    for (size_t e = 0; e < pg_.edges.size(); ++e)
+      pg_.edges[e].tensors = pg_.edgeTensors.data() + edgeTensorBegin_[e];
     edgeTensorBegin_ = {};
-    numOperands_ = {};
   }
 
   void emitOutputEdges() {
@@ -530,7 +560,7 @@ private:
           addEdge(EdgeKind::Identity, -1,
                   {useTensorOf(graph_.main.results[i].value, graph_.main.results[i].pointer)},
                   {pg_.outputTensor[i]}, OpClass::Unscheduled);
-      pg_.edges[e].output = static_cast<int64_t>(i);
+      pg_.edges[e].output = static_cast<int32_t>(i);
     }
   }
 
@@ -621,13 +651,12 @@ private:
     if (graph_.type(v).shape.empty())
       return useTensor_[v]; // scalars are never sharded: nothing to split
     Tensor original = pg_.tensors[pg_.valueTensor[v]]; // addTensor may reallocate
-    int64_t copy = addTensor(-1, *original.shape,
+    int64_t copy = addTensor(-1, *pg_.shapes[original.shapeId],
                              pg_.label(graph_, pg_.valueTensor[v]) + " (copy for " + consumer + ")",
                              pg_.states.state(original.stateId).forbidden);
     Tensor &tensor = pg_.tensors[copy];
     tensor.stateId = original.stateId;
-    tensor.user = std::move(original.user);
-    tensor.userOrigin = original.userOrigin;
+    tensor.user = original.user;
     tensor.origin = original.origin;
     const Op &def = *graph_.value(v).definingOp;
     std::vector<int64_t> operands;
@@ -666,38 +695,38 @@ private:
   std::vector<const Op *> canonicalOrder(const Region &region) {
     // Per value (0: a region argument); a body's values are its own.
     depthOf_.resize(graph_.values.size(), 0);
-    std::vector<int64_t> &depthOf = depthOf_;
+    std::vector<int32_t> &depthOf = depthOf_;
+    // One per op: int32 (no deeper than the ops, fewer than the tensors).
     struct Keyed {
-      int64_t depth;
+      int32_t depth;
+      uint32_t index;
       NameKey name;
-      size_t index;
-      const Op *op;
     };
     std::vector<Keyed> keyed;
     keyed.reserve(region.ops.size());
-    int64_t maxDepth = 0;
+    int32_t maxDepth = 0;
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op &op = region.ops[i];
       prefetchValueLists(region, i + kPrefetchDistance);
-      int64_t depth = 0;
+      int32_t depth = 0;
       for (ValueId v : op.operands)
         depth = std::max(depth, depthOf[v]);
       ++depth;
       maxDepth = std::max(maxDepth, depth);
       for (ValueId v : op.results)
         depthOf[v] = depth;
-      keyed.push_back({depth, opNameKey(op), i, &op});
+      keyed.push_back({depth, static_cast<uint32_t>(i), opNameKey(op)});
     }
     // By depth first (counting, linear), then each depth's few ops by name:
     // the same order as one sort by (depth, name, index), without sorting
     // a million entries at once.
-    std::vector<size_t> begin(static_cast<size_t>(maxDepth) + 2, 0);
+    std::vector<uint32_t> begin(static_cast<size_t>(maxDepth) + 2, 0);
     for (const Keyed &k : keyed)
       ++begin[static_cast<size_t>(k.depth) + 1];
     for (size_t d = 1; d < begin.size(); ++d)
       begin[d] += begin[d - 1];
     std::vector<const Keyed *> byDepth(keyed.size());
-    std::vector<size_t> next(begin.begin(), begin.end() - 1);
+    std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     for (const Keyed &k : keyed)
       byDepth[next[static_cast<size_t>(k.depth)]++] = &k;
     for (size_t d = 0; d + 1 < begin.size(); ++d)
@@ -710,7 +739,7 @@ private:
     std::vector<const Op *> order;
     order.reserve(keyed.size());
     for (const Keyed *k : byDepth)
-      order.push_back(k->op);
+      order.push_back(&region.ops[k->index]);
     return order;
   }
 
@@ -776,7 +805,7 @@ private:
       if (op.body && i < op.body->args.size()) {
         int64_t e = addEdge(EdgeKind::ManualIn, index, {info.inTensors[i]},
                             {pg_.valueTensor[op.body->args[i].value]}, OpClass::PassThrough);
-        pg_.edges[e].manual = manual;
+        pg_.edges[e].manual = static_cast<int32_t>(manual);
       }
     }
     if (!op.body)
@@ -786,7 +815,7 @@ private:
       int64_t e = addEdge(EdgeKind::ManualOut, index,
                           {useTensorOf(op.body->results[j].value, op.body->pointer)},
                           {pg_.valueTensor[op.results[j]]}, OpClass::PassThrough);
-      pg_.edges[e].manual = manual;
+      pg_.edges[e].manual = static_cast<int32_t>(manual);
     }
   }
 
@@ -795,18 +824,17 @@ private:
   /// Per region: its ops' indices into pg_.ops (a handful of regions).
   std::unordered_map<const Region *, std::vector<int64_t>> walkIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
-  std::vector<int64_t> useTensor_;
+  std::vector<int32_t> useTensor_;
   Uses uses_;
   std::vector<char> constantExpression_; // per ValueId, see findConstantExpressions
   std::vector<std::pair<int64_t, int64_t>> shadowLinks_;
   /// The start of a constraint chain -> (its first constraint, the tensor of
   /// its last constraint's result).
   std::unordered_map<ValueId, std::pair<const Op *, int64_t>> chainOf_;
-  std::vector<int64_t> depthOf_;                 // see canonicalOrder
+  std::vector<int32_t> depthOf_;                 // see canonicalOrder
   std::vector<const Op *> specialOps_;           // see forSpecialOps
   std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
   std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
-  std::vector<int32_t> numOperands_;             // per edge
   struct ShapeHash {
     size_t operator()(const Shape &shape) const {
       uint64_t hash = 1469598103934665603ull;
@@ -819,6 +847,11 @@ private:
 };
 
 } // namespace
+
+std::string PointerPlace::text() const {
+  std::string text = *base + suffix;
+  return index >= 0 ? joinPointer(text, static_cast<size_t>(index)) : text;
+}
 
 PropagationGraph buildPropagationGraph(const Graph &graph) {
   PropagationGraph pg;

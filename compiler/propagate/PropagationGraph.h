@@ -7,7 +7,7 @@
 // its global side. The special ops are lowered here, once; the engine only
 // sees tensors, edges and rules.
 
-#include <memory>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -21,20 +21,40 @@
 
 namespace shardgen::propagation {
 
-enum class OriginKind { None, User, Constraint, Group, Op, Default };
+/// Tensor and edge ids are stored as int32: the arrays below hold one or
+/// more per tensor and per edge (a million-op graph has millions), so half
+/// the bytes of int64. buildPropagationGraph refuses a larger graph.
+inline constexpr int64_t kMaxPropagationIds = INT32_MAX;
+
+enum class OriginKind : uint8_t { None, User, Constraint, Group, Op, Default };
 
 /// Why a tensor has its current sharding: the last thing that changed it.
 struct Origin {
   OriginKind kind = OriginKind::None;
   /// User: the sharding's JSON pointer; Constraint: the op's; as an index
-  /// into PropagationGraph::pointers (a tensor holds two origins: no strings).
+  /// into PropagationGraph::pointers (a tensor holds origins: no strings).
   int32_t pointer = -1;
-  int64_t edge = -1;    // Op: the edge crossed
-  int64_t source = -1;  // Op/Group: the tensor it came from
-  int64_t groupId = -1; // Group
+  int32_t edge = -1;   // Op: the edge crossed
+  int32_t source = -1; // Op/Group: the tensor it came from
+  int32_t group = -1;  // Group: index into PropagationGraph::groups
+
+  static Origin op(int64_t edge, int64_t source) {
+    Origin origin;
+    origin.kind = OriginKind::Op;
+    origin.edge = static_cast<int32_t>(edge);
+    origin.source = static_cast<int32_t>(source);
+    return origin;
+  }
+  static Origin ofGroup(int64_t source, int64_t group) {
+    Origin origin;
+    origin.kind = OriginKind::Group;
+    origin.source = static_cast<int32_t>(source);
+    origin.group = static_cast<int32_t>(group);
+    return origin;
+  }
 };
 
-enum class EdgeKind {
+enum class EdgeKind : uint8_t {
   Rule,      // an op with its sharding rule
   Identity,  // tensors of one shape, identity rule
   ManualIn,  // manual_computation operand (global, in_sharding) -> body arg (local)
@@ -42,18 +62,22 @@ enum class EdgeKind {
 };
 
 /// How op-priority propagation treats an edge (Shardy's op schedule).
-enum class OpClass {
+enum class OpClass : uint8_t {
   PassThrough, // elementwise, reshape, transpose, data-flow edges: first stages
   Broadcast,   // broadcast_in_dim: only backward until the last stage
   Other,
   Unscheduled, // graph outputs and barriers: only their own direction counts
 };
 
+/// About one per op: kept small (40 bytes).
 struct Edge {
+  /// Its tensor ids, operands then results, in PropagationGraph::edgeTensors.
+  const int32_t *tensors = nullptr;
+  uint32_t numOperands = 0, numResults = 0;
+  int32_t op = -1;     // index into PropagationGraph::ops; -1 for graph outputs
+  int32_t manual = -1; // ManualIn/ManualOut: index into PropagationGraph::manuals
+  int32_t output = -1; // the graph output this edge feeds
   EdgeKind kind = EdgeKind::Rule;
-  int64_t op = -1; // index into PropagationGraph::ops; -1 for graph outputs
-  /// Tensor ids, in PropagationGraph::edgeTensors.
-  std::span<const int64_t> operands, results;
   Direction allowed = Direction::Both; // barriers restrict it
   OpClass opClass = OpClass::Other;
   bool opaque = false; // a custom_call without sharding_rule
@@ -63,33 +87,53 @@ struct Edge {
   /// Shardy's isElementwise: elementwise ops (compare, select, clamp and
   /// convert too), sharding constraints (group shadows' included), barriers.
   bool elementwise = false;
-  int64_t manual = -1; // ManualIn/ManualOut: index into PropagationGraph::manuals
-  int64_t output = -1; // the graph output this edge feeds
+
+  std::span<const int32_t> operands() const { return {tensors, numOperands}; }
+  std::span<const int32_t> results() const { return {tensors + numOperands, numResults}; }
+  size_t numTensors() const { return size_t{numOperands} + numResults; }
 };
 
+/// A few million of these: kept small (52 bytes), with what most tensors
+/// lack (a user sharding, extensions) in tables of PropagationGraph.
 struct Tensor {
-  ValueId value = -1; // -1 for a virtual tensor
-  /// The shape of the IR value it stands for (the graph outlives the state:
-  /// no copy per tensor).
-  const Shape *shape = nullptr;
-  /// Equal shapes have equal ids (rules are found by shapes: EdgeRules).
+  int32_t value = -1; // its ValueId; -1 for a virtual tensor
+  /// Equal shapes have equal ids (rules are found by shapes: EdgeRules);
+  /// the shape itself is PropagationGraph::shapes[shapeId].
   int32_t shapeId = -1;
   /// Its sharding: an id in PropagationGraph::states (0: none yet).
   int32_t stateId = 0;
-  /// The sharding the user wrote (or the constraint's), before propagation;
-  /// null for most tensors (shared: a constant's copies share it).
-  std::shared_ptr<const ShardingState> user;
-  Origin userOrigin;
+  /// The sharding the user wrote (or the constraint's), before propagation:
+  /// an index into PropagationGraph::users, -1 for most tensors (shared: a
+  /// constant's copies share it).
+  int32_t user = -1;
   /// Where the tensor's first axes came from (shardings only grow, so these
   /// links form a forest back to user annotations) ...
   Origin origin;
-  /// ... and the updates that extended it after that (at most a few).
-  std::vector<Origin> extensions;
-  int64_t group = -1; // index into PropagationGraph::groups
+  /// ... and the updates that extended it after that (at most a few): an
+  /// index into PropagationGraph::extensionLists, -1 for none.
+  int32_t extensions = -1;
+  int32_t group = -1;    // index into PropagationGraph::groups
+  int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
   /// A distributed value: Shardy propagation treats it as closed, neither
   /// giving nor taking axes (it has no sharding at all).
   bool distributed = false;
-  int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
+};
+
+/// A JSON pointer as the place in the graph it extends, not a string per
+/// origin: `*base` + `suffix`, then "/index" unless index < 0. `base` is a
+/// pointer string of the graph (it outlives the propagation graph).
+struct PointerPlace {
+  const std::string *base = nullptr;
+  const char *suffix = "";
+  int64_t index = -1;
+  std::string text() const;
+};
+
+/// A user sharding (Tensor::user): its state in PropagationGraph::states and
+/// where it was written.
+struct UserSharding {
+  int32_t stateId = 0;
+  Origin origin;
 };
 
 struct ManualInfo {
@@ -121,22 +165,27 @@ struct PropagationGraph {
   /// Sorted by a rank derived from the graph's structure and names only, so
   /// the worklist order does not depend on the order of ops in the file.
   std::vector<Edge> edges;
-  std::vector<int64_t> edgeTensors;  // every edge's operands then results, edge after edge
-  std::vector<int64_t> valueTensor;  // ValueId -> its tensor
-  std::vector<int64_t> outputTensor; // graph output index -> virtual tensor
+  std::vector<int32_t> edgeTensors;  // every edge's operands then results, edge after edge
+  std::vector<int32_t> valueTensor;  // ValueId -> its tensor
+  std::vector<int32_t> outputTensor; // graph output index -> virtual tensor
+  /// The shapes by id (Tensor::shapeId), pointing into the graph (it
+  /// outlives the propagation graph).
+  std::vector<const Shape *> shapes;
+  std::vector<UserSharding> users;                 // Tensor::user
+  std::vector<std::vector<Origin>> extensionLists; // Tensor::extensions
   std::vector<ShardingGroup> groups;
   /// Whether any tensor is `distributed` (most graphs: none).
   bool anyDistributed = false;
   std::vector<ManualInfo> manuals;
   std::vector<std::string> warnings;
   /// The JSON pointers user and constraint origins name (Origin::pointer).
-  std::vector<std::string> pointers;
+  std::vector<PointerPlace> pointers;
   /// Virtual tensors' names in diagnostics ("output 0", ...); a value's
   /// tensor is named by its value.
   std::unordered_map<int64_t, std::string> virtualLabels;
   /// The edges touching tensor t (once per slot, in edge order):
   /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
-  std::vector<int64_t> tensorEdgeBegin, tensorEdges;
+  std::vector<int32_t> tensorEdgeBegin, tensorEdges;
 
   const ShardingState &stateOf(int64_t tensor) const {
     return states.state(tensors[tensor].stateId);
@@ -145,16 +194,34 @@ struct PropagationGraph {
     tensors[tensor].stateId = states.intern(std::move(state));
   }
 
-  const std::string &pointerOf(const Origin &origin) const {
-    static const std::string kNone;
-    return origin.pointer >= 0 ? pointers[origin.pointer] : kNone;
+  const Shape &shapeOf(int64_t tensor) const { return *shapes[tensors[tensor].shapeId]; }
+  /// The tensor's user sharding, or null.
+  const ShardingState *userOf(const Tensor &tensor) const {
+    return tensor.user >= 0 ? &states.state(users[tensor.user].stateId) : nullptr;
+  }
+  /// Where its user sharding came from (no origin without one).
+  const Origin &userOriginOf(const Tensor &tensor) const {
+    static const Origin kNone;
+    return tensor.user >= 0 ? users[tensor.user].origin : kNone;
+  }
+  std::span<const Origin> extensionsOf(const Tensor &tensor) const {
+    if (tensor.extensions < 0)
+      return {};
+    return extensionLists[tensor.extensions];
+  }
+
+  /// The group_id (as the file gave it) of a Group origin.
+  int64_t groupIdOf(const Origin &origin) const { return groups[origin.group].id; }
+
+  std::string pointerOf(const Origin &origin) const {
+    return origin.pointer >= 0 ? pointers[origin.pointer].text() : std::string();
   }
   std::string label(const Graph &graph, int64_t tensor) const {
     ValueId value = tensors[tensor].value;
     return value >= 0 ? graph.value(value).name : virtualLabels.at(tensor);
   }
 
-  std::span<const int64_t> edgesOf(int64_t tensor) const {
+  std::span<const int32_t> edgesOf(int64_t tensor) const {
     return {tensorEdges.data() + tensorEdgeBegin[tensor],
             tensorEdges.data() + tensorEdgeBegin[tensor + 1]};
   }

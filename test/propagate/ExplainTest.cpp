@@ -129,3 +129,37 @@ TEST_CASE("explain of an unknown value is an error") {
       graphJson(kMesh, R"({"name": "a", "type": "tensor<8xf32>"})", "", R"({"value": "a"})"));
   CHECK_THROWS_AS(explainValue(p.graph, p.result, "nope"), GraphError);
 }
+
+TEST_CASE("explain names a manual_computation's out_sharding and in_sharding by their pointers") {
+  std::string graph = graphJson(R"({"name": "x", "size": 2}, {"name": "y", "size": 2})",
+                                R"({"name": "a", "type": "tensor<8x16xf32>"})",
+                                R"({"op": "manual_computation", "operands": ["a"], "results": ["r"],
+          "in_shardings": ["<@mesh, [{x}, {}]>"], "out_shardings": ["<@mesh, [{x}, {y}]>"],
+          "manual_axes": ["x"],
+          "body": {"args": [{"name": "al", "type": "tensor<4x16xf32>"}],
+                   "ops": [{"op": "tanh", "operands": ["al"], "result": "bl"}],
+                   "return": ["bl"]}},
+         {"op": "negate", "operands": ["r"], "result": "n"})",
+                                R"({"value": "n"})");
+  auto p = propagate(graph, PropagationStrategy::UserPriority);
+  std::string n = explainValue(p.graph, p.result, "n");
+  CAPTURE(n);
+  CHECK(has(n, R"(propagated through negate /ops/1 from "r")"));
+  CHECK(has(n, "user sharding at /ops/0/out_shardings/0\n"));
+  std::string a = explainValue(p.graph, p.result, "a");
+  CAPTURE(a);
+  CHECK(has(a, "user sharding at /ops/0/in_shardings/0\n"));
+}
+
+TEST_CASE("explain names a sharding_group by its id, beyond 32 bits too") {
+  std::string text = explain(
+      R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
+         {"name": "e", "type": "tensor<8x8xf32>"})",
+      R"({"op": "negate", "operands": ["e"], "result": "d"},
+         {"op": "sharding_group", "group_id": 5000000000, "operands": ["a"]},
+         {"op": "sharding_group", "group_id": 5000000000, "operands": ["d"]})",
+      R"({"value": "d"})", "d");
+  CAPTURE(text);
+  CHECK(has(text, R"(member of sharding_group 5000000000, same as "a")"));
+  CHECK(has(text, "user sharding at /inputs/0/sharding"));
+}

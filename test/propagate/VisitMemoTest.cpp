@@ -18,7 +18,7 @@ namespace {
 
 bool sameOrigin(const Origin &a, const Origin &b) {
   return a.kind == b.kind && a.pointer == b.pointer && a.edge == b.edge && a.source == b.source &&
-         a.groupId == b.groupId;
+         a.group == b.group;
 }
 
 /// Runs the op-priority stages with `resolution` on two propagation graphs
@@ -42,7 +42,8 @@ int64_t compareWithAndWithoutMemo(const Graph &graph, ConflictResolution resolut
       REQUIRE(replayed.stateOf(static_cast<int64_t>(t)) ==
               computed.stateOf(static_cast<int64_t>(t)));
       REQUIRE(sameOrigin(replayed.tensors[t].origin, computed.tensors[t].origin));
-      REQUIRE(replayed.tensors[t].extensions.size() == computed.tensors[t].extensions.size());
+      REQUIRE(replayed.extensionsOf(replayed.tensors[t]).size() ==
+              computed.extensionsOf(computed.tensors[t]).size());
     }
   }
   return withMemo.visits();
