@@ -1,5 +1,6 @@
 #include "compiler/frontend/GraphReader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -369,6 +370,12 @@ void GraphReader::readDeclaredTypes(const JsonObject &object, Op &op) {
   if (needsDeclaredType(op.kind) && !op.declaredTypes.empty() && !op.declaredTypes[0])
     fail(object.pointerTo(op.pluralResults ? "types" : "type"),
          "\"" + std::string(op.name()) + "\" needs a result \"type\"");
+  // None given (the usual): no entries. A constant's entry takes its
+  // value's type once read.
+  if (op.kind != OpKind::Constant &&
+      std::none_of(op.declaredTypes.begin(), op.declaredTypes.end(),
+                   [](const UniquedOptional<TensorType> &type) { return type.has_value(); }))
+    op.declaredTypes = {};
 }
 
 void GraphReader::readResultShardings(const JsonObject &object, Op &op) {

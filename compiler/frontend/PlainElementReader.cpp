@@ -156,7 +156,9 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   op.kind = *kind;
   op.pointer = pointer;
   op.operands = std::move(operandIds);
-  op.declaredTypes.assign(1, type);
+  op.declaredTypes.clear();
+  if (type) // none given (the usual): no entries, as the JSON path
+    op.declaredTypes.push_back(type);
   op.shardings.clear();
   op.shardings.push_back(std::move(sharding));
   op.distributions.assign(1, std::nullopt);

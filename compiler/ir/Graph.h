@@ -74,7 +74,8 @@ struct Op {
   std::string pointer; // of the op object
   std::vector<ValueId> operands;
   std::vector<ValueId> results;
-  /// Per result: the `type`/`types` the file gave, to be checked against inference.
+  /// Per result: the `type`/`types` the file gave, to be checked against
+  /// inference. Empty when it gave none (most ops: no heap block).
   std::vector<UniquedOptional<TensorType>> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself. Uniqued: after
