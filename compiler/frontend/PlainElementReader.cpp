@@ -83,7 +83,7 @@ bool PlainElementReader::readInput(std::string_view text, const std::string &poi
       !readOptionalType("type", type) || !type || !readOptionalSharding(sharding))
     return false;
   input.pointer = pointer;
-  input.sharding = std::move(sharding);
+  input.sharding = sharding; // uniqued: the one copy is made there
   input.value = graph_.addValue(std::string(name), pointer, std::move(type));
   names_.insert(name, input.value);
   return true;
@@ -159,7 +159,7 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   op.declaredTypes.clear();
   op.declaredTypes.push_back(std::move(type));
   op.shardings.clear();
-  op.shardings.push_back(std::move(sharding));
+  op.shardings.push_back(sharding);
   op.distributions.assign(1, std::nullopt);
   op.attrs = std::move(attrs);
   ValueId id = graph_.addValue(std::string(result), pointer);
