@@ -20,6 +20,7 @@
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Metadata.h"
 #include "compiler/ir/OpKind.h"
+#include "compiler/ir/PerResult.h"
 #include "compiler/ir/Sharding.h"
 #include "compiler/ir/ShardingOrigin.h"
 #include "compiler/ir/TensorType.h"
@@ -79,8 +80,9 @@ struct Op {
   std::vector<UniquedOptional<TensorType>> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself. Uniqued: after
-  /// propagation every result has one, and a program has a few dozen.
-  std::vector<UniquedOptional<TensorSharding>> shardings;
+  /// propagation every result has one, and a program has a few dozen; one
+  /// result's in place (16 bytes, no heap block).
+  PerResult<UniquedOptional<TensorSharding>> shardings;
   /// Per result: the user distribution (`distribution`/`distributions`). For
   /// distribute this is the op's distribution itself. Boxed: most ops have
   /// none, and an empty slot is 8 bytes instead of 96.
