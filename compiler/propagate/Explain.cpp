@@ -101,7 +101,7 @@ private:
     if (origin.kind == OriginKind::Group)
       text = "as a member of sharding_group " + std::to_string(pg_.groupIdOf(origin));
     else if (origin.kind == OriginKind::Op)
-      text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge]);
+      text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge()]);
     else
       return "by the user sharding at " + pg_.pointerOf(origin);
     if (origin.source >= 0)

@@ -11,7 +11,7 @@
 namespace shardgen::propagation {
 
 // A million-op graph has millions of each: their size is its memory.
-static_assert(sizeof(Tensor) <= 52 && sizeof(Edge) <= 40 && sizeof(Origin) <= 20);
+static_assert(sizeof(Tensor) <= 40 && sizeof(Edge) <= 40 && sizeof(Origin) <= 12);
 
 namespace {
 
@@ -81,6 +81,9 @@ public:
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
     checkIdRange(pg_.ops.size(), "ops");
+    if (graph_.meshes.size() > static_cast<size_t>(INT16_MAX)) // Tensor::meshHint
+      fail("", "the graph is too large to propagate: " + std::to_string(graph_.meshes.size()) +
+                   " meshes, more than " + std::to_string(INT16_MAX));
     // About one edge per op (constant copies and manual boundaries add a
     // few): reserved, so the large arrays are not copied while they grow.
     size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
@@ -252,11 +255,8 @@ private:
 
   /// At `base` + `suffix` (+ "/index"): see PointerPlace.
   Origin userOrigin(const std::string &base, const char *suffix, int64_t index = -1) {
-    Origin origin;
-    origin.kind = OriginKind::User;
-    origin.pointer = static_cast<int32_t>(pg_.pointers.size());
     pg_.pointers.push_back({&base, suffix, index});
-    return origin;
+    return Origin::user(static_cast<int64_t>(pg_.pointers.size()) - 1);
   }
 
   void addUserShardings() {
@@ -272,7 +272,7 @@ private:
                             : userOrigin(op.pointer, "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
-          pg_.pointers[origin.pointer] = {&op.pointer, "", -1};
+          pg_.pointers[origin.pointer()] = {&op.pointer, "", -1};
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
