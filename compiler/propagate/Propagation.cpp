@@ -285,6 +285,7 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
     runStrategy(engine, *pg, strategy);
     visits = engine.visits();
   }
+  pg->releaseTensorEdges(); // the engine's: explain finds a tensor's edges itself
   replicateTheRest(graph, *pg);
 
   PropagationResult result;

@@ -848,6 +848,15 @@ private:
 
 } // namespace
 
+std::vector<int32_t> PropagationGraph::edgesTouching(int64_t tensor) const {
+  std::vector<int32_t> found;
+  for (size_t e = 0; e < edges.size(); ++e)
+    for (size_t k = 0; k < edges[e].numTensors(); ++k)
+      if (edges[e].tensors[k] == tensor)
+        found.push_back(static_cast<int32_t>(e));
+  return found;
+}
+
 std::string PointerPlace::text() const {
   std::string text = *base + suffix;
   return index >= 0 ? joinPointer(text, static_cast<size_t>(index)) : text;

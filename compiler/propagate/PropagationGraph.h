@@ -193,7 +193,8 @@ struct PropagationGraph {
   /// tensor is named by its value.
   std::unordered_map<int64_t, std::string> virtualLabels;
   /// The edges touching tensor t (once per slot, in edge order):
-  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
+  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]). The engine's
+  /// (edgesOf): freed once it is done (releaseTensorEdges).
   std::vector<int32_t> tensorEdgeBegin, tensorEdges;
 
   const ShardingState &stateOf(int64_t tensor) const {
@@ -234,6 +235,14 @@ struct PropagationGraph {
     return {tensorEdges.data() + tensorEdgeBegin[tensor],
             tensorEdges.data() + tensorEdgeBegin[tensor + 1]};
   }
+  /// Frees the lists edgesOf reads (what the result is built beside).
+  void releaseTensorEdges() {
+    tensorEdgeBegin = {};
+    tensorEdges = {};
+  }
+  /// What edgesOf gave, found by going through every edge: for `explain`,
+  /// one value after propagation.
+  std::vector<int32_t> edgesTouching(int64_t tensor) const;
 };
 
 PropagationGraph buildPropagationGraph(const Graph &graph);
