@@ -286,6 +286,7 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
     visits = engine.visits();
   }
   pg->releaseTensorEdges(); // the engine's: explain finds a tensor's edges itself
+  returnFreedMemory();
   replicateTheRest(graph, *pg);
 
   PropagationResult result;

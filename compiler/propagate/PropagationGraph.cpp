@@ -4,6 +4,9 @@
 #include <map>
 #include <numeric>
 #include <unordered_map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/propagate/ShardingRules.h"
@@ -102,6 +105,7 @@ public:
           true;
     emitRegion(graph_.main);
     releaseBuildState();
+    returnFreedMemory();
     linkEdgeTensors();
     listTensorEdges();
   }
@@ -850,6 +854,12 @@ private:
 };
 
 } // namespace
+
+void returnFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 std::vector<int32_t> PropagationGraph::edgesTouching(int64_t tensor) const {
   std::vector<int32_t> found;

@@ -247,6 +247,11 @@ struct PropagationGraph {
 
 PropagationGraph buildPropagationGraph(const Graph &graph);
 
+/// Gives the whole free pages of the heap back to the system (glibc's
+/// malloc_trim): blocks a stage frees stay resident otherwise, and a large
+/// graph's next stage takes fresh pages beside them.
+void returnFreedMemory();
+
 /// The op's pointer, or the output's for an output edge.
 std::string edgePointer(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
 std::string edgeDescription(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
