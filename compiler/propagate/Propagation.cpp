@@ -286,7 +286,7 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
     visits = engine.visits();
   }
   pg->releaseTensorEdges(); // the engine's: explain finds a tensor's edges itself
-  returnFreedMemory();
+  returnFreedMemory(*pg);
   replicateTheRest(graph, *pg);
 
   PropagationResult result;

@@ -105,7 +105,7 @@ public:
           true;
     emitRegion(graph_.main);
     releaseBuildState();
-    returnFreedMemory();
+    returnFreedMemory(pg_);
     linkEdgeTensors();
     listTensorEdges();
   }
@@ -855,7 +855,10 @@ private:
 
 } // namespace
 
-void returnFreedMemory() {
+void returnFreedMemory(const PropagationGraph &pg) {
+  constexpr size_t kTrimAtTensors = size_t(1) << 16;
+  if (pg.tensors.size() < kTrimAtTensors)
+    return;
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif

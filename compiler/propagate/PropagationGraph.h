@@ -248,9 +248,10 @@ struct PropagationGraph {
 PropagationGraph buildPropagationGraph(const Graph &graph);
 
 /// Gives the whole free pages of the heap back to the system (glibc's
-/// malloc_trim): blocks a stage frees stay resident otherwise, and a large
-/// graph's next stage takes fresh pages beside them.
-void returnFreedMemory();
+/// malloc_trim) when `pg` is large: blocks a stage frees stay resident
+/// otherwise, and a large graph's next stage takes fresh pages beside them.
+/// Not for small graphs: a trim costs system time, their blocks are few.
+void returnFreedMemory(const PropagationGraph &pg);
 
 /// The op's pointer, or the output's for an output edge.
 std::string edgePointer(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
