@@ -129,7 +129,7 @@ private:
     out_ << "dim " << dim << " (size " << pg_.shapeOf(tensor)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
-    for (int64_t e : pg_.edgesOf(tensor))
+    for (int64_t e : pg_.edgesTouching(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       const ShardingState *user = pg_.userOf(target);

@@ -287,6 +287,8 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
     runStrategy(engine, *pg, strategy);
     visits = engine.visits();
   }
+  pg->releaseTensorEdges(); // the engine's: explain finds a tensor's edges itself
+  returnFreedMemory(*pg);
   replicateTheRest(graph, *pg);
 
   PropagationResult result;

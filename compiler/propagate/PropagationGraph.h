@@ -193,7 +193,8 @@ struct PropagationGraph {
   /// tensor is named by its value.
   std::unordered_map<int64_t, std::string> virtualLabels;
   /// The edges touching tensor t (once per slot, in edge order):
-  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
+  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]). The engine's
+  /// (edgesOf): freed once it is done (releaseTensorEdges).
   std::vector<int32_t> tensorEdgeBegin, tensorEdges;
 
   const ShardingState &stateOf(int64_t tensor) const {
@@ -234,9 +235,23 @@ struct PropagationGraph {
     return {tensorEdges.data() + tensorEdgeBegin[tensor],
             tensorEdges.data() + tensorEdgeBegin[tensor + 1]};
   }
+  /// Frees the lists edgesOf reads (what the result is built beside).
+  void releaseTensorEdges() {
+    tensorEdgeBegin = {};
+    tensorEdges = {};
+  }
+  /// What edgesOf gave, found by going through every edge: for `explain`,
+  /// one value after propagation.
+  std::vector<int32_t> edgesTouching(int64_t tensor) const;
 };
 
 PropagationGraph buildPropagationGraph(const Graph &graph);
+
+/// Gives the whole free pages of the heap back to the system (glibc's
+/// malloc_trim) when `pg` is large: blocks a stage frees stay resident
+/// otherwise, and a large graph's next stage takes fresh pages beside them.
+/// Not for small graphs: a trim costs system time, their blocks are few.
+void returnFreedMemory(const PropagationGraph &pg);
 
 /// The op's pointer, or the output's for an output edge.
 std::string edgePointer(const Graph &graph, const PropagationGraph &pg, const Edge &edge);
