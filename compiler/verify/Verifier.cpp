@@ -70,7 +70,7 @@ private:
       std::vector<TensorType> types = verify::inferOpResultTypes(graph_, op, scope);
       verify::checkDeclaredTypes(op, types);
       for (size_t i = 0; i < types.size() && i < op.results.size(); ++i)
-        graph_.value(op.results[i]).type = std::move(types[i]);
+        graph_.value(op.results[i]).type = types[i]; // uniqued: the one copy is made there
     }
     verifyResultShardings(op, scope);
     verify::verifyResultDistributions(op, graph_, scope);
