@@ -155,7 +155,7 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   }
   op.kind = *kind;
   op.pointer = pointer;
-  op.operands = std::move(operandIds);
+  op.operands.assign(operandIds.begin(), operandIds.end());
   op.declaredTypes.assign(1, type);
   op.shardings.clear();
   op.shardings.push_back(std::move(sharding));

@@ -17,6 +17,7 @@
 #include "compiler/ir/Attributes.h"
 #include "compiler/ir/BoxedOptional.h"
 #include "compiler/ir/Distribution.h"
+#include "compiler/ir/InlineVector.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Metadata.h"
 #include "compiler/ir/OpKind.h"
@@ -72,21 +73,23 @@ struct Op {
   /// The file used the plural keys (`results`, `types`, `shardings`).
   bool pluralResults = false;
   std::string pointer; // of the op object
-  std::vector<ValueId> operands;
-  std::vector<ValueId> results;
+  // Inline for the common sizes (see InlineVector): most ops have one or two
+  // operands and one result.
+  InlineVector<ValueId, 2> operands;
+  InlineVector<ValueId, 1> results;
   /// Per result: the `type`/`types` the file gave, to be checked against inference.
-  std::vector<UniquedOptional<TensorType>> declaredTypes;
+  InlineVector<UniquedOptional<TensorType>, 1> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself. Uniqued: after
   /// propagation every result has one, and a program has a few dozen.
-  std::vector<UniquedOptional<TensorSharding>> shardings;
+  InlineVector<UniquedOptional<TensorSharding>, 1> shardings;
   /// Per result: the user distribution (`distribution`/`distributions`). For
   /// distribute this is the op's distribution itself. Boxed: most ops have
   /// none, and an empty slot is 8 bytes instead of 96.
-  std::vector<BoxedOptional<Distribution>> distributions;
+  InlineVector<BoxedOptional<Distribution>, 1> distributions;
   /// Per result, set by propagation: where its sharding or distribution came
   /// from (empty: nothing to write beyond the metadata).
-  std::vector<ShardingOrigin> origins;
+  InlineVector<ShardingOrigin, 1> origins;
   Attributes attrs;
   std::unique_ptr<Region> body; // manual_computation only
   Metadata metadata;
