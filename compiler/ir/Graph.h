@@ -90,12 +90,12 @@ struct Op {
   /// Per result, set by propagation: where its sharding or distribution came
   /// from (empty: nothing to write beyond the metadata).
   InlineVector<ShardingOrigin, 1> origins;
-  Attributes attrs;
+  OpAttributes attrs;
   std::unique_ptr<Region> body; // manual_computation only
   Metadata metadata;
 
-  template <typename T> const T &attr() const { return std::get<T>(attrs); }
-  template <typename T> T &attr() { return std::get<T>(attrs); }
+  template <typename T> const T &attr() const { return std::get<T>(attrs.get()); }
+  template <typename T> T &attr() { return std::get<T>(attrs.mutableGet()); }
   std::string_view name() const { return opName(kind); }
 };
 

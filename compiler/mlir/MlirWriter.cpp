@@ -309,7 +309,7 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
           }
         }
       },
-      op.attrs);
+      op.attrs.get());
 }
 
 void Writer::writeOp(const Op &op, int indent) {
