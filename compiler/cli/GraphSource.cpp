@@ -4,6 +4,7 @@
 
 #include "compiler/cli/FileErrors.h"
 #include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/GraphText.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/mlir/MlirParser.h"
 
@@ -19,11 +20,12 @@ std::map<std::string, mlir::SourcePlaces> &mlirFiles() {
 
 Graph readGraphSource(const std::string &graphPath, const std::string &mlirFunction) {
   return atFile(graphPath, [&] {
-    std::string text = readGraphText(graphPath);
-    bool mlir = graphPath.ends_with(".mlir") || mlir::looksLikeMlir(text);
+    // Freed (a mapped file: unmapped) on return, before any later stage.
+    GraphText text = GraphText::load(graphPath);
+    bool mlir = graphPath.ends_with(".mlir") || mlir::looksLikeMlir(text.view());
     if (!mlir)
       return readGraph(text);
-    mlir::ImportedGraph imported = mlir::importMlir(text, mlir::ImportOptions{mlirFunction});
+    mlir::ImportedGraph imported = mlir::importMlir(text.view(), mlir::ImportOptions{mlirFunction});
     mlirFiles()[displayName(graphPath)] = std::move(imported.places);
     return std::move(imported.graph);
   });

@@ -1,15 +1,12 @@
 #include "compiler/frontend/GraphReader.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <iterator>
-#include <sys/stat.h>
 
 #include "compiler/frontend/AttributeReader.h"
 #include "compiler/frontend/ConstantValue.h"
 #include "compiler/frontend/DistributionJson.h"
+#include "compiler/frontend/GraphText.h"
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/NameTable.h"
@@ -69,8 +66,11 @@ public:
   /// `texts`, when given, hold the texts of the graph's inputs and ops
   /// (`root`'s "inputs" and "ops" are then empty): each is parsed when its
   /// turn comes.
-  explicit GraphReader(Graph &graph, const DocumentWithElementTexts *texts = nullptr)
-      : graph_(graph), texts_(texts) {}
+  /// `source`, when given, is the text they are views of: pages read are
+  /// given back (GraphText::release).
+  explicit GraphReader(Graph &graph, const DocumentWithElementTexts *texts = nullptr,
+                       GraphText *source = nullptr)
+      : graph_(graph), texts_(texts), source_(source) {}
   void read(const Json &root);
 
 private:
@@ -94,9 +94,16 @@ private:
   void readOpTexts(const std::vector<std::string_view> &texts, const std::string &pointer,
                    Region &region, Scope &scope);
 
+  /// Done with the text before `end` (a read element's end).
+  void doneBefore(std::string_view element) {
+    if (source_)
+      source_->release(element.data() + element.size());
+  }
+
   Graph &graph_;
   const DocumentWithElementTexts *texts_;
   TypeTextCache types_; // a graph repeats a handful of types
+  GraphText *source_;
 };
 
 /// One value per input and per op (exact unless ops have several results or
@@ -149,6 +156,7 @@ void GraphReader::read(const Json &root) {
       if (!plain.readInput(texts_->inputTexts[i], pointer, argument))
         argument = readArgument(parseElementText(texts_->inputTexts[i]), pointer, "input", scope);
       graph_.main.args.push_back(std::move(argument));
+      doneBefore(texts_->inputTexts[i]);
     }
   }
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -251,6 +259,7 @@ void GraphReader::readOpTexts(const std::vector<std::string_view> &texts,
     if (!plain.readOp(texts[i], opPointer, op))
       op = readOp(parseElementText(texts[i]), opPointer, scope);
     region.ops.push_back(std::move(op));
+    doneBefore(texts[i]);
   }
 }
 
@@ -369,6 +378,12 @@ void GraphReader::readDeclaredTypes(const JsonObject &object, Op &op) {
   if (needsDeclaredType(op.kind) && !op.declaredTypes.empty() && !op.declaredTypes[0])
     fail(object.pointerTo(op.pluralResults ? "types" : "type"),
          "\"" + std::string(op.name()) + "\" needs a result \"type\"");
+  // None given (the usual): no entries. A constant's entry takes its
+  // value's type once read.
+  if (op.kind != OpKind::Constant &&
+      std::none_of(op.declaredTypes.begin(), op.declaredTypes.end(),
+                   [](const UniquedOptional<TensorType> &type) { return type.has_value(); }))
+    op.declaredTypes = {};
 }
 
 void GraphReader::readResultShardings(const JsonObject &object, Op &op) {
@@ -486,11 +501,11 @@ namespace {
 /// The usual way: inputs and ops parsed and read one at a time (no document of the
 /// whole graph). False on any problem, the graph then unusable: reading the
 /// whole document again reports the error exactly as it always has.
-bool readOpByOp(std::optional<DocumentWithElementTexts> &split, Graph &graph) {
+bool readOpByOp(std::optional<DocumentWithElementTexts> &split, Graph &graph, GraphText *source) {
   if (!split)
     return false;
   try {
-    GraphReader(graph, &*split).read(split->root);
+    GraphReader(graph, &*split, source).read(split->root);
     return true;
   } catch (const GraphError &) {
     return false;
@@ -499,9 +514,8 @@ bool readOpByOp(std::optional<DocumentWithElementTexts> &split, Graph &graph) {
   }
 }
 
-} // namespace
-
-Graph readGraph(std::string_view jsonText) {
+/// `source`: see GraphReader.
+Graph readGraphIn(std::string_view jsonText, GraphText *source) {
   // A document in the plain subset (the usual) is no deeper than the limit:
   // the plain parser gives up otherwise, so only the others are scanned for
   // their depth first (a third pass over a large text).
@@ -513,7 +527,7 @@ Graph readGraph(std::string_view jsonText) {
   // Values point at graph.main: build the graph in place (named return value)
   // so it is not moved after linking.
   Graph graph;
-  if (readOpByOp(split, graph))
+  if (readOpByOp(split, graph, source))
     return graph;
   split.reset();
   graph = Graph();
@@ -522,59 +536,15 @@ Graph readGraph(std::string_view jsonText) {
   return graph;
 }
 
-namespace {
-
-/// Appends what `file` holds to `text`, refusing more than kMaxGraphFileBytes.
-/// `name` is the file as messages quote it.
-void readAllBounded(std::FILE *file, const std::string &name, std::string &text) {
-  char buffer[1 << 16];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    if (text.size() + count > kMaxGraphFileBytes)
-      fail("", "cannot read file " + name + ": larger than the limit of " +
-                   std::to_string(kMaxGraphFileBytes >> 20) + " MiB for a graph");
-    text.append(buffer, count);
-  }
-  if (std::ferror(file))
-    fail("", "cannot read file " + name + ": " + std::strerror(errno));
-}
-
 } // namespace
 
-Graph readGraphFile(const std::string &path) { return readGraph(readGraphText(path)); }
+Graph readGraph(std::string_view jsonText) { return readGraphIn(jsonText, nullptr); }
 
-std::string readGraphText(const std::string &path) {
-  std::string text;
-  if (path == "-") {
-    readAllBounded(stdin, "\"-\" (standard input)", text);
-    return text;
-  }
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    fail("", "cannot read file \"" + path + "\": " + std::strerror(errno));
-  struct stat info{};
-  if (::fstat(::fileno(file), &info) == 0) {
-    std::string problem;
-    if (S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode))
-      problem = "a device, not a file";
-    else if (S_ISREG(info.st_mode) && static_cast<uint64_t>(info.st_size) > kMaxGraphFileBytes)
-      problem = "it has " + std::to_string(info.st_size) + " bytes, more than the limit of " +
-                std::to_string(kMaxGraphFileBytes >> 20) + " MiB for a graph";
-    if (!problem.empty()) {
-      std::fclose(file);
-      fail("", "cannot read file \"" + path + "\": " + problem);
-    }
-  }
-  if (S_ISREG(info.st_mode)) // one allocation, not a doubling per 64 KiB read
-    text.reserve(static_cast<size_t>(info.st_size) + 1);
-  try {
-    readAllBounded(file, "\"" + path + "\"", text);
-  } catch (...) {
-    std::fclose(file);
-    throw;
-  }
-  std::fclose(file);
-  return text;
+Graph readGraph(GraphText &text) { return readGraphIn(text.view(), &text); }
+
+Graph readGraphFile(const std::string &path) {
+  GraphText text = GraphText::load(path);
+  return readGraph(text);
 }
 
 } // namespace shardgen

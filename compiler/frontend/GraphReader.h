@@ -13,13 +13,14 @@
 
 namespace shardgen {
 
+class GraphText;
+
 /// Graph files (and standard input) larger than this are refused unread.
 inline constexpr uint64_t kMaxGraphFileBytes = uint64_t(256) << 20;
 
 Graph readGraph(std::string_view jsonText);
-/// The text of a graph file (`path` "-": standard input), refused unread
-/// when it is a directory, a device or over kMaxGraphFileBytes.
-std::string readGraphText(const std::string &path);
+/// The same, giving back the pages of a mapped file as they are read.
+Graph readGraph(GraphText &text);
 /// `path` "-" reads standard input. Fails on a directory or a file over
 /// kMaxGraphFileBytes.
 Graph readGraphFile(const std::string &path);

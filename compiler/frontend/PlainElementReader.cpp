@@ -83,7 +83,7 @@ bool PlainElementReader::readInput(std::string_view text, const std::string &poi
       !readOptionalType("type", type) || !type || !readOptionalSharding(sharding))
     return false;
   input.pointer = pointer;
-  input.sharding = std::move(sharding);
+  input.sharding = sharding; // uniqued: the one copy is made there
   input.value = graph_.addValue(std::string(name), type);
   names_.insert(name, input.value);
   return true;
@@ -156,9 +156,11 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   op.kind = *kind;
   op.pointer = pointer;
   op.operands.assign(operandIds.begin(), operandIds.end());
-  op.declaredTypes.assign(1, type);
+  op.declaredTypes.clear();
+  if (type) // none given (the usual): no entries, as the JSON path
+    op.declaredTypes.push_back(type);
   op.shardings.clear();
-  op.shardings.push_back(std::move(sharding));
+  op.shardings.push_back(sharding);
   op.distributions.assign(1, std::nullopt);
   op.attrs = std::move(attrs);
   ValueId id = graph_.addValue(std::string(result));

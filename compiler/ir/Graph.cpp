@@ -257,7 +257,7 @@ std::optional<std::vector<ShardingOrigin>> takeTrailing(Metadata &metadata, cons
     auto origin = parseShardingOrigin(text);
     if (!origin)
       return std::nullopt;
-    origins.push_back(std::move(*origin));
+    origins.push_back(*origin);
   }
   metadata.pop_back();
   return origins;
@@ -265,7 +265,7 @@ std::optional<std::vector<ShardingOrigin>> takeTrailing(Metadata &metadata, cons
 
 void takeOrigin(RegionArgument &slot) {
   if (auto origins = takeTrailing(slot.metadata, "_origin", 1))
-    slot.origin = std::move((*origins)[0]);
+    slot.origin = (*origins)[0];
 }
 
 void takeOrigins(Region &region) {

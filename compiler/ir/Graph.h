@@ -77,7 +77,8 @@ struct Op {
   // operands and one result.
   InlineVector<ValueId, 2> operands;
   InlineVector<ValueId, 1> results;
-  /// Per result: the `type`/`types` the file gave, to be checked against inference.
+  /// Per result: the `type`/`types` the file gave, to be checked against
+  /// inference. Empty when it gave none (most ops).
   InlineVector<UniquedOptional<TensorType>, 1> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself. Uniqued: after

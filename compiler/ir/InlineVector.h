@@ -83,7 +83,8 @@ public:
     if (size_ < capacity_)
       return *::new (data() + size_++) T(std::forward<Args>(args)...);
     T value(std::forward<Args>(args)...); // args may refer to an element
-    grow(capacity_ * 2);
+    // At least N + 1: GCC's -Warray-bounds cannot tell capacity_ > 0.
+    grow(std::max<size_type>(size_type{capacity_} * 2, N + 1));
     return *::new (data() + size_++) T(std::move(value));
   }
   void push_back(const T &value) { emplace_back(value); }

@@ -101,7 +101,7 @@ private:
     if (origin.kind == OriginKind::Group)
       text = "as a member of sharding_group " + std::to_string(pg_.groupIdOf(origin));
     else if (origin.kind == OriginKind::Op)
-      text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge]);
+      text = "propagated through " + edgeDescription(graph_, pg_, pg_.edges[origin.edge()]);
     else
       return "by the user sharding at " + pg_.pointerOf(origin);
     if (origin.source >= 0)
@@ -129,7 +129,7 @@ private:
     out_ << "dim " << dim << " (size " << pg_.shapeOf(tensor)[dim] << ") is replicated:\n";
     size_t before = out_.str().size();
     std::vector<std::string> silentNeighbours;
-    for (int64_t e : pg_.edgesOf(tensor))
+    for (int64_t e : pg_.edgesTouching(tensor))
       explainEdge(tensor, dim, e, silentNeighbours);
     if (out_.str().size() == before) {
       const ShardingState *user = pg_.userOf(target);

@@ -228,7 +228,7 @@ ShardingOrigin publicOrigin(const Graph &graph, const PropagationGraph &pg, cons
     break;
   case OriginKind::Op:
     out.kind = ShardingOrigin::Kind::Op;
-    out.pointer = CompactPointer(edgePointer(graph, pg, pg.edges[origin.edge]));
+    out.pointer = CompactPointer(edgePointer(graph, pg, pg.edges[origin.edge()]));
     out.from = valueOf(origin.source);
     break;
   default:
@@ -281,13 +281,19 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   // the rest with distributed values closed.
   auto spread = std::make_shared<DistributionSpread>(spreadDistributions(graph, *pg));
   closeDistributedTensors(*pg, *spread);
-  PropagationEngine engine(graph, *pg);
-  runStrategy(engine, *pg, strategy);
+  int64_t visits = 0;
+  { // the engine's tables (rules by edge, worklist, memo) go before the result comes
+    PropagationEngine engine(graph, *pg);
+    runStrategy(engine, *pg, strategy);
+    visits = engine.visits();
+  }
+  pg->releaseTensorEdges(); // the engine's: explain finds a tensor's edges itself
+  returnFreedMemory(*pg);
   replicateTheRest(graph, *pg);
 
   PropagationResult result;
   result.strategy = strategy;
-  result.opVisits = engine.visits();
+  result.opVisits = visits;
   result.warnings = pg->warnings;
   FinalShardings finalSharding(graph, *pg, result);
   result.shardingIds.resize(graph.values.size());

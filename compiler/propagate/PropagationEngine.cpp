@@ -251,7 +251,7 @@ int32_t PropagationEngine::meshToPropagateOn(const Edge &edge) {
     Tensor &tensor = pg_.tensors[t];
     anyAxes |= pg_.states.hasAxes(tensor.stateId);
     if (pg_.states.mesh(tensor.stateId) < 0 && tensor.meshHint < 0)
-      tensor.meshHint = mesh;
+      tensor.meshHint = static_cast<int16_t>(mesh); // a mesh index: checked when built
   }
   return anyAxes ? mesh : -1;
 }

@@ -4,6 +4,9 @@
 #include <map>
 #include <numeric>
 #include <unordered_map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/propagate/ShardingRules.h"
@@ -11,7 +14,7 @@
 namespace shardgen::propagation {
 
 // A million-op graph has millions of each: their size is its memory.
-static_assert(sizeof(Tensor) <= 52 && sizeof(Edge) <= 40 && sizeof(Origin) <= 20);
+static_assert(sizeof(Tensor) <= 40 && sizeof(Edge) <= 40 && sizeof(Origin) <= 12);
 
 namespace {
 
@@ -80,7 +83,9 @@ public:
     // tensors are not copied while the vector grows.
     pg_.tensors.reserve(graph_.values.size() + graph_.main.results.size());
     indexOps(graph_.main);
-    checkIdRange(pg_.ops.size(), "ops");
+    if (graph_.meshes.size() > static_cast<size_t>(INT16_MAX)) // Tensor::meshHint
+      fail("", "the graph is too large to propagate: " + std::to_string(graph_.meshes.size()) +
+                   " meshes, more than " + std::to_string(INT16_MAX));
     // About one edge per op (constant copies and manual boundaries add a
     // few): reserved, so the large arrays are not copied while they grow.
     size_t expectedEdges = pg_.ops.size() + graph_.main.results.size();
@@ -100,6 +105,7 @@ public:
           true;
     emitRegion(graph_.main);
     releaseBuildState();
+    returnFreedMemory(pg_);
     linkEdgeTensors();
     listTensorEdges();
   }
@@ -146,10 +152,11 @@ private:
   /// Lists the ops in walk order (pg_.ops); each region's op array gets
   /// their indices by position.
   void indexOps(const Region &region) {
-    std::vector<int64_t> &indices = walkIndex_[&region];
+    std::vector<int32_t> &indices = walkIndex_[&region];
     indices.reserve(region.ops.size());
     for (const Op &op : region.ops) {
-      indices.push_back(static_cast<int64_t>(pg_.ops.size()));
+      checkIdRange(pg_.ops.size() + 1, "ops");
+      indices.push_back(static_cast<int32_t>(pg_.ops.size()));
       pg_.ops.push_back(&op);
       if (op.kind == OpKind::ShardingGroup || op.kind == OpKind::ShardingConstraint ||
           op.kind == OpKind::ManualComputation || !op.shardings.empty())
@@ -252,11 +259,8 @@ private:
 
   /// At `base` + `suffix` (+ "/index"): see PointerPlace.
   Origin userOrigin(const std::string &base, const char *suffix, int64_t index = -1) {
-    Origin origin;
-    origin.kind = OriginKind::User;
-    origin.pointer = static_cast<int32_t>(pg_.pointers.size());
     pg_.pointers.push_back({&base, suffix, index});
-    return origin;
+    return Origin::user(static_cast<int64_t>(pg_.pointers.size()) - 1);
   }
 
   void addUserShardings() {
@@ -272,7 +276,7 @@ private:
                             : userOrigin(op.pointer, "/sharding");
         if (op.kind == OpKind::ShardingConstraint) {
           origin.kind = OriginKind::Constraint;
-          pg_.pointers[origin.pointer] = {&op.pointer, "", -1};
+          pg_.pointers[origin.pointer()] = {&op.pointer, "", -1};
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
@@ -535,8 +539,9 @@ private:
     edge.numOperands = static_cast<uint32_t>(operands.size());
     edge.numResults = static_cast<uint32_t>(results.size());
     checkIdRange(pg_.edges.size() + 1, "edges");
+    checkIdRange(pg_.edgeTensors.size() + operands.size() + results.size(), "tensor uses");
     pg_.edges.push_back(edge);
-    edgeTensorBegin_.push_back(static_cast<int64_t>(pg_.edgeTensors.size()));
+    edgeTensorBegin_.push_back(static_cast<uint32_t>(pg_.edgeTensors.size()));
     for (auto list : {operands, results})
       for (int64_t t : list) // a tensor id: in range (addTensor)
         pg_.edgeTensors.push_back(static_cast<int32_t>(t));
@@ -725,21 +730,23 @@ private:
       ++begin[static_cast<size_t>(k.depth) + 1];
     for (size_t d = 1; d < begin.size(); ++d)
       begin[d] += begin[d - 1];
-    std::vector<const Keyed *> byDepth(keyed.size());
+    // Op indices (keyed[i] is op i's).
+    std::vector<uint32_t> byDepth(keyed.size());
     std::vector<uint32_t> next(begin.begin(), begin.end() - 1);
     for (const Keyed &k : keyed)
-      byDepth[next[static_cast<size_t>(k.depth)]++] = &k;
+      byDepth[next[static_cast<size_t>(k.depth)]++] = k.index;
     for (size_t d = 0; d + 1 < begin.size(); ++d)
       std::sort(byDepth.begin() + static_cast<std::ptrdiff_t>(begin[d]),
                 byDepth.begin() + static_cast<std::ptrdiff_t>(begin[d + 1]),
-                [](const Keyed *a, const Keyed *b) {
-                  return std::tie(a->name.stem, a->name.number, a->name.whole, a->index) <
-                         std::tie(b->name.stem, b->name.number, b->name.whole, b->index);
+                [&](uint32_t i, uint32_t j) {
+                  const Keyed &a = keyed[i], &b = keyed[j];
+                  return std::tie(a.name.stem, a.name.number, a.name.whole, a.index) <
+                         std::tie(b.name.stem, b.name.number, b.name.whole, b.index);
                 });
     std::vector<const Op *> order;
     order.reserve(keyed.size());
-    for (const Keyed *k : byDepth)
-      order.push_back(&region.ops[k->index]);
+    for (uint32_t i : byDepth)
+      order.push_back(&region.ops[i]);
     return order;
   }
 
@@ -822,7 +829,7 @@ private:
   const Graph &graph_;
   PropagationGraph &pg_;
   /// Per region: its ops' indices into pg_.ops (a handful of regions).
-  std::unordered_map<const Region *, std::vector<int64_t>> walkIndex_;
+  std::unordered_map<const Region *, std::vector<int32_t>> walkIndex_;
   std::unordered_map<const Op *, int64_t> manualOf_;
   std::vector<int32_t> useTensor_;
   Uses uses_;
@@ -834,7 +841,7 @@ private:
   std::vector<int32_t> depthOf_;                 // see canonicalOrder
   std::vector<const Op *> specialOps_;           // see forSpecialOps
   std::vector<int64_t> useScratch_, defScratch_; // useTensors, defTensors
-  std::vector<int64_t> edgeTensorBegin_;         // per edge, into pg_.edgeTensors
+  std::vector<uint32_t> edgeTensorBegin_;        // per edge, into pg_.edgeTensors
   struct ShapeHash {
     size_t operator()(const Shape &shape) const {
       uint64_t hash = 1469598103934665603ull;
@@ -847,6 +854,24 @@ private:
 };
 
 } // namespace
+
+void returnFreedMemory(const PropagationGraph &pg) {
+  constexpr size_t kTrimAtTensors = size_t(1) << 16;
+  if (pg.tensors.size() < kTrimAtTensors)
+    return;
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+std::vector<int32_t> PropagationGraph::edgesTouching(int64_t tensor) const {
+  std::vector<int32_t> found;
+  for (size_t e = 0; e < edges.size(); ++e)
+    for (size_t k = 0; k < edges[e].numTensors(); ++k)
+      if (edges[e].tensors[k] == tensor)
+        found.push_back(static_cast<int32_t>(e));
+  return found;
+}
 
 std::string PointerPlace::text() const {
   std::string text = *base + suffix;

@@ -29,27 +29,34 @@ inline constexpr int64_t kMaxPropagationIds = INT32_MAX;
 enum class OriginKind : uint8_t { None, User, Constraint, Group, Op, Default };
 
 /// Why a tensor has its current sharding: the last thing that changed it.
+/// Two per user-sharded tensor, one per other: 12 bytes, what it names in
+/// one field read by its kind.
 struct Origin {
-  OriginKind kind = OriginKind::None;
-  /// User: the sharding's JSON pointer; Constraint: the op's; as an index
-  /// into PropagationGraph::pointers (a tensor holds origins: no strings).
-  int32_t pointer = -1;
-  int32_t edge = -1;   // Op: the edge crossed
   int32_t source = -1; // Op/Group: the tensor it came from
-  int32_t group = -1;  // Group: index into PropagationGraph::groups
+  /// User/Constraint: the sharding's JSON pointer (the constraint's: the
+  /// op's) as an index into PropagationGraph::pointers; Op: the edge
+  /// crossed; Group: index into PropagationGraph::groups.
+  int32_t ref = -1;
+  OriginKind kind = OriginKind::None;
 
-  static Origin op(int64_t edge, int64_t source) {
-    Origin origin;
-    origin.kind = OriginKind::Op;
-    origin.edge = static_cast<int32_t>(edge);
-    origin.source = static_cast<int32_t>(source);
-    return origin;
+  int32_t pointer() const {
+    return kind == OriginKind::User || kind == OriginKind::Constraint ? ref : -1;
   }
+  int32_t edge() const { return kind == OriginKind::Op ? ref : -1; }
+  int32_t group() const { return kind == OriginKind::Group ? ref : -1; }
+
+  static Origin user(int64_t pointer) { return make(OriginKind::User, -1, pointer); }
+  static Origin op(int64_t edge, int64_t source) { return make(OriginKind::Op, source, edge); }
   static Origin ofGroup(int64_t source, int64_t group) {
+    return make(OriginKind::Group, source, group);
+  }
+
+private:
+  static Origin make(OriginKind kind, int64_t source, int64_t ref) {
     Origin origin;
-    origin.kind = OriginKind::Group;
+    origin.kind = kind;
     origin.source = static_cast<int32_t>(source);
-    origin.group = static_cast<int32_t>(group);
+    origin.ref = static_cast<int32_t>(ref);
     return origin;
   }
 };
@@ -93,7 +100,7 @@ struct Edge {
   size_t numTensors() const { return size_t{numOperands} + numResults; }
 };
 
-/// A few million of these: kept small (52 bytes), with what most tensors
+/// A few million of these: kept small (40 bytes), with what most tensors
 /// lack (a user sharding, extensions) in tables of PropagationGraph.
 struct Tensor {
   int32_t value = -1; // its ValueId; -1 for a virtual tensor
@@ -112,8 +119,10 @@ struct Tensor {
   /// ... and the updates that extended it after that (at most a few): an
   /// index into PropagationGraph::extensionLists, -1 for none.
   int32_t extensions = -1;
-  int32_t group = -1;    // index into PropagationGraph::groups
-  int32_t meshHint = -1; // a mesh an edge reached it with, when it got no axes
+  int32_t group = -1; // index into PropagationGraph::groups
+  /// A mesh an edge reached it with, when it got no axes (meshes are
+  /// counted in int16: buildPropagationGraph refuses more).
+  int16_t meshHint = -1;
   /// A distributed value: Shardy propagation treats it as closed, neither
   /// giving nor taking axes (it has no sharding at all).
   bool distributed = false;
@@ -184,7 +193,8 @@ struct PropagationGraph {
   /// tensor is named by its value.
   std::unordered_map<int64_t, std::string> virtualLabels;
   /// The edges touching tensor t (once per slot, in edge order):
-  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]).
+  /// tensorEdges[tensorEdgeBegin[t] .. tensorEdgeBegin[t + 1]). The engine's
+  /// (edgesOf): freed once it is done (releaseTensorEdges).
   std::vector<int32_t> tensorEdgeBegin, tensorEdges;
 
   const ShardingState &stateOf(int64_t tensor) const {
@@ -211,10 +221,10 @@ struct PropagationGraph {
   }
 
   /// The group_id (as the file gave it) of a Group origin.
-  int64_t groupIdOf(const Origin &origin) const { return groups[origin.group].id; }
+  int64_t groupIdOf(const Origin &origin) const { return groups[origin.group()].id; }
 
   std::string pointerOf(const Origin &origin) const {
-    return origin.pointer >= 0 ? pointers[origin.pointer].text() : std::string();
+    return origin.pointer() >= 0 ? pointers[origin.pointer()].text() : std::string();
   }
   std::string label(const Graph &graph, int64_t tensor) const {
     ValueId value = tensors[tensor].value;
@@ -225,9 +235,23 @@ struct PropagationGraph {
     return {tensorEdges.data() + tensorEdgeBegin[tensor],
             tensorEdges.data() + tensorEdgeBegin[tensor + 1]};
   }
+  /// Frees the lists edgesOf reads (what the result is built beside).
+  void releaseTensorEdges() {
+    tensorEdgeBegin = {};
+    tensorEdges = {};
+  }
+  /// What edgesOf gave, found by going through every edge: for `explain`,
+  /// one value after propagation.
+  std::vector<int32_t> edgesTouching(int64_t tensor) const;
 };
 
 PropagationGraph buildPropagationGraph(const Graph &graph);
+
+/// Gives the whole free pages of the heap back to the system (glibc's
+/// malloc_trim) when `pg` is large: blocks a stage frees stay resident
+/// otherwise, and a large graph's next stage takes fresh pages beside them.
+/// Not for small graphs: a trim costs system time, their blocks are few.
+void returnFreedMemory(const PropagationGraph &pg);
 
 /// The op's pointer, or the output's for an output edge.
 std::string edgePointer(const Graph &graph, const PropagationGraph &pg, const Edge &edge);

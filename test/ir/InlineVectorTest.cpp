@@ -55,6 +55,9 @@ TEST_CASE("the first N elements are inline, more move to the heap in order") {
   CHECK(span[1] == 2);
   v.pop_back();
   CHECK(v.size() == 3);
+  v.resize(1);
+  v.resize(2);
+  CHECK(v[1] == 0); // value-initialised again, not the old element
   CHECK(sizeof(InlineVector<int64_t, 1>) == 16);
   CHECK(sizeof(InlineVector<int64_t, 2>) == 24);
 }

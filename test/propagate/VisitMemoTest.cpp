@@ -17,8 +17,7 @@ using namespace shardgen::testing;
 namespace {
 
 bool sameOrigin(const Origin &a, const Origin &b) {
-  return a.kind == b.kind && a.pointer == b.pointer && a.edge == b.edge && a.source == b.source &&
-         a.group == b.group;
+  return a.kind == b.kind && a.ref == b.ref && a.source == b.source;
 }
 
 /// Runs the op-priority stages with `resolution` on two propagation graphs
