@@ -74,7 +74,7 @@ private:
     Op op;
     op.kind = kind;
     op.pointer = "/ops/" + std::to_string(graph_.main.ops.size());
-    op.operands = std::move(operands);
+    op.operands.assign(operands.begin(), operands.end());
     ValueId result = graph_.addValue("v" + std::to_string(graph_.main.ops.size()), f32(shape));
     op.results = {result};
     op.declaredTypes = {f32(std::move(shape))};

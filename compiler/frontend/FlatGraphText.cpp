@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kIndent = 4; // an element of a top-level array
 
-std::vector<std::string_view> namesOf(const Graph &graph, const std::vector<ValueId> &ids) {
+std::vector<std::string_view> namesOf(const Graph &graph, std::span<const ValueId> ids) {
   std::vector<std::string_view> names;
   names.reserve(ids.size());
   for (ValueId id : ids)

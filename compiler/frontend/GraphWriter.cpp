@@ -27,7 +27,7 @@ private:
   Json opsToJson(const Region &region) const;
   Json bodyToJson(const Region &body) const;
   const std::string &nameOf(ValueId id) const { return graph_.value(id).name; }
-  Json namesOf(const std::vector<ValueId> &ids) const;
+  Json namesOf(std::span<const ValueId> ids) const;
 
   const Graph &graph_;
 };
@@ -187,7 +187,7 @@ Json GraphWriter::argumentToJson(const RegionArgument &argument) const {
   return object;
 }
 
-Json GraphWriter::namesOf(const std::vector<ValueId> &ids) const {
+Json GraphWriter::namesOf(std::span<const ValueId> ids) const {
   Json names = Json::array();
   for (ValueId id : ids)
     names.push_back(nameOf(id));

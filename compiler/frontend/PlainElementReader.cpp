@@ -155,7 +155,7 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   }
   op.kind = *kind;
   op.pointer = pointer;
-  op.operands = std::move(operandIds);
+  op.operands.assign(operandIds.begin(), operandIds.end());
   op.declaredTypes.clear();
   if (type) // none given (the usual): no entries, as the JSON path
     op.declaredTypes.push_back(type);

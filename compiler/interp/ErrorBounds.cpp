@@ -478,9 +478,9 @@ PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
   onBounds.attrs = op.attrs;
   if (reducer == Reducer::Max || reducer == Reducer::Min) {
     if (op.kind == OpKind::AllReduce)
-      std::get<AllReduceAttrs>(onBounds.attrs).reducer = Reducer::Max;
+      onBounds.attr<AllReduceAttrs>().reducer = Reducer::Max;
     else
-      std::get<ReduceScatterAttrs>(onBounds.attrs).reducer = Reducer::Max;
+      onBounds.attr<ReduceScatterAttrs>().reducer = Reducer::Max;
     return evalCollective(onBounds, grid, operandBounds);
   }
   PerDevice absolute, ones;

@@ -2,9 +2,13 @@
 // Typed attributes of each op, as a variant: an op holds exactly the struct
 // of its kind (or NoAttrs). Defaults are the spec's defaults.
 
+#include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -119,5 +123,47 @@ using Attributes =
                  ReverseAttrs, PropagationBarrierAttrs, CustomCallAttrs, ShardingGroupAttrs,
                  ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs, ReduceScatterAttrs,
                  AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs>;
+
+/// An op's attributes, boxed: the variant is as large as its largest
+/// alternative (104 bytes) and most ops of a large graph have none, so an op
+/// holds a pointer, null for NoAttrs. Reads see the variant.
+class OpAttributes {
+public:
+  OpAttributes() = default;
+  template <typename T>
+    requires(!std::same_as<std::decay_t<T>, OpAttributes> &&
+             std::is_constructible_v<Attributes, T &&>)
+  OpAttributes(T &&attrs) // NOLINT: converts as the variant does
+      : box_(std::make_unique<Attributes>(std::forward<T>(attrs))) {
+    if (std::holds_alternative<NoAttrs>(*box_))
+      box_.reset();
+  }
+  OpAttributes(const OpAttributes &other)
+      : box_(other.box_ ? std::make_unique<Attributes>(*other.box_) : nullptr) {}
+  OpAttributes(OpAttributes &&) noexcept = default;
+  OpAttributes &operator=(const OpAttributes &other) {
+    if (this != &other)
+      box_ = other.box_ ? std::make_unique<Attributes>(*other.box_) : nullptr;
+    return *this;
+  }
+  OpAttributes &operator=(OpAttributes &&) noexcept = default;
+  ~OpAttributes() = default;
+
+  const Attributes &get() const { return box_ ? *box_ : none(); }
+  operator const Attributes &() const { return get(); } // NOLINT: reads as the variant
+  /// The variant to change in place (boxes NoAttrs when empty).
+  Attributes &mutableGet() {
+    if (!box_)
+      box_ = std::make_unique<Attributes>();
+    return *box_;
+  }
+
+private:
+  static const Attributes &none() {
+    static const Attributes kNone;
+    return kNone;
+  }
+  std::unique_ptr<Attributes> box_;
+};
 
 } // namespace shardgen

@@ -278,7 +278,7 @@ void takeOrigins(Region &region) {
       bool single = op.results.size() == 1 && !op.pluralResults;
       if (auto origins =
               takeTrailing(op.metadata, single ? "_origin" : "_origins", op.results.size()))
-        op.origins = std::move(*origins);
+        op.origins.assign(origins->begin(), origins->end());
     }
     if (op.body)
       takeOrigins(*op.body);

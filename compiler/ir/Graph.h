@@ -17,10 +17,10 @@
 #include "compiler/ir/Attributes.h"
 #include "compiler/ir/BoxedOptional.h"
 #include "compiler/ir/Distribution.h"
+#include "compiler/ir/InlineVector.h"
 #include "compiler/ir/Mesh.h"
 #include "compiler/ir/Metadata.h"
 #include "compiler/ir/OpKind.h"
-#include "compiler/ir/PerResult.h"
 #include "compiler/ir/Sharding.h"
 #include "compiler/ir/ShardingOrigin.h"
 #include "compiler/ir/TensorType.h"
@@ -73,29 +73,30 @@ struct Op {
   /// The file used the plural keys (`results`, `types`, `shardings`).
   bool pluralResults = false;
   std::string pointer; // of the op object
-  std::vector<ValueId> operands;
-  std::vector<ValueId> results;
+  // Inline for the common sizes (see InlineVector): most ops have one or two
+  // operands and one result.
+  InlineVector<ValueId, 2> operands;
+  InlineVector<ValueId, 1> results;
   /// Per result: the `type`/`types` the file gave, to be checked against
-  /// inference. Empty when it gave none (most ops: no heap block).
-  std::vector<UniquedOptional<TensorType>> declaredTypes;
+  /// inference. Empty when it gave none (most ops).
+  InlineVector<UniquedOptional<TensorType>, 1> declaredTypes;
   /// Per result: the user sharding (`sharding`/`shardings`). For
   /// sharding_constraint this is the constraint itself. Uniqued: after
-  /// propagation every result has one, and a program has a few dozen; one
-  /// result's in place (16 bytes, no heap block).
-  PerResult<UniquedOptional<TensorSharding>> shardings;
+  /// propagation every result has one, and a program has a few dozen.
+  InlineVector<UniquedOptional<TensorSharding>, 1> shardings;
   /// Per result: the user distribution (`distribution`/`distributions`). For
   /// distribute this is the op's distribution itself. Boxed: most ops have
   /// none, and an empty slot is 8 bytes instead of 96.
-  std::vector<BoxedOptional<Distribution>> distributions;
+  InlineVector<BoxedOptional<Distribution>, 1> distributions;
   /// Per result, set by propagation: where its sharding or distribution came
   /// from (empty: nothing to write beyond the metadata).
-  std::vector<ShardingOrigin> origins;
-  Attributes attrs;
+  InlineVector<ShardingOrigin, 1> origins;
+  OpAttributes attrs;
   std::unique_ptr<Region> body; // manual_computation only
   Metadata metadata;
 
-  template <typename T> const T &attr() const { return std::get<T>(attrs); }
-  template <typename T> T &attr() { return std::get<T>(attrs); }
+  template <typename T> const T &attr() const { return std::get<T>(attrs.get()); }
+  template <typename T> T &attr() { return std::get<T>(attrs.mutableGet()); }
   std::string_view name() const { return opName(kind); }
 };
 

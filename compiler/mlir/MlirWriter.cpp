@@ -118,8 +118,8 @@ private:
   std::string freshLike(const std::string &name) {
     return isSuffixId(name) && !used_.count(name) ? name : fresh();
   }
-  std::string operands(const std::vector<ValueId> &ids) const;
-  std::string functionType(const std::vector<ValueId> &in, const std::vector<ValueId> &out) const;
+  std::string operands(std::span<const ValueId> ids) const;
+  std::string functionType(std::span<const ValueId> in, std::span<const ValueId> out) const;
   std::string results(const Op &op, OpParts &parts);
   std::string reducerRegion(Reducer reducer, ElementType element, int indent);
   void writeRegionOps(const Region &region, int indent);
@@ -162,15 +162,14 @@ bool Writer::nameValue(ValueId id, const std::string &ssaName) {
   return graph_.value(id).name != ssaName;
 }
 
-std::string Writer::operands(const std::vector<ValueId> &ids) const {
+std::string Writer::operands(std::span<const ValueId> ids) const {
   std::vector<std::string> names;
   for (ValueId id : ids)
     names.push_back(ssa_[id]);
   return join(names);
 }
 
-std::string Writer::functionType(const std::vector<ValueId> &in,
-                                 const std::vector<ValueId> &out) const {
+std::string Writer::functionType(std::span<const ValueId> in, std::span<const ValueId> out) const {
   std::vector<std::string> ins, outs;
   for (ValueId id : in)
     ins.push_back(type(id));
@@ -310,7 +309,7 @@ void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
           }
         }
       },
-      op.attrs);
+      op.attrs.get());
 }
 
 void Writer::writeOp(const Op &op, int indent) {

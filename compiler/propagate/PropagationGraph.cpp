@@ -681,7 +681,7 @@ private:
     return e;
   }
 
-  const std::vector<int64_t> &defTensors(const std::vector<ValueId> &values) {
+  const std::vector<int64_t> &defTensors(std::span<const ValueId> values) {
     std::vector<int64_t> &out = defScratch_;
     out.clear();
     for (ValueId v : values)

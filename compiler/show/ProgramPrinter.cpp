@@ -142,7 +142,7 @@ std::string attributeText(const Op &op) {
     if (value.is_array() && value.empty())
       continue; // unset lists (no batching dims): defaults, noise here
     std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
-    if (std::holds_alternative<ConstantAttrs>(op.attrs) && text.size() > kMaxAttributeText)
+    if (std::holds_alternative<ConstantAttrs>(op.attrs.get()) && text.size() > kMaxAttributeText)
       text = "<" + std::to_string(op.attr<ConstantAttrs>().value.numElements()) + " elements>";
     fields.push_back(std::string(key) + " = " + text);
   }

@@ -16,7 +16,7 @@ public:
       : graph_(graph), rule_(rule), pointer_(attrPointer(op, "sharding_rule")),
         used_(rule.numFactors(), false) {}
 
-  void checkTensors(const std::vector<ValueId> &values,
+  void checkTensors(std::span<const ValueId> values,
                     const std::vector<OpShardingRule::TensorFactors> &mappings,
                     const std::string &valueKind) {
     if (values.size() != mappings.size())

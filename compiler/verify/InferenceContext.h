@@ -37,7 +37,7 @@ struct InferenceContext {
   }
   /// The op's attributes; the frontend guarantees the kind's struct.
   template <typename T> const T &attrs() const {
-    if (const T *found = std::get_if<T>(&op.attrs))
+    if (const T *found = std::get_if<T>(&op.attrs.get()))
       return *found;
     fail(op.pointer, opLabel() + " is missing its attributes");
   }

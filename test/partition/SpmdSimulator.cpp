@@ -153,7 +153,7 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
     op.shardings.push_back(std::nullopt);
   }
   op.pluralResults = resultTypes.size() > 1;
-  std::vector<ValueId> results = op.results;
+  std::vector<ValueId> results(op.results.begin(), op.results.end());
   graph.main.ops.push_back(std::move(op));
   for (size_t r = 0; r < results.size(); ++r)
     graph.main.results.push_back(RegionResult{
