@@ -326,6 +326,47 @@ Literal convertBounds(const Literal &x, const Literal &xBound, const Literal &re
   return out;
 }
 
+/// The smallest normal f32 (and bf16): vdpbf16ps reads smaller inputs as
+/// zero and flushes smaller results to zero.
+constexpr double kMinNormal = 0x1p-126;
+
+/// Per element of an operand: the largest magnitude it may have in the
+/// compiled code while being a denormal there (its value within its bound),
+/// else 0.
+Literal denormalMagnitudes(const Literal &x, const Literal &xBound, bool &any) {
+  Literal out = exactBounds(x.shape());
+  const double *e = xBound.as<double>();
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    const double magnitude = std::fabs(x.getFloat(i));
+    if (magnitude + e[i] > 0 && magnitude - e[i] < kMinNormal) {
+      out.as<double>()[i] = std::min(magnitude + e[i], kMinNormal);
+      any = true;
+    }
+  }
+  return out;
+}
+
+/// What a bf16 dot on vdpbf16ps may lose besides the order of its sum (Intel's
+/// definition: two FMAs per lane and pair, denormal inputs read as zero,
+/// denormal results flushed to zero, MXCSR ignored): each product with a
+/// denormal factor, and below 2^-126 per FMA of the element's chain.
+Literal flushedBf16Terms(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
+                         const Literal &lhsBound, const Literal &rhsBound, int64_t depth,
+                         const Shape &shape) {
+  bool any = false;
+  const Literal lhsDenormal = denormalMagnitudes(lhs, lhsBound, any);
+  const Literal rhsDenormal = denormalMagnitudes(rhs, rhsBound, any);
+  Literal out = filled(shape, static_cast<double>(depth) * kMinNormal);
+  if (any) {
+    Literal lhsMax = magnitudes(lhs), rhsMax = magnitudes(rhs);
+    addInto(lhsMax, lhsBound);
+    addInto(rhsMax, rhsBound);
+    addInto(out, evalDotGeneral(lhsDenormal, rhsMax, attrs));
+    addInto(out, evalDotGeneral(lhsMax, rhsDenormal, attrs));
+  }
+  return out;
+}
+
 Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
                   const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
   const ElementType type = result.elementType();
@@ -345,6 +386,8 @@ Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Litera
   for (int64_t d : attrs.lhsContractingDimensions)
     depth *= lhs.shape()[d];
   const double factor = sumFactor(type, depth);
+  if (lhs.elementType() == ElementType::BF16)
+    addInto(spread, flushedBf16Terms(attrs, lhs, rhs, lhsBound, rhsBound, depth, result.shape()));
   double *bound = spread.as<double>();
   const double *magnitude = terms.as<double>();
   for (int64_t i = 0; i < spread.numElements(); ++i)

@@ -11,6 +11,9 @@
 // intervals, plus one ulp of the result for the two roundings):
 // - sums in a different order: dot_general, reduce and the collectives that
 //   add (sharded partial sums), (2 n u(compute) + 2 u(type)) * sum |terms|;
+// - a bf16 dot_general on vdpbf16ps (AVX512_BF16), which reads denormal
+//   inputs as zero and flushes denormal partial sums to zero: the products
+//   with a denormal factor, plus 2^-126 per term;
 // - the vectorized f32 exp/tanh/logistic of the generated code: 8 ulp of f32
 //   (they are within 4 of libm), and 1 ulp for the other libm functions.
 

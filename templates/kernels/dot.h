@@ -2,10 +2,13 @@
 // C[b] = A[b] x B[b] with A [M, K], B [K, N], C [M, N], all row-major and
 // dense (the code generator transposes operands into this form first).
 //
-// f32 runs a blocked kernel (BLIS-style): B is packed into KC x NR panels and
-// A into MR x KC panels so the micro-kernel streams both from cache, and an
-// MR x NR tile of C lives in vector registers across the whole KC loop.
-// Other types use a plain loop that accumulates in the compute type.
+// f32, f16 and bf16 run a blocked kernel (BLIS-style): B is packed into
+// KC x NR panels and A into MR x KC panels so the micro-kernel streams both
+// from cache, and an MR x NR tile of C lives in vector registers across the
+// whole KC loop. f16 and bf16 are widened to f32 as they are packed (F16C's
+// conversion where the target has it), or, for bf16 on a target with
+// AVX512_BF16, packed in pairs for vdpbf16ps; all sum in f32. Other types
+// use a plain loop that accumulates in the compute type.
 #pragma once
 
 #include "kernels/memory.h"
@@ -37,22 +40,11 @@ SHARDGEN_INLINE FloatVector loadVector(const float *p) {
 }
 SHARDGEN_INLINE void storeVector(float *p, FloatVector v) { __builtin_memcpy(p, &v, sizeof v); }
 
-/// acc[MR x NR] += packedA[kc x MR] * packedB[kc x NR], then added into C
-/// (only the `rows` x `cols` part that exists).
+/// Adds the MR x NR tile `acc0 | acc1` into C (only the `rows` x `cols`
+/// part that exists).
 template <bool Full>
-SHARDGEN_INLINE void microKernel(int64_t kc, const float *__restrict packedA,
-                                 const float *__restrict packedB, float *c, int64_t ldc,
-                                 int64_t rows, int64_t cols) {
-  FloatVector acc0[kTileRows] = {}, acc1[kTileRows] = {};
-  for (int64_t k = 0; k < kc; ++k) {
-    const FloatVector b0 = loadVector(packedB + k * kTileCols);
-    const FloatVector b1 = loadVector(packedB + k * kTileCols + kVectorFloats);
-    for (int64_t r = 0; r < kTileRows; ++r) {
-      const float a = packedA[k * kTileRows + r];
-      acc0[r] += a * b0;
-      acc1[r] += a * b1;
-    }
-  }
+SHARDGEN_INLINE void addTile(const FloatVector *acc0, const FloatVector *acc1, float *c, int64_t ldc,
+                             int64_t rows, int64_t cols) {
   if constexpr (Full) {
     for (int64_t r = 0; r < kTileRows; ++r) {
       storeVector(c + r * ldc, loadVector(c + r * ldc) + acc0[r]);
@@ -70,31 +62,175 @@ SHARDGEN_INLINE void microKernel(int64_t kc, const float *__restrict packedA,
   }
 }
 
-/// Packs B[k0.., j0..] (kc x nc of a row-major [K, N]) into NR-wide panels,
-/// zero-padding the last one.
-inline void packB(const float *b, int64_t ldb, int64_t kc, int64_t nc, float *__restrict packed) {
-  for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
-    const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
-    for (int64_t k = 0; k < kc; ++k) {
-      const float *row = b + k * ldb + j0;
-      for (int64_t j = 0; j < kTileCols; ++j)
-        packed[k * kTileCols + j] = j < cols ? loadAt(row, j) : 0.0f;
+/// f32, f16 and bf16 widened to f32 as they are packed (exact), multiplied
+/// by one f32 micro-kernel.
+template <typename E> struct FloatPanels {
+  using S = typename E::Storage;
+  using Packed = float;
+  static constexpr int64_t kDepth = kDepthBlock; // KC
+  /// Packed rows of a depth block of kc.
+  static SHARDGEN_INLINE int64_t rows(int64_t kc) { return kc; }
+
+  /// Packs B[k0.., j0..] (kc x nc of a row-major [K, N]) into NR-wide
+  /// panels, zero-padding the last one.
+  static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, float *__restrict packed) {
+    for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
+      const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
+      for (int64_t k = 0; k < kc; ++k) {
+        const S *row = b + k * ldb + j0;
+        for (int64_t j = 0; j < kTileCols; ++j)
+          packed[k * kTileCols + j] = j < cols ? E::load(loadAt(row, j)) : 0.0f;
+      }
+      packed += kc * kTileCols;
     }
-    packed += kc * kTileCols;
   }
+
+  /// Packs A[i0.., k0..] (mc x kc of a row-major [M, K]) into MR-tall
+  /// panels, k-major inside a panel, zero-padding the last one.
+  static void packA(const S *a, int64_t lda, int64_t mc, int64_t kc, float *__restrict packed) {
+    for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
+      const int64_t rows = mc - i0 < kTileRows ? mc - i0 : kTileRows;
+      for (int64_t k = 0; k < kc; ++k)
+        for (int64_t r = 0; r < kTileRows; ++r)
+          packed[k * kTileRows + r] = r < rows ? E::load(loadAt(a, (i0 + r) * lda + k)) : 0.0f;
+      packed += kc * kTileRows;
+    }
+  }
+
+  /// C[MR x NR] += packedA[kc x MR] * packedB[kc x NR]: the tile lives in
+  /// registers across the whole depth block.
+  template <bool Full>
+  static SHARDGEN_INLINE void multiply(int64_t kc, const float *__restrict packedA,
+                                       const float *__restrict packedB, float *c, int64_t ldc,
+                                       int64_t rows, int64_t cols) {
+    FloatVector acc0[kTileRows] = {}, acc1[kTileRows] = {};
+    for (int64_t k = 0; k < kc; ++k) {
+      const FloatVector b0 = loadVector(packedB + k * kTileCols);
+      const FloatVector b1 = loadVector(packedB + k * kTileCols + kVectorFloats);
+      for (int64_t r = 0; r < kTileRows; ++r) {
+        const float a = packedA[k * kTileRows + r];
+        acc0[r] += a * b0;
+        acc1[r] += a * b1;
+      }
+    }
+    addTile<Full>(acc0, acc1, c, ldc, rows, cols);
+  }
+};
+
+#if defined(__AVX512BF16__) || defined(SHARDGEN_EMULATE_DPBF16)
+// bf16 with AVX512_BF16: vdpbf16ps multiplies pairs of bf16 (two adjacent
+// depths) and adds both products to an f32 lane, at twice the f32 FMA rate.
+// Per Intel's definition each lane does two FMAs, the odd depth's product
+// first, rounding to nearest even, with denormal inputs read as zero and
+// denormal results flushed to zero (the reference interpreter's bound for a
+// bf16 dot covers both: compiler/interp/ErrorBounds.cpp).
+// SHARDGEN_EMULATE_DPBF16 computes that definition in plain code, for tests
+// of this path on hosts without the instruction (test/codegen).
+#define SHARDGEN_BF16_PAIRS 1
+typedef uint32_t PairVector __attribute__((vector_size(kVectorFloats * 4), aligned(4)));
+
+#if defined(SHARDGEN_EMULATE_DPBF16)
+SHARDGEN_INLINE float flushDenormal(float x) {
+  return __builtin_fabsf(x) < 0x1p-126f ? __builtin_copysignf(0.0f, x) : x;
+}
+SHARDGEN_INLINE float dotPairLane(float acc, uint32_t b, uint32_t a) {
+  const float bHigh = flushDenormal(bfloat16ToFloat(static_cast<uint16_t>(b >> 16)));
+  const float aHigh = flushDenormal(bfloat16ToFloat(static_cast<uint16_t>(a >> 16)));
+  const float bLow = flushDenormal(bfloat16ToFloat(static_cast<uint16_t>(b)));
+  const float aLow = flushDenormal(bfloat16ToFloat(static_cast<uint16_t>(a)));
+  acc = flushDenormal(__builtin_fmaf(bHigh, aHigh, flushDenormal(acc)));
+  return flushDenormal(__builtin_fmaf(bLow, aLow, acc));
+}
+#endif
+
+/// acc[lane] += b.low * a.low + b.high * a.high for each lane's pair of b.
+SHARDGEN_INLINE FloatVector dotPairs(FloatVector acc, PairVector b, uint32_t a) {
+#if defined(SHARDGEN_EMULATE_DPBF16)
+  for (int64_t lane = 0; lane < kVectorFloats; ++lane)
+    acc[lane] = dotPairLane(acc[lane], b[lane], a);
+  return acc;
+#elif defined(__clang__)
+  typedef __bf16 Bf16Vector __attribute__((vector_size(64)));
+  return __builtin_ia32_dpbf16ps_512(acc, (Bf16Vector)b, (Bf16Vector)(PairVector{} + a));
+#else
+  typedef short Bf16Vector __attribute__((vector_size(64)));
+  return __builtin_ia32_dpbf16ps_v16sf(acc, (Bf16Vector)b, (Bf16Vector)(PairVector{} + a));
+#endif
 }
 
-/// Packs A[i0.., k0..] (mc x kc of a row-major [M, K]) into MR-tall panels,
-/// k-major inside a panel, zero-padding the last one.
-inline void packA(const float *a, int64_t lda, int64_t mc, int64_t kc, float *__restrict packed) {
-  for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
-    const int64_t rows = mc - i0 < kTileRows ? mc - i0 : kTileRows;
-    for (int64_t k = 0; k < kc; ++k)
-      for (int64_t r = 0; r < kTileRows; ++r)
-        packed[k * kTileRows + r] = r < rows ? loadAt(a, (i0 + r) * lda + k) : 0.0f;
-    packed += kc * kTileRows;
+/// bf16 packed as pairs along the depth (one 32-bit word: the even depth in
+/// the low half), multiplied by vdpbf16ps.
+struct Bf16PairPanels {
+  using S = uint16_t;
+  using Packed = uint32_t;
+  static constexpr int64_t kDepth = 2 * kDepthBlock; // the same bytes per panel as f32
+  static SHARDGEN_INLINE int64_t rows(int64_t kc) { return (kc + 1) / 2; }
+  static SHARDGEN_INLINE uint32_t pair(uint16_t even, uint16_t odd) {
+    return static_cast<uint32_t>(even) | static_cast<uint32_t>(odd) << 16;
   }
-}
+
+  static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, uint32_t *__restrict packed) {
+    const int64_t pairs = rows(kc);
+    for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
+      const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
+      for (int64_t p = 0; p < pairs; ++p) {
+        const S *even = b + 2 * p * ldb + j0;
+        const bool hasOdd = 2 * p + 1 < kc;
+        for (int64_t j = 0; j < kTileCols; ++j)
+          packed[p * kTileCols + j] =
+              j < cols ? pair(loadAt(even, j), hasOdd ? loadAt(even, ldb + j) : uint16_t(0)) : 0u;
+      }
+      packed += pairs * kTileCols;
+    }
+  }
+
+  static void packA(const S *a, int64_t lda, int64_t mc, int64_t kc, uint32_t *__restrict packed) {
+    const int64_t pairs = rows(kc);
+    for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
+      const int64_t rowCount = mc - i0 < kTileRows ? mc - i0 : kTileRows;
+      for (int64_t p = 0; p < pairs; ++p)
+        for (int64_t r = 0; r < kTileRows; ++r) {
+          const S *row = a + (i0 + r) * lda + 2 * p;
+          packed[p * kTileRows + r] =
+              r < rowCount ? pair(loadAt(row, 0), 2 * p + 1 < kc ? loadAt(row, 1) : uint16_t(0))
+                           : 0u;
+        }
+      packed += pairs * kTileRows;
+    }
+  }
+
+  template <bool Full>
+  static SHARDGEN_INLINE void multiply(int64_t pairs, const uint32_t *__restrict packedA,
+                                       const uint32_t *__restrict packedB, float *c, int64_t ldc,
+                                       int64_t rows, int64_t cols) {
+    FloatVector acc0[kTileRows] = {}, acc1[kTileRows] = {};
+    for (int64_t p = 0; p < pairs; ++p) {
+      PairVector b0, b1;
+      __builtin_memcpy(&b0, packedB + p * kTileCols, sizeof b0);
+      __builtin_memcpy(&b1, packedB + p * kTileCols + kVectorFloats, sizeof b1);
+      for (int64_t r = 0; r < kTileRows; ++r) {
+        const uint32_t a = packedA[p * kTileRows + r];
+        acc0[r] = dotPairs(acc0[r], b0, a);
+        acc1[r] = dotPairs(acc1[r], b1, a);
+      }
+    }
+    addTile<Full>(acc0, acc1, c, ldc, rows, cols);
+  }
+};
+#endif
+
+/// How the blocked kernel packs and multiplies element type E's operands.
+template <typename E> struct PanelsOf {
+  using type = FloatPanels<E>;
+};
+#if defined(SHARDGEN_BF16_PAIRS)
+template <> struct PanelsOf<BF16> {
+  using type = Bf16PairPanels;
+};
+#endif
+
+template <typename E>
+inline constexpr bool isBlockedDot = __is_same(E, F32) || __is_same(E, F16) || __is_same(E, BF16);
 
 inline int64_t roundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
@@ -120,40 +256,59 @@ SHARDGEN_INLINE void applyEpilogue(S *c, int64_t ldc, int64_t rows, int64_t cols
   }
 }
 
-/// C[M, N] = A[M, K] x B[K, N] for f32 (C is overwritten), then the epilogue
-/// on each tile once its last depth block is added (`first`: the index of
-/// C's first element in the whole result).
-template <int64_t M, int64_t N, int64_t K, typename Epilogue = NoEpilogue>
-void matmulF32(const float *a, const float *b, float *__restrict c, int64_t first = 0,
-               const Epilogue &epilogue = {}) {
+/// C[M, N] = A[M, K] x B[K, N] for f32, f16 and bf16 (C is overwritten),
+/// summed in f32, then the epilogue on each tile once its last depth block
+/// is added (`first`: the index of C's first element in the whole result).
+/// f16 and bf16 sum into an f32 scratch and round each element of C once,
+/// from its whole sum.
+template <typename E, int64_t M, int64_t N, int64_t K, typename Epilogue = NoEpilogue>
+void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
+                   typename E::Storage *__restrict c, int64_t first = 0,
+                   const Epilogue &epilogue = {}) {
+  using Panels = typename PanelsOf<E>::type;
+  using Packed = typename Panels::Packed;
+  float *sums = nullptr;
+  if constexpr (__is_same(E, F32))
+    sums = c;
+  else
+    sums = new float[M * N > 0 ? M * N : 1];
   for (int64_t i = 0; i < M * N; ++i)
-    storeAt(c, i, 0.0f);
+    storeAt(sums, i, 0.0f);
   if constexpr (M == 0 || N == 0 || K == 0) {
+    if constexpr (!__is_same(E, F32))
+      for (int64_t i = 0; i < M * N; ++i)
+        storeAt(c, i, E::store(0.0f));
     applyEpilogue(c, N, M, N, first, 0, epilogue);
   } else {
-    constexpr int64_t kc0 = K < kDepthBlock ? K : kDepthBlock;
+    constexpr int64_t kc0 = K < Panels::kDepth ? K : Panels::kDepth;
     constexpr int64_t mc0 = M < kRowBlock ? M : kRowBlock;
-    float *packedB = new float[roundUp(N, kTileCols) * kc0];
-    float *packedA = new float[roundUp(mc0, kTileRows) * kc0];
-    for (int64_t p0 = 0; p0 < K; p0 += kDepthBlock) {
-      const int64_t kc = K - p0 < kDepthBlock ? K - p0 : kDepthBlock;
-      packB(b + p0 * N, N, kc, N, packedB);
+    Packed *packedB = new Packed[roundUp(N, kTileCols) * Panels::rows(kc0)];
+    Packed *packedA = new Packed[roundUp(mc0, kTileRows) * Panels::rows(kc0)];
+    for (int64_t p0 = 0; p0 < K; p0 += Panels::kDepth) {
+      const int64_t kc = K - p0 < Panels::kDepth ? K - p0 : Panels::kDepth;
+      const int64_t depth = Panels::rows(kc);
+      Panels::packB(b + p0 * N, N, kc, N, packedB);
       for (int64_t i0 = 0; i0 < M; i0 += kRowBlock) {
         const int64_t mc = M - i0 < kRowBlock ? M - i0 : kRowBlock;
-        packA(a + i0 * K + p0, K, mc, kc, packedA);
+        Panels::packA(a + i0 * K + p0, K, mc, kc, packedA);
         for (int64_t j0 = 0; j0 < N; j0 += kTileCols) {
           const int64_t cols = N - j0 < kTileCols ? N - j0 : kTileCols;
-          const float *panelB = packedB + (j0 / kTileCols) * kc * kTileCols;
+          const Packed *panelB = packedB + (j0 / kTileCols) * depth * kTileCols;
           for (int64_t r0 = 0; r0 < mc; r0 += kTileRows) {
             const int64_t rows = mc - r0 < kTileRows ? mc - r0 : kTileRows;
-            const float *panelA = packedA + (r0 / kTileRows) * kc * kTileRows;
-            float *tile = c + (i0 + r0) * N + j0;
+            const Packed *panelA = packedA + (r0 / kTileRows) * depth * kTileRows;
+            const int64_t at = (i0 + r0) * N + j0;
             if (rows == kTileRows && cols == kTileCols)
-              microKernel<true>(kc, panelA, panelB, tile, N, rows, cols);
+              Panels::template multiply<true>(depth, panelA, panelB, sums + at, N, rows, cols);
             else
-              microKernel<false>(kc, panelA, panelB, tile, N, rows, cols);
-            if (p0 + kc == K)
-              applyEpilogue(tile, N, rows, cols, first + (i0 + r0) * N + j0, j0, epilogue);
+              Panels::template multiply<false>(depth, panelA, panelB, sums + at, N, rows, cols);
+            if (p0 + kc != K)
+              continue;
+            if constexpr (!__is_same(E, F32))
+              for (int64_t r = 0; r < rows; ++r)
+                for (int64_t j = 0; j < cols; ++j)
+                  storeAt(c, at + r * N + j, E::store(sums[at + r * N + j]));
+            applyEpilogue(c + at, N, rows, cols, first + at, j0, epilogue);
           }
         }
       }
@@ -161,6 +316,8 @@ void matmulF32(const float *a, const float *b, float *__restrict c, int64_t firs
     delete[] packedA;
     delete[] packedB;
   }
+  if constexpr (!__is_same(E, F32))
+    delete[] sums;
 }
 
 /// Any element type: a plain i-k-j loop accumulating in the compute type
@@ -197,9 +354,9 @@ template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K,
 inline void dotGeneral(const typename E::Storage *a, const typename E::Storage *b,
                        typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
   for (int64_t batch = 0; batch < Batch; ++batch) {
-    if constexpr (__is_same(E, F32)) {
-      matmulF32<M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N, batch * M * N,
-                         epilogue);
+    if constexpr (isBlockedDot<E>) {
+      matmulBlocked<E, M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N,
+                                batch * M * N, epilogue);
     } else {
       matmulGeneric<E, M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N);
       applyEpilogue(c + batch * M * N, N, M, N, batch * M * N, 0, epilogue);

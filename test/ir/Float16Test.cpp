@@ -11,6 +11,10 @@
 
 #include <doctest/doctest.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "compiler/ir/Float16.h"
 
 namespace shardgen {
@@ -69,6 +73,33 @@ TEST_CASE("floats round to bfloat16 to nearest even; nan stays a quiet nan with 
     }
   }
 }
+
+#if defined(__x86_64__)
+__attribute__((target("f16c"))) uint16_t f16cToHalf(float f) {
+  return static_cast<uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
+}
+__attribute__((target("f16c"))) float f16cToFloat(uint16_t h) { return _cvtsh_ss(h); }
+
+// Generated code converts with F16C where the host has it, the compiler and
+// the interpreter with the portable code: both must give the same bits.
+TEST_CASE("nans convert as F16C's vcvtph2ps and vcvtps2ph do: made quiet, top payload kept") {
+  if (!__builtin_cpu_supports("f16c"))
+    return;
+  for (uint32_t payload = 1; payload < 0x400u; ++payload)
+    for (uint32_t sign : {0u, 0x8000u}) {
+      auto h = static_cast<uint16_t>(sign | 0x7c00u | payload);
+      REQUIRE(std::bit_cast<uint32_t>(halfToFloat(h)) ==
+              std::bit_cast<uint32_t>(f16cToFloat(h)));
+    }
+  for (uint32_t top = 0x7f801u; top < 0x80000u; top += 0x13u)
+    for (uint32_t low : {0u, 1u, 0x1fffu})
+      for (uint32_t sign : {0u, 0x80000000u}) {
+        const float f = std::bit_cast<float>(sign | (top << 12) | low);
+        REQUIRE_MESSAGE(floatToHalf(f) == f16cToHalf(f), "float bits 0x" << std::hex
+                                                                        << std::bit_cast<uint32_t>(f));
+      }
+}
+#endif
 
 } // namespace
 } // namespace shardgen
