@@ -1,7 +1,8 @@
-"""The bench's three programs, each twice from one description: as a
-shardgen graph (JSON, Megatron-style shardings on a 'model' axis) and as a
-PyTorch function on the same inputs.
+"""The bench's programs, each twice from one description: as a shardgen
+graph (JSON, Megatron-style shardings on a 'model' axis) and as a PyTorch
+function on the same inputs; in f32 or bf16 (every tensor of that type).
 
+matmul:       y = x w, w column-sharded                          (x [M, K])
 MLP:          y = tanh(x w1 + b1) w2 + b2                       (x [B, E])
 attention:    multi-head self-attention, heads on 'model'        (x [B, S, E])
 transformer:  x + attention(x) -> layer norm -> + MLP -> layer norm
@@ -13,14 +14,16 @@ import numpy as np
 class Graph:
     """A small builder of shardgen graphs (docs/graph-format.md)."""
 
-    def __init__(self, name):
+    def __init__(self, name, element="f32"):
         self.name = name
+        self.element = element
         self.inputs, self.ops, self.types = [], [], {}
         self.count = 0
 
     def input(self, name, shape, sharding):
         self.types[name] = list(shape)
-        self.inputs.append({"name": name, "type": tensor(shape), "sharding": sharding})
+        self.inputs.append({"name": name, "type": tensor(shape, self.element),
+                            "sharding": sharding})
         return name
 
     def _fresh(self, hint):
@@ -31,7 +34,7 @@ class Graph:
         result = self._fresh(hint)
         entry = {"op": op, "operands": operands, "result": result}
         if op in ("broadcast_in_dim", "reshape", "transpose", "constant", "reduce"):
-            entry["type"] = tensor(shape)
+            entry["type"] = tensor(shape, self.element)
         entry.update(attrs)
         self.ops.append(entry)
         self.types[result] = list(shape)
@@ -39,7 +42,8 @@ class Graph:
 
     def constant(self, value):
         result = self._fresh("c")
-        self.ops.append({"op": "constant", "result": result, "type": "tensor<f32>", "value": value})
+        self.ops.append({"op": "constant", "result": result, "type": tensor([], self.element),
+                         "value": value})
         self.types[result] = []
         return result
 
@@ -78,8 +82,8 @@ class Graph:
                 "outputs": [{"value": v, "sharding": s} for v, s in outputs]}
 
 
-def tensor(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+def tensor(shape, element="f32"):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
 
 
 REPLICATED = lambda rank: "<@mesh, [" + ", ".join("{}" for _ in range(rank)) + "]>"
@@ -145,9 +149,13 @@ def layer_norm_graph(g, x, prefix):
     return g.binary("add", normed, g.broadcast(beta, shape, [n]))
 
 
-def build(name, cfg, mesh_size):
-    g = Graph(name)
-    if name == "mlp":
+def build(name, cfg, mesh_size, element="f32"):
+    g = Graph(name, element)
+    if name == "matmul":
+        x = g.input("x", [cfg["m"], cfg["k"]], REPLICATED(2))
+        w = g.input("w", [cfg["k"], cfg["n"]], sharded(2, 1))
+        y = g.dot(x, w, [1], [0], [cfg["m"], cfg["n"]])
+    elif name == "mlp":
         x = g.input("x", [cfg["batch"], cfg["embed"]], REPLICATED(2))
         y = mlp_graph(g, x, cfg["embed"], cfg["hidden"])
     else:
@@ -177,6 +185,8 @@ def torch_program(name, cfg):
     def layer_norm(x, gamma, beta):
         return torch.nn.functional.layer_norm(x, x.shape[-1:], gamma, beta, 1e-5)
 
+    if name == "matmul":
+        return lambda t: t["x"] @ t["w"]
     if name == "mlp":
         return lambda t: mlp(t["x"], t["w1"], t["b1"], t["w2"], t["b2"])
     if name == "attention":

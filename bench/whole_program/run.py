@@ -9,6 +9,13 @@ and the ratios the issue asks for. Also checks that shardgen's and PyTorch's
 outputs agree (a bench of wrong numbers measures nothing).
 
   bench/whole_program/run.py --shardgen build/shardgen [--repeat 20] [--small]
+      [--dtype bf16] [--torch-repeat N] [program ...]
+
+--dtype bf16 builds every tensor of the graphs as bf16 and runs PyTorch in
+bfloat16 on the same (rounded) inputs; .npy files then hold the bf16 bit
+patterns ('<u2', as shardgen reads and writes them). The programs are mlp,
+attention and transformer by default; matmul (1024^3, the weight
+column-sharded) is there too.
 
 PyTorch (Debian's python3-torch) is a baseline only, never a shardgen
 dependency. It runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed from
@@ -30,11 +37,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import models  # noqa: E402
 
 CONFIGS = {
+    "matmul": {"m": 1024, "k": 1024, "n": 1024},
     "mlp": {"batch": 256, "embed": 1024, "hidden": 4096},
     "attention": {"batch": 2, "seq": 256, "embed": 1024, "heads": 16},
     "transformer": {"batch": 2, "seq": 256, "embed": 1024, "heads": 16, "hidden": 4096},
 }
 SMALL = {  # --small: seconds instead of minutes, to try the script
+    "matmul": {"m": 64, "k": 128, "n": 96},
     "mlp": {"batch": 32, "embed": 128, "hidden": 512},
     "attention": {"batch": 2, "seq": 32, "embed": 128, "heads": 4},
     "transformer": {"batch": 2, "seq": 32, "embed": 128, "heads": 4, "hidden": 512},
@@ -47,11 +56,16 @@ import models
 name, cfg, threads, repeat, folder = sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 torch.set_num_threads(threads)
 graph = json.load(open(folder + "/graph.json"))
-tensors = {s["name"]: torch.from_numpy(np.load(f"{folder}/{s['name']}.npy")) for s in graph["inputs"]}
+def load(name):
+    array = np.load(f"{folder}/{name}.npy")
+    if array.dtype == np.uint16:  # bf16 bit patterns
+        return torch.from_numpy(array.astype(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
+tensors = {s["name"]: load(s["name"]) for s in graph["inputs"]}
 program = models.torch_program(name, cfg)
 with torch.no_grad():
     out = program(tensors)
-    np.save(folder + f"/torch{threads}.npy", out.numpy())
+    np.save(folder + f"/torch{threads}.npy", out.float().numpy())
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -73,7 +87,22 @@ def shardgen_time(shardgen, folder, graph, devices, repeat):
     match = re.search(r"run\s+min ([\d.]+) ms, median ([\d.]+) ms", result.stderr)
     if not match:
         sys.exit("no per-call timing in shardgen's output:\n" + result.stderr)
-    return {"min": float(match.group(1)), "median": float(match.group(2))}, np.load(out + "/out0.npy")
+    return {"min": float(match.group(1)), "median": float(match.group(2))}, as_float(
+        np.load(out + "/out0.npy"))
+
+
+def as_float(array):
+    """f32 values of an f32 array or of bf16 bit patterns."""
+    if array.dtype in (np.uint16, np.dtype("V2")):
+        return (array.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return array
+
+
+def to_bf16_bits(array):
+    """f32 -> bf16 bit patterns, rounded to nearest even (as shardgen and torch round)."""
+    bits = array.astype(np.float32).view(np.uint32)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    return rounded.astype(np.uint16)
 
 
 def torch_time(name, cfg, threads, repeat, folder):
@@ -92,6 +121,8 @@ def torch_time(name, cfg, threads, repeat, folder):
 
 
 def gflop(name, cfg):
+    if name == "matmul":
+        return 2 * cfg["m"] * cfg["k"] * cfg["n"] / 1e9
     if name == "mlp":
         return 4 * cfg["batch"] * cfg["embed"] * cfg["hidden"] / 1e9
     b, s, e = cfg["batch"], cfg["seq"], cfg["embed"]
@@ -105,25 +136,33 @@ def main():
     parser.add_argument("--shardgen", required=True)
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--small", action="store_true")
-    parser.add_argument("programs", nargs="*", default=list(CONFIGS))
+    parser.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
+    parser.add_argument("--torch-repeat", type=int, default=None,
+                        help="calls of PyTorch (default --repeat; its bf16 matmul is slow "
+                             "on CPUs without AVX512_BF16)")
+    parser.add_argument("programs", nargs="*", default=["mlp", "attention", "transformer"])
     args = parser.parse_args()
     configs = SMALL if args.small else CONFIGS
+    torch_repeat = args.torch_repeat or args.repeat
+    # bf16 rounds every op's result: compare at bf16's precision.
+    tolerance = 2e-3 if args.dtype == "f32" else 6e-2
 
     print(f"{'program':12} {'GFLOP':>6} {'torch 1t':>9} {'torch 2t':>9} {'sg 1dev':>9} "
           f"{'sg 2dev':>9}   sg1/torch1  sg1/sg2  torchbest/sg2   (median ms)")
     for name in args.programs:
         cfg = configs[name]
         with tempfile.TemporaryDirectory(prefix=f"shardgen-bench-{name}-") as folder:
-            _, graph = models.build(name, cfg, 2)
+            _, graph = models.build(name, cfg, 2, args.dtype)
             json.dump(graph, open(f"{folder}/graph.json", "w"))
             for key, value in models.inputs_for(graph).items():
-                np.save(f"{folder}/{key}.npy", value)
-            t1, ref = torch_time(name, cfg, 1, args.repeat, folder)
-            t2, _ = torch_time(name, cfg, 2, args.repeat, folder)
+                np.save(f"{folder}/{key}.npy",
+                        to_bf16_bits(value) if args.dtype == "bf16" else value)
+            t1, ref = torch_time(name, cfg, 1, torch_repeat, folder)
+            t2, _ = torch_time(name, cfg, 2, torch_repeat, folder)
             s1, out1 = shardgen_time(args.shardgen, folder, graph, 1, args.repeat)
             s2, out2 = shardgen_time(args.shardgen, folder, graph, 2, args.repeat)
             for out in (out1, out2):
-                if not np.allclose(out, ref, rtol=2e-3, atol=2e-3):
+                if not np.allclose(out, ref, rtol=tolerance, atol=tolerance):
                     sys.exit(f"{name}: shardgen and PyTorch disagree: max difference "
                              f"{np.max(np.abs(out - ref))}")
             best_torch = min(t1["median"], t2["median"])

@@ -137,7 +137,7 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
   if (!isFloat(type))
     return exactOrUnknown(result.shape(), {&xBound});
   const ElementType compute = computeType(type);
-  // exp, tanh and logistic are approximations in f32 generated code.
+  // exp, tanh, logistic and log are approximations in f32 generated code.
   const double approximation = compute == ElementType::F32 ? 8 : 1;
   Literal out = exactBounds(result.shape());
   double *bound = out.as<double>();
@@ -173,8 +173,8 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
       bound[i] = finish(type, r, monotoneSpread(logistic, v, e[i]), approximation * libmSlack);
       break;
     case OpKind::Log:
-      bound[i] =
-          finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]), libmSlack);
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]),
+                        approximation * libmSlack);
       break;
     case OpKind::Sqrt:
       bound[i] = finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e[i]));

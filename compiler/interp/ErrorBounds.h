@@ -14,8 +14,9 @@
 // - a bf16 dot_general on vdpbf16ps (AVX512_BF16), which reads denormal
 //   inputs as zero and flushes denormal partial sums to zero: the products
 //   with a denormal factor, plus 2^-126 per term;
-// - the vectorized f32 exp/tanh/logistic of the generated code: 8 ulp of f32
-//   (they are within 4 of libm), and 1 ulp for the other libm functions.
+// - the vectorized f32 exp/tanh/logistic/log of the generated code: 8 ulp
+//   of f32 (they are within 4 of libm), and 1 ulp for the other libm
+//   functions.
 
 #include <vector>
 

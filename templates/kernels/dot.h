@@ -43,8 +43,8 @@ SHARDGEN_INLINE void storeVector(float *p, FloatVector v) { __builtin_memcpy(p, 
 /// Adds the MR x NR tile `acc0 | acc1` into C (only the `rows` x `cols`
 /// part that exists).
 template <bool Full>
-SHARDGEN_INLINE void addTile(const FloatVector *acc0, const FloatVector *acc1, float *c, int64_t ldc,
-                             int64_t rows, int64_t cols) {
+SHARDGEN_INLINE void addTile(const FloatVector *acc0, const FloatVector *acc1, float *c,
+                             int64_t ldc, int64_t rows, int64_t cols) {
   if constexpr (Full) {
     for (int64_t r = 0; r < kTileRows; ++r) {
       storeVector(c + r * ldc, loadVector(c + r * ldc) + acc0[r]);
@@ -190,9 +190,9 @@ struct Bf16PairPanels {
       const int64_t rowCount = mc - i0 < kTileRows ? mc - i0 : kTileRows;
       for (int64_t p = 0; p < pairs; ++p)
         for (int64_t r = 0; r < kTileRows; ++r) {
-          const S *row = a + (i0 + r) * lda + 2 * p;
+          const int64_t at = (i0 + r) * lda + 2 * p; // read only for rows that exist
           packed[p * kTileRows + r] =
-              r < rowCount ? pair(loadAt(row, 0), 2 * p + 1 < kc ? loadAt(row, 1) : uint16_t(0))
+              r < rowCount ? pair(loadAt(a, at), 2 * p + 1 < kc ? loadAt(a, at + 1) : uint16_t(0))
                            : 0u;
         }
       packed += pairs * kTileRows;

@@ -5,7 +5,7 @@
 // builtins. Semantics are StableHLO's, as the reference interpreter computes
 // them: f16/bf16 compute in f32 and round to nearest even on store; integer
 // arithmetic wraps; x / 0 = -1, x % 0 = x; float to integer truncates and
-// saturates (NaN gives 0); f32 exp and tanh are within a few ulp of libm.
+// saturates (NaN gives 0); f32 exp, tanh and log are within a few ulp of libm.
 #pragma once
 
 #include <stddef.h>
@@ -99,7 +99,6 @@ template <> inline constexpr bool isBool<I1> = true;
 namespace math {
 
 SHARDGEN_INLINE double exp(double x) { return __builtin_exp(x); }
-SHARDGEN_INLINE float log(float x) { return __builtin_logf(x); }
 SHARDGEN_INLINE double log(double x) { return __builtin_log(x); }
 SHARDGEN_INLINE double tanh(double x) { return __builtin_tanh(x); }
 SHARDGEN_INLINE float sqrt(float x) { return __builtin_sqrtf(x); }
@@ -115,9 +114,13 @@ SHARDGEN_INLINE double cos(double x) { return __builtin_cos(x); }
 SHARDGEN_INLINE float fabs(float x) { return __builtin_fabsf(x); }
 SHARDGEN_INLINE double fabs(double x) { return __builtin_fabs(x); }
 
-// f32 exp and tanh are written out (not libm calls) so that loops over them
-// vectorize: they dominate softmax, logistic and tanh layers. Both stay
-// within 3 ulp of libm (exp within 1 ulp for normal results).
+// f32 exp, tanh and log are written out (not libm calls) so that loops over
+// them vectorize: they dominate softmax, logistic, tanh and log layers, and
+// a fused loop over them should run at memory speed. Their polynomials are
+// evaluated in Estrin's scheme (short dependency chains: the loop is bound
+// by latency otherwise). exp is within 1 ulp of the true result for normal
+// results, tanh within 3 ulp and log within 1 ulp (test/codegen/
+// NumericsTest.cpp scans them); the reference interpreter allows 8.
 
 /// x * 2^n for n in [-252, 254]: 2^n as two normal factors, so neither
 /// overflows nor flushes to zero on its own.
@@ -128,25 +131,45 @@ SHARDGEN_INLINE float scaleByPowerOfTwo(float x, int32_t n) {
   return x * first * second;
 }
 
-SHARDGEN_INLINE float exp(float x) {
-  // exp(x) = 2^n exp(r) with n = round(x / ln 2), |r| <= ln(2) / 2, and
-  // exp(r) by its Taylor series to r^7 (truncation error < 2^-27 there).
-  // Beyond [-104, 89] the result is 0 or inf anyway.
-  const float bounded = x > 89.0f ? 89.0f : (x < -104.0f ? -104.0f : x);
-  const float safe = x == x ? bounded : 0.0f; // no NaN reaches the int conversion
-  const float n = __builtin_rintf(safe * 1.44269504f);
-  float r = safe - n * 0.693145752f; // ln 2 in two parts: n * high part is exact
+/// x = n ln 2 + r with n = round(x / ln 2), |r| <= ln(2) / 2 (|x| < 2^22).
+struct ExpReduction {
+  float r;
+  int32_t n;
+};
+SHARDGEN_INLINE ExpReduction reduceExp(float x) {
+  // x / ln 2 plus 1.5 * 2^23 rounds to an integer, which the low bits hold.
+  const float shifted = x * 1.44269504f + 12582912.0f;
+  const float n = shifted - 12582912.0f;
+  float r = x - n * 0.693145752f; // ln 2 in two parts: n * high part is exact
   r = r - n * 1.42860677e-6f;
-  float p = 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const float result = scaleByPowerOfTwo(p, static_cast<int32_t>(n));
+  return {r, static_cast<int32_t>(__builtin_bit_cast(uint32_t, shifted) - 0x4b400000u)};
+}
+
+/// exp(r) for |r| <= ln(2) / 2: the Taylor series to r^7 (truncation error
+/// below 2^-27 there).
+SHARDGEN_INLINE float expOfReduced(float r) {
+  // 1 + (r + r^2 q(r)): the one rounding to the scale of 1 comes last.
+  const float r2 = r * r, r4 = r2 * r2;
+  const float p23 = 0.5f + r * (1.0f / 6.0f), p45 = 1.0f / 24.0f + r * (1.0f / 120.0f);
+  const float p67 = 1.0f / 720.0f + r * (1.0f / 5040.0f);
+  return 1.0f + (r + r2 * ((p23 + r2 * p45) + r4 * p67));
+}
+
+SHARDGEN_INLINE float exp(float x) {
+  // Beyond [-104, 89] the result is 0 or inf anyway; NaN compares false and
+  // becomes -104 here, so no NaN reaches the integer conversion.
+  const float low = x > -104.0f ? x : -104.0f;
+  const float bounded = low < 89.0f ? low : 89.0f;
+  const ExpReduction reduced = reduceExp(bounded);
+  const float result = scaleByPowerOfTwo(expOfReduced(reduced.r), reduced.n);
   return x == x ? result : x;
+}
+
+/// exp(x) for x in [-87, 88] (2^n normal): one scaling multiply.
+SHARDGEN_INLINE float expNormalRange(float x) {
+  const ExpReduction reduced = reduceExp(x);
+  return expOfReduced(reduced.r) *
+         __builtin_bit_cast(float, static_cast<uint32_t>(reduced.n + 127) << 23);
 }
 
 SHARDGEN_INLINE float tanh(float x) {
@@ -154,21 +177,42 @@ SHARDGEN_INLINE float tanh(float x) {
   // omitted term is below 2^-24 |x|). Else 1 - 2 / (exp(2|x|) + 1), which
   // has no cancellation there.
   const float a = fabs(x);
-  const float x2 = x * x;
-  float p = -0.00145583438f;
-  p = p * x2 + 0.00359212803f;
-  p = p * x2 - 0.00886323553f;
-  p = p * x2 + 0.0218694885f;
-  p = p * x2 - 0.0539682540f;
-  p = p * x2 + 0.133333340f;
-  p = p * x2 - 0.333333343f;
+  const float x2 = x * x, x4 = x2 * x2;
+  const float q01 = -0.333333343f + x2 * 0.133333340f;
+  const float q23 = -0.0539682540f + x2 * 0.0218694885f;
+  const float q45 = -0.00886323553f + x2 * 0.00359212803f;
+  const float p = (q01 + x4 * q23) + (x4 * x4) * (q45 + x4 * -0.00145583438f);
   const float small = x + x * x2 * p;
-  // From |x| = 9.1 on, 1 - tanh|x| < 2^-25: the rounded result is 1.
-  const float e = exp(2.0f * (a < 10.0f ? a : 10.0f));
+  // From |x| = 9.1 on, 1 - tanh|x| < 2^-25: the rounded result is 1 (NaN
+  // compares false: 10 too, and is returned below).
+  const float e = expNormalRange(2.0f * (a < 10.0f ? a : 10.0f));
   const float large = 1.0f - 2.0f / (e + 1.0f);
   // copysign: tanh is odd, and -0 must stay -0.
   const float result = __builtin_copysignf(a < 0.55f ? __builtin_fabsf(small) : large, x);
   return x == x ? result : x;
+}
+
+SHARDGEN_INLINE float log(float x) {
+  // fdlibm's logf: x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
+  // s = f / (2 + f), log(m) = f - f^2/2 + s (f^2/2 + R(s^2)), R a minimax
+  // polynomial; subnormal x scaled by 2^23 first.
+  const bool subnormal = __builtin_bit_cast(uint32_t, x) < 0x00800000u; // and +0
+  const float scaled = subnormal ? x * 8388608.0f : x;
+  const uint32_t offset = __builtin_bit_cast(uint32_t, scaled) - 0x3f3504f3u; // sqrt(1/2)
+  const int32_t k = (static_cast<int32_t>(offset) >> 23) - (subnormal ? 23 : 0);
+  const float m = __builtin_bit_cast(float, (offset & 0x007fffffu) + 0x3f3504f3u);
+  const float f = m - 1.0f;
+  const float s = f / (2.0f + f);
+  const float z = s * s, w = z * z;
+  const float r =
+      z * (0.66666662693f + w * 0.28498786688f) + w * (0.40000972152f + w * 0.24279078841f);
+  const float half = 0.5f * f * f;
+  const float dk = static_cast<float>(k);
+  const float result =
+      dk * 6.9313812256e-01f - ((half - (s * (half + r) + dk * 9.0580006145e-06f)) - f);
+  // log(+inf) = inf, log(+-0) = -inf, log(x < 0) = NaN, NaN stays.
+  const float positive = x == __builtin_inff() ? x : (x == 0.0f ? -__builtin_inff() : result);
+  return x < 0.0f ? __builtin_nanf("") : (x == x ? positive : x);
 }
 
 SHARDGEN_INLINE float fmod(float x, float y) { return __builtin_fmodf(x, y); }

@@ -81,9 +81,10 @@ SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
   // Element i reads only element i of each input (out may even be one of
   // them): no dependence between iterations. Said explicitly, because with
   // byte-copy stores clang's vectorizer gave up on long bodies (tanh: 2.4x
-  // slower, bench_codegen_elementwise).
+  // slower, bench_codegen_elementwise). Two vectors per iteration: a long
+  // body (exp, tanh) is otherwise bound by its dependency chain's latency.
 #if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
+#pragma clang loop vectorize(assume_safety) interleave_count(2)
 #elif defined(__GNUC__)
 #pragma GCC ivdep
 #endif

@@ -27,21 +27,108 @@ SHARDGEN_REDUCER(ReduceAnd, A(a &b), A(a &b))
 SHARDGEN_REDUCER(ReduceOr, A(a | b), A(a | b))
 #undef SHARDGEN_REDUCER
 
+/// The walk without its innermost dim.
+template <int R> constexpr Walk<R - 1> outerDims(const Walk<R> &w) {
+  Walk<R - 1> out{};
+  for (int d = 0; d + 1 < R; ++d) {
+    out.extents[d] = w.extents[d];
+    out.inStrides[d] = w.inStrides[d];
+    out.outStrides[d] = w.outStrides[d];
+  }
+  out.inOffset = w.inOffset;
+  out.outOffset = w.outOffset;
+  return out;
+}
+
+/// Lanes of a row reduction (a multiple of any vector width).
+inline constexpr int64_t kReduceLanes = 32;
+/// Outputs summed together in a column reduction.
+inline constexpr int64_t kReduceColumns = 64;
+
+/// Reduces the N contiguous elements at `in` (N >= kReduceLanes) in
+/// kReduceLanes interleaved partial results, folded pairwise: the loop
+/// vectorizes (a single accumulator waits on each add). Every lane starts
+/// from its first element, so sums of zeros keep IEEE's sign; the order is
+/// fixed here, so GCC and clang agree (the interpreter's bound covers any
+/// order of a sum; max and min are exact in any order).
+template <typename E, typename Red, int64_t N>
+SHARDGEN_INLINE Accumulator<E> reduceRow(const typename E::Storage *in) {
+  using A = Accumulator<E>;
+  A lanes[kReduceLanes];
+  for (int64_t j = 0; j < kReduceLanes; ++j)
+    lanes[j] = static_cast<A>(E::load(loadAt(in, j)));
+  constexpr int64_t full = N / kReduceLanes * kReduceLanes;
+  for (int64_t i = kReduceLanes; i < full; i += kReduceLanes)
+    for (int64_t j = 0; j < kReduceLanes; ++j)
+      lanes[j] = Red::template apply<E, A>(lanes[j], static_cast<A>(E::load(loadAt(in, i + j))));
+  for (int64_t j = 0; full + j < N; ++j)
+    lanes[j] = Red::template apply<E, A>(lanes[j], static_cast<A>(E::load(loadAt(in, full + j))));
+  for (int64_t width = kReduceLanes / 2; width > 0; width /= 2)
+    for (int64_t j = 0; j < width; ++j)
+      lanes[j] = Red::template apply<E, A>(lanes[j], lanes[j + width]);
+  return lanes[0];
+}
+
+/// Width outputs side by side (contiguous in the input at `base` and in
+/// `out` at `o`), each reduced over `Reduced` in order from `start`.
+template <typename E, typename Red, int RR, Walk<RR> Reduced, int64_t Width>
+SHARDGEN_INLINE void reduceColumns(const typename E::Storage *__restrict in, int64_t base,
+                                   Accumulator<E> start, typename E::Storage *__restrict out,
+                                   int64_t o) {
+  using A = Accumulator<E>;
+  A acc[Width];
+  for (int64_t c = 0; c < Width; ++c)
+    acc[c] = start;
+  forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
+    for (int64_t c = 0; c < Width; ++c)
+      acc[c] = Red::template apply<E, A>(acc[c], static_cast<A>(E::load(loadAt(in, i + c))));
+  });
+  for (int64_t c = 0; c < Width; ++c)
+    storeAt(out, o + c, E::store(static_cast<typename E::Compute>(acc[c])));
+}
+
 /// `Kept` walks the output elements (input strides of the kept dims, output
 /// dense strides); `Reduced` walks the reduced dims of one output element in
-/// row-major order.
+/// row-major order. Two shapes run vectorized: a row (the reduced elements
+/// of an output contiguous), in lanes (reduceRow); and columns (the
+/// innermost kept dim contiguous), kReduceColumns outputs at a time, each
+/// in the interpreter's order.
 template <typename E, typename Red, int RK, Walk<RK> Kept, int RR, Walk<RR> Reduced>
 inline void reduce(const typename E::Storage *__restrict in, const typename E::Storage *init,
                    typename E::Storage *__restrict out) {
   using A = Accumulator<E>;
   const A start = static_cast<A>(E::load(loadAt(init, 0)));
-  forEach<RK, Kept>(0, 0, [&](int64_t base, int64_t o) {
-    A acc = start;
-    forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
-      acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(loadAt(in, i))));
+  constexpr int64_t rowLength = Reduced.extents[RR - 1];
+  constexpr int64_t columns = Kept.extents[RK - 1];
+  if constexpr (!isBool<E> && RR == 1 && Reduced.inStrides[0] == 1 && rowLength >= kReduceLanes) {
+    forEach<RK, Kept>(0, 0, [&](int64_t base, int64_t o) {
+      const A row = reduceRow<E, Red, rowLength>(in + base);
+      storeAt(out, o,
+              E::store(static_cast<typename E::Compute>(Red::template apply<E, A>(start, row))));
     });
-    storeAt(out, o, E::store(static_cast<typename E::Compute>(acc)));
-  });
+  } else if constexpr (RK >= 1 && Kept.inStrides[RK - 1] == 1 && Kept.outStrides[RK - 1] == 1 &&
+                       columns >= 8) {
+    constexpr int64_t tail = columns % kReduceColumns;
+    auto rows = [&](int64_t base, int64_t o) {
+      for (int64_t c = 0; c + kReduceColumns <= columns; c += kReduceColumns)
+        reduceColumns<E, Red, RR, Reduced, kReduceColumns>(in, base + c, start, out, o + c);
+      if constexpr (tail > 0)
+        reduceColumns<E, Red, RR, Reduced, tail>(in, base + columns - tail, start, out,
+                                                 o + columns - tail);
+    };
+    if constexpr (RK == 1)
+      rows(0, 0);
+    else
+      forEach<RK - 1, outerDims(Kept)>(0, 0, rows);
+  } else {
+    forEach<RK, Kept>(0, 0, [&](int64_t base, int64_t o) {
+      A acc = start;
+      forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
+        acc = Red::template apply<E, A>(acc, static_cast<A>(E::load(loadAt(in, i))));
+      });
+      storeAt(out, o, E::store(static_cast<typename E::Compute>(acc)));
+    });
+  }
 }
 
 /// Combines `count` buffers of N elements (`parts[k]`, in order) into `out`.

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -218,6 +219,147 @@ TEST_CASE("generated f32 exp, tanh and logistic at their edges: signed zeros, in
   // And each within its bound of the interpreter (libm), exactly where
   // the result is an infinity, a zero of a sign, or NaN.
   CHECK_FALSE(compareOutputs(out, evaluateWithBounds(graph, inputs)).has_value());
+}
+
+namespace {
+
+/// The distance of `got` from the true value `exact` in f32 ulps at `exact`.
+double ulpsFrom(double got, double exact) {
+  int e = 0;
+  std::frexp(exact, &e);
+  return std::fabs(got - exact) / std::ldexp(1.0, std::max(e - 1, -126) - 23);
+}
+
+} // namespace
+
+TEST_CASE("generated f32 exp, tanh, logistic and log across the float range: within their "
+          "documented ulp of the true value and of run --check's bound, which catches more") {
+  // Every 4099th bit pattern: both signs, subnormals, infinities, NaNs.
+  const int64_t count = (int64_t{1} << 32) / 4099 + 1;
+  const std::string type = "tensor<" + std::to_string(count) + "xf32>";
+  const std::string json = kHeader +
+                           R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+    "inputs": [{"name": "a", "type": ")" +
+                           type + R"(", "sharding": "<@m, [{x}]>"}],
+    "ops": [{"op": "exponential", "operands": ["a"], "result": "e"},
+            {"op": "tanh", "operands": ["a"], "result": "t"},
+            {"op": "logistic", "operands": ["a"], "result": "l"},
+            {"op": "log", "operands": ["a"], "result": "g"}],
+    "outputs": [{"value": "e"}, {"value": "t"}, {"value": "l"}, {"value": "g"}]})";
+  Graph graph = loadVerified(json);
+  Literal a(TensorType{ElementType::F32, {count}});
+  for (int64_t i = 0; i < count; ++i)
+    a.as<uint32_t>()[i] = static_cast<uint32_t>(i * 4099);
+  const std::vector<Literal> inputs = {a};
+  const std::vector<Literal> out = runCompiled(graph, inputs);
+  double worst[4] = {};
+  for (int64_t i = 0; i < count; ++i) {
+    const double x = a.as<float>()[i];
+    const double exact[4] = {std::exp(x), std::tanh(x), 1 / (1 + std::exp(-x)), std::log(x)};
+    for (int k = 0; k < 4; ++k) {
+      const double got = out[k].as<float>()[i];
+      if (std::isnan(exact[k])) {
+        CHECK(std::isnan(got));
+      } else if (std::fabs(exact[k]) >= 0x1p-126 && std::fabs(exact[k]) < 0x1p128) {
+        worst[k] = std::max(worst[k], ulpsFrom(got, exact[k]));
+      } else if (std::isinf(exact[k])) {
+        CHECK(got == exact[k]);
+      }
+    }
+  }
+  CAPTURE(worst[0]);
+  CAPTURE(worst[1]);
+  CAPTURE(worst[2]);
+  CAPTURE(worst[3]);
+  CHECK(worst[0] <= 1); // exp, normal results
+  CHECK(worst[1] <= 3); // tanh
+  CHECK(worst[2] <= 4); // logistic: exp, an add and a division
+  CHECK(worst[3] <= 1); // log
+  // run --check passes them, with bounds of at most 10 ulp (8 for the
+  // approximation, the roundings): a result two ulps beyond is caught.
+  const BoundedEvaluation expected = evaluateWithBounds(graph, inputs);
+  CHECK_FALSE(compareOutputs(out, expected).has_value());
+  for (int k = 0; k < 4; ++k) {
+    for (int64_t i = 0; i < count; i += 101) {
+      const double want = expected.values[k].getFloat(i), bound = expected.bounds[k].getFloat(i);
+      if (!std::isfinite(want) || std::fabs(want) < 0x1p-126)
+        continue;
+      const double ulp = std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23);
+      CAPTURE(k);
+      CAPTURE(want);
+      REQUIRE(bound <= 10 * ulp);
+      BoundedEvaluation one;
+      one.values = {floats(ElementType::F32, {1}, {want})};
+      one.bounds = {floats(ElementType::F64, {1}, {bound})};
+      const double beyond = want + bound + 2 * ulp;
+      CHECK(compareOutputs({floats(ElementType::F32, {1}, {beyond})}, one).has_value());
+    }
+  }
+}
+
+TEST_CASE("bf16 and f16 dots on the blocked kernel (several depth blocks, bias and tanh fused, "
+          "sharded) pass run --check; every one-element corruption is caught") {
+  for (std::string t : {"bf16", "f16"}) {
+    CAPTURE(t);
+    const std::string json = kHeader +
+                             R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+      "inputs": [{"name": "a", "type": "tensor<38x1100x)" +
+                             t + R"(>", "sharding": "<@m, [{x}, {}]>"},
+                 {"name": "b", "type": "tensor<1100x45x)" +
+                             t + R"(>"},
+                 {"name": "bias", "type": "tensor<45x)" +
+                             t + R"(>"}],
+      "ops": [{"op": "dot_general", "operands": ["a", "b"], "result": "c",
+               "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]},
+              {"op": "broadcast_in_dim", "operands": ["bias"], "result": "bb",
+               "type": "tensor<38x45x)" +
+                             t + R"(>", "broadcast_dimensions": [1]},
+              {"op": "add", "operands": ["c", "bb"], "result": "d"},
+              {"op": "tanh", "operands": ["d"], "result": "y"}],
+      "outputs": [{"value": "y"}, {"value": "c"}]})";
+    Graph graph = loadVerified(json);
+    std::vector<Literal> inputs;
+    for (size_t i = 0; i < graph.main.args.size(); ++i)
+      inputs.push_back(spread(*graph.value(graph.main.args[i].value).type, i + 1, 0.1));
+    std::vector<Literal> actual = runCompiled(graph, inputs);
+    checkEveryCorruptionCaught(actual, evaluateWithBounds(graph, inputs));
+  }
+}
+
+TEST_CASE("row and column reductions (vectorized: lanes, column blocks) agree with the "
+          "interpreter in every float type, tails and signed zeros included") {
+  for (std::string t : {"f32", "bf16", "f16"}) {
+    CAPTURE(t);
+    const std::string json = kHeader +
+                             R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
+      "inputs": [{"name": "a", "type": "tensor<6x70x131x)" +
+                             t + R"(>", "sharding": "<@m, [{x}, {}, {}]>"}],
+      "ops": [{"op": "constant", "result": "zero", "type": "tensor<)" +
+                             t + R"(>", "value": -0.0},
+              {"op": "constant", "result": "low", "type": "tensor<)" +
+                             t + R"(>", "value": "-inf"},
+              {"op": "reduce", "operands": ["a", "zero"], "result": "rows", "dimensions": [2],
+               "reducer": "add", "type": "tensor<6x70x)" +
+                             t + R"(>"},
+              {"op": "reduce", "operands": ["a", "low"], "result": "rowmax", "dimensions": [2],
+               "reducer": "max", "type": "tensor<6x70x)" +
+                             t + R"(>"},
+              {"op": "reduce", "operands": ["a", "zero"], "result": "cols", "dimensions": [1],
+               "reducer": "add", "type": "tensor<6x131x)" +
+                             t + R"(>"},
+              {"op": "reduce", "operands": ["a", "low"], "result": "colmin", "dimensions": [0, 1],
+               "reducer": "min", "type": "tensor<131x)" +
+                             t + R"(>"}],
+      "outputs": [{"value": "rows"}, {"value": "rowmax"}, {"value": "cols"}, {"value": "colmin"}]})";
+    Graph graph = loadVerified(json);
+    Literal a = spread(*graph.value(graph.main.args[0].value).type, 7, 4.0);
+    for (int64_t i = 0; i < 131; ++i) // row 0: all -0, whose sum is -0
+      a.setFloat(i, -0.0);
+    const std::vector<Literal> inputs = {a};
+    std::vector<Literal> actual = runCompiled(graph, inputs);
+    CHECK(std::signbit(actual[0].getFloat(0)));
+    checkEveryCorruptionCaught(actual, evaluateWithBounds(graph, inputs));
+  }
 }
 
 TEST_CASE("run --check compares per element: 10 next to larger elements is not 210") {

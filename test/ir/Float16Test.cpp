@@ -88,15 +88,14 @@ TEST_CASE("nans convert as F16C's vcvtph2ps and vcvtps2ph do: made quiet, top pa
   for (uint32_t payload = 1; payload < 0x400u; ++payload)
     for (uint32_t sign : {0u, 0x8000u}) {
       auto h = static_cast<uint16_t>(sign | 0x7c00u | payload);
-      REQUIRE(std::bit_cast<uint32_t>(halfToFloat(h)) ==
-              std::bit_cast<uint32_t>(f16cToFloat(h)));
+      REQUIRE(std::bit_cast<uint32_t>(halfToFloat(h)) == std::bit_cast<uint32_t>(f16cToFloat(h)));
     }
   for (uint32_t top = 0x7f801u; top < 0x80000u; top += 0x13u)
     for (uint32_t low : {0u, 1u, 0x1fffu})
       for (uint32_t sign : {0u, 0x80000000u}) {
         const float f = std::bit_cast<float>(sign | (top << 12) | low);
-        REQUIRE_MESSAGE(floatToHalf(f) == f16cToHalf(f), "float bits 0x" << std::hex
-                                                                        << std::bit_cast<uint32_t>(f));
+        REQUIRE_MESSAGE(floatToHalf(f) == f16cToHalf(f),
+                        "float bits 0x" << std::hex << std::bit_cast<uint32_t>(f));
       }
 }
 #endif
