@@ -1,5 +1,8 @@
 #include "bench/codegen_bench_util.h"
 
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include "compiler/codegen/JitRunner.h"
@@ -53,6 +56,18 @@ void BenchProgram::runSteps(const std::vector<void *> &inputs, const std::vector
       v = spare_.data() + (next++) * spareBytes;
   runtime::DeviceContext device;
   steps_(&device, values.data());
+}
+
+double benchNow() {
+  static const bool cpu = [] {
+    const char *clock = std::getenv("SHARDGEN_BENCH_CLOCK");
+    return clock && std::strcmp(clock, "cpu") == 0;
+  }();
+  if (!cpu)
+    return std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 } // namespace shardgen::bench

@@ -41,15 +41,21 @@ private:
 
 using Clock = std::chrono::steady_clock;
 
+/// Seconds now: wall time, or with SHARDGEN_BENCH_CLOCK=cpu this thread's CPU
+/// time (on a machine shared with other processes a single-threaded kernel
+/// then is not charged for the time slices others take; cache and memory
+/// contention still count).
+double benchNow();
+
 /// Seconds of the fastest of `repetitions` calls of `fn` (after one warm-up):
 /// the least disturbed run on a shared, noisy machine.
 template <typename Fn> double bestSeconds(int repetitions, Fn &&fn) {
   fn();
   double best = 1e30;
   for (int r = 0; r < repetitions; ++r) {
-    auto start = Clock::now();
+    const double start = benchNow();
     fn();
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    double seconds = benchNow() - start;
     best = seconds < best ? seconds : best;
   }
   return best;

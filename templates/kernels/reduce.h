@@ -40,10 +40,12 @@ template <int R> constexpr Walk<R - 1> outerDims(const Walk<R> &w) {
   return out;
 }
 
-/// Lanes of a row reduction (a multiple of any vector width).
-inline constexpr int64_t kReduceLanes = 32;
-/// Outputs summed together in a column reduction.
-inline constexpr int64_t kReduceColumns = 64;
+/// Lanes of a row reduction: a multiple of any vector width, and enough
+/// independent chains to cover the add latency (8 AVX2 or 4 AVX-512 vectors).
+inline constexpr int64_t kReduceLanes = 64;
+/// Outputs reduced together in a column reduction (their accumulators stay
+/// in L1; the input is read row by row, as it lies).
+inline constexpr int64_t kReduceColumns = 4096;
 
 /// Reduces the N contiguous elements at `in` (N >= kReduceLanes) in
 /// kReduceLanes interleaved partial results, folded pairwise: the loop
@@ -76,13 +78,33 @@ SHARDGEN_INLINE void reduceColumns(const typename E::Storage *__restrict in, int
                                    Accumulator<E> start, typename E::Storage *__restrict out,
                                    int64_t o) {
   using A = Accumulator<E>;
+  auto at = [&](int64_t i) { return static_cast<A>(E::load(loadAt(in, i))); };
   A acc[Width];
   for (int64_t c = 0; c < Width; ++c)
     acc[c] = start;
-  forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
-    for (int64_t c = 0; c < Width; ++c)
-      acc[c] = Red::template apply<E, A>(acc[c], static_cast<A>(E::load(loadAt(in, i + c))));
-  });
+  if constexpr (RR == 1) {
+    // Four reduced rows per pass over the accumulators (each still summed
+    // in order): a quarter of their loads and stores.
+    constexpr int64_t rows = Reduced.extents[0], stride = Reduced.inStrides[0];
+    int64_t r = 0;
+    for (; r + 4 <= rows; r += 4) {
+      const int64_t i = base + r * stride;
+      for (int64_t c = 0; c < Width; ++c) {
+        A x = Red::template apply<E, A>(acc[c], at(i + c));
+        x = Red::template apply<E, A>(x, at(i + stride + c));
+        x = Red::template apply<E, A>(x, at(i + 2 * stride + c));
+        acc[c] = Red::template apply<E, A>(x, at(i + 3 * stride + c));
+      }
+    }
+    for (; r < rows; ++r)
+      for (int64_t c = 0; c < Width; ++c)
+        acc[c] = Red::template apply<E, A>(acc[c], at(base + r * stride + c));
+  } else {
+    forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
+      for (int64_t c = 0; c < Width; ++c)
+        acc[c] = Red::template apply<E, A>(acc[c], at(i + c));
+    });
+  }
   for (int64_t c = 0; c < Width; ++c)
     storeAt(out, o + c, E::store(static_cast<typename E::Compute>(acc[c])));
 }
