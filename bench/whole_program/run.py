@@ -64,8 +64,12 @@ def load(name):
 tensors = {s["name"]: load(s["name"]) for s in graph["inputs"]}
 program = models.torch_program(name, cfg)
 with torch.no_grad():
-    out = program(tensors)
-    np.save(folder + f"/torch{threads}.npy", out.float().numpy())
+    # The reference outputs in f32 on the same inputs: PyTorch's own bf16
+    # matmul on CPUs without AVX512_BF16 is far less accurate than one bf16
+    # rounding (about 9 % of the outputs' scale at 1024^3).
+    out = program({k: v.float() for k, v in tensors.items()})
+    np.save(folder + f"/torch{threads}.npy", out.numpy())
+    program(tensors)  # warm-up in the timed type
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -145,7 +149,7 @@ def main():
     configs = SMALL if args.small else CONFIGS
     torch_repeat = args.torch_repeat or args.repeat
     # bf16 rounds every op's result: compare at bf16's precision.
-    tolerance = 2e-3 if args.dtype == "f32" else 6e-2
+    tolerance = 2e-3 if args.dtype == "f32" else 2e-2
 
     print(f"{'program':12} {'GFLOP':>6} {'torch 1t':>9} {'torch 2t':>9} {'sg 1dev':>9} "
           f"{'sg 2dev':>9}   sg1/torch1  sg1/sg2  torchbest/sg2   (median ms)")
@@ -162,7 +166,10 @@ def main():
             s1, out1 = shardgen_time(args.shardgen, folder, graph, 1, args.repeat)
             s2, out2 = shardgen_time(args.shardgen, folder, graph, 2, args.repeat)
             for out in (out1, out2):
-                if not np.allclose(out, ref, rtol=tolerance, atol=tolerance):
+                # bf16 (against PyTorch in f32 on the same inputs): within
+                # the outputs' scale, as every bf16 op rounds its result.
+                scale = np.max(np.abs(ref)) if args.dtype == "bf16" else 0
+                if not np.allclose(out, ref, rtol=tolerance, atol=tolerance * max(scale, 1)):
                     sys.exit(f"{name}: shardgen and PyTorch disagree: max difference "
                              f"{np.max(np.abs(out - ref))}")
             best_torch = min(t1["median"], t2["median"])
