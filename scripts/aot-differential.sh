@@ -52,6 +52,7 @@ builds=(
 for sample in "$root"/samples/*.json; do
   grep -q '"custom_call"' "$sample" || cp "$sample" "$work/graphs/"
 done
+cp "$root"/test/aot/graphs/*.json "$work/graphs/" # what the samples and random graphs lack
 for ((seed = first; seed < first + count; ++seed)); do
   "$tool" graph "$seed" "$work/graphs/random_$seed.json"
 done

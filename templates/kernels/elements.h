@@ -182,8 +182,10 @@ SHARDGEN_INLINE float tanh(float x) {
 
 SHARDGEN_INLINE float log(float x) {
   // fdlibm's logf: x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
-  // s = f / (2 + f), log(m) = f - f^2/2 + s (f^2/2 + R(s^2)), R a minimax
-  // polynomial; subnormal x scaled by 2^23 first.
+  // s = f / (2 + f), log(m) = 2s + s R(s^2) = f - s (f - R), R = s^2 P(s^2)
+  // fdlibm's minimax polynomial; subnormal x scaled by 2^23 first. Every
+  // product meets its sum in one expression, one product per sum: GCC (which
+  // contracts across statements) and clang (within one) form the same FMAs.
   const bool subnormal = __builtin_bit_cast(uint32_t, x) < 0x00800000u; // and +0
   const float scaled = subnormal ? x * 8388608.0f : x;
   const uint32_t offset = __builtin_bit_cast(uint32_t, scaled) - 0x3f3504f3u; // sqrt(1/2)
@@ -192,12 +194,12 @@ SHARDGEN_INLINE float log(float x) {
   const float f = m - 1.0f;
   const float s = f / (2.0f + f);
   const float z = s * s, w = z * z;
-  const float r =
-      z * (0.66666662693f + w * 0.28498786688f) + w * (0.40000972152f + w * 0.24279078841f);
-  const float half = 0.5f * f * f;
+  const float polynomial =
+      (0.66666662693f + z * 0.40000972152f) + w * (0.28498786688f + z * 0.24279078841f);
+  const float logm = f - s * (f - z * polynomial);
   const float dk = static_cast<float>(k);
-  const float result =
-      dk * 6.9313812256e-01f - ((half - (s * (half + r) + dk * 9.0580006145e-06f)) - f);
+  // k ln 2 in two parts: k times the high part is exact.
+  const float result = dk * 6.9313812256e-01f + (logm + dk * 9.0580006145e-06f);
   // log(+inf) = inf, log(+-0) = -inf, log(x < 0) = NaN, NaN stays.
   const float positive = x == __builtin_inff() ? x : (x == 0.0f ? -__builtin_inff() : result);
   return x < 0.0f ? __builtin_nanf("") : (x == x ? positive : x);

@@ -272,9 +272,9 @@ TEST_CASE("generated f32 exp, tanh, logistic and log across the float range: wit
   CAPTURE(worst[2]);
   CAPTURE(worst[3]);
   CHECK(worst[0] <= 1.5); // exp, normal results (1.1 on a denser scan)
-  CHECK(worst[1] <= 3); // tanh
-  CHECK(worst[2] <= 4); // logistic: exp, an add and a division
-  CHECK(worst[3] <= 1); // log
+  CHECK(worst[1] <= 3);   // tanh
+  CHECK(worst[2] <= 4);   // logistic: exp, an add and a division
+  CHECK(worst[3] <= 1);   // log
   // run --check passes them, with bounds of at most 10 ulp (8 for the
   // approximation, the roundings): a result two ulps beyond is caught.
   const BoundedEvaluation expected = evaluateWithBounds(graph, inputs);
