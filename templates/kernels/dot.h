@@ -68,8 +68,8 @@ template <typename E> struct FloatPanels {
   using S = typename E::Storage;
   using Packed = float;
   static constexpr int64_t kDepth = kDepthBlock; // KC
-  /// Packed rows of a depth block of kc.
-  static SHARDGEN_INLINE int64_t rows(int64_t kc) { return kc; }
+  /// Packed rows (k steps) of a depth block of kc.
+  static SHARDGEN_INLINE int64_t packedDepth(int64_t kc) { return kc; }
 
   /// Packs B[k0.., j0..] (kc x nc of a row-major [K, N]) into NR-wide
   /// panels, zero-padding the last one.
@@ -164,13 +164,13 @@ struct Bf16PairPanels {
   using S = uint16_t;
   using Packed = uint32_t;
   static constexpr int64_t kDepth = 2 * kDepthBlock; // the same bytes per panel as f32
-  static SHARDGEN_INLINE int64_t rows(int64_t kc) { return (kc + 1) / 2; }
+  static SHARDGEN_INLINE int64_t packedDepth(int64_t kc) { return (kc + 1) / 2; }
   static SHARDGEN_INLINE uint32_t pair(uint16_t even, uint16_t odd) {
     return static_cast<uint32_t>(even) | static_cast<uint32_t>(odd) << 16;
   }
 
   static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, uint32_t *__restrict packed) {
-    const int64_t pairs = rows(kc);
+    const int64_t pairs = packedDepth(kc);
     for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
       const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
       for (int64_t p = 0; p < pairs; ++p) {
@@ -185,7 +185,7 @@ struct Bf16PairPanels {
   }
 
   static void packA(const S *a, int64_t lda, int64_t mc, int64_t kc, uint32_t *__restrict packed) {
-    const int64_t pairs = rows(kc);
+    const int64_t pairs = packedDepth(kc);
     for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
       const int64_t rowCount = mc - i0 < kTileRows ? mc - i0 : kTileRows;
       for (int64_t p = 0; p < pairs; ++p)
@@ -282,11 +282,11 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
   } else {
     constexpr int64_t kc0 = K < Panels::kDepth ? K : Panels::kDepth;
     constexpr int64_t mc0 = M < kRowBlock ? M : kRowBlock;
-    Packed *packedB = new Packed[roundUp(N, kTileCols) * Panels::rows(kc0)];
-    Packed *packedA = new Packed[roundUp(mc0, kTileRows) * Panels::rows(kc0)];
+    Packed *packedB = new Packed[roundUp(N, kTileCols) * Panels::packedDepth(kc0)];
+    Packed *packedA = new Packed[roundUp(mc0, kTileRows) * Panels::packedDepth(kc0)];
     for (int64_t p0 = 0; p0 < K; p0 += Panels::kDepth) {
       const int64_t kc = K - p0 < Panels::kDepth ? K - p0 : Panels::kDepth;
-      const int64_t depth = Panels::rows(kc);
+      const int64_t depth = Panels::packedDepth(kc);
       Panels::packB(b + p0 * N, N, kc, N, packedB);
       for (int64_t i0 = 0; i0 < M; i0 += kRowBlock) {
         const int64_t mc = M - i0 < kRowBlock ? M - i0 : kRowBlock;
