@@ -86,8 +86,8 @@ SHARDGEN_INLINE void reduceColumns(const typename E::Storage *__restrict in, int
     // Four reduced rows per pass over the accumulators (each still summed
     // in order): a quarter of their loads and stores.
     constexpr int64_t rows = Reduced.extents[0], stride = Reduced.inStrides[0];
-    int64_t r = 0;
-    for (; r + 4 <= rows; r += 4) {
+    constexpr int64_t whole = rows / 4 * 4; // compile-time bounds: GCC sees each loop's trips
+    for (int64_t r = 0; r < whole; r += 4) {
       const int64_t i = base + r * stride;
       for (int64_t c = 0; c < Width; ++c) {
         A x = Red::template apply<E, A>(acc[c], at(i + c));
@@ -96,9 +96,10 @@ SHARDGEN_INLINE void reduceColumns(const typename E::Storage *__restrict in, int
         acc[c] = Red::template apply<E, A>(x, at(i + 3 * stride + c));
       }
     }
-    for (; r < rows; ++r)
-      for (int64_t c = 0; c < Width; ++c)
-        acc[c] = Red::template apply<E, A>(acc[c], at(base + r * stride + c));
+    if constexpr (whole < rows)
+      for (int64_t r = whole; r < rows; ++r)
+        for (int64_t c = 0; c < Width; ++c)
+          acc[c] = Red::template apply<E, A>(acc[c], at(base + r * stride + c));
   } else {
     forEach<RR, Reduced>(base, 0, [&](int64_t i, int64_t) {
       for (int64_t c = 0; c < Width; ++c)
