@@ -5,7 +5,7 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ResultCheck.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
