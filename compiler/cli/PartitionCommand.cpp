@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "compiler/cli/Command.h"
-#include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"

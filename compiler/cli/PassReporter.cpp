@@ -22,8 +22,7 @@ std::string dumpList(pipeline::Pass last) {
 
 } // namespace
 
-std::vector<OptionSpec> withPipelineOptions(std::vector<OptionSpec> options,
-                                            pipeline::Pass last) {
+std::vector<OptionSpec> withPipelineOptions(std::vector<OptionSpec> options, pipeline::Pass last) {
   options.push_back(kMeshOption);
   options.push_back(
       {"--dump-after", OptionSpec::Value, "STAGE",

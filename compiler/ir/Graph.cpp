@@ -172,5 +172,4 @@ std::string firstDistributionPointer(const Graph &graph) {
   return "";
 }
 
-
 } // namespace shardgen

@@ -6,8 +6,7 @@
 extern "C" __attribute__((visibility("default"))) const shardgen::jit::Backend *
 shardgen_jit_backend() {
   using namespace shardgen;
-  static const jit::Backend backend{jit::kBackendAbi,   sizeof(JitOptions),
-                                    sizeof(JitSource),  &jit::compileCppUnits,
-                                    &jit::linkerNamesOf, &jit::hostCpuName};
+  static const jit::Backend backend{jit::kBackendAbi,      sizeof(JitOptions),  sizeof(JitSource),
+                                    &jit::compileCppUnits, &jit::linkerNamesOf, &jit::hostCpuName};
   return &backend;
 }

@@ -405,8 +405,7 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
   }
   // One unit: clang alone is the frontend, as before; several: all of their
   // (parallel) compiling.
-  module->timings_.frontendMs =
-      units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
+  module->timings_.frontendMs = units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
   start = std::chrono::steady_clock::now();
   module->link(work, symbols, options);
   module->timings_.backendMs =

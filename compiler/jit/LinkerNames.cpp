@@ -20,8 +20,7 @@ namespace {
 /// program's file, so its cache key is never that of compiled code.
 constexpr const char *kProbeFile = "linker-names-probe.cpp";
 
-std::vector<std::string> probe(const std::string &source, size_t count,
-                               const JitOptions &options) {
+std::vector<std::string> probe(const std::string &source, size_t count, const JitOptions &options) {
   static constexpr const char *kArray = "shardgen_jit_linker_names";
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = emitLlvmModule(source, kProbeFile, options, context);

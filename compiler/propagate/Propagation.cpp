@@ -355,8 +355,8 @@ void writeSlot(RegionArgument &slot, const Sharding &sharding,
     writeSlot(slot.sharding, slot.origin, slot.statesOrigin, sharding, origin);
     return;
   }
-  bool unchanged = slot.distribution == distribution && !slot.sharding &&
-                   (slot.origin || slot.statesOrigin);
+  bool unchanged =
+      slot.distribution == distribution && !slot.sharding && (slot.origin || slot.statesOrigin);
   if (slot.distribution != distribution) // keep the file's own (with its `_` keys)
     slot.distribution = distribution;
   slot.sharding.reset();

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "compiler/interp/ResultCheck.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/show/ProgramPrinter.h"
@@ -133,8 +133,8 @@ TEST_CASE("one list names the passes: timings, progress and dumps") {
     CHECK(&pipeline::passInfo(info.pass) == &info);
     all.emplace_back(info.name);
   }
-  CHECK(all == std::vector<std::string>{"read", "verify", "propagate", "partition", "generate",
-                                        "JIT"});
+  CHECK(all ==
+        std::vector<std::string>{"read", "verify", "propagate", "partition", "generate", "JIT"});
   CHECK(pipeline::passOfDump("codegen") == Pass::Generate);
   CHECK(pipeline::passOfDump("verify") == Pass::Verify);
   CHECK_FALSE(pipeline::passOfDump("read")); // no dump
