@@ -4,8 +4,9 @@
 # shardgenProgram.cmake (shardgen_add_program). The build tree exports the
 # same package, so an application also builds against an uninstalled build
 # (-Dshardgen_DIR=<build>). The tool needs no other file at run time but
-# its JIT module, <libdir>/shardgen/libshardgen-jit.so (clang + LLVM, loaded
-# by `run` only): it embeds its templates and the runtime's sources.
+# its JIT modules, <libdir>/shardgen/libshardgen-jit.so (LLVM) and
+# libshardgen-jit-clang.so (clang), which `run` alone loads: it embeds its
+# templates and the runtime's sources.
 include(CMakePackageConfigHelpers)
 set(SHARDGEN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/shardgen)
 
@@ -26,8 +27,9 @@ endif()
 install(TARGETS ${shardgen_exported} EXPORT shardgenTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# Where the tool looks for it (compiler/jit/JitLoader.cpp), seen from bindir.
-install(TARGETS shardgen_jit_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/shardgen)
+# Where the tool looks for them (compiler/jit/JitLoader.cpp), seen from bindir.
+install(TARGETS shardgen_jit_module shardgen_jit_clang_module
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/shardgen)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/shardgen
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT shardgenTargets NAMESPACE shardgen:: DESTINATION ${SHARDGEN_INSTALL_CMAKEDIR})

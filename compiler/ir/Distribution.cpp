@@ -80,7 +80,7 @@ std::vector<int64_t> DistributionLayout::localShape(int64_t position) const {
 }
 
 std::vector<int64_t> DistributionLayout::chunkCoordinates(int64_t chunk) const {
-  return rr::coordinates(chunk, chunkGrid_);
+  return runtime::coordinatesOf(chunk, chunkGrid_);
 }
 
 ChunkBox DistributionLayout::chunkBox(int64_t chunk) const {

@@ -1,10 +1,12 @@
-// The JIT's LLVM side as the rest of shardgen reaches it. clang and LLVM
-// live in one shared module, libshardgen-jit.so, which JitLoader.cpp loads
-// on first use: a command that compiles nothing (check, propagate, compile,
-// ...) never loads them (~70 MB, tens of milliseconds). The module exports
-// one C function returning this table; a program may instead link the LLVM
-// side in (the shardgen_jit_llvm objects: tests, benches, embedders), and
-// the loader then takes the table from the program itself.
+// The JIT's LLVM side as the rest of shardgen reaches it. LLVM lives in a
+// shared module, libshardgen-jit.so, which JitLoader.cpp loads on first use
+// (and which loads clang, libshardgen-jit-clang.so, only for a compile the
+// cache does not answer: ClangLoader.cpp): a command that compiles nothing
+// (check, propagate, compile, ...) never loads them (~70 MB, tens of
+// milliseconds). The module exports one C function returning this table; a
+// program may instead link the LLVM side in (shardgen_jit_llvm: tests,
+// benches, embedders), and the loader then takes the table from the program
+// itself.
 #pragma once
 
 #include <cstddef>

@@ -4,19 +4,16 @@
 // LLVM.
 //
 // The module is code this process runs, so it is found only next to the file
-// holding this code: the executable as the kernel names it
-// (/proc/self/exe; never argv[0], PATH, LD_LIBRARY_PATH or the working
-// directory) or the shared library it was linked into (an embedder's, e.g.
-// a Python module, as the dynamic loader opened it). Two places are tried,
-// in order: that folder itself (a build tree, an embedder's package), then
-// the installed layout, <prefix>/<libdir>/shardgen/ seen from
-// <prefix>/<bindir>/.
+// holding this code (ModuleLoading.h: the executable as the kernel names it,
+// never argv[0], PATH, LD_LIBRARY_PATH or the working directory, or the
+// shared library it was linked into, an embedder's such as a Python
+// module). Two places are tried, in order: that folder itself (a build
+// tree, an embedder's package), then the installed layout,
+// <prefix>/<libdir>/shardgen/ seen from <prefix>/<bindir>/.
 #include "compiler/ir/Progress.h"
 #include "compiler/jit/JitBackend.h"
 #include "compiler/jit/JitCompiler.h"
-
-#include <dlfcn.h>
-#include <link.h>
+#include "compiler/jit/ModuleLoading.h"
 
 #include <filesystem>
 #include <string>
@@ -34,26 +31,6 @@ namespace shardgen {
 namespace jit {
 namespace {
 
-/// The file this code was linked into: the executable, or the shared
-/// library holding it.
-std::filesystem::path ownFile() {
-  Dl_info info{};
-  link_map *map = nullptr;
-  std::error_code error;
-  // The main program's link map entry has an empty name.
-  if (dladdr1(reinterpret_cast<void *>(&ownFile), &info, reinterpret_cast<void **>(&map),
-              RTLD_DL_LINKMAP) != 0 &&
-      map && map->l_name && *map->l_name) {
-    std::filesystem::path path = std::filesystem::canonical(map->l_name, error);
-    if (!error)
-      return path;
-  }
-  std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error)
-    throw JitError("cannot find the JIT module: /proc/self/exe: " + error.message(), "");
-  return path;
-}
-
 /// The table, checked to be of this build's layout.
 const Backend &checked(const Backend *backend, const std::string &where) {
   if (!backend || backend->abi != kBackendAbi || backend->optionsSize != sizeof(JitOptions) ||
@@ -65,7 +42,7 @@ const Backend &checked(const Backend *backend, const std::string &where) {
 const Backend &loadBackend() {
   if (shardgen_jit_backend)
     return checked(shardgen_jit_backend(), "linked into this program");
-  std::filesystem::path folder = ownFile().parent_path();
+  std::filesystem::path folder = ownFolder();
   const std::filesystem::path candidates[] = {
       folder / kModuleFileName,
       (folder / SHARDGEN_JIT_MODULE_FROM_BINDIR / kModuleFileName).lexically_normal()};
@@ -76,15 +53,8 @@ const Backend &loadBackend() {
       tried += (tried.empty() ? "" : ", ") + path.string();
       continue;
     }
-    // An absolute path: the dynamic loader searches nothing for the module
-    // itself (its own dependencies, libLLVM and libclang-cpp, are found as
-    // the executable's would be).
-    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      throw JitError(std::string("cannot load the JIT module: ") + dlerror(), "");
-    auto *entry = reinterpret_cast<BackendEntry *>(dlsym(handle, kBackendEntryName));
-    if (!entry)
-      throw JitError("the JIT module " + path.string() + " has no " + kBackendEntryName, "");
+    // Its own dependencies (libLLVM) are found as the executable's are.
+    auto *entry = reinterpret_cast<BackendEntry *>(loadModuleEntry(path, kBackendEntryName));
     return checked(entry(), path.string());
   }
   throw JitError("cannot find the JIT module (shardgen's clang and LLVM part) at " + tried, "");

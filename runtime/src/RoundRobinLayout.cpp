@@ -39,7 +39,7 @@ std::vector<int64_t> RoundRobinLayout::chunksOn(int64_t device) const {
 }
 
 std::vector<int64_t> RoundRobinLayout::gridCoordinates(int64_t device) const {
-  return rr::coordinates(device, deviceGrid_);
+  return coordinatesOf(device, deviceGrid_);
 }
 
 ShardBox RoundRobinLayout::chunkBox(int64_t chunk) const {

@@ -1,7 +1,8 @@
 // What the shardgen binary loads, seen through the dynamic loader's own log
 // (LD_DEBUG=files): the commands that compile nothing never load clang or
-// LLVM, and `run` loads the JIT module from beside the binary only, never
-// from LD_LIBRARY_PATH or the working directory (compiler/jit/JitLoader.cpp).
+// LLVM, `run` loads the JIT modules from beside the binary only, never from
+// LD_LIBRARY_PATH or the working directory (compiler/jit/JitLoader.cpp), and
+// a run whose program is in the compile cache loads LLVM but not clang.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -58,6 +59,11 @@ LoaderLog runLogged(const std::string &args, const std::string &workDir = "") {
   return log;
 }
 
+bool loadsClang(const std::string &files) {
+  return files.find("libclang-cpp") != std::string::npos ||
+         files.find("libshardgen-jit-clang") != std::string::npos;
+}
+
 bool loadsLlvm(const std::string &files) {
   return files.find("libLLVM") != std::string::npos ||
          files.find("libclang-cpp") != std::string::npos ||
@@ -90,10 +96,26 @@ TEST_CASE("run loads the JIT module beside the binary, not from LD_LIBRARY_PATH 
   ScopedEnv path("LD_LIBRARY_PATH", planted);
   LoaderLog log = runLogged("run " + kSamples + "mlp.json --no-cache", planted);
   REQUIRE_MESSAGE(log.result.exitCode == 0, log.result.err);
-  std::string own = (fs::path(SHARDGEN_BINARY).parent_path() / "libshardgen-jit.so").string();
-  CHECK(log.files.find("file=" + fs::canonical(own).string()) != std::string::npos);
-  CHECK(log.files.find("file=" + planted + "/libshardgen-jit.so") == std::string::npos);
+  fs::path folder = fs::canonical(fs::path(SHARDGEN_BINARY).parent_path());
+  CHECK(log.files.find("file=" + (folder / "libshardgen-jit.so").string()) != std::string::npos);
+  CHECK(log.files.find("file=" + (folder / "libshardgen-jit-clang.so").string()) !=
+        std::string::npos);
+  CHECK(log.files.find("file=" + planted + "/libshardgen-jit") == std::string::npos);
   CHECK(loadsLlvm(log.files));
+}
+
+TEST_CASE("a run whose program is in the compile cache loads LLVM but not clang") {
+  std::string home = makeTempDir();
+  ScopedEnv cache("XDG_CACHE_HOME", home);
+  std::string run = "run " + kSamples + "attention.json";
+  LoaderLog cold = runLogged(run);
+  REQUIRE_MESSAGE(cold.result.exitCode == 0, cold.result.err);
+  CHECK(loadsClang(cold.files));
+  LoaderLog warm = runLogged(run);
+  REQUIRE_MESSAGE(warm.result.exitCode == 0, warm.result.err);
+  CHECK(warm.result.out == cold.result.out);
+  CHECK(loadsLlvm(warm.files));
+  CHECK_FALSE(loadsClang(warm.files));
 }
 
 } // namespace shardgen::test

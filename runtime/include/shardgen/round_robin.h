@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "mesh_position.h" // beside this file: found from any include path
+
 namespace shardgen::runtime::round_robin {
 
 /// Chunks per dim: ceil(tensor / shard) (0 for a dim of size 0).
@@ -42,22 +44,12 @@ inline std::vector<int64_t> chunksOf(int64_t chunks, int64_t devices, int64_t in
   return held;
 }
 
-/// The row-major coordinates of `index` in a grid of `sizes`.
-inline std::vector<int64_t> coordinates(int64_t index, const std::vector<int64_t> &sizes) {
-  std::vector<int64_t> coords(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    coords[d] = index % sizes[d];
-    index /= sizes[d];
-  }
-  return coords;
-}
-
 /// The part of the tensor chunk `chunk` covers: its offset and its extent,
 /// clipped to the tensor (an edge chunk is shorter than the shard shape).
 inline void chunkBox(int64_t chunk, const std::vector<int64_t> &tensorShape,
                      const std::vector<int64_t> &shardShape, const std::vector<int64_t> &grid,
                      std::vector<int64_t> &offset, std::vector<int64_t> &extent) {
-  offset = coordinates(chunk, grid);
+  offset = coordinatesOf(chunk, grid); // the chunk's place in the grid
   extent.resize(offset.size());
   for (size_t d = 0; d < offset.size(); ++d) {
     offset[d] *= shardShape[d];
