@@ -90,14 +90,20 @@ llvm::orc::JITTargetMachineBuilder hostTarget(int optLevel) {
 }
 
 /// One JIT per module: its own symbol namespace, so equal names in two
-/// modules never clash, and its memory goes away with the module.
+/// modules never clash, and its memory goes away with the module. Without
+/// `staticInitialization` (no unit has static constructors or destructors:
+/// every object the cache holds) the JIT gets no platform: LLJIT's generic
+/// one compiles its own support module through the code generator at every
+/// start (a few milliseconds of a cached run).
 std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel,
-                                            const std::map<std::string, void *> &hostSymbols) {
-  return orThrow(llvm::orc::LLJITBuilder()
-                     .setJITTargetMachineBuilder(hostTarget(optLevel))
-                     .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols))
-                     .create(),
-                 "cannot create the JIT");
+                                            const std::map<std::string, void *> &hostSymbols,
+                                            bool staticInitialization) {
+  llvm::orc::LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(hostTarget(optLevel))
+      .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols));
+  if (!staticInitialization)
+    builder.setPlatformSetUp(llvm::orc::setUpInactivePlatform);
+  return orThrow(builder.create(), "cannot create the JIT");
 }
 
 /// The module as a relocatable object for the host, by the code generator
@@ -347,7 +353,9 @@ private:
 
 void LlvmJitModule::link(std::vector<UnitWork> &work, const std::vector<std::string> &symbols,
                          const JitOptions &options) {
-  jit_ = createJit(options.optLevel, options.hostSymbols);
+  bool staticInitialization = std::any_of(
+      work.begin(), work.end(), [](const UnitWork &unit) { return unit.compiled.ir != nullptr; });
+  jit_ = createJit(options.optLevel, options.hostSymbols, staticInitialization);
   captureSessionErrors();
   for (UnitWork &unit : work) {
     Compiled &compiled = unit.compiled;

@@ -79,7 +79,8 @@ TEST_CASE("commands that compile nothing load neither clang nor LLVM") {
         "propagate " + kSamples + "mlp.json", "explain " + kSamples + "mlp.json h",
         "partition " + kSamples + "mlp.json", "show " + kSamples + "mlp.json",
         "compile " + kSamples + "mlp.json -o " + out + "/gen", "eval " + kSamples + "mlp.json",
-        "import " + kSamples + "mlir/mlp.mlir", "export " + kSamples + "mlp.json", "run --help"}) {
+        "import " + kSamples + "mlir/mlp.mlir", "export " + kSamples + "mlp.json",
+        std::string("run --help")}) {
     CAPTURE(args);
     LoaderLog log = runLogged(args);
     CHECK_MESSAGE(log.result.exitCode == 0, log.result.err);
