@@ -32,8 +32,8 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/RankPieces.h"
 #include "compiler/frontend/GraphReader.h"
+#include "compiler/partition/RankPieces.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "shardgen/mpi.h"
 

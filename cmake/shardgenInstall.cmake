@@ -3,15 +3,16 @@
 # shardgenConfig.cmake, shardgenConfigVersion.cmake, the exported targets and
 # shardgenProgram.cmake (shardgen_add_program). The build tree exports the
 # same package, so an application also builds against an uninstalled build
-# (-Dshardgen_DIR=<build>). The tool needs no other file at run time: it
-# embeds its templates and the runtime's sources.
-include(GNUInstallDirs)
+# (-Dshardgen_DIR=<build>). The tool needs no other file at run time but
+# its JIT modules, <libdir>/shardgen/libshardgen-jit.so (LLVM) and
+# libshardgen-jit-clang.so (clang), which `run` alone loads: it embeds its
+# templates and the runtime's sources.
 include(CMakePackageConfigHelpers)
 set(SHARDGEN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/shardgen)
 
 set(shardgen_exported shardgen shardgen_runtime)
 set_target_properties(shardgen PROPERTIES EXPORT_NAME shardgen
-  # It links the system's shared LLVM/clang libraries.
+  # Shared libraries it links outside the system's folders (MPI) are found.
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(shardgen_runtime PROPERTIES EXPORT_NAME runtime)
 # Its headers are C++20, as the project is.
@@ -26,6 +27,9 @@ endif()
 install(TARGETS ${shardgen_exported} EXPORT shardgenTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# Where the tool looks for them (compiler/jit/JitLoader.cpp), seen from bindir.
+install(TARGETS shardgen_jit_module shardgen_jit_clang_module
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/shardgen)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/shardgen
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT shardgenTargets NAMESPACE shardgen:: DESTINATION ${SHARDGEN_INSTALL_CMAKEDIR})

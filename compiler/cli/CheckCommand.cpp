@@ -4,16 +4,15 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 
 namespace shardgen::cli {
 
 static int runCheck(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
-  Pipeline pipeline(args, path, Stage::Verify);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Verify);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
   size_t numOps = 0;
   walkOps(graph.main, [&](const Op &) { ++numOps; });
   std::cout << displayName(path) << ": ok (" << graph.main.args.size() << " inputs, " << numOps
@@ -31,7 +30,7 @@ const Command &checkCommand() {
        "computation invariants). Prints a one-line summary, or the first error as\n"
        "FILE:JSON-POINTER: error: MESSAGE with exit status 1.",
        {"GRAPH"},
-       withPipelineOptions({}, Stage::Verify)},
+       withPipelineOptions({}, pipeline::Pass::Verify)},
       runCheck};
   return command;
 }

@@ -10,7 +10,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputFolder.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/AotWriter.h"
@@ -46,20 +46,13 @@ static int runCompile(const ParsedArgs &args) {
     throw UsageError("compile needs -o DIR");
   PropagationStrategy strategy = strategyOption(args);
   AotOptions options = aotOptions(args);
-  Pipeline pipeline(args, path, Stage::Codegen);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
-    return kSuccess;
-  PropagationResult propagation = pipeline.propagate(graph, strategy);
-  if (pipeline.stopped())
-    return kSuccess;
-  SpmdProgram program = pipeline.partition(graph, propagation);
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Generate);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
+  PropagationResult propagation = passes.propagate(graph, strategy);
+  SpmdProgram program = passes.partition(graph, propagation);
   verifySpmdIfAsked(args, path, program);
-  GeneratedProgram generated = pipeline.generate(program, options);
-  if (pipeline.stopped())
-    return kSuccess;
+  GeneratedProgram generated = passes.generate(program, options);
   OutputFolder folder(*dir);
   try {
     writeAotProject(folder.staging().string(), generated);
@@ -106,7 +99,7 @@ const Command &compileCommand() {
                              "print the communication manifest (collectives, bytes, peak memory)"},
                             kStrategyOption,
                             kVerifySpmdOption},
-                           Stage::Codegen)},
+                           pipeline::Pass::Generate)},
       runCompile};
   return command;
 }

@@ -6,7 +6,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/OutputWriting.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/interp/Interpreter.h"
 
 namespace shardgen::cli {
@@ -14,10 +14,9 @@ namespace shardgen::cli {
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   MemoryLimit limit = memoryLimit(args);
-  Pipeline pipeline(args, path, Stage::Verify);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Verify);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
   requireFits(path, "eval", interpreterDemand(graph), limit);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
@@ -46,7 +45,7 @@ const Command &evalCommand() {
             {"-o", OptionSpec::Value, "DIR", "write the outputs as .npy files into DIR"},
             kMaxMemoryOption,
             kCustomCallsOption},
-           Stage::Verify)},
+           pipeline::Pass::Verify)},
       runEval};
   return command;
 }

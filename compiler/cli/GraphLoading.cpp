@@ -6,6 +6,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphSource.h"
 #include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/Npy.h"
@@ -18,17 +19,19 @@ std::string displayName(const std::string &graphPath) {
   return graphPath == "-" ? "<stdin>" : printable(graphPath);
 }
 
-Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction) {
-  return readGraphSource(graphPath, mlirFunction);
-}
-
-void verifyGraphAt(const std::string &graphPath, Graph &graph) {
-  atFile(graphPath, [&] { pipeline::Pipeline().verify(graph); });
-}
-
-Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction) {
-  Graph graph = readGraphAt(graphPath, mlirFunction);
-  verifyGraphAt(graphPath, graph);
+Graph loadGraph(pipeline::Pipeline &passes, const ParsedArgs &args, const std::string &graphPath,
+                const std::string &mlirFunction) {
+  Graph graph = passes.read([&] { return readGraphSource(graphPath, mlirFunction); });
+  applyMeshOverride(args, graph);
+  try {
+    passes.verify(graph);
+  } catch (const FileGraphError &error) {
+    if (!args.has("--mesh"))
+      throw;
+    throw FileGraphError(error.file(), error.pointer(),
+                         std::string(error.what()) + " (with --mesh " + *args.value("--mesh") +
+                             ")");
+  }
   return graph;
 }
 

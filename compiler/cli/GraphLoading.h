@@ -8,16 +8,15 @@
 #include "compiler/cli/FileErrors.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/Literal.h"
+#include "compiler/pipeline/Pipeline.h"
 
 namespace shardgen::cli {
 
-/// Reads (JSON or MLIR text, see GraphSource.h) and verifies the graph
-/// (every value's type is then known).
-Graph loadVerifiedGraph(const std::string &graphPath, const std::string &mlirFunction = "");
-
-/// The two halves of loadVerifiedGraph, for a caller working in between.
-Graph readGraphAt(const std::string &graphPath, const std::string &mlirFunction = "");
-void verifyGraphAt(const std::string &graphPath, Graph &graph);
+/// The read and verify passes of `passes` on GRAPH (JSON or MLIR text, see
+/// GraphSource.h), with --mesh applied between them: every value's type is
+/// then known. `mlirFunction`: the entry function of an MLIR module.
+Graph loadGraph(pipeline::Pipeline &passes, const ParsedArgs &args, const std::string &graphPath,
+                const std::string &mlirFunction = "");
 
 /// One .npy per graph input, in order; each must have the input's exact type.
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,

@@ -7,6 +7,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirWriter.h"
 
@@ -21,15 +22,23 @@ void emitText(const ParsedArgs &args, const std::string &text) {
     std::cout << text;
 }
 
+/// GRAPH read and verified (no option of the pipeline's: nothing shown).
+Graph loadQuietly(const ParsedArgs &args, const std::string &mlirFunction = "") {
+  const std::string &path = args.positionals[0];
+  PassReporter reporter(args, path, pipeline::Pass::Verify, PassReporter::Mode::Quiet);
+  pipeline::Pipeline passes(&reporter);
+  return loadGraph(passes, args, path, mlirFunction);
+}
+
 int runImport(const ParsedArgs &args) {
-  Graph graph = loadVerifiedGraph(args.positionals[0], args.value("--function").value_or(""));
+  Graph graph = loadQuietly(args, args.value("--function").value_or(""));
   emitText(args, writeGraph(graph));
   return kSuccess;
 }
 
 int runExport(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
-  Graph graph = loadVerifiedGraph(path);
+  Graph graph = loadQuietly(args);
   std::string text = atFile(path, [&] {
     return mlir::writeMlir(graph, args.has("--generic") ? mlir::MlirForm::Generic
                                                         : mlir::MlirForm::Pretty);

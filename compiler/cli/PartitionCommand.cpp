@@ -5,8 +5,9 @@
 #include <iostream>
 
 #include "compiler/cli/Command.h"
+#include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/show/ProgramPrinter.h"
@@ -16,14 +17,11 @@ namespace shardgen::cli {
 static int runPartition(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
-  Pipeline pipeline(args, path, Stage::Partition);
-  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
-  if (!propagated)
-    return kSuccess;
-  auto &[graph, result] = *propagated;
-  SpmdProgram program = pipeline.partition(graph, result);
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Partition);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
+  PropagationResult result = passes.propagate(graph, strategy);
+  SpmdProgram program = passes.partition(graph, result);
   std::string text = printableLines(show::printProgram(program)); // names may hold controls
   if (auto out = args.value("-o"))
     writeTextFile(*out, text);
@@ -47,7 +45,7 @@ const Command &partitionCommand() {
        withPipelineOptions(
            {{"-o", OptionSpec::Value, "OUT.txt", "write the program to OUT.txt (default: stdout)"},
             kStrategyOption},
-           Stage::Partition)},
+           pipeline::Pass::Partition)},
       runPartition};
   return command;
 }

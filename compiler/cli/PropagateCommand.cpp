@@ -8,7 +8,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphWriter.h"
@@ -21,11 +21,10 @@ namespace {
 int runPropagate(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
-  Pipeline pipeline(args, path, Stage::Propagate);
-  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
-  if (!propagated)
-    return kSuccess;
-  auto &[graph, result] = *propagated;
+  PassReporter reporter(args, path, pipeline::Pass::Propagate);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
+  PropagationResult result = passes.propagate(graph, strategy);
   // Writing needs neither explain's state nor, once applied, the result: each
   // is freed as early as possible (peak memory of large graphs).
   result.state.reset();
@@ -45,11 +44,10 @@ int runPropagate(const ParsedArgs &args) {
 int runExplain(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   PropagationStrategy strategy = strategyOption(args);
-  Pipeline pipeline(args, path, Stage::Propagate);
-  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
-  if (!propagated)
-    return kSuccess;
-  auto &[graph, result] = *propagated;
+  PassReporter reporter(args, path, pipeline::Pass::Propagate);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
+  PropagationResult result = passes.propagate(graph, strategy);
   // Line breaks are the explanation's own; names inside are made printable.
   std::string text = atFile(path, [&] { return explainValue(graph, result, args.positionals[1]); });
   std::cout << printableLines(text);
@@ -70,7 +68,7 @@ const Command &propagateCommand() {
        withPipelineOptions(
            {{"-o", OptionSpec::Value, "OUT.json", "write the graph to OUT.json (default: stdout)"},
             kStrategyOption},
-           Stage::Propagate)},
+           pipeline::Pass::Propagate)},
       runPropagate};
   return command;
 }
@@ -84,7 +82,7 @@ const Command &explainCommand() {
        "and for each replicated dim what stopped each axis (a conflict, a closed dim, a\n"
        "replicated axis, a barrier, a missing sharding_rule).",
        {"GRAPH", "VALUE"},
-       withPipelineOptions({kStrategyOption}, Stage::Propagate)},
+       withPipelineOptions({kStrategyOption}, pipeline::Pass::Propagate)},
       runExplain};
   return command;
 }

@@ -15,15 +15,15 @@
 #include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/MpiLauncher.h"
 #include "compiler/cli/OutputWriting.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ResultCheck.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/partition/ProgramMesh.h"
 #include "runtime/include/shardgen/launch.h"
@@ -164,10 +164,9 @@ static int runRun(const ParsedArgs &args) {
   const std::string &path = settings.path;
   MemoryLimit limit = memoryLimit(args);
   int64_t repeat = repeatOption(args);
-  Pipeline pipeline(args, path, Stage::Codegen);
-  Graph graph = pipeline.load();
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Generate);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
   Mesh mesh = atFile(path, [&] { return programMesh(graph); });
   int64_t ranks = 1;
   std::vector<std::string> mpirunArgs;
@@ -183,21 +182,15 @@ static int runRun(const ParsedArgs &args) {
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  PropagationResult propagation = pipeline.propagate(graph, settings.strategy);
-  if (pipeline.stopped())
-    return kSuccess;
-  SpmdProgram program = pipeline.partition(graph, propagation);
-  if (pipeline.stopped())
-    return kSuccess;
+  PropagationResult propagation = passes.propagate(graph, settings.strategy);
+  SpmdProgram program = passes.partition(graph, propagation);
   MemoryDemand demand = meshRunDemand(program);
   if (args.has("--check")) // the reference interpreter runs too
     demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
   requireFits(path, "run", demand, limit);
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   verifySpmdIfAsked(args, path, program);
-  GeneratedProgram generated = pipeline.generate(program);
-  if (pipeline.stopped())
-    return kSuccess;
+  GeneratedProgram generated = passes.generate(program);
   if (args.has("--report")) {
     CommunicationManifest manifest = computeManifest(program);
     std::cout << formatManifest(manifest, program);
@@ -206,9 +199,8 @@ static int runRun(const ParsedArgs &args) {
   }
   if (backend == Backend::Mpi)
     execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  jitOptions.cacheDir = compileCacheDir(args);
-  std::unique_ptr<CompiledProgram> compiled = pipeline.jit(program, generated, jitOptions);
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls, compileCacheDir(args));
+  std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   std::vector<double> callMs = timeCalls(repeat, [&] {
@@ -221,7 +213,7 @@ static int runRun(const ParsedArgs &args) {
     }
   });
   if (args.has("--repeat"))
-    std::cerr << formatRunTimings(displayName(path), pipeline.timings(), callMs);
+    std::cerr << formatRunTimings(displayName(path), passes.timings(), callMs);
   return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls,
                       shards ? &localBuffers : nullptr);
 }
@@ -285,7 +277,7 @@ const Command &runCommand() {
             {"--mpirun-args", OptionSpec::Value, "'ARGS'",
              "with --backend mpi: more mpirun arguments, split at spaces (e.g. '--hostfile "
              "hosts')"}},
-           Stage::Codegen)},
+           pipeline::Pass::Generate)},
       runRun};
   return command;
 }

@@ -6,7 +6,7 @@
 
 #include "compiler/cli/CommandLine.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ResultCheck.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/partition/CommunicationManifest.h"

@@ -10,12 +10,11 @@
 #include "compiler/cli/CompileCacheOption.h"
 #include "compiler/cli/CustomCallLibrary.h"
 #include "compiler/cli/GraphLoading.h"
-#include "compiler/cli/MeshOverride.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
 #include "compiler/codegen/CodeGenerator.h"
-#include "compiler/codegen/RankPieces.h"
-#include "compiler/pipeline/Pipeline.h"
+#include "compiler/partition/RankPieces.h"
 
 #ifdef SHARDGEN_HAVE_MPI
 #include "runtime/include/shardgen/mpi.h"
@@ -82,25 +81,21 @@ static std::vector<Literal> runOnce(CompiledProgram &compiled, std::vector<Liter
 int runMpiRank(const ParsedArgs &args) {
   const runtime::MpiWorld world = runtime::initializeMpi();
   // The command line was checked, and dumps and warnings printed, before
-  // mpirun started: every rank runs the same stages quietly (timed for
+  // mpirun started: every rank runs the same passes quietly (timed for
   // --repeat) and gets the same program and generated code.
   const RunSettings settings = runSettings(args);
   const std::string &path = settings.path;
-  pipeline::Pipeline passes; // no observer: the launcher showed progress, dumps and warnings
-  using pipeline::Pass;
-  Graph graph = passes.run(Pass::Read, [&] { return readGraphAt(path); });
-  applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
-  passes.run(Pass::Verify, [&] { verifyGraphAt(path, graph); });
+  PassReporter reporter(args, path, pipeline::Pass::Jit, PassReporter::Mode::Quiet);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path); // --mesh as the launcher applied it
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
-  SpmdProgram program = atFile(path, [&] {
-    PropagationResult result = passes.propagate(graph, settings.strategy);
-    return passes.partition(graph, result);
-  });
-  GeneratedProgram generated = atFile(path, [&] { return passes.generate(program); });
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  jitOptions.cacheDir = compileCacheDir(args); // ranks share it safely (atomic entries)
+  PropagationResult result = passes.propagate(graph, settings.strategy);
+  SpmdProgram program = passes.partition(graph, result);
+  GeneratedProgram generated = passes.generate(program);
+  // Ranks share the cache safely (atomic entries).
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls, compileCacheDir(args));
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
   std::vector<Literal> outputs;

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "compiler/cli/RunCommand.h"
-#include "compiler/codegen/RankPieces.h"
+#include "compiler/partition/RankPieces.h"
 
 namespace shardgen::cli {
 namespace {

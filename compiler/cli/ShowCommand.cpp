@@ -11,7 +11,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
-#include "compiler/cli/Pipeline.h"
+#include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/show/HtmlRenderer.h"
@@ -49,14 +49,11 @@ int runShow(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   std::vector<std::string> names(args.positionals.begin() + 1, args.positionals.end());
   PropagationStrategy strategy = strategyOption(args);
-  Pipeline pipeline(args, path, Stage::Partition);
-  std::optional<Pipeline::Propagated> propagated = pipeline.loadAndPropagate(strategy);
-  if (!propagated)
-    return kSuccess;
-  auto &[graph, result] = *propagated;
-  SpmdProgram program = pipeline.partition(graph, result);
-  if (pipeline.stopped())
-    return kSuccess;
+  PassReporter reporter(args, path, pipeline::Pass::Partition);
+  pipeline::Pipeline passes(&reporter);
+  Graph graph = loadGraph(passes, args, path);
+  PropagationResult result = passes.propagate(graph, strategy);
+  SpmdProgram program = passes.partition(graph, result);
   // Unknown names fail here, before anything is written.
   show::ShowModel model =
       atFile(path, [&] { return show::buildShowModel(graph, result, program, names); });
@@ -96,7 +93,7 @@ const Command &showCommand() {
        withPipelineOptions(
            {{"--html", OptionSpec::Value, "FILE", "write the page to FILE (nothing on stdout)"},
             kStrategyOption},
-           Stage::Partition),
+           pipeline::Pass::Partition),
        true},
       runShow};
   return command;

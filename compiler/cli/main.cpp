@@ -12,6 +12,7 @@
 #include "compiler/cli/TerminalText.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
+#include "compiler/pipeline/Pass.h"
 
 using namespace shardgen::cli;
 
@@ -65,6 +66,8 @@ int main(int argc, char **argv) {
     }
   try {
     return command->run(parseArgs(command->spec, rest));
+  } catch (const shardgen::pipeline::Stopped &) {
+    return kSuccess; // --dump-after STAGE: the dump on stdout ends the command
   } catch (const UsageError &error) {
     std::cerr << "shardgen " << command->spec.name << ": error: " << printable(error.what()) << "\n"
               << "usage: shardgen " << command->spec.name << " " << command->spec.synopsis << "\n";

@@ -59,9 +59,10 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
   X(&shardgen::runtime::releaseArena)
 
 /// The runtime's entry points by linker name: computed once per process by
-/// compiling their addresses against the embedded runtime.h.
-const std::map<std::string, void *> &runtimeSymbols() {
-  static const std::map<std::string, void *> symbols = [] {
+/// compiling their addresses against the embedded runtime.h (or read from
+/// the compile cache in `cacheDir`, where that probe is cached).
+const std::map<std::string, void *> &runtimeSymbols(const std::string &cacheDir) {
+  static const std::map<std::string, void *> symbols = [&] {
 #define SHARDGEN_EXPRESSION(f) #f,
 #define SHARDGEN_ADDRESS(f) reinterpret_cast<void *>(f),
     const std::vector<std::string> expressions = {
@@ -72,6 +73,7 @@ const std::map<std::string, void *> &runtimeSymbols() {
     JitOptions options;
     options.includeDirs.push_back(std::string(kVirtualInclude));
     options.virtualFiles = embeddedHeaders();
+    options.cacheDir = cacheDir;
     std::vector<std::string> names =
         linkerNamesOf("#include \"shardgen/runtime.h\"\n", expressions, options);
     std::map<std::string, void *> table;
@@ -84,13 +86,16 @@ const std::map<std::string, void *> &runtimeSymbols() {
 
 } // namespace
 
-JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls) {
+JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls,
+                                   const std::string &cacheDir) {
   JitOptions options;
   options.optLevel = 2;
   options.includeDirs.push_back(std::string(kVirtualInclude));
   options.virtualFiles = embeddedHeaders();
+  options.cacheDir = cacheDir;
   options.hostSymbols = baseHostSymbols();
-  options.hostSymbols.insert(runtimeSymbols().begin(), runtimeSymbols().end());
+  const std::map<std::string, void *> &runtime = runtimeSymbols(cacheDir);
+  options.hostSymbols.insert(runtime.begin(), runtime.end());
   for (const auto &[target, function] : customCalls)
     if (!options.hostSymbols.emplace(target, reinterpret_cast<void *>(function)).second)
       throw JitError("custom_call target '" + target +

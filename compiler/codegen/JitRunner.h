@@ -27,8 +27,11 @@ using CustomCallFunctions = std::map<std::string, shardgen_custom_call_fn>;
 /// JitOptions for generated code: the embedded kernel library and runtime
 /// headers as its files ("kernels/kernels.h", "shardgen/runtime.h"), and as
 /// its symbols the runtime's entry points, baseHostSymbols() and
-/// `customCalls`, nothing else.
-JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {});
+/// `customCalls`, nothing else. `cacheDir` (JitOptions::cacheDir, "" for
+/// none) also keeps the runtime's linker names, so a process whose program
+/// is cached runs no clang.
+JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {},
+                                   const std::string &cacheDir = "");
 
 /// Runs a device function on every device of a mesh (runtime::launch, or
 /// runtime::launchMpi for this rank's devices).

@@ -11,6 +11,7 @@
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/NameTable.h"
 #include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/frontend/OriginMetadata.h"
 #include "compiler/frontend/PlainElementReader.h"
 #include "compiler/frontend/PlainJsonParser.h"
 #include "compiler/frontend/TextFields.h"

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+#include "runtime/include/shardgen/round_robin.h"
+
 namespace shardgen {
+
+namespace rr = runtime::round_robin;
 
 std::string_view deviceOrderName(DeviceOrder order) {
   return order == DeviceOrder::RowMajor ? "row_major" : "col_major";
@@ -28,12 +32,7 @@ Distribution withoutMetadata(const Distribution &distribution) {
   return {distribution.meshName, distribution.shardShape, distribution.order};
 }
 
-int64_t ChunkBox::volume() const {
-  int64_t volume = 1;
-  for (int64_t e : extent)
-    volume *= e;
-  return volume;
-}
+int64_t ChunkBox::volume() const { return rr::volume(extent); }
 
 std::vector<int64_t> distributionDeviceOrder(const Mesh &mesh, DeviceOrder order) {
   int64_t n = mesh.numDevices();
@@ -58,11 +57,8 @@ std::vector<int64_t> distributionDeviceOrder(const Mesh &mesh, DeviceOrder order
 DistributionLayout::DistributionLayout(const Distribution &distribution,
                                        std::vector<int64_t> tensorShape, const Mesh &mesh)
     : tensorShape_(std::move(tensorShape)), shardShape_(distribution.shardShape),
-      order_(distribution.order) {
-  for (size_t d = 0; d < tensorShape_.size(); ++d) {
-    chunkGrid_.push_back((tensorShape_[d] + shardShape_[d] - 1) / shardShape_[d]);
-    numChunks_ *= chunkGrid_.back();
-  }
+      order_(distribution.order), chunkGrid_(rr::chunkGrid(tensorShape_, shardShape_)),
+      numChunks_(rr::volume(chunkGrid_)) {
   devicePositions_ = distributionDeviceOrder(mesh, order_);
   listIndex_.resize(devicePositions_.size());
   for (size_t i = 0; i < devicePositions_.size(); ++i)
@@ -70,15 +66,11 @@ DistributionLayout::DistributionLayout(const Distribution &distribution,
 }
 
 int64_t DistributionLayout::chunkCountOfPosition(int64_t position) const {
-  int64_t i = listIndexOfPosition(position);
-  return i < numChunks_ ? (numChunks_ - i + numDevices() - 1) / numDevices() : 0;
+  return rr::chunkCount(numChunks_, numDevices(), listIndexOfPosition(position));
 }
 
 std::vector<int64_t> DistributionLayout::chunksOfPosition(int64_t position) const {
-  std::vector<int64_t> chunks;
-  for (int64_t s = listIndexOfPosition(position); s < numChunks_; s += numDevices())
-    chunks.push_back(s);
-  return chunks;
+  return rr::chunksOf(numChunks_, numDevices(), listIndexOfPosition(position));
 }
 
 std::vector<int64_t> DistributionLayout::localShape(int64_t position) const {
@@ -88,22 +80,12 @@ std::vector<int64_t> DistributionLayout::localShape(int64_t position) const {
 }
 
 std::vector<int64_t> DistributionLayout::chunkCoordinates(int64_t chunk) const {
-  std::vector<int64_t> coords(chunkGrid_.size());
-  for (size_t d = chunkGrid_.size(); d-- > 0;) {
-    coords[d] = chunk % chunkGrid_[d];
-    chunk /= chunkGrid_[d];
-  }
-  return coords;
+  return runtime::coordinatesOf(chunk, chunkGrid_);
 }
 
 ChunkBox DistributionLayout::chunkBox(int64_t chunk) const {
   ChunkBox box;
-  std::vector<int64_t> coords = chunkCoordinates(chunk);
-  for (size_t d = 0; d < coords.size(); ++d) {
-    int64_t offset = coords[d] * shardShape_[d];
-    box.offset.push_back(offset);
-    box.extent.push_back(std::min(shardShape_[d], tensorShape_[d] - offset));
-  }
+  rr::chunkBox(chunk, tensorShape_, shardShape_, chunkGrid_, box.offset, box.extent);
   return box;
 }
 

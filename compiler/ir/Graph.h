@@ -65,6 +65,10 @@ struct RegionArgument {
   BoxedOptional<Distribution> distribution;
   /// Set by propagation: where `sharding` (or `distribution`) came from.
   std::optional<ShardingOrigin> origin;
+  /// The file states an origin of its own that is not `origin` (kept in
+  /// `metadata`, compiler/frontend/OriginMetadata.h): propagation leaves it
+  /// there while the sharding stays the same.
+  bool statesOrigin = false;
 };
 using RegionResult = RegionArgument;
 
@@ -72,6 +76,8 @@ struct Op {
   OpKind kind = OpKind::Constant;
   /// The file used the plural keys (`results`, `types`, `shardings`).
   bool pluralResults = false;
+  /// As RegionArgument::statesOrigin, for the op's results.
+  bool statesOrigins = false;
   std::string pointer; // of the op object
   // Inline for the common sizes (see InlineVector): most ops have one or two
   // operands and one result.
@@ -166,18 +172,6 @@ struct Uses {
   std::vector<int64_t> returnCount;
 };
 Uses computeUses(const Graph &graph);
-
-/// A slot's or op's metadata as a file holds it: with propagation's origin
-/// as `_origin` (an op with several results, or written with the plural
-/// keys: `_origins`), in place of the file's own or after the other keys.
-Metadata metadataWithOrigin(const RegionArgument &slot);
-Metadata metadataWithOrigin(const Op &op);
-
-/// Moves `_origin`/`_origins` metadata that propagation wrote (the last `_`
-/// key of its object, text `ShardingOrigin::str` gives) into the slots'
-/// typed origins, so a propagated file read back holds what propagation
-/// left. Other `_origin` entries stay metadata. Readers call it once.
-void takeOriginsFromMetadata(Graph &graph);
 
 /// The JSON pointer of the first distribution (input, op result or output) in
 /// file order; empty when the graph has none.

@@ -49,28 +49,10 @@ void targetHostCpu(clang::TargetOptions &target) {
 
 } // namespace
 
-std::vector<std::string> driverArguments(const std::string &fileName, const JitOptions &options) {
-  std::vector<std::string> args = {
-      SHARDGEN_CLANG_BINARY, "-c", "-x", "c++", "-std=c++20",
-      "-O" + std::to_string(options.optLevel),
-      // PIC: external data is then reached through the GOT, so host symbols
-      // anywhere in the address space stay in reach of JIT-ed code.
-      "-fPIC", "-fno-color-diagnostics", "-nostdinc", "-nostdinc++", "-isystem", kSystemIncludeDir,
-      // Some virtual CPUs report avx10.1-256 without avx10.1-512; clang then
-      // warns on every compile (clang++ -march=native too) about the CPU,
-      // not about the program.
-      "-Wno-invalid-feature-combination"};
-  for (const auto &dir : options.includeDirs)
-    args.push_back("-I" + dir);
-  for (const auto &define : options.defines)
-    args.push_back("-D" + define);
-  args.push_back(fileName);
-  return args;
-}
-
-std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source, const std::string &fileName,
-                                             const JitOptions &options,
-                                             llvm::LLVMContext &context) {
+std::unique_ptr<llvm::Module> clangEmitLlvmModule(const std::string &source,
+                                                  const std::string &fileName,
+                                                  const JitOptions &options,
+                                                  llvm::LLVMContext &context) {
   std::string diagnostics;
   llvm::raw_string_ostream diagnosticsStream(diagnostics);
   auto fileSystem = makeFileSystem(source, fileName, options);

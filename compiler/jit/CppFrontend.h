@@ -1,6 +1,7 @@
 // C++ source -> optimized LLVM IR, through clang's library. Kept apart from
 // the ORC side so each of the two LLVM-heavy files parses only the headers it
-// needs.
+// needs, and built as a module of its own (libshardgen-jit-clang.so) so a
+// run whose code is cached never loads libclang-cpp.
 #pragma once
 
 #include <memory>
@@ -34,9 +35,33 @@ const std::vector<std::pair<std::string, std::string>> &freestandingHeaders();
 std::vector<std::string> driverArguments(const std::string &fileName, const JitOptions &options);
 
 /// Compiles `source` for the host CPU at options.optLevel, IR optimizations
-/// included. Throws JitError carrying clang's diagnostics on failure.
+/// included. Throws JitError carrying clang's diagnostics on failure. (On
+/// the LLVM side this loads the clang side, libshardgen-jit-clang.so, at
+/// its first call: ClangLoader.cpp; a process whose programs all come from
+/// the compile cache never loads clang.)
 std::unique_ptr<llvm::Module> emitLlvmModule(const std::string &source, const std::string &fileName,
                                              const JitOptions &options, llvm::LLVMContext &context);
+
+/// The clang side's implementation of emitLlvmModule (CppFrontend.cpp).
+std::unique_ptr<llvm::Module> clangEmitLlvmModule(const std::string &source,
+                                                  const std::string &fileName,
+                                                  const JitOptions &options,
+                                                  llvm::LLVMContext &context);
+
+/// What the clang side hands the LLVM side: its one entry point.
+struct ClangFrontend {
+  int abi; // kBackendAbi
+  std::unique_ptr<llvm::Module> (*emitLlvmModule)(const std::string &source,
+                                                  const std::string &fileName,
+                                                  const JitOptions &options,
+                                                  llvm::LLVMContext &context);
+};
+
+/// The clang side's file, beside libshardgen-jit.so, and its exported
+/// function: extern "C" const ClangFrontend *NAME().
+inline constexpr const char *kClangModuleFileName = "libshardgen-jit-clang.so";
+inline constexpr const char *kClangEntryName = "shardgen_jit_clang_frontend";
+using ClangEntry = const ClangFrontend *();
 
 } // namespace jit
 } // namespace shardgen

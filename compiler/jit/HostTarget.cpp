@@ -1,15 +1,12 @@
 #include "compiler/jit/HostTarget.h"
-#include "compiler/jit/JitCompiler.h"
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/StringRef.h>
 #include <llvm/TargetParser/Host.h>
 
-namespace shardgen {
+namespace shardgen::jit {
 
 std::string hostCpuName() { return llvm::sys::getHostCPUName().str(); }
-
-namespace jit {
 
 std::vector<std::string> hostCpuFeatures() {
   std::vector<std::string> features;
@@ -18,5 +15,4 @@ std::vector<std::string> hostCpuFeatures() {
   return features;
 }
 
-} // namespace jit
-} // namespace shardgen
+} // namespace shardgen::jit

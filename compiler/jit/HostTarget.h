@@ -7,6 +7,10 @@
 
 namespace shardgen::jit {
 
+/// The LLVM name of the host CPU (e.g. "znver4"); shardgen::hostCpuName()
+/// reaches it through the loaded JIT module.
+std::string hostCpuName();
+
 /// The host's CPU features as target features: "+avx2", "-avx512f", ...
 std::vector<std::string> hostCpuFeatures();
 

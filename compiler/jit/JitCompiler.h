@@ -3,7 +3,9 @@
 // The source is compiled by clang's library (no compiler subprocess) for the
 // host CPU and linked into its own LLVM ORC JIT instance. This header includes
 // no LLVM or clang header on purpose: those cost ~11 s of parsing per
-// translation unit, so only compiler/jit/*.cpp see them.
+// translation unit, so only compiler/jit/*.cpp see them. The functions below
+// load clang and LLVM (the module libshardgen-jit.so, JitBackend.h) at their
+// first call; baseHostSymbols() and JitError need neither.
 #pragma once
 
 #include <map>
@@ -93,30 +95,29 @@ struct JitTimings {
 /// One compiled translation unit with its own symbol namespace: two modules
 /// may define the same symbols. Code and data live as long as the module;
 /// destroying it runs the static destructors of the JIT-ed code.
-/// lookup() may be called from several threads at once.
+/// lookup() may be called from several threads at once. (The JIT module
+/// implements it: JitModule.cpp.)
 class JitModule {
 public:
-  struct Impl;
-  explicit JitModule(std::unique_ptr<Impl> impl);
-  ~JitModule();
+  JitModule() = default;
+  virtual ~JitModule() = default;
   JitModule(const JitModule &) = delete;
   JitModule &operator=(const JitModule &) = delete;
+  JitModule(JitModule &&) = delete;
+  JitModule &operator=(JitModule &&) = delete;
 
   /// The address of a symbol defined by the module (use extern "C" names, or
   /// mangled C++ names). Throws JitError when it is not defined.
-  void *lookup(const std::string &symbol) const;
+  virtual void *lookup(const std::string &symbol) const = 0;
 
   /// lookup() cast to a function type, e.g. lookupFunction<int(int)>("f").
   template <typename Signature> Signature *lookupFunction(const std::string &symbol) const {
     return reinterpret_cast<Signature *>(lookup(symbol));
   }
 
-  const JitTimings &timings() const;
+  virtual const JitTimings &timings() const = 0;
   /// The optimized LLVM IR, when JitOptions::keepIr was set; else empty.
-  const std::string &ir() const;
-
-private:
-  std::unique_ptr<Impl> impl_;
+  virtual const std::string &ir() const = 0;
 };
 
 /// Compiles `source` (C++20, named `fileName` in diagnostics and for relative
@@ -137,12 +138,15 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
 /// address each ("&shardgen::runtime::allReduce"), compiled after `prelude`
 /// (its includes and declarations) with `options`. So a host table binds the
 /// C++ functions of a header by declaration, never by a hand-spelled mangled
-/// name. Throws JitError when an expression does not compile.
+/// name. Throws JitError when an expression does not compile. With
+/// options.cacheDir the answer is cached there too (no clang at the next
+/// process's call).
 std::vector<std::string> linkerNamesOf(const std::string &prelude,
                                        const std::vector<std::string> &functions,
                                        const JitOptions &options = {});
 
-/// The LLVM name of the host CPU (e.g. "sapphirerapids"), as compiled for.
+/// The LLVM name of the host CPU (e.g. "sapphirerapids"), as compiled for
+/// (loads the JIT module).
 std::string hostCpuName();
 
 } // namespace shardgen

@@ -1,6 +1,6 @@
 // The ORC side of the JIT: one LLJIT instance per compiled module.
-#include "compiler/ir/Progress.h"
 #include "compiler/jit/CppFrontend.h"
+#include "compiler/jit/JitBackend.h"
 #include "compiler/jit/JitCompiler.h"
 #include "compiler/jit/ObjectCache.h"
 
@@ -90,14 +90,20 @@ llvm::orc::JITTargetMachineBuilder hostTarget(int optLevel) {
 }
 
 /// One JIT per module: its own symbol namespace, so equal names in two
-/// modules never clash, and its memory goes away with the module.
+/// modules never clash, and its memory goes away with the module. Without
+/// `staticInitialization` (no unit has static constructors or destructors:
+/// every object the cache holds) the JIT gets no platform: LLJIT's generic
+/// one compiles its own support module through the code generator at every
+/// start (a few milliseconds of a cached run).
 std::unique_ptr<llvm::orc::LLJIT> createJit(int optLevel,
-                                            const std::map<std::string, void *> &hostSymbols) {
-  return orThrow(llvm::orc::LLJITBuilder()
-                     .setJITTargetMachineBuilder(hostTarget(optLevel))
-                     .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols))
-                     .create(),
-                 "cannot create the JIT");
+                                            const std::map<std::string, void *> &hostSymbols,
+                                            bool staticInitialization) {
+  llvm::orc::LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(hostTarget(optLevel))
+      .setProcessSymbolsJITDylibSetup(explicitSymbolTable(hostSymbols));
+  if (!staticInitialization)
+    builder.setPlatformSetUp(llvm::orc::setUpInactivePlatform);
+  return orThrow(builder.create(), "cannot create the JIT");
 }
 
 /// The module as a relocatable object for the host, by the code generator
@@ -294,54 +300,85 @@ void checkSymbols(const std::vector<UnitWork> &work) {
   }
 }
 
-} // namespace
+/// A module as LLJIT holds it.
+class LlvmJitModule final : public JitModule {
+public:
+  explicit LlvmJitModule(std::string fileName) : fileName_(std::move(fileName)) {}
+  LlvmJitModule(const LlvmJitModule &) = delete;
+  LlvmJitModule &operator=(const LlvmJitModule &) = delete;
 
-struct JitModule::Impl {
-  std::string fileName;
-  /// What the JIT session reported (e.g. "Symbols not found: [ f ]").
-  /// Declared before `jit`, which reports into them until destroyed.
-  std::mutex sessionErrorsMutex;
-  std::string sessionErrors;
-  std::unique_ptr<llvm::orc::LLJIT> jit;
-  JitTimings timings;
-  std::string ir;
-  bool initialized = false;
+  ~LlvmJitModule() override {
+    // Static destructors and atexit handlers of the JIT-ed code, which the
+    // LLJIT platform collected instead of handing them to the process.
+    if (initialized_)
+      llvm::consumeError(jit_->deinitialize(jit_->getMainJITDylib()));
+  }
 
+  void *lookup(const std::string &symbol) const override {
+    auto address = jit_->lookup(symbol);
+    if (!address) {
+      llvm::consumeError(address.takeError());
+      throw JitError("symbol '" + symbol + "' is not defined by JIT module '" + fileName_ + "'",
+                     "");
+    }
+    return address->toPtr<void *>();
+  }
+  const JitTimings &timings() const override { return timings_; }
+  const std::string &ir() const override { return ir_; }
+
+  /// Links the compiled units into a new LLJIT and runs their static
+  /// initializers.
+  void link(std::vector<UnitWork> &work, const std::vector<std::string> &symbols,
+            const JitOptions &options);
+
+  JitTimings timings_;
+  std::string ir_;
+
+private:
   void captureSessionErrors() {
-    jit->getExecutionSession().setErrorReporter([this](llvm::Error error) {
-      std::lock_guard<std::mutex> lock(sessionErrorsMutex);
-      sessionErrors += llvm::toString(std::move(error)) + "\n";
+    jit_->getExecutionSession().setErrorReporter([this](llvm::Error error) {
+      std::lock_guard<std::mutex> lock(sessionErrorsMutex_);
+      sessionErrors_ += llvm::toString(std::move(error)) + "\n";
     });
   }
 
-  ~Impl() {
-    // Static destructors and atexit handlers of the JIT-ed code, which the
-    // LLJIT platform collected instead of handing them to the process.
-    if (initialized)
-      llvm::consumeError(jit->deinitialize(jit->getMainJITDylib()));
-  }
+  std::string fileName_;
+  /// What the JIT session reported (e.g. "Symbols not found: [ f ]").
+  /// Declared before `jit_`, which reports into them until destroyed.
+  std::mutex sessionErrorsMutex_;
+  std::string sessionErrors_;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  bool initialized_ = false;
 };
 
-JitModule::JitModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-JitModule::~JitModule() = default;
-
-void *JitModule::lookup(const std::string &symbol) const {
-  auto address = impl_->jit->lookup(symbol);
-  if (!address) {
-    llvm::consumeError(address.takeError());
-    throw JitError("symbol '" + symbol + "' is not defined by JIT module '" + impl_->fileName + "'",
-                   "");
+void LlvmJitModule::link(std::vector<UnitWork> &work, const std::vector<std::string> &symbols,
+                         const JitOptions &options) {
+  bool staticInitialization = std::any_of(
+      work.begin(), work.end(), [](const UnitWork &unit) { return unit.compiled.ir != nullptr; });
+  jit_ = createJit(options.optLevel, options.hostSymbols, staticInitialization);
+  captureSessionErrors();
+  for (UnitWork &unit : work) {
+    Compiled &compiled = unit.compiled;
+    const std::string &fileName = unit.unit->fileName;
+    llvm::Error added = compiled.ir ? jit_->addIRModule(llvm::orc::ThreadSafeModule(
+                                          std::move(compiled.ir), std::move(compiled.context)))
+                                    : jit_->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+                                          compiled.object.object, fileName + ".o"));
+    orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
   }
-  return address->toPtr<void *>();
+  if (llvm::Error error = materializeAll(*jit_, symbols)) {
+    std::lock_guard<std::mutex> lock(sessionErrorsMutex_);
+    throw JitError("cannot link '" + fileName_ + "':",
+                   sessionErrors_ + llvm::toString(std::move(error)));
+  }
+  orThrow(jit_->initialize(jit_->getMainJITDylib()),
+          "cannot run the static initializers of '" + fileName_ + "'");
+  initialized_ = true;
 }
 
-const JitTimings &JitModule::timings() const { return impl_->timings; }
-const std::string &JitModule::ir() const { return impl_->ir; }
+} // namespace
 
-std::unique_ptr<JitModule> compileCpp(const std::string &source, const std::string &fileName,
-                                      const JitOptions &options) {
-  return compileCppUnits({JitSource{fileName, source}}, options);
-}
+namespace jit {
 
 std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
                                            const JitOptions &options) {
@@ -357,55 +394,32 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
                      "");
   initializeNativeTargetOnce();
 
-  auto impl = std::make_unique<JitModule::Impl>();
-  impl->fileName = units.front().fileName;
+  auto module = std::make_unique<LlvmJitModule>(units.front().fileName);
   auto start = std::chrono::steady_clock::now();
   std::vector<UnitWork> work(units.size());
   for (size_t u = 0; u < units.size(); ++u)
     work[u].unit = &units[u];
-  reportProgress(units.size() == 1
-                     ? std::string("parsing and optimizing C++ (clang)")
-                     : "compiling " + std::to_string(units.size()) + " C++ files (clang)",
-                 0, 0);
   compileUnits(work, options);
   checkSymbols(work);
   std::vector<std::string> symbols;
-  impl->timings.fromCache = true;
+  module->timings_.fromCache = true;
   for (UnitWork &unit : work) {
     if (unit.generated && !unit.key.empty())
       jit::writeCachedObject(options.cacheDir, unit.key, unit.compiled.object);
-    impl->timings.fromCache = impl->timings.fromCache && unit.fromCache;
+    module->timings_.fromCache = module->timings_.fromCache && unit.fromCache;
     symbols.insert(symbols.end(), unit.compiled.object.definedSymbols.begin(),
                    unit.compiled.object.definedSymbols.end());
-    impl->ir += unit.ir;
+    module->ir_ += unit.ir;
   }
   // One unit: clang alone is the frontend, as before; several: all of their
   // (parallel) compiling.
-  impl->timings.frontendMs = units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
+  module->timings_.frontendMs = units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
   start = std::chrono::steady_clock::now();
-
-  impl->jit = createJit(options.optLevel, options.hostSymbols);
-  impl->captureSessionErrors();
-  for (UnitWork &unit : work) {
-    Compiled &compiled = unit.compiled;
-    const std::string &fileName = unit.unit->fileName;
-    llvm::Error added = compiled.ir ? impl->jit->addIRModule(llvm::orc::ThreadSafeModule(
-                                          std::move(compiled.ir), std::move(compiled.context)))
-                                    : impl->jit->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
-                                          compiled.object.object, fileName + ".o"));
-    orThrow(std::move(added), "cannot add '" + fileName + "' to the JIT");
-  }
-  if (llvm::Error error = materializeAll(*impl->jit, symbols)) {
-    std::lock_guard<std::mutex> lock(impl->sessionErrorsMutex);
-    throw JitError("cannot link '" + impl->fileName + "':",
-                   impl->sessionErrors + llvm::toString(std::move(error)));
-  }
-  orThrow(impl->jit->initialize(impl->jit->getMainJITDylib()),
-          "cannot run the static initializers of '" + impl->fileName + "'");
-  impl->initialized = true;
-  impl->timings.backendMs =
+  module->link(work, symbols, options);
+  module->timings_.backendMs =
       millisecondsSince(start) + (units.size() == 1 ? work[0].codegenMs : 0.0);
-  return std::make_unique<JitModule>(std::move(impl));
+  return module;
 }
 
+} // namespace jit
 } // namespace shardgen

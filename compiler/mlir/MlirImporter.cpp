@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"

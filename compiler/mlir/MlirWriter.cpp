@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/Metadata.h"

@@ -9,16 +9,6 @@
 
 namespace shardgen::pipeline {
 
-std::string_view passName(Pass pass) {
-  static constexpr std::string_view names[] = {"read",      "verify",   "propagate",
-                                               "partition", "generate", "JIT"};
-  return names[static_cast<int>(pass)];
-}
-
-void PassObserver::runPass(Pass, const std::function<void()> &work) { work(); }
-void PassObserver::warn(Pass, const std::vector<std::string> &) {}
-bool PassObserver::afterPass(Pass, const std::function<std::string()> &) { return false; }
-
 void Pipeline::timed(Pass pass, const std::function<void()> &work) {
   auto start = std::chrono::steady_clock::now();
   if (observer_)
@@ -32,7 +22,7 @@ void Pipeline::timed(Pass pass, const std::function<void()> &work) {
 
 void Pipeline::after(Pass pass, const std::function<std::string()> &dump) {
   if (observer_ && observer_->afterPass(pass, dump))
-    stopped_ = true;
+    throw Stopped{pass};
 }
 
 Graph Pipeline::read(const std::function<Graph()> &frontend) { return run(Pass::Read, frontend); }

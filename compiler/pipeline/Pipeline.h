@@ -10,17 +10,18 @@
 //   JIT        compiled in-process, ready to run           compiler/codegen/JitRunner
 //
 // (AOT: `shardgen compile` writes the generated C++ out instead of the JIT
-// pass, codegen/AotWriter.) Every pass is named and timed; a PassObserver
-// (the CLI's progress line and --dump-after) sees each one run and may stop
-// the pipeline after it. A caller with work between two passes (--mesh
-// between read and verify, a memory check before generate) calls the passes
-// one by one; one with nothing between calls compileGraph.
+// pass, codegen/AotWriter.) Every pass is named (Pass.h) and timed; a
+// PassObserver (the CLI's progress line and --dump-after) sees each one run
+// and may stop the pipeline after it. Every caller goes through this class:
+// the commands and MPI ranks of the CLI, the benches, embedders. One with
+// work between two passes (--mesh between read and verify, a memory check
+// before generate) calls the passes one by one; one with nothing between
+// calls compileGraph.
 
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -29,29 +30,10 @@
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/partition/SpmdProgram.h"
+#include "compiler/pipeline/Pass.h"
 #include "compiler/propagate/Propagation.h"
 
 namespace shardgen::pipeline {
-
-/// The passes, in the order they run.
-enum class Pass { Read, Verify, Propagate, Partition, Generate, Jit };
-
-/// "read", "verify", "propagate", "partition", "generate", "JIT".
-std::string_view passName(Pass pass);
-
-/// What a caller attaches around the passes (as MLIR's PassInstrumentation).
-class PassObserver {
-public:
-  virtual ~PassObserver() = default;
-  /// Runs `work` (the pass) exactly once: progress, error context go here.
-  virtual void runPass(Pass pass, const std::function<void()> &work);
-  /// What a pass found that is not an error (propagation's warnings).
-  virtual void warn(Pass pass, const std::vector<std::string> &warnings);
-  /// After `pass`: `dump` renders the program as it stands (the graph as
-  /// JSON, the per-device program as text, the C++). True stops the
-  /// pipeline there.
-  virtual bool afterPass(Pass pass, const std::function<std::string()> &dump);
-};
 
 /// Milliseconds per pass run, in order ("read", "verify", ...).
 using PassTimings = std::vector<std::pair<std::string, double>>;
@@ -77,11 +59,10 @@ public:
                                        const GeneratedProgram &generated,
                                        const JitOptions &options = generatedCodeJitOptions());
 
-  /// The observer stopped the pipeline after a pass: run nothing more.
-  bool stopped() const { return stopped_; }
   /// Milliseconds per pass run so far, in order ("read", "verify", ...).
   const PassTimings &timings() const { return timings_; }
 
+private:
   /// Runs `work` as the timed pass `pass` under the observer.
   template <typename Work> auto run(Pass pass, Work &&work) {
     using Result = decltype(work());
@@ -93,14 +74,11 @@ public:
       return std::move(*result);
     }
   }
-
-private:
   void timed(Pass pass, const std::function<void()> &work);
-  /// The observer's afterPass; remembers a stop.
+  /// The observer's afterPass; throws Stopped when it stops the pipeline.
   void after(Pass pass, const std::function<std::string()> &dump);
 
   PassObserver *observer_;
-  bool stopped_ = false;
   PassTimings timings_;
 };
 

@@ -323,11 +323,6 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
 
 namespace {
 
-bool hasKey(const Metadata &metadata, const std::string &key) {
-  return std::any_of(metadata.begin(), metadata.end(),
-                     [&](const auto &entry) { return entry.first == key; });
-}
-
 /// `value` copied out of a const result, moved out of one being consumed.
 template <typename T> decltype(auto) take(T &value) {
   if constexpr (std::is_const_v<T>)
@@ -339,14 +334,14 @@ template <typename T> decltype(auto) take(T &value) {
 using Sharding = UniquedOptional<TensorSharding>;
 
 /// Sets one sharding slot and its origin. A slot whose sharding does not
-/// change keeps the `_origin` it already has, so propagating a propagated
-/// graph again changes nothing.
+/// change keeps the origin it already has (or the file states), so
+/// propagating a propagated graph again changes nothing.
 template <typename Origin>
-void writeSlot(Sharding &slot, std::optional<ShardingOrigin> &slotOrigin, const Metadata &metadata,
+void writeSlot(Sharding &slot, std::optional<ShardingOrigin> &slotOrigin, bool statesOrigin,
                const Sharding &sharding, Origin &origin) {
   if (sharding->meshName.empty())
     return; // the graph has no mesh at all
-  bool unchanged = slot == sharding && (slotOrigin || hasKey(metadata, "_origin"));
+  bool unchanged = slot == sharding && (slotOrigin || statesOrigin);
   slot = sharding;
   if (!unchanged)
     slotOrigin = take(origin);
@@ -357,11 +352,11 @@ template <typename Origin>
 void writeSlot(RegionArgument &slot, const Sharding &sharding,
                const std::optional<Distribution> &distribution, Origin &origin) {
   if (!distribution) {
-    writeSlot(slot.sharding, slot.origin, slot.metadata, sharding, origin);
+    writeSlot(slot.sharding, slot.origin, slot.statesOrigin, sharding, origin);
     return;
   }
-  bool unchanged = slot.distribution == distribution && !slot.sharding &&
-                   (slot.origin || hasKey(slot.metadata, "_origin"));
+  bool unchanged =
+      slot.distribution == distribution && !slot.sharding && (slot.origin || slot.statesOrigin);
   if (slot.distribution != distribution) // keep the file's own (with its `_` keys)
     slot.distribution = distribution;
   slot.sharding.reset();
@@ -374,8 +369,7 @@ template <typename Result> void writeOpResults(Op &op, Result &result) {
     return;
   op.shardings.resize(op.results.size());
   op.distributions.resize(op.results.size());
-  bool single = op.results.size() == 1 && !op.pluralResults;
-  bool unchanged = !op.origins.empty() || hasKey(op.metadata, single ? "_origin" : "_origins");
+  bool unchanged = !op.origins.empty() || op.statesOrigins;
   for (size_t j = 0; j < op.results.size(); ++j) {
     const Sharding &sharding = result.uniquedShardingOf(op.results[j]);
     if (sharding->meshName.empty())
@@ -423,7 +417,7 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
     }
     if (op.body)
       for (auto &arg : op.body->args)
-        writeSlot(arg.sharding, arg.origin, arg.metadata, result.uniquedShardingOf(arg.value),
+        writeSlot(arg.sharding, arg.origin, arg.statesOrigin, result.uniquedShardingOf(arg.value),
                   result.origins[arg.value]);
   });
 }

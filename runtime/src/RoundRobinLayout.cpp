@@ -3,8 +3,10 @@
 #include <string>
 
 #include "BoxCopy.h"
+#include "shardgen/round_robin.h"
 
 namespace shardgen::runtime {
+namespace rr = round_robin;
 namespace {
 [[noreturn]] void invalid(const std::string &message) {
   throw std::invalid_argument("round-robin layout: " + message);
@@ -25,39 +27,24 @@ RoundRobinLayout::RoundRobinLayout(std::vector<int64_t> globalShape,
       invalid("device grid sizes must be positive");
     numDevices_ *= size;
   }
-  for (size_t dim = 0; dim < globalShape_.size(); ++dim) {
+  for (size_t dim = 0; dim < globalShape_.size(); ++dim)
     if (globalShape_[dim] < 0 || shardShape_[dim] <= 0)
       invalid("dim " + std::to_string(dim) + ": tensor sizes must be >= 0 and shard sizes > 0");
-    chunkGrid_.push_back((globalShape_[dim] + shardShape_[dim] - 1) / shardShape_[dim]);
-    numChunks_ *= chunkGrid_.back();
-  }
+  chunkGrid_ = rr::chunkGrid(globalShape_, shardShape_);
+  numChunks_ = rr::volume(chunkGrid_);
 }
 
 std::vector<int64_t> RoundRobinLayout::chunksOn(int64_t device) const {
-  std::vector<int64_t> chunks;
-  for (int64_t chunk = device; chunk < numChunks_; chunk += numDevices_)
-    chunks.push_back(chunk);
-  return chunks;
+  return rr::chunksOf(numChunks_, numDevices_, device);
 }
 
 std::vector<int64_t> RoundRobinLayout::gridCoordinates(int64_t device) const {
-  std::vector<int64_t> coordinates(deviceGrid_.size());
-  for (size_t d = deviceGrid_.size(); d-- > 0;) {
-    coordinates[d] = device % deviceGrid_[d];
-    device /= deviceGrid_[d];
-  }
-  return coordinates;
+  return coordinatesOf(device, deviceGrid_);
 }
 
 ShardBox RoundRobinLayout::chunkBox(int64_t chunk) const {
   ShardBox box;
-  box.offset.resize(globalShape_.size());
-  box.extent.resize(globalShape_.size());
-  for (size_t d = globalShape_.size(); d-- > 0;) {
-    box.offset[d] = chunk % chunkGrid_[d] * shardShape_[d];
-    box.extent[d] = std::min(shardShape_[d], globalShape_[d] - box.offset[d]);
-    chunk /= chunkGrid_[d];
-  }
+  rr::chunkBox(chunk, globalShape_, shardShape_, chunkGrid_, box.offset, box.extent);
   return box;
 }
 

@@ -17,7 +17,9 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${outside} ${WORK_DIR}/inputs)
 run_step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(shardgen ${prefix}/bin/shardgen)
+# (The tool's JIT modules, which its `run` below loads from there.)
 foreach(file include/shardgen/runtime.h include/shardgen/mpi.h lib/libshardgen_runtime.a
+        lib/shardgen/libshardgen-jit.so lib/shardgen/libshardgen-jit-clang.so
         lib/cmake/shardgen/shardgenConfig.cmake lib/cmake/shardgen/shardgenConfigVersion.cmake)
   if(NOT EXISTS ${prefix}/${file})
     message(FATAL_ERROR "cmake --install put no ${file} under the prefix")

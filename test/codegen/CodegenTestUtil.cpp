@@ -5,9 +5,9 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ResultCheck.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/partition/SpmdCoherence.h"
 #include "compiler/pipeline/Pipeline.h"

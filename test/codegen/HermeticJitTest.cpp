@@ -12,8 +12,8 @@
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/ResultCheck.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/verify/CustomCallNames.h"
 #include "test/codegen/CodegenTestUtil.h"

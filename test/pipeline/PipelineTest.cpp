@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/ResultCheck.h"
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/show/ProgramPrinter.h"
@@ -80,7 +80,6 @@ TEST_CASE("the passes run in order, each under the observer and timed once") {
   CHECK(recorder.ran == all);
   CHECK(names(passes.timings()) == all);
   CHECK(recorder.after == std::vector<std::string>{"verify", "propagate", "partition", "generate"});
-  CHECK_FALSE(passes.stopped());
   CHECK(recorder.warnings.empty());
   REQUIRE(compiled);
   // The compiled program computes what the reference interpreter does.
@@ -96,14 +95,18 @@ TEST_CASE("an observer stops the pipeline after a pass, with that pass's dump") 
     pipeline::Pipeline passes(&recorder);
     Graph graph = passes.read([] { return readGraphFile(kMlp); });
     passes.verify(graph);
-    CHECK_FALSE(passes.stopped());
-    PropagationResult result = passes.propagate(graph, PropagationStrategy::UserPriority);
-    CHECK(passes.stopped());
+    std::optional<Pass> stoppedAfter;
+    try {
+      passes.propagate(graph, PropagationStrategy::UserPriority);
+    } catch (const pipeline::Stopped &stop) {
+      stoppedAfter = stop.after;
+    }
+    CHECK(stoppedAfter == Pass::Propagate);
     REQUIRE(recorder.dumps.size() == 1);
-    Graph propagated = graph.clone();
-    applyPropagation(propagated, result);
-    CHECK(recorder.dumps[0] == writeGraph(propagated));
     CHECK(recorder.dumps[0].find("\"_origin\"") != std::string::npos);
+    Graph propagated = graph.clone();
+    applyPropagation(propagated, propagateShardings(graph, PropagationStrategy::UserPriority));
+    CHECK(recorder.dumps[0] == writeGraph(propagated));
     // The dump is of a copy: the caller's graph is not written to yet.
     CHECK(writeGraph(graph).find("\"_origin\"") == std::string::npos);
   }
@@ -114,12 +117,30 @@ TEST_CASE("an observer stops the pipeline after a pass, with that pass's dump") 
     Graph graph = passes.read([] { return readGraphFile(kMlp); });
     passes.verify(graph);
     PropagationResult result = passes.propagate(graph, PropagationStrategy::UserPriority);
-    CHECK_FALSE(passes.stopped());
-    SpmdProgram program = passes.partition(graph, result);
-    CHECK(passes.stopped());
+    CHECK_THROWS_AS(passes.partition(graph, result), pipeline::Stopped);
     REQUIRE(recorder.dumps.size() == 1);
-    CHECK(recorder.dumps[0] == show::printProgram(program));
+    pipeline::CompiledGraph unobserved =
+        pipeline::compileGraph([] { return readGraphFile(kMlp); }, pipeline::Until::Partition);
+    CHECK(recorder.dumps[0] == show::printProgram(*unobserved.program));
+    CHECK(names(passes.timings()) ==
+          std::vector<std::string>{"read", "verify", "propagate", "partition"});
   }
+}
+
+TEST_CASE("one list names the passes: timings, progress and dumps") {
+  std::vector<std::string> all;
+  for (const pipeline::PassInfo &info : pipeline::allPasses()) {
+    CHECK(&pipeline::passInfo(info.pass) == &info);
+    all.emplace_back(info.name);
+  }
+  CHECK(all ==
+        std::vector<std::string>{"read", "verify", "propagate", "partition", "generate", "JIT"});
+  CHECK(pipeline::passOfDump("codegen") == Pass::Generate);
+  CHECK(pipeline::passOfDump("verify") == Pass::Verify);
+  CHECK_FALSE(pipeline::passOfDump("read")); // no dump
+  CHECK_FALSE(pipeline::passOfDump("JIT"));
+  CHECK_FALSE(pipeline::passOfDump(""));
+  CHECK(pipeline::passInfo(Pass::Jit).doing == "compiling (JIT)");
 }
 
 TEST_CASE("propagation's warnings reach the observer") {

@@ -90,3 +90,23 @@ TEST_CASE("every sample, propagated: the op-by-op writer prints what one documen
   }
   CHECK(count > 0);
 }
+
+TEST_CASE("a slot whose file states an origin of its own keeps it while its sharding stays") {
+  // a's `_origin` is no origin propagation writes and b's is not its last
+  // key: both stay metadata, their slots state an origin (statesOrigin).
+  const std::string json =
+      graphJson(R"({"name": "x", "size": 2})",
+                R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>",
+           "_origin": "written by hand"},
+         {"name": "b", "type": "tensor<8xf32>", "_origin": "user:/inputs/1", "_note": "n"})",
+                R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})");
+  Graph graph = loadGraph(json);
+  CHECK(graph.main.args[0].statesOrigin);
+  CHECK(graph.main.args[1].statesOrigin);
+  CHECK_FALSE(graph.main.ops[0].statesOrigins);
+  std::string text = writeGraph(propagated(json));
+  // a's sharding stays: the file's words stay; b's changes: propagation's
+  // origin replaces the file's, in its place.
+  CHECK(text.find(R"("_origin": "written by hand")") != std::string::npos);
+  CHECK(text.find("\"_origin\": \"op:/ops/0\",\n      \"_note\": \"n\"") != std::string::npos);
+}

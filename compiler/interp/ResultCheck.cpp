@@ -1,4 +1,4 @@
-#include "compiler/codegen/ResultCheck.h"
+#include "compiler/interp/ResultCheck.h"
 
 #include <cmath>
 #include <sstream>

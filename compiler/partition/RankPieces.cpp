@@ -1,4 +1,4 @@
-#include "compiler/codegen/RankPieces.h"
+#include "compiler/partition/RankPieces.h"
 
 #include <algorithm>
 
@@ -18,7 +18,9 @@ std::vector<std::vector<runtime::ShardBox>> piecesByRank(const ShardLayout &layo
       bool known = std::any_of(list.begin(), list.end(), [&](const runtime::ShardBox &other) {
         return other.offset == box.offset && other.extent == box.extent;
       });
-      if (box.volume() > 0 && !known)
+      bool empty = std::any_of(box.extent.begin(), box.extent.end(),
+                               [](int64_t extent) { return extent == 0; });
+      if (!empty && !known)
         list.push_back(std::move(box));
     };
     if (layout.isDistributed()) {
