@@ -151,8 +151,8 @@ func.func @f(%x: tensor<8x1xf32> {sdy.sharding = #sdy.sharding<@m, [{"a"}, {}]>}
 
   // -o FILE.mlir writes MLIR: the user's closed dims stay closed, propagated
   // dims are open.
-  ToolResult propagated = runShardgen("propagate " + dir + "/f.mlir --strategy basic -o " + dir +
-                                      "/p.mlir");
+  ToolResult propagated =
+      runShardgen("propagate " + dir + "/f.mlir --strategy basic -o " + dir + "/p.mlir");
   INFO(propagated.err);
   REQUIRE(propagated.exitCode == 0);
   CHECK(propagated.out.empty());

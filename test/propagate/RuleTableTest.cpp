@@ -300,7 +300,8 @@ TEST_CASE("rules of collectives: resized dims need replication, the others pass 
 
 TEST_CASE("Shardy's form of a rule: unit factors, Shardy's numbering, no rule where it has none") {
   Graph graph = loadGraph(graphJson(
-      kMesh, R"({"name": "a", "type": "tensor<1x8xf32>"}, {"name": "b", "type": "tensor<8x16xf32>"})",
+      kMesh,
+      R"({"name": "a", "type": "tensor<1x8xf32>"}, {"name": "b", "type": "tensor<8x16xf32>"})",
       R"({"op": "negate", "operands": ["a"], "result": "n"},
          {"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<8x1xf32>"},
          {"op": "constant", "value": 0.0, "result": "c", "type": "tensor<f32>"},
@@ -337,7 +338,8 @@ TEST_CASE("Shardy's form of a rule: unit factors, Shardy's numbering, no rule wh
   // factors of each resized dim (all_to_all's split dim before its concat
   // dim), as Shardy's registry adds them.
   const auto &body = ops[6].body->ops;
-  CHECK(shardy(body[0]) == "([k, i])->([l, j]) {i=4, j=1, k=4, l=16} need_replication={i, j, k, l}");
+  CHECK(shardy(body[0]) ==
+        "([k, i])->([l, j]) {i=4, j=1, k=4, l=16} need_replication={i, j, k, l}");
   CHECK(shardy(body[2]) == "([i, j])->([i, k]) {i=4, j=4, k=1} need_replication={j, k}");
   // The broadcast expands a size-1 dim: its unit factor comes before the
   // result's factor.
