@@ -167,3 +167,20 @@ TEST_CASE("split markers cut chunks; names and strings hide brackets") {
   REQUIRE(whole.chunks.size() == 1);
   CHECK(whole.chunks[0].size() == 2);
 }
+
+TEST_CASE("a part without top-level functions (a module) is one case") {
+  const std::string text = "// RUN: shardgen export %s | FileCheck %s\n"
+                           "// CHECK: func.func public @main\n"
+                           "module @m {\n"
+                           "  func.func public @main() {\n"
+                           "    return\n"
+                           "  }\n"
+                           "}\n";
+  TestFile file = readTestFile(text, true);
+  REQUIRE(file.chunks.size() == 1);
+  REQUIRE(file.chunks[0].size() == 1);
+  CHECK(file.chunks[0][0].name == "module");
+  CHECK(file.chunks[0][0].line == 3);
+  CHECK(file.chunks[0][0].input == text);
+  CHECK(file.chunks[0][0].checks == text);
+}

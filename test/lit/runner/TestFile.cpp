@@ -183,6 +183,16 @@ std::vector<TestCase> casesOfChunk(const std::vector<std::string> &lines, int fi
     if (item.isFunction && !item.isPrivate)
       publicFunctions.push_back(&item);
   std::vector<TestCase> cases;
+  if (publicFunctions.empty() && !items.empty()) {
+    // No function at the top level (a `module { ... }`): the part is one
+    // case, its entry chosen as shardgen chooses it.
+    std::vector<bool> whole(lines.size(), false);
+    for (int l = first; l <= last; ++l)
+      whole[l] = true;
+    std::string text = joinSelected(lines, whole);
+    cases.push_back({"module", text, text, items.front().first + 1});
+    return cases;
+  }
   int regionStart = first;
   for (size_t k = 0; k < publicFunctions.size(); ++k) {
     const Item &fn = *publicFunctions[k];

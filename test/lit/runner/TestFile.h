@@ -8,7 +8,9 @@
 // itself; its checks are the text from the end of the previous function (or
 // the chunk's start) to the end of the function (to the chunk's end for its
 // last function). Both keep the file's line numbers: what they leave out is
-// blanked, so shardgen's and FileCheck's messages point into the file.
+// blanked, so shardgen's and FileCheck's messages point into the file. A
+// chunk without functions at its top level (`module { ... }`) is one case,
+// named "module", input and checks the whole chunk.
 
 #include <string>
 #include <vector>
