@@ -6,9 +6,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # libclang-rt-19-dev: libFuzzer for test/fuzz; mlir-19-tools: mlir-opt-19, which
-# test_mlir runs on the generic MLIR export (tests only, shardgen never needs them).
-# clang-format-19, clang-tidy-19: the style checks below (tests only too).
-"$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools clang-format-19 clang-tidy-19
+# test_mlir runs on the generic MLIR export; llvm-19-tools: FileCheck-19, which
+# lit_mlir (test/lit) checks shardgen's MLIR output with (tests only, shardgen
+# never needs them). clang-format-19, clang-tidy-19: the style checks below
+# (tests only too).
+"$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools llvm-19-tools clang-format-19 \
+  clang-tidy-19
 # Test-only: the browser test_show_browser opens `show --html` pages in (it is
 # skipped, not failed, when chromium cannot be installed).
 "$root/scripts/install-deps.sh" chromium ||

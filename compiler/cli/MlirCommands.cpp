@@ -1,6 +1,7 @@
 // shardgen import MODEL.mlir [-o GRAPH.json] [--function NAME]: StableHLO +
 // sdy MLIR text to a graph file. shardgen export GRAPH [-o MODEL.mlir]
-// [--generic]: a graph (JSON or MLIR) as StableHLO + sdy text.
+// [--generic] [--sharding-rules]: a graph (JSON or MLIR) as StableHLO + sdy
+// text, optionally with each op's Shardy sharding rule.
 
 #include <iostream>
 
@@ -10,6 +11,7 @@
 #include "compiler/cli/PassReporter.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirWriter.h"
+#include "compiler/propagate/ShardingRules.h"
 
 namespace shardgen::cli {
 
@@ -36,13 +38,23 @@ int runImport(const ParsedArgs &args) {
   return kSuccess;
 }
 
+/// Each op's rule as `sdy_opt -sdy-populate-op-sharding-rules` prints it.
+std::optional<std::string> shardyRuleText(const Graph &graph, const Op &op) {
+  std::optional<OpShardingRule> rule = shardyShardingRule(graph, op);
+  if (!rule)
+    return std::nullopt;
+  // A user's rule (a custom_call's) is marked as such.
+  return printOpShardingRule(*rule) + (op.kind == OpKind::CustomCall ? ", custom" : "");
+}
+
 int runExport(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
   Graph graph = loadQuietly(args);
-  std::string text = atFile(path, [&] {
-    return mlir::writeMlir(graph, args.has("--generic") ? mlir::MlirForm::Generic
-                                                        : mlir::MlirForm::Pretty);
-  });
+  mlir::MlirWriteOptions options;
+  options.form = args.has("--generic") ? mlir::MlirForm::Generic : mlir::MlirForm::Pretty;
+  if (args.has("--sharding-rules"))
+    options.shardingRule = [&](const Op &op) { return shardyRuleText(graph, op); };
+  std::string text = atFile(path, [&] { return mlir::writeMlir(graph, options); });
   emitText(args, text);
   return kSuccess;
 }
@@ -70,14 +82,17 @@ const Command &exportCommand() {
   static const Command command{
       {"export",
        "write a graph as StableHLO + Shardy MLIR text",
-       "GRAPH [-o MODEL.mlir] [--generic]",
+       "GRAPH [-o MODEL.mlir] [--generic] [--sharding-rules]",
        "Writes GRAPH (typically the output of propagate) as a module of sdy.mesh definitions\n"
        "and a func.func @main in the form JAX prints; with --generic every op in MLIR's\n"
        "generic form (mlir-opt --allow-unregistered-dialect parses it). import reads both\n"
-       "back to the same graph.",
+       "back to the same graph. --sharding-rules adds each op's Shardy sharding rule as\n"
+       "sdy_opt -sdy-populate-op-sharding-rules prints it (sdy.sharding_rule).",
        {"GRAPH"},
        {{"-o", OptionSpec::Value, "MODEL.mlir", "write the text to MODEL.mlir (default: stdout)"},
-        {"--generic", OptionSpec::Flag, "", "every op in MLIR's generic form"}}},
+        {"--generic", OptionSpec::Flag, "", "every op in MLIR's generic form"},
+        {"--sharding-rules", OptionSpec::Flag, "",
+         "each op's Shardy sharding rule as an sdy.sharding_rule attribute"}}},
       runExport};
   return command;
 }

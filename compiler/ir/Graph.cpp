@@ -17,6 +17,7 @@ Graph &Graph::operator=(Graph &&other) noexcept {
   values = std::move(other.values);
   main = std::move(other.main);
   metadata = std::move(other.metadata);
+  entry = std::move(other.entry);
   linkDefinitions();
   return *this;
 }
@@ -104,6 +105,7 @@ Graph Graph::clone() const {
   copy.values = values;
   copy.main = cloneRegion(main);
   copy.metadata = metadata;
+  copy.entry = entry;
   copy.linkDefinitions();
   return copy;
 }

@@ -115,12 +115,21 @@ struct Region {
   const Op *parentOp = nullptr; // the manual_computation owning this body
 };
 
+/// The MLIR function a graph was imported from, so that the MLIR writer
+/// prints it back as written (`func.func @f(` as Shardy's tests, `func.func
+/// public @main(` as JAX). A graph file has none: @main, as JAX writes it.
+struct EntryFunction {
+  std::string name = "main";
+  bool publicKeyword = true;
+};
+
 struct Graph {
   std::string name;
   std::vector<Mesh> meshes;
   std::vector<Value> values;
   Region main; // args: /inputs/i; results: /outputs/i
   Metadata metadata;
+  EntryFunction entry;
 
   Graph() = default;
   Graph(const Graph &) = delete;

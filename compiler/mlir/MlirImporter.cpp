@@ -429,6 +429,7 @@ void Importer::run(const std::string &entryName) {
   importMeshes();
   const Function &entry = entryFunction(entryName);
   places_.add("", entry.loc);
+  graph_.entry = {entry.name, entry.visibility == "public"};
 
   for (const auto &fn : module_.functions) {
     for (const auto &arg : fn.args)
@@ -490,6 +491,17 @@ void Importer::importMeshes() {
 const Function &Importer::entryFunction(const std::string &entryName) {
   std::string wanted = entryName.empty() ? "main" : entryName;
   auto found = functions_.find(wanted);
+  // Without @main, a module's only public function is its entry (a test
+  // file's function, a module written by hand).
+  if (found == functions_.end() && entryName.empty()) {
+    const Function *only = nullptr;
+    int publicCount = 0;
+    for (const auto &fn : module_.functions)
+      if (fn.visibility != "private" && ++publicCount == 1)
+        only = &fn;
+    if (publicCount == 1)
+      found = functions_.find(only->name);
+  }
   if (found == functions_.end()) {
     std::string names;
     for (const auto &fn : module_.functions)

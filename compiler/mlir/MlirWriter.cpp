@@ -49,6 +49,17 @@ std::string join(const std::vector<std::string> &items, const char *separator = 
   return out;
 }
 
+/// ` {a = 1, b = 2}` from "name = value" entries, sorted by name as MLIR's
+/// dictionaries are (and print); empty without entries.
+std::string attrDictionary(std::vector<std::string> attrs) {
+  if (attrs.empty())
+    return "";
+  auto name = [](const std::string &attr) { return attr.substr(0, attr.find(" = ")); };
+  std::stable_sort(attrs.begin(), attrs.end(),
+                   [&](const std::string &a, const std::string &b) { return name(a) < name(b); });
+  return " {" + join(attrs) + "}";
+}
+
 std::string metadataText(const Metadata &metadata) {
   std::string json = "{";
   for (size_t i = 0; i < metadata.size(); ++i)
@@ -83,8 +94,9 @@ std::string stringList(const std::vector<std::string> &names) {
 
 class Writer {
 public:
-  Writer(const Graph &graph, MlirForm form)
-      : graph_(graph), generic_(form == MlirForm::Generic), ssa_(graph.values.size()) {}
+  Writer(const Graph &graph, const MlirWriteOptions &options)
+      : graph_(graph), generic_(options.form == MlirForm::Generic),
+        shardingRule_(options.shardingRule), ssa_(graph.values.size()) {}
   std::string write();
 
 private:
@@ -142,6 +154,7 @@ private:
 
   const Graph &graph_;
   bool generic_;
+  const std::function<std::optional<std::string>(const Op &)> &shardingRule_;
   std::vector<std::string> ssa_; // value -> "%x" / "%r#1"
   std::set<std::string> used_;
   int fresh_ = 0, channel_ = 0;
@@ -236,7 +249,7 @@ void Writer::writeGeneric(const Op &op, const std::string &lhs, const OpParts &p
   if (!parts.regions.empty())
     text += " (" + join(parts.regions) + ")";
   if (!parts.attrs.empty())
-    text += " {" + join(parts.attrs) + "}";
+    text += attrDictionary(parts.attrs);
   text += " : " + functionType(op.operands, op.results);
   if (op.results.empty())
     text.replace(text.size() - 3, 3, "()"); // "-> ()" for no results
@@ -318,11 +331,14 @@ void Writer::writeOp(const Op &op, int indent) {
   OpText text;
   text.lhs = results(op, parts);
   resultShardingAttrs(op, parts);
+  if (shardingRule_)
+    if (std::optional<std::string> rule = shardingRule_(op))
+      parts.attrs.push_back("sdy.sharding_rule = #sdy.op_sharding_rule<" + *rule + ">");
   if (Metadata metadata = metadataWithOrigin(op); !metadata.empty())
     parts.attrs.push_back("shardgen.metadata = " + metadataText(metadata));
 
   text.name = "stablehlo." + std::string(op.name());
-  text.attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+  text.attrDict = attrDictionary(parts.attrs);
   bool sameTypes =
       !op.results.empty() && std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
         return graph_.type(v) == graph_.type(op.results[0]);
@@ -468,10 +484,11 @@ void Writer::computeOpText(const Op &op, OpText &text, OpParts &parts, int inden
   case OpKind::CustomCall: {
     const auto &c = op.attr<CustomCallAttrs>();
     parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
-    if (c.shardingRule) {
-      parts.attrs.insert(parts.attrs.begin(), "sdy.sharding_rule = #sdy.op_sharding_rule<" +
-                                                  printOpShardingRule(*c.shardingRule) + ">");
-      attrDict = " {" + join(parts.attrs) + "}";
+    if (c.shardingRule && !shardingRule_) {
+      // A user's rule: Shardy prints it as such (`custom`).
+      parts.attrs.push_back("sdy.sharding_rule = #sdy.op_sharding_rule<" +
+                            printOpShardingRule(*c.shardingRule) + ", custom>");
+      attrDict = attrDictionary(parts.attrs);
     }
     pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" +
              attrDict + " : " + functionType(op.operands, op.results);
@@ -626,7 +643,7 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
     writeGeneric(op, lhs, parts, indent);
   } else {
-    attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+    attrDict = attrDictionary(parts.attrs);
     line(indent, lhs + parts.name + "(" + operands(op.operands) +
                      ") in_shardings=" + printShardingList(m.inShardings) +
                      " out_shardings=" + printShardingList(m.outShardings) + " manual_axes=" +
@@ -743,7 +760,7 @@ void Writer::writeMain(const Signature &sig, const std::string &body,
     props.push_back("function_type = (" + join(argTypes) + ") -> " + resultType);
     if (anyResultAttrs)
       props.push_back("res_attrs = [" + join(resultAttrDicts) + "]");
-    props.push_back("sym_name = \"main\"");
+    props.push_back("sym_name = " + quoteString(graph_.entry.name));
     line(1, "\"func.func\"() <{" + join(props) + "}> ({");
     if (!args.empty())
       line(1, "^bb0(" + join(args.empty() ? args : [&] {
@@ -759,7 +776,8 @@ void Writer::writeMain(const Signature &sig, const std::string &body,
     std::string results = resultsPretty.size() == 1 && !anyResultAttrs
                               ? resultsPretty[0]
                               : "(" + join(resultsPretty) + ")";
-    line(1, "func.func public @main(" + join(args) + ") -> " + results + " {");
+    line(1, std::string("func.func ") + (graph_.entry.publicKeyword ? "public " : "") + "@" +
+                printSymbol(graph_.entry.name) + "(" + join(args) + ") -> " + results + " {");
     out_ += body;
     line(1, "}");
     line(0, "}");
@@ -768,13 +786,13 @@ void Writer::writeMain(const Signature &sig, const std::string &body,
 
 } // namespace
 
-std::string writeMlir(const Graph &graph, MlirForm form) {
+std::string writeMlir(const Graph &graph, const MlirWriteOptions &options) {
   // Neither StableHLO nor sdy has a round-robin distribution: refused, never
   // dropped (the exported program would compute on other placements).
   if (std::string pointer = firstDistributionPointer(graph); !pointer.empty())
     fail(pointer, "distributions have no MLIR form (StableHLO and sdy have none); export the "
                   "graph without them");
-  return Writer(graph, form).write();
+  return Writer(graph, options).write();
 }
 
 } // namespace shardgen::mlir

@@ -11,6 +11,8 @@
 // but not all results, body argument shardings, and the axes of a collective
 // whose device groups alone leave them ambiguous (size-1 axes, shifts).
 
+#include <functional>
+#include <optional>
 #include <string>
 
 #include "compiler/ir/Graph.h"
@@ -19,7 +21,19 @@ namespace shardgen::mlir {
 
 enum class MlirForm { Pretty, Generic };
 
+struct MlirWriteOptions {
+  MlirForm form = MlirForm::Pretty;
+  /// When set: each op's `sdy.sharding_rule` attribute, the text inside
+  /// `#sdy.op_sharding_rule<...>` (none: the op gets no attribute), in place
+  /// of a custom_call's own rule. Shardy's `-sdy-populate-op-sharding-rules`
+  /// form (the caller computes it: the writer knows no rules).
+  std::function<std::optional<std::string>(const Op &)> shardingRule;
+};
+
 /// Requires a verified graph (every value's type known).
-std::string writeMlir(const Graph &graph, MlirForm form);
+std::string writeMlir(const Graph &graph, const MlirWriteOptions &options);
+inline std::string writeMlir(const Graph &graph, MlirForm form) {
+  return writeMlir(graph, MlirWriteOptions{form, {}});
+}
 
 } // namespace shardgen::mlir

@@ -96,6 +96,16 @@ void applyPropagation(Graph &graph, const PropagationResult &result);
 /// the slots share the result's uniqued shardings.
 void applyPropagation(Graph &graph, PropagationResult &&result);
 
+/// Writes the result as Shardy's propagation leaves its program, for
+/// printing in Shardy's form (`propagate --format mlir`): a slot the user
+/// annotated keeps each dim's open/closed state and priority and gets the
+/// propagated axes; a value the user left unannotated gets its axes with
+/// every dim open, or no sharding when no axis reached it; manual
+/// computations' in/out shardings are updated alike. No origins are written,
+/// nor body-argument shardings (Shardy's come from the in_shardings), nor
+/// distributions.
+void applyPropagationShardyForm(Graph &graph, const PropagationResult &result);
+
 /// Why `valueName` has its sharding: the chain of origins back to user
 /// annotations, and for every dim left replicated what stopped each axis.
 /// `graph` must be the graph that was propagated. Throws GraphError when the

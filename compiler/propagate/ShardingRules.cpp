@@ -12,19 +12,22 @@ namespace {
 /// Builds a rule tensor by tensor: operands are tensors 0..n-1, results n...
 class RuleBuilder {
 public:
-  RuleBuilder(const std::vector<int64_t> &operandRanks, const std::vector<int64_t> &resultRanks) {
+  RuleBuilder(const std::vector<int64_t> &operandRanks, const std::vector<int64_t> &resultRanks,
+              bool unitFactors = false)
+      : unitFactors_(unitFactors) {
     for (int64_t rank : operandRanks)
       rule_.operands.emplace_back(rank);
     for (int64_t rank : resultRanks)
       rule_.results.emplace_back(rank);
   }
 
-  /// A new factor of `size` mapped to each (tensor, dim); size 1 maps nothing.
+  /// A new factor of `size` mapped to each (tensor, dim); size 1 maps nothing
+  /// unless the rule is built in Shardy's form (`unitFactors`).
   /// A size-0 dim gets its factor of size 0, as in Shardy: its tensors share
   /// it, so axes cross between them (an empty dim divides by anything).
   void addFactor(int64_t size, FactorKind kind,
                  const std::vector<std::pair<int64_t, int64_t>> &tensorDims) {
-    if (size == 1)
+    if (size == 1 && !unitFactors_)
       return;
     int64_t factor = rule_.numFactors();
     rule_.factorSizes.push_back(size);
@@ -41,6 +44,7 @@ public:
   OpShardingRule take() { return std::move(rule_); }
 
 private:
+  bool unitFactors_;
   OpShardingRule::TensorFactors &dims(int64_t tensor) {
     auto numOperands = static_cast<int64_t>(rule_.operands.size());
     return tensor < numOperands ? rule_.operands[tensor] : rule_.results[tensor - numOperands];
@@ -50,6 +54,8 @@ private:
 
 struct OpShapes {
   std::vector<Shape> operands, results;
+  /// Build the rule in Shardy's form: size-1 dims keep a factor of size 1.
+  bool unitFactors = false;
   std::vector<int64_t> operandRanks() const { return ranks(operands); }
   std::vector<int64_t> resultRanks() const { return ranks(results); }
   int64_t result(int64_t index) const { return static_cast<int64_t>(operands.size()) + index; }
@@ -83,7 +89,7 @@ bool contains(const std::vector<int64_t> &list, int64_t value) {
 /// take no part); `specialDim` (if >= 0) gets `specialKind` instead.
 OpShardingRule pointwiseRule(const OpShapes &shapes, int64_t specialDim = -1,
                              FactorKind specialKind = FactorKind::PassThrough) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &reference =
       shapes.results.empty() ? shapes.operands.front() : shapes.results.front();
   auto numTensors = static_cast<int64_t>(shapes.operands.size() + shapes.results.size());
@@ -112,7 +118,7 @@ OpShardingRule pointwiseRule(const OpShapes &shapes, int64_t specialDim = -1,
 }
 
 OpShardingRule dotGeneralRule(const OpShapes &shapes, const DotGeneralAttrs &attrs) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &lhs = shapes.operands[0], &rhs = shapes.operands[1];
   int64_t result = shapes.result(0);
   int64_t resultDim = 0;
@@ -135,7 +141,7 @@ OpShardingRule dotGeneralRule(const OpShapes &shapes, const DotGeneralAttrs &att
 }
 
 OpShardingRule transposeRule(const OpShapes &shapes, const TransposeAttrs &attrs) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &result = shapes.results[0];
   for (int64_t d = 0; d < static_cast<int64_t>(result.size()); ++d)
     builder.addFactor(result[d], FactorKind::PassThrough,
@@ -187,7 +193,7 @@ int64_t catchUpFactor(int64_t rest, int64_t behind, int64_t ahead, int64_t rests
 /// partitioningRuleFor, makes them need-replication). A reshape without
 /// elements has no rule (hasShardingRule).
 OpShardingRule reshapeRule(const OpShapes &shapes) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   ReshapeSide in{shapes.operands[0], 0}, out{shapes.results[0], shapes.result(0)};
   auto take = [&](ReshapeSide &side, int64_t size) {
     builder.addFactor(size, FactorKind::PassThrough, {{side.tensor, side.dim}});
@@ -195,7 +201,8 @@ OpShardingRule reshapeRule(const OpShapes &shapes) {
   };
   while (!in.done() || !out.done()) {
     if (in.atSizeOne() || out.atSizeOne()) {
-      ++(in.atSizeOne() ? in : out).dim; // size-1 dims take no factor
+      ReshapeSide &side = in.atSizeOne() ? in : out; // size-1 dims take a unit factor
+      builder.addFactor(1, FactorKind::PassThrough, {{side.tensor, side.dim++}});
       continue;
     }
     // A finished side asked for another factor: the element counts differ
@@ -226,21 +233,26 @@ OpShardingRule reshapeRule(const OpShapes &shapes) {
 }
 
 OpShardingRule broadcastRule(const OpShapes &shapes, const BroadcastInDimAttrs &attrs) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0], &out = shapes.results[0];
   int64_t result = shapes.result(0);
   for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d) {
     std::vector<std::pair<int64_t, int64_t>> tensorDims = {{result, d}};
-    for (int64_t k = 0; k < static_cast<int64_t>(attrs.broadcastDimensions.size()); ++k)
-      if (attrs.broadcastDimensions[k] == d && in[k] == out[d])
-        tensorDims.push_back({0, k}); // an expanded size-1 dim takes no part
+    for (int64_t k = 0; k < static_cast<int64_t>(attrs.broadcastDimensions.size()); ++k) {
+      if (attrs.broadcastDimensions[k] != d)
+        continue;
+      if (in[k] == out[d])
+        tensorDims.push_back({0, k});
+      else // an expanded size-1 dim: a unit factor of its own, before the result's
+        builder.addFactor(in[k], FactorKind::PassThrough, {{0, k}});
+    }
     builder.addFactor(out[d], FactorKind::PassThrough, tensorDims);
   }
   return builder.take();
 }
 
 OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0];
   int64_t resultDim = 0;
   for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
@@ -261,7 +273,7 @@ OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
 /// permutation factor (the elements of that dim move between shards) of the
 /// operand's size (Shardy's addPointwiseWithDiffTypeForMismatch).
 OpShardingRule permutingRule(const OpShapes &shapes, const std::vector<bool> &permuted) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0];
   for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d)
     builder.addFactor(in[d], permuted[d] ? FactorKind::Permutation : FactorKind::PassThrough,
@@ -293,26 +305,33 @@ OpShardingRule reverseRule(const OpShapes &shapes, const ReverseAttrs &attrs) {
 }
 
 /// Collectives that change the size of some dims: those dims are separate
-/// need-replication factors on each side, the other dims pass through.
+/// need-replication factors on each side, the other dims pass through. In
+/// Shardy's form the pass-through dims come first, then `dims` in order.
 OpShardingRule resizingCollectiveRule(const OpShapes &shapes, const std::vector<int64_t> &dims) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0], &out = shapes.results[0];
   int64_t result = shapes.result(0);
+  auto addResized = [&](int64_t d) {
+    builder.addFactor(in[d], FactorKind::NeedReplication, {{0, d}});
+    builder.addFactor(out[d], FactorKind::NeedReplication, {{result, d}});
+  };
   for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d) {
-    if (contains(dims, d)) {
-      builder.addFactor(in[d], FactorKind::NeedReplication, {{0, d}});
-      builder.addFactor(out[d], FactorKind::NeedReplication, {{result, d}});
-    } else {
+    if (!contains(dims, d))
       builder.addFactor(out[d], FactorKind::PassThrough, {{0, d}, {result, d}});
-    }
+    else if (!shapes.unitFactors)
+      addResized(d);
   }
+  if (shapes.unitFactors)
+    for (auto d = dims.begin(); d != dims.end(); ++d)
+      if (std::find(dims.begin(), d, *d) == d) // all_to_all's split and concat dim may be one
+        addResized(*d);
   return builder.take();
 }
 
 /// Without a rule nothing may cross the call: each dim is its own blocked
 /// need-replication factor.
 OpShardingRule opaqueRule(const OpShapes &shapes) {
-  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   auto numOperands = static_cast<int64_t>(shapes.operands.size());
   for (int64_t t = 0; t < numOperands; ++t)
     for (int64_t d = 0; d < static_cast<int64_t>(shapes.operands[t].size()); ++d)
@@ -390,8 +409,8 @@ static FactorKind concatenatedDimKind(const Graph &graph, const Op &concat) {
                                               : FactorKind::NeedReplication;
 }
 
-OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
-  OpShapes shapes = shapesOf(graph, op);
+/// The rule of `op` over `shapes` (its operand and result shapes).
+static OpShardingRule buildRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
   if (isElementwise(op.kind))
     return pointwiseRule(shapes);
   switch (op.kind) {
@@ -448,6 +467,24 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
     break;
   }
   fail(op.pointer, "no sharding rule for op \"" + std::string(op.name()) + "\"");
+}
+
+OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
+  return buildRule(graph, op, shapesOf(graph, op));
+}
+
+std::optional<OpShardingRule> shardyShardingRule(const Graph &graph, const Op &op) {
+  // Ops Shardy handles apart from its registry, and shardgen's own ops.
+  static constexpr OpKind kNoRegistryRule[] = {OpKind::Constant,           OpKind::Iota,
+                                               OpKind::PropagationBarrier, OpKind::ShardingGroup,
+                                               OpKind::Distribute,         OpKind::AxisIndex};
+  if (std::find(std::begin(kNoRegistryRule), std::end(kNoRegistryRule), op.kind) !=
+          std::end(kNoRegistryRule) ||
+      !hasShardingRule(graph, op))
+    return std::nullopt;
+  OpShapes shapes = shapesOf(graph, op);
+  shapes.unitFactors = true;
+  return buildRule(graph, op, shapes);
 }
 
 } // namespace shardgen

@@ -11,6 +11,8 @@
 // elements move: slice, pad, reverse, concatenate's dim). Size-1 dims map to
 // no factor; size-0 dims to a factor of size 0 (Shardy).
 
+#include <optional>
+
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/OpShardingRule.h"
 
@@ -27,6 +29,16 @@ bool hasShardingRule(const Graph &graph, const Op &op);
 /// partitioner replicates its operands and results. manual_computation has no
 /// rule: asking for one is an error.
 OpShardingRule shardingRuleFor(const Graph &graph, const Op &op);
+
+/// The rule as Shardy's registry builds it: what `sdy_opt
+/// -sdy-populate-op-sharding-rules` attaches to the op. Size-1 dims keep a
+/// factor of size 1 each, numbered where Shardy adds them. None where
+/// Shardy's registry gives the op none (constant, iota, propagation_barrier,
+/// sharding_group, manual_computation, a reshape without elements, a
+/// custom_call without `sharding_rule`) and for shardgen's own distribute and
+/// axis_index. A custom_call's rule is its user's (Shardy prints it with a
+/// trailing `, custom`).
+std::optional<OpShardingRule> shardyShardingRule(const Graph &graph, const Op &op);
 
 /// The rule the partitioner shards an op by: shardingRuleFor, except that a
 /// reshape's factors only one side holds need replication (Shardy's rule

@@ -123,3 +123,72 @@ TEST_CASE("export refuses a graph with a distribution instead of dropping it") {
   CHECK(result.err == graph + ":/inputs/0/distribution: error: distributions have no MLIR form "
                               "(StableHLO and sdy have none); export the graph without them\n");
 }
+
+TEST_CASE("Shardy's printed forms: export --sharding-rules, propagate --format mlir") {
+  std::string dir = makeTempDir();
+  // No @main: the only public function is the entry, written back by name.
+  writeFile(dir + "/f.mlir", R"(sdy.mesh @m = <["a"=2, "b"=2]>
+func.func @f(%x: tensor<8x1xf32> {sdy.sharding = #sdy.sharding<@m, [{"a"}, {}]>}, %y: tensor<8x1xf32>)
+    -> tensor<8x1xf32> {
+  %c = stablehlo.constant dense<1.0> : tensor<8x1xf32>
+  %s = stablehlo.add %x, %y : tensor<8x1xf32>
+  %p = stablehlo.multiply %s, %c {sdy.sharding = #sdy.sharding_per_value<[<@m, [{?}, {}]>]>} : tensor<8x1xf32>
+  return %p : tensor<8x1xf32>
+}
+)");
+  ToolResult rules = runShardgen("export " + dir + "/f.mlir --sharding-rules");
+  INFO(rules.err);
+  REQUIRE(rules.exitCode == 0);
+  CHECK(rules.out.find("func.func @f(%x: tensor<8x1xf32>") != std::string::npos);
+  CHECK(rules.out.find("%c = stablehlo.constant dense<1.0> : tensor<8x1xf32>\n") !=
+        std::string::npos);
+  CHECK(rules.out.find("%s = stablehlo.add %x, %y {sdy.sharding_rule = "
+                       "#sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=1}>} : "
+                       "tensor<8x1xf32>\n") != std::string::npos);
+  // Attributes in MLIR's order (sorted by name).
+  CHECK(rules.out.find("{sdy.sharding = #sdy.sharding_per_value<[<@m, [{?}, {}]>]>, "
+                       "sdy.sharding_rule = #sdy.op_sharding_rule<") != std::string::npos);
+
+  // -o FILE.mlir writes MLIR: the user's closed dims stay closed, propagated
+  // dims are open.
+  ToolResult propagated =
+      runShardgen("propagate " + dir + "/f.mlir --strategy basic -o " + dir + "/p.mlir");
+  INFO(propagated.err);
+  REQUIRE(propagated.exitCode == 0);
+  CHECK(propagated.out.empty());
+  std::string text = readFile(dir + "/p.mlir");
+  CHECK(text.find("func.func @f(%x: tensor<8x1xf32> {sdy.sharding = #sdy.sharding<@m, "
+                  "[{\"a\"}, {}]>}, %y: tensor<8x1xf32> {sdy.sharding = #sdy.sharding<@m, "
+                  "[{\"a\", ?}, {?}]>}) -> (tensor<8x1xf32> {sdy.sharding = "
+                  "#sdy.sharding<@m, [{\"a\", ?}, {?}]>}) {") != std::string::npos);
+  CHECK(text.find("%c = stablehlo.constant {sdy.sharding = #sdy.sharding_per_value<[<@m, "
+                  "[{\"a\", ?}, {?}]>]>} dense<1.0>") != std::string::npos);
+  CHECK(text.find("stablehlo.multiply %s, %c {sdy.sharding = #sdy.sharding_per_value<[<@m, "
+                  "[{\"a\", ?}, {}]>]>}") != std::string::npos);
+  CHECK(text.find("_origin") == std::string::npos);
+  // What it prints reads back, and propagating it again changes nothing.
+  ToolResult again = runShardgen("propagate " + dir + "/p.mlir --strategy basic --format mlir");
+  CHECK(again.exitCode == 0);
+  CHECK(again.out == text);
+  // --format json keeps the graph file (with origins) whatever -o is named.
+  ToolResult json = runShardgen("propagate " + dir + "/f.mlir --format json");
+  CHECK(json.out.find("\"_origin\"") != std::string::npos);
+
+  ToolResult bad = runShardgen("propagate " + dir + "/f.mlir --format xml");
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.out.empty());
+  CHECK(bad.err.find("unknown --format 'xml' (expected json or mlir)") != std::string::npos);
+
+  // Two public functions and no @main: no entry to choose.
+  writeFile(dir + "/two.mlir", R"(func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+func.func @h(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+)");
+  ToolResult two = runShardgen("export " + dir + "/two.mlir --sharding-rules");
+  CHECK(two.exitCode == 1);
+  CHECK(two.out.empty());
+  CHECK(two.err == dir + "/two.mlir:1:1: error: no function @main in the module (it has @g, @h)\n");
+}

@@ -298,6 +298,54 @@ TEST_CASE("rules of collectives: resized dims need replication, the others pass 
                  "") == "([i, j])->([i, 1]) {i=4, j=4} need_replication={j}");
 }
 
+TEST_CASE("Shardy's form of a rule: unit factors, Shardy's numbering, no rule where it has none") {
+  Graph graph = loadGraph(graphJson(
+      kMesh,
+      R"({"name": "a", "type": "tensor<1x8xf32>"}, {"name": "b", "type": "tensor<8x16xf32>"})",
+      R"({"op": "negate", "operands": ["a"], "result": "n"},
+         {"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<8x1xf32>"},
+         {"op": "constant", "value": 0.0, "result": "c", "type": "tensor<f32>"},
+         {"op": "propagation_barrier", "operands": ["a"], "result": "p", "allowed_direction": "NONE"},
+         {"op": "sharding_constraint", "operands": ["a"], "result": "s", "sharding": "<@mesh, [{}, {x}]>"},
+         {"op": "custom_call", "operands": ["a"], "result": "u", "call_target_name": "f", "type": "tensor<1x8xf32>"},
+         {"op": "manual_computation", "operands": ["b"], "results": ["o1", "o2"],
+          "in_shardings": ["<@mesh, [{x}, {y}]>"],
+          "out_shardings": ["<@mesh, [{x}, {y}]>", "<@mesh, [{x}, {y}]>"], "manual_axes": ["x", "y"],
+          "body": {"args": [{"name": "l", "type": "tensor<4x4xf32>"}],
+                   "ops": [{"op": "all_to_all", "operands": ["l"], "result": "t", "axes": ["y"],
+                            "split_dimension": 1, "concat_dimension": 0},
+                           {"op": "reshape", "operands": ["t"], "result": "t2", "type": "tensor<4x4xf32>"},
+                           {"op": "reduce_scatter", "operands": ["l"], "result": "rs", "axes": ["y"],
+                            "dimension": 1, "reducer": "add"},
+                           {"op": "broadcast_in_dim", "operands": ["rs"], "result": "rs2",
+                            "broadcast_dimensions": [0, 1], "type": "tensor<4x4xf32>"}],
+                   "return": ["t2", "rs2"]}})",
+      ""));
+  auto shardy = [&](const Op &op) {
+    std::optional<OpShardingRule> rule = shardyShardingRule(graph, op);
+    return rule ? printOpShardingRule(*rule) : "none";
+  };
+  const auto &ops = graph.main.ops;
+  CHECK(shardy(ops[0]) == "([i, j])->([i, j]) {i=1, j=8}");
+  CHECK(printOpShardingRule(shardingRuleFor(graph, ops[0])) == "([1, i])->([1, i]) {i=8}");
+  CHECK(shardy(ops[1]) == "([i, j])->([j, k]) {i=1, j=8, k=1}");
+  CHECK(shardy(ops[2]) == "none");
+  CHECK(shardy(ops[3]) == "none");
+  CHECK(shardy(ops[4]) == "([i, j])->([i, j]) {i=1, j=8}");
+  CHECK(shardy(ops[5]) == "none"); // a custom_call without a rule
+  CHECK(shardy(ops[6]) == "none");
+  // Collectives: the pass-through dims first, then operand and result
+  // factors of each resized dim (all_to_all's split dim before its concat
+  // dim), as Shardy's registry adds them.
+  const auto &body = ops[6].body->ops;
+  CHECK(shardy(body[0]) ==
+        "([k, i])->([l, j]) {i=4, j=1, k=4, l=16} need_replication={i, j, k, l}");
+  CHECK(shardy(body[2]) == "([i, j])->([i, k]) {i=4, j=4, k=1} need_replication={j, k}");
+  // The broadcast expands a size-1 dim: its unit factor comes before the
+  // result's factor.
+  CHECK(shardy(body[3]) == "([i, j])->([i, k]) {i=4, j=1, k=4}");
+}
+
 TEST_CASE("reshape: several factors per dim, and a partially sharded major factor") {
   CHECK(
       ruleOf(

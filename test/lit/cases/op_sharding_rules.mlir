@@ -1,0 +1,511 @@
+// RUN: shardgen export %s --sharding-rules | FileCheck %s
+//
+// Each op's Shardy sharding rule as `export --sharding-rules` attaches it
+// (what `sdy_opt -sdy-populate-op-sharding-rules` prints): size-1 dims keep
+// unit factors, constants get no rule, a custom_call's own rule is marked
+// `custom`. One function per op and shape, each rule a fact of the function
+// of Shardy's op_sharding_rule_registry.mlir named in parentheses (the same
+// facts as test/conformance/cases/op_sharding_rule_registry). That file's
+// functions for ops shardgen lacks: test/lit/SKIPPED.md.
+
+// Scalars: no factors at all (scalar_op)
+// CHECK-LABEL: func @add_of_scalars(
+func.func @add_of_scalars(%arg0: tensor<f32>) -> tensor<f32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([], [])->([])>}
+  %v0 = stablehlo.add %arg0, %arg0 : tensor<f32>
+  return %v0 : tensor<f32>
+}
+
+// An empty dim keeps a factor of size 0 (pointwise_op_size_zero_dim)
+// CHECK-LABEL: func @add_with_empty_dim(
+func.func @add_with_empty_dim(%arg0: tensor<2x0x4xf32>) -> tensor<2x0x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=2, j=0, k=4}>}
+  %v0 = stablehlo.add %arg0, %arg0 : tensor<2x0x4xf32>
+  return %v0 : tensor<2x0x4xf32>
+}
+
+// Elementwise: one factor per dim, the size-1 dim too (pointwise_op)
+// CHECK-LABEL: func @add_with_unit_dim(
+func.func @add_with_unit_dim(%arg0: tensor<2x1x4xf32>) -> tensor<2x1x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=2, j=1, k=4}>}
+  %v0 = stablehlo.add %arg0, %arg0 : tensor<2x1x4xf32>
+  return %v0 : tensor<2x1x4xf32>
+}
+
+// An expanded size-1 dim: a unit factor, then the result's (broadcast_in_dim_input_dim_expanded)
+// CHECK-LABEL: func @broadcast_expands_unit_dim(
+func.func @broadcast_expands_unit_dim(%arg0: tensor<2x1x13xf32>) -> tensor<2x64x13xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l])->([i, k, l]) {i=2, j=1, k=64, l=13}>}
+  %v0 = stablehlo.broadcast_in_dim %arg0, dims = [0, 1, 2] : (tensor<2x1x13xf32>) -> tensor<2x64x13xf32>
+  return %v0 : tensor<2x64x13xf32>
+}
+
+// Every result dim is new (broadcast_in_dim_no_broadcast_dims)
+// CHECK-LABEL: func @broadcast_from_scalar(
+func.func @broadcast_from_scalar(%arg0: tensor<f32>) -> tensor<2x1x13xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([])->([i, j, k]) {i=2, j=1, k=13}>}
+  %v0 = stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<f32>) -> tensor<2x1x13xf32>
+  return %v0 : tensor<2x1x13xf32>
+}
+
+// The empty dim maps through (broadcast_in_dim_size_zero_dim)
+// CHECK-LABEL: func @broadcast_keeps_empty_dim(
+func.func @broadcast_keeps_empty_dim(%arg0: tensor<2x13x0xf32>) -> tensor<2x64x13x0xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k, l])->([i, j, k, l]) {i=2, j=64, k=13, l=0}>}
+  %v0 = stablehlo.broadcast_in_dim %arg0, dims = [0, 2, 3] : (tensor<2x13x0xf32>) -> tensor<2x64x13x0xf32>
+  return %v0 : tensor<2x64x13x0xf32>
+}
+
+// Permuted, expanded and new dims in one op (broadcast_in_dim_all_dim_types_in_one)
+// CHECK-LABEL: func @broadcast_mixed_dims(
+func.func @broadcast_mixed_dims(%arg0: tensor<2x3x5x1x7xf32>) -> tensor<2x5x3x11x7x13xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k, j, l, n])->([i, j, k, m, n, o]) {i=2, j=5, k=3, l=1, m=11, n=7, o=13}>}
+  %v0 = stablehlo.broadcast_in_dim %arg0, dims = [0, 2, 1, 3, 4] : (tensor<2x3x5x1x7xf32>) -> tensor<2x5x3x11x7x13xf32>
+  return %v0 : tensor<2x5x3x11x7x13xf32>
+}
+
+// A new result dim is a factor of the result only (broadcast_in_dim)
+// CHECK-LABEL: func @broadcast_new_middle_dim(
+func.func @broadcast_new_middle_dim(%arg0: tensor<2x13x1xf32>) -> tensor<2x64x13x1xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k, l])->([i, j, k, l]) {i=2, j=64, k=13, l=1}>}
+  %v0 = stablehlo.broadcast_in_dim %arg0, dims = [0, 2, 3] : (tensor<2x13x1xf32>) -> tensor<2x64x13x1xf32>
+  return %v0 : tensor<2x64x13x1xf32>
+}
+
+// Min, operand and max share every factor (clamp)
+// CHECK-LABEL: func @clamp_same_shapes(
+func.func @clamp_same_shapes(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [i, j])->([i, j]) {i=4, j=8}>}
+  %v0 = stablehlo.clamp %arg0, %arg1, %arg2 : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// Scalar bounds take no part (clamp_scalar_min_max)
+// CHECK-LABEL: func @clamp_scalar_bounds(
+func.func @clamp_scalar_bounds(%arg0: tensor<f32>, %arg1: tensor<4x8xf32>, %arg2: tensor<f32>) -> tensor<4x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([], [i, j], [])->([i, j]) {i=4, j=8}>}
+  %v0 = stablehlo.clamp %arg0, %arg1, %arg2 : (tensor<f32>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// Pieces of coprime sizes (concat_gcd_is_one)
+// CHECK-LABEL: func @concat_coprime_pieces(
+func.func @concat_coprime_pieces(%arg0: tensor<4x3x256xf32>, %arg1: tensor<4x5x256xf32>) -> tensor<4x8x256xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=8, k=256} need_replication={j}>}
+  %v0 = stablehlo.concatenate %arg0, %arg1, dim = 1 : (tensor<4x3x256xf32>, tensor<4x5x256xf32>) -> tensor<4x8x256xf32>
+  return %v0 : tensor<4x8x256xf32>
+}
+
+// Two equal pieces (concat_operands_with_same_shape)
+// CHECK-LABEL: func @concat_equal_pieces(
+func.func @concat_equal_pieces(%arg0: tensor<4x16x256xf32>, %arg1: tensor<4x16x256xf32>) -> tensor<4x32x256xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=32, k=256} need_replication={j}>}
+  %v0 = stablehlo.concatenate %arg0, %arg1, dim = 1 : (tensor<4x16x256xf32>, tensor<4x16x256xf32>) -> tensor<4x32x256xf32>
+  return %v0 : tensor<4x32x256xf32>
+}
+
+// Every piece a slice: the dim permutes (concat_operands_are_results_of_slices)
+// CHECK-LABEL: func @concat_of_two_slices(
+func.func @concat_of_two_slices(%arg0: tensor<4x40x256xf32>, %arg1: tensor<4x60x256xf32>) -> tensor<4x80x256xf32> {
+  %v0 = stablehlo.slice %arg0 [0:4:1, 0:32:1, 0:256:1] : (tensor<4x40x256xf32>) -> tensor<4x32x256xf32>
+  %v1 = stablehlo.slice %arg1 [0:4:1, 0:48:1, 0:256:1] : (tensor<4x60x256xf32>) -> tensor<4x48x256xf32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=80, k=256} permutation={j}>}
+  %v2 = stablehlo.concatenate %v0, %v1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x48x256xf32>) -> tensor<4x80x256xf32>
+  return %v2 : tensor<4x80x256xf32>
+}
+
+// One piece's size divides the other's (concat_gcd_is_equal_to_operand_dim)
+// CHECK-LABEL: func @concat_piece_divides_other(
+func.func @concat_piece_divides_other(%arg0: tensor<4x32x256xf32>, %arg1: tensor<4x16x256xf32>) -> tensor<4x48x256xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=48, k=256} need_replication={j}>}
+  %v0 = stablehlo.concatenate %arg0, %arg1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x16x256xf32>) -> tensor<4x48x256xf32>
+  return %v0 : tensor<4x48x256xf32>
+}
+
+// Pieces with a common divisor (concat_gcd_is_greater_than_all_operand_dims)
+// CHECK-LABEL: func @concat_pieces_common_divisor(
+func.func @concat_pieces_common_divisor(%arg0: tensor<4x32x256xf32>, %arg1: tensor<4x48x256xf32>) -> tensor<4x80x256xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=80, k=256} need_replication={j}>}
+  %v0 = stablehlo.concatenate %arg0, %arg1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x48x256xf32>) -> tensor<4x80x256xf32>
+  return %v0 : tensor<4x80x256xf32>
+}
+
+// One piece is no slice: the dim needs replication (concat_not_all_operands_are_results_of_slices)
+// CHECK-LABEL: func @concat_slice_and_negate(
+func.func @concat_slice_and_negate(%arg0: tensor<4x40x256xf32>, %arg1: tensor<4x60x256xf32>) -> tensor<4x92x256xf32> {
+  %v0 = stablehlo.slice %arg0 [0:4:1, 0:32:1, 0:256:1] : (tensor<4x40x256xf32>) -> tensor<4x32x256xf32>
+  %v1 = stablehlo.negate %arg1 : tensor<4x60x256xf32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=92, k=256} need_replication={j}>}
+  %v2 = stablehlo.concatenate %v0, %v1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x60x256xf32>) -> tensor<4x92x256xf32>
+  return %v2 : tensor<4x92x256xf32>
+}
+
+// Slices of the tensor around the tensor itself: the dim permutes (concat_operands_are_from_slices_of_the_same_tensor)
+// CHECK-LABEL: func @concat_slices_around_source(
+func.func @concat_slices_around_source(%arg0: tensor<4x40x256xf32>) -> tensor<4x96x256xf32> {
+  %v0 = stablehlo.slice %arg0 [0:4:1, 0:32:1, 0:256:1] : (tensor<4x40x256xf32>) -> tensor<4x32x256xf32>
+  %v1 = stablehlo.slice %arg0 [0:4:1, 0:24:1, 0:256:1] : (tensor<4x40x256xf32>) -> tensor<4x24x256xf32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k], [i, j, k])->([i, j, k]) {i=4, j=96, k=256} permutation={j}>}
+  %v2 = stablehlo.concatenate %v0, %arg0, %v1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x40x256xf32>, tensor<4x24x256xf32>) -> tensor<4x96x256xf32>
+  return %v2 : tensor<4x96x256xf32>
+}
+
+// Slices of two tensors besides a whole one: the dim needs replication (concat_not_all_operands_are_from_slices_of_the_same_tensor)
+// CHECK-LABEL: func @concat_slices_of_two_tensors(
+func.func @concat_slices_of_two_tensors(%arg0: tensor<4x40x256xf32>, %arg1: tensor<4x60x256xf32>) -> tensor<4x96x256xf32> {
+  %v0 = stablehlo.slice %arg0 [0:4:1, 0:32:1, 0:256:1] : (tensor<4x40x256xf32>) -> tensor<4x32x256xf32>
+  %v1 = stablehlo.slice %arg1 [0:4:1, 0:24:1, 0:256:1] : (tensor<4x60x256xf32>) -> tensor<4x24x256xf32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k], [i, j, k])->([i, j, k]) {i=4, j=96, k=256} need_replication={j}>}
+  %v2 = stablehlo.concatenate %v0, %arg0, %v1, dim = 1 : (tensor<4x32x256xf32>, tensor<4x40x256xf32>, tensor<4x24x256xf32>) -> tensor<4x96x256xf32>
+  return %v2 : tensor<4x96x256xf32>
+}
+
+// A tensor with a slice of itself: the dim permutes (concat_operands_are_on_the_same_tensor_one_is_slice)
+// CHECK-LABEL: func @concat_tensor_and_its_slice(
+func.func @concat_tensor_and_its_slice(%arg0: tensor<4x64xbf16>) -> tensor<10x64xbf16> {
+  %v0 = stablehlo.slice %arg0 [0:2:1, 0:64:1] : (tensor<4x64xbf16>) -> tensor<2x64xbf16>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [i, j])->([i, j]) {i=10, j=64} permutation={i}>}
+  %v1 = stablehlo.concatenate %arg0, %v0, %arg0, dim = 0 : (tensor<4x64xbf16>, tensor<2x64xbf16>, tensor<4x64xbf16>) -> tensor<10x64xbf16>
+  return %v1 : tensor<10x64xbf16>
+}
+
+// One tensor three times, no slice: the dim needs replication (concat_operands_are_on_the_same_tensor)
+// CHECK-LABEL: func @concat_tensor_thrice(
+func.func @concat_tensor_thrice(%arg0: tensor<4x64xbf16>) -> tensor<12x64xbf16> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [i, j])->([i, j]) {i=12, j=64} need_replication={i}>}
+  %v0 = stablehlo.concatenate %arg0, %arg0, %arg0, dim = 0 : (tensor<4x64xbf16>, tensor<4x64xbf16>, tensor<4x64xbf16>) -> tensor<12x64xbf16>
+  return %v0 : tensor<12x64xbf16>
+}
+
+// Pieces of size 1 along the dim (concat_operands_dim_size_one)
+// CHECK-LABEL: func @concat_unit_pieces(
+func.func @concat_unit_pieces(%arg0: tensor<4x1x256xf32>, %arg1: tensor<4x1x256xf32>, %arg2: tensor<4x1x256xf32>) -> tensor<4x3x256xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k], [i, j, k])->([i, j, k]) {i=4, j=3, k=256} need_replication={j}>}
+  %v0 = stablehlo.concatenate %arg0, %arg1, %arg2, dim = 1 : (tensor<4x1x256xf32>, tensor<4x1x256xf32>, tensor<4x1x256xf32>) -> tensor<4x3x256xf32>
+  return %v0 : tensor<4x3x256xf32>
+}
+
+// A custom_call's own rule, printed as the user's (custom) (unregisterd_custom_call_with_existing_rule)
+// CHECK-LABEL: func @custom_call_own_rule(
+func.func @custom_call_own_rule(%arg0: tensor<4x2xf32>) -> tensor<2x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([j, i]) {i=4, j=2}, custom>}
+  %v0 = stablehlo.custom_call @foo(%arg0) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([j, i]) {i=4, j=2}, custom>} : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  return %v0 : tensor<2x4xf32>
+}
+
+// A batch dim, then free dims, then the contracted one (dot_general_batching_dims)
+// CHECK-LABEL: func @dot_general_batched_matmul(
+func.func @dot_general_batched_matmul(%arg0: tensor<4x8x32xf32>, %arg1: tensor<4x32x16xf32>) -> tensor<4x8x16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l], [i, l, k])->([i, j, k]) {i=4, j=8, k=16, l=32} reduction={l}>}
+  %v0 = stablehlo.dot_general %arg0, %arg1, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x32xf32>, tensor<4x32x16xf32>) -> tensor<4x8x16xf32>
+  return %v0 : tensor<4x8x16xf32>
+}
+
+// Contracting dims only (dot_general_no_batching_dims)
+// CHECK-LABEL: func @dot_general_matmul(
+func.func @dot_general_matmul(%arg0: tensor<8x32xf32>, %arg1: tensor<32x16xf32>) -> tensor<8x16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=16, k=32} reduction={k}>}
+  %v0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
+  return %v0 : tensor<8x16xf32>
+}
+
+// Batch and contracting dims listed out of order on both sides (dot_general_many_mixed_dims)
+// CHECK-LABEL: func @dot_general_permuted_dims(
+func.func @dot_general_permuted_dims(%arg0: tensor<2x4x8x4x64x32xf32>, %arg1: tensor<16x32x64x4x2xf32>) -> tensor<2x4x8x4x16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k, l, o, n], [m, n, o, j, i])->([i, j, k, l, m]) {i=2, j=4, k=8, l=4, m=16, n=32, o=64} reduction={n, o}>}
+  %v0 = stablehlo.dot_general %arg0, %arg1, batching_dims = [0, 1] x [4, 3], contracting_dims = [5, 4] x [1, 2] : (tensor<2x4x8x4x64x32xf32>, tensor<16x32x64x4x2xf32>) -> tensor<2x4x8x4x16xf32>
+  return %v0 : tensor<2x4x8x4x16xf32>
+}
+
+// Stablehlo.dot of two vectors: one reduction factor (dot_vector_vector)
+// CHECK-LABEL: func @dot_inner_product(
+func.func @dot_inner_product(%arg0: tensor<32xf32>, %arg1: tensor<32xf32>) -> tensor<f32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i], [i])->([]) {i=32} reduction={i}>}
+  %v0 = stablehlo.dot %arg0, %arg1 : (tensor<32xf32>, tensor<32xf32>) -> tensor<f32>
+  return %v0 : tensor<f32>
+}
+
+// Stablehlo.dot of two matrices (dot_matrix_matrix)
+// CHECK-LABEL: func @dot_matmul(
+func.func @dot_matmul(%arg0: tensor<8x32xf32>, %arg1: tensor<32x16xf32>) -> tensor<8x16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=16, k=32} reduction={k}>}
+  %v0 = stablehlo.dot %arg0, %arg1 : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
+  return %v0 : tensor<8x16xf32>
+}
+
+// Stablehlo.dot, vector on the right (dot_matrix_vector)
+// CHECK-LABEL: func @dot_matrix_times_vector(
+func.func @dot_matrix_times_vector(%arg0: tensor<8x32xf32>, %arg1: tensor<32xf32>) -> tensor<8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [j])->([i]) {i=8, j=32} reduction={j}>}
+  %v0 = stablehlo.dot %arg0, %arg1 : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8xf32>
+  return %v0 : tensor<8xf32>
+}
+
+// Stablehlo.dot, vector on the left (dot_vector_matrix)
+// CHECK-LABEL: func @dot_vector_times_matrix(
+func.func @dot_vector_times_matrix(%arg0: tensor<32xf32>, %arg1: tensor<32x16xf32>) -> tensor<16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([j], [j, i])->([i]) {i=16, j=32} reduction={j}>}
+  %v0 = stablehlo.dot %arg0, %arg1 : (tensor<32xf32>, tensor<32x16xf32>) -> tensor<16xf32>
+  return %v0 : tensor<16xf32>
+}
+
+// Padded dims (negative edges too) permute (pad)
+// CHECK-LABEL: func @pad_two_dims(
+func.func @pad_two_dims(%arg0: tensor<28x28x16xf32>, %arg1: tensor<f32>) -> tensor<30x26x16xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [])->([i, j, k]) {i=28, j=28, k=16} permutation={i, j}>}
+  %v0 = stablehlo.pad %arg0, %arg1, low = [1, -1, 0], high = [1, -1, 0], interior = [0, 0, 0] : (tensor<28x28x16xf32>, tensor<f32>) -> tensor<30x26x16xf32>
+  return %v0 : tensor<30x26x16xf32>
+}
+
+// A size-1 dim that is not reduced maps through (reduce_size_one_dim)
+// CHECK-LABEL: func @reduce_keeps_unit_dim(
+func.func @reduce_keeps_unit_dim(%arg0: tensor<2x64x1x13xf32>) -> tensor<2x1x13xf32> {
+  // CHECK: stablehlo.constant
+  // CHECK-NOT: sdy.sharding_rule
+  %v0 = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k, l], [])->([i, k, l]) {i=2, j=64, k=1, l=13} reduction={j}>}
+  %v1 = stablehlo.reduce(%arg0 init: %v0) applies stablehlo.add across dimensions = [1] : (tensor<2x64x1x13xf32>, tensor<f32>) -> tensor<2x1x13xf32>
+  return %v1 : tensor<2x1x13xf32>
+}
+
+// The reduced dim is a reduction factor of the operand only (reduce_single_result)
+// CHECK-LABEL: func @reduce_middle_dim(
+func.func @reduce_middle_dim(%arg0: tensor<2x64x13xf32>) -> tensor<2x13xf32> {
+  // CHECK: stablehlo.constant
+  // CHECK-NOT: sdy.sharding_rule
+  %v0 = stablehlo.constant dense<0.0> : tensor<f32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [])->([i, k]) {i=2, j=64, k=13} reduction={j}>}
+  %v1 = stablehlo.reduce(%arg0 init: %v0) applies stablehlo.add across dimensions = [1] : (tensor<2x64x13xf32>, tensor<f32>) -> tensor<2x13xf32>
+  return %v1 : tensor<2x13xf32>
+}
+
+// A swap, then a merge (reshape_swap_and_merge)
+// CHECK-LABEL: func @reshape_merge_swapped(
+func.func @reshape_merge_swapped(%arg0: tensor<2x3x8xf32>) -> tensor<3x4x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k, mn])->([j, lm, n]) {i=2, j=3, k=3, l=2, m=2, n=4}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<2x3x8xf32>) -> tensor<3x4x4xf32>
+  return %v0 : tensor<3x4x4xf32>
+}
+
+// A merge followed by a new size-1 dim (reshape_merge_dim_then_size_one)
+// CHECK-LABEL: func @reshape_merge_then_unit(
+func.func @reshape_merge_then_unit(%arg0: tensor<8x4xf32>) -> tensor<32x1xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([ij, k]) {i=8, j=4, k=1}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<8x4xf32>) -> tensor<32x1xf32>
+  return %v0 : tensor<32x1xf32>
+}
+
+// Two dims merged into one (reshape_merge_dim)
+// CHECK-LABEL: func @reshape_merge_two(
+func.func @reshape_merge_two(%arg0: tensor<2x4xf32>) -> tensor<8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([ij]) {i=2, j=4}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<2x4xf32>) -> tensor<8xf32>
+  return %v0 : tensor<8xf32>
+}
+
+// Size-1 dims on both sides, each its own unit factor (reshape_size_one_dims)
+// CHECK-LABEL: func @reshape_moves_unit_dims(
+func.func @reshape_moves_unit_dims(%arg0: tensor<1x8x4xf32>) -> tensor<8x1x4x1xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l])->([j, k, l, m]) {i=1, j=8, k=1, l=4, m=1}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<1x8x4xf32>) -> tensor<8x1x4x1xf32>
+  return %v0 : tensor<8x1x4x1xf32>
+}
+
+// A split of a dim next to a size-1 dim (reshape_split_dim_then_size_one)
+// CHECK-LABEL: func @reshape_split_from_unit(
+func.func @reshape_split_from_unit(%arg0: tensor<32x1xf32>) -> tensor<8x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ij, k])->([i, j]) {i=8, j=4, k=1}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<32x1xf32>) -> tensor<8x4xf32>
+  return %v0 : tensor<8x4xf32>
+}
+
+// One dim split in three (reshape_split_dim_three_way)
+// CHECK-LABEL: func @reshape_split_in_three(
+func.func @reshape_split_in_three(%arg0: tensor<4x12xf32>) -> tensor<4x2x3x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, jkl])->([i, j, k, l]) {i=4, j=2, k=3, l=2}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<4x12xf32>) -> tensor<4x2x3x2xf32>
+  return %v0 : tensor<4x2x3x2xf32>
+}
+
+// One dim split in two (reshape_split_dim)
+// CHECK-LABEL: func @reshape_split_in_two(
+func.func @reshape_split_in_two(%arg0: tensor<8xf32>) -> tensor<2x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ij])->([i, j]) {i=2, j=4}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<8xf32>) -> tensor<2x4xf32>
+  return %v0 : tensor<2x4xf32>
+}
+
+// A split, a swap and a merge (reshape_split_swap_and_merge)
+// CHECK-LABEL: func @reshape_split_swap_merge(
+func.func @reshape_split_swap_merge(%arg0: tensor<4x7x5x8xf32>) -> tensor<14x10x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ij, l, n, o])->([ik, mn, o]) {i=2, j=2, k=7, l=7, m=2, n=5, o=8}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<4x7x5x8xf32>) -> tensor<14x10x8xf32>
+  return %v0 : tensor<14x10x8xf32>
+}
+
+// A split whose pieces swap places (reshape_split_and_swap)
+// CHECK-LABEL: func @reshape_split_swapped(
+func.func @reshape_split_swapped(%arg0: tensor<3x4x4xf32>) -> tensor<2x3x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, lm, n])->([j, k, mn]) {i=3, j=2, k=3, l=2, m=2, n=4}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<3x4x4xf32>) -> tensor<2x3x8xf32>
+  return %v0 : tensor<2x3x8xf32>
+}
+
+// A split and a merge in one reshape (reshape_split_and_merge_dims)
+// CHECK-LABEL: func @reshape_split_then_merge(
+func.func @reshape_split_then_merge(%arg0: tensor<8x4x5xf32>) -> tensor<2x16x5xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ij, k, l])->([i, jk, l]) {i=2, j=4, k=4, l=5}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<8x4x5xf32>) -> tensor<2x16x5xf32>
+  return %v0 : tensor<2x16x5xf32>
+}
+
+// A split with a size-1 dim in the middle (reshape_split_dim_with_intermediate_one)
+// CHECK-LABEL: func @reshape_split_with_unit_between(
+func.func @reshape_split_with_unit_between(%arg0: tensor<32xf32>) -> tensor<8x1x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ik])->([i, j, k]) {i=8, j=1, k=4}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<32xf32>) -> tensor<8x1x4xf32>
+  return %v0 : tensor<8x1x4xf32>
+}
+
+// A swap with shared dims before and between (reshape_swap_with_dim_before_and_in_between)
+// CHECK-LABEL: func @reshape_swap_around_shared_dims(
+func.func @reshape_swap_around_shared_dims(%arg0: tensor<5x2x5x3xf32>) -> tensor<5x3x5x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l, n])->([i, k, m, o]) {i=5, j=2, k=3, l=5, m=5, n=3, o=2}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<5x2x5x3xf32>) -> tensor<5x3x5x2xf32>
+  return %v0 : tensor<5x3x5x2xf32>
+}
+
+// Swapped coprime sizes: nothing shared (reshape_swap_dims_no_common_divisor)
+// CHECK-LABEL: func @reshape_swap_coprime(
+func.func @reshape_swap_coprime(%arg0: tensor<3x2xf32>) -> tensor<2x3xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, l])->([j, k]) {i=3, j=2, k=3, l=2}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %v0 : tensor<2x3xf32>
+}
+
+// Swapped sizes share their common divisor (reshape_swap_dims_with_common_divisor)
+// CHECK-LABEL: func @reshape_swap_sharing_divisor(
+func.func @reshape_swap_sharing_divisor(%arg0: tensor<6x4xf32>) -> tensor<4x6xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([ij, mn])->([ik, ln]) {i=2, j=3, k=2, l=3, m=2, n=2}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<6x4xf32>) -> tensor<4x6xf32>
+  return %v0 : tensor<4x6xf32>
+}
+
+// Two unit dims, each a unit factor (reshape_scalar)
+// CHECK-LABEL: func @reshape_to_scalar(
+func.func @reshape_to_scalar(%arg0: tensor<1x1xf32>) -> tensor<f32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([]) {i=1, j=1}>}
+  %v0 = stablehlo.reshape %arg0 : (tensor<1x1xf32>) -> tensor<f32>
+  return %v0 : tensor<f32>
+}
+
+// No elements: no rule (reshape_size_zero_dim)
+// CHECK-LABEL: func @reshape_without_elements(
+func.func @reshape_without_elements(%arg0: tensor<4x0xf32>) -> tensor<0x8xf32> {
+  // CHECK: stablehlo.reshape
+  // CHECK-NOT: sdy.sharding_rule
+  %v0 = stablehlo.reshape %arg0 : (tensor<4x0xf32>) -> tensor<0x8xf32>
+  return %v0 : tensor<0x8xf32>
+}
+
+// Reversed dims permute (reverse)
+// CHECK-LABEL: func @reverse_two_dims(
+func.func @reverse_two_dims(%arg0: tensor<4x32x8x2xf32>) -> tensor<4x32x8x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k, l])->([i, j, k, l]) {i=4, j=32, k=8, l=2} permutation={j, l}>}
+  %v0 = stablehlo.reverse %arg0, dims = [1, 3] : tensor<4x32x8x2xf32>
+  return %v0 : tensor<4x32x8x2xf32>
+}
+
+// Predicate of the operands' shape (select)
+// CHECK-LABEL: func @select_elementwise_pred(
+func.func @select_elementwise_pred(%arg0: tensor<4x8xi1>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j], [i, j])->([i, j]) {i=4, j=8}>}
+  %v0 = stablehlo.select %arg0, %arg1, %arg2 : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// A scalar predicate takes no part (select_scalar_pred)
+// CHECK-LABEL: func @select_scalar_pred(
+func.func @select_scalar_pred(%arg0: tensor<i1>, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([], [i, j], [i, j])->([i, j]) {i=4, j=8}>}
+  %v0 = stablehlo.select %arg0, %arg1, %arg2 : (tensor<i1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// Sliced dims permute (slice)
+// CHECK-LABEL: func @slice_two_dims(
+func.func @slice_two_dims(%arg0: tensor<32x4x8xf32>) -> tensor<32x1x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, j, k]) {i=32, j=4, k=8} permutation={j, k}>}
+  %v0 = stablehlo.slice %arg0 [0:32:1, 1:2:1, 4:8:2] : (tensor<32x4x8xf32>) -> tensor<32x1x2xf32>
+  return %v0 : tensor<32x1x2xf32>
+}
+
+// Each result dim's factor on its operand dim (transpose)
+// CHECK-LABEL: func @transpose_four_dims(
+func.func @transpose_four_dims(%arg0: tensor<256x32x64x100xf32>) -> tensor<100x32x256x64xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([k, j, l, i])->([i, j, k, l]) {i=100, j=32, k=256, l=64}>}
+  %v0 = stablehlo.transpose %arg0, dims = [3, 1, 0, 2] : (tensor<256x32x64x100xf32>) -> tensor<100x32x256x64xf32>
+  return %v0 : tensor<100x32x256x64xf32>
+}
+
+// -----
+// Ops of shardgen that Shardy's file has no function for. Their rules follow
+// Shardy's registry: compare, convert, sharding_constraint, all_reduce and
+// collective_permute are pointwise; iota, propagation_barrier,
+// sharding_group and manual_computation get no rule; the collectives that
+// resize dims list the pass-through dims first, then each resized dim's
+// operand and result factors (all_to_all: the split dim, then the concat dim).
+sdy.mesh @m = <["x"=2, "y"=4]>
+
+// CHECK-LABEL: func @pointwise_sdy_and_conversion_ops(
+func.func @pointwise_sdy_and_conversion_ops(%a: tensor<4x1xf32>, %b: tensor<4x1xf32>) -> (tensor<4x1xi1>, tensor<4x1xi32>, tensor<4x1xf32>) {
+  // CHECK: stablehlo.iota
+  // CHECK-NOT: sdy.sharding_rule
+  // CHECK: stablehlo.compare {{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=1}>}
+  // CHECK: stablehlo.convert {{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=1}>}
+  // CHECK: sdy.sharding_constraint {{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=1}>}
+  // CHECK: sdy.propagation_barrier
+  // CHECK-NOT: sdy.sharding_rule
+  // CHECK: sdy.sharding_group
+  // CHECK-NOT: sdy.sharding_rule
+  // CHECK: return
+  %i = stablehlo.iota dim = 0 : tensor<4x1xf32>
+  %lt = stablehlo.compare LT, %a, %i, FLOAT : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xi1>
+  %n = stablehlo.convert %b : (tensor<4x1xf32>) -> tensor<4x1xi32>
+  %c = sdy.sharding_constraint %a <@m, [{"x"}, {}]> : tensor<4x1xf32>
+  %p = sdy.propagation_barrier %c allowed_direction=NONE : tensor<4x1xf32>
+  sdy.sharding_group %p group_id=0 : tensor<4x1xf32>
+  return %lt, %n, %p : tensor<4x1xi1>, tensor<4x1xi32>, tensor<4x1xf32>
+}
+
+// CHECK-LABEL: func @collectives_in_a_body(
+func.func @collectives_in_a_body(%in: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>) {
+  // CHECK: sdy.manual_computation
+  // CHECK-NOT: sdy.sharding_rule
+  // CHECK: "stablehlo.all_reduce"
+  // CHECK: }) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=4}>}
+  // CHECK: "stablehlo.all_gather"{{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([j, i])->([k, i]) {i=4, j=4, k=8} need_replication={j, k}>}
+  // CHECK: "stablehlo.all_to_all"{{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([k, i])->([l, j]) {i=4, j=1, k=4, l=16} need_replication={i, j, k, l}>}
+  // CHECK: "stablehlo.reduce_scatter"
+  // CHECK: }) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, k]) {i=4, j=4, k=1} need_replication={j, k}>}
+  // CHECK: "stablehlo.collective_permute"{{.*}}{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=4}>}
+  %r:3 = sdy.manual_computation(%in) in_shardings=[<@m, [{"x"}, {"y"}]>] out_shardings=[<@m, [{"x"}, {"y"}]>, <@m, [{"x"}, {"y"}]>, <@m, [{"x"}, {"y"}]>] manual_axes={"x", "y"} (%l: tensor<4x4xf32>) {
+    %sum = "stablehlo.all_reduce"(%l) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
+    ^bb0(%s0: tensor<f32>, %s1: tensor<f32>):
+      %s2 = stablehlo.add %s0, %s1 : tensor<f32>
+      stablehlo.return %s2 : tensor<f32>
+    }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    %g = "stablehlo.all_gather"(%sum) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 2, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> : (tensor<4x4xf32>) -> tensor<8x4xf32>
+    %t = "stablehlo.all_to_all"(%l) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, split_count = 4 : i64, split_dimension = 1 : i64}> : (tensor<4x4xf32>) -> tensor<16x1xf32>
+    %t2 = stablehlo.reshape %t : (tensor<16x1xf32>) -> tensor<4x4xf32>
+    %rs = "stablehlo.reduce_scatter"(%l) <{channel_handle = #stablehlo.channel_handle<handle = 4, type = 1>, replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 7]]> : tensor<2x4xi64>, scatter_dimension = 1 : i64, use_global_device_ids}> ({
+    ^bb0(%q0: tensor<f32>, %q1: tensor<f32>):
+      %q2 = stablehlo.add %q0, %q1 : tensor<f32>
+      stablehlo.return %q2 : tensor<f32>
+    }) : (tensor<4x4xf32>) -> tensor<4x1xf32>
+    %rs2 = stablehlo.broadcast_in_dim %rs, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x4xf32>
+    %cp = "stablehlo.collective_permute"(%t2) <{channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>, source_target_pairs = dense<[[0, 4], [4, 0], [1, 5], [5, 1], [2, 6], [6, 2], [3, 7], [7, 3]]> : tensor<8x2xi64>}> : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    sdy.return %cp, %g, %rs2 : tensor<4x4xf32>, tensor<8x4xf32>, tensor<4x4xf32>
+  } : (tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>)
+  return %r#0, %r#1, %r#2 : tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>
+}
