@@ -8,7 +8,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CompileCacheOption.h"
-#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/CustomCallsOption.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/RunCommand.h"
@@ -91,7 +91,7 @@ int runMpiRank(const ParsedArgs &args) {
   Graph graph = passes.run(Pass::Read, [&] { return readGraphAt(path); });
   applyMeshOverride(args, graph); // as the launcher did: every rank runs the same mesh
   passes.run(Pass::Verify, [&] { verifyGraphAt(path, graph); });
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   SpmdProgram program = atFile(path, [&] {
