@@ -3,6 +3,7 @@
 
 import os
 import pathlib
+import shlex
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,9 @@ class CMakeBuild(build_ext):
                 command += ["-G", "Ninja"]
             if shutil.which("ccache"):
                 command += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
+            # More configure arguments, e.g. the build type and flags of an
+            # existing tree, so ccache serves its objects.
+            command += shlex.split(os.environ.get("SHARDGEN_CMAKE_ARGS", ""))
             subprocess.run(command, check=True)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         subprocess.run(["cmake", "--build", str(build_dir), "--target", "_shardgen", "-j", jobs],

@@ -1,6 +1,7 @@
 """Shared fixtures: the source tree's samples, the tool in the build tree,
 and inputs for a graph."""
 
+import json
 import os
 import pathlib
 import subprocess
@@ -34,6 +35,19 @@ def random_inputs(specs, seed=0):
         else:
             arrays.append(rng.integers(0, 8, spec.shape).astype(dtype))
     return arrays
+
+
+def doubling_bf16_graph(shape, sharding):
+    """A graph doubling a bf16 tensor of `shape` sharded as `sharding` over
+    a mesh x=2."""
+    dims = "x".join(map(str, shape))
+    return shardgen.load(json.dumps({
+        "format": "shardgen-graph", "version": 1, "name": "twice",
+        "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
+        "inputs": [{"name": "a", "type": f"tensor<{dims}xbf16>", "sharding": sharding}],
+        "ops": [{"op": "add", "operands": ["a", "a"], "result": "b"}],
+        "outputs": [{"value": "b"}],
+    }))
 
 
 def run_tool(*args, check=True):

@@ -2,13 +2,11 @@
 export; a program's layouts, report and sources are what the tool prints
 and writes."""
 
-import json
-
 import numpy as np
 import pytest
 
 import shardgen
-from conftest import SAMPLES, random_inputs, run_tool
+from conftest import SAMPLES, doubling_bf16_graph, random_inputs, run_tool
 
 
 def test_load_takes_paths_and_text():
@@ -123,13 +121,7 @@ def test_the_compile_cache_is_the_tools(private_compile_cache):
 
 
 def test_bf16_travels_as_the_documented_dtype():
-    graph = shardgen.load(json.dumps({
-        "format": "shardgen-graph", "version": 1, "name": "twice",
-        "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
-        "inputs": [{"name": "a", "type": "tensor<4xbf16>", "sharding": "<@mesh, [{x}]>"}],
-        "ops": [{"op": "add", "operands": ["a", "a"], "result": "b"}],
-        "outputs": [{"value": "b"}],
-    }))
+    graph = doubling_bf16_graph((4,), "<@mesh, [{x}]>")
     prog = shardgen.compile(graph)
     assert prog.inputs[0].dtype == shardgen.BFLOAT16
     one_two = np.array([0x3F80, 0x4000, 0x3F80, 0x4000], np.uint16)  # 1.0, 2.0 as bf16

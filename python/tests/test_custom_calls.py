@@ -48,45 +48,45 @@ def test_a_missing_target_is_a_graph_error():
         shardgen.compile(graph, custom_calls={"other": rms_norm})
 
 
-def test_a_raising_custom_call_raises_in_the_caller(no_thread_left_behind):
+def failing_call_then_usable(fails, error_type, message):
+    """A program whose rms_norm is rms_norm except when fails() says so:
+    its first call raises error_type(message) in the caller; with fails()
+    false again, the same program agrees with the interpreter."""
     graph = shardgen.load(RMS_NORM_MLP)
-    failing = {"on": True}
+    state = {"failing": True}
 
     def sometimes_failing(x):
-        if failing["on"]:
-            raise ValueError("rms_norm: no")
+        if state["failing"] and fails():
+            raise error_type(message)
         return rms_norm(x)
 
     prog = shardgen.compile(graph, custom_calls={"rms_norm": sometimes_failing})
     inputs = random_inputs(prog.inputs)
-    with pytest.raises(ValueError, match="rms_norm: no"):
+    with pytest.raises(error_type, match=message):
         prog(*inputs)
-    # The program, and the process, go on.
-    failing["on"] = False
-    prog.check(*inputs)
-
-
-def test_one_failing_device_stops_the_others(no_thread_left_behind):
-    graph = shardgen.load(RMS_NORM_MLP)
-    calls = []
-    lock = threading.Lock()
-
-    def second_call_fails(x):
-        with lock:
-            calls.append(1)
-            if len(calls) == 2:
-                raise RuntimeError("device down")
-        return rms_norm(x)
-
-    prog = shardgen.compile(graph, custom_calls={"rms_norm": second_call_fails})
-    inputs = random_inputs(prog.inputs)
-    with pytest.raises(RuntimeError, match="device down"):
-        prog(*inputs)
+    state["failing"] = False
     before = os_threads()
-    (again,) = prog(*inputs)
+    (again,) = prog.check(*inputs)  # the program, and the process, go on
     assert os_threads() == before
     (reference,) = shardgen.eval(graph, *inputs, custom_calls={"rms_norm": rms_norm})
     np.testing.assert_allclose(again, reference, rtol=1e-5, atol=1e-5)
+
+
+def test_a_raising_custom_call_raises_in_the_caller(no_thread_left_behind):
+    failing_call_then_usable(lambda: True, ValueError, "rms_norm: no")
+
+
+def test_one_failing_device_stops_the_others(no_thread_left_behind):
+    # Only the second call fails: one device, while the others go on.
+    calls = []
+    lock = threading.Lock()
+
+    def second_call():
+        with lock:
+            calls.append(1)
+            return len(calls) == 2
+
+    failing_call_then_usable(second_call, RuntimeError, "device down")
 
 
 def test_a_result_of_the_wrong_shape_is_a_type_error():

@@ -2,13 +2,11 @@
 on the CPU, a PyTorch CPU tensor among them (those tests are skipped when
 torch cannot be imported), is taken without a copy."""
 
-import json
-
 import numpy as np
 import pytest
 
 import shardgen
-from conftest import random_inputs
+from conftest import doubling_bf16_graph, random_inputs
 
 try:
     import torch
@@ -69,13 +67,7 @@ def test_torch_tensors_of_the_wrong_kind_are_type_errors(mlp):
 
 @needs_torch
 def test_a_bf16_torch_tensor_is_a_bf16_input():
-    graph = shardgen.load(json.dumps({
-        "format": "shardgen-graph", "version": 1, "name": "halve",
-        "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
-        "inputs": [{"name": "a", "type": "tensor<4x2xbf16>", "sharding": "<@mesh, [{x}, {}]>"}],
-        "ops": [{"op": "add", "operands": ["a", "a"], "result": "b"}],
-        "outputs": [{"value": "b"}],
-    }))
+    graph = doubling_bf16_graph((4, 2), "<@mesh, [{x}, {}]>")
     prog = shardgen.compile(graph)
     values = torch.arange(8, dtype=torch.float32).reshape(4, 2).to(torch.bfloat16)
     (doubled,) = prog(values)

@@ -9,49 +9,40 @@ import shardgen
 from conftest import SAMPLES, random_inputs
 
 
+def call_at_once(calls):
+    """Runs each (program, inputs, expected outputs) 200 times, all on
+    threads of their own started together; the failures, in this thread."""
+    start = threading.Barrier(len(calls))
+    failures = []
+
+    def repeat(prog, inputs, expected):
+        try:
+            start.wait()
+            for _ in range(200):
+                for output, want in zip(prog(*inputs), expected):
+                    np.testing.assert_array_equal(output, want)
+        except Exception as error:  # reported by the test
+            failures.append(error)
+
+    threads = [threading.Thread(target=repeat, args=call) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return failures
+
+
 def test_two_threads_call_two_programs_at_once(no_thread_left_behind):
     programs = [shardgen.compile(shardgen.load(SAMPLES / name))
                 for name in ("mlp.json", "attention.json")]
     inputs = [random_inputs(prog.inputs, seed=k) for k, prog in enumerate(programs)]
     expected = [prog(*args) for prog, args in zip(programs, inputs)]
-    start = threading.Barrier(2)
-    failures = []
-
-    def calls(k):
-        try:
-            start.wait()
-            for _ in range(200):
-                for output, want in zip(programs[k](*inputs[k]), expected[k]):
-                    np.testing.assert_array_equal(output, want)
-        except Exception as error:  # reported below, in the test's thread
-            failures.append(error)
-
-    threads = [threading.Thread(target=calls, args=(k,)) for k in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    assert call_at_once(list(zip(programs, inputs, expected))) == []
 
 
 def test_one_program_from_two_threads(mlp):
     inputs = [random_inputs(mlp.inputs, seed=k) for k in range(2)]
-    expected = [mlp(*args) for args in inputs]
-    failures = []
-
-    def calls(k):
-        try:
-            for _ in range(200):
-                np.testing.assert_array_equal(mlp(*inputs[k])[0], expected[k][0])
-        except Exception as error:
-            failures.append(error)
-
-    threads = [threading.Thread(target=calls, args=(k,)) for k in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert failures == []
+    assert call_at_once([(mlp, args, mlp(*args)) for args in inputs]) == []
 
 
 def test_other_threads_run_python_while_a_program_runs(monkeypatch):
