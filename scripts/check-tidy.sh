@@ -17,7 +17,7 @@ log=$build/clang-tidy.log
 status=0
 # Sources of the project only (not the generated embedded-file table).
 run-clang-tidy-19 -quiet -p "$build" -j "$(nproc)" \
-  -source-filter "^$root/(compiler|runtime|bench|samples)/.*\.cpp$" >"$log" 2>&1 || status=$?
+  -source-filter "^$root/(compiler|runtime|bench|samples|python)/.*\.cpp$" >"$log" 2>&1 || status=$?
 # One line per finding, "path:line:col: error: message [check]", paths relative.
 # Findings inside system headers (libstdc++ seen by clang 19) are not ours.
 findings=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error): ' "$log" | grep -v '^/usr/' |

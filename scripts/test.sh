@@ -12,6 +12,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # (tests only too).
 "$root/scripts/install-deps.sh" libclang-rt-19-dev mlir-19-tools llvm-19-tools clang-format-19 \
   clang-tidy-19
+# The Python module (python/, built when these are there) and its tests:
+# Debian's python3 with numpy and pytest; setuptools, wheel and venv for the
+# pip install test. python3-torch (577 MB installed) is not installed: the
+# tests taking PyTorch tensors are skipped without it.
+"$root/scripts/install-deps.sh" python3-dev pybind11-dev libdlpack-dev python3-numpy \
+  python3-pytest python3-setuptools python3-wheel python3-venv python3-pip
 # Test-only: the browser test_show_browser opens `show --html` pages in (it is
 # skipped, not failed, when chromium cannot be installed).
 "$root/scripts/install-deps.sh" chromium ||

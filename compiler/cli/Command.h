@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/cli/CommandLine.h"
+#include "compiler/ir/InputError.h"
 
 namespace shardgen::cli {
 
@@ -34,15 +35,7 @@ inline constexpr const char *kExitStatusHelp =
 
 /// Bad input data that is not part of the graph (an .npy file, an output
 /// folder): reported as "WHERE: error: MESSAGE", exit 1.
-class InputError : public std::runtime_error {
-public:
-  InputError(std::string where, const std::string &message)
-      : std::runtime_error(message), where_(std::move(where)) {}
-  const std::string &where() const { return where_; }
-
-private:
-  std::string where_;
-};
+using shardgen::InputError;
 
 struct Command {
   CommandSpec spec;

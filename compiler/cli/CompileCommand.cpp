@@ -9,13 +9,13 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
-#include "compiler/cli/OutputFolder.h"
 #include "compiler/cli/PassReporter.h"
 #include "compiler/cli/StrategyOption.h"
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/AotWriter.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/CppNames.h"
+#include "compiler/driver/OutputFolder.h"
 #include "compiler/partition/CommunicationManifest.h"
 
 namespace shardgen::cli {
@@ -53,12 +53,12 @@ static int runCompile(const ParsedArgs &args) {
   SpmdProgram program = passes.partition(graph, propagation);
   verifySpmdIfAsked(args, path, program);
   GeneratedProgram generated = passes.generate(program, options);
-  OutputFolder folder(*dir);
+  driver::OutputFolder folder(*dir);
   try {
     writeAotProject(folder.staging().string(), generated);
   } catch (const std::filesystem::filesystem_error &error) {
     throw InputError(*dir, "cannot write " + error.path1().filename().string() + ": " +
-                               errorText(error.code()));
+                               driver::errorText(error.code()));
   }
   folder.commit();
   if (args.has("--report"))

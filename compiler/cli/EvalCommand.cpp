@@ -2,9 +2,9 @@
 // interpreter on the whole graph.
 
 #include "compiler/cli/Command.h"
-#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/CustomCallsOption.h"
 #include "compiler/cli/GraphLoading.h"
-#include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/MaxMemoryOption.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/PassReporter.h"
 #include "compiler/interp/Interpreter.h"
@@ -13,17 +13,17 @@ namespace shardgen::cli {
 
 static int runEval(const ParsedArgs &args) {
   const std::string &path = args.positionals[0];
-  MemoryLimit limit = memoryLimit(args);
+  driver::MemoryLimit limit = memoryLimit(args);
   PassReporter reporter(args, path, pipeline::Pass::Verify);
   pipeline::Pipeline passes(&reporter);
   Graph graph = loadGraph(passes, args, path);
-  requireFits(path, "eval", interpreterDemand(graph), limit);
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  atFile(path, [&] { driver::requireFits("eval", driver::interpreterDemand(graph), limit); });
+  std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   std::vector<Literal> outputs =
-      atFile(path, [&] { return evaluate(graph, inputs, evalOptionsWith(customCalls)); });
+      atFile(path, [&] { return evaluate(graph, inputs, driver::evalOptionsWith(customCalls)); });
   emitOutputs(args, outputs);
   return kSuccess;
 }

@@ -5,7 +5,6 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphSource.h"
-#include "compiler/cli/MemoryBudget.h"
 #include "compiler/cli/MeshOverride.h"
 #include "compiler/cli/TerminalText.h"
 #include "compiler/frontend/GraphReader.h"

@@ -10,14 +10,14 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/LiteralPrinter.h"
-#include "compiler/cli/OutputFolder.h"
+#include "compiler/driver/OutputFolder.h"
 #include "compiler/frontend/Npy.h"
 
 namespace shardgen::cli {
 
 namespace {
 
-void stageNpy(const std::string &dir, const OutputFolder &folder, const std::string &name,
+void stageNpy(const std::string &dir, const driver::OutputFolder &folder, const std::string &name,
               const Literal &value) {
   try {
     writeNpy((folder.staging() / name).string(), value);
@@ -38,7 +38,7 @@ void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs) {
 
 void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs,
                   const std::vector<std::vector<Literal>> &shards) {
-  OutputFolder folder(dir);
+  driver::OutputFolder folder(dir);
   for (size_t i = 0; i < outputs.size(); ++i)
     stageNpy(dir, folder, "out" + std::to_string(i) + ".npy", outputs[i]);
   for (size_t j = 0; j < shards.size(); ++j)
@@ -69,7 +69,7 @@ void writeTextFile(const std::string &file, const std::function<void(const TextS
   int fd = ::mkstemp(aside.data());
   if (fd < 0)
     throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
-  ::fchmod(fd, withUmask(0666));
+  ::fchmod(fd, driver::withUmask(0666));
   int error = 0; // the first write's failure; later pieces are dropped
   auto sink = [&](std::string_view text) {
     size_t written = 0;

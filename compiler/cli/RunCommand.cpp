@@ -10,9 +10,9 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CompileCacheOption.h"
-#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/CustomCallsOption.h"
 #include "compiler/cli/GraphLoading.h"
-#include "compiler/cli/MemoryBudget.h"
+#include "compiler/cli/MaxMemoryOption.h"
 #include "compiler/cli/MpiLauncher.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/PassReporter.h"
@@ -22,6 +22,7 @@
 #include "compiler/cli/VerifySpmdOption.h"
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
+#include "compiler/driver/LaunchSettings.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/interp/ResultCheck.h"
 #include "compiler/partition/CommunicationManifest.h"
@@ -95,14 +96,6 @@ static void requireThreadsFit(const std::string &path, const Mesh &mesh, int64_t
                            "or 'shardgen compile' to build the program");
 }
 
-/// Test only: SHARDGEN_TEST_STALL_DEVICE=P makes the device at mesh position P
-/// stall before its first collective, so tests can make --timeout fire
-/// (docs/decisions.md). Read here, not by the runtime AOT programs link.
-static int64_t stallPositionForTest() {
-  const char *text = std::getenv("SHARDGEN_TEST_STALL_DEVICE");
-  return text && *text ? std::strtoll(text, nullptr, 10) : -1;
-}
-
 /// `--ranks N` (default: one rank per device); N must divide the devices.
 static int64_t ranksOption(const ParsedArgs &args, const std::string &path, const Mesh &mesh) {
   std::optional<std::string> text = args.value("--ranks");
@@ -133,8 +126,9 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
                  const std::vector<std::vector<Literal>> *localBuffers) {
   const std::string &path = settings.path;
   if (args.has("--check")) {
-    BoundedEvaluation expected = atFile(
-        path, [&] { return evaluateWithBounds(graph, inputs, evalOptionsWith(customCalls)); });
+    BoundedEvaluation expected = atFile(path, [&] {
+      return evaluateWithBounds(graph, inputs, driver::evalOptionsWith(customCalls));
+    });
     if (auto mismatch = compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
                 << " (reference interpreter)\n";
@@ -162,7 +156,7 @@ static int runRun(const ParsedArgs &args) {
     return runMpiRank(args);
   const RunSettings settings = runSettings(args);
   const std::string &path = settings.path;
-  MemoryLimit limit = memoryLimit(args);
+  driver::MemoryLimit limit = memoryLimit(args);
   int64_t repeat = repeatOption(args);
   PassReporter reporter(args, path, pipeline::Pass::Generate);
   pipeline::Pipeline passes(&reporter);
@@ -179,15 +173,15 @@ static int runRun(const ParsedArgs &args) {
       mpirunArgs = splitMpirunArgs(*text);
   }
   requireThreadsFit(path, mesh, mesh.numDevices() / ranks);
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   PropagationResult propagation = passes.propagate(graph, settings.strategy);
   SpmdProgram program = passes.partition(graph, propagation);
-  MemoryDemand demand = meshRunDemand(program);
+  driver::MemoryDemand demand = driver::meshRunDemand(program);
   if (args.has("--check")) // the reference interpreter runs too
-    demand.bytes = saturatingAdd(demand.bytes, interpreterDemand(graph).bytes);
-  requireFits(path, "run", demand, limit);
+    demand.bytes = driver::saturatingAdd(demand.bytes, driver::interpreterDemand(graph).bytes);
+  atFile(path, [&] { driver::requireFits("run", demand, limit); });
   std::vector<Literal> inputs = inputsFromArgs(graph, path, args);
   verifySpmdIfAsked(args, path, program);
   GeneratedProgram generated = passes.generate(program);
@@ -205,7 +199,7 @@ static int runRun(const ParsedArgs &args) {
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
   std::vector<double> callMs = timeCalls(repeat, [&] {
     try {
-      runtime::LaunchOptions launch{settings.timeoutSeconds, stallPositionForTest()};
+      runtime::LaunchOptions launch = driver::launchOptions(settings.timeoutSeconds);
       outputs =
           shards ? compiled->run(inputs, launch, localBuffers) : compiled->run(inputs, launch);
     } catch (const runtime::RunTimeout &error) {

@@ -8,7 +8,7 @@
 
 #include "compiler/cli/Command.h"
 #include "compiler/cli/CompileCacheOption.h"
-#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/cli/CustomCallsOption.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/PassReporter.h"
 #include "compiler/cli/RunCommand.h"
@@ -88,7 +88,7 @@ int runMpiRank(const ParsedArgs &args) {
   PassReporter reporter(args, path, pipeline::Pass::Jit, PassReporter::Mode::Quiet);
   pipeline::Pipeline passes(&reporter);
   Graph graph = loadGraph(passes, args, path); // --mesh as the launcher applied it
-  std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
+  std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
   PropagationResult result = passes.propagate(graph, settings.strategy);

@@ -114,14 +114,13 @@ std::vector<JitSource> jitSources(const GeneratedProgram &generated) {
   return sources;
 }
 
-/// Runs every device of the mesh on this process' threads.
+} // namespace
+
 MeshLauncher threadsLauncher(const rt::LaunchOptions &options) {
   return [options](const rt::DeviceMesh &mesh, const rt::DeviceFunction &function) {
     rt::launch(mesh, function, options);
   };
 }
-
-} // namespace
 
 CompiledProgram::CompiledProgram(const SpmdProgram &program, const GeneratedProgram &generated,
                                  const JitOptions &options)
@@ -143,6 +142,11 @@ std::vector<Literal> CompiledProgram::run(const std::vector<Literal> &inputs,
                                           const rt::LaunchOptions &options,
                                           std::vector<std::vector<Literal>> &shards) const {
   return runImpl(inputs, threadsLauncher(options), &shards);
+}
+
+void CompiledProgram::run(const std::vector<const void *> &inputs,
+                          const std::vector<void *> &outputs, const MeshLauncher &launcher) const {
+  runImpl(inputs, outputs, launcher, nullptr);
 }
 
 rt::DeviceMesh CompiledProgram::deviceMesh() const {
@@ -204,7 +208,16 @@ std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs
     outputs.emplace_back(program_.layout(id).globalType);
   for (Literal &literal : outputs)
     out.push_back(literal.data());
+  runImpl(in, out, launcher, shards);
+  return outputs;
+}
 
+void CompiledProgram::runImpl(const std::vector<const void *> &in, const std::vector<void *> &out,
+                              const MeshLauncher &launcher,
+                              std::vector<std::vector<Literal>> *shards) const {
+  SHARDGEN_CHECK(in.size() == program_.inputs.size() && out.size() == program_.outputs.size(),
+                 "the program takes " + std::to_string(program_.inputs.size()) + " inputs and " +
+                     std::to_string(program_.outputs.size()) + " outputs");
   const rt::DeviceMesh mesh = deviceMesh();
   // With shards, each device gets the global outputs followed by its own
   // local buffers (the entry point's mode 3).
@@ -228,7 +241,6 @@ std::vector<Literal> CompiledProgram::runImpl(const std::vector<Literal> &inputs
     else
       entry(&device, in.data(), out.data(), 1);
   });
-  return outputs;
 }
 
 } // namespace shardgen

@@ -38,6 +38,9 @@ JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {},
 using MeshLauncher =
     std::function<void(const runtime::DeviceMesh &, const runtime::DeviceFunction &)>;
 
+/// Runs every device of the mesh on this process' threads (runtime::launch).
+MeshLauncher threadsLauncher(const runtime::LaunchOptions &options = {});
+
 class CompiledProgram {
 public:
   /// Compiles `generated` (made from `program`, which must outlive this).
@@ -54,6 +57,11 @@ public:
   /// where those devices own its pieces and stay zero elsewhere (under MPI,
   /// rank 0 merges every rank's: runtime::mergeDisjointToRoot).
   std::vector<Literal> run(const std::vector<Literal> &inputs, const MeshLauncher &launcher) const;
+  /// The same on the caller's memory, nothing copied: inputs[i] holds input
+  /// i whole (its global type, dense and row-major, aligned for its element
+  /// type), outputs[j] receives output j whole (every element is written).
+  void run(const std::vector<const void *> &inputs, const std::vector<void *> &outputs,
+           const MeshLauncher &launcher) const;
   /// As run, and `shards[j][p]` receives device position p's local buffer of
   /// output j (what the per-device call style returns; `run --shards`).
   std::vector<Literal> run(const std::vector<Literal> &inputs,
@@ -76,6 +84,8 @@ public:
 private:
   std::vector<Literal> runImpl(const std::vector<Literal> &inputs, const MeshLauncher &launcher,
                                std::vector<std::vector<Literal>> *shards) const;
+  void runImpl(const std::vector<const void *> &inputs, const std::vector<void *> &outputs,
+               const MeshLauncher &launcher, std::vector<std::vector<Literal>> *shards) const;
 
   runtime::DeviceMesh deviceMesh() const;
 

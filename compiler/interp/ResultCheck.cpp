@@ -1,5 +1,6 @@
 #include "compiler/interp/ResultCheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -55,7 +56,11 @@ std::string OutputMismatch::describe() const {
 std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
                                              const BoundedEvaluation &expected,
                                              const ToleranceOverride &tolerance,
-                                             const std::vector<std::string> &names) {
+                                             const std::vector<std::string> &names,
+                                             MismatchSearch search) {
+  std::optional<OutputMismatch> reported;
+  double reportedExcess = -1; // how far past its bound the reported element is
+  int64_t differing = 0;
   for (size_t o = 0; o < expected.values.size(); ++o) {
     const Literal &a = actual.at(o), &e = expected.values[o];
     const Literal &bounds = expected.bounds.at(o);
@@ -66,26 +71,38 @@ std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
     for (int64_t i = 0; i < e.numElements(); ++i) {
       double bound = bounds.as<double>()[i];
       bool agree;
+      double difference; // |actual - expected|, infinite past any finite one
       if (isFloatType) {
-        const double y = e.getFloat(i);
+        const double x = a.getFloat(i), y = e.getFloat(i);
         if (tolerance.active())
           bound = tolerance.atol.value_or(0) + tolerance.rtol.value_or(0) * std::fabs(y);
-        agree = std::isinf(bound) || floatsAgree(a.getFloat(i), y, bound);
+        agree = std::isinf(bound) || floatsAgree(x, y, bound);
+        difference = std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y) : HUGE_VAL;
       } else {
         const int64_t x = a.getInt(i), y = e.getInt(i);
-        agree = x == y || std::isinf(bound) ||
-                std::fabs(static_cast<double>(x) - static_cast<double>(y)) <= bound;
+        difference = std::fabs(static_cast<double>(x) - static_cast<double>(y));
+        agree = x == y || std::isinf(bound) || difference <= bound;
       }
-      if (!agree)
-        return OutputMismatch{o,
-                              name,
-                              unflatten(e.shape(), i),
-                              formatValue(a, i),
-                              formatValue(e, i),
-                              formatDouble(bound, 3)};
+      if (agree)
+        continue;
+      ++differing;
+      const double excess = std::isinf(difference) ? HUGE_VAL : std::max(difference - bound, 0.0);
+      if (!reported || excess > reportedExcess) {
+        reported = OutputMismatch{o,
+                                  name,
+                                  unflatten(e.shape(), i),
+                                  formatValue(a, i),
+                                  formatValue(e, i),
+                                  formatDouble(bound, 3)};
+        reportedExcess = excess;
+      }
+      if (search == MismatchSearch::First)
+        return reported;
     }
   }
-  return std::nullopt;
+  if (reported)
+    reported->differing = differing;
+  return reported;
 }
 
 std::vector<std::string> outputNames(const Graph &graph) {

@@ -27,19 +27,28 @@ struct ToleranceOverride {
 struct OutputMismatch {
   size_t output = 0;          // which output
   std::string name;           // its name in the graph, if known
-  std::vector<int64_t> index; // the first differing element, per dim
+  std::vector<int64_t> index; // the differing element reported, per dim
   std::string actual, expected, bound;
+  /// With MismatchSearch::Worst: how many elements differ in all outputs.
+  int64_t differing = 1;
   /// "output 0 (y) differs at index [1, 3]: got 0.5, expected 0.25, allowed
   /// difference 1.2e-07"
   std::string describe() const;
 };
 
-/// The first output element where `actual` differs from `expected.values`
-/// by more than its bound. `names` (optional) names the outputs.
+/// Which differing element a comparison reports: the first (it stops
+/// there), or the worst of all (the largest difference beyond its bound; a
+/// NaN or infinity where the reference has another value is worse than any
+/// finite difference), counting them.
+enum class MismatchSearch { First, Worst };
+
+/// An output element where `actual` differs from `expected.values` by more
+/// than its bound, as `search` picks it. `names` (optional) names the outputs.
 std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
                                              const BoundedEvaluation &expected,
                                              const ToleranceOverride &tolerance = {},
-                                             const std::vector<std::string> &names = {});
+                                             const std::vector<std::string> &names = {},
+                                             MismatchSearch search = MismatchSearch::First);
 
 /// The graph's output names, in order.
 std::vector<std::string> outputNames(const Graph &graph);

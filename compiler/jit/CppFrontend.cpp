@@ -73,8 +73,11 @@ std::unique_ptr<llvm::Module> clangEmitLlvmModule(const std::string &source,
   if (!invocation)
     throw JitError("cannot set up the C++ compiler for '" + fileName + "':",
                    diagnosticsStream.str());
-  // The driver asks cc1 not to free memory at exit; we live on, so free it.
+  // The driver asks cc1 not to free memory at exit (-disable-free sets both:
+  // code generation then buries its TargetMachine, ~1.4 MB a compile); we
+  // live on, so free it.
   invocation->getFrontendOpts().DisableFree = false;
+  invocation->getCodeGenOpts().DisableFree = false;
   targetHostCpu(invocation->getTargetOpts());
 
   clang::CompilerInstance compiler;

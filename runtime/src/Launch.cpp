@@ -21,7 +21,8 @@ void launch(const DeviceMesh &mesh, const DeviceFunction &function, const Launch
     deviceIds.push_back(mesh.deviceId(position));
   }
   DeviceProgress progress(deviceIds);
-  ThreadsCommunicator communicator(numDevices, progress, options.stallPositionForTest);
+  ThreadsCommunicator communicator(numDevices, progress, options.stallPositionForTest,
+                                   options.cancel);
   std::exception_ptr error =
       runDeviceThreads(mesh, positions, communicator, progress, function, options,
                        [&](const std::exception_ptr &) { communicator.abort(); });

@@ -9,6 +9,7 @@
 
 #include "AxesKey.h"
 #include "Reduce.h"
+#include "shardgen/launch.h"
 
 namespace shardgen::runtime {
 namespace {
@@ -40,10 +41,10 @@ unsigned char *bytesOf(void *pointer) { return static_cast<unsigned char *>(poin
 } // namespace
 
 ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress,
-                                         int64_t stallPosition)
+                                         int64_t stallPosition, const std::atomic<bool> *cancel)
     : numDevices_(numDevices),
       spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
-      stallPosition_(stallPosition), progress_(progress),
+      stallPosition_(stallPosition), cancel_(cancel), progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 
 void ThreadsCommunicator::abort() {
@@ -279,11 +280,14 @@ void ThreadsCommunicator::exchange(const DeviceContext &device, const Collective
 
 void ThreadsCommunicator::noteOp(const DeviceContext &device, const char *pointer) {
   progress_.noteOp(device.position, pointer);
-  if (device.position == stallPosition_) { // test only: a device that never arrives
-    while (!aborted_.load(std::memory_order_acquire))
+  auto cancelled = [&] { return cancel_ && cancel_->load(std::memory_order_relaxed); };
+  if (device.position == stallPosition_) // test only: a device that never arrives
+    while (!aborted_.load(std::memory_order_acquire) && !cancelled())
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    throw PeerFailure();
-  }
+  if (cancelled())
+    throw RunCancelled(); // the launcher then cancels the peers' collectives
+  if (aborted_.load(std::memory_order_acquire))
+    throw PeerFailure(); // another device failed: stop before the next step
 }
 
 void ThreadsCommunicator::noteCollective(const DeviceContext &device, const char *collective) {

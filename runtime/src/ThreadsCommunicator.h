@@ -26,8 +26,11 @@ class ThreadsCommunicator final : public Communicator {
 public:
   /// Reports what each device does to `progress` (by mesh position).
   /// The device at `stallPosition` (test only; -1: none) stalls at its first
-  /// noteOp, before its first collective, until abort().
-  ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress, int64_t stallPosition = -1);
+  /// noteOp, before its first collective, until abort() or `cancel`. Once
+  /// `cancel` (may be null) is true, a device's next noteOp throws
+  /// RunCancelled.
+  ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress, int64_t stallPosition = -1,
+                      const std::atomic<bool> *cancel = nullptr);
 
   /// Cancels every pending and future collective (they throw PeerFailure).
   void abort();
@@ -107,6 +110,7 @@ private:
   const int64_t numDevices_;
   const bool spinFirst_;
   const int64_t stallPosition_;
+  const std::atomic<bool> *cancel_;
   DeviceProgress &progress_;
   std::atomic<bool> aborted_{false};
   GroupBarrier meshBarrier_;

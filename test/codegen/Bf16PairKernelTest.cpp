@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/codegen/ResultCheck.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/interp/Interpreter.h"
 #include "test/codegen/CodegenTestUtil.h"
 

@@ -393,6 +393,36 @@ TEST_CASE("run --check compares per element: 10 next to larger elements is not 2
         std::vector<int64_t>{1});
 }
 
+TEST_CASE("the worst differing element: the largest excess over its bound, NaN worse than any") {
+  BoundedEvaluation expected;
+  expected.values = {floats(ElementType::F32, {4}, {1, 2, 3, 4}),
+                     floats(ElementType::F32, {2}, {10, 20})};
+  expected.bounds = {floats(ElementType::F64, {4}, {0.5, 0.5, 0.5, 0.5}),
+                     floats(ElementType::F64, {2}, {8, 0})};
+  // Excesses: 0.5 at [0] (first), 2.5 at [2] (worst of output 0), 1 at
+  // output 1 [0] (a difference of 9 within a bound of 8 counts only 1).
+  std::vector<Literal> actual = {floats(ElementType::F32, {4}, {2, 2, 6, 4}),
+                                 floats(ElementType::F32, {2}, {19, 20})};
+  auto first = compareOutputs(actual, expected, {}, {"a", "b"});
+  REQUIRE(first.has_value());
+  CHECK(first->index == std::vector<int64_t>{0});
+  CHECK(first->differing == 1); // the first search stops there, counting nothing more
+  auto worst = compareOutputs(actual, expected, {}, {"a", "b"}, MismatchSearch::Worst);
+  REQUIRE(worst.has_value());
+  CHECK(worst->describe() ==
+        "output 0 (a) differs at index [2]: got 6, expected 3, allowed difference 0.5");
+  CHECK(worst->differing == 3);
+  // A NaN where a number is expected is worse than any finite difference.
+  actual[1] = floats(ElementType::F32, {2}, {10, NAN});
+  worst = compareOutputs(actual, expected, {}, {"a", "b"}, MismatchSearch::Worst);
+  REQUIRE(worst.has_value());
+  CHECK(worst->output == 1);
+  CHECK(worst->index == std::vector<int64_t>{1});
+  CHECK(worst->differing == 3);
+  // Agreeing outputs: nothing, whichever the search.
+  CHECK_FALSE(compareOutputs(expected.values, expected, {}, {}, MismatchSearch::Worst));
+}
+
 TEST_CASE("one-element corruptions of sample and random graph outputs are caught") {
   std::vector<std::string> graphs;
   for (const char *name : {"mlp", "attention", "dp_grad_step", "nx_sharding"})

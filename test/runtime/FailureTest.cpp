@@ -4,8 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "CollectiveByName.h"
 #include "shardgen/launch.h"
@@ -93,6 +96,80 @@ TEST_CASE("a run within its timeout is not disturbed by the watchdog") {
       },
       LaunchOptions{600});
   CHECK(sum == 4);
+}
+
+TEST_CASE("a cancelled run stops every device at its next traced op") {
+  // Every device traces an op and all-reduces, forever, until the flag is
+  // set from another thread (as a signal handler would): each device stops
+  // at its next traced op (or in the all-reduce its peers left), launch
+  // throws RunCancelled and every device function has returned.
+  DeviceMesh mesh({{"x", 4}});
+  std::atomic<bool> cancel{false};
+  std::atomic<int> finished{0};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel.store(true);
+  });
+  LaunchOptions options;
+  options.cancel = &cancel;
+  CHECK_THROWS_AS(launch(
+                      mesh,
+                      [&](const DeviceContext &device) {
+                        struct Finished {
+                          std::atomic<int> &count;
+                          ~Finished() { ++count; }
+                        } done{finished};
+                        for (;;) {
+                          traceOp(device, "/ops/0");
+                          float one = 1, total = 0;
+                          const int32_t x[] = {0};
+                          allReduce(device, {x, 1}, SHARDGEN_F32, Reducer::Add, &one, &total, 1);
+                        }
+                      },
+                      options),
+                  RunCancelled);
+  canceller.join();
+  CHECK(finished == 4);
+}
+
+TEST_CASE("a stalled device stops when the run is cancelled") {
+  // The test hook's device never reaches the collective its peers wait in.
+  DeviceMesh mesh({{"x", 2}});
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel.store(true);
+  });
+  LaunchOptions options;
+  options.stallPositionForTest = 1;
+  options.cancel = &cancel;
+  CHECK_THROWS_WITH_AS(launch(
+                           mesh,
+                           [&](const DeviceContext &device) {
+                             traceOp(device, "/ops/4");
+                             callCollective(device, "all_reduce", 0);
+                           },
+                           options),
+                       "the run was cancelled", RunCancelled);
+  canceller.join();
+}
+
+TEST_CASE("an uncancelled run with a cancel flag runs to the end") {
+  DeviceMesh mesh({{"x", 4}});
+  std::atomic<bool> cancel{false};
+  LaunchOptions options;
+  options.cancel = &cancel;
+  std::atomic<int> traced{0};
+  launch(
+      mesh,
+      [&](const DeviceContext &device) {
+        for (int op = 0; op < 100; ++op) {
+          traceOp(device, "/ops/0");
+          ++traced;
+        }
+      },
+      options);
+  CHECK(traced == 400);
 }
 
 TEST_CASE("the threads backend refuses a mesh beyond its limit before starting a thread") {

@@ -1,6 +1,7 @@
 #pragma once
 // The threads backend: every device of a mesh is a thread of this process.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -17,6 +18,11 @@ struct LaunchOptions {
   /// Test only (the watchdog's tests): the device at this mesh position
   /// stalls before its first collective until the run is cancelled. -1: none.
   int64_t stallPositionForTest = -1;
+  /// Set to true from anywhere (another thread, a signal handler) to stop
+  /// the run: each device stops at its next traced op (traceOp: before each
+  /// step that communicates) and launch throws RunCancelled. Null: the run
+  /// cannot be cancelled.
+  const std::atomic<bool> *cancel = nullptr;
 };
 
 /// The run outlived LaunchOptions::timeoutSeconds; what() says what every
@@ -24,6 +30,12 @@ struct LaunchOptions {
 class RunTimeout : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+/// The run was stopped through LaunchOptions::cancel.
+class RunCancelled : public std::runtime_error {
+public:
+  RunCancelled() : std::runtime_error("the run was cancelled") {}
 };
 
 /// The most devices the threads backend runs (one OS thread each).

@@ -1,4 +1,4 @@
-#include "compiler/cli/MemoryBudget.h"
+#include "compiler/driver/MemoryBudget.h"
 
 #include <unistd.h>
 
@@ -10,13 +10,13 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
-#include "compiler/cli/FileErrors.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/partition/CommunicationManifest.h"
 
-namespace shardgen::cli {
+namespace shardgen::driver {
 namespace {
 
 // The share of the machine's memory a run may plan to use: the rest is for
@@ -60,18 +60,14 @@ std::optional<int64_t> cgroupLimit() {
 
 } // namespace
 
-const OptionSpec kMaxMemoryOption{
-    "--max-memory", OptionSpec::Value, "SIZE",
-    "refuse a run needing more memory than SIZE (e.g. 512M, 4G; default: 90% of this machine's)"};
-
 int64_t saturatingAdd(int64_t a, int64_t b) {
   int64_t sum;
   return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
 }
 
 int64_t parseByteSize(const std::string &text, const std::string &option) {
-  auto bad = [&]() -> UsageError {
-    return UsageError(option + " takes a size such as 512M or 4G, not '" + text + "'");
+  auto bad = [&] {
+    return std::invalid_argument(option + " takes a size such as 512M or 4G, not '" + text + "'");
   };
   size_t end = 0;
   while (end < text.size() &&
@@ -90,7 +86,8 @@ int64_t parseByteSize(const std::string &text, const std::string &option) {
     throw bad();
   double bytes = std::stod(number) * std::pow(1024.0, power->second);
   if (!(bytes >= 1) || bytes >= 9.2e18)
-    throw UsageError(option + " must be at least 1 byte and below 8 EiB, not '" + text + "'");
+    throw std::invalid_argument(option + " must be at least 1 byte and below 8 EiB, not '" + text +
+                                "'");
   return static_cast<int64_t>(bytes);
 }
 
@@ -110,9 +107,7 @@ std::string formatBytes(int64_t bytes) {
   return text;
 }
 
-MemoryLimit memoryLimit(const ParsedArgs &args) {
-  if (auto size = args.value("--max-memory"))
-    return {parseByteSize(*size, "--max-memory"), "--max-memory " + *size};
+MemoryLimit machineMemoryLimit() {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
   int64_t machine = pages > 0 && pageSize > 0 ? static_cast<int64_t>(pages) * pageSize : INT64_MAX;
   std::string what = "this machine's";
@@ -216,14 +211,12 @@ MemoryDemand meshRunDemand(const SpmdProgram &program) {
   return demand;
 }
 
-void requireFits(const std::string &graphPath, const std::string &command,
-                 const MemoryDemand &demand, const MemoryLimit &limit) {
+void requireFits(const std::string &command, const MemoryDemand &demand, const MemoryLimit &limit) {
   if (demand.bytes <= limit.bytes)
     return;
-  throw FileGraphError(displayName(graphPath), demand.pointer,
-                       "tensor " + demand.tensor + " does not fit in memory: " + command +
+  fail(demand.pointer, "tensor " + demand.tensor + " does not fit in memory: " + command +
                            " needs at least " + formatBytes(demand.bytes) + ", more than the " +
                            formatBytes(limit.bytes) + " allowed (" + limit.origin + ")");
 }
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

@@ -1,4 +1,4 @@
-#include "compiler/cli/OutputFolder.h"
+#include "compiler/driver/OutputFolder.h"
 
 #include <sys/stat.h>
 
@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "compiler/cli/Command.h"
+#include "compiler/ir/InputError.h"
 
-namespace shardgen::cli {
+namespace shardgen::driver {
 
 namespace fs = std::filesystem;
 
@@ -105,4 +105,4 @@ void OutputFolder::commit() {
       throw InputError((target / file).string(), "cannot write: " + errorText(lastError()));
 }
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace shardgen::cli {
+namespace shardgen::driver {
 
 /// `mode` less the process's umask: what open()/mkdir() would have given a
 /// new file or folder. mkstemp/mkdtemp create theirs private (0600/0700);
@@ -43,4 +43,4 @@ private:
 /// `path`'s text with the errno message of `error`, e.g. "File name too long".
 std::string errorText(const std::error_code &error);
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

@@ -1,22 +1,20 @@
 #pragma once
 // Refusing runs that cannot fit before anything is allocated: the memory
-// limit (`--max-memory SIZE`, or the machine's physical memory with a
-// margin), what `eval` and `run` need at their peak, and tensors whose size
-// in bytes is not representable at all.
+// limit (`--max-memory SIZE`, the Python module's max_memory, or the
+// machine's physical memory with a margin), what the interpreter and a
+// compiled program need at their peak, and tensors whose size in bytes is
+// not representable at all.
 
 #include <cstdint>
 #include <string>
 
-#include "compiler/cli/CommandLine.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/partition/SpmdProgram.h"
 
-namespace shardgen::cli {
-
-extern const OptionSpec kMaxMemoryOption;
+namespace shardgen::driver {
 
 /// "512M", "4G", "1.5G", "1024", "64KiB": bytes (K, M, G, T are powers of
-/// 1024). Throws UsageError naming `option` on anything else.
+/// 1024). Throws std::invalid_argument naming `option` on anything else.
 int64_t parseByteSize(const std::string &text, const std::string &option);
 
 /// "1.5 GiB".
@@ -27,9 +25,9 @@ struct MemoryLimit {
   std::string origin; // "--max-memory 1M", "90% of this machine's 16 GiB"
 };
 
-/// `--max-memory` if given, else the machine's memory (physical, or the
-/// cgroup's limit when lower) minus a 10% margin.
-MemoryLimit memoryLimit(const ParsedArgs &args);
+/// The machine's memory (physical, or the cgroup's limit when lower) minus
+/// a 10% margin: what a run may plan to use unless told otherwise.
+MemoryLimit machineMemoryLimit();
 
 /// What a run holds at its peak: the bytes, and the largest tensor then
 /// live (what the error names).
@@ -47,11 +45,11 @@ MemoryDemand interpreterDemand(const Graph &graph);
 /// mesh-wide peak, plus the global inputs and outputs.
 MemoryDemand meshRunDemand(const SpmdProgram &program);
 
-/// Throws FileGraphError (exit 1) at the demand's tensor when it exceeds the limit.
-void requireFits(const std::string &graphPath, const std::string &command,
-                 const MemoryDemand &demand, const MemoryLimit &limit);
+/// Throws GraphError at the demand's tensor when it exceeds the limit
+/// (`command` names what needs the memory: "run", "eval").
+void requireFits(const std::string &command, const MemoryDemand &demand, const MemoryLimit &limit);
 
 /// Adds without overflowing (saturates at INT64_MAX).
 int64_t saturatingAdd(int64_t a, int64_t b);
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

@@ -1,17 +1,13 @@
-#include "compiler/cli/CustomCallLibrary.h"
+#include "compiler/driver/CustomCallLibrary.h"
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 
-#include "compiler/cli/Command.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InputError.h"
 
-namespace shardgen::cli {
-
-const OptionSpec kCustomCallsOption = {"--custom-calls", OptionSpec::Value, "LIB.so",
-                                       "the shared library defining the custom_call targets "
-                                       "(looked up there only)"};
+namespace shardgen::driver {
 
 CustomCallLibrary::CustomCallLibrary(std::string path) : path_(std::move(path)) {
   // With a '/', dlopen takes the name as a path instead of searching the
@@ -53,27 +49,27 @@ shardgen_custom_call_fn CustomCallLibrary::function(const std::string &name,
   return reinterpret_cast<shardgen_custom_call_fn>(address);
 }
 
-CustomCallFunctions customCallFunctions(const Graph &graph, const CustomCallLibrary *library) {
+CustomCallFunctions customCallFunctions(const Graph &graph, const CustomCallLibrary *library,
+                                        const CustomCallFunctions &registered,
+                                        const std::string &howToGiveOne) {
   CustomCallFunctions functions;
   walkOps(graph.main, [&](const Op &op) {
     if (op.kind != OpKind::CustomCall)
       return;
     const std::string &target = op.attr<CustomCallAttrs>().callTargetName;
+    if (auto found = registered.find(target); found != registered.end()) {
+      functions.insert(*found);
+      return;
+    }
     std::string pointer = joinPointer(op.pointer, "call_target_name");
     if (!library)
-      fail(pointer, "custom_call target \"" + target +
-                        "\" has no implementation: pass --custom-calls LIB.so, a shared library "
-                        "that defines it");
+      fail(pointer, "custom_call target \"" + target + "\" has no implementation: " +
+                        (registered.empty() ? "" : "none of the functions given has its name; ") +
+                        howToGiveOne);
     if (!functions.count(target))
       functions[target] = library->function(target, pointer);
   });
   return functions;
-}
-
-std::unique_ptr<CustomCallLibrary> customCallLibraryFromArgs(const ParsedArgs &args) {
-  if (auto path = args.value(kCustomCallsOption.name))
-    return std::make_unique<CustomCallLibrary>(*path);
-  return nullptr;
 }
 
 EvalOptions evalOptionsWith(const CustomCallFunctions &functions) {
@@ -85,4 +81,4 @@ EvalOptions evalOptionsWith(const CustomCallFunctions &functions) {
   return options;
 }
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

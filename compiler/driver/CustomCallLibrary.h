@@ -1,17 +1,18 @@
 #pragma once
-// `--custom-calls LIB.so`: the one place custom_call targets come from.
-// eval and run never look a target up in the process: each target must be a
-// function LIB.so itself defines (not one of its dependencies, such as libc).
+// A custom-call library (`--custom-calls LIB.so`, the Python module's
+// custom_calls="LIB.so"): with functions the user registers, the only place
+// custom_call targets come from. Nothing is ever looked up in the process:
+// each target must be a function LIB.so itself defines (not one of its
+// dependencies, such as libc).
 
 #include <memory>
 #include <string>
 
-#include "compiler/cli/CommandLine.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Graph.h"
 
-namespace shardgen::cli {
+namespace shardgen::driver {
 
 /// A shared library of custom-call implementations, loaded with
 /// dlopen(RTLD_NOW | RTLD_LOCAL) from exactly the given file (a name without
@@ -35,19 +36,16 @@ private:
   void *handle_ = nullptr;
 };
 
-/// The functions of every custom_call target in `graph` (bodies included),
-/// from `library`; null `library` (no --custom-calls) is allowed only for a
-/// graph without custom_call. Throws GraphError at the first op's
-/// call_target_name that has no function.
-CustomCallFunctions customCallFunctions(const Graph &graph, const CustomCallLibrary *library);
-
-/// The option spec of --custom-calls, shared by eval and run.
-extern const OptionSpec kCustomCallsOption;
-
-/// The --custom-calls library, or null when the option is absent.
-std::unique_ptr<CustomCallLibrary> customCallLibraryFromArgs(const ParsedArgs &args);
+/// The functions of every custom_call target in `graph` (bodies included):
+/// those of `registered` first, then of `library` (may be null). Throws
+/// GraphError at the first op's call_target_name that has no function,
+/// ending with `howToGiveOne` when no library was given ("pass
+/// --custom-calls LIB.so, a shared library that defines it").
+CustomCallFunctions customCallFunctions(const Graph &graph, const CustomCallLibrary *library,
+                                        const CustomCallFunctions &registered,
+                                        const std::string &howToGiveOne);
 
 /// Interpreter options whose resolver knows exactly `functions`.
 EvalOptions evalOptionsWith(const CustomCallFunctions &functions);
 
-} // namespace shardgen::cli
+} // namespace shardgen::driver

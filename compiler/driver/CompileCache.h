@@ -1,0 +1,24 @@
+#pragma once
+// The JIT's compile cache of a user's front ends (shardgen run, the Python
+// module): compiled objects are kept in $XDG_CACHE_HOME/shardgen (else
+// ~/.cache/shardgen), so compiling an unchanged program again skips clang
+// and code generation. SHARDGEN_NO_CACHE=1 in the environment turns it off.
+// Objects found there are executed: the folder must be this user's alone.
+
+#include <string>
+
+namespace shardgen::driver {
+
+struct CompileCacheFolder {
+  std::string dir;     // the folder to use, created (mode 0700); "" for none
+  std::string problem; // why a folder was not used ("" when it is, or none was asked for)
+  std::string refused; // the folder refused, when `problem` says why
+};
+
+/// The user's compile cache folder: none when SHARDGEN_NO_CACHE=1 or
+/// without a home; refused (with `problem`) when it cannot be made or is
+/// not safe to run code from (not a folder, not owned by this user, or
+/// writable by others).
+CompileCacheFolder userCompileCache();
+
+} // namespace shardgen::driver
