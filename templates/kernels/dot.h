@@ -243,7 +243,16 @@ struct NoEpilogue {};
 template <typename S, typename Epilogue>
 SHARDGEN_INLINE void applyEpilogue(S *c, int64_t ldc, int64_t rows, int64_t cols, int64_t index,
                                    int64_t col, const Epilogue &epilogue) {
-  if constexpr (!__is_same(Epilogue, NoEpilogue)) {
+  if constexpr (__is_same(Epilogue, NoEpilogue)) {
+    return;
+  } else if constexpr (!__is_same(S, float)) {
+    // f16/bf16 storage: the portable conversions (no F16C) have branches
+    // clang cannot vectorize, and a forced vectorization that fails warns
+    // (-Wpass-failed, clang -O3 without -march).
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < cols; ++j)
+        storeAt(c, r * ldc + j, epilogue(index + r * ldc + j, col + j, loadAt(c, r * ldc + j)));
+  } else {
     for (int64_t r = 0; r < rows; ++r) {
 #if defined(__clang__)
 #pragma clang loop vectorize(assume_safety)
