@@ -15,8 +15,8 @@
 #include "CustomCallSource.h"
 #include "Graph.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/interp/ResultCheck.h"
 #include "compiler/driver/MemoryBudget.h"
+#include "compiler/interp/ResultCheck.h"
 #include "compiler/pipeline/Pipeline.h"
 
 namespace shardgen::python {

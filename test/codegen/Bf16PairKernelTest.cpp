@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "compiler/interp/ResultCheck.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/ResultCheck.h"
 #include "test/codegen/CodegenTestUtil.h"
 
 using namespace shardgen;
