@@ -85,7 +85,9 @@ Attributes readAttributes(OpKind kind, const JsonObject &op) {
   case OpKind::Reduce: {
     ReduceAttrs attrs;
     attrs.dimensions = integersField(op, "dimensions");
-    attrs.reducer = reducerField(op);
+    // Either `reducer` or a `body` region (read with the op's regions).
+    if (op.has("reducer") || !op.has("body"))
+      attrs.reducer = reducerField(op);
     return attrs;
   }
   case OpKind::Concatenate:

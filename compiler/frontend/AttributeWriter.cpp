@@ -33,7 +33,9 @@ struct FieldsOf {
     return {{"broadcast_dimensions", a.broadcastDimensions}};
   }
   JsonFields operator()(const ReduceAttrs &a) const {
-    return {{"dimensions", a.dimensions}, {"reducer", reducerName(a.reducer)}};
+    if (!a.reducer) // its body is a region, written with the op's regions
+      return {{"dimensions", a.dimensions}};
+    return {{"dimensions", a.dimensions}, {"reducer", reducerName(*a.reducer)}};
   }
   JsonFields operator()(const ConcatenateAttrs &a) const { return {{"dimension", a.dimension}}; }
   JsonFields operator()(const SliceAttrs &a) const {

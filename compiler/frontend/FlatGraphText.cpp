@@ -93,7 +93,7 @@ void printSlot(FlatObjectPrinter &object, const RegionArgument &slot) {
 
 bool printFlatOp(const Graph &graph, const Op &op, std::string &out) {
   JsonFields attributes;
-  if (op.body || !op.metadata.empty() || anySet(op.distributions) ||
+  if (!op.regions.empty() || !op.metadata.empty() || anySet(op.distributions) ||
       !flatAttributes(op, attributes))
     return false;
   FlatObjectPrinter object(out, kIndent);

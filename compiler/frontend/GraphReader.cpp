@@ -84,7 +84,10 @@ private:
   void readDeclaredTypes(const JsonObject &object, Op &op);
   void readResultShardings(const JsonObject &object, Op &op);
   void readResultDistributions(const JsonObject &object, Op &op);
-  std::unique_ptr<Region> readBody(const Json &json, const std::string &pointer);
+  /// An op's region (`what`: "manual_computation body", "reduce body"); it
+  /// sees no outer names.
+  void readRegion(const Json &json, const std::string &pointer, const std::string &what,
+                  Region &region);
 
   ValueId lookup(const Json &json, const PointerRef &pointer, const Scope &scope);
   /// Defines the name `json` (a string at `pointer`) for a value.
@@ -322,7 +325,13 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
     op.attrs = readAttributes(op.kind, object);
   }
   if (op.kind == OpKind::ManualComputation)
-    op.body = readBody(object.require("body"), object.pointerTo("body"));
+    readRegion(object.require("body"), object.pointerTo("body"), "manual_computation body",
+               op.regions.add());
+  if (op.kind == OpKind::Reduce && object.has("body")) {
+    if (object.has("reducer"))
+      fail(object.pointerTo("body"), "a reduce has either \"reducer\" or \"body\", not both");
+    readRegion(*object.find("body"), object.pointerTo("body"), "reduce body", op.regions.add());
+  }
 
   defineResults(object, op, scope);
   return op;
@@ -419,25 +428,24 @@ void GraphReader::readResultDistributions(const JsonObject &object, Op &op) {
     object.require(op.pluralResults ? "distributions" : "distribution");
 }
 
-std::unique_ptr<Region> GraphReader::readBody(const Json &json, const std::string &pointer) {
-  JsonObject object(json, pointer, "manual_computation body");
-  auto body = std::make_unique<Region>();
-  body->pointer = pointer;
-  body->metadata = object.checkKeys({"args", "ops", "return"});
+void GraphReader::readRegion(const Json &json, const std::string &pointer, const std::string &what,
+                             Region &region) {
+  JsonObject object(json, pointer, what);
+  region.pointer = pointer;
+  region.metadata = object.checkKeys({"args", "ops", "return"});
   Scope scope; // a body sees no outer names
   const Json &args = readArray(object.require("args"), object.at("args"));
   for (size_t i = 0; i < args.size(); ++i)
-    body->args.push_back(
+    region.args.push_back(
         readArgument(args[i], joinPointer(object.pointerTo("args"), i), "body argument", scope));
-  readOps(object.require("ops"), object.pointerTo("ops"), *body, scope);
+  readOps(object.require("ops"), object.pointerTo("ops"), region, scope);
   const Json &returned = readArray(object.require("return"), object.at("return"));
   for (size_t i = 0; i < returned.size(); ++i) {
     RegionResult result;
     result.pointer = joinPointer(object.pointerTo("return"), i);
     result.value = lookup(returned[i], result.pointer, scope);
-    body->results.push_back(std::move(result));
+    region.results.push_back(std::move(result));
   }
-  return body;
 }
 
 ValueId GraphReader::lookup(const Json &json, const PointerRef &pointer, const Scope &scope) {

@@ -223,8 +223,8 @@ Json GraphWriter::opToJson(const Op &op) const {
   }
 
   JsonFields fields = attributesToJson(op.attrs);
-  if (op.body)
-    fields.emplace_back("body", bodyToJson(*op.body));
+  if (const Region *body = op.body())
+    fields.emplace_back("body", bodyToJson(*body));
   for (std::string_view key : attributeKeys(op.kind))
     for (auto &[fieldKey, value] : fields)
       if (fieldKey == key)

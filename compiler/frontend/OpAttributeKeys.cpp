@@ -11,7 +11,7 @@ std::span<const std::string_view> attributeKeys(OpKind kind) {
       "rhs_contracting_dimensions"};
   static constexpr std::string_view transpose[] = {"permutation"};
   static constexpr std::string_view broadcastInDim[] = {"broadcast_dimensions"};
-  static constexpr std::string_view reduce[] = {"dimensions", "reducer"};
+  static constexpr std::string_view reduce[] = {"dimensions", "reducer", "body"};
   static constexpr std::string_view concatenate[] = {"dimension"};
   static constexpr std::string_view slice[] = {"start_indices", "limit_indices", "strides"};
   static constexpr std::string_view pad[] = {"edge_padding_low", "edge_padding_high",

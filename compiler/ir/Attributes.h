@@ -58,7 +58,10 @@ struct BroadcastInDimAttrs {
 };
 struct ReduceAttrs {
   std::vector<int64_t> dimensions;
-  Reducer reducer = Reducer::Add;
+  /// The `reducer` key: one of the six simple reducers. Empty when the op
+  /// holds its body as a region instead (simpleReducer in Graph.h tells
+  /// whether that body is one of the six all the same).
+  std::optional<Reducer> reducer;
 };
 struct ConcatenateAttrs {
   int64_t dimension = 0;

@@ -751,16 +751,18 @@ void Parser::parsePrettyReduce(Operation &op) {
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
   if (consumeWord("reducer")) {
-    std::vector<BlockArgument> args;
-    // reducer(%a: t, %b: t) (%c: t, %d: t) ...: one pair per operand; the
-    // importer refuses more than one operand.
+    // reducer(%acc0: t, %x0: t) (%acc1: u, %x1: u) ...: one pair per input,
+    // the block's arguments are every pair's first, then every pair's second
+    // (StableHLO's order: the accumulators, then the elements).
+    std::vector<BlockArgument> firsts, seconds;
     while (consumePunct("(")) {
-      args.push_back(parseBlockArgument(false));
+      firsts.push_back(parseBlockArgument(false));
       expectPunct(",");
-      args.push_back(parseBlockArgument(false));
+      seconds.push_back(parseBlockArgument(false));
       expectPunct(")");
     }
-    op.regions.push_back(parseRegion(true, args));
+    firsts.insert(firsts.end(), seconds.begin(), seconds.end());
+    op.regions.push_back(parseRegion(true, firsts));
   }
 }
 

@@ -103,8 +103,7 @@ CommunicationManifest computeManifest(const SpmdProgram &program) {
     record.pointer = step.pointer;
     record.kind = step.kind;
     record.axes = step.axes;
-    record.traffic = stepTraffic(program.mesh, step, program.layout(step.inputs[0]),
-                                 program.layout(step.outputs[0]));
+    record.traffic = stepTraffic(program, step);
     // A redistribution where every device already holds what it needs is a
     // local re-chunking (as an all_slice): nothing to list.
     if (step.kind == StepKind::Redistribute &&

@@ -39,12 +39,22 @@ public:
       : program_(program), step_(step), mesh_(program.mesh), groupCache_(groupCache) {}
 
   void check() {
-    if (step_.inputs.size() != 1 || step_.outputs.size() != 1)
+    // A RegionAllReduce reduces several values at once, each as an all_reduce.
+    const bool several = step_.kind == StepKind::RegionAllReduce;
+    if (several ? step_.inputs.empty() || step_.inputs.size() != step_.outputs.size()
+                : step_.inputs.size() != 1 || step_.outputs.size() != 1)
       fail(0, 0,
            "has " + std::to_string(step_.inputs.size()) + " inputs and " +
-               std::to_string(step_.outputs.size()) + " outputs, not one each");
-    in_ = &program_.layout(step_.inputs[0]);
-    out_ = &program_.layout(step_.outputs[0]);
+               std::to_string(step_.outputs.size()) + " outputs, not " +
+               (several ? "as many of each" : "one each"));
+    for (size_t i = 0; i < step_.inputs.size(); ++i)
+      checkValue(program_.layout(step_.inputs[i]), program_.layout(step_.outputs[i]));
+  }
+
+private:
+  void checkValue(const ShardLayout &in, const ShardLayout &out) {
+    in_ = &in;
+    out_ = &out;
     if (in_->globalType.elementType != out_->globalType.elementType)
       fail(0, 0,
            "sends " + std::string(elementTypeName(in_->globalType.elementType)) + " and receives " +
@@ -65,7 +75,6 @@ public:
       checkGroup(group);
   }
 
-private:
   [[noreturn]] void fail(int64_t a, int64_t b, const std::string &what) const {
     std::string devices =
         a == b ? "device " + std::to_string(a)
@@ -194,6 +203,7 @@ private:
     const int64_t n = static_cast<int64_t>(group.size());
     switch (step_.kind) {
     case StepKind::AllReduce:
+    case StepKind::RegionAllReduce:
       sameSends(group);
       return receivesOnly(group, sends(leader), leader);
     case StepKind::ReduceScatter:

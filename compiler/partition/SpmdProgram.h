@@ -75,6 +75,13 @@ enum class StepKind {
   CollectivePermute,
   /// Reduces over the group with `reducer`; the output holds the full result.
   AllReduce,
+  /// Reduces N values jointly over the group with the scalar body of `op`
+  /// (a reduce whose body is no simple reducer, e.g. argmax): `inputs[i]`
+  /// and `outputs[i]` are the partial and the full i-th value; the members
+  /// of a group hold equal pieces. Each element group is folded in group
+  /// position order, position 0's values first: acc = body(acc..., x...).
+  /// (The code generator all-gathers the partials, then folds locally.)
+  RegionAllReduce,
   /// Reduces over the group, then position k keeps chunk k of `dimension`
   /// (the extent is always divisible by the group size).
   ReduceScatter,

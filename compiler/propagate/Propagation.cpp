@@ -421,8 +421,8 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
       attrs.inShardings = take(it->second.inShardings);
       attrs.outShardings = take(it->second.outShardings);
     }
-    if (op.body)
-      for (auto &arg : op.body->args)
+    for (Region &body : op.regions)
+      for (auto &arg : body.args)
         writeSlot(arg.sharding, arg.origin, arg.metadata, result.uniquedShardingOf(arg.value),
                   result.origins[arg.value]);
   });

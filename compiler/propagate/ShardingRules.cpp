@@ -241,13 +241,18 @@ OpShardingRule broadcastRule(const OpShapes &shapes, const BroadcastInDimAttrs &
 
 OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks());
+  // Operands: the inputs (all of one shape), then their scalar inits;
+  // Shardy's rule: every input shares each dim's factor.
   const Shape &in = shapes.operands[0];
+  const int64_t numInputs = static_cast<int64_t>(shapes.operands.size()) / 2;
   int64_t resultDim = 0;
   for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    for (int64_t i = 0; i < numInputs; ++i)
+      tensorDims.push_back({i, d});
     if (contains(attrs.dimensions, d)) {
-      builder.addFactor(in[d], FactorKind::Reduction, {{0, d}});
+      builder.addFactor(in[d], FactorKind::Reduction, tensorDims);
     } else {
-      std::vector<std::pair<int64_t, int64_t>> tensorDims = {{0, d}};
       for (size_t r = 0; r < shapes.results.size(); ++r)
         tensorDims.push_back({shapes.result(static_cast<int64_t>(r)), resultDim});
       builder.addFactor(in[d], FactorKind::PassThrough, tensorDims);

@@ -18,6 +18,14 @@ TensorType inferElementwise(const InferenceContext &context);
 /// concatenate, slice, pad, reverse.
 TensorType inferShapeOp(const InferenceContext &context);
 
+/// reduce, with one or several inputs: the result types (one per input).
+/// Needs its body, if any, verified.
+std::vector<TensorType> inferReduce(const InferenceContext &context);
+
+/// Dimension numbers in attribute `key`: each in [0, rank), none repeated.
+void checkDimensions(const InferenceContext &context, const std::string &key,
+                     const std::vector<int64_t> &dims, int64_t rank);
+
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);
 /// Collectives; checks their axes are manual axes of an enclosing body.

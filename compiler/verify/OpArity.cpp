@@ -21,7 +21,6 @@ int64_t expectedOperandCount(OpKind kind) {
     return 0;
   case OpKind::Compare:
   case OpKind::DotGeneral:
-  case OpKind::Reduce:
   case OpKind::Pad:
     return 2;
   case OpKind::Select:
@@ -30,6 +29,7 @@ int64_t expectedOperandCount(OpKind kind) {
   case OpKind::Concatenate:
   case OpKind::CustomCall:
   case OpKind::ManualComputation:
+  case OpKind::Reduce: // inputs and inits in pairs (inferReduce)
     return -1;
   default:
     return 1; // the remaining ops take one tensor
@@ -43,6 +43,7 @@ int64_t expectedResultCount(OpKind kind) {
     return 0;
   case OpKind::CustomCall:
   case OpKind::ManualComputation:
+  case OpKind::Reduce: // one per input (inferReduce)
     return -1;
   default:
     return 1;

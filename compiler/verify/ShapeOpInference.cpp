@@ -5,9 +5,6 @@
 
 namespace shardgen::verify {
 
-namespace {
-
-/// Dimension numbers in attribute `key`: each in [0, rank), none repeated.
 void checkDimensions(const InferenceContext &context, const std::string &key,
                      const std::vector<int64_t> &dims, int64_t rank) {
   std::set<int64_t> seen;
@@ -19,6 +16,8 @@ void checkDimensions(const InferenceContext &context, const std::string &key,
       context.failAttr(key, key + " has a duplicate dimension " + std::to_string(dim));
   }
 }
+
+namespace {
 
 void requireAttrSize(const InferenceContext &context, const std::string &key, size_t size,
                      const TensorType &operand) {
@@ -163,26 +162,6 @@ TensorType inferBroadcastInDim(const InferenceContext &context) {
   return result;
 }
 
-TensorType inferReduce(const InferenceContext &context) {
-  const auto &attrs = context.attrs<ReduceAttrs>();
-  const TensorType &input = context.operand(0);
-  const TensorType &init = context.operand(1);
-  if (init.rank() != 0)
-    context.failOp("requires a scalar init value, got " + printType(init));
-  if (init.elementType != input.elementType)
-    context.failOp("requires an init value of the input's element type, got " + printType(init) +
-                   " for " + printType(input));
-  if ((attrs.reducer == Reducer::And || attrs.reducer == Reducer::Or) && isFloat(input.elementType))
-    context.failAttr("reducer", "reducer \"" + std::string(reducerName(attrs.reducer)) +
-                                    "\" requires integer or i1 elements, got " + printType(input));
-  checkDimensions(context, "dimensions", attrs.dimensions, input.rank());
-  TensorType result{input.elementType, {}};
-  for (int64_t dim = 0; dim < input.rank(); ++dim)
-    if (std::find(attrs.dimensions.begin(), attrs.dimensions.end(), dim) == attrs.dimensions.end())
-      result.shape.push_back(input.shape[dim]);
-  return result;
-}
-
 TensorType inferConcatenate(const InferenceContext &context) {
   const int64_t dimension = context.attrs<ConcatenateAttrs>().dimension;
   const TensorType &first = context.operand(0);
@@ -303,8 +282,6 @@ TensorType inferShapeOp(const InferenceContext &context) {
     return inferReshape(context);
   case OpKind::BroadcastInDim:
     return inferBroadcastInDim(context);
-  case OpKind::Reduce:
-    return inferReduce(context);
   case OpKind::Concatenate:
     return inferConcatenate(context);
   case OpKind::Slice:

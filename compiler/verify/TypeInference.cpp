@@ -46,6 +46,8 @@ std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
     return customCallResultTypes(context);
   case OpKind::ManualComputation:
     return manualComputationResultTypes(graph, op);
+  case OpKind::Reduce:
+    return inferReduce(context);
   default:
     break;
   }

@@ -179,8 +179,8 @@ TEST_CASE("round trip: the reader kept what the rich graph says") {
   CHECK(group->attr<ShardingGroupAttrs>().groupId == 3);
 
   REQUIRE(manual);
-  REQUIRE(manual->body);
-  const Region &body = *manual->body;
+  REQUIRE(manual->body());
+  const Region &body = *manual->body();
   CHECK(body.pointer == manual->pointer + "/body");
   CHECK(body.parentOp == manual);
   CHECK(body.metadata == Metadata{{"_body_note", "\"local\""}});
@@ -192,10 +192,10 @@ TEST_CASE("round trip: the reader kept what the rich graph says") {
   CHECK(body.ops[4].attr<CollectivePermuteAttrs>().shift == -1);
   // The nested body reuses the names "al" and "r0": it is its own scope.
   const Op &inner = body.ops[6];
-  REQUIRE(inner.body);
-  CHECK(graph.value(inner.body->args[0].value).name == "al");
-  CHECK(inner.body->args[0].value != body.args[0].value);
-  CHECK(inner.body->ops[0].pointer == manual->pointer + "/body/ops/6/body/ops/0");
+  REQUIRE(inner.body());
+  CHECK(graph.value(inner.body()->args[0].value).name == "al");
+  CHECK(inner.body()->args[0].value != body.args[0].value);
+  CHECK(inner.body()->ops[0].pointer == manual->pointer + "/body/ops/6/body/ops/0");
 }
 
 TEST_CASE("writer: key order and layout") {

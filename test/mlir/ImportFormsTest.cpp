@@ -159,7 +159,7 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   return %0 : tensor<8x8xf32>
 })";
 }
-const Op &bodyOp(const Graph &graph) { return graph.main.ops.at(0).body->ops.at(0); }
+const Op &bodyOp(const Graph &graph) { return graph.main.ops.at(0).body()->ops.at(0); }
 } // namespace
 
 TEST_CASE("replica groups map back to mesh axes, in order, through device_ids") {
