@@ -10,7 +10,7 @@
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/NameTable.h"
-#include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/ops/OpTable.h"
 #include "compiler/frontend/PlainElementReader.h"
 #include "compiler/frontend/PlainJsonParser.h"
 #include "compiler/frontend/TextFields.h"
@@ -51,15 +51,14 @@ bool definedLater(const Json &ops, size_t from, const std::string &name) {
   return false;
 }
 
+/// Ops without operands may leave out the `operands` key.
 bool isNullary(OpKind kind) {
-  return kind == OpKind::Constant || kind == OpKind::Iota || kind == OpKind::AxisIndex;
+  const OperandList &operands = opRow(kind).operands;
+  return operands.minimum() == 0 && !operands.variadic();
 }
 
 /// Ops whose result type cannot be inferred from operands and attributes.
-bool needsDeclaredType(OpKind kind) {
-  return kind == OpKind::Iota || kind == OpKind::Reshape || kind == OpKind::Convert ||
-         kind == OpKind::BroadcastInDim;
-}
+bool needsDeclaredType(OpKind kind) { return opRow(kind).results == ResultArity::Declared; }
 
 class GraphReader {
 public:

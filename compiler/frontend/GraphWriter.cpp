@@ -6,7 +6,7 @@
 #include "compiler/frontend/DistributionJson.h"
 #include "compiler/frontend/FlatGraphText.h"
 #include "compiler/frontend/JsonPrinter.h"
-#include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -204,8 +204,7 @@ Json GraphWriter::opsToJson(const Region &region) const {
 Json GraphWriter::opToJson(const Op &op) const {
   Json object = objectWithRoom(8 + op.metadata.size());
   object["op"] = op.name();
-  bool nullary =
-      op.kind == OpKind::Constant || op.kind == OpKind::Iota || op.kind == OpKind::AxisIndex;
+  bool nullary = opRow(op.kind).operands.size == 0;
   if (!nullary || !op.operands.empty())
     object["operands"] = namesOf(op.operands);
   bool plural = op.pluralResults || op.results.size() != 1;

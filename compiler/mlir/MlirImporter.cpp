@@ -1217,7 +1217,6 @@ void Importer::readCustomCall(OpAttributes &a) {
     if (!parsed)
       failAt(rule->loc, "invalid sharding rule: " + error);
     call.shardingRule = std::move(*parsed);
-    call.shardingRuleText = rule->body;
     places_.add(ir.pointer + "/sharding_rule", rule->loc);
   }
   if (const Attribute *config = attrs.take("backend_config"))
