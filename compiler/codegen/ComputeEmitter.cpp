@@ -573,6 +573,7 @@ void emitCompute(EmitterContext &context, const SpmdStep &step) {
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
+  case OpKind::OptimizationBarrier:
     // Identities: the result is the operand's buffer.
     for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
       context.steps.lines(EmitterContext::buffer(step.outputs[i]) + " = " +

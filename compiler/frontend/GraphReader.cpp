@@ -10,11 +10,11 @@
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/NameTable.h"
-#include "compiler/frontend/OpAttributeKeys.h"
 #include "compiler/frontend/PlainElementReader.h"
 #include "compiler/frontend/PlainJsonParser.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -51,15 +51,14 @@ bool definedLater(const Json &ops, size_t from, const std::string &name) {
   return false;
 }
 
+/// Ops without operands may leave out the `operands` key.
 bool isNullary(OpKind kind) {
-  return kind == OpKind::Constant || kind == OpKind::Iota || kind == OpKind::AxisIndex;
+  const OperandList &operands = opRow(kind).operands;
+  return operands.minimum() == 0 && !operands.variadic();
 }
 
 /// Ops whose result type cannot be inferred from operands and attributes.
-bool needsDeclaredType(OpKind kind) {
-  return kind == OpKind::Iota || kind == OpKind::Reshape || kind == OpKind::Convert ||
-         kind == OpKind::BroadcastInDim;
-}
+bool needsDeclaredType(OpKind kind) { return opRow(kind).results == ResultArity::Declared; }
 
 class GraphReader {
 public:
@@ -324,15 +323,16 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
   } else {
     op.attrs = readAttributes(op.kind, object);
   }
-  if (op.kind == OpKind::ManualComputation)
-    readRegion(object.require("body"), object.pointerTo("body"), "manual_computation body",
-               op.regions.add());
-  if (op.kind == OpKind::Reduce && object.has("body")) {
-    if (object.has("reducer"))
-      fail(object.pointerTo("body"), "a reduce has either \"reducer\" or \"body\", not both");
-    readRegion(*object.find("body"), object.pointerTo("body"), "reduce body", op.regions.add());
+  // The op's regions: its schema's region fields, in order.
+  for (const AttrField &field : attributeSchema(op.kind)) {
+    if (field.kind != AttrKind::Region)
+      continue;
+    const Json *region = field.presence == AttrPresence::Required ? &object.require(field.json)
+                                                                  : object.find(field.json);
+    if (region)
+      readRegion(*region, object.pointerTo(field.json),
+                 std::string(op.name()) + " " + std::string(field.json), op.regions.add());
   }
-
   defineResults(object, op, scope);
   return op;
 }

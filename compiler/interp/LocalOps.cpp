@@ -66,6 +66,12 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
     return one(*operands[0]); // identities
+  case OpKind::OptimizationBarrier: {
+    std::vector<Literal> results;
+    for (const Literal *operand : operands)
+      results.push_back(*operand);
+    return results;
+  }
   case OpKind::ShardingGroup:
     return {}; // only constrains shardings
   case OpKind::CustomCall: {

@@ -1,5 +1,9 @@
 #include "compiler/ir/Graph.h"
 
+#include <array>
+
+#include "compiler/ops/OpTable.h"
+
 namespace shardgen {
 
 const Mesh *Graph::findMesh(const std::string &meshName) const {
@@ -108,7 +112,17 @@ Graph Graph::clone() const {
 }
 
 RegionRole regionRole(OpKind kind) {
-  return kind == OpKind::Reduce ? RegionRole::Scalar : RegionRole::Program;
+  static const std::array<RegionRole, kNumOpKinds> roles = [] {
+    std::array<RegionRole, kNumOpKinds> out{};
+    for (OpKind k : kAllOpKinds) {
+      out[static_cast<size_t>(k)] = RegionRole::Program;
+      for (const AttrField &field : attributeSchema(k))
+        if (field.kind == AttrKind::Region)
+          out[static_cast<size_t>(k)] = field.role;
+    }
+    return out;
+  }();
+  return roles[static_cast<size_t>(kind)];
 }
 
 OpKind reducerOpKind(Reducer reducer) {

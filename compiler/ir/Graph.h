@@ -156,16 +156,8 @@ struct Op {
   Region *body() { return regions.empty() ? nullptr : &regions[0]; }
 };
 
-/// How an op's regions take part in the program.
-enum class RegionRole {
-  /// Its ops run as steps of the program, on tensors: a manual_computation's
-  /// body. Propagation, partitioning, the interpreter and codegen enter it.
-  Program,
-  /// A function of scalars the op applies per element (a reduce's body):
-  /// its ops are not steps; the op's kernel runs it (the interpreter's
-  /// scalar-region evaluator, a generated scalar function).
-  Scalar,
-};
+/// How an op's regions take part in the program (the role of the region
+/// fields of its attribute schema, compiler/ops; Program for an op without).
 RegionRole regionRole(OpKind kind);
 
 /// The simple reducer a reduce applies: its `reducer`, or its body when that

@@ -1,4 +1,5 @@
 #include "compiler/mlir/MlirImporter.h"
+#include "compiler/ops/OpTable.h"
 
 #include <algorithm>
 #include <set>
@@ -268,10 +269,12 @@ private:
   void readConstant(OpAttributes &a);
   void readDotGeneral(OpAttributes &a);
   void readReduce(OpAttributes &a, std::vector<std::string> &callStack);
-  /// A reduce's body that is no simple reducer: its ops into `body` (a
-  /// scalar region of its own, isolated from above).
-  void readScalarBody(Op &ir, const Block &block, const Attribute *argNames,
-                      std::vector<std::string> &callStack, Region &body);
+  /// The op's region `block` into `body` (isolated from above): its
+  /// arguments (named by `argNames` when given), its ops, and the values
+  /// its `terminator` returns.
+  void readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
+                       const std::string &terminator, std::vector<std::string> &callStack,
+                       Region &body);
   /// `applies OP` with a commutative op that is no simple reducer (xor):
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
@@ -1233,46 +1236,13 @@ void Importer::readReduce(OpAttributes &a, std::vector<std::string> &callStack) 
       if (argNames &&
           (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
         failAt(argNames->loc, "expected one entry per body argument");
-      readScalarBody(ir, block, argNames, callStack, ir.regions.add());
+      readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add());
       ir.regions[0].metadata = metadata(bodyMetadata);
     }
   }
   if (reduce.reducer)
     places_.add(ir.pointer + "/reducer", op.loc);
   ir.attrs = reduce;
-}
-
-void Importer::readScalarBody(Op &ir, const Block &block, const Attribute *argNames,
-                              std::vector<std::string> &callStack, Region &body) {
-  body.pointer = ir.pointer + "/body";
-  places_.add(body.pointer, block.loc);
-  RegionState inner{body, body.pointer};
-  Names innerNames; // a scalar body is isolated from above
-  for (size_t i = 0; i < block.args.size(); ++i) {
-    const BlockArgument &arg = block.args[i];
-    RegionArgument argument;
-    argument.pointer = body.pointer + "/args/" + std::to_string(i);
-    places_.add(argument.pointer, arg.loc);
-    places_.add(argument.pointer + "/type", arg.type.loc);
-    std::string irName =
-        argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
-    argument.value =
-        define(inner, innerNames, arg.name, irName, arg.loc, tensorType(arg.type), true);
-    body.args.push_back(std::move(argument));
-  }
-  const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
-  if (ret.name != "stablehlo.return")
-    failAt(ret.loc, "the body of stablehlo.reduce must end in stablehlo.return");
-  places_.add(body.pointer + "/return", ret.loc);
-  for (size_t i = 0; i < ret.operands.size(); ++i) {
-    RegionResult result;
-    result.pointer = body.pointer + "/return/" + std::to_string(i);
-    result.value = use(innerNames, ret.operands[i]);
-    if (i < ret.operandTypes.size())
-      checkUseType(result.value, ret.operandTypes[i]);
-    places_.add(result.pointer, ret.operands[i].loc);
-    body.results.push_back(std::move(result));
-  }
 }
 
 void Importer::compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body) {
@@ -1320,7 +1290,6 @@ void Importer::readCustomCall(OpAttributes &a) {
     if (!parsed)
       failAt(rule->loc, "invalid sharding rule: " + error);
     call.shardingRule = std::move(*parsed);
-    call.shardingRuleText = rule->body;
     places_.add(ir.pointer + "/sharding_rule", rule->loc);
   }
   if (const Attribute *config = attrs.take("backend_config"))
@@ -1386,33 +1355,41 @@ void Importer::readManualComputation(OpAttributes &a, std::vector<std::string> &
 void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints &hints,
                               std::vector<std::string> &callStack, Region &body) {
   const auto &[argNames, argShardings, argMetadata, bodyMetadata] = hints;
-  body.pointer = ir.pointer + "/body";
+  manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
+  readRegionBlock(ir, block, argNames, "sdy.return", callStack, body);
+  manualStack_.pop_back();
   body.metadata = metadata(bodyMetadata);
+  for (size_t i = 0; i < body.args.size(); ++i) {
+    if (argShardings && argShardings->elements[i].kind != Kind::Unit)
+      body.args[i].sharding = sharding(argShardings->elements[i], "a body argument");
+    if (argMetadata)
+      body.args[i].metadata = metadata(&argMetadata->elements[i]);
+  }
+}
+
+void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
+                               const std::string &terminator, std::vector<std::string> &callStack,
+                               Region &body) {
+  body.pointer = ir.pointer + "/body";
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
   Names innerNames; // the body is isolated from above
   for (size_t i = 0; i < block.args.size(); ++i) {
     const BlockArgument &arg = block.args[i];
-    std::string pointer = body.pointer + "/args/" + std::to_string(i);
     RegionArgument argument;
-    argument.pointer = pointer;
-    if (argShardings && argShardings->elements[i].kind != Kind::Unit)
-      argument.sharding = sharding(argShardings->elements[i], "a body argument");
-    if (argMetadata)
-      argument.metadata = metadata(&argMetadata->elements[i]);
+    argument.pointer = body.pointer + "/args/" + std::to_string(i);
+    places_.add(argument.pointer, arg.loc);
+    places_.add(argument.pointer + "/type", arg.type.loc);
     std::string irName =
         argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
-    places_.add(pointer, arg.loc);
-    places_.add(pointer + "/type", arg.type.loc);
     argument.value =
         define(inner, innerNames, arg.name, irName, arg.loc, tensorType(arg.type), true);
     body.args.push_back(std::move(argument));
   }
-  manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
   const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
-  manualStack_.pop_back();
-  if (ret.name != "sdy.return")
-    failAt(ret.loc, "the body of sdy.manual_computation must end in sdy.return");
+  if (ret.name != terminator)
+    failAt(ret.loc, "the body of " + mlirOpName(ir.kind) + " must end in " + terminator);
+  places_.add(body.pointer + "/return", ret.loc);
   for (size_t i = 0; i < ret.operands.size(); ++i) {
     RegionResult result;
     result.pointer = body.pointer + "/return/" + std::to_string(i);

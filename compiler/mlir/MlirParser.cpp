@@ -897,8 +897,12 @@ void Parser::parsePretty(Operation &op) {
     op.attrs.push_back({key, parseAttribute(false)});
     parseOptionalAttrDict(op);
     parseTrailingTypes(op);
-  } else if (name == "stablehlo.return" || name == "func.return" || name == "return" ||
-             name == "sdy.return") {
+  } else if (name == "stablehlo.optimization_barrier" || name == "stablehlo.return" ||
+             name == "func.return" || name == "return" || name == "sdy.return") {
+    // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
+    // (its attributes come first: `{...} %a, %b`).
+    if (name == "stablehlo.optimization_barrier")
+      parseOptionalAttrDict(op);
     op.operands = parseOperandList();
     parseOptionalAttrDict(op);
     if (!op.operands.empty()) {
@@ -907,6 +911,8 @@ void Parser::parsePretty(Operation &op) {
         op.operandTypes.push_back(parseType());
       while (consumePunct(","));
     }
+    if (name == "stablehlo.optimization_barrier")
+      op.resultTypes = op.operandTypes;
   } else if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
     // The common forms: `%a, %b[, key = value...] {attrs} : types`.
     op.operands = parseOperandList();

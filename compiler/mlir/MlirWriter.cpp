@@ -123,6 +123,9 @@ private:
   std::string results(const Op &op, OpParts &parts);
   std::string reducerRegion(Reducer reducer, ElementType element, int indent);
   void writeRegionOps(const Region &region, int indent);
+  /// A region's ops and its `terminator` (`sdy.return`, `stablehlo.return`),
+  /// one level deeper than `indent`, as text (not written yet).
+  std::string regionText(const Region &body, int indent, const std::string &terminator);
   void writeOp(const Op &op, int indent);
   /// What writeOp's steps share: `lhs` (`%x = `), the op's name, its
   /// attribute dictionary, its types in the short and the full form, and
@@ -362,6 +365,13 @@ void Writer::writeOp(const Op &op, int indent) {
     break;
   case OpKind::ManualComputation:
     return writeManualComputation(op, text, parts, indent);
+  case OpKind::OptimizationBarrier: { // `{attrs} %a, %b : ta, tb`, as StableHLO prints it
+    std::vector<std::string> types;
+    for (ValueId operand : op.operands)
+      types.push_back(type(operand));
+    text.pretty = text.name + text.attrDict + " " + operands(op.operands) + " : " + join(types);
+    break;
+  }
   case OpKind::AllReduce:
   case OpKind::AllGather:
   case OpKind::ReduceScatter:
@@ -607,26 +617,9 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
-  // The body goes into its own buffer, then into the op's text.
-  std::string saved = std::move(out_);
-  out_.clear();
   manualStack_.push_back(&op);
-  writeRegionOps(body, indent + 1);
+  std::string bodyText = regionText(body, indent, "sdy.return");
   manualStack_.pop_back();
-  std::vector<std::string> returned, returnedTypes;
-  for (const auto &result : body.results) {
-    returned.push_back(ssa_[result.value]);
-    returnedTypes.push_back(type(result.value));
-  }
-  if (generic_)
-    line(indent + 1,
-         "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
-  else
-    line(indent + 1,
-         "sdy.return" +
-             (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
-  std::string bodyText = std::move(out_);
-  out_ = std::move(saved);
   std::string pad(2 * indent, ' ');
   if (generic_) {
     parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
@@ -657,21 +650,7 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
     parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
-  std::string saved = std::move(out_);
-  out_.clear();
-  writeRegionOps(body, indent + 1);
-  std::vector<std::string> returned, returnedTypes;
-  for (const auto &result : body.results) {
-    returned.push_back(ssa_[result.value]);
-    returnedTypes.push_back(type(result.value));
-  }
-  if (generic_)
-    line(indent + 1,
-         "\"stablehlo.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
-  else
-    line(indent + 1, "stablehlo.return " + join(returned) + " : " + join(returnedTypes));
-  std::string bodyText = std::move(out_);
-  out_ = std::move(saved);
+  std::string bodyText = regionText(body, indent, "stablehlo.return");
   std::string pad(2 * indent, ' ');
   if (generic_) {
     parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
@@ -692,6 +671,27 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
   line(indent, " reducer" + reducer + " {");
   out_ += bodyText;
   line(indent, "}");
+}
+
+std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {
+  // The body goes into its own buffer, then into the op's text.
+  std::string saved = std::move(out_);
+  out_.clear();
+  writeRegionOps(body, indent + 1);
+  std::vector<std::string> returned, returnedTypes;
+  for (const auto &result : body.results) {
+    returned.push_back(ssa_[result.value]);
+    returnedTypes.push_back(type(result.value));
+  }
+  if (generic_)
+    line(indent + 1,
+         "\"" + terminator + "\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
+  else
+    line(indent + 1,
+         terminator + (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
+  std::string text = std::move(out_);
+  out_ = std::move(saved);
+  return text;
 }
 
 void Writer::writeRegionOps(const Region &region, int indent) {

@@ -18,6 +18,8 @@ bool isCommunication(StepKind kind) {
   case StepKind::Compute:
   case StepKind::AllSlice:
   case StepKind::Alias:
+  case StepKind::Loop: // their blocks' steps may communicate
+  case StepKind::Branch:
     return false;
   }
   return false;

@@ -105,6 +105,7 @@ void RegionPartitioner::partitionOp(const Op &op) {
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
+  case OpKind::OptimizationBarrier:
     return partitionIdentity(op);
   case OpKind::ManualComputation:
     return partitionManualComputation(op);
@@ -118,7 +119,9 @@ void RegionPartitioner::partitionOp(const Op &op) {
 }
 
 void RegionPartitioner::partitionIdentity(const Op &op) {
-  held_[op.results[0]] = reshard(held_[op.operands[0]], resultLayout(op, 0), &op, op.pointer);
+  // Each operand becomes its result (optimization_barrier: several).
+  for (size_t i = 0; i < op.results.size() && i < op.operands.size(); ++i)
+    held_[op.results[i]] = reshard(held_[op.operands[i]], resultLayout(op, i), &op, op.pointer);
 }
 
 namespace {

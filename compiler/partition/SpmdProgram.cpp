@@ -25,6 +25,10 @@ std::string_view stepKindName(StepKind kind) {
     return "alias";
   case StepKind::Redistribute:
     return "redistribute";
+  case StepKind::Loop:
+    return "loop";
+  case StepKind::Branch:
+    return "branch";
   }
   return "?";
 }

@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 
+#include "compiler/ir/DataFlow.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/propagate/ShardingRules.h"
 
@@ -240,6 +241,9 @@ private:
         manualOf_[&op] = static_cast<int64_t>(pg_.manuals.size());
         pg_.manuals.push_back(std::move(info));
         createValueTensors(*op.body(), inner);
+      } else if (regionRole(op.kind) == RegionRole::Program) {
+        for (const Region &body : op.regions) // a data-flow op's regions
+          createValueTensors(body, forbidden);
       }
     }
   }
@@ -793,6 +797,10 @@ private:
         emitManualComputation(op, index);
         break;
       default: {
+        if (hasDataFlowEdges(op.kind)) {
+          emitDataFlowOp(op, index);
+          break;
+        }
         // The ops of a constant expression are not its users: they keep
         // reading the originals.
         bool partOfConstant = !op.results.empty() && constantExpression_[op.results[0]];
@@ -801,6 +809,23 @@ private:
         break;
       }
       }
+    }
+  }
+
+  /// Shardy's data-flow edges: the op's program regions, then per result
+  /// one identity from its sources to it and the region arguments holding
+  /// it. Not elementwise and never waiting on multi-use operands in Shardy
+  /// (its edge's only operand is the result itself).
+  void emitDataFlowOp(const Op &op, int64_t index) {
+    for (const Region &body : op.regions)
+      emitRegion(body);
+    for (const DataFlowEdge &flow : dataFlowEdges(op)) {
+      std::vector<int64_t> sources, targets = {pg_.valueTensor[flow.owner]};
+      for (ValueId source : flow.sources)
+        sources.push_back(useTensorOf(source, op.pointer));
+      for (ValueId target : flow.targets)
+        targets.push_back(pg_.valueTensor[target]);
+      addEdge(EdgeKind::DataFlow, index, sources, targets, OpClass::PassThrough);
     }
   }
 
@@ -904,6 +929,8 @@ std::string edgeDescription(const Graph &graph, const PropagationGraph &pg, cons
     text += " (into its body)";
   if (edge.kind == EdgeKind::ManualOut)
     text += " (out of its body)";
+  if (edge.kind == EdgeKind::DataFlow)
+    text += " (data-flow edge)";
   return text;
 }
 

@@ -332,7 +332,7 @@ OpShardingRule opaqueRule(const OpShapes &shapes) {
 } // namespace
 
 bool hasShardingRule(const Graph &graph, const Op &op) {
-  if (op.kind == OpKind::ManualComputation)
+  if (op.kind == OpKind::ManualComputation || op.kind == OpKind::OptimizationBarrier)
     return false;
   if (op.kind == OpKind::CustomCall)
     return op.attr<CustomCallAttrs>().shardingRule.has_value();
@@ -342,6 +342,10 @@ bool hasShardingRule(const Graph &graph, const Op &op) {
 }
 
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
+  // An op without a rule (nothing says how its dims move) runs on whole
+  // operands: every factor needs replication; never an error.
+  if (!hasShardingRule(graph, op))
+    return opaqueRule(shapesOf(graph, op));
   OpShardingRule rule = shardingRuleFor(graph, op);
   if (op.kind != OpKind::Reshape)
     return rule;
@@ -447,8 +451,9 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
     return resizingCollectiveRule(shapes, {attrs.splitDimension, attrs.concatDimension});
   }
   case OpKind::ManualComputation:
-    fail(op.pointer, "manual_computation has no sharding rule; its body is propagated through "
-                     "its data-flow edges");
+  case OpKind::OptimizationBarrier:
+    fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
+                                              "its data-flow edges");
   default:
     break;
   }

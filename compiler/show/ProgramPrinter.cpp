@@ -1,5 +1,7 @@
 #include "compiler/show/ProgramPrinter.h"
 
+#include <sstream>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -241,10 +243,11 @@ public:
     out_ += meshText(program_.mesh);
     out_ += "\nvalues (global type, sharding -> local type per device):\n";
     std::vector<bool> byBody(program_.values.size(), false);
-    for (const SpmdStep &step : program_.steps)
+    forEachStep(program_.steps, [&](const SpmdStep &step) {
       if (step.kind == StepKind::RegionAllReduce)
         for (SpmdValueId input : step.inputs)
           byBody[input] = true;
+    });
     for (size_t id = 0; id < program_.values.size(); ++id)
       printValue(out_, program_, names_[id], program_.layout(static_cast<SpmdValueId>(id)),
                  byBody[id]);
@@ -279,6 +282,8 @@ private:
     std::string operands = "(" + namesOf(step.inputs) + ")";
     if (step.inputs.empty())
       operands = "()";
+    if (isStructured(step))
+      return printStructured(head, operands, step);
     if (step.kind == StepKind::Compute && step.op) {
       out_ += head + std::string(step.op->name()) + operands + attributeText(*step.op) + "  // " +
               step.pointer + "\n";
@@ -318,6 +323,32 @@ private:
     if (!input.isEven())
       out_ += "; uneven pieces (padded inside the collective)";
     out_ += "\n";
+  }
+
+  /// A loop or branch: its blocks' steps indented under it, each block with
+  /// the values it yields.
+  void printStructured(const std::string &head, const std::string &operands, const SpmdStep &step) {
+    const bool loop = step.kind == StepKind::Loop;
+    out_ += head + std::string(stepKindName(step.kind)) + operands;
+    if (loop)
+      out_ += " carried (" + namesOf(step.carried) + ")";
+    out_ += "  // " + (step.pointer.empty() ? std::string("the program") : step.pointer) + "\n";
+    for (size_t b = 0; b < step.blocks.size(); ++b) {
+      const SpmdBlock &block = step.blocks[b];
+      out_ += "       " +
+              (loop ? std::string(b == 0 ? "condition" : "body") : "case " + std::to_string(b)) +
+              ":\n";
+      std::string outer = std::move(out_);
+      out_.clear();
+      for (size_t s = 0; s < block.steps.size(); ++s)
+        printStep(s, block.steps[s]);
+      out_ += "  yields " + namesOf(block.results) + "\n";
+      std::string inner = std::move(out_);
+      out_ = std::move(outer);
+      std::istringstream lines(inner);
+      for (std::string line; std::getline(lines, line);)
+        out_ += "     " + line + "\n";
+    }
   }
 
   const SpmdProgram &program_;

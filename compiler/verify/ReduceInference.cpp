@@ -46,7 +46,7 @@ void checkBodySignature(const InferenceContext &context, const Region &body, siz
 
 } // namespace
 
-std::vector<TensorType> inferReduce(const InferenceContext &context) {
+ResultTypes inferReduce(const InferenceContext &context) {
   const auto &attrs = context.attrs<ReduceAttrs>();
   const Op &op = context.op;
   const size_t numOperands = context.numOperands();
@@ -73,6 +73,8 @@ std::vector<TensorType> inferReduce(const InferenceContext &context) {
       context.failOp("requires an init value of the input's element type, got " + printType(init) +
                      " for " + printType(context.operand(i)));
   }
+  if (attrs.reducer && op.body())
+    context.failAttr("body", "has either a `reducer` or a `body`, not both");
   if (attrs.reducer) {
     if (numInputs != 1)
       context.failAttr("reducer", "applies a reducer to one input only; " +

@@ -11,43 +11,17 @@
 
 #include "compiler/frontend/Npy.h"
 #include "test/cli/ToolRunner.h"
+#include "test/support/ArgmaxGraph.h"
 
 using namespace shardgen;
 using namespace shardgen::test;
+using shardgen::testing::argmaxGraph;
 namespace fs = std::filesystem;
 
 namespace {
 
 const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-/// argmax over dim 1 of x (4x16), x sharded `sharding` on mesh data=2, model=2.
-std::string argmaxGraph(const std::string &sharding) {
-  return R"({"format": "shardgen-graph", "version": 1, "name": "argmax",
-  "meshes": [{"name": "mesh", "axes": [{"name": "data", "size": 2}, {"name": "model", "size": 2}]}],
-  "inputs": [{"name": "x", "type": "tensor<4x16xf32>", "sharding": ")" +
-         sharding + R"("}],
-  "ops": [
-    {"op": "iota", "result": "index", "type": "tensor<4x16xi32>", "iota_dimension": 1},
-    {"op": "constant", "result": "lowest", "value": "-inf", "type": "tensor<f32>"},
-    {"op": "constant", "result": "zero", "value": 0, "type": "tensor<i32>"},
-    {"op": "reduce", "operands": ["x", "index", "lowest", "zero"], "results": ["best", "token"],
-     "dimensions": [1],
-     "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "ai", "type": "tensor<i32>"},
-                       {"name": "b", "type": "tensor<f32>"}, {"name": "bi", "type": "tensor<i32>"}],
-              "ops": [
-                {"op": "compare", "operands": ["a", "b"], "result": "gt", "comparison_direction": "GT"},
-                {"op": "compare", "operands": ["a", "a"], "result": "nan", "comparison_direction": "NE"},
-                {"op": "or", "operands": ["gt", "nan"], "result": "pick"},
-                {"op": "compare", "operands": ["a", "b"], "result": "eq", "comparison_direction": "EQ"},
-                {"op": "compare", "operands": ["ai", "bi"], "result": "lt", "comparison_direction": "LT"},
-                {"op": "and", "operands": ["eq", "lt"], "result": "tie"},
-                {"op": "or", "operands": ["pick", "tie"], "result": "pickIndex"},
-                {"op": "select", "operands": ["pick", "a", "b"], "result": "value"},
-                {"op": "select", "operands": ["pickIndex", "ai", "bi"], "result": "position"}],
-              "return": ["value", "position"]}}],
-  "outputs": [{"value": "token"}, {"value": "best"}]})";
-}
 
 /// Rows whose answers cross shards (16 columns: 2 or 4 shards of 8 or 4).
 Literal trickyRows() {
@@ -88,7 +62,8 @@ TEST_CASE("argmax with its reduced dim sharded: eval, run --check and compile ag
        {R"(<@mesh, [{\"data\"}, {\"model\"}]>)", R"(<@mesh, [{}, {\"model\", \"data\"}]>)"}) {
     INFO(sharding);
     std::string work = makeTempDir();
-    writeFile(work + "/g.json", argmaxGraph(sharding));
+    writeFile(work + "/g.json", argmaxGraph("tensor<4x16xf32>", sharding, "", "[1]",
+                                            "tensor<4xf32>", "tensor<4xi32>"));
     writeNpy(work + "/x.npy", trickyRows());
     std::string graph = "'" + work + "/g.json' --inputs '" + work + "/x.npy'";
 

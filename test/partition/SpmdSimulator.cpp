@@ -264,9 +264,44 @@ private:
     }
   }
 
+  /// A loop or branch: its blocks' steps, the condition or index read on
+  /// device 0 (the coherence check proves every device holds the same).
+  void runStructured(const SpmdStep &step) {
+    auto copy = [&](const std::vector<SpmdValueId> &from, const std::vector<SpmdValueId> &to) {
+      for (size_t i = 0; i < from.size() && i < to.size(); ++i)
+        pieces_[to[i]] = pieces_[from[i]];
+    };
+    auto runBlock = [&](const SpmdBlock &block) {
+      for (const SpmdStep &inner : block.steps)
+        runStep(inner);
+    };
+    if (step.kind == StepKind::Loop) {
+      copy(step.inputs, step.carried);
+      for (int64_t iteration = 0;; ++iteration) {
+        if (iteration > (int64_t(1) << 20))
+          throw std::runtime_error("the simulated loop runs on and on");
+        runBlock(step.blocks[0]);
+        if (pieces_[step.blocks[0].results[0]][0].getInt(0) == 0)
+          break;
+        runBlock(step.blocks[1]);
+        copy(step.blocks[1].results, step.carried);
+      }
+      copy(step.carried, step.outputs);
+      return;
+    }
+    const int64_t last = static_cast<int64_t>(step.blocks.size()) - 1;
+    int64_t taken = pieces_[step.inputs[0]][0].getInt(0);
+    if (taken < 0 || taken > last)
+      taken = last;
+    runBlock(step.blocks[static_cast<size_t>(taken)]);
+    copy(step.blocks[static_cast<size_t>(taken)].results, step.outputs);
+  }
+
   void runStep(const SpmdStep &step) {
     if (step.kind == StepKind::RegionAllReduce)
       return runRegionAllReduce(step);
+    if (isStructured(step))
+      return runStructured(step);
     Pieces out(numDevices_);
     for (int64_t device = 0; device < numDevices_; ++device)
       out[device] = runOnDevice(step, device);
@@ -351,8 +386,10 @@ private:
                         static_cast<int64_t>(group.size()), position);
     case StepKind::Broadcast:
       return input(group[0]);
-    case StepKind::RegionAllReduce:
-      break; // runRegionAllReduce
+    case StepKind::RegionAllReduce: // runRegionAllReduce
+    case StepKind::Loop:            // runStructured
+    case StepKind::Branch:
+      break;
     }
     throw std::runtime_error("unknown step kind");
   }
