@@ -154,7 +154,8 @@ bool RegionPartitioner::partitionChunkwise(const Op &op) {
     }
   } else if (op.kind == OpKind::Reduce) {
     const TensorType &input = graph_.type(op.operands[0]);
-    if (op.operands.size() != 2 || input.numElements() == 0)
+    // Chunk by chunk: one input, a simple reducer (the chunk kernels').
+    if (op.operands.size() != 2 || input.numElements() == 0 || !simpleReducer(op))
       return false;
     // Each chunk holds the reduced dims whole: one output chunk per chunk.
     Distribution whole = distribution;

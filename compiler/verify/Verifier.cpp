@@ -68,9 +68,13 @@ private:
           graph_, op, scope,
           [this](Region &body, const ManualScope &bodyScope) { verifyRegion(body, bodyScope); });
     } else {
-      if (regionRole(op.kind) == RegionRole::Scalar)
-        for (Region &body : op.regions)
+      // An op's regions before its own rule, which reads their types.
+      for (Region &body : op.regions) {
+        if (regionRole(op.kind) == RegionRole::Scalar)
           verifyScalarRegion(op, body, scope);
+        else
+          verifyRegion(body, scope);
+      }
       std::vector<TensorType> types = verify::inferOpResultTypes(graph_, op, scope);
       verify::checkDeclaredTypes(op, types);
       for (size_t i = 0; i < types.size() && i < op.results.size(); ++i)
