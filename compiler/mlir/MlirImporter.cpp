@@ -864,7 +864,10 @@ std::optional<Reducer> Importer::simpleReducerOf(const Block &region) {
   auto it = simpleReducers().find(apply.name);
   if (it == simpleReducers().end() || apply.operands.size() != 2 || apply.results.size() != 1 ||
       ret.operands.size() != 1 || ret.operands[0].name != apply.results[0] ||
-      (ret.name != "stablehlo.return" && ret.name != "sdy.return") || !apply.attrs.empty())
+      (ret.name != "stablehlo.return" && ret.name != "sdy.return") ||
+      // the parser's own marks (`_short_types`) are no attributes of the op
+      !std::all_of(apply.attrs.begin(), apply.attrs.end(),
+                   [](const NamedAttribute &attr) { return ignorable(attr.name); }))
     return std::nullopt;
   std::set<std::string> args{region.args[0].name, region.args[1].name};
   std::set<std::string> used{apply.operands[0].name, apply.operands[1].name};

@@ -79,6 +79,8 @@ private:
   /// before propagation, or an output with a sharding returns it.
   void findPins() {
     for (size_t v = 0; v < graph_.values.size(); ++v) {
+      if (pg_.valueTensor[v] < 0)
+        continue; // a scalar body's value: no tensor
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!pg_.states.state(tensor.stateId).hasSharding())
         continue;

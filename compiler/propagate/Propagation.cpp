@@ -300,6 +300,8 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
     int64_t t = pg->valueTensor[v];
+    if (t < 0)
+      continue; // a scalar body's value (a reduce's): no tensor, nothing to shard
     const Tensor &tensor = pg->tensors[t];
     result.shardingIds[v] = finalSharding.idOf(t);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
