@@ -119,7 +119,7 @@ std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
   if (!isElementwise(kind))
     return "";
   static constexpr std::string_view kFunctors[] = {
-#define SHARDGEN_OP(Kind, ...) "Op" #Kind,
+#define SHARDGEN_OP(Kind, ...) std::string_view("Op" #Kind),
 #include "compiler/ops/Ops.def"
   };
   return kFunctors[static_cast<size_t>(kind)];

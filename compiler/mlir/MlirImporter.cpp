@@ -1234,7 +1234,7 @@ void Importer::readReduce(OpAttributes &a, std::vector<std::string> &callStack) 
     const Block &block = a.singleRegion();
     std::optional<Reducer> simple = oneInput && !argNames ? simpleReducerOf(block) : std::nullopt;
     if (simple) {
-      reduce.reducer = *simple;
+      reduce.reducer = simple;
     } else {
       if (argNames &&
           (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))

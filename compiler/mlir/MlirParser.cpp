@@ -115,6 +115,8 @@ private:
   void parseKeywordAttributes(Operation &op);
   void parsePrettyReduce(Operation &op);
   void parsePrettySlice(Operation &op);
+  /// `%a, %b : ta, tb`: the return ops and optimization_barrier.
+  void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
@@ -836,6 +838,24 @@ void Parser::parsePrettyManual(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
+void Parser::parsePrettyValueList(Operation &op) {
+  // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
+  // (its attributes come first: `{...} %a, %b`).
+  const bool barrier = op.name == "stablehlo.optimization_barrier";
+  if (barrier)
+    parseOptionalAttrDict(op);
+  op.operands = parseOperandList();
+  parseOptionalAttrDict(op);
+  if (!op.operands.empty()) {
+    expectPunct(":");
+    do
+      op.operandTypes.push_back(parseType());
+    while (consumePunct(","));
+  }
+  if (barrier)
+    op.resultTypes = op.operandTypes;
+}
+
 void Parser::parsePretty(Operation &op) {
   const std::string &name = op.name;
   if (name == "stablehlo.reduce") {
@@ -899,20 +919,7 @@ void Parser::parsePretty(Operation &op) {
     parseTrailingTypes(op);
   } else if (name == "stablehlo.optimization_barrier" || name == "stablehlo.return" ||
              name == "func.return" || name == "return" || name == "sdy.return") {
-    // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
-    // (its attributes come first: `{...} %a, %b`).
-    if (name == "stablehlo.optimization_barrier")
-      parseOptionalAttrDict(op);
-    op.operands = parseOperandList();
-    parseOptionalAttrDict(op);
-    if (!op.operands.empty()) {
-      expectPunct(":");
-      do
-        op.operandTypes.push_back(parseType());
-      while (consumePunct(","));
-    }
-    if (name == "stablehlo.optimization_barrier")
-      op.resultTypes = op.operandTypes;
+    parsePrettyValueList(op);
   } else if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
     // The common forms: `%a, %b[, key = value...] {attrs} : types`.
     op.operands = parseOperandList();
