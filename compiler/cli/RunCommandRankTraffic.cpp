@@ -45,7 +45,7 @@ std::string formatRankTraffic(const CommunicationManifest &manifest, const SpmdP
   std::vector<int64_t> leaving(ranks);
   for (size_t i = 0; i < manifest.collectives.size(); ++i) {
     const CollectiveRecord &record = manifest.collectives[i];
-    const SpmdStep &step = program.steps[record.step];
+    const SpmdStep &step = record.collective ? *record.collective : program.steps[record.step];
     std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
     for (int64_t position = 0; position < devices; ++position)
       groups[groupKey(mesh, record.axes, position)].push_back(position);

@@ -15,7 +15,8 @@ bool isAliasStep(const SpmdStep &step) {
     return true;
   return step.kind == StepKind::Compute && step.op &&
          (step.op->kind == OpKind::ShardingConstraint || step.op->kind == OpKind::Distribute ||
-          step.op->kind == OpKind::PropagationBarrier);
+          step.op->kind == OpKind::PropagationBarrier ||
+          step.op->kind == OpKind::OptimizationBarrier);
 }
 
 /// The largest piece (a full chunk: device 0's), 64-aligned.
@@ -40,10 +41,11 @@ std::vector<SpmdValueId> bufferOwners(const SpmdProgram &program) {
   std::vector<SpmdValueId> owner(program.values.size());
   for (size_t v = 0; v < owner.size(); ++v)
     owner[v] = static_cast<SpmdValueId>(v);
-  for (const SpmdStep &step : program.steps)
+  forEachStep(program.steps, [&](const SpmdStep &step) {
     if (isAliasStep(step))
       for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
         owner[step.outputs[i]] = owner[step.inputs[i]];
+  });
   return owner;
 }
 
@@ -61,6 +63,10 @@ std::vector<Lifetime> ownerLifetimes(const SpmdProgram &program, const FusionPla
       life[owner[v]].cover(at);
     for (SpmdValueId v : step.outputs)
       life[owner[v]].cover(at);
+    // A loop's or branch's own values (carried ones across iterations) all
+    // live while it runs: none shares a slot with another or with what the
+    // step reads and writes.
+    forEachNestedValue(step, [&](SpmdValueId v) { life[owner[v]].cover(at); });
   }
   for (SpmdValueId v : program.liveOutValues())
     life[owner[v]].cover(numSteps);

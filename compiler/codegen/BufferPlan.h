@@ -7,6 +7,9 @@
 // value read at s, so a kernel's output never aliases its inputs, and only
 // values of one element type share a slot.
 //
+// A loop or branch step (SpmdProgram.h) holds every value of its blocks
+// live for as long as it runs, across iterations.
+//
 // Aliases (`values[out] = values[in]`: sharding_constraint, barriers, the
 // Alias step) extend the lifetime of the buffer they point at and need no
 // slot of their own; values computed inside a fused loop need none either,

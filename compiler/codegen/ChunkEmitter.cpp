@@ -174,7 +174,7 @@ void emitChunkwiseReduce(EmitterContext &context, const SpmdStep &step) {
   const std::vector<int64_t> outStrides = denseStrides(out.chunks->shardShape());
   const ElementType type = out.globalType.elementType;
   const std::string tag(elementTag(type)), word(storageType(type));
-  const std::string functor(reducerFunctor(attrs.reducer));
+  const std::string functor(reducerFunctor(*simpleReducer(*step.op)));
   const int64_t width = widthOf(out);
   auto isReduced = [&](int64_t d) {
     return std::find(attrs.dimensions.begin(), attrs.dimensions.end(), d) != attrs.dimensions.end();

@@ -9,6 +9,7 @@
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
+#include "compiler/codegen/RegionEmitter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Literal.h"
 
@@ -275,10 +276,13 @@ void emitBroadcastInDim(StepView s) {
 }
 
 void emitReduce(StepView s) {
+  const std::optional<Reducer> reducer = simpleReducer(s.op());
+  if (!reducer)
+    return emitReduceRegion(s.context, s.step);
   const auto &attrs = s.op().attr<ReduceAttrs>();
   std::string tag(elementTag(s.outType()));
   std::string word = s.outStorage();
-  std::string functor(reducerFunctor(attrs.reducer));
+  std::string functor(reducerFunctor(*reducer));
   s.perDevice([&](int64_t d) -> std::string {
     const Shape &in = s.inShape(0, d);
     std::vector<int64_t> inStrides = denseStrides(in);
@@ -569,6 +573,7 @@ void emitCompute(EmitterContext &context, const SpmdStep &step) {
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
+  case OpKind::OptimizationBarrier:
     // Identities: the result is the operand's buffer.
     for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
       context.steps.lines(EmitterContext::buffer(step.outputs[i]) + " = " +

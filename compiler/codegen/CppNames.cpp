@@ -118,14 +118,11 @@ std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
     return "OpLogicalNot"; // `not` of booleans is logical, of integers bitwise
   if (!isElementwise(kind))
     return "";
-  switch (kind) {
-#define X(name, ...)                                                                               \
-  case OpKind::name:                                                                               \
-    return "Op" #name;
-    SHARDGEN_OP_KINDS(X)
-#undef X
-  }
-  return "";
+  static constexpr std::string_view kFunctors[] = {
+#define SHARDGEN_OP(Kind, ...) std::string_view("Op" #Kind),
+#include "compiler/ops/Ops.def"
+  };
+  return kFunctors[static_cast<size_t>(kind)];
 }
 
 std::string cIdentifier(std::string_view name) {

@@ -95,6 +95,10 @@ void emitTransfer(EmitterContext &context, const SpmdStep &step);
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,
                             const std::string &epilogue);
 
+/// A loop or branch (StructuredEmitter.cpp): a C++ loop or switch around
+/// its blocks' steps, emitted one by one.
+void emitStructured(EmitterContext &context, const SpmdStep &step);
+
 // Distributed values (ChunkEmitter.cpp): compute steps chunk by chunk, the
 // Redistribute transfer, and copies of distributed inputs and outputs.
 void emitChunkwiseCompute(EmitterContext &context, const SpmdStep &step);

@@ -367,6 +367,8 @@ std::vector<Statement> emitSteps(EmitterContext &context, const FusionPlan &fusi
     } else if (step.kind == StepKind::Compute) {
       head = stepComment(program, step) + "\n";
       emitCompute(context, step);
+    } else if (isStructured(step)) {
+      emitStructured(context, step);
     } else {
       emitTransfer(context, step);
     }

@@ -14,6 +14,7 @@
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/PieceIndexing.h"
+#include "compiler/codegen/RegionEmitter.h"
 #include "compiler/codegen/TransferRecipe.h"
 #include "compiler/ir/Diagnostic.h"
 
@@ -303,6 +304,8 @@ struct TransferEmitter {
       return;
     case StepKind::AllSlice:
       return emitAllSlice();
+    case StepKind::RegionAllReduce:
+      return emitRegionAllReduce(context, step);
     case StepKind::Compute:
       break;
     default:

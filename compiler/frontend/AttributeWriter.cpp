@@ -1,6 +1,7 @@
 #include "compiler/frontend/AttributeWriter.h"
 
 #include "compiler/frontend/ConstantValue.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -13,79 +14,58 @@ Json shardingsToJson(const std::vector<TensorSharding> &shardings) {
   return array;
 }
 
-struct FieldsOf {
-  JsonFields operator()(const NoAttrs &) const { return {}; }
-  JsonFields operator()(const ConstantAttrs &a) const {
-    return {{"value", constantValueToJson(a)}};
+/// The JSON of `field` in `attrs`; null when the field is not written.
+Json fieldToJson(const AttrField &field, const void *attrs) {
+  switch (field.kind) {
+  case AttrKind::Int:
+    return field.in<int64_t>(attrs);
+  case AttrKind::Ints:
+    return field.in<std::vector<int64_t>>(attrs);
+  case AttrKind::String:
+    return field.in<std::string>(attrs);
+  case AttrKind::Strings:
+    return field.in<std::vector<std::string>>(attrs);
+  case AttrKind::ComparisonDirection:
+    return comparisonDirectionName(field.in<ComparisonDirection>(attrs));
+  case AttrKind::BarrierDirection:
+    return barrierDirectionName(field.in<BarrierDirection>(attrs));
+  case AttrKind::Reducer:
+    return reducerName(field.in<Reducer>(attrs));
+  case AttrKind::OptionalReducer: {
+    const auto &reducer = field.in<std::optional<Reducer>>(attrs);
+    return reducer ? Json(reducerName(*reducer)) : Json();
   }
-  JsonFields operator()(const IotaAttrs &a) const { return {{"iota_dimension", a.iotaDimension}}; }
-  JsonFields operator()(const CompareAttrs &a) const {
-    return {{"comparison_direction", comparisonDirectionName(a.direction)}};
-  }
-  JsonFields operator()(const DotGeneralAttrs &a) const {
-    return {{"lhs_batching_dimensions", a.lhsBatchingDimensions},
-            {"rhs_batching_dimensions", a.rhsBatchingDimensions},
-            {"lhs_contracting_dimensions", a.lhsContractingDimensions},
-            {"rhs_contracting_dimensions", a.rhsContractingDimensions}};
-  }
-  JsonFields operator()(const TransposeAttrs &a) const { return {{"permutation", a.permutation}}; }
-  JsonFields operator()(const BroadcastInDimAttrs &a) const {
-    return {{"broadcast_dimensions", a.broadcastDimensions}};
-  }
-  JsonFields operator()(const ReduceAttrs &a) const {
-    return {{"dimensions", a.dimensions}, {"reducer", reducerName(a.reducer)}};
-  }
-  JsonFields operator()(const ConcatenateAttrs &a) const { return {{"dimension", a.dimension}}; }
-  JsonFields operator()(const SliceAttrs &a) const {
-    JsonFields fields{{"start_indices", a.startIndices}, {"limit_indices", a.limitIndices}};
-    if (a.stridesGiven)
-      fields.emplace_back("strides", a.strides);
-    return fields;
-  }
-  JsonFields operator()(const PadAttrs &a) const {
-    return {{"edge_padding_low", a.edgePaddingLow},
-            {"edge_padding_high", a.edgePaddingHigh},
-            {"interior_padding", a.interiorPadding}};
-  }
-  JsonFields operator()(const ReverseAttrs &a) const { return {{"dimensions", a.dimensions}}; }
-  JsonFields operator()(const PropagationBarrierAttrs &a) const {
-    return {{"allowed_direction", barrierDirectionName(a.allowedDirection)}};
-  }
-  JsonFields operator()(const CustomCallAttrs &a) const {
-    JsonFields fields{{"call_target_name", a.callTargetName}};
+  case AttrKind::Shardings:
+    return shardingsToJson(field.in<std::vector<TensorSharding>>(attrs));
+  case AttrKind::ShardingRule: {
     // Canonical text, like shardings: a pass may have changed the rule.
-    if (a.shardingRule)
-      fields.emplace_back("sharding_rule", printOpShardingRule(*a.shardingRule));
-    return fields;
+    const auto &rule = field.in<BoxedOptional<OpShardingRule>>(attrs);
+    return rule ? Json(printOpShardingRule(*rule)) : Json();
   }
-  JsonFields operator()(const ShardingGroupAttrs &a) const { return {{"group_id", a.groupId}}; }
-  JsonFields operator()(const ManualComputationAttrs &a) const {
-    return {{"in_shardings", shardingsToJson(a.inShardings)},
-            {"out_shardings", shardingsToJson(a.outShardings)},
-            {"manual_axes", a.manualAxes}};
+  case AttrKind::Constant:
+    return constantValueToJson(field.in<ConstantAttrs>(attrs));
+  case AttrKind::Region: // the graph writer's
+    return Json();
   }
-  JsonFields operator()(const AllReduceAttrs &a) const {
-    return {{"axes", a.axes}, {"reducer", reducerName(a.reducer)}};
-  }
-  JsonFields operator()(const AllGatherAttrs &a) const {
-    return {{"axes", a.axes}, {"dimension", a.dimension}};
-  }
-  JsonFields operator()(const ReduceScatterAttrs &a) const {
-    return {{"axes", a.axes}, {"dimension", a.dimension}, {"reducer", reducerName(a.reducer)}};
-  }
-  JsonFields operator()(const AllToAllAttrs &a) const {
-    return {{"axes", a.axes},
-            {"split_dimension", a.splitDimension},
-            {"concat_dimension", a.concatDimension}};
-  }
-  JsonFields operator()(const CollectivePermuteAttrs &a) const {
-    return {{"axes", a.axes}, {"shift", a.shift}};
-  }
-  JsonFields operator()(const AxisIndexAttrs &a) const { return {{"axis", a.axis}}; }
-};
+  return Json();
+}
 
 } // namespace
 
-JsonFields attributesToJson(const Attributes &attrs) { return std::visit(FieldsOf{}, attrs); }
+JsonFields attributesToJson(const Attributes &attrs) {
+  return std::visit(
+      [](const auto &alternative) {
+        JsonFields fields;
+        for (const AttrField &field : alternative.schema()) {
+          if (field.given && !field.isGiven(&alternative))
+            continue;
+          Json value = fieldToJson(field, &alternative);
+          if (!value.is_null())
+            fields.emplace_back(field.json, std::move(value));
+        }
+        return fields;
+      },
+      attrs);
+}
 
 } // namespace shardgen

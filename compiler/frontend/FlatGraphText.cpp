@@ -5,7 +5,7 @@
 #include "compiler/frontend/AttributeWriter.h"
 #include "compiler/frontend/FlatObjectPrinter.h"
 #include "compiler/frontend/JsonPrinter.h"
-#include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -93,13 +93,12 @@ void printSlot(FlatObjectPrinter &object, const RegionArgument &slot) {
 
 bool printFlatOp(const Graph &graph, const Op &op, std::string &out) {
   JsonFields attributes;
-  if (op.body || !op.metadata.empty() || anySet(op.distributions) ||
+  if (!op.regions.empty() || !op.metadata.empty() || anySet(op.distributions) ||
       !flatAttributes(op, attributes))
     return false;
   FlatObjectPrinter object(out, kIndent);
   object.string("op", op.name());
-  bool nullary =
-      op.kind == OpKind::Constant || op.kind == OpKind::Iota || op.kind == OpKind::AxisIndex;
+  bool nullary = opRow(op.kind).operands.size == 0;
   if (!nullary || !op.operands.empty())
     object.stringArray("operands", namesOf(graph, op.operands));
   bool plural = op.pluralResults || op.results.size() != 1;

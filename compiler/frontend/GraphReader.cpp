@@ -10,12 +10,12 @@
 #include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/NameTable.h"
-#include "compiler/frontend/OpAttributeKeys.h"
 #include "compiler/frontend/OriginMetadata.h"
 #include "compiler/frontend/PlainElementReader.h"
 #include "compiler/frontend/PlainJsonParser.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -52,15 +52,14 @@ bool definedLater(const Json &ops, size_t from, const std::string &name) {
   return false;
 }
 
+/// Ops without operands may leave out the `operands` key.
 bool isNullary(OpKind kind) {
-  return kind == OpKind::Constant || kind == OpKind::Iota || kind == OpKind::AxisIndex;
+  const OperandList &operands = opRow(kind).operands;
+  return operands.minimum() == 0 && !operands.variadic();
 }
 
 /// Ops whose result type cannot be inferred from operands and attributes.
-bool needsDeclaredType(OpKind kind) {
-  return kind == OpKind::Iota || kind == OpKind::Reshape || kind == OpKind::Convert ||
-         kind == OpKind::BroadcastInDim;
-}
+bool needsDeclaredType(OpKind kind) { return opRow(kind).results == ResultArity::Declared; }
 
 class GraphReader {
 public:
@@ -85,7 +84,10 @@ private:
   void readDeclaredTypes(const JsonObject &object, Op &op);
   void readResultShardings(const JsonObject &object, Op &op);
   void readResultDistributions(const JsonObject &object, Op &op);
-  std::unique_ptr<Region> readBody(const Json &json, const std::string &pointer);
+  /// An op's region (`what`: "manual_computation body", "reduce body"); it
+  /// sees no outer names.
+  void readRegion(const Json &json, const std::string &pointer, const std::string &what,
+                  Region &region);
 
   ValueId lookup(const Json &json, const PointerRef &pointer, const Scope &scope);
   /// Defines the name `json` (a string at `pointer`) for a value.
@@ -322,9 +324,16 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
   } else {
     op.attrs = readAttributes(op.kind, object);
   }
-  if (op.kind == OpKind::ManualComputation)
-    op.body = readBody(object.require("body"), object.pointerTo("body"));
-
+  // The op's regions: its schema's region fields, in order.
+  for (const AttrField &field : attributeSchema(op.kind)) {
+    if (field.kind != AttrKind::Region)
+      continue;
+    const Json *region = field.presence == AttrPresence::Required ? &object.require(field.json)
+                                                                  : object.find(field.json);
+    if (region)
+      readRegion(*region, object.pointerTo(field.json),
+                 std::string(op.name()) + " " + std::string(field.json), op.regions.add());
+  }
   defineResults(object, op, scope);
   return op;
 }
@@ -420,25 +429,24 @@ void GraphReader::readResultDistributions(const JsonObject &object, Op &op) {
     object.require(op.pluralResults ? "distributions" : "distribution");
 }
 
-std::unique_ptr<Region> GraphReader::readBody(const Json &json, const std::string &pointer) {
-  JsonObject object(json, pointer, "manual_computation body");
-  auto body = std::make_unique<Region>();
-  body->pointer = pointer;
-  body->metadata = object.checkKeys({"args", "ops", "return"});
+void GraphReader::readRegion(const Json &json, const std::string &pointer, const std::string &what,
+                             Region &region) {
+  JsonObject object(json, pointer, what);
+  region.pointer = pointer;
+  region.metadata = object.checkKeys({"args", "ops", "return"});
   Scope scope; // a body sees no outer names
   const Json &args = readArray(object.require("args"), object.at("args"));
   for (size_t i = 0; i < args.size(); ++i)
-    body->args.push_back(
+    region.args.push_back(
         readArgument(args[i], joinPointer(object.pointerTo("args"), i), "body argument", scope));
-  readOps(object.require("ops"), object.pointerTo("ops"), *body, scope);
+  readOps(object.require("ops"), object.pointerTo("ops"), region, scope);
   const Json &returned = readArray(object.require("return"), object.at("return"));
   for (size_t i = 0; i < returned.size(); ++i) {
     RegionResult result;
     result.pointer = joinPointer(object.pointerTo("return"), i);
     result.value = lookup(returned[i], result.pointer, scope);
-    body->results.push_back(std::move(result));
+    region.results.push_back(std::move(result));
   }
-  return body;
 }
 
 ValueId GraphReader::lookup(const Json &json, const PointerRef &pointer, const Scope &scope) {

@@ -6,7 +6,7 @@
 #include "compiler/frontend/DistributionJson.h"
 #include "compiler/frontend/FlatGraphText.h"
 #include "compiler/frontend/JsonPrinter.h"
-#include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -204,8 +204,7 @@ Json GraphWriter::opsToJson(const Region &region) const {
 Json GraphWriter::opToJson(const Op &op) const {
   Json object = objectWithRoom(8 + op.metadata.size());
   object["op"] = op.name();
-  bool nullary =
-      op.kind == OpKind::Constant || op.kind == OpKind::Iota || op.kind == OpKind::AxisIndex;
+  bool nullary = opRow(op.kind).operands.size == 0;
   if (!nullary || !op.operands.empty())
     object["operands"] = namesOf(op.operands);
   bool plural = op.pluralResults || op.results.size() != 1;
@@ -223,8 +222,10 @@ Json GraphWriter::opToJson(const Op &op) const {
   }
 
   JsonFields fields = attributesToJson(op.attrs);
-  if (op.body)
-    fields.emplace_back("body", bodyToJson(*op.body));
+  size_t region = 0; // the op's regions, by its schema's region fields
+  for (const AttrField &field : attributeSchema(op.kind))
+    if (field.kind == AttrKind::Region && region < op.regions.size())
+      fields.emplace_back(field.json, bodyToJson(op.regions[region++]));
   for (std::string_view key : attributeKeys(op.kind))
     for (auto &[fieldKey, value] : fields)
       if (fieldKey == key)

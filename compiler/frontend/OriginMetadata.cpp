@@ -124,8 +124,8 @@ void takeOrigins(Region &region) {
         op.origins.assign(origins->begin(), origins->end());
       op.statesOrigins = hasKey(op.metadata, key);
     }
-    if (op.body)
-      takeOrigins(*op.body);
+    for (Region &inner : op.regions)
+      takeOrigins(inner);
   }
 }
 

@@ -2,36 +2,27 @@
 
 #include <algorithm>
 
-#include "compiler/frontend/OpAttributeKeys.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
 namespace {
 
-/// Ops read here: their JSON path has no rule beyond the common keys and,
-/// for the last three, integer-array attributes.
+/// Ops read here: one result, operands required, no key beyond the common
+/// ones but integer-list attributes, and no slot of their own (a
+/// distribute's distribution).
 bool isPlainKind(OpKind kind) {
-  switch (kind) {
-  case OpKind::DotGeneral:
-  case OpKind::Transpose:
-  case OpKind::BroadcastInDim:
-    return true;
-  case OpKind::Constant: // value
-  case OpKind::Iota:     // nullary, attributes
-  case OpKind::AxisIndex:
-  case OpKind::ShardingGroup: // no result
-  case OpKind::Distribute:    // a distribution
-  case OpKind::ManualComputation:
+  const OpRow &row = opRow(kind);
+  if (row.operands.minimum() == 0 && !row.operands.variadic())
+    return false; // nullary: the `operands` key is optional
+  if (row.results != ResultArity::One && row.results != ResultArity::Declared)
     return false;
-  default:
-    return attributeKeys(kind).empty();
-  }
-}
-
-/// Ops whose result type cannot be inferred (the JSON path requires it).
-bool needsDeclaredType(OpKind kind) {
-  return kind == OpKind::Iota || kind == OpKind::Reshape || kind == OpKind::Convert ||
-         kind == OpKind::BroadcastInDim;
+  if (kind == OpKind::Distribute)
+    return false;
+  for (const AttrField &field : row.schema())
+    if (field.kind != AttrKind::Ints)
+      return false;
+  return true;
 }
 
 } // namespace
@@ -90,39 +81,22 @@ bool PlainElementReader::readInput(std::string_view text, const std::string &poi
 }
 
 bool PlainElementReader::readAttributes(OpKind kind, Attributes &attrs) {
-  auto integers = [&](std::string_view key, bool required, std::vector<int64_t> &values) {
-    const FlatMember *member = element_.find(key);
-    return member ? flatIntegers(*member, values) : !required;
-  };
-  switch (kind) {
-  case OpKind::DotGeneral: {
-    DotGeneralAttrs dot;
-    if (!integers("lhs_batching_dimensions", false, dot.lhsBatchingDimensions) ||
-        !integers("rhs_batching_dimensions", false, dot.rhsBatchingDimensions) ||
-        !integers("lhs_contracting_dimensions", false, dot.lhsContractingDimensions) ||
-        !integers("rhs_contracting_dimensions", false, dot.rhsContractingDimensions))
+  attrs = emptyAttributes(kind);
+  void *fields = attributeStruct(attrs);
+  for (const AttrField &field : attributeSchema(kind)) { // integer lists (isPlainKind)
+    const FlatMember *member = element_.find(field.json);
+    if (!member) {
+      if (field.presence == AttrPresence::Required)
+        return false;
+      continue;
+    }
+    if (!flatIntegers(*member, field.in<std::vector<int64_t>>(fields)))
       return false;
-    attrs = std::move(dot);
-    return true;
+    if (field.given)
+      *field.given(fields) = true;
   }
-  case OpKind::Transpose: {
-    TransposeAttrs transpose;
-    if (!integers("permutation", true, transpose.permutation))
-      return false;
-    attrs = std::move(transpose);
-    return true;
-  }
-  case OpKind::BroadcastInDim: {
-    BroadcastInDimAttrs broadcast;
-    if (!integers("broadcast_dimensions", true, broadcast.broadcastDimensions))
-      return false;
-    attrs = std::move(broadcast);
-    return true;
-  }
-  default:
-    attrs = NoAttrs{};
-    return true;
-  }
+  completeDefaults(attrs);
+  return true;
 }
 
 bool PlainElementReader::readOp(std::string_view text, const std::string &pointer, Op &op) {
@@ -141,7 +115,7 @@ bool PlainElementReader::readOp(std::string_view text, const std::string &pointe
   std::optional<TensorSharding> sharding;
   Attributes attrs;
   if (!operands || !flatStrings(*operands, strings_) || !newName("result", result) ||
-      !readOptionalType("type", type) || (needsDeclaredType(*kind) && !type) ||
+      !readOptionalType("type", type) || (opRow(*kind).results == ResultArity::Declared && !type) ||
       !readOptionalSharding(sharding) || (*kind == OpKind::ShardingConstraint && !sharding) ||
       !readAttributes(*kind, attrs))
     return false;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "compiler/interp/ElementFunctions.h"
 #include "compiler/interp/ElementMath.h"
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/interp/Kernels.h"
@@ -36,116 +37,6 @@ Literal mapBinary(const Literal &x, const Literal &y, const TensorType &resultTy
   return out;
 }
 
-std::string notDefined(OpKind kind, ElementType type) {
-  return std::string(opName(kind)) + " is not defined on " + std::string(elementTypeName(type)) +
-         " tensors";
-}
-
-template <typename Traits> Literal unary(OpKind kind, const Literal &x) {
-  using C = typename Traits::Compute;
-  switch (kind) {
-  case OpKind::Negate:
-    return mapUnary<Traits>(x, [](C v) { return math::negate(v); });
-  case OpKind::Abs:
-    return mapUnary<Traits>(x, [](C v) { return math::abs(v); });
-  case OpKind::Sign:
-    return mapUnary<Traits>(x, [](C v) { return math::sign(v); });
-  case OpKind::Not:
-    if constexpr (isBoolTraits<Traits>)
-      return mapUnary<Traits>(x, [](C v) { return C(!v); });
-    else if constexpr (!isFloatTraits<Traits>)
-      return mapUnary<Traits>(x, [](C v) { return C(~v); });
-    break;
-  default:
-    break;
-  }
-  if constexpr (isFloatTraits<Traits>) {
-    switch (kind) {
-    case OpKind::Exponential:
-      return mapUnary<Traits>(x, [](C v) { return std::exp(v); });
-    case OpKind::Log:
-      return mapUnary<Traits>(x, [](C v) { return std::log(v); });
-    case OpKind::Tanh:
-      return mapUnary<Traits>(x, [](C v) { return std::tanh(v); });
-    case OpKind::Sqrt:
-      return mapUnary<Traits>(x, [](C v) { return std::sqrt(v); });
-    case OpKind::Rsqrt:
-      return mapUnary<Traits>(x, [](C v) { return C(1) / std::sqrt(v); });
-    case OpKind::Logistic:
-      return mapUnary<Traits>(x, [](C v) { return C(1) / (C(1) + std::exp(-v)); });
-    case OpKind::Floor:
-      return mapUnary<Traits>(x, [](C v) { return std::floor(v); });
-    case OpKind::Ceil:
-      return mapUnary<Traits>(x, [](C v) { return std::ceil(v); });
-    case OpKind::Sine:
-      return mapUnary<Traits>(x, [](C v) { return std::sin(v); });
-    case OpKind::Cosine:
-      return mapUnary<Traits>(x, [](C v) { return std::cos(v); });
-    default:
-      break;
-    }
-  }
-  unsupported(notDefined(kind, x.elementType()));
-}
-
-template <typename Traits> Literal binary(OpKind kind, const Literal &x, const Literal &y) {
-  using C = typename Traits::Compute;
-  const TensorType &type = x.type();
-  switch (kind) {
-  case OpKind::Add:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::add(a, b); });
-  case OpKind::Subtract:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::subtract(a, b); });
-  case OpKind::Multiply:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::multiply(a, b); });
-  case OpKind::Divide:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::divide(a, b); });
-  case OpKind::Remainder:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::remainder(a, b); });
-  case OpKind::Maximum:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::maximum(a, b); });
-  case OpKind::Minimum:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::minimum(a, b); });
-  case OpKind::Power:
-    return mapBinary<Traits>(x, y, type, [](C a, C b) { return math::power(a, b); });
-  default:
-    break;
-  }
-  if constexpr (!isFloatTraits<Traits>) {
-    switch (kind) {
-    case OpKind::And:
-      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a & b); });
-    case OpKind::Or:
-      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a | b); });
-    case OpKind::Xor:
-      return mapBinary<Traits>(x, y, type, [](C a, C b) { return C(a ^ b); });
-    default:
-      break;
-    }
-  }
-  unsupported(notDefined(kind, x.elementType()));
-}
-
-template <typename C> bool compare(ComparisonDirection direction, C a, C b) {
-  // Plain C++ comparisons are IEEE's: every ordered comparison with NaN is
-  // false and NE is true.
-  switch (direction) {
-  case ComparisonDirection::EQ:
-    return a == b;
-  case ComparisonDirection::NE:
-    return a != b;
-  case ComparisonDirection::LT:
-    return a < b;
-  case ComparisonDirection::LE:
-    return a <= b;
-  case ComparisonDirection::GT:
-    return a > b;
-  case ComparisonDirection::GE:
-    return a >= b;
-  }
-  return false;
-}
-
 template <typename Traits, ComparisonDirection Direction>
 void compareAll(const Literal &x, const Literal &y, Literal &out) {
   using S = typename Traits::Storage;
@@ -173,13 +64,19 @@ template <typename Fn> void dispatchWidth(size_t width, Fn &&fn) {
 } // namespace
 
 Literal evalUnary(OpKind kind, const Literal &operand) {
-  return dispatchElementType(operand.elementType(),
-                             [&](auto traits) { return unary<decltype(traits)>(kind, operand); });
+  return dispatchElementType(operand.elementType(), [&](auto traits) {
+    using T = decltype(traits);
+    return withUnaryFunction<T>(kind, operand.elementType(),
+                                [&](auto fn) { return mapUnary<T>(operand, fn); });
+  });
 }
 
 Literal evalBinary(OpKind kind, const Literal &lhs, const Literal &rhs) {
-  return dispatchElementType(lhs.elementType(),
-                             [&](auto traits) { return binary<decltype(traits)>(kind, lhs, rhs); });
+  return dispatchElementType(lhs.elementType(), [&](auto traits) {
+    using T = decltype(traits);
+    return withBinaryFunction<T>(kind, lhs.elementType(),
+                                 [&](auto fn) { return mapBinary<T>(lhs, rhs, lhs.type(), fn); });
+  });
 }
 
 Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs) {

@@ -395,21 +395,20 @@ Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Litera
   return spread;
 }
 
-Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Literal &init,
-                     const Literal &operandBound, const Literal &initBound, const Literal &result) {
+Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Literal &operand,
+                     const Literal &init, const Literal &operandBound, const Literal &initBound,
+                     const Literal &result) {
   const ElementType type = result.elementType();
   if (!isFloat(type))
     return exactOrUnknown(result.shape(), {&operandBound, &initBound});
   int64_t count = 1; // the init value too
-  for (int64_t d : attrs.dimensions)
+  for (int64_t d : dims)
     count *= operand.shape()[d];
-  if (attrs.reducer == Reducer::Max || attrs.reducer == Reducer::Min) {
+  if (reducer == Reducer::Max || reducer == Reducer::Min) {
     // Both are exact and 1-Lipschitz in every operand, in any order.
-    ReduceAttrs largest = attrs;
-    largest.reducer = Reducer::Max;
-    return evalReduce(operandBound, initBound, largest);
+    return evalReduce(operandBound, initBound, dims, Reducer::Max);
   }
-  if (attrs.reducer == Reducer::Mul) {
+  if (reducer == Reducer::Mul) {
     if (!allZero(operandBound) || !allZero(initBound))
       return filled(result.shape(), kUnknown);
     Literal out = exactBounds(result.shape());
@@ -418,9 +417,50 @@ Literal reduceBounds(const ReduceAttrs &attrs, const Literal &operand, const Lit
           finish(type, result.getFloat(i), sumFactor(type, count) * std::fabs(result.getFloat(i)));
     return out;
   }
-  Literal spread = evalReduce(operandBound, initBound, attrs);
-  addSumBound(spread, evalReduce(magnitudes(operand), magnitudes(init), attrs), result, count);
+  Literal spread = evalReduce(operandBound, initBound, dims, reducer);
+  addSumBound(spread, evalReduce(magnitudes(operand), magnitudes(init), dims, reducer), result,
+              count);
   return spread;
+}
+
+/// Whether a scalar body gives the same bits in any order of application
+/// and grouping when its operands are exact: it only selects, compares and
+/// combines bits (argmax, argmin), or wraps integers (which associate).
+/// Float arithmetic rounds differently per order.
+bool reordersExactly(const Graph &graph, const Region &body) {
+  return std::all_of(body.ops.begin(), body.ops.end(), [&](const Op &op) {
+    switch (op.kind) {
+    case OpKind::Constant:
+    case OpKind::Compare:
+    case OpKind::Select:
+    case OpKind::Clamp:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+    case OpKind::Not:
+      return true;
+    case OpKind::Add:
+    case OpKind::Multiply:
+      return !isFloat(graph.type(op.results[0]).elementType);
+    default:
+      return false;
+    }
+  });
+}
+
+/// A general-body reduce (ScalarRegion.h): exact when its operands are and
+/// the body reorders exactly (a sharded reduce applies it in another
+/// order); else undetermined.
+std::vector<Literal> regionReduceBounds(const Graph &graph, const Op &op,
+                                        const std::vector<const Literal *> &operandBounds,
+                                        const std::vector<Literal> &results) {
+  const bool exact = allZero(operandBounds) && reordersExactly(graph, *op.body());
+  std::vector<Literal> out;
+  for (const Literal &result : results)
+    out.push_back(filled(result.shape(), exact ? 0.0 : kUnknown));
+  return out;
 }
 
 } // namespace
@@ -476,7 +516,10 @@ std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
   case OpKind::DotGeneral:
     return one(dotBounds(op.attr<DotGeneralAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
   case OpKind::Reduce:
-    return one(reduceBounds(op.attr<ReduceAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
+    if (std::optional<Reducer> reducer = simpleReducer(op))
+      return one(reduceBounds(op.attr<ReduceAttrs>().dimensions, *reducer, *x[0], *x[1], *e[0],
+                              *e[1], results[0]));
+    return regionReduceBounds(graph, op, e, results);
   case OpKind::CustomCall: {
     std::vector<Literal> out;
     for (const Literal &result : results)

@@ -112,7 +112,7 @@ private:
     if (manualComputationIsEmpty(op))
       return {};
     const DeviceGrid inner = manualGrid(graph_, op, grid);
-    Tracked body = run(*op.body, inner,
+    Tracked body = run(*op.body(), inner,
                        Tracked{sliceManualOperands(op, inner, operands),
                                sliceManualOperands(op, inner, operandBounds)});
     Tracked out{assembleManualResults(graph_, op, grid, inner, body.values),

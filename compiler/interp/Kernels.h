@@ -5,6 +5,7 @@
 // a GraphError with an empty pointer that the interpreter fills in.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "compiler/ir/Attributes.h"
@@ -12,6 +13,8 @@
 #include "compiler/ir/OpKind.h"
 
 namespace shardgen::interp {
+
+class ScalarRegion;
 
 // Elementwise.cpp
 Literal evalUnary(OpKind kind, const Literal &operand);
@@ -46,7 +49,15 @@ Literal extractBlock(const Literal &operand, const std::vector<int64_t> &offsets
 void insertBlock(Literal &target, const Literal &block, const std::vector<int64_t> &offsets);
 
 // Reduce.cpp
-Literal evalReduce(const Literal &operand, const Literal &init, const ReduceAttrs &attrs);
+/// reduce with one of the six simple reducers.
+Literal evalReduce(const Literal &operand, const Literal &init, const std::vector<int64_t> &dims,
+                   Reducer reducer);
+/// reduce with a general body (several inputs, any scalar body): each
+/// output element starts from the inits and takes its inputs in row-major
+/// order, acc = body(acc..., x...).
+std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
+                                      std::span<const Literal *const> inits,
+                                      const std::vector<int64_t> &dims, const ScalarRegion &body);
 /// Combines same-typed tensors elementwise with `reducer`, in the given order
 /// (floats accumulate in their compute type and round once): all_reduce's
 /// arithmetic.

@@ -1,6 +1,7 @@
 #include "compiler/interp/LocalOps.h"
 
 #include "compiler/interp/Kernels.h"
+#include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
 
 namespace shardgen::interp {
@@ -41,8 +42,14 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
   case OpKind::BroadcastInDim:
     return one(evalBroadcastInDim(*operands[0], op.attr<BroadcastInDimAttrs>().broadcastDimensions,
                                   resultType().shape));
-  case OpKind::Reduce:
-    return one(evalReduce(*operands[0], *operands[1], op.attr<ReduceAttrs>()));
+  case OpKind::Reduce: {
+    const auto &dims = op.attr<ReduceAttrs>().dimensions;
+    if (std::optional<Reducer> reducer = simpleReducer(op))
+      return one(evalReduce(*operands[0], *operands[1], dims, *reducer));
+    const size_t n = operands.size() / 2;
+    return evalReduceRegion(std::span(operands).first(n), std::span(operands).subspan(n), dims,
+                            ScalarRegion(graph, *op.body()));
+  }
   case OpKind::Concatenate:
     return one(evalConcatenate(operands, op.attr<ConcatenateAttrs>().dimension));
   case OpKind::Slice: {
@@ -59,6 +66,12 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
     return one(*operands[0]); // identities
+  case OpKind::OptimizationBarrier: {
+    std::vector<Literal> results;
+    for (const Literal *operand : operands)
+      results.push_back(*operand);
+    return results;
+  }
   case OpKind::ShardingGroup:
     return {}; // only constrains shardings
   case OpKind::CustomCall: {

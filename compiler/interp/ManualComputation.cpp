@@ -185,7 +185,7 @@ std::vector<PerDevice> evalManualComputation(const Graph &graph, const Op &op,
     return {}; // nothing goes in or out, so nothing the body does is observable
   const DeviceGrid inner = manualGrid(graph, op, outer);
   std::vector<PerDevice> bodyResults =
-      runBody(*op.body, inner, sliceManualOperands(op, inner, operands));
+      runBody(*op.body(), inner, sliceManualOperands(op, inner, operands));
   return assembleManualResults(graph, op, outer, inner, bodyResults);
 }
 

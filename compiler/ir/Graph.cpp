@@ -1,5 +1,9 @@
 #include "compiler/ir/Graph.h"
 
+#include <array>
+
+#include "compiler/ops/OpTable.h"
+
 namespace shardgen {
 
 const Mesh *Graph::findMesh(const std::string &meshName) const {
@@ -56,9 +60,9 @@ static void linkRegion(Graph &graph, Region &region) {
       value.argumentIndex = -1;
       value.region = &region;
     }
-    if (op.body) {
-      op.body->parentOp = &op;
-      linkRegion(graph, *op.body);
+    for (Region &inner : op.regions) {
+      inner.parentOp = &op;
+      linkRegion(graph, inner);
     }
   }
 }
@@ -81,8 +85,8 @@ static Op cloneOp(const Op &op) {
   copy.statesOrigins = op.statesOrigins;
   copy.attrs = op.attrs;
   copy.metadata = op.metadata;
-  if (op.body)
-    copy.body = std::make_unique<Region>(cloneRegion(*op.body));
+  for (const Region &inner : op.regions)
+    copy.regions.add() = cloneRegion(inner);
   return copy;
 }
 
@@ -110,19 +114,82 @@ Graph Graph::clone() const {
   return copy;
 }
 
+RegionRole regionRole(OpKind kind) {
+  static const std::array<RegionRole, kNumOpKinds> roles = [] {
+    std::array<RegionRole, kNumOpKinds> out{};
+    for (OpKind k : kAllOpKinds) {
+      out[static_cast<size_t>(k)] = RegionRole::Program;
+      for (const AttrField &field : attributeSchema(k))
+        if (field.kind == AttrKind::Region)
+          out[static_cast<size_t>(k)] = field.role;
+    }
+    return out;
+  }();
+  return roles[static_cast<size_t>(kind)];
+}
+
+OpKind reducerOpKind(Reducer reducer) {
+  switch (reducer) {
+  case Reducer::Add:
+    return OpKind::Add;
+  case Reducer::Mul:
+    return OpKind::Multiply;
+  case Reducer::Max:
+    return OpKind::Maximum;
+  case Reducer::Min:
+    return OpKind::Minimum;
+  case Reducer::And:
+    return OpKind::And;
+  case Reducer::Or:
+    return OpKind::Or;
+  }
+  return OpKind::Add;
+}
+
+std::optional<Reducer> simpleReducer(const Op &reduce) {
+  if (const auto *attrs = std::get_if<ReduceAttrs>(&reduce.attrs.get()); attrs && attrs->reducer)
+    return attrs->reducer;
+  const Region *body = reduce.body();
+  if (!body || body->args.size() != 2 || body->ops.size() != 1 || body->results.size() != 1)
+    return std::nullopt;
+  const Op &apply = body->ops[0];
+  if (apply.operands.size() != 2 || apply.results.size() != 1 ||
+      body->results[0].value != apply.results[0])
+    return std::nullopt;
+  const ValueId a = body->args[0].value, b = body->args[1].value;
+  if (!((apply.operands[0] == a && apply.operands[1] == b) ||
+        (apply.operands[0] == b && apply.operands[1] == a)))
+    return std::nullopt;
+  for (Reducer reducer :
+       {Reducer::Add, Reducer::Mul, Reducer::Max, Reducer::Min, Reducer::And, Reducer::Or})
+    if (reducerOpKind(reducer) == apply.kind)
+      return reducer;
+  return std::nullopt;
+}
+
 void walkOps(const Region &region, const std::function<void(const Op &)> &visit) {
   for (const auto &op : region.ops) {
     visit(op);
-    if (op.body)
-      walkOps(*op.body, visit);
+    if (regionRole(op.kind) == RegionRole::Program)
+      for (const Region &inner : op.regions)
+        walkOps(inner, visit);
   }
 }
 
 void walkMutableOps(Region &region, const std::function<void(Op &)> &visit) {
   for (auto &op : region.ops) {
     visit(op);
-    if (op.body)
-      walkMutableOps(*op.body, visit);
+    if (regionRole(op.kind) == RegionRole::Program)
+      for (Region &inner : op.regions)
+        walkMutableOps(inner, visit);
+  }
+}
+
+void walkAllOps(const Region &region, const std::function<void(const Op &)> &visit) {
+  for (const auto &op : region.ops) {
+    visit(op);
+    for (const Region &inner : op.regions)
+      walkAllOps(inner, visit);
   }
 }
 
@@ -146,8 +213,9 @@ Uses computeUses(const Graph &graph) {
   });
   std::function<void(const Region &)> countReturns = [&](const Region &region) {
     for (const auto &op : region.ops)
-      if (op.body)
-        countReturns(*op.body);
+      if (regionRole(op.kind) == RegionRole::Program)
+        for (const Region &inner : op.regions)
+          countReturns(inner);
     for (const auto &result : region.results)
       ++uses.returnCount[result.value];
   };

@@ -1,7 +1,8 @@
 #pragma once
 // The IR: a graph of SSA values and ops in regions. The top-level region's
-// arguments are the graph inputs and its results the graph outputs; a
-// manual_computation op owns a nested region (its body) with its own scope.
+// arguments are the graph inputs and its results the graph outputs; an op may
+// own regions of its own (a manual_computation's body, a reduce's body), each
+// with its own arguments, ops and returned values.
 //
 // Every entity remembers the JSON pointer it was read from, so later stages
 // report errors at the place the user wrote.
@@ -72,6 +73,55 @@ struct RegionArgument {
 };
 using RegionResult = RegionArgument;
 
+/// The regions an op owns, in order: 8 bytes, null for the many ops without
+/// any. A region never moves once added (values and ops point at it).
+class OpRegions {
+public:
+  OpRegions() = default;
+  OpRegions(OpRegions &&) noexcept = default;
+  OpRegions &operator=(OpRegions &&) noexcept = default;
+  OpRegions(const OpRegions &) = delete;
+  OpRegions &operator=(const OpRegions &) = delete;
+  ~OpRegions();
+
+  size_t size() const { return list_ ? list_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  Region &operator[](size_t i) { return *(*list_)[i]; }
+  const Region &operator[](size_t i) const { return *(*list_)[i]; }
+  /// Appends an empty region and returns it.
+  Region &add();
+
+  /// Iterates the regions themselves (not their owning pointers).
+  template <typename R, typename It> class Iterator {
+  public:
+    explicit Iterator(It at) : at_(at) {}
+    R &operator*() const { return **at_; }
+    R *operator->() const { return &**at_; }
+    Iterator &operator++() {
+      ++at_;
+      return *this;
+    }
+    bool operator==(const Iterator &other) const { return at_ == other.at_; }
+
+  private:
+    It at_;
+  };
+  using List = std::vector<std::unique_ptr<Region>>;
+  using iterator = Iterator<Region, List::iterator>;
+  using const_iterator = Iterator<const Region, List::const_iterator>;
+  iterator begin() { return iterator(list_ ? list_->begin() : List::iterator()); }
+  iterator end() { return iterator(list_ ? list_->end() : List::iterator()); }
+  const_iterator begin() const {
+    return const_iterator(list_ ? list_->cbegin() : List::const_iterator());
+  }
+  const_iterator end() const {
+    return const_iterator(list_ ? list_->cend() : List::const_iterator());
+  }
+
+private:
+  std::unique_ptr<List> list_;
+};
+
 struct Op {
   OpKind kind = OpKind::Constant;
   /// The file used the plural keys (`results`, `types`, `shardings`).
@@ -98,21 +148,40 @@ struct Op {
   /// from (empty: nothing to write beyond the metadata).
   InlineVector<ShardingOrigin, 1> origins;
   OpAttributes attrs;
-  std::unique_ptr<Region> body; // manual_computation only
+  /// Its regions: a manual_computation's body (a nested program), a reduce's
+  /// body when it is not one of the six simple reducers (a scalar body).
+  /// regionRole says how an op's regions run.
+  OpRegions regions;
   Metadata metadata;
 
   template <typename T> const T &attr() const { return std::get<T>(attrs.get()); }
   template <typename T> T &attr() { return std::get<T>(attrs.mutableGet()); }
   std::string_view name() const { return opName(kind); }
+  /// The first region (a manual_computation's or reduce's body), or null.
+  const Region *body() const { return regions.empty() ? nullptr : &regions[0]; }
+  Region *body() { return regions.empty() ? nullptr : &regions[0]; }
 };
+
+/// How an op's regions take part in the program (the role of the region
+/// fields of its attribute schema, compiler/ops; Program for an op without).
+RegionRole regionRole(OpKind kind);
+
+/// The simple reducer a reduce applies: its `reducer`, or its body when that
+/// body is one of the six (one `add`, `multiply`, `maximum`, `minimum`,
+/// `and` or `or` of its two arguments, returned), which then runs on their
+/// fast kernels and collectives; none for any other body (the general
+/// scalar-region path).
+std::optional<Reducer> simpleReducer(const Op &reduce);
+/// The StableHLO op a simple reducer applies.
+OpKind reducerOpKind(Reducer reducer);
 
 struct Region {
   std::vector<RegionArgument> args;
   std::vector<Op> ops;
   std::vector<RegionResult> results;
-  std::string pointer; // "" for the graph, ".../body" for a manual body
+  std::string pointer; // "" for the graph, ".../body" for an op's body
   Metadata metadata;
-  const Op *parentOp = nullptr; // the manual_computation owning this body
+  const Op *parentOp = nullptr; // the op owning this region (null for the graph)
 };
 
 /// The MLIR function a graph was imported from, so that the MLIR writer
@@ -122,6 +191,13 @@ struct EntryFunction {
   std::string name = "main";
   bool publicKeyword = true;
 };
+
+inline OpRegions::~OpRegions() = default;
+inline Region &OpRegions::add() {
+  if (!list_)
+    list_ = std::make_unique<List>();
+  return *list_->emplace_back(std::make_unique<Region>());
+}
 
 struct Graph {
   std::string name;
@@ -156,9 +232,13 @@ struct Graph {
   Graph clone() const;
 };
 
-/// Visits every op in program order, entering manual bodies before moving on.
+/// Visits every op that runs as a step, in program order: entering an op's
+/// program regions (a manual_computation's body) before moving on, not its
+/// scalar bodies (RegionRole).
 void walkOps(const Region &region, const std::function<void(const Op &)> &visit);
 void walkMutableOps(Region &region, const std::function<void(Op &)> &visit);
+/// Visits every op of every region, scalar bodies included, in program order.
+void walkAllOps(const Region &region, const std::function<void(const Op &)> &visit);
 
 /// Each value's users, in program order, in one flat array (no vector per
 /// value: large graphs have millions of values).

@@ -1,70 +1,29 @@
 #pragma once
-// Every op of the graph format (spec "Ops"), with its StableHLO name and
-// category.
+// Every op of the graph format (spec "Ops"): the enumerators, StableHLO
+// names and categories of the op table's rows (compiler/ops/Ops.def; the
+// rest of each row is in compiler/ops/OpTable.h).
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
 namespace shardgen {
 
-#define SHARDGEN_OP_KINDS(X)                                                                       \
-  X(Constant, "constant", Other)                                                                   \
-  X(Iota, "iota", Other)                                                                           \
-  X(Add, "add", ElementwiseBinary)                                                                 \
-  X(Subtract, "subtract", ElementwiseBinary)                                                       \
-  X(Multiply, "multiply", ElementwiseBinary)                                                       \
-  X(Divide, "divide", ElementwiseBinary)                                                           \
-  X(Maximum, "maximum", ElementwiseBinary)                                                         \
-  X(Minimum, "minimum", ElementwiseBinary)                                                         \
-  X(Power, "power", ElementwiseBinary)                                                             \
-  X(Remainder, "remainder", ElementwiseBinary)                                                     \
-  X(And, "and", ElementwiseBinary)                                                                 \
-  X(Or, "or", ElementwiseBinary)                                                                   \
-  X(Xor, "xor", ElementwiseBinary)                                                                 \
-  X(Negate, "negate", ElementwiseUnary)                                                            \
-  X(Abs, "abs", ElementwiseUnary)                                                                  \
-  X(Exponential, "exponential", ElementwiseUnary)                                                  \
-  X(Log, "log", ElementwiseUnary)                                                                  \
-  X(Tanh, "tanh", ElementwiseUnary)                                                                \
-  X(Sqrt, "sqrt", ElementwiseUnary)                                                                \
-  X(Rsqrt, "rsqrt", ElementwiseUnary)                                                              \
-  X(Logistic, "logistic", ElementwiseUnary)                                                        \
-  X(Floor, "floor", ElementwiseUnary)                                                              \
-  X(Ceil, "ceil", ElementwiseUnary)                                                                \
-  X(Sign, "sign", ElementwiseUnary)                                                                \
-  X(Not, "not", ElementwiseUnary)                                                                  \
-  X(Sine, "sine", ElementwiseUnary)                                                                \
-  X(Cosine, "cosine", ElementwiseUnary)                                                            \
-  X(Compare, "compare", ElementwiseOther)                                                          \
-  X(Select, "select", ElementwiseOther)                                                            \
-  X(Clamp, "clamp", ElementwiseOther)                                                              \
-  X(Convert, "convert", ElementwiseOther)                                                          \
-  X(DotGeneral, "dot_general", Other)                                                              \
-  X(Transpose, "transpose", Layout)                                                                \
-  X(Reshape, "reshape", Layout)                                                                    \
-  X(BroadcastInDim, "broadcast_in_dim", Broadcast)                                                 \
-  X(Reduce, "reduce", Other)                                                                       \
-  X(Concatenate, "concatenate", Other)                                                             \
-  X(Slice, "slice", Other)                                                                         \
-  X(Pad, "pad", Other)                                                                             \
-  X(Reverse, "reverse", Other)                                                                     \
-  X(ShardingConstraint, "sharding_constraint", Sharding)                                           \
-  X(Distribute, "distribute", Sharding)                                                            \
-  X(PropagationBarrier, "propagation_barrier", Sharding)                                           \
-  X(CustomCall, "custom_call", Other)                                                              \
-  X(ShardingGroup, "sharding_group", Sharding)                                                     \
-  X(ManualComputation, "manual_computation", Sharding)                                             \
-  X(AllReduce, "all_reduce", Collective)                                                           \
-  X(AllGather, "all_gather", Collective)                                                           \
-  X(ReduceScatter, "reduce_scatter", Collective)                                                   \
-  X(AllToAll, "all_to_all", Collective)                                                            \
-  X(CollectivePermute, "collective_permute", Collective)                                           \
-  X(AxisIndex, "axis_index", Collective)
-
 enum class OpKind {
-#define X(kind, name, category) kind,
-  SHARDGEN_OP_KINDS(X)
-#undef X
+#define SHARDGEN_OP(Kind, ...) Kind,
+#include "compiler/ops/Ops.def"
+};
+
+inline constexpr size_t kNumOpKinds = 0
+#define SHARDGEN_OP(...) +1
+#include "compiler/ops/Ops.def"
+    ;
+
+/// Every kind, in the table's order.
+inline constexpr std::array<OpKind, kNumOpKinds> kAllOpKinds = {
+#define SHARDGEN_OP(Kind, ...) OpKind::Kind,
+#include "compiler/ops/Ops.def"
 };
 
 /// What kind of op it is: the one classification every stage reads (verify
@@ -78,27 +37,43 @@ enum class OpCategory {
   Broadcast,         // broadcast_in_dim
   Sharding,          // sharding annotations as ops (constraint, group, barrier, ...)
   Collective,        // collectives inside manual computations
+  DataFlow,          // values flow through unchanged: optimization_barrier (ir/DataFlow.h)
   Other,
 };
 
-std::string_view opName(OpKind kind);
-OpCategory opCategory(OpKind kind);
+namespace detail {
+inline constexpr std::string_view kOpNames[] = {
+#define SHARDGEN_OP(Kind, Name, ...) Name,
+#include "compiler/ops/Ops.def"
+};
+inline constexpr OpCategory kOpCategories[] = {
+#define SHARDGEN_OP(Kind, Name, Category, ...) OpCategory::Category,
+#include "compiler/ops/Ops.def"
+};
+} // namespace detail
+
+constexpr std::string_view opName(OpKind kind) {
+  return detail::kOpNames[static_cast<size_t>(kind)];
+}
+constexpr OpCategory opCategory(OpKind kind) {
+  return detail::kOpCategories[static_cast<size_t>(kind)];
+}
 /// Accepts the name with or without the "stablehlo." prefix.
 std::optional<OpKind> parseOpKind(std::string_view name);
 
-inline bool isElementwise(OpKind kind) {
+constexpr bool isElementwise(OpKind kind) {
   auto c = opCategory(kind);
   return c == OpCategory::ElementwiseUnary || c == OpCategory::ElementwiseBinary;
 }
-inline bool isCollective(OpKind kind) { return opCategory(kind) == OpCategory::Collective; }
+constexpr bool isCollective(OpKind kind) { return opCategory(kind) == OpCategory::Collective; }
 /// Per element in Shardy's sense (isElementwise, and compare, select, clamp,
 /// convert): a value's sharding and distribution carry over to the result.
-inline bool isPerElement(OpKind kind) {
+constexpr bool isPerElement(OpKind kind) {
   return isElementwise(kind) || opCategory(kind) == OpCategory::ElementwiseOther;
 }
 /// Shardy's pass-through ops, first in its op-priority schedule: per-element
 /// and layout ops.
-inline bool isPassThrough(OpKind kind) {
+constexpr bool isPassThrough(OpKind kind) {
   return isPerElement(kind) || opCategory(kind) == OpCategory::Layout;
 }
 

@@ -1,4 +1,5 @@
 #include "compiler/mlir/MlirImporter.h"
+#include "compiler/ops/OpTable.h"
 
 #include <algorithm>
 #include <set>
@@ -268,7 +269,16 @@ private:
   struct OpAttributes;
   void readConstant(OpAttributes &a);
   void readDotGeneral(OpAttributes &a);
-  void readReduce(OpAttributes &a);
+  void readReduce(OpAttributes &a, std::vector<std::string> &callStack);
+  /// The op's region `block` into `body` (isolated from above): its
+  /// arguments (named by `argNames` when given), its ops, and the values
+  /// its `terminator` returns.
+  void readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
+                       const std::string &terminator, std::vector<std::string> &callStack,
+                       Region &body);
+  /// `applies OP` with a commutative op that is no simple reducer (xor):
+  /// the body OP(a, b).
+  void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
   void readCustomCall(OpAttributes &a);
   void readAllToAll(OpAttributes &a);
   void readShapeAttributes(OpAttributes &a);
@@ -279,9 +289,11 @@ private:
   struct ManualBodyHints {
     const Attribute *argNames, *argShardings, *argMetadata, *bodyMetadata;
   };
-  std::unique_ptr<Region> readManualBody(Op &ir, const Block &block, const ManualBodyHints &hints,
-                                         std::vector<std::string> &callStack);
+  void readManualBody(Op &ir, const Block &block, const ManualBodyHints &hints,
+                      std::vector<std::string> &callStack, Region &body);
   Reducer reducerOf(const Operation &op, const Block &region) const;
+  /// The simple reducer a one-input reduction region applies, if it is one.
+  static std::optional<Reducer> simpleReducerOf(const Block &region);
   std::vector<std::string> collectiveAxes(const Operation &op, AttrTaker &attrs, Op &ir);
   const Mesh &enclosingMesh(const Operation &op) const;
 
@@ -849,29 +861,43 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
   }
 }
 
-Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
+/// The simple reducers by the op they apply.
+const std::map<std::string, Reducer> &simpleReducers() {
   static const std::map<std::string, Reducer> reducers = {
       {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
       {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
       {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
-  auto refuse = [&](SourceLoc loc) -> Reducer {
-    failAt(loc, "the reduction region of '" + op.name +
-                    "' must apply one of stablehlo.add, multiply, maximum, minimum, and, or "
-                    "to its two arguments and return the result");
-  };
+  return reducers;
+}
+
+std::optional<Reducer> Importer::simpleReducerOf(const Block &region) {
   if (region.args.size() != 2 || region.ops.size() != 2)
-    return refuse(region.loc);
+    return std::nullopt;
   const Operation &apply = region.ops[0], &ret = region.ops[1];
-  auto it = reducers.find(apply.name);
-  if (it == reducers.end() || apply.operands.size() != 2 || apply.results.size() != 1 ||
+  auto it = simpleReducers().find(apply.name);
+  if (it == simpleReducers().end() || apply.operands.size() != 2 || apply.results.size() != 1 ||
       ret.operands.size() != 1 || ret.operands[0].name != apply.results[0] ||
-      (ret.name != "stablehlo.return" && ret.name != "sdy.return"))
-    return refuse(apply.loc);
+      (ret.name != "stablehlo.return" && ret.name != "sdy.return") ||
+      // the parser's own marks (`_short_types`) are no attributes of the op
+      !std::all_of(apply.attrs.begin(), apply.attrs.end(),
+                   [](const NamedAttribute &attr) { return ignorable(attr.name); }))
+    return std::nullopt;
   std::set<std::string> args{region.args[0].name, region.args[1].name};
   std::set<std::string> used{apply.operands[0].name, apply.operands[1].name};
   if (args != used || args.size() != 2)
-    return refuse(apply.loc);
+    return std::nullopt;
   return it->second;
+}
+
+Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
+  if (std::optional<Reducer> reducer = simpleReducerOf(region))
+    return *reducer;
+  failAt(region.ops.empty() || region.args.size() != 2 || region.ops.size() != 2
+             ? region.loc
+             : region.ops[0].loc,
+         "the reduction region of '" + op.name +
+             "' must apply one of stablehlo.add, multiply, maximum, minimum, and, or "
+             "to its two arguments and return the result");
 }
 
 const Mesh &Importer::enclosingMesh(const Operation &op) const {
@@ -1030,7 +1056,7 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, Reg
   case OpKind::DotGeneral:
     return readDotGeneral(a);
   case OpKind::Reduce:
-    return readReduce(a);
+    return readReduce(a, callStack);
   case OpKind::CustomCall:
     return readCustomCall(a);
   case OpKind::ManualComputation:
@@ -1195,27 +1221,77 @@ void Importer::readDotGeneral(OpAttributes &a) {
   ir.attrs = dot;
 }
 
-void Importer::readReduce(OpAttributes &a) {
+void Importer::readReduce(OpAttributes &a, std::vector<std::string> &callStack) {
   auto &[op, attrs, ir, places] = a;
   ReduceAttrs reduce;
   reduce.dimensions = a.ints({"dimensions"}, "dimensions");
-  if (ir.operands.size() != 2)
-    failAt(op.loc, "a reduce of several inputs is not supported (one input and its init value)");
+  const Attribute *argNames = attrs.take("shardgen.arg_names");
+  const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
+  // One input with one of the six simple reducers keeps the `reducer` form
+  // (JSON's, and what export writes back); any other body is a region.
+  const bool oneInput = ir.operands.size() == 2;
   if (const Attribute *applies = attrs.take("_applies")) {
-    static const std::map<std::string, Reducer> reducers = {
-        {"stablehlo.add", Reducer::Add},     {"stablehlo.multiply", Reducer::Mul},
-        {"stablehlo.maximum", Reducer::Max}, {"stablehlo.minimum", Reducer::Min},
-        {"stablehlo.and", Reducer::And},     {"stablehlo.or", Reducer::Or}};
-    auto it = reducers.find(applies->text);
-    if (it == reducers.end())
+    auto simple = simpleReducers().find(applies->text);
+    std::optional<OpKind> kind = kindOf(applies->text);
+    if (oneInput && simple != simpleReducers().end()) {
+      reduce.reducer = simple->second;
+    } else if (oneInput && kind == OpKind::Xor) {
+      compactBody(ir, *applies, *kind, ir.regions.add());
+    } else {
+      // StableHLO's compact form: one input, a commutative binary op.
       failAt(applies->loc, "reducer '" + applies->text +
-                               "' is not supported (add, multiply, maximum, minimum, and, or)");
-    reduce.reducer = it->second;
+                               "' is not supported (add, multiply, maximum, minimum, and, or, "
+                               "xor; other bodies are written as a region)");
+    }
   } else {
-    reduce.reducer = reducerOf(op, a.singleRegion());
+    const Block &block = a.singleRegion();
+    std::optional<Reducer> simple = oneInput && !argNames ? simpleReducerOf(block) : std::nullopt;
+    if (simple) {
+      reduce.reducer = simple;
+    } else {
+      if (argNames &&
+          (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+        failAt(argNames->loc, "expected one entry per body argument");
+      readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add());
+      ir.regions[0].metadata = metadata(bodyMetadata);
+    }
   }
-  places_.add(ir.pointer + "/reducer", op.loc);
+  if (reduce.reducer)
+    places_.add(ir.pointer + "/reducer", op.loc);
   ir.attrs = reduce;
+}
+
+void Importer::compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body) {
+  body.pointer = ir.pointer + "/body";
+  places_.add(body.pointer, applies.loc);
+  const std::optional<TensorType> &input = valueTypes_[ir.operands[0]];
+  std::optional<TensorType> scalar;
+  if (input)
+    scalar = TensorType{input->elementType, {}};
+  RegionState inner{body, body.pointer};
+  Names innerNames;
+  for (const char *name : {"lhs", "rhs"}) {
+    RegionArgument argument;
+    argument.pointer = body.pointer + "/args/" + std::to_string(body.args.size());
+    places_.add(argument.pointer, applies.loc);
+    argument.value = define(inner, innerNames, name, name, applies.loc, scalar, true);
+    body.args.push_back(std::move(argument));
+  }
+  Op apply;
+  apply.kind = kind;
+  apply.pointer = body.pointer + "/ops/0";
+  places_.add(apply.pointer, applies.loc);
+  apply.operands = {body.args[0].value, body.args[1].value};
+  apply.declaredTypes.resize(1);
+  apply.shardings.resize(1);
+  apply.distributions.resize(1);
+  body.ops.push_back(std::move(apply));
+  body.ops.back().results.push_back(
+      define(inner, innerNames, "result", "result", applies.loc, scalar));
+  RegionResult result;
+  result.pointer = body.pointer + "/return/0";
+  result.value = body.ops.back().results[0];
+  body.results.push_back(std::move(result));
 }
 
 void Importer::readCustomCall(OpAttributes &a) {
@@ -1230,7 +1306,6 @@ void Importer::readCustomCall(OpAttributes &a) {
     if (!parsed)
       failAt(rule->loc, "invalid sharding rule: " + error);
     call.shardingRule = std::move(*parsed);
-    call.shardingRuleText = rule->body;
     places_.add(ir.pointer + "/sharding_rule", rule->loc);
   }
   if (const Attribute *config = attrs.take("backend_config"))
@@ -1290,51 +1365,56 @@ void Importer::readManualComputation(OpAttributes &a, std::vector<std::string> &
   ir.attrs = std::move(manual);
 
   ManualBodyHints hints{argNames, argShardings, argMetadata, bodyMetadata};
-  ir.body = readManualBody(ir, block, hints, callStack);
+  readManualBody(ir, block, hints, callStack, ir.regions.add());
 }
 
-std::unique_ptr<Region> Importer::readManualBody(Op &ir, const Block &block,
-                                                 const ManualBodyHints &hints,
-                                                 std::vector<std::string> &callStack) {
+void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints &hints,
+                              std::vector<std::string> &callStack, Region &body) {
   const auto &[argNames, argShardings, argMetadata, bodyMetadata] = hints;
-  auto body = std::make_unique<Region>();
-  body->pointer = ir.pointer + "/body";
-  body->metadata = metadata(bodyMetadata);
-  places_.add(body->pointer, block.loc);
-  RegionState inner{*body, body->pointer};
+  manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
+  readRegionBlock(ir, block, argNames, "sdy.return", callStack, body);
+  manualStack_.pop_back();
+  body.metadata = metadata(bodyMetadata);
+  for (size_t i = 0; i < body.args.size(); ++i) {
+    if (argShardings && argShardings->elements[i].kind != Kind::Unit)
+      body.args[i].sharding = sharding(argShardings->elements[i], "a body argument");
+    if (argMetadata)
+      body.args[i].metadata = metadata(&argMetadata->elements[i]);
+  }
+}
+
+void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
+                               const std::string &terminator, std::vector<std::string> &callStack,
+                               Region &body) {
+  body.pointer = ir.pointer + "/body";
+  places_.add(body.pointer, block.loc);
+  RegionState inner{body, body.pointer};
   Names innerNames; // the body is isolated from above
   for (size_t i = 0; i < block.args.size(); ++i) {
     const BlockArgument &arg = block.args[i];
-    std::string pointer = body->pointer + "/args/" + std::to_string(i);
     RegionArgument argument;
-    argument.pointer = pointer;
-    if (argShardings && argShardings->elements[i].kind != Kind::Unit)
-      argument.sharding = sharding(argShardings->elements[i], "a body argument");
-    if (argMetadata)
-      argument.metadata = metadata(&argMetadata->elements[i]);
+    argument.pointer = body.pointer + "/args/" + std::to_string(i);
+    places_.add(argument.pointer, arg.loc);
+    places_.add(argument.pointer + "/type", arg.type.loc);
     std::string irName =
         argNames ? stringOf(argNames->elements[i], "shardgen.arg_names") : arg.name;
-    places_.add(pointer, arg.loc);
-    places_.add(pointer + "/type", arg.type.loc);
     argument.value =
         define(inner, innerNames, arg.name, irName, arg.loc, tensorType(arg.type), true);
-    body->args.push_back(std::move(argument));
+    body.args.push_back(std::move(argument));
   }
-  manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
   const Operation &ret = emitBlock(block, inner, innerNames, "", callStack);
-  manualStack_.pop_back();
-  if (ret.name != "sdy.return")
-    failAt(ret.loc, "the body of sdy.manual_computation must end in sdy.return");
+  if (ret.name != terminator)
+    failAt(ret.loc, "the body of " + mlirOpName(ir.kind) + " must end in " + terminator);
+  places_.add(body.pointer + "/return", ret.loc);
   for (size_t i = 0; i < ret.operands.size(); ++i) {
     RegionResult result;
-    result.pointer = body->pointer + "/return/" + std::to_string(i);
+    result.pointer = body.pointer + "/return/" + std::to_string(i);
     result.value = use(innerNames, ret.operands[i]);
     if (i < ret.operandTypes.size())
       checkUseType(result.value, ret.operandTypes[i]);
     places_.add(result.pointer, ret.operands[i].loc);
-    body->results.push_back(std::move(result));
+    body.results.push_back(std::move(result));
   }
-  return body;
 }
 
 } // namespace

@@ -115,6 +115,8 @@ private:
   void parseKeywordAttributes(Operation &op);
   void parsePrettyReduce(Operation &op);
   void parsePrettySlice(Operation &op);
+  /// `%a, %b : ta, tb`: the return ops and optimization_barrier.
+  void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
@@ -751,16 +753,18 @@ void Parser::parsePrettyReduce(Operation &op) {
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
   if (consumeWord("reducer")) {
-    std::vector<BlockArgument> args;
-    // reducer(%a: t, %b: t) (%c: t, %d: t) ...: one pair per operand; the
-    // importer refuses more than one operand.
+    // reducer(%acc0: t, %x0: t) (%acc1: u, %x1: u) ...: one pair per input,
+    // the block's arguments are every pair's first, then every pair's second
+    // (StableHLO's order: the accumulators, then the elements).
+    std::vector<BlockArgument> firsts, seconds;
     while (consumePunct("(")) {
-      args.push_back(parseBlockArgument(false));
+      firsts.push_back(parseBlockArgument(false));
       expectPunct(",");
-      args.push_back(parseBlockArgument(false));
+      seconds.push_back(parseBlockArgument(false));
       expectPunct(")");
     }
-    op.regions.push_back(parseRegion(true, args));
+    firsts.insert(firsts.end(), seconds.begin(), seconds.end());
+    op.regions.push_back(parseRegion(true, firsts));
   }
 }
 
@@ -834,6 +838,24 @@ void Parser::parsePrettyManual(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
+void Parser::parsePrettyValueList(Operation &op) {
+  // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
+  // (its attributes come first: `{...} %a, %b`).
+  const bool barrier = op.name == "stablehlo.optimization_barrier";
+  if (barrier)
+    parseOptionalAttrDict(op);
+  op.operands = parseOperandList();
+  parseOptionalAttrDict(op);
+  if (!op.operands.empty()) {
+    expectPunct(":");
+    do
+      op.operandTypes.push_back(parseType());
+    while (consumePunct(","));
+  }
+  if (barrier)
+    op.resultTypes = op.operandTypes;
+}
+
 void Parser::parsePretty(Operation &op) {
   const std::string &name = op.name;
   if (name == "stablehlo.reduce") {
@@ -895,16 +917,9 @@ void Parser::parsePretty(Operation &op) {
     op.attrs.push_back({key, parseAttribute(false)});
     parseOptionalAttrDict(op);
     parseTrailingTypes(op);
-  } else if (name == "stablehlo.return" || name == "func.return" || name == "return" ||
-             name == "sdy.return") {
-    op.operands = parseOperandList();
-    parseOptionalAttrDict(op);
-    if (!op.operands.empty()) {
-      expectPunct(":");
-      do
-        op.operandTypes.push_back(parseType());
-      while (consumePunct(","));
-    }
+  } else if (name == "stablehlo.optimization_barrier" || name == "stablehlo.return" ||
+             name == "func.return" || name == "return" || name == "sdy.return") {
+    parsePrettyValueList(op);
   } else if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
     // The common forms: `%a, %b[, key = value...] {attrs} : types`.
     op.operands = parseOperandList();

@@ -136,6 +136,9 @@ private:
   std::string results(const Op &op, OpParts &parts);
   std::string reducerRegion(Reducer reducer, ElementType element, int indent);
   void writeRegionOps(const Region &region, int indent);
+  /// A region's ops and its `terminator` (`sdy.return`, `stablehlo.return`),
+  /// one level deeper than `indent`, as text (not written yet).
+  std::string regionText(const Region &body, int indent, const std::string &terminator);
   void writeOp(const Op &op, int indent);
   /// What writeOp's steps share: `lhs` (`%x = `), the op's name, its
   /// attribute dictionary, its types in the short and the full form, and
@@ -149,6 +152,9 @@ private:
   void shapeOpText(const Op &op, OpText &text, OpParts &parts);
   void shardingOpText(const Op &op, OpText &text, OpParts &parts);
   void writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// A reduce whose body is no simple reducer: its region, in JAX's form
+  /// (`reducer(%a: t, %c: t) (%b: u, %d: u) { ... }`) or the generic one.
+  void writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent);
   void collectiveParts(const Op &op, OpParts &parts, int indent);
 
@@ -349,11 +355,15 @@ void Writer::writeOp(const Op &op, int indent) {
   parts.name = text.name;
 
   switch (op.kind) {
+  case OpKind::Reduce:
+    if (!op.attr<ReduceAttrs>().reducer)
+      return writeReduceBody(op, text, parts, indent);
+    computeOpText(op, text, parts, indent);
+    break;
   case OpKind::Constant:
   case OpKind::Iota:
   case OpKind::Compare:
   case OpKind::DotGeneral:
-  case OpKind::Reduce:
   case OpKind::CustomCall:
     computeOpText(op, text, parts, indent);
     break;
@@ -372,6 +382,13 @@ void Writer::writeOp(const Op &op, int indent) {
     break;
   case OpKind::ManualComputation:
     return writeManualComputation(op, text, parts, indent);
+  case OpKind::OptimizationBarrier: { // `{attrs} %a, %b : ta, tb`, as StableHLO prints it
+    std::vector<std::string> types;
+    for (ValueId operand : op.operands)
+      types.push_back(type(operand));
+    text.pretty = text.name + text.attrDict + " " + operands(op.operands) + " : " + join(types);
+    break;
+  }
   case OpKind::AllReduce:
   case OpKind::AllGather:
   case OpKind::ReduceScatter:
@@ -475,10 +492,10 @@ void Writer::computeOpText(const Op &op, OpText &text, OpParts &parts, int inden
     const auto &r = op.attr<ReduceAttrs>();
     parts.props.push_back("dimensions = " + denseArray(r.dimensions));
     parts.regions.push_back(
-        reducerRegion(r.reducer, graph_.type(op.operands[0]).elementType, indent));
+        reducerRegion(*r.reducer, graph_.type(op.operands[0]).elementType, indent));
     pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
-             reducerOpName(r.reducer) + " across dimensions = " + intList(r.dimensions) + attrDict +
-             " : " + functionType(op.operands, op.results);
+             reducerOpName(*r.reducer) + " across dimensions = " + intList(r.dimensions) +
+             attrDict + " : " + functionType(op.operands, op.results);
     break;
   }
   case OpKind::CustomCall: {
@@ -596,7 +613,7 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
   parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");
   parts.props.push_back("out_shardings = #sdy.sharding_per_value<" +
                         printShardingList(m.outShardings) + ">");
-  const Region &body = *op.body;
+  const Region &body = *op.body();
   std::vector<std::string> argNames, argTypes, argShardings, argMetadata;
   bool nameHint = false, shardingHint = false, metadataHint = false;
   for (const auto &arg : body.args) {
@@ -618,26 +635,9 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     parts.attrs.push_back("shardgen.arg_metadata = [" + join(argMetadata) + "]");
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
-  // The body goes into its own buffer, then into the op's text.
-  std::string saved = std::move(out_);
-  out_.clear();
   manualStack_.push_back(&op);
-  writeRegionOps(body, indent + 1);
+  std::string bodyText = regionText(body, indent, "sdy.return");
   manualStack_.pop_back();
-  std::vector<std::string> returned, returnedTypes;
-  for (const auto &result : body.results) {
-    returned.push_back(ssa_[result.value]);
-    returnedTypes.push_back(type(result.value));
-  }
-  if (generic_)
-    line(indent + 1,
-         "\"sdy.return\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
-  else
-    line(indent + 1,
-         "sdy.return" +
-             (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
-  std::string bodyText = std::move(out_);
-  out_ = std::move(saved);
   std::string pad(2 * indent, ' ');
   if (generic_) {
     parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
@@ -651,6 +651,65 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     out_ += bodyText;
     line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
   }
+}
+
+void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const Region &body = *op.body();
+  parts.props.push_back("dimensions = " + denseArray(op.attr<ReduceAttrs>().dimensions));
+  const size_t n = op.operands.size() / 2;
+  std::vector<std::string> names, argTypes;
+  bool nameHint = false;
+  for (const auto &arg : body.args) {
+    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
+    names.push_back(graph_.value(arg.value).name);
+    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+  }
+  if (nameHint)
+    parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
+  if (!body.metadata.empty())
+    parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
+  std::string bodyText = regionText(body, indent, "stablehlo.return");
+  std::string pad(2 * indent, ' ');
+  if (generic_) {
+    parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
+    return writeGeneric(op, text.lhs, parts, indent);
+  }
+  // As JAX prints it: the inputs paired with their inits, the body's
+  // arguments paired as (accumulator, element) per input.
+  std::vector<std::string> inputs;
+  std::string reducer;
+  for (size_t i = 0; i < n; ++i) {
+    inputs.push_back("(" + ssa_[op.operands[i]] + " init: " + ssa_[op.operands[n + i]] + ")");
+    reducer += "(" + argTypes[i] + ", " + argTypes[n + i] + ") ";
+  }
+  const std::string attrDict = parts.attrs.empty() ? "" : " {" + join(parts.attrs) + "}";
+  line(indent, text.lhs + text.name + join(inputs) +
+                   " across dimensions = " + intList(op.attr<ReduceAttrs>().dimensions) + attrDict +
+                   " : " + functionType(op.operands, op.results));
+  line(indent, " reducer" + reducer + " {");
+  out_ += bodyText;
+  line(indent, "}");
+}
+
+std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {
+  // The body goes into its own buffer, then into the op's text.
+  std::string saved = std::move(out_);
+  out_.clear();
+  writeRegionOps(body, indent + 1);
+  std::vector<std::string> returned, returnedTypes;
+  for (const auto &result : body.results) {
+    returned.push_back(ssa_[result.value]);
+    returnedTypes.push_back(type(result.value));
+  }
+  if (generic_)
+    line(indent + 1,
+         "\"" + terminator + "\"(" + join(returned) + ") : (" + join(returnedTypes) + ") -> ()");
+  else
+    line(indent + 1,
+         terminator + (returned.empty() ? "" : " " + join(returned) + " : " + join(returnedTypes)));
+  std::string text = std::move(out_);
+  out_ = std::move(saved);
+  return text;
 }
 
 void Writer::writeRegionOps(const Region &region, int indent) {

@@ -10,6 +10,7 @@ bool isCommunication(StepKind kind) {
   case StepKind::AllToAll:
   case StepKind::CollectivePermute:
   case StepKind::AllReduce:
+  case StepKind::RegionAllReduce:
   case StepKind::ReduceScatter:
   case StepKind::Broadcast:
   case StepKind::Redistribute:
@@ -17,6 +18,8 @@ bool isCommunication(StepKind kind) {
   case StepKind::Compute:
   case StepKind::AllSlice:
   case StepKind::Alias:
+  case StepKind::Loop: // their blocks' steps may communicate
+  case StepKind::Branch:
     return false;
   }
   return false;
@@ -61,6 +64,7 @@ std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
       mine.received = groupBytes[leaders[device]] - in;
       break;
     case StepKind::AllReduce:
+    case StepKind::RegionAllReduce: // per value; an all_gather of equal pieces
       mine.sent = mine.received = in * (groupSize - 1);
       break;
     case StepKind::ReduceScatter:
@@ -80,6 +84,22 @@ std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
       break;
     default:
       break;
+    }
+  }
+  return traffic;
+}
+
+std::vector<DeviceTraffic> stepTraffic(const SpmdProgram &program, const SpmdStep &step) {
+  std::vector<DeviceTraffic> traffic = stepTraffic(
+      program.mesh, step, program.layout(step.inputs[0]), program.layout(step.outputs[0]));
+  if (step.kind != StepKind::RegionAllReduce)
+    return traffic;
+  for (size_t i = 1; i < step.inputs.size(); ++i) {
+    std::vector<DeviceTraffic> more = stepTraffic(
+        program.mesh, step, program.layout(step.inputs[i]), program.layout(step.outputs[i]));
+    for (size_t device = 0; device < traffic.size(); ++device) {
+      traffic[device].sent += more[device].sent;
+      traffic[device].received += more[device].received;
     }
   }
   return traffic;

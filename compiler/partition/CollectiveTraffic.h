@@ -23,5 +23,8 @@ bool isCommunication(StepKind kind);
 /// and `output` are the layouts of its (first) input and output.
 std::vector<DeviceTraffic> stepTraffic(const Mesh &mesh, const SpmdStep &step,
                                        const ShardLayout &input, const ShardLayout &output);
+/// The same for a step of `program`, over all its values (a RegionAllReduce
+/// moves each of its inputs).
+std::vector<DeviceTraffic> stepTraffic(const SpmdProgram &program, const SpmdStep &step);
 
 } // namespace shardgen

@@ -13,10 +13,11 @@ std::vector<SpmdValueId> bufferOf(const SpmdProgram &program) {
   std::vector<SpmdValueId> buffer(program.values.size());
   for (size_t v = 0; v < buffer.size(); ++v)
     buffer[v] = static_cast<SpmdValueId>(v);
-  for (const auto &step : program.steps)
+  forEachStep(program.steps, [&](const SpmdStep &step) {
     if (step.kind == StepKind::Alias)
       for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
         buffer[step.outputs[i]] = buffer[step.inputs[i]];
+  });
   return buffer;
 }
 
@@ -39,6 +40,11 @@ struct BufferLiveness {
         last[buffer[v]] = std::max(last[buffer[v]], s);
       for (SpmdValueId v : program.steps[s].outputs)
         last[buffer[v]] = std::max(last[buffer[v]], s);
+      // A loop's or branch's own values all live while it runs.
+      forEachNestedValue(program.steps[s], [&](SpmdValueId v) {
+        first[buffer[v]] = std::min(first[buffer[v]], s);
+        last[buffer[v]] = std::max(last[buffer[v]], s);
+      });
     }
     for (SpmdValueId output : program.liveOutValues())
       last[buffer[output]] = numSteps;
@@ -95,23 +101,24 @@ std::vector<int64_t> peakBufferBytes(const SpmdProgram &program) {
 CommunicationManifest computeManifest(const SpmdProgram &program) {
   CommunicationManifest manifest;
   for (size_t s = 0; s < program.steps.size(); ++s) {
-    const SpmdStep &step = program.steps[s];
-    if (!isCommunication(step.kind))
-      continue;
-    CollectiveRecord record;
-    record.step = s;
-    record.pointer = step.pointer;
-    record.kind = step.kind;
-    record.axes = step.axes;
-    record.traffic = stepTraffic(program.mesh, step, program.layout(step.inputs[0]),
-                                 program.layout(step.outputs[0]));
-    // A redistribution where every device already holds what it needs is a
-    // local re-chunking (as an all_slice): nothing to list.
-    if (step.kind == StepKind::Redistribute &&
-        std::all_of(record.traffic.begin(), record.traffic.end(),
-                    [](const DeviceTraffic &t) { return t.sent == 0 && t.received == 0; }))
-      continue;
-    manifest.collectives.push_back(std::move(record));
+    forEachStep(std::span(program.steps).subspan(s, 1), [&](const SpmdStep &step) {
+      if (!isCommunication(step.kind))
+        return;
+      CollectiveRecord record;
+      record.step = s;
+      record.collective = &step;
+      record.pointer = step.pointer;
+      record.kind = step.kind;
+      record.axes = step.axes;
+      record.traffic = stepTraffic(program, step);
+      // A redistribution where every device already holds what it needs is
+      // a local re-chunking (as an all_slice): nothing to list.
+      if (step.kind == StepKind::Redistribute &&
+          std::all_of(record.traffic.begin(), record.traffic.end(),
+                      [](const DeviceTraffic &t) { return t.sent == 0 && t.received == 0; }))
+        return;
+      manifest.collectives.push_back(std::move(record));
+    });
   }
   manifest.peakBufferBytes = peakBufferBytes(program);
   return manifest;

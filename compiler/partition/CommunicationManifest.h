@@ -13,7 +13,10 @@
 namespace shardgen {
 
 struct CollectiveRecord {
-  size_t step = 0;     // index into SpmdProgram::steps
+  size_t step = 0; // index into SpmdProgram::steps (of the loop or branch holding it)
+  /// The communication step itself (a step of a loop's or branch's block
+  /// runs once per iteration or when its case is taken).
+  const SpmdStep *collective = nullptr;
   std::string pointer; // JSON pointer of the op (or input/output) it serves
   StepKind kind = StepKind::AllReduce;
   std::vector<AxisRef> axes;

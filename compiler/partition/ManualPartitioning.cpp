@@ -64,7 +64,7 @@ std::vector<AxisRef> fullAxes(const std::vector<std::string> &names) {
 
 void RegionPartitioner::partitionManualComputation(const Op &op) {
   const auto &attrs = op.attr<ManualComputationAttrs>();
-  const Region &body = *op.body;
+  const Region &body = *op.body();
 
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const TensorType &localType = graph_.type(body.args[i].value);

@@ -41,8 +41,8 @@ private:
         visit(attrs.inShardings[i], joinPointer(joinPointer(op.pointer, "in_shardings"), i));
       for (size_t i = 0; i < attrs.outShardings.size(); ++i)
         visit(attrs.outShardings[i], joinPointer(joinPointer(op.pointer, "out_shardings"), i));
-      if (op.body)
-        visitRegion(*op.body);
+      if (const Region *body = op.body())
+        visitRegion(*body);
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Progress.h"
 #include "compiler/partition/FactorAxes.h"
@@ -11,12 +12,34 @@
 namespace shardgen {
 namespace {
 
+/// A general body applies the inits once per shard of a sharded reduced dim
+/// (and once more combining the shards): harmless when the inits are
+/// constants the body keeps, body(init, init) = init, as argmax's (-inf, 0)
+/// is for its body. (For a body that is associative and commutative, any
+/// number of inits then gives the same result as one.)
+bool regionReductionSplits(const Graph &graph, const Op &op) {
+  const size_t n = op.operands.size() / 2;
+  std::vector<uint64_t> arguments, results(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Op *init = graph.value(op.operands[n + i]).definingOp;
+    if (!init || init->kind != OpKind::Constant)
+      return false;
+    arguments.push_back(interp::loadScalarBits(init->attr<ConstantAttrs>().value, 0));
+  }
+  arguments.insert(arguments.end(), arguments.begin(), arguments.end());
+  interp::ScalarRegion(graph, *op.body()).run(arguments, results);
+  return std::equal(results.begin(), results.end(), arguments.begin());
+}
+
 /// A reduce adds its init once per shard of a sharded reduced dim; that is
 /// only harmless for idempotent reducers or an init that is the identity.
 bool reductionSplits(const Graph &graph, const Op &op) {
   if (op.kind != OpKind::Reduce)
     return true;
-  Reducer reducer = op.attr<ReduceAttrs>().reducer;
+  std::optional<Reducer> simple = simpleReducer(op);
+  if (!simple)
+    return regionReductionSplits(graph, op);
+  Reducer reducer = *simple;
   if (reducer != Reducer::Add && reducer != Reducer::Mul)
     return true;
   const Op *init = graph.value(op.operands[1]).definingOp;
@@ -82,6 +105,7 @@ void RegionPartitioner::partitionOp(const Op &op) {
   case OpKind::ShardingConstraint:
   case OpKind::Distribute:
   case OpKind::PropagationBarrier:
+  case OpKind::OptimizationBarrier:
     return partitionIdentity(op);
   case OpKind::ManualComputation:
     return partitionManualComputation(op);
@@ -95,7 +119,9 @@ void RegionPartitioner::partitionOp(const Op &op) {
 }
 
 void RegionPartitioner::partitionIdentity(const Op &op) {
-  held_[op.results[0]] = reshard(held_[op.operands[0]], resultLayout(op, 0), &op, op.pointer);
+  // Each operand becomes its result (optimization_barrier: several).
+  for (size_t i = 0; i < op.results.size() && i < op.operands.size(); ++i)
+    held_[op.results[i]] = reshard(held_[op.operands[i]], resultLayout(op, i), &op, op.pointer);
 }
 
 namespace {
@@ -128,7 +154,8 @@ bool RegionPartitioner::partitionChunkwise(const Op &op) {
     }
   } else if (op.kind == OpKind::Reduce) {
     const TensorType &input = graph_.type(op.operands[0]);
-    if (op.operands.size() != 2 || input.numElements() == 0)
+    // Chunk by chunk: one input, a simple reducer (the chunk kernels').
+    if (op.operands.size() != 2 || input.numElements() == 0 || !simpleReducer(op))
       return false;
     // Each chunk holds the reduced dims whole: one output chunk per chunk.
     Distribution whole = distribution;
@@ -177,7 +204,11 @@ void RegionPartitioner::partitionByRule(const Op &op) {
     request.resultAxes.push_back(dimAxesOf(wanted.back()));
   }
   request.allowShardedReduction = reductionSplits(graph_, op);
-  Reducer reducer = op.kind == OpKind::Reduce ? op.attr<ReduceAttrs>().reducer : Reducer::Add;
+  // A general reduce body combines its shards jointly (RegionAllReduce), no
+  // reducer of a collective can.
+  const std::optional<Reducer> simple =
+      op.kind == OpKind::Reduce ? simpleReducer(op) : std::optional(Reducer::Add);
+  const Reducer reducer = simple.value_or(Reducer::Add);
 
   auto localComputation = [&](const FactorAxes &axes) {
     LocalComputation local;
@@ -204,10 +235,12 @@ void RegionPartitioner::partitionByRule(const Op &op) {
   // Results first (the usual choice), or sharded contractions first with a
   // reduce_scatter afterwards: whichever moves fewer bytes.
   LocalComputation local = localComputation(assignFactorAxes(mesh_, request));
-  request.reductionFirst = true;
-  LocalComputation alternative = localComputation(assignFactorAxes(mesh_, request));
-  if (alternative.bytesMoved < local.bytesMoved)
-    local = std::move(alternative);
+  if (simple) { // a reduce_scatter takes a simple reducer
+    request.reductionFirst = true;
+    LocalComputation alternative = localComputation(assignFactorAxes(mesh_, request));
+    if (alternative.bytesMoved < local.bytesMoved)
+      local = std::move(alternative);
+  }
 
   SpmdStep step;
   step.kind = StepKind::Compute;
@@ -220,8 +253,31 @@ void RegionPartitioner::partitionByRule(const Op &op) {
         addValue(graph_.value(op.results[r]).name, local.results[r], op.results[r]));
   std::vector<SpmdValueId> computed = step.outputs;
   program_.steps.push_back(std::move(step));
+  if (!simple && !local.results.empty() && !local.results[0].partialAxes.empty())
+    computed = combinePartials(op, computed);
   for (size_t r = 0; r < op.results.size(); ++r)
     held_[op.results[r]] = reshard(computed[r], wanted[r], &op, op.pointer);
+}
+
+std::vector<SpmdValueId>
+RegionPartitioner::combinePartials(const Op &op, const std::vector<SpmdValueId> &partials) {
+  SpmdStep step;
+  step.kind = StepKind::RegionAllReduce;
+  step.op = &op;
+  step.pointer = op.pointer;
+  step.axes = program_.layout(partials[0]).partialAxes;
+  step.inputs = partials;
+  for (size_t r = 0; r < partials.size(); ++r) {
+    ShardLayout full = program_.layout(partials[r]);
+    full.partialAxes.clear();
+    full.sharding.unreduced.clear();
+    step.outputs.push_back(
+        addValue(graph_.value(op.results[r]).name + "." + std::to_string(program_.values.size()),
+                 std::move(full), op.results[r]));
+  }
+  std::vector<SpmdValueId> combined = step.outputs;
+  program_.steps.push_back(std::move(step));
+  return combined;
 }
 
 ShardLayout RegionPartitioner::wantedLayout(const TensorType &type,

@@ -30,6 +30,9 @@ private:
   void partitionIdentity(const Op &op);
   void partitionManualComputation(const Op &op);
   void partitionCollective(const Op &op);
+  /// The full values of a general-body reduce from its partial results
+  /// (partial over the sharded reduced dims' axes): one RegionAllReduce.
+  std::vector<SpmdValueId> combinePartials(const Op &op, const std::vector<SpmdValueId> &partials);
 
   /// The layout a sharding slot (at `pointer`) asks for; replicated when
   /// absent or on another (trivial) mesh. Throws GraphError when the

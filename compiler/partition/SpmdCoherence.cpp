@@ -39,12 +39,22 @@ public:
       : program_(program), step_(step), mesh_(program.mesh), groupCache_(groupCache) {}
 
   void check() {
-    if (step_.inputs.size() != 1 || step_.outputs.size() != 1)
+    // A RegionAllReduce reduces several values at once, each as an all_reduce.
+    const bool several = step_.kind == StepKind::RegionAllReduce;
+    if (several ? step_.inputs.empty() || step_.inputs.size() != step_.outputs.size()
+                : step_.inputs.size() != 1 || step_.outputs.size() != 1)
       fail(0, 0,
            "has " + std::to_string(step_.inputs.size()) + " inputs and " +
-               std::to_string(step_.outputs.size()) + " outputs, not one each");
-    in_ = &program_.layout(step_.inputs[0]);
-    out_ = &program_.layout(step_.outputs[0]);
+               std::to_string(step_.outputs.size()) + " outputs, not " +
+               (several ? "as many of each" : "one each"));
+    for (size_t i = 0; i < step_.inputs.size(); ++i)
+      checkValue(program_.layout(step_.inputs[i]), program_.layout(step_.outputs[i]));
+  }
+
+private:
+  void checkValue(const ShardLayout &in, const ShardLayout &out) {
+    in_ = &in;
+    out_ = &out;
     if (in_->globalType.elementType != out_->globalType.elementType)
       fail(0, 0,
            "sends " + std::string(elementTypeName(in_->globalType.elementType)) + " and receives " +
@@ -65,7 +75,6 @@ public:
       checkGroup(group);
   }
 
-private:
   [[noreturn]] void fail(int64_t a, int64_t b, const std::string &what) const {
     std::string devices =
         a == b ? "device " + std::to_string(a)
@@ -194,6 +203,7 @@ private:
     const int64_t n = static_cast<int64_t>(group.size());
     switch (step_.kind) {
     case StepKind::AllReduce:
+    case StepKind::RegionAllReduce:
       sameSends(group);
       return receivesOnly(group, sends(leader), leader);
     case StepKind::ReduceScatter:
@@ -290,11 +300,66 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Every device must take the same path through a loop or branch (its
+/// condition or index a scalar every device holds whole), so the
+/// collectives of its blocks stay matched; and a value copied from one
+/// buffer into another (inputs into carried values, block results into
+/// them or into the outputs) must have the same pieces.
+void checkStructured(const SpmdProgram &program, const SpmdStep &step) {
+  auto fail = [&](const std::string &what) {
+    throw SpmdCoherenceError(step.pointer, 0, 0,
+                             std::string(stepKindName(step.kind)) + " step: " + what);
+  };
+  auto wholeScalar = [&](SpmdValueId v, ElementType type) {
+    const ShardLayout &layout = program.layout(v);
+    return layout.rank() == 0 && layout.partialAxes.empty() && !layout.isDistributed() &&
+           layout.globalType.elementType == type;
+  };
+  auto samePieces = [&](SpmdValueId a, SpmdValueId b, const std::string &what) {
+    if (!samePieceShapes(program.layout(a), program.layout(b)) ||
+        program.layout(a).globalType != program.layout(b).globalType)
+      fail(what + " " + program.values[a].name + " and " + program.values[b].name +
+           " are laid out differently");
+  };
+  if (step.kind == StepKind::Loop) {
+    if (step.blocks.size() != 2 || step.blocks[0].results.size() != 1)
+      fail("needs a condition block with one result and a body block");
+    if (!wholeScalar(step.blocks[0].results[0], ElementType::I1))
+      fail("its condition is not an i1 scalar every device holds whole");
+    const size_t n = step.carried.size();
+    if (step.inputs.size() < n || step.outputs.size() != n || step.blocks[1].results.size() != n)
+      fail("needs one input, body result and output per carried value");
+    for (size_t i = 0; i < n; ++i) {
+      samePieces(step.inputs[i], step.carried[i], "carried value");
+      samePieces(step.blocks[1].results[i], step.carried[i], "carried value");
+      samePieces(step.carried[i], step.outputs[i], "carried value");
+    }
+    return;
+  }
+  if (step.inputs.empty() || !wholeScalar(step.inputs[0], ElementType::I32))
+    fail("its index is not an i32 scalar every device holds whole");
+  if (step.blocks.empty())
+    fail("has no case");
+  for (const SpmdBlock &block : step.blocks) {
+    if (block.results.size() != step.outputs.size())
+      fail("needs one result per output in every case");
+    for (size_t i = 0; i < block.results.size(); ++i)
+      samePieces(block.results[i], step.outputs[i], "case result");
+  }
+}
+
+} // namespace
+
 void verifySpmdCoherence(const SpmdProgram &program) {
   GroupCache groupCache;
-  for (const SpmdStep &step : program.steps)
-    if (isCommunication(step.kind))
+  forEachStep(program.steps, [&](const SpmdStep &step) {
+    if (isStructured(step))
+      checkStructured(program, step);
+    else if (isCommunication(step.kind))
       StepChecker(program, step, groupCache).check();
+  });
 }
 
 } // namespace shardgen

@@ -15,6 +15,7 @@ std::string_view stepKindName(StepKind kind) {
   case StepKind::CollectivePermute:
     return "collective_permute";
   case StepKind::AllReduce:
+  case StepKind::RegionAllReduce:
     return "all_reduce";
   case StepKind::ReduceScatter:
     return "reduce_scatter";
@@ -24,6 +25,10 @@ std::string_view stepKindName(StepKind kind) {
     return "alias";
   case StepKind::Redistribute:
     return "redistribute";
+  case StepKind::Loop:
+    return "loop";
+  case StepKind::Branch:
+    return "branch";
   }
   return "?";
 }

@@ -35,6 +35,7 @@
 //   shards dims such ops pass through unchanged).
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,13 @@ enum class StepKind {
   CollectivePermute,
   /// Reduces over the group with `reducer`; the output holds the full result.
   AllReduce,
+  /// Reduces N values jointly over the group with the scalar body of `op`
+  /// (a reduce whose body is no simple reducer, e.g. argmax): `inputs[i]`
+  /// and `outputs[i]` are the partial and the full i-th value; the members
+  /// of a group hold equal pieces. Each element group is folded in group
+  /// position order, position 0's values first: acc = body(acc..., x...).
+  /// (The code generator all-gathers the partials, then folds locally.)
+  RegionAllReduce,
   /// Reduces over the group, then position k keeps chunk k of `dimension`
   /// (the extent is always divisible by the group size).
   ReduceScatter,
@@ -89,9 +97,32 @@ enum class StepKind {
   /// hold, from the device holding them; padding of a distributed output is
   /// zero. The input holds no partial axes.
   Redistribute,
+  /// A loop (stablehlo.while): `carried` are its carried values, buffers
+  /// that live across iterations. They start as `inputs[0..N)`; then, each
+  /// iteration, `blocks[0]` (the condition) runs and the loop ends when its
+  /// result (`blocks[0].results[0]`, an i1 scalar every device holds whole,
+  /// so all take the same path) is false; else `blocks[1]` (the body) runs
+  /// and its results become the carried values. `outputs` receive the
+  /// carried values when the loop ends. `inputs` beyond the first N are
+  /// values of the enclosing steps the blocks read (so readers of step lists
+  /// see them read here). The per-device code of a loop is a loop.
+  Loop,
+  /// A branch (stablehlo.case): `inputs[0]` is the index (an i32 scalar
+  /// every device holds whole); case k runs `blocks[k]` (an index out of
+  /// range runs the last block) and its results become `outputs`. `inputs`
+  /// beyond the first are values of the enclosing steps the blocks read.
+  Branch,
 };
 
 std::string_view stepKindName(StepKind kind);
+
+struct SpmdStep;
+
+/// A list of steps nested in a Loop or Branch step, and the values it yields.
+struct SpmdBlock {
+  std::vector<SpmdStep> steps;
+  std::vector<SpmdValueId> results;
+};
 
 struct SpmdStep {
   StepKind kind = StepKind::Compute;
@@ -108,7 +139,45 @@ struct SpmdStep {
   /// The step is `op` itself, a collective of a manual computation body
   /// (not a reshard serving `op`): see isBodyCollective.
   bool bodyCollective = false;
+  /// Loop: the condition and the body; Branch: one block per case.
+  std::vector<SpmdBlock> blocks;
+  /// Loop: the carried values (see StepKind::Loop).
+  std::vector<SpmdValueId> carried;
 };
+
+/// Whether the step holds steps of its own (Loop, Branch).
+inline bool isStructured(const SpmdStep &step) {
+  return step.kind == StepKind::Loop || step.kind == StepKind::Branch;
+}
+
+/// Calls visit(v) for every value a structured step's blocks use or define,
+/// its carried values and its blocks' results: the values that live while
+/// the step runs (all of them, across iterations, for the simple planners).
+template <typename Visit> void forEachNestedValue(const SpmdStep &step, Visit &&visit) {
+  for (SpmdValueId v : step.carried)
+    visit(v);
+  for (const SpmdBlock &block : step.blocks) {
+    for (const SpmdStep &inner : block.steps) {
+      for (SpmdValueId v : inner.inputs)
+        visit(v);
+      for (SpmdValueId v : inner.outputs)
+        visit(v);
+      forEachNestedValue(inner, visit);
+    }
+    for (SpmdValueId v : block.results)
+      visit(v);
+  }
+}
+
+/// Calls visit(step) for every step of `steps`, a structured step before
+/// the steps of its blocks (program order, as each device runs them once).
+template <typename Visit> void forEachStep(std::span<const SpmdStep> steps, Visit &&visit) {
+  for (const SpmdStep &step : steps) {
+    visit(step);
+    for (const SpmdBlock &block : step.blocks)
+      forEachStep(block.steps, visit);
+  }
+}
 
 /// A collective the graph wrote in a manual computation body (operational
 /// semantics only, see above), as opposed to one planned for a reshard.

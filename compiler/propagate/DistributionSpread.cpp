@@ -5,7 +5,11 @@
 
 namespace shardgen::propagation {
 
-bool passesDistributions(OpKind kind) { return isPerElement(kind) || kind == OpKind::Reduce; }
+bool passesDistributions(const Op &op) {
+  // A reduce chunk by chunk: one input and one of the simple reducers.
+  return isPerElement(op.kind) ||
+         (op.kind == OpKind::Reduce && op.operands.size() == 2 && simpleReducer(op));
+}
 
 namespace {
 
@@ -75,6 +79,8 @@ private:
   /// before propagation, or an output with a sharding returns it.
   void findPins() {
     for (size_t v = 0; v < graph_.values.size(); ++v) {
+      if (pg_.valueTensor[v] < 0)
+        continue; // a scalar body's value: no tensor
       const Tensor &tensor = pg_.tensors[pg_.valueTensor[v]];
       if (!pg_.states.state(tensor.stateId).hasSharding())
         continue;
@@ -122,10 +128,10 @@ private:
     const Value &value = graph_.value(v);
     if (value.region != &graph_.main)
       return;
-    if (value.definingOp && passesDistributions(value.definingOp->kind))
+    if (value.definingOp && passesDistributions(*value.definingOp))
       queue_.push_back(value.definingOp);
     for (const Op *user : uses_.users[v])
-      if (passesDistributions(user->kind))
+      if (passesDistributions(*user))
         queue_.push_back(user);
   }
 
@@ -210,7 +216,7 @@ std::string whyNotThrough(const Graph &graph, const DistributionSpread &spread, 
   if (distributedNeighbour < 0)
     return "";
   std::string neighbour = quoted(graph, distributedNeighbour);
-  if (!passesDistributions(op.kind))
+  if (!passesDistributions(op))
     return opText(op) + " does not pass distributions (from " + neighbour + ")";
 
   if (op.kind == OpKind::Reduce) {

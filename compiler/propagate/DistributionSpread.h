@@ -38,8 +38,8 @@ struct DistributionSpread {
 DistributionSpread spreadDistributions(const Graph &graph, const PropagationGraph &pg);
 
 /// Ops a distribution can pass: elementwise (unary, binary, compare, select,
-/// clamp, convert) and reduce.
-bool passesDistributions(OpKind kind);
+/// clamp, convert) and a reduce of one input by a simple reducer.
+bool passesDistributions(const Op &op);
 
 /// Why `value` (not distributed) got no distribution through `op` (its
 /// defining op or a user) although a value next to it there is distributed;

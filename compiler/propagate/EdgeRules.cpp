@@ -38,7 +38,9 @@ OpShardingRule edgeRule(const Graph &graph, const PropagationGraph &pg, const Ed
   if (edge.kind == EdgeKind::Rule)
     return shardingRuleFor(graph, *pg.ops[edge.op]);
   // Identities run on the local (body-side) shape for manual boundaries.
-  int64_t shapeTensor = edge.kind == EdgeKind::ManualIn ? edge.results()[0] : edge.operands()[0];
+  int64_t shapeTensor = edge.kind == EdgeKind::ManualIn || edge.operands().empty()
+                            ? edge.results()[0]
+                            : edge.operands()[0];
   return identityShardingRule(pg.shapeOf(shapeTensor), static_cast<int64_t>(edge.operands().size()),
                               static_cast<int64_t>(edge.results().size()));
 }

@@ -367,6 +367,9 @@ std::string explainValue(const Graph &graph, const PropagationResult &result, Va
   const PropagationGraph &pg = *result.state;
   if (value < 0 || static_cast<size_t>(value) >= pg.valueTensor.size())
     fail("", "no value " + std::to_string(value) + " in the graph");
+  if (pg.valueTensor[value] < 0)
+    fail("", "\"" + graph.values[value].name +
+                 "\" is a scalar in an op's body: it has no sharding to explain");
   if (!result.spread || firstDistributionPointer(graph).empty())
     return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
   if (result.distributionOf(value))

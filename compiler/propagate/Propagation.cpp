@@ -300,6 +300,8 @@ PropagationResult propagateShardings(const Graph &graph, PropagationStrategy str
   result.origins.resize(graph.values.size());
   for (size_t v = 0; v < graph.values.size(); ++v) {
     int64_t t = pg->valueTensor[v];
+    if (t < 0)
+      continue; // a scalar body's value (a reduce's): no tensor, nothing to shard
     const Tensor &tensor = pg->tensors[t];
     result.shardingIds[v] = finalSharding.idOf(t);
     result.origins[v] = publicOrigin(graph, *pg, tensor.origin);
@@ -415,8 +417,8 @@ template <typename Result> void applyResult(Graph &graph, Result &result) {
       attrs.inShardings = take(it->second.inShardings);
       attrs.outShardings = take(it->second.outShardings);
     }
-    if (op.body)
-      for (auto &arg : op.body->args)
+    for (Region &body : op.regions)
+      for (auto &arg : body.args)
         writeSlot(arg.sharding, arg.origin, arg.statesOrigin, result.uniquedShardingOf(arg.value),
                   result.origins[arg.value]);
   });

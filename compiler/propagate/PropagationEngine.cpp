@@ -280,7 +280,8 @@ void PropagationEngine::setDirections(const Edge &edge, const OpShardingRule &ru
 /// manual boundary cuts axes off its global side, a sharding group copies
 /// a change to tensors outside the edge, or the edge holds a tensor twice.
 bool PropagationEngine::memoizable(const Edge &edge) const {
-  if (edge.kind != EdgeKind::Rule && edge.kind != EdgeKind::Identity)
+  if (edge.kind != EdgeKind::Rule && edge.kind != EdgeKind::Identity &&
+      edge.kind != EdgeKind::DataFlow)
     return false;
   // A tensor the edge holds twice (x * x) sees its own first update when
   // its second place is written: the outcome differs from an edge holding

@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 
+#include "compiler/ir/DataFlow.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/propagate/ShardingRules.h"
 
@@ -161,8 +162,9 @@ private:
       if (op.kind == OpKind::ShardingGroup || op.kind == OpKind::ShardingConstraint ||
           op.kind == OpKind::ManualComputation || !op.shardings.empty())
         specialOps_.push_back(&op);
-      if (op.body)
-        indexOps(*op.body);
+      if (regionRole(op.kind) == RegionRole::Program)
+        for (const Region &body : op.regions)
+          indexOps(body);
     }
   }
 
@@ -219,7 +221,7 @@ private:
       prefetchValueLists(region, i + kPrefetchDistance);
       for (ValueId v : op.results)
         create(v);
-      if (op.kind == OpKind::ManualComputation && op.body) {
+      if (op.kind == OpKind::ManualComputation && op.body()) {
         const auto &attrs = op.attr<ManualComputationAttrs>();
         ManualInfo info;
         info.op = opIndexOf(region, op);
@@ -238,7 +240,10 @@ private:
         }
         manualOf_[&op] = static_cast<int64_t>(pg_.manuals.size());
         pg_.manuals.push_back(std::move(info));
-        createValueTensors(*op.body, inner);
+        createValueTensors(*op.body(), inner);
+      } else if (regionRole(op.kind) == RegionRole::Program) {
+        for (const Region &body : op.regions) // a data-flow op's regions
+          createValueTensors(body, forbidden);
       }
     }
   }
@@ -280,9 +285,9 @@ private:
         }
         setUser(pg_.valueTensor[op.results[j]], *op.shardings[j], origin);
       }
-      if (op.kind != OpKind::ManualComputation || !op.body)
+      if (op.kind != OpKind::ManualComputation || !op.body())
         return;
-      for (const auto &arg : op.body->args)
+      for (const auto &arg : op.body()->args)
         if (arg.sharding)
           setUser(pg_.valueTensor[arg.value], *arg.sharding, userOrigin(arg.pointer, "/sharding"));
       const auto &attrs = op.attr<ManualComputationAttrs>();
@@ -792,6 +797,10 @@ private:
         emitManualComputation(op, index);
         break;
       default: {
+        if (hasDataFlowEdges(op.kind)) {
+          emitDataFlowOp(op, index);
+          break;
+        }
         // The ops of a constant expression are not its users: they keep
         // reading the originals.
         bool partOfConstant = !op.results.empty() && constantExpression_[op.results[0]];
@@ -803,25 +812,43 @@ private:
     }
   }
 
+  /// Shardy's data-flow edges: the op's program regions, then per result
+  /// one identity from its sources to it and the region arguments holding
+  /// it. Not elementwise and never waiting on multi-use operands in Shardy
+  /// (its edge's only operand is the result itself).
+  void emitDataFlowOp(const Op &op, int64_t index) {
+    for (const Region &body : op.regions)
+      emitRegion(body);
+    for (const DataFlowEdge &flow : dataFlowEdges(op)) {
+      std::vector<int64_t> sources, targets = {pg_.valueTensor[flow.owner]};
+      for (ValueId source : flow.sources)
+        sources.push_back(useTensorOf(source, op.pointer));
+      for (ValueId target : flow.targets)
+        targets.push_back(pg_.valueTensor[target]);
+      addEdge(EdgeKind::DataFlow, index, sources, targets, OpClass::PassThrough);
+    }
+  }
+
   void emitManualComputation(const Op &op, int64_t index) {
     int64_t manual = manualOf_.at(&op);
     const ManualInfo &info = pg_.manuals[manual];
+    const Region *body = op.body();
     for (size_t i = 0; i < op.operands.size(); ++i) {
       addEdge(EdgeKind::Identity, index, {useTensorOf(op.operands[i], op.pointer)},
               {info.inTensors[i]}, OpClass::PassThrough);
-      if (op.body && i < op.body->args.size()) {
+      if (body && i < body->args.size()) {
         int64_t e = addEdge(EdgeKind::ManualIn, index, {info.inTensors[i]},
-                            {pg_.valueTensor[op.body->args[i].value]}, OpClass::PassThrough);
+                            {pg_.valueTensor[body->args[i].value]}, OpClass::PassThrough);
         pg_.edges[e].manual = static_cast<int32_t>(manual);
       }
     }
-    if (!op.body)
+    if (!body)
       return;
-    emitRegion(*op.body);
-    for (size_t j = 0; j < op.results.size() && j < op.body->results.size(); ++j) {
-      int64_t e = addEdge(EdgeKind::ManualOut, index,
-                          {useTensorOf(op.body->results[j].value, op.body->pointer)},
-                          {pg_.valueTensor[op.results[j]]}, OpClass::PassThrough);
+    emitRegion(*body);
+    for (size_t j = 0; j < op.results.size() && j < body->results.size(); ++j) {
+      int64_t e =
+          addEdge(EdgeKind::ManualOut, index, {useTensorOf(body->results[j].value, body->pointer)},
+                  {pg_.valueTensor[op.results[j]]}, OpClass::PassThrough);
       pg_.edges[e].manual = static_cast<int32_t>(manual);
     }
   }
@@ -902,6 +929,8 @@ std::string edgeDescription(const Graph &graph, const PropagationGraph &pg, cons
     text += " (into its body)";
   if (edge.kind == EdgeKind::ManualOut)
     text += " (out of its body)";
+  if (edge.kind == EdgeKind::DataFlow)
+    text += " (data-flow edge)";
   return text;
 }
 

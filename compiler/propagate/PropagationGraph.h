@@ -66,6 +66,10 @@ enum class EdgeKind : uint8_t {
   Identity,  // tensors of one shape, identity rule
   ManualIn,  // manual_computation operand (global, in_sharding) -> body arg (local)
   ManualOut, // body return (local) -> manual_computation result (global)
+  /// Shardy's data-flow edge (ir/DataFlow.h): an identity from the values
+  /// flowing into a result unchanged (operands, region returns) to the
+  /// result and the region arguments holding it (optimization_barrier).
+  DataFlow,
 };
 
 /// How op-priority propagation treats an edge (Shardy's op schedule).

@@ -253,13 +253,18 @@ OpShardingRule broadcastRule(const OpShapes &shapes, const BroadcastInDimAttrs &
 
 OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  // Operands: the inputs (all of one shape), then their scalar inits;
+  // Shardy's rule: every input shares each dim's factor.
   const Shape &in = shapes.operands[0];
+  const int64_t numInputs = static_cast<int64_t>(shapes.operands.size()) / 2;
   int64_t resultDim = 0;
   for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    for (int64_t i = 0; i < numInputs; ++i)
+      tensorDims.push_back({i, d});
     if (contains(attrs.dimensions, d)) {
-      builder.addFactor(in[d], FactorKind::Reduction, {{0, d}});
+      builder.addFactor(in[d], FactorKind::Reduction, tensorDims);
     } else {
-      std::vector<std::pair<int64_t, int64_t>> tensorDims = {{0, d}};
       for (size_t r = 0; r < shapes.results.size(); ++r)
         tensorDims.push_back({shapes.result(static_cast<int64_t>(r)), resultDim});
       builder.addFactor(in[d], FactorKind::PassThrough, tensorDims);
@@ -346,7 +351,7 @@ OpShardingRule opaqueRule(const OpShapes &shapes) {
 } // namespace
 
 bool hasShardingRule(const Graph &graph, const Op &op) {
-  if (op.kind == OpKind::ManualComputation)
+  if (op.kind == OpKind::ManualComputation || op.kind == OpKind::OptimizationBarrier)
     return false;
   if (op.kind == OpKind::CustomCall)
     return op.attr<CustomCallAttrs>().shardingRule.has_value();
@@ -356,6 +361,10 @@ bool hasShardingRule(const Graph &graph, const Op &op) {
 }
 
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
+  // An op without a rule (nothing says how its dims move) runs on whole
+  // operands: every factor needs replication; never an error.
+  if (!hasShardingRule(graph, op))
+    return opaqueRule(shapesOf(graph, op));
   OpShardingRule rule = shardingRuleFor(graph, op);
   if (op.kind != OpKind::Reshape)
     return rule;
@@ -461,8 +470,9 @@ static OpShardingRule buildRule(const Graph &graph, const Op &op, const OpShapes
     return resizingCollectiveRule(shapes, {attrs.splitDimension, attrs.concatDimension});
   }
   case OpKind::ManualComputation:
-    fail(op.pointer, "manual_computation has no sharding rule; its body is propagated through "
-                     "its data-flow edges");
+  case OpKind::OptimizationBarrier:
+    fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
+                                              "its data-flow edges");
   default:
     break;
   }

@@ -143,17 +143,20 @@ std::string pageData(const Graph &graph, const PropagationResult &result,
         operands.push_back(addValue(operand));
       for (ValueId value : op.results)
         results.push_back(addValue(value));
-      if (op.body)
-        for (const auto &arg : op.body->args)
-          args.push_back(addValue(arg.value));
+      const bool program = regionRole(op.kind) == RegionRole::Program;
+      if (program)
+        for (const Region &body : op.regions)
+          for (const auto &arg : body.args)
+            args.push_back(addValue(arg.value));
       ops.push_back({{"op", std::string(op.name())},
                      {"pointer", op.pointer},
                      {"depth", depth},
                      {"operands", std::move(operands)},
                      {"results", std::move(results)},
                      {"bodyArgs", std::move(args)}});
-      if (op.body)
-        visit(*op.body, depth + 1);
+      if (program)
+        for (const Region &body : op.regions)
+          visit(body, depth + 1);
     }
   };
   visit(graph.main, 0);

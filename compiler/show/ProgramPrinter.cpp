@@ -1,5 +1,7 @@
 #include "compiler/show/ProgramPrinter.h"
 
+#include <sstream>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -111,21 +113,24 @@ std::string localTypeText(const ShardLayout &layout) {
   return joined(types, "|");
 }
 
-std::string shardingText(const ShardLayout &layout) {
+/// `byBody`: the partials of a reduce's general body (a RegionAllReduce
+/// combines them), not of the layout's reducer.
+std::string shardingText(const ShardLayout &layout, bool byBody) {
   // Partial pieces still to be reduced; their axes are the sharding's
   // `unreduced` ones unless the layout says otherwise.
   std::string text = printSharding(layout.sharding);
   if (!layout.partialAxes.empty())
     text +=
-        " partial<" + std::string(reducerName(layout.partialReducer)) + ">" +
+        " partial<" +
+        (byBody ? std::string("body") : std::string(reducerName(layout.partialReducer))) + ">" +
         (layout.partialAxes == layout.sharding.unreduced ? ""
                                                          : " over " + axesText(layout.partialAxes));
   return text;
 }
 
 void printValue(std::string &out, const SpmdProgram &program, const std::string &name,
-                const ShardLayout &layout) {
-  out += "  " + name + ": " + printType(layout.globalType) + " " + shardingText(layout);
+                const ShardLayout &layout, bool byBody) {
+  out += "  " + name + ": " + printType(layout.globalType) + " " + shardingText(layout, byBody);
   std::vector<LocalPiece> pieces = localPieces(layout);
   if (pieces.size() == 1) {
     out += " -> " + pieceText(program.mesh, pieces[0], 1) + "\n";
@@ -203,8 +208,11 @@ std::string bytesText(const std::vector<int64_t> &bytes) {
          " B in all)";
 }
 
-/// The reducer of a collective: "<add>" after its name.
+/// The reducer of a collective: "<add>" after its name, "<body of /ops/3>"
+/// for a reduce's own body.
 std::string reducerText(const SpmdStep &step) {
+  if (step.kind == StepKind::RegionAllReduce)
+    return "<body of " + step.pointer + ">";
   bool reduces = step.kind == StepKind::AllReduce || step.kind == StepKind::ReduceScatter;
   return reduces ? "<" + std::string(reducerName(step.reducer)) + ">" : "";
 }
@@ -234,8 +242,15 @@ public:
             std::to_string(program_.steps.size()) + " steps on every device\n";
     out_ += meshText(program_.mesh);
     out_ += "\nvalues (global type, sharding -> local type per device):\n";
+    std::vector<bool> byBody(program_.values.size(), false);
+    forEachStep(program_.steps, [&](const SpmdStep &step) {
+      if (step.kind == StepKind::RegionAllReduce)
+        for (SpmdValueId input : step.inputs)
+          byBody[input] = true;
+    });
     for (size_t id = 0; id < program_.values.size(); ++id)
-      printValue(out_, program_, names_[id], program_.layout(static_cast<SpmdValueId>(id)));
+      printValue(out_, program_, names_[id], program_.layout(static_cast<SpmdValueId>(id)),
+                 byBody[id]);
     out_ += "\nprogram:\n  inputs " + namesOf(program_.inputs) + "\n";
     for (size_t s = 0; s < program_.steps.size(); ++s)
       printStep(s, program_.steps[s]);
@@ -267,6 +282,8 @@ private:
     std::string operands = "(" + namesOf(step.inputs) + ")";
     if (step.inputs.empty())
       operands = "()";
+    if (isStructured(step))
+      return printStructured(head, operands, step);
     if (step.kind == StepKind::Compute && step.op) {
       out_ += head + std::string(step.op->name()) + operands + attributeText(*step.op) + "  // " +
               step.pointer + "\n";
@@ -294,12 +311,11 @@ private:
     if (!isCommunication(step.kind) || step.inputs.empty() || step.outputs.empty())
       return;
     const ShardLayout &input = program_.layout(step.inputs[0]);
-    const ShardLayout &output = program_.layout(step.outputs[0]);
     out_ += "       " + (step.kind == StepKind::CollectivePermute
                              ? "pairs " + pairsText(program_.mesh, step)
                              : "groups " + groupsText(program_.mesh, step.axes));
     std::vector<int64_t> sent, received;
-    for (const DeviceTraffic &traffic : stepTraffic(program_.mesh, step, input, output)) {
+    for (const DeviceTraffic &traffic : stepTraffic(program_, step)) {
       sent.push_back(traffic.sent);
       received.push_back(traffic.received);
     }
@@ -307,6 +323,32 @@ private:
     if (!input.isEven())
       out_ += "; uneven pieces (padded inside the collective)";
     out_ += "\n";
+  }
+
+  /// A loop or branch: its blocks' steps indented under it, each block with
+  /// the values it yields.
+  void printStructured(const std::string &head, const std::string &operands, const SpmdStep &step) {
+    const bool loop = step.kind == StepKind::Loop;
+    out_ += head + std::string(stepKindName(step.kind)) + operands;
+    if (loop)
+      out_ += " carried (" + namesOf(step.carried) + ")";
+    out_ += "  // " + (step.pointer.empty() ? std::string("the program") : step.pointer) + "\n";
+    for (size_t b = 0; b < step.blocks.size(); ++b) {
+      const SpmdBlock &block = step.blocks[b];
+      out_ += "       " +
+              (loop ? std::string(b == 0 ? "condition" : "body") : "case " + std::to_string(b)) +
+              ":\n";
+      std::string outer = std::move(out_);
+      out_.clear();
+      for (size_t s = 0; s < block.steps.size(); ++s)
+        printStep(s, block.steps[s]);
+      out_ += "  yields " + namesOf(block.results) + "\n";
+      std::string inner = std::move(out_);
+      out_ = std::move(outer);
+      std::istringstream lines(inner);
+      for (std::string line; std::getline(lines, line);)
+        out_ += "     " + line + "\n";
+    }
   }
 
   const SpmdProgram &program_;

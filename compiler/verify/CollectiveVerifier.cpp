@@ -47,7 +47,21 @@ void checkReducer(const InferenceContext &context, Reducer reducer, const Tensor
                                     "\" requires integer or i1 elements, got " + printType(type));
 }
 
-TensorType inferAllGather(const InferenceContext &context) {
+} // namespace
+
+ResultTypes inferAllReduce(const InferenceContext &context) {
+  const auto &attrs = context.attrs<AllReduceAttrs>();
+  groupSize(context, attrs.axes);
+  checkReducer(context, attrs.reducer, context.operand(0));
+  return {context.operand(0)};
+}
+
+ResultTypes inferCollectivePermute(const InferenceContext &context) {
+  groupSize(context, context.attrs<CollectivePermuteAttrs>().axes);
+  return {context.operand(0)};
+}
+
+ResultTypes inferAllGather(const InferenceContext &context) {
   const auto &attrs = context.attrs<AllGatherAttrs>();
   TensorType result = context.operand(0);
   int64_t group = groupSize(context, attrs.axes);
@@ -56,10 +70,10 @@ TensorType inferAllGather(const InferenceContext &context) {
   if (!gathered || *gathered > kMaxElementCount)
     context.failOp("result dimension is too large");
   result.shape[attrs.dimension] = *gathered;
-  return result;
+  return {result};
 }
 
-TensorType inferReduceScatter(const InferenceContext &context) {
+ResultTypes inferReduceScatter(const InferenceContext &context) {
   const auto &attrs = context.attrs<ReduceScatterAttrs>();
   TensorType result = context.operand(0);
   int64_t group = groupSize(context, attrs.axes);
@@ -67,10 +81,10 @@ TensorType inferReduceScatter(const InferenceContext &context) {
   checkDimension(context, "dimension", attrs.dimension, result);
   checkDivisible(context, "dimension", attrs.dimension, result, group);
   result.shape[attrs.dimension] /= group;
-  return result;
+  return {result};
 }
 
-TensorType inferAllToAll(const InferenceContext &context) {
+ResultTypes inferAllToAll(const InferenceContext &context) {
   const auto &attrs = context.attrs<AllToAllAttrs>();
   TensorType result = context.operand(0);
   int64_t group = groupSize(context, attrs.axes);
@@ -82,46 +96,20 @@ TensorType inferAllToAll(const InferenceContext &context) {
   if (!concatenated || *concatenated > kMaxElementCount)
     context.failOp("result dimension is too large");
   result.shape[attrs.concatDimension] = *concatenated;
-  return result;
+  return {result};
 }
 
-TensorType inferAxisIndex(const InferenceContext &context) {
+ResultTypes inferAxisIndex(const InferenceContext &context) {
   const std::string &axis = context.attrs<AxisIndexAttrs>().axis;
   if (!context.scope.find(axis))
     context.failAttr("axis", "axis \"" + axis +
                                  "\" is not a manual axis of an enclosing manual_computation");
-  return TensorType{ElementType::I32, {}};
+  return {TensorType{ElementType::I32, {}}};
 }
-
-} // namespace
 
 void verifyCollectivePlacement(const InferenceContext &context) {
   if (!context.scope.insideBody)
     context.failOp("is only valid inside a manual_computation body");
-}
-
-TensorType inferCollective(const InferenceContext &context) {
-  switch (context.op.kind) {
-  case OpKind::AllReduce: {
-    const auto &attrs = context.attrs<AllReduceAttrs>();
-    groupSize(context, attrs.axes);
-    checkReducer(context, attrs.reducer, context.operand(0));
-    return context.operand(0);
-  }
-  case OpKind::AllGather:
-    return inferAllGather(context);
-  case OpKind::ReduceScatter:
-    return inferReduceScatter(context);
-  case OpKind::AllToAll:
-    return inferAllToAll(context);
-  case OpKind::CollectivePermute:
-    groupSize(context, context.attrs<CollectivePermuteAttrs>().axes);
-    return context.operand(0);
-  case OpKind::AxisIndex:
-    return inferAxisIndex(context);
-  default:
-    context.failOp("is not a collective");
-  }
 }
 
 } // namespace shardgen::verify

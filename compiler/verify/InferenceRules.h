@@ -1,6 +1,10 @@
 #pragma once
-// The type inference rules, grouped by kind of op (one file per group);
-// TypeInference.cpp dispatches to them.
+// The type rules: the op table's `Infer` column (compiler/ops/Ops.def), one
+// function per op or family of ops, declared here from the table (so a rule
+// the table names and nobody defines fails the link); TypeInference.cpp
+// dispatches to them. The rules live one file per kind of op:
+// ElementwiseInference.cpp, ShapeOpInference.cpp, CollectiveVerifier.cpp,
+// TypeInference.cpp (sharding ops, custom_call, manual_computation).
 
 #include <vector>
 
@@ -8,19 +12,23 @@
 
 namespace shardgen::verify {
 
-/// Operand and result counts (e.g. `"add" takes 2 operands, got 3`).
+/// The op's result types, in order.
+using ResultTypes = std::vector<TensorType>;
+
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    ...)                                                                           \
+  ResultTypes Infer(const InferenceContext &context);
+#include "compiler/ops/Ops.def"
+
+/// Operand and result counts from the op's row (e.g. `"add" takes 2
+/// operands, got 3`).
 void verifyArity(const InferenceContext &context);
 
-/// Elementwise unary/binary ops, compare, select, clamp, convert.
-TensorType inferElementwise(const InferenceContext &context);
-
-/// constant, iota, dot_general, transpose, reshape, broadcast_in_dim, reduce,
-/// concatenate, slice, pad, reverse.
-TensorType inferShapeOp(const InferenceContext &context);
+/// Dimension numbers in attribute `key`: each in [0, rank), none repeated.
+void checkDimensions(const InferenceContext &context, const std::string &key,
+                     const std::vector<int64_t> &dims, int64_t rank);
 
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);
-/// Collectives; checks their axes are manual axes of an enclosing body.
-TensorType inferCollective(const InferenceContext &context);
 
 } // namespace shardgen::verify

@@ -119,7 +119,7 @@ public:
       checkInSharding(k);
     for (size_t k = 0; k < attrs_.outShardings.size(); ++k)
       checkOutShardingBeforeBody(k);
-    verifyBody(*op_.body, enterBody(graph_, outer_, op_));
+    verifyBody(*op_.body(), enterBody(graph_, outer_, op_));
     checkResults();
   }
 
@@ -133,11 +133,11 @@ private:
     };
     check("in_shardings", attrs_.inShardings.size(), op_.operands.size(), "operand");
     check("out_shardings", attrs_.outShardings.size(), op_.results.size(), "result");
-    if (op_.body->args.size() != op_.operands.size())
-      fail(joinPointer(op_.body->pointer, "args"),
+    if (op_.body()->args.size() != op_.operands.size())
+      fail(joinPointer(op_.body()->pointer, "args"),
            "number of op operands and region operands must match. Op has " +
                std::to_string(op_.operands.size()) + " op operands and " +
-               std::to_string(op_.body->args.size()) + " region operands");
+               std::to_string(op_.body()->args.size()) + " region operands");
   }
 
   void checkCommonMesh() {
@@ -192,7 +192,7 @@ private:
     verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "operand", k);
     TensorType expected = localType(global, sharding, manual_, *mesh_, pointer);
 
-    RegionArgument &arg = op_.body->args[k];
+    RegionArgument &arg = op_.body()->args[k];
     Value &argValue = graph_.value(arg.value);
     if (argValue.type && *argValue.type != expected)
       fail(joinPointer(arg.pointer, "type"), shapeMismatch("operand", k, expected, *argValue.type));
@@ -208,7 +208,7 @@ private:
   }
 
   void checkResults() {
-    const Region &body = *op_.body;
+    const Region &body = *op_.body();
     if (body.results.size() != op_.results.size())
       fail(joinPointer(body.pointer, "return"),
            "number of op results and region results must match. Op has " +
@@ -248,7 +248,7 @@ private:
 
 void verifyManualComputation(Graph &graph, Op &op, const ManualScope &outer,
                              const BodyVerifier &verifyBody) {
-  if (!op.body)
+  if (!op.body())
     fail(op.pointer, "\"manual_computation\" needs a `body`");
   ManualComputationChecker(graph, op, outer).run(verifyBody);
 }
@@ -259,10 +259,10 @@ std::vector<TensorType> manualComputationResultTypes(const Graph &graph, const O
   ManualAxisSet manual(attrs.manualAxes.begin(), attrs.manualAxes.end());
   std::vector<TensorType> types;
   for (size_t k = 0; k < op.results.size(); ++k) {
-    if (!op.body || k >= op.body->results.size() || k >= attrs.outShardings.size() || !mesh)
+    if (!op.body() || k >= op.body()->results.size() || k >= attrs.outShardings.size() || !mesh)
       fail(op.pointer, "\"manual_computation\" result " + std::to_string(k) +
                            " has no body return value and out_sharding");
-    const TensorType &local = graph.type(op.body->results[k].value);
+    const TensorType &local = graph.type(op.body()->results[k].value);
     auto global = globalType(local, attrs.outShardings[k], manual, *mesh);
     if (!global)
       fail(op.pointer, "result " + std::to_string(k) + " is too large");

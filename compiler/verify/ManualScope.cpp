@@ -46,7 +46,8 @@ ManualScope scopeOf(const Graph &graph, const Op &op) {
   std::vector<const Op *> owners;
   for (const Region *region = regionOf(graph, op); region && region->parentOp;
        region = regionOf(graph, *region->parentOp))
-    owners.push_back(region->parentOp);
+    if (region->parentOp->kind == OpKind::ManualComputation)
+      owners.push_back(region->parentOp);
   ManualScope scope;
   for (auto it = owners.rbegin(); it != owners.rend(); ++it)
     scope = enterBody(graph, scope, **it);

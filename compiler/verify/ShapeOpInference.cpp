@@ -5,9 +5,6 @@
 
 namespace shardgen::verify {
 
-namespace {
-
-/// Dimension numbers in attribute `key`: each in [0, rank), none repeated.
 void checkDimensions(const InferenceContext &context, const std::string &key,
                      const std::vector<int64_t> &dims, int64_t rank) {
   std::set<int64_t> seen;
@@ -19,6 +16,8 @@ void checkDimensions(const InferenceContext &context, const std::string &key,
       context.failAttr(key, key + " has a duplicate dimension " + std::to_string(dim));
   }
 }
+
+namespace {
 
 void requireAttrSize(const InferenceContext &context, const std::string &key, size_t size,
                      const TensorType &operand) {
@@ -35,7 +34,13 @@ void requireSameElementType(const InferenceContext &context, const TensorType &a
                    " and " + printType(b));
 }
 
-TensorType inferIota(const InferenceContext &context) {
+} // namespace
+
+ResultTypes inferConstant(const InferenceContext &context) {
+  return {context.attrs<ConstantAttrs>().value.type()};
+}
+
+ResultTypes inferIota(const InferenceContext &context) {
   const TensorType &result = context.requireDeclared(0);
   int64_t dim = context.attrs<IotaAttrs>().iotaDimension;
   if (result.elementType == ElementType::I1) // StableHLO: integer or float, not boolean
@@ -44,10 +49,10 @@ TensorType inferIota(const InferenceContext &context) {
     context.failAttr("iota_dimension", "iota dimension cannot go beyond the output rank or be "
                                        "negative: " +
                                            std::to_string(dim) + " for " + printType(result));
-  return result;
+  return {result};
 }
 
-TensorType inferDotGeneral(const InferenceContext &context) {
+ResultTypes inferDotGeneral(const InferenceContext &context) {
   const auto &attrs = context.attrs<DotGeneralAttrs>();
   const TensorType &lhs = context.operand(0);
   const TensorType &rhs = context.operand(1);
@@ -101,10 +106,10 @@ TensorType inferDotGeneral(const InferenceContext &context) {
   };
   appendFree(lhs, attrs.lhsBatchingDimensions, attrs.lhsContractingDimensions);
   appendFree(rhs, attrs.rhsBatchingDimensions, attrs.rhsContractingDimensions);
-  return result;
+  return {result};
 }
 
-TensorType inferTranspose(const InferenceContext &context) {
+ResultTypes inferTranspose(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   const auto &permutation = context.attrs<TransposeAttrs>().permutation;
   if (static_cast<int64_t>(permutation.size()) != operand.rank())
@@ -121,10 +126,10 @@ TensorType inferTranspose(const InferenceContext &context) {
   TensorType result{operand.elementType, {}};
   for (int64_t dim : permutation)
     result.shape.push_back(operand.shape[dim]);
-  return result;
+  return {result};
 }
 
-TensorType inferReshape(const InferenceContext &context) {
+ResultTypes inferReshape(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   const TensorType &result = context.requireDeclared(0);
   requireSameElementType(context, operand, result);
@@ -132,10 +137,10 @@ TensorType inferReshape(const InferenceContext &context) {
     context.failOp("number of output elements (" + std::to_string(result.numElements()) +
                    ") doesn't match expected number of elements (" +
                    std::to_string(operand.numElements()) + ")");
-  return result;
+  return {result};
 }
 
-TensorType inferBroadcastInDim(const InferenceContext &context) {
+ResultTypes inferBroadcastInDim(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   const TensorType &result = context.requireDeclared(0);
   const auto &dims = context.attrs<BroadcastInDimAttrs>().broadcastDimensions;
@@ -160,30 +165,10 @@ TensorType inferBroadcastInDim(const InferenceContext &context) {
                                 std::to_string(dim) + " (" + std::to_string(result.shape[dim]) +
                                 ")");
   }
-  return result;
+  return {result};
 }
 
-TensorType inferReduce(const InferenceContext &context) {
-  const auto &attrs = context.attrs<ReduceAttrs>();
-  const TensorType &input = context.operand(0);
-  const TensorType &init = context.operand(1);
-  if (init.rank() != 0)
-    context.failOp("requires a scalar init value, got " + printType(init));
-  if (init.elementType != input.elementType)
-    context.failOp("requires an init value of the input's element type, got " + printType(init) +
-                   " for " + printType(input));
-  if ((attrs.reducer == Reducer::And || attrs.reducer == Reducer::Or) && isFloat(input.elementType))
-    context.failAttr("reducer", "reducer \"" + std::string(reducerName(attrs.reducer)) +
-                                    "\" requires integer or i1 elements, got " + printType(input));
-  checkDimensions(context, "dimensions", attrs.dimensions, input.rank());
-  TensorType result{input.elementType, {}};
-  for (int64_t dim = 0; dim < input.rank(); ++dim)
-    if (std::find(attrs.dimensions.begin(), attrs.dimensions.end(), dim) == attrs.dimensions.end())
-      result.shape.push_back(input.shape[dim]);
-  return result;
-}
-
-TensorType inferConcatenate(const InferenceContext &context) {
+ResultTypes inferConcatenate(const InferenceContext &context) {
   const int64_t dimension = context.attrs<ConcatenateAttrs>().dimension;
   const TensorType &first = context.operand(0);
   if (dimension < 0 || dimension >= first.rank())
@@ -208,10 +193,10 @@ TensorType inferConcatenate(const InferenceContext &context) {
       context.failOp("result dimension is too large");
     result.shape[dimension] = *sum;
   }
-  return result;
+  return {result};
 }
 
-TensorType inferSlice(const InferenceContext &context) {
+ResultTypes inferSlice(const InferenceContext &context) {
   const auto &attrs = context.attrs<SliceAttrs>();
   const TensorType &operand = context.operand(0);
   std::vector<int64_t> strides = attrs.strides;
@@ -241,10 +226,10 @@ TensorType inferSlice(const InferenceContext &context) {
     // ceil((limit - start) / stride), written so a huge stride cannot overflow.
     result.shape.push_back(limit == start ? 0 : (limit - start - 1) / stride + 1);
   }
-  return result;
+  return {result};
 }
 
-TensorType inferPad(const InferenceContext &context) {
+ResultTypes inferPad(const InferenceContext &context) {
   const auto &attrs = context.attrs<PadAttrs>();
   const TensorType &operand = context.operand(0);
   const TensorType &padValue = context.operand(1);
@@ -278,44 +263,13 @@ TensorType inferPad(const InferenceContext &context) {
                      " for dimension " + std::to_string(dim));
     result.shape.push_back(*grown);
   }
-  return result;
+  return {result};
 }
 
-TensorType inferReverse(const InferenceContext &context) {
+ResultTypes inferReverse(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   checkDimensions(context, "dimensions", context.attrs<ReverseAttrs>().dimensions, operand.rank());
-  return operand;
-}
-
-} // namespace
-
-TensorType inferShapeOp(const InferenceContext &context) {
-  switch (context.op.kind) {
-  case OpKind::Constant:
-    return context.attrs<ConstantAttrs>().value.type();
-  case OpKind::Iota:
-    return inferIota(context);
-  case OpKind::DotGeneral:
-    return inferDotGeneral(context);
-  case OpKind::Transpose:
-    return inferTranspose(context);
-  case OpKind::Reshape:
-    return inferReshape(context);
-  case OpKind::BroadcastInDim:
-    return inferBroadcastInDim(context);
-  case OpKind::Reduce:
-    return inferReduce(context);
-  case OpKind::Concatenate:
-    return inferConcatenate(context);
-  case OpKind::Slice:
-    return inferSlice(context);
-  case OpKind::Pad:
-    return inferPad(context);
-  case OpKind::Reverse:
-    return inferReverse(context);
-  default:
-    context.failOp("has no shape inference rule");
-  }
+  return {operand};
 }
 
 } // namespace shardgen::verify

@@ -6,11 +6,9 @@
 
 namespace shardgen::verify {
 
-namespace {
-
 /// A custom_call's results are whatever the kernel returns: the file says.
-std::vector<TensorType> customCallResultTypes(const InferenceContext &context) {
-  std::vector<TensorType> types;
+ResultTypes inferCustomCall(const InferenceContext &context) {
+  ResultTypes types;
   for (size_t i = 0; i < context.op.results.size(); ++i) {
     if (i >= context.op.declaredTypes.size() || !context.op.declaredTypes[i])
       fail(context.op.pointer, context.opLabel() + " needs a type for each result (`type`, or "
@@ -20,6 +18,38 @@ std::vector<TensorType> customCallResultTypes(const InferenceContext &context) {
   return types;
 }
 
+/// sharding_constraint, distribute, propagation_barrier.
+ResultTypes inferIdentity(const InferenceContext &context) { return {context.operand(0)}; }
+
+/// optimization_barrier: each operand passes through as its result.
+ResultTypes inferOptimizationBarrier(const InferenceContext &context) {
+  if (context.op.results.size() != context.numOperands())
+    context.failAttr(context.op.pluralResults ? "results" : "result",
+                     "has one result per operand (" + std::to_string(context.numOperands()) +
+                         "), got " + std::to_string(context.op.results.size()));
+  ResultTypes types;
+  for (size_t i = 0; i < context.numOperands(); ++i)
+    types.push_back(context.operand(i));
+  return types;
+}
+
+/// sharding_group: it only ties shardings.
+ResultTypes inferNoResult(const InferenceContext &) { return {}; }
+
+ResultTypes inferManualComputation(const InferenceContext &context) {
+  return manualComputationResultTypes(context.graph, context.op);
+}
+
+namespace {
+using TypeRule = ResultTypes (*)(const InferenceContext &);
+/// The table's `Infer` column, by kind.
+constexpr TypeRule kTypeRules[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    ...)                                                                           \
+  &Infer,
+#include "compiler/ops/Ops.def"
+};
+static_assert(std::size(kTypeRules) == kNumOpKinds);
 } // namespace
 
 std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
@@ -28,30 +58,7 @@ std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
   if (isCollective(op.kind))
     verifyCollectivePlacement(context);
   verifyArity(context);
-  if (isElementwise(op.kind))
-    return {inferElementwise(context)};
-  switch (op.kind) {
-  case OpKind::Compare:
-  case OpKind::Select:
-  case OpKind::Clamp:
-  case OpKind::Convert:
-    return {inferElementwise(context)};
-  case OpKind::ShardingConstraint:
-  case OpKind::Distribute:
-  case OpKind::PropagationBarrier:
-    return {context.operand(0)};
-  case OpKind::ShardingGroup:
-    return {};
-  case OpKind::CustomCall:
-    return customCallResultTypes(context);
-  case OpKind::ManualComputation:
-    return manualComputationResultTypes(graph, op);
-  default:
-    break;
-  }
-  if (isCollective(op.kind))
-    return {inferCollective(context)};
-  return {inferShapeOp(context)};
+  return kTypeRules[static_cast<size_t>(op.kind)](context);
 }
 
 void checkDeclaredTypes(const Op &op, const std::vector<TensorType> &inferred) {

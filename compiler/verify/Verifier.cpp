@@ -7,6 +7,7 @@
 #include "compiler/verify/DistributionVerifier.h"
 #include "compiler/verify/ManualComputationVerifier.h"
 #include "compiler/verify/MeshVerifier.h"
+#include "compiler/verify/ScalarRegionVerifier.h"
 #include "compiler/verify/ShardingGroupVerifier.h"
 #include "compiler/verify/ShardingVerifier.h"
 #include "compiler/verify/TypeInference.h"
@@ -67,6 +68,13 @@ private:
           graph_, op, scope,
           [this](Region &body, const ManualScope &bodyScope) { verifyRegion(body, bodyScope); });
     } else {
+      // An op's regions before its own rule, which reads their types.
+      for (Region &body : op.regions) {
+        if (regionRole(op.kind) == RegionRole::Scalar)
+          verifyScalarRegion(op, body, scope);
+        else
+          verifyRegion(body, scope);
+      }
       std::vector<TensorType> types = verify::inferOpResultTypes(graph_, op, scope);
       verify::checkDeclaredTypes(op, types);
       for (size_t i = 0; i < types.size() && i < op.results.size(); ++i)
@@ -78,6 +86,15 @@ private:
       verify::verifyCustomCall(graph_, op);
     if (op.kind == OpKind::ShardingGroup)
       groups_.addMember(graph_, op, region);
+  }
+
+  /// A scalar body's contents, its ops' types; the op's own rule then checks
+  /// its signature.
+  void verifyScalarRegion(const Op &op, Region &body, const ManualScope &scope) {
+    const std::string what = "the body of " + verify::quotedOpName(op);
+    verify::checkScalarRegionContents(graph_, body, what);
+    verifyRegion(body, scope);
+    verify::checkScalarRegionResults(graph_, body, what);
   }
 
   void verifyResultShardings(const Op &op, const ManualScope &scope) {

@@ -6,4 +6,5 @@
 #include "kernels/elementwise.h"
 #include "kernels/layout.h"
 #include "kernels/reduce.h"
+#include "kernels/region.h"
 #include "kernels/transfer.h"

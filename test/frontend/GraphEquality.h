@@ -109,9 +109,9 @@ inline void checkSameRegion(const Region &a, const Region &b) {
     CHECK(x.pluralResults == y.pluralResults);
     CHECK(sameAttributes(x.attrs, y.attrs));
     CHECK(x.metadata == y.metadata);
-    REQUIRE((x.body == nullptr) == (y.body == nullptr));
-    if (x.body)
-      checkSameRegion(*x.body, *y.body);
+    REQUIRE(x.regions.size() == y.regions.size());
+    for (size_t r = 0; r < x.regions.size(); ++r)
+      checkSameRegion(x.regions[r], y.regions[r]);
   }
 }
 

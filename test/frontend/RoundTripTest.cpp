@@ -179,8 +179,8 @@ TEST_CASE("round trip: the reader kept what the rich graph says") {
   CHECK(group->attr<ShardingGroupAttrs>().groupId == 3);
 
   REQUIRE(manual);
-  REQUIRE(manual->body);
-  const Region &body = *manual->body;
+  REQUIRE(manual->body());
+  const Region &body = *manual->body();
   CHECK(body.pointer == manual->pointer + "/body");
   CHECK(body.parentOp == manual);
   CHECK(body.metadata == Metadata{{"_body_note", "\"local\""}});
@@ -192,10 +192,10 @@ TEST_CASE("round trip: the reader kept what the rich graph says") {
   CHECK(body.ops[4].attr<CollectivePermuteAttrs>().shift == -1);
   // The nested body reuses the names "al" and "r0": it is its own scope.
   const Op &inner = body.ops[6];
-  REQUIRE(inner.body);
-  CHECK(graph.value(inner.body->args[0].value).name == "al");
-  CHECK(inner.body->args[0].value != body.args[0].value);
-  CHECK(inner.body->ops[0].pointer == manual->pointer + "/body/ops/6/body/ops/0");
+  REQUIRE(inner.body());
+  CHECK(graph.value(inner.body()->args[0].value).name == "al");
+  CHECK(inner.body()->args[0].value != body.args[0].value);
+  CHECK(inner.body()->ops[0].pointer == manual->pointer + "/body/ops/6/body/ops/0");
 }
 
 TEST_CASE("writer: key order and layout") {
@@ -258,4 +258,41 @@ TEST_CASE("writer: shardings a pass set are written per result") {
   Graph reread = readGraph(text);
   CHECK(reread.main.ops[0].shardings[0] == call.shardings[0]);
   CHECK_FALSE(reread.main.ops[0].shardings[1].has_value());
+}
+
+TEST_CASE("round trip: a reduce with a body, several inputs, and optimization_barrier") {
+  const std::string text = R"({
+  "format": "shardgen-graph", "version": 1, "name": "bodies", "meshes": [],
+  "inputs": [{"name": "x", "type": "tensor<4x8xf32>"}, {"name": "i", "type": "tensor<4x8xi32>"}],
+  "ops": [
+    {"op": "constant", "result": "lowest", "value": "-inf", "type": "tensor<f32>"},
+    {"op": "constant", "result": "zero", "value": 0, "type": "tensor<i32>"},
+    {"op": "reduce", "operands": ["x", "i", "lowest", "zero"], "results": ["v", "k"],
+     "dimensions": [1],
+     "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "ai", "type": "tensor<i32>"},
+                       {"name": "x", "type": "tensor<f32>", "_note": "names are the body's own"},
+                       {"name": "bi", "type": "tensor<i32>"}],
+              "ops": [{"op": "compare", "operands": ["a", "x"], "result": "gt",
+                       "comparison_direction": "GT"},
+                      {"op": "select", "operands": ["gt", "a", "x"], "result": "value"},
+                      {"op": "select", "operands": ["gt", "ai", "bi"], "result": "index"}],
+              "return": ["value", "index"], "_body": 1}},
+    {"op": "optimization_barrier", "operands": ["v", "k"], "results": ["bv", "bk"]}
+  ],
+  "outputs": [{"value": "bv"}, {"value": "bk"}]
+})";
+  Graph original = readGraph(text);
+  const Op &reduce = original.main.ops.at(2);
+  REQUIRE(reduce.body());
+  CHECK(reduce.body()->pointer == "/ops/2/body");
+  CHECK(reduce.body()->parentOp == &reduce);
+  CHECK(reduce.body()->metadata == Metadata{{"_body", "1"}});
+  CHECK(reduce.body()->args[2].pointer == "/ops/2/body/args/2");
+  CHECK(original.value(reduce.body()->args[2].value).region == reduce.body());
+  CHECK_FALSE(reduce.attr<ReduceAttrs>().reducer.has_value());
+  std::string written = writeGraph(original);
+  CHECK(written.find("\"reducer\"") == std::string::npos);
+  Graph reread = readGraph(written);
+  checkSameGraph(original, reread);
+  CHECK(writeGraph(reread) == written);
 }

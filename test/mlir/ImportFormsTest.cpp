@@ -159,7 +159,7 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   return %0 : tensor<8x8xf32>
 })";
 }
-const Op &bodyOp(const Graph &graph) { return graph.main.ops.at(0).body->ops.at(0); }
+const Op &bodyOp(const Graph &graph) { return graph.main.ops.at(0).body()->ops.at(0); }
 } // namespace
 
 TEST_CASE("replica groups map back to mesh axes, in order, through device_ids") {
@@ -285,4 +285,80 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(importPlace == "3:3");
   CHECK(importMessage == "operation 'stablehlo.cbrt' is not supported (the graph format has no "
                          "such op) (at model.py:7:9)");
+}
+
+TEST_CASE("reduce with a body as JAX prints it: pairs of (accumulator, element), several inputs") {
+  Graph graph = importVerified(R"(
+func.func @main(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%x init: %cst), (%i init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>)  {
+    %1 = stablehlo.compare  GT, %a, %b,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %a, %b : tensor<i1>, tensor<f32>
+    %3 = stablehlo.select %1, %ai, %bi : tensor<i1>, tensor<i32>
+    stablehlo.return %2, %3 : tensor<f32>, tensor<i32>
+  }
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
+})");
+  const Op &reduce = graph.main.ops.at(2);
+  REQUIRE(reduce.kind == OpKind::Reduce);
+  CHECK(reduce.results.size() == 2);
+  CHECK_FALSE(reduce.attr<ReduceAttrs>().reducer.has_value());
+  REQUIRE(reduce.body());
+  const Region &body = *reduce.body();
+  // The block's arguments: the accumulators, then the elements.
+  std::vector<std::string> names;
+  for (const RegionArgument &arg : body.args)
+    names.push_back(graph.value(arg.value).name);
+  CHECK(names == std::vector<std::string>{"a", "ai", "b", "bi"});
+  CHECK(body.ops.size() == 3);
+  CHECK(body.results.size() == 2);
+  CHECK(body.pointer == reduce.pointer + "/body");
+  CHECK(body.parentOp == &reduce);
+}
+
+TEST_CASE("reduce forms: the six reducers stay the reducer form, xor becomes a body, generic") {
+  Graph simple = importVerified(R"(
+func.func @main(%x: tensor<4x8xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  %0 = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    %1 = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }
+  return %0 : tensor<4xf32>
+})");
+  CHECK(simple.main.ops[0].attr<ReduceAttrs>().reducer == Reducer::Max);
+  CHECK(simple.main.ops[0].regions.empty());
+  Graph xored = importVerified(R"(
+func.func @main(%x: tensor<4x8xi32>, %z: tensor<i32>) -> tensor<4xi32> {
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.xor across dimensions = [1] : (tensor<4x8xi32>, tensor<i32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+})");
+  REQUIRE(xored.main.ops[0].body());
+  CHECK(xored.main.ops[0].body()->ops.at(0).kind == OpKind::Xor);
+  CHECK_FALSE(simpleReducer(xored.main.ops[0]).has_value());
+  Graph generic = importVerified(R"(
+func.func @main(%x: tensor<4x8xf32>, %i: tensor<4x8xi32>, %z: tensor<f32>, %c: tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  %0:2 = "stablehlo.reduce"(%x, %i, %z, %c) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %1 = "stablehlo.minimum"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    %2 = "stablehlo.add"(%ai, %bi) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "stablehlo.return"(%1, %2) : (tensor<f32>, tensor<i32>) -> ()
+  }) : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xi32>
+})");
+  REQUIRE(generic.main.ops[0].body());
+  CHECK(generic.type(generic.main.ops[0].results[1]) == TensorType{ElementType::I32, {8}});
+}
+
+TEST_CASE("optimization_barrier: operands pass through as results") {
+  Graph graph = importVerified(R"(
+func.func @main(%a: tensor<8xf32>, %b: tensor<4xi32>) -> (tensor<8xf32>, tensor<4xi32>) {
+  %0:2 = stablehlo.optimization_barrier %a, %b : tensor<8xf32>, tensor<4xi32>
+  return %0#0, %0#1 : tensor<8xf32>, tensor<4xi32>
+})");
+  const Op &barrier = graph.main.ops.at(0);
+  CHECK(barrier.kind == OpKind::OptimizationBarrier);
+  CHECK(graph.type(barrier.results[1]) == TensorType{ElementType::I32, {4}});
 }

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,12 +34,18 @@ inline std::vector<std::filesystem::path> filesIn(const std::filesystem::path &f
 /// "results" distinction: after verification, make both graphs state every
 /// type (the inferred one) and use the plural form where MLIR does.
 inline void normalizeForMlir(Graph &graph) {
-  walkMutableOps(graph.main, [&](Op &op) {
-    op.declaredTypes.clear();
-    for (ValueId result : op.results)
-      op.declaredTypes.push_back(graph.type(result));
-    op.pluralResults = op.results.size() != 1 || op.kind == OpKind::ManualComputation;
-  });
+  // Every op, those of scalar bodies (a reduce's) included.
+  std::function<void(Region &)> normalize = [&](Region &region) {
+    for (Op &op : region.ops) {
+      op.declaredTypes.clear();
+      for (ValueId result : op.results)
+        op.declaredTypes.push_back(graph.type(result));
+      op.pluralResults = op.results.size() != 1 || op.kind == OpKind::ManualComputation;
+      for (Region &body : op.regions)
+        normalize(body);
+    }
+  };
+  normalize(graph.main);
 }
 
 } // namespace shardgen::testing

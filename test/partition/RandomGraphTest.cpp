@@ -56,7 +56,7 @@ TEST_CASE("random graphs cover the spec's op table") {
     walkOps(graph.main, [&](const Op &op) {
       ++counts[std::string(op.name())];
       if (op.kind == OpKind::ManualComputation)
-        for (const auto &inner : op.body->ops)
+        for (const auto &inner : op.body()->ops)
           nestedManual += inner.kind == OpKind::ManualComputation;
     });
   }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/LocalOps.h"
+#include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/partition/Redistribution.h"
 #include "compiler/verify/Verifier.h"
@@ -233,7 +235,73 @@ private:
                                  printType(layout(value).localType(device)));
   }
 
+  /// Each value's group pieces folded by the reduce's body in group position
+  /// order, element by element (SpmdProgram.h).
+  void runRegionAllReduce(const SpmdStep &step) {
+    const size_t n = step.inputs.size();
+    interp::ScalarRegion body(*program_.graph, *step.op->body());
+    std::vector<Pieces> out(n, Pieces(numDevices_));
+    std::vector<uint64_t> arguments(2 * n), results(n);
+    for (int64_t device = 0; device < numDevices_; ++device) {
+      std::vector<int64_t> group = groupDevices(mesh_, step.axes, device);
+      for (size_t i = 0; i < n; ++i)
+        out[i][device] = pieces_[step.inputs[i]][group[0]];
+      for (int64_t e = 0; e < out[0][device].numElements(); ++e) {
+        for (size_t k = 1; k < group.size(); ++k) {
+          for (size_t i = 0; i < n; ++i) {
+            arguments[i] = interp::loadScalarBits(out[i][device], e);
+            arguments[n + i] = interp::loadScalarBits(pieces_[step.inputs[i]][group[k]], e);
+          }
+          body.run(arguments, results);
+          for (size_t i = 0; i < n; ++i)
+            interp::storeScalarBits(out[i][device], e, results[i]);
+        }
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      pieces_[step.outputs[i]] = std::move(out[i]);
+      check(step.outputs[i], step);
+    }
+  }
+
+  /// A loop or branch: its blocks' steps, the condition or index read on
+  /// device 0 (the coherence check proves every device holds the same).
+  void runStructured(const SpmdStep &step) {
+    auto copy = [&](const std::vector<SpmdValueId> &from, const std::vector<SpmdValueId> &to) {
+      for (size_t i = 0; i < from.size() && i < to.size(); ++i)
+        pieces_[to[i]] = pieces_[from[i]];
+    };
+    auto runBlock = [&](const SpmdBlock &block) {
+      for (const SpmdStep &inner : block.steps)
+        runStep(inner);
+    };
+    if (step.kind == StepKind::Loop) {
+      copy(step.inputs, step.carried);
+      for (int64_t iteration = 0;; ++iteration) {
+        if (iteration > (int64_t(1) << 20))
+          throw std::runtime_error("the simulated loop runs on and on");
+        runBlock(step.blocks[0]);
+        if (pieces_[step.blocks[0].results[0]][0].getInt(0) == 0)
+          break;
+        runBlock(step.blocks[1]);
+        copy(step.blocks[1].results, step.carried);
+      }
+      copy(step.carried, step.outputs);
+      return;
+    }
+    const int64_t last = static_cast<int64_t>(step.blocks.size()) - 1;
+    int64_t taken = pieces_[step.inputs[0]][0].getInt(0);
+    if (taken < 0 || taken > last)
+      taken = last;
+    runBlock(step.blocks[static_cast<size_t>(taken)]);
+    copy(step.blocks[static_cast<size_t>(taken)].results, step.outputs);
+  }
+
   void runStep(const SpmdStep &step) {
+    if (step.kind == StepKind::RegionAllReduce)
+      return runRegionAllReduce(step);
+    if (isStructured(step))
+      return runStructured(step);
     Pieces out(numDevices_);
     for (int64_t device = 0; device < numDevices_; ++device)
       out[device] = runOnDevice(step, device);
@@ -318,6 +386,10 @@ private:
                         static_cast<int64_t>(group.size()), position);
     case StepKind::Broadcast:
       return input(group[0]);
+    case StepKind::RegionAllReduce: // runRegionAllReduce
+    case StepKind::Loop:            // runStructured
+    case StepKind::Branch:
+      break;
     }
     throw std::runtime_error("unknown step kind");
   }
@@ -364,6 +436,8 @@ private:
     if (allEmpty)
       for (const auto &type : types)
         results.emplace_back(type);
+    else if (!op.regions.empty()) // its body's values are the graph's
+      results = interp::evalLocalOp(*program_.graph, op, operands, nullptr);
     else
       results = evaluateLocally(op, operands, types);
     for (size_t r = 1; r < results.size(); ++r) {

@@ -4,6 +4,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "test/propagate/PropagationTestUtil.h"
+#include "test/support/ArgmaxGraph.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
@@ -162,4 +163,18 @@ TEST_CASE("explain names a sharding_group by its id, beyond 32 bits too") {
   CAPTURE(text);
   CHECK(has(text, R"(member of sharding_group 5000000000, same as "a")"));
   CHECK(has(text, "user sharding at /inputs/0/sharding"));
+}
+
+TEST_CASE("explain of a value inside a reduce's scalar body says it has no sharding") {
+  auto p = propagate(argmaxGraph("tensor<4x16xf32>", "<@mesh, [{}, {\\\"model\\\"}]>", "", "[1]",
+                                 "tensor<4xf32>", "tensor<4xi32>"),
+                     PropagationStrategy::UserPriority);
+  CHECK(has(explainValue(p.graph, p.result, "best"), R"(value "best")"));
+  try {
+    explainValue(p.graph, p.result, "pick");
+    FAIL("explain of a body value did not fail");
+  } catch (const GraphError &error) {
+    CHECK(
+        has(error.what(), R"("pick" is a scalar in an op's body: it has no sharding to explain)"));
+  }
 }

@@ -257,7 +257,7 @@ void verifyAll(const Graph &graph) {
       check(attrs.inShardings[j], op.operands[j], op.pointer + "/in_shardings");
     for (size_t j = 0; j < attrs.outShardings.size() && j < op.results.size(); ++j)
       check(attrs.outShardings[j], op.results[j], op.pointer + "/out_shardings");
-    checkRegion(*op.body);
+    checkRegion(*op.body());
   });
 }
 

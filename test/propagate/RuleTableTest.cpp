@@ -182,6 +182,31 @@ TEST_CASE("reduce: reduced dims are reduction factors, kept dims pass through") 
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}]>)");
 }
 
+TEST_CASE("reduce of several inputs: the inputs share every factor (Shardy's registry test)") {
+  // op_sharding_rule_registry.mlir, reduce_multiple_results.
+  const std::string inputs =
+      R"({"name": "a", "type": "tensor<2x64x13xf32>"}, {"name": "b", "type": "tensor<2x64x13xi32>"},
+         {"name": "z", "type": "tensor<f32>"}, {"name": "c", "type": "tensor<i32>"})";
+  const std::string reduce = R"({"op": "reduce", "operands": ["a", "b", "z", "c"],
+      "results": ["r", "s"], "dimensions": [0, 2],
+      "body": {"args": [{"name": "p", "type": "tensor<f32>"}, {"name": "q", "type": "tensor<i32>"},
+                        {"name": "u", "type": "tensor<f32>"}, {"name": "v", "type": "tensor<i32>"}],
+               "ops": [{"op": "add", "operands": ["p", "u"], "result": "pu"},
+                       {"op": "add", "operands": ["q", "v"], "result": "qv"}],
+               "return": ["pu", "qv"]}})";
+  CHECK(ruleOf(inputs, reduce) ==
+        "([i, j, k], [i, j, k], [], [])->([j], [j]) {i=2, j=64, k=13} reduction={i, k}");
+  // One input's axes reach the other input and both results.
+  auto p = basic(
+      R"({"name": "a", "type": "tensor<2x64x13xf32>", "sharding": "<@mesh, [{}, {y}, {}]>"},
+         {"name": "b", "type": "tensor<2x64x13xi32>"},
+         {"name": "z", "type": "tensor<f32>"}, {"name": "c", "type": "tensor<i32>"})",
+      reduce, R"({"value": "r"}, {"value": "s"})");
+  CHECK(p.sharding("b") == R"(<@mesh, [{}, {"y"}, {}]>)");
+  CHECK(p.sharding("r") == R"(<@mesh, [{"y"}]>)");
+  CHECK(p.sharding("s") == R"(<@mesh, [{"y"}]>)");
+}
+
 TEST_CASE("permutation factors: concatenate's dim of slices, slice, pad, reverse") {
   // Shardy: concatenated slices (all of them, or of one tensor) permute the
   // dim; other pieces need it replicated.
@@ -275,7 +300,7 @@ TEST_CASE("rules of collectives: resized dims need replication, the others pass 
                                 bodyOp + R"(],
                      "return": ["o"]}})",
                             ""));
-    return printOpShardingRule(shardingRuleFor(graph, graph.main.ops[0].body->ops[0]));
+    return printOpShardingRule(shardingRuleFor(graph, graph.main.ops[0].body()->ops[0]));
   };
   CHECK(
       bodyRule(

@@ -208,7 +208,7 @@ TEST_CASE("inferResultTypes: reusable on a verified graph, inside bodies too") {
              "ops": [{"op": "all_gather", "operands": ["x"], "result": "g", "axes": ["data"], "dimension": 1}],
              "return": ["g"]}}])"));
   const Op &manual = graph.main.ops.at(0);
-  const Op &gather = manual.body->ops.at(0);
+  const Op &gather = manual.body()->ops.at(0);
   auto gathered = inferResultTypes(graph, gather);
   REQUIRE(gathered.size() == 1);
   CHECK(printType(gathered[0]) == "tensor<4x32xf32>");

@@ -1,0 +1,161 @@
+#include "compiler/interp/ScalarRegion.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "compiler/interp/ElementFunctions.h"
+#include "compiler/ir/InternalError.h"
+
+namespace shardgen::interp {
+namespace {
+
+template <typename Traits> typename Traits::Compute load(uint64_t bits) {
+  typename Traits::Storage storage;
+  std::memcpy(&storage, &bits, sizeof storage);
+  return Traits::load(storage);
+}
+
+template <typename Traits> uint64_t store(typename Traits::Compute value) {
+  const typename Traits::Storage storage = Traits::store(value);
+  uint64_t bits = 0;
+  std::memcpy(&bits, &storage, sizeof storage);
+  return bits;
+}
+
+// The steps, one template per op family; `Fn` is a captureless lambda of
+// ElementFunctions.h (default-constructible).
+template <typename Traits, typename Fn> void unaryStep(uint64_t *r, const int32_t *s) {
+  r[s[1]] = store<Traits>(Fn{}(load<Traits>(r[s[0]])));
+}
+
+template <typename Traits, typename Fn> void binaryStep(uint64_t *r, const int32_t *s) {
+  r[s[2]] = store<Traits>(Fn{}(load<Traits>(r[s[0]]), load<Traits>(r[s[1]])));
+}
+
+template <typename Traits, ComparisonDirection Direction>
+void compareStep(uint64_t *r, const int32_t *s) {
+  r[s[2]] = compare(Direction, load<Traits>(r[s[0]]), load<Traits>(r[s[1]])) ? 1 : 0;
+}
+
+void selectStep(uint64_t *r, const int32_t *s) { r[s[3]] = r[s[0]] != 0 ? r[s[1]] : r[s[2]]; }
+
+template <typename Traits> void clampStep(uint64_t *r, const int32_t *s) {
+  r[s[3]] = store<Traits>(math::minimum(math::maximum(load<Traits>(r[s[1]]), load<Traits>(r[s[0]])),
+                                        load<Traits>(r[s[2]])));
+}
+
+template <typename From, typename To> void convertStep(uint64_t *r, const int32_t *s) {
+  r[s[1]] = store<To>(convertElement<From, To>(load<From>(r[s[0]])));
+}
+
+template <typename Traits> ScalarRegion::StepFn compareFn(ComparisonDirection direction) {
+  switch (direction) {
+  case ComparisonDirection::EQ:
+    return &compareStep<Traits, ComparisonDirection::EQ>;
+  case ComparisonDirection::NE:
+    return &compareStep<Traits, ComparisonDirection::NE>;
+  case ComparisonDirection::LT:
+    return &compareStep<Traits, ComparisonDirection::LT>;
+  case ComparisonDirection::LE:
+    return &compareStep<Traits, ComparisonDirection::LE>;
+  case ComparisonDirection::GT:
+    return &compareStep<Traits, ComparisonDirection::GT>;
+  case ComparisonDirection::GE:
+    return &compareStep<Traits, ComparisonDirection::GE>;
+  }
+  return nullptr;
+}
+
+/// The step function of `op`, whose first operand has element type `type`.
+ScalarRegion::StepFn stepFnOf(const Graph &graph, const Op &op, ElementType type) {
+  return dispatchElementType(type, [&](auto traits) -> ScalarRegion::StepFn {
+    using T = decltype(traits);
+    switch (opCategory(op.kind)) {
+    case OpCategory::ElementwiseUnary:
+      return withUnaryFunction<T>(op.kind, type, [](auto fn) -> ScalarRegion::StepFn {
+        return &unaryStep<T, decltype(fn)>;
+      });
+    case OpCategory::ElementwiseBinary:
+      return withBinaryFunction<T>(op.kind, type, [](auto fn) -> ScalarRegion::StepFn {
+        return &binaryStep<T, decltype(fn)>;
+      });
+    default:
+      break;
+    }
+    switch (op.kind) {
+    case OpKind::Compare:
+      return compareFn<T>(op.attr<CompareAttrs>().direction);
+    case OpKind::Select:
+      return &selectStep;
+    case OpKind::Clamp:
+      return &clampStep<T>;
+    case OpKind::Convert:
+      return dispatchElementType(
+          graph.type(op.results[0]).elementType,
+          [](auto to) -> ScalarRegion::StepFn { return &convertStep<T, decltype(to)>; });
+    default:
+      break;
+    }
+    SHARDGEN_CHECK(false, "the scalar-region evaluator cannot run " + std::string(op.name()));
+    return nullptr;
+  });
+}
+
+} // namespace
+
+uint64_t loadScalarBits(const Literal &tensor, int64_t index) {
+  const size_t width = elementByteWidth(tensor.elementType());
+  uint64_t bits = 0;
+  std::memcpy(&bits, tensor.data() + index * static_cast<int64_t>(width), width);
+  return bits;
+}
+
+void storeScalarBits(Literal &tensor, int64_t index, uint64_t bits) {
+  const size_t width = elementByteWidth(tensor.elementType());
+  std::memcpy(tensor.data() + index * static_cast<int64_t>(width), &bits, width);
+}
+
+ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
+  std::unordered_map<ValueId, int32_t> slotOf;
+  auto slot = [&](ValueId v) {
+    auto [it, inserted] = slotOf.try_emplace(v, static_cast<int32_t>(initial_.size()));
+    if (inserted)
+      initial_.push_back(0);
+    return it->second;
+  };
+  for (const RegionArgument &arg : region.args)
+    argumentSlots_.push_back(slot(arg.value));
+  for (const Op &op : region.ops) {
+    if (op.kind == OpKind::Constant) {
+      initial_[static_cast<size_t>(slot(op.results[0]))] =
+          loadScalarBits(op.attr<ConstantAttrs>().value, 0);
+      continue;
+    }
+    Step step;
+    SHARDGEN_CHECK(op.operands.size() <= 3 && op.results.size() == 1,
+                   "a scalar body op with " + std::to_string(op.operands.size()) + " operands");
+    size_t k = 0;
+    for (ValueId operand : op.operands)
+      step.slots[k++] = slot(operand);
+    step.slots[k] = slot(op.results[0]);
+    // select's and clamp's element type is their second operand's.
+    const size_t typed = op.kind == OpKind::Select || op.kind == OpKind::Clamp ? 1 : 0;
+    step.fn = stepFnOf(graph, op, graph.type(op.operands[typed]).elementType);
+    steps_.push_back(step);
+  }
+  for (const RegionResult &result : region.results)
+    resultSlots_.push_back(slot(result.value));
+  registers_ = initial_;
+}
+
+void ScalarRegion::run(std::span<const uint64_t> arguments, std::span<uint64_t> results) const {
+  uint64_t *r = registers_.data();
+  for (size_t i = 0; i < argumentSlots_.size(); ++i)
+    r[argumentSlots_[i]] = arguments[i];
+  for (const Step &step : steps_)
+    step.fn(r, step.slots);
+  for (size_t j = 0; j < resultSlots_.size(); ++j)
+    results[j] = r[resultSlots_[j]];
+}
+
+} // namespace shardgen::interp

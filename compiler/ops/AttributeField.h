@@ -1,0 +1,162 @@
+#pragma once
+// One field of an op's attribute schema: where the JSON reader and writer
+// and the MLIR importer and writer find it (key, property name, pretty
+// keyword), what kind of value it holds, whether it may be absent, and the
+// member of the op's attribute struct (ir/Attributes.h) that holds it. Each
+// attribute struct lists its fields (`static std::span<const AttrField>
+// schema()`); the readers and writers walk that list instead of naming keys.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace shardgen {
+
+enum class ComparisonDirection;
+enum class Reducer;
+enum class BarrierDirection;
+struct TensorSharding;
+struct OpShardingRule;
+class Literal;
+template <typename T> class BoxedOptional;
+
+/// What a field holds, so a reader knows how to parse it and a writer how
+/// to print it. The kind follows from the member's C++ type (attrField).
+enum class AttrKind : uint8_t {
+  Int,                 // int64_t
+  Ints,                // std::vector<int64_t>
+  String,              // std::string
+  Strings,             // std::vector<std::string>
+  ComparisonDirection, // EQ, NE, LT, LE, GT, GE
+  BarrierDirection,    // NONE, FORWARD, BACKWARD, BOTH
+  Reducer,             // add, mul, max, min, and, or
+  OptionalReducer,     // std::optional<Reducer>: absent unless given (a reduce with a body)
+  Shardings,           // std::vector<TensorSharding>
+  ShardingRule,        // BoxedOptional<OpShardingRule>: absent unless given
+  Constant,            // the constant's Literal: read with the result type
+  Region,              // a body: no member, the graph reader reads it
+};
+
+/// How a region-valued field's region takes part in the program.
+enum class RegionRole : uint8_t {
+  /// Its ops run as steps of the program, on tensors: a manual_computation's
+  /// body. Propagation, partitioning, the interpreter and codegen enter it.
+  Program,
+  /// A function of scalars the op applies per element group (a reduce's
+  /// body): its ops are no steps; the op's kernel runs it (the interpreter's
+  /// scalar-region evaluator, a generated scalar function).
+  Scalar,
+};
+
+enum class AttrPresence : uint8_t {
+  Required, // absent is an error
+  Optional, // absent takes the struct's default; always written back
+  WhenGiven // absent takes the default; written back only when given
+};
+
+struct AttrField {
+  std::string_view json;    // the JSON key
+  std::string_view mlir;    // the property name in MLIR's generic form
+  std::string_view keyword; // `keyword = value` in the pretty form ("": the syntax places it)
+  AttrKind kind = AttrKind::Int;
+  AttrPresence presence = AttrPresence::Required;
+  /// The member in a struct of the schema's type (null for a Region).
+  void *(*member)(void *attrs) = nullptr;
+  /// WhenGiven fields with a flag recording it (null: given iff set).
+  bool *(*given)(void *attrs) = nullptr;
+  RegionRole role = RegionRole::Program; // a Region field's
+
+  template <typename T> T &in(void *attrs) const { return *static_cast<T *>(member(attrs)); }
+  template <typename T> const T &in(const void *attrs) const {
+    return *static_cast<const T *>(member(const_cast<void *>(attrs)));
+  }
+  bool isGiven(const void *attrs) const { return *given(const_cast<void *>(attrs)); }
+};
+
+namespace detail {
+template <typename T> struct AttrKindOf;
+template <> struct AttrKindOf<int64_t> {
+  static constexpr AttrKind value = AttrKind::Int;
+};
+template <> struct AttrKindOf<std::vector<int64_t>> {
+  static constexpr AttrKind value = AttrKind::Ints;
+};
+template <> struct AttrKindOf<std::string> {
+  static constexpr AttrKind value = AttrKind::String;
+};
+template <> struct AttrKindOf<std::vector<std::string>> {
+  static constexpr AttrKind value = AttrKind::Strings;
+};
+template <> struct AttrKindOf<ComparisonDirection> {
+  static constexpr AttrKind value = AttrKind::ComparisonDirection;
+};
+template <> struct AttrKindOf<BarrierDirection> {
+  static constexpr AttrKind value = AttrKind::BarrierDirection;
+};
+template <> struct AttrKindOf<Reducer> {
+  static constexpr AttrKind value = AttrKind::Reducer;
+};
+template <> struct AttrKindOf<std::optional<Reducer>> {
+  static constexpr AttrKind value = AttrKind::OptionalReducer;
+};
+template <> struct AttrKindOf<std::vector<TensorSharding>> {
+  static constexpr AttrKind value = AttrKind::Shardings;
+};
+template <> struct AttrKindOf<BoxedOptional<OpShardingRule>> {
+  static constexpr AttrKind value = AttrKind::ShardingRule;
+};
+template <> struct AttrKindOf<Literal> {
+  static constexpr AttrKind value = AttrKind::Constant;
+};
+
+template <typename> struct MemberOf;
+template <typename S, typename M> struct MemberOf<M S::*> {
+  using Struct = S;
+  using Type = M;
+};
+
+template <auto Member> void *memberAccess(void *attrs) {
+  using Struct = typename MemberOf<decltype(Member)>::Struct;
+  return &(static_cast<Struct *>(attrs)->*Member);
+}
+template <auto Flag> bool *flagAccess(void *attrs) {
+  using Struct = typename MemberOf<decltype(Flag)>::Struct;
+  return &(static_cast<Struct *>(attrs)->*Flag);
+}
+} // namespace detail
+
+/// The field of member `Member` (`&TransposeAttrs::permutation`); its kind
+/// is the member's type's.
+template <auto Member>
+constexpr AttrField attrField(std::string_view json, std::string_view mlir,
+                              std::string_view keyword,
+                              AttrPresence presence = AttrPresence::Required) {
+  using Type = typename detail::MemberOf<decltype(Member)>::Type;
+  return AttrField{json,     mlir,
+                   keyword,  detail::AttrKindOf<Type>::value,
+                   presence, &detail::memberAccess<Member>,
+                   nullptr};
+}
+
+/// A WhenGiven field whose presence member `Flag` records (slice strides).
+template <auto Member, auto Flag>
+constexpr AttrField givenAttrField(std::string_view json, std::string_view mlir,
+                                   std::string_view keyword) {
+  AttrField field = attrField<Member>(json, mlir, keyword, AttrPresence::WhenGiven);
+  field.given = &detail::flagAccess<Flag>;
+  return field;
+}
+
+/// A region-valued key (a manual computation's body, a reduce's): the
+/// graph reader and writer read and write the op's regions by these keys,
+/// in order.
+constexpr AttrField regionField(std::string_view json,
+                                AttrPresence presence = AttrPresence::Required,
+                                RegionRole role = RegionRole::Program) {
+  return AttrField{json, "", "", AttrKind::Region, presence, nullptr, nullptr, role};
+}
+
+} // namespace shardgen
