@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/cli/CommandLine.h"
+#include "compiler/ir/Diagnostic.h"
 
 namespace shardgen::cli {
 
@@ -37,7 +38,7 @@ inline constexpr const char *kExitStatusHelp =
 class InputError : public std::runtime_error {
 public:
   InputError(std::string where, const std::string &message)
-      : std::runtime_error(message), where_(std::move(where)) {}
+      : std::runtime_error(boundedMessage(message)), where_(std::move(where)) {}
   const std::string &where() const { return where_; }
 
 private:

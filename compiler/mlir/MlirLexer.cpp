@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include "compiler/ir/Diagnostic.h"
@@ -239,10 +240,10 @@ Token Lexer::lex() {
     ++pos_;
     return take(TokenKind::Punct, start, start);
   }
+  char code[8];
+  std::snprintf(code, sizeof code, "\\x%02x", static_cast<unsigned char>(c));
   failAt(start, std::string("unexpected character '") +
-                    (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)
-                                                                 : std::string("\\x??")) +
-                    "'");
+                    (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : code) + "'");
 }
 
 std::string Lexer::balancedUntilClose(char open, char close) {
