@@ -7,6 +7,7 @@
 #include "compiler/cli/Command.h"
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
+#include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirWriter.h"
 
@@ -22,8 +23,16 @@ void emitText(const ParsedArgs &args, const std::string &text) {
 }
 
 int runImport(const ParsedArgs &args) {
-  Graph graph = loadVerifiedGraph(args.positionals[0], args.value("--function").value_or(""));
-  emitText(args, writeGraph(graph));
+  const std::string &path = args.positionals[0];
+  Graph graph = loadVerifiedGraph(path, args.value("--function").value_or(""));
+  std::string text = writeGraph(graph);
+  // Never write what `check` would refuse: the graph file is read back and
+  // verified first (an error names the MLIR place its pointer came from).
+  atFile(path, [&] {
+    Graph written = readGraph(text);
+    verifyGraphAt(path, written);
+  });
+  emitText(args, text);
   return kSuccess;
 }
 
