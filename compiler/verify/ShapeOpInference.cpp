@@ -292,7 +292,7 @@ TensorType inferReverse(const InferenceContext &context) {
 TensorType inferShapeOp(const InferenceContext &context) {
   switch (context.op.kind) {
   case OpKind::Constant:
-    return context.attrs<ConstantAttrs>().value.type();
+    return context.attrs<ConstantAttrs>().type;
   case OpKind::Iota:
     return inferIota(context);
   case OpKind::DotGeneral:
