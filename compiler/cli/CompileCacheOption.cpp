@@ -1,7 +1,6 @@
 #include "compiler/cli/CompileCacheOption.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -29,40 +28,29 @@ std::string defaultCacheDir() {
   return "";
 }
 
-void warnUnused(const std::string &dir, const std::string &why) {
-  std::cerr << "shardgen: warning: not using the compile cache " << printable(dir) << ": " << why
-            << "\n";
+void warn(const std::string &message) {
+  std::cerr << "shardgen: warning: " << printable(message) << "\n";
 }
 
 } // namespace
 
-std::string compileCacheDir(const ParsedArgs &args) {
+void useCompileCache(const ParsedArgs &args, JitOptions &options) {
   const char *disabled = std::getenv("SHARDGEN_NO_CACHE");
   if (args.has("--no-cache") || (disabled && std::string(disabled) == "1"))
-    return "";
+    return;
   std::string dir = defaultCacheDir();
   if (dir.empty())
-    return "";
+    return;
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(dir).parent_path(), error);
+  // Only created here: whether it is fit to run code from is checked on the
+  // folder the JIT opens, not on this path (which may change meanwhile).
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    warnUnused(dir, std::strerror(errno));
-    return "";
+    warn("not using the compile cache " + dir + ": " + std::strerror(errno));
+    return;
   }
-  struct stat info{};
-  if (::lstat(dir.c_str(), &info) != 0) {
-    warnUnused(dir, std::strerror(errno));
-    return "";
-  }
-  if (!S_ISDIR(info.st_mode))
-    warnUnused(dir, "it is not a folder");
-  else if (info.st_uid != ::geteuid())
-    warnUnused(dir, "it belongs to another user");
-  else if (info.st_mode & (S_IWGRP | S_IWOTH))
-    warnUnused(dir, "others may write to it");
-  else
-    return dir;
-  return "";
+  options.cacheDir = dir;
+  options.cacheWarning = warn;
 }
 
 } // namespace shardgen::cli

@@ -178,6 +178,7 @@ static int runRun(const ParsedArgs &args) {
     ranks = ranksOption(args, path, mesh);
     if (std::optional<std::string> text = args.value("--mpirun-args"))
       mpirunArgs = splitMpirunArgs(*text);
+    checkMpirunArgs(mpirunArgs);
   }
   requireThreadsFit(path, mesh, mesh.numDevices() / ranks);
   std::unique_ptr<CustomCallLibrary> library = customCallLibraryFromArgs(args);
@@ -205,9 +206,9 @@ static int runRun(const ParsedArgs &args) {
       std::cout << formatRankTraffic(manifest, program, ranks);
   }
   if (backend == Backend::Mpi)
-    execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
+    return runMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
   JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  jitOptions.cacheDir = compileCacheDir(args);
+  useCompileCache(args, jitOptions);
   std::unique_ptr<CompiledProgram> compiled = pipeline.jit(program, generated, jitOptions);
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]
