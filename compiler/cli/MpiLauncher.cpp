@@ -1,6 +1,7 @@
 #include "compiler/cli/MpiLauncher.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -8,11 +9,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -149,6 +152,8 @@ public:
     pending_.clear();
   }
   bool rankReported() const { return rankReported_; }
+  /// A rank said it is ending the job (MPI_Abort).
+  bool abortSeen() const { return abortSeen_; }
   /// The last lines mpirun wrote (frames dropped), indented, one a line.
   std::string tail() const {
     std::string out;
@@ -166,6 +171,7 @@ private:
     if (!inFrame_) {
       std::cerr << text << "\n" << std::flush;
       rankReported_ = rankReported_ || isShardgenError(text);
+      abortSeen_ = abortSeen_ || text.ends_with("(aborting every rank)");
     }
     if (!text.empty())
       tail_.push_back(text);
@@ -174,7 +180,7 @@ private:
   }
   std::string pending_;
   std::deque<std::string> tail_;
-  bool inFrame_ = false, rankReported_ = false;
+  bool inFrame_ = false, rankReported_ = false, abortSeen_ = false;
 };
 
 /// mpirun, while it runs: a SIGTERM or SIGHUP sent to shardgen goes on to
@@ -234,8 +240,26 @@ int runForwardingStderr(const std::string &mpirun, std::vector<char *> &argv,
   ::signal(SIGHUP, forwardToMpirun);
   ::signal(SIGINT, SIG_IGN);
   ::signal(SIGQUIT, SIG_IGN);
+  // After a rank said it aborts the job, mpirun has a few seconds to end
+  // it: a peer it cannot reach (a cut network) would keep it waiting. Then
+  // SIGTERM (8 s), SIGKILL (10 s), and at 12 s this stops reading even if
+  // something mpirun started still holds the pipe (endLeftoverRanks ends it).
+  using Clock = std::chrono::steady_clock;
+  std::optional<Clock::time_point> abortedAt;
+  int signalsSent = 0;
   char buffer[4096];
   for (;;) {
+    if (output.abortSeen() && !abortedAt)
+      abortedAt = Clock::now();
+    if (abortedAt && Clock::now() - *abortedAt > std::chrono::seconds(8 + 2 * signalsSent)) {
+      if (signalsSent == 2)
+        break;
+      ::kill(child, signalsSent++ == 0 ? SIGTERM : SIGKILL);
+    }
+    pollfd readable{pipeEnds[0], POLLIN, 0};
+    const int ready = ::poll(&readable, 1, abortedAt ? 500 : -1);
+    if (ready == 0 || (ready < 0 && errno == EINTR))
+      continue;
     ssize_t got = ::read(pipeEnds[0], buffer, sizeof buffer);
     if (got < 0 && errno == EINTR)
       continue;

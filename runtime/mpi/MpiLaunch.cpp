@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -22,6 +24,19 @@ namespace shardgen::runtime {
 namespace {
 
 bool initializedHere = false;
+
+/// MPI_Abort, bounded: it waits for mpirun to end the job, which a peer
+/// that cannot be reached (a cut network) keeps from happening. This
+/// process then ends by itself after a few seconds; mpirun's launcher
+/// (shardgen run) ends the rest.
+[[noreturn]] void abortWorld() {
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    std::_Exit(1);
+  }).detach();
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort(); // MPI_Abort does not return
+}
 
 MpiWorld ensureInitialized(int threadLevel) {
   int initialized = 0;
@@ -54,8 +69,7 @@ MpiWorld ensureInitialized(int threadLevel) {
     std::fprintf(stderr, "shardgen: rank %d: device %lld failed: %s (aborting every rank)\n", rank,
                  static_cast<long long>(deviceId), message.c_str());
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort(); // MPI_Abort does not return
+  abortWorld();
 }
 
 /// The device whose exception `error` is: a RunTimeout names no device.
@@ -181,8 +195,7 @@ void mergeDisjointToRoot(void *data, int64_t bytes) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
+  abortWorld();
 }
 
 void finalizeMpi() {

@@ -15,8 +15,13 @@ if [[ $(id -u) != 0 ]] || ! command -v setpriv >/dev/null || ! id nobody >/dev/n
 fi
 work=$(mktemp -d)
 helper=
+stop_helper() { # the loop and any mv it has under way (its own session)
+  kill -- "-$helper" 2>/dev/null || true
+  wait "$helper" 2>/dev/null || true
+  helper=
+}
 cleanup() {
-  if [[ -n $helper ]]; then kill "$helper" 2>/dev/null || true; wait "$helper" 2>/dev/null || true; fi
+  if [[ -n $helper ]]; then stop_helper; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -49,7 +54,7 @@ built=$(ls "$work/evil-cache/shardgen"/*.obj)
 chown -R "$nobody" "$evil" && chmod 700 "$evil" && chmod 600 "$evil/$key.obj"
 
 # The other user swaps the folders as fast as they can.
-setpriv --reuid="$nobody" --regid="$(id -g nobody)" --clear-groups bash -c '
+setsid setpriv --reuid="$nobody" --regid="$(id -g nobody)" --clear-groups bash -c '
   cd "$1"
   while :; do
     mv -T shardgen real; mv -T evil shardgen; mv -T shardgen evil; mv -T real shardgen
@@ -68,7 +73,7 @@ for ((i = 0; i < runs; ++i)); do
     exit 1
   fi
 done
-kill "$helper"; wait "$helper" 2>/dev/null || true; helper=
+stop_helper
 # Nothing of root's went into the other user's folder.
 for folder in "$xdg"/*; do
   if [[ $(stat -c %u "$folder") == "$nobody" ]]; then

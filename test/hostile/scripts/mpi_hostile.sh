@@ -68,34 +68,33 @@ cd "$work/colon2" && expect 0 "" "$shardgen" run "$graph" "${mpi[@]}" --ranks 2 
 [[ -f $work/colon2/:/out0.npy ]] || { echo "FAILED: no ./:/out0.npy"; failures=$((failures + 1)); }
 cd "$work"
 
-# rank_pid LAUNCHER RANK: the pid of that rank of the job LAUNCHER started.
+children() { cat /proc/"$1"/task/*/children 2>/dev/null; }
+
+# rank_pid LAUNCHER RANK: the pid of that rank of the job LAUNCHER started
+# (timeout -> shardgen -> mpirun -> the ranks).
 rank_pid() {
-  local launcher=$1 rank=$2 pid
-  for pid in $(ps -e -o pid=); do
-    [[ -r /proc/$pid/environ ]] || continue
-    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$rank" &&
-      tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SHARDGEN_MPI_RANK=2" &&
-      [[ $(readlink "/proc/$pid/exe") == "$(readlink -f "$shardgen")" ]] &&
-      grep -q "$work" "/proc/$pid/cmdline" 2>/dev/null; then
-      echo "$pid"
+  local s m p
+  for s in $(children "$1"); do for m in $(children "$s"); do for p in $(children "$m"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2"; then
+      echo "$p"
       return 0
     fi
-  done
+  done; done; done
   return 1
 }
 
-# peer CASE SIGNAL DELAY TEXT: runs 2 ranks (a long --repeat); DELAY s after
-# rank 1 appears sends it SIGNAL; expects exit 1 and TEXT within 60 s.
+# peer NAME SIGNAL DELAY TEXT: runs 2 ranks (a long --repeat); DELAY s after
+# rank 1 appears sends it SIGNAL; expects exit 1 and TEXT within 60 s, and
+# no rank left behind.
 peer() {
-  local name=$1 signal=$2 delay=$3 text=$4
-  cp "$graph" "$work/$name.json"
-  timeout -s KILL 60 "$shardgen" run "$work/$name.json" "${mpi[@]}" --ranks 2 --timeout 3 \
-    --repeat 100000000 >"$work/out" 2>"$work/err" &
+  local name=$1 signal=$2 delay=$3 text=$4 pid="" i
+  timeout -s KILL 60 "$shardgen" run "$graph" "${mpi[@]}" --ranks 2 --timeout 3 \
+    --repeat 1000000 >"$work/out" 2>"$work/err" &
   local launcher=$!
   started+=("$launcher")
-  local pid=""
-  for ((i = 0; i < 200 && -z $pid; ++i)); do
-    pid=$(rank_pid "$launcher" 1) || { pid=""; sleep 0.05; }
+  for ((i = 0; i < 400; ++i)); do
+    pid=$(rank_pid "$launcher" 1) && break
+    sleep 0.05
   done
   if [[ -z $pid ]]; then
     echo "FAILED: $name: rank 1 never started"; failures=$((failures + 1)); return
@@ -105,21 +104,20 @@ peer() {
   kill "-$signal" "$pid"
   wait "$launcher"
   local status=$?
-  kill -CONT "$pid" 2>/dev/null
   if [[ $status != 1 ]] || ! grep -qF -- "$text" "$work/err"; then
     echo "FAILED: $name: expected exit 1 and '$text', got $status:"
     sed 's/^/    /' "$work/err" | head -30
     failures=$((failures + 1))
   else
-    echo "ok: $name: exit 1, '$text'"
+    echo "ok: $name: exit 1, $(grep -F -- "$text" "$work/err" | head -1)"
   fi
   if kill -0 "$pid" 2>/dev/null; then
     echo "FAILED: $name: rank 1 outlived the job"; failures=$((failures + 1))
   fi
 }
-peer stopped_at_start STOP 0 "shardgen: rank 0: the run did not finish within the timeout of 3 s: "
-peer stopped_mid_run STOP 4 "shardgen: rank 0: the run did not finish within the timeout of 3 s: "
-peer killed KILL 4 "rank 1"
+peer stopped_at_start STOP 0 "shardgen: rank 0: the run did not finish within the timeout of 3 s: this rank waits in "
+peer stopped_mid_run STOP 5 "shardgen: rank 0: the run did not finish within the timeout of 3 s: "
+peer killed KILL 5 "process rank 1 with PID"
 
 if ((failures > 0)); then
   echo "$failures case(s) failed"
