@@ -10,17 +10,11 @@
 
 #include <string>
 
-#include "test/cli/ToolRunner.h"
+#include "test/hostile/HostileSupport.h"
 
 using namespace shardgen::test;
 
 namespace {
-
-std::string hostileFile(const std::string &name, const std::string &text) {
-  std::string path = makeTempDir() + "/" + name;
-  writeFile(path, text);
-  return path;
-}
 
 /// 2 GiB of address space: the binary and its libraries fit, a 2 GiB
 /// constant does not.
@@ -33,13 +27,6 @@ std::string fiveSplats() {
     text +=
         "  %c" + std::to_string(i) + " = stablehlo.constant dense<1.5> : tensor<536870912xf32>\n";
   return text + "  return %c4 : tensor<536870912xf32>\n}\n";
-}
-
-void checkResult(const ToolResult &result, int exitCode, const std::string &message) {
-  INFO(result.err.substr(0, 2000));
-  REQUIRE_FALSE(result.timedOut);
-  CHECK(result.exitCode == exitCode);
-  CHECK(result.err.find(message) != std::string::npos);
 }
 
 } // namespace

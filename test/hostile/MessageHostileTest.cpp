@@ -8,17 +8,11 @@
 
 #include <string>
 
-#include "test/cli/ToolRunner.h"
+#include "test/hostile/HostileSupport.h"
 
 using namespace shardgen::test;
 
 namespace {
-
-std::string hostileFile(const std::string &name, const std::string &text) {
-  std::string path = makeTempDir() + "/" + name;
-  writeFile(path, text);
-  return path;
-}
 
 /// A graph whose one op uses the undefined value `name` (JSON text of it).
 std::string graphUsing(const std::string &jsonName) {

@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "test/cli/ToolRunner.h"
+#include "test/hostile/HostileSupport.h"
 
 using namespace shardgen::test;
 namespace fs = std::filesystem;
@@ -46,12 +46,6 @@ std::set<std::string> listing(const std::string &dir) {
   for (const auto &entry : fs::recursive_directory_iterator(dir))
     paths.insert(fs::relative(entry.path(), dir).string());
   return paths;
-}
-
-void checkResult(const ToolResult &result, int exitCode) {
-  INFO(result.err);
-  REQUIRE_FALSE(result.timedOut);
-  CHECK(result.exitCode == exitCode);
 }
 
 } // namespace
