@@ -21,6 +21,34 @@ int hexValue(char c) {
   c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
+
+/// The offset of the first byte of `text` that is not well-formed UTF-8
+/// (RFC 3629: a stray continuation byte, an overlong form, a surrogate, a
+/// code point past U+10FFFF, a cut sequence), or npos.
+size_t firstInvalidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(text[i + k]); };
+    const unsigned char lead = byte(0);
+    const size_t length = lead < 0x80                    ? 1
+                          : lead >= 0xc2 && lead <= 0xdf ? 2
+                          : lead >= 0xe0 && lead <= 0xef ? 3
+                          : lead >= 0xf0 && lead <= 0xf4 ? 4
+                                                         : 0;
+    if (length == 0 || length > text.size() - i)
+      return i;
+    // The second byte's range is what rules out overlong forms, surrogates
+    // and code points past U+10FFFF.
+    const unsigned char low = lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
+    const unsigned char high = lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
+    if (length > 1 && (byte(1) < low || byte(1) > high))
+      return i;
+    for (size_t k = 2; k < length; ++k)
+      if ((byte(k) & 0xc0) != 0x80)
+        return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
 } // namespace
 
 bool integerValue(const std::string &text, int64_t &value) {
@@ -57,6 +85,16 @@ bool unescapeString(std::string_view body, std::string &out) {
       return false;
   }
   return true;
+}
+
+void Lexer::requireUtf8() const {
+  const size_t bad = firstInvalidUtf8(text_);
+  if (bad == std::string_view::npos)
+    return;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text_[bad]));
+  failAt(bad, std::string("the text is not valid UTF-8 here (byte ") + byte +
+                  "): a graph file is JSON text");
 }
 
 SourceLoc Lexer::locAt(size_t offset) const {
@@ -140,6 +178,10 @@ std::string Lexer::quotedString() {
   std::string value;
   if (!unescapeString(text_.substr(open + 1, pos_ - open - 1), value))
     failAt(open, "invalid escape in string literal");
+  // Strings become names and attributes of a graph file: bytes JSON cannot
+  // hold would make `import` fail after reading (exit 4, not bad input).
+  if (firstInvalidUtf8(value) != std::string_view::npos)
+    failAt(open, "string literal is not valid UTF-8 (a graph file is JSON text)");
   ++pos_;
   return value;
 }

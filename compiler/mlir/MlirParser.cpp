@@ -423,6 +423,7 @@ void Parser::parseLocAlias(Module &module) {
 }
 
 Module Parser::parseModule() {
+  lex_.requireUtf8();
   Module module;
   module.loc = peek().loc;
   while (peek().kind == TokenKind::HashId)

@@ -13,7 +13,8 @@
 // - a main calling one private function 16,384 times (inlined names probed
 //   name_1, name_2, ...: quadratic);
 // - `import` writing only what `check` then reads;
-// - MLIR attributes nested a million levels deep (the parser's own limit).
+// - MLIR attributes nested a million levels deep (the parser's own limit);
+// - bytes that are not UTF-8 (import failed writing JSON: exit 4).
 
 #include <doctest/doctest.h>
 
@@ -105,6 +106,26 @@ TEST_CASE("MLIR attributes nested past the limit are refused, not recursed into"
       checkResult(result, 1, file + ":2:" + column + ": error: nested deeper than 256 levels");
       CHECK(result.out.empty());
     }
+  }
+}
+
+TEST_CASE("bytes that are not UTF-8 in MLIR are refused by check and import alike") {
+  // Found by fuzz_mlir: a mesh axis name (a raw body, not a lexed string)
+  // with a stray continuation byte passed check, and import then failed
+  // writing the JSON (exit 4). A string's escapes are checked once decoded.
+  const std::string mesh = "sdy.mesh @mesh = <[\"a\xcc\x87\x99\"=2]>\n";
+  const std::string raw = hostileFile("raw.mlir", mesh + mlirWithOp(""));
+  const std::string escaped =
+      hostileFile("escaped.mlir", mlirWithOp("{mhlo.frontend_attributes = {n = \"\\ff\"}}"));
+  for (std::string command : {"check", "import"}) {
+    CAPTURE(command);
+    ToolResult result = runShardgenWithin(60, command + " '" + raw + "'");
+    checkResult(result, 1,
+                raw + ":1:24: error: the text is not valid UTF-8 here (byte 0x99): a graph "
+                      "file is JSON text");
+    CHECK(result.out.empty());
+    checkResult(runShardgenWithin(60, command + " '" + escaped + "'"), 1,
+                escaped + ":2:61: error: string literal is not valid UTF-8");
   }
 }
 
