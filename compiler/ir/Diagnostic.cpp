@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "compiler/ir/Utf8.h"
+
 namespace shardgen {
 
 namespace {
@@ -73,6 +75,16 @@ std::string escapedText(std::string_view text) {
       std::snprintf(escape, sizeof escape, "\\u%04x", code);
       out += escape;
       i += length - 1;
+    } else if (byte >= 0x80) {
+      // A character whole; a byte that is not UTF-8 (a stray 0x9b is CSI
+      // to an 8-bit terminal) as its code.
+      if (const size_t sequence = utf8SequenceLength(text, i)) {
+        out.append(text.substr(i, sequence));
+        i += sequence - 1;
+      } else {
+        std::snprintf(escape, sizeof escape, "\\x%02x", byte);
+        out += escape;
+      }
     } else {
       out += static_cast<char>(byte);
     }

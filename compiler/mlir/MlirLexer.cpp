@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/Utf8.h"
 
 namespace shardgen::mlir {
 
@@ -20,34 +21,6 @@ int hexValue(char c) {
     return c - '0';
   c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/// The offset of the first byte of `text` that is not well-formed UTF-8
-/// (RFC 3629: a stray continuation byte, an overlong form, a surrogate, a
-/// code point past U+10FFFF, a cut sequence), or npos.
-size_t firstInvalidUtf8(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    auto byte = [&](size_t k) { return static_cast<unsigned char>(text[i + k]); };
-    const unsigned char lead = byte(0);
-    const size_t length = lead < 0x80                    ? 1
-                          : lead >= 0xc2 && lead <= 0xdf ? 2
-                          : lead >= 0xe0 && lead <= 0xef ? 3
-                          : lead >= 0xf0 && lead <= 0xf4 ? 4
-                                                         : 0;
-    if (length == 0 || length > text.size() - i)
-      return i;
-    // The second byte's range is what rules out overlong forms, surrogates
-    // and code points past U+10FFFF.
-    const unsigned char low = lead == 0xe0 ? 0xa0 : lead == 0xf0 ? 0x90 : 0x80;
-    const unsigned char high = lead == 0xed ? 0x9f : lead == 0xf4 ? 0x8f : 0xbf;
-    if (length > 1 && (byte(1) < low || byte(1) > high))
-      return i;
-    for (size_t k = 2; k < length; ++k)
-      if ((byte(k) & 0xc0) != 0x80)
-        return i;
-    i += length;
-  }
-  return std::string_view::npos;
 }
 } // namespace
 

@@ -49,6 +49,16 @@ TEST_CASE("bidi and other controls in a name are escaped") {
   CHECK(checkFile(accents).err.find("unknown value \"caf\xc3\xa9\"") != std::string::npos);
 }
 
+TEST_CASE("bytes that are not UTF-8 are shown by their code") {
+  // The JSON reader echoes what it read last: a stray 0x9b (CSI to an 8-bit
+  // terminal) and 0xff come out as \x9b and \xff, a file name's bytes too.
+  std::string file = hostileFile("f\x9b.json", graphUsing("x\x9b\xff"));
+  ToolResult result = checkFile(file);
+  CHECK(result.err.find("ill-formed UTF-8 byte; last read: '\"x\\x9b'") != std::string::npos);
+  CHECK(result.err.find("f\\x9b.json") != std::string::npos);
+  CHECK(result.err.find('\x9b') == std::string::npos);
+}
+
 TEST_CASE("a message echoes at most about 200 characters of a long name") {
   std::string name(1 << 20, 'n');
   std::string file = hostileFile("long.json", graphUsing(name));
