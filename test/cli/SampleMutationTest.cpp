@@ -296,14 +296,21 @@ int64_t fromEnvironment(const char *name, int64_t fallback) {
   return text ? std::stoll(text) : fallback;
 }
 
+/// The files of samples/`folder` named *`extension`, sorted.
+std::vector<fs::path> sampleFiles(const std::string &folder, const std::string &extension) {
+  std::vector<fs::path> files;
+  for (const auto &entry :
+       fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / folder))
+    if (entry.path().extension() == extension)
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 } // namespace
 
 TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, never crash") {
-  std::vector<fs::path> samples;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
-    if (entry.path().extension() == ".json")
-      samples.push_back(entry.path());
-  std::sort(samples.begin(), samples.end());
+  const std::vector<fs::path> samples = sampleFiles("", ".json");
   REQUIRE(samples.size() >= 4);
   std::vector<json> originals;
   for (const fs::path &sample : samples)
@@ -334,12 +341,7 @@ TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, ne
 }
 
 TEST_CASE("mutated MLIR samples are accepted or rejected with one diagnostic line, never hang") {
-  std::vector<fs::path> samples;
-  for (const auto &entry :
-       fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / "mlir"))
-    if (entry.path().extension() == ".mlir")
-      samples.push_back(entry.path());
-  std::sort(samples.begin(), samples.end());
+  const std::vector<fs::path> samples = sampleFiles("mlir", ".mlir");
   REQUIRE(samples.size() >= 3);
   std::vector<std::string> originals;
   for (const fs::path &sample : samples)
