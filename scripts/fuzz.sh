@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]: long libFuzzer runs (600 s each by
-# default) of fuzz_graph, fuzz_sharding, fuzz_npy, fuzz_partition and fuzz_mlir (or the
-# TARGETs named), one after another, one process each. Builds test/fuzz in
+# default) of fuzz_graph, fuzz_sharding, fuzz_npy, fuzz_partition, fuzz_mlir and
+# fuzz_cache_entry (or the TARGETs named), one after another, one process each. Builds test/fuzz in
 # build-fuzz with clang-19 first (needs libclang-rt-19-dev, which
 # scripts/test.sh installs). The corpus grows in build-fuzz/corpus/TARGET;
 # the log is build-fuzz/TARGET.log; a crash, leak, timeout or out-of-memory
@@ -12,7 +12,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition fuzz_mlir)
+  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition fuzz_mlir fuzz_cache_entry)
 fi
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
@@ -30,6 +30,7 @@ for target in "${targets[@]}"; do
     echo "   FAILED: see build-fuzz/$target.log and build-fuzz/corpus/$target.artifacts/"
     status=1
   fi
-  grep -E "stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs" "$target.log" || true
+  grep -E "stat::(number_of_executed_units|peak_rss_mb)|Done [0-9]+ runs|cov: [0-9]+ ft: [0-9]+ corp" \
+    "$target.log" | tail -4 || true
 done
 exit $status

@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/Diagnostic.h"
+
 namespace shardgen::cli {
 
 class UsageError : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string &message) : std::runtime_error(boundedMessage(message)) {}
 };
 
 struct OptionSpec {

@@ -11,14 +11,19 @@ const OptionSpec kNoCacheOption{
     "--no-cache", OptionSpec::Flag, "",
     "compile without the compile cache ($XDG_CACHE_HOME/shardgen or ~/.cache/shardgen)"};
 
-std::string compileCacheDir(const ParsedArgs &args) {
+void useCompileCache(const ParsedArgs &args, JitOptions &options) {
   if (args.has("--no-cache"))
-    return "";
+    return;
   driver::CompileCacheFolder folder = driver::userCompileCache();
+  auto warn = [](const std::string &message) {
+    std::cerr << "shardgen: warning: " << printable(message) << "\n";
+  };
   if (!folder.problem.empty())
-    std::cerr << "shardgen: warning: not using the compile cache " << printable(folder.refused)
-              << ": " << folder.problem << "\n";
-  return folder.dir;
+    warn("not using the compile cache " + folder.refused + ": " + folder.problem);
+  if (folder.dir.empty())
+    return;
+  options.cacheDir = folder.dir;
+  options.cacheWarning = warn;
 }
 
 } // namespace shardgen::cli

@@ -2,21 +2,19 @@
 // The compile cache of the commands that JIT (run): compiled programs are
 // kept in $XDG_CACHE_HOME/shardgen (else ~/.cache/shardgen), so a second run
 // of an unchanged graph skips clang and code generation. `--no-cache` turns
-// it off; so does SHARDGEN_NO_CACHE=1 in the environment.
-
-#include <string>
+// it off; so does SHARDGEN_NO_CACHE=1 in the environment. The folder is
+// opened and checked by the JIT (compiler/jit/ObjectCache.h), which says
+// here, as a warning, when it does not use it or removes a damaged entry.
 
 #include "compiler/cli/CommandLine.h"
+#include "compiler/jit/JitCompiler.h"
 
 namespace shardgen::cli {
 
 extern const OptionSpec kNoCacheOption;
 
-/// The cache folder to use, created (mode 0700) if missing, or "" for none:
-/// with --no-cache, without a home, or when the folder is not safe to run
-/// code from (not a folder, not owned by this user, or writable by others:
-/// an object found there is executed). An unsafe or unusable folder is said
-/// once on stderr; the run goes on without the cache.
-std::string compileCacheDir(const ParsedArgs &args);
+/// Points `options` at the cache folder (created mode 0700 if missing) with
+/// warnings to stderr, unless --no-cache, SHARDGEN_NO_CACHE=1 or no home.
+void useCompileCache(const ParsedArgs &args, JitOptions &options);
 
 } // namespace shardgen::cli

@@ -12,7 +12,8 @@ namespace shardgen::cli {
 class FileGraphError : public std::runtime_error {
 public:
   FileGraphError(std::string file, std::string pointer, const std::string &message)
-      : std::runtime_error(message), file_(std::move(file)), pointer_(std::move(pointer)) {}
+      : std::runtime_error(boundedMessage(message)), file_(std::move(file)),
+        pointer_(std::move(pointer)) {}
   const std::string &file() const { return file_; }
   const std::string &pointer() const { return pointer_; }
 

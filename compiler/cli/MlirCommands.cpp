@@ -9,6 +9,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/cli/OutputWriting.h"
 #include "compiler/cli/PassReporter.h"
+#include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirWriter.h"
 #include "compiler/propagate/ShardingRules.h"
@@ -33,8 +34,16 @@ Graph loadQuietly(const ParsedArgs &args, const std::string &mlirFunction = "") 
 }
 
 int runImport(const ParsedArgs &args) {
+  const std::string &path = args.positionals[0];
   Graph graph = loadQuietly(args, args.value("--function").value_or(""));
-  emitText(args, writeGraph(graph));
+  std::string text = writeGraph(graph);
+  // Never write what `check` would refuse: the graph file is read back and
+  // verified first (an error names the MLIR place its pointer came from).
+  atFile(path, [&] {
+    Graph written = readGraph(text);
+    pipeline::Pipeline().verify(written);
+  });
+  emitText(args, text);
   return kSuccess;
 }
 

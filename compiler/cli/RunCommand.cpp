@@ -171,6 +171,7 @@ static int runRun(const ParsedArgs &args) {
     ranks = ranksOption(args, path, mesh);
     if (std::optional<std::string> text = args.value("--mpirun-args"))
       mpirunArgs = splitMpirunArgs(*text);
+    checkMpirunArgs(mpirunArgs);
   }
   requireThreadsFit(path, mesh, mesh.numDevices() / ranks);
   std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
@@ -192,8 +193,9 @@ static int runRun(const ParsedArgs &args) {
       std::cout << formatRankTraffic(manifest, program, ranks);
   }
   if (backend == Backend::Mpi)
-    execMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls, compileCacheDir(args));
+    return runMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  useCompileCache(args, jitOptions);
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]

@@ -10,6 +10,7 @@
 #include "compiler/cli/CompileCacheOption.h"
 #include "compiler/cli/CustomCallsOption.h"
 #include "compiler/cli/GraphLoading.h"
+#include "compiler/cli/MpiLauncher.h"
 #include "compiler/cli/PassReporter.h"
 #include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
@@ -25,6 +26,19 @@ namespace shardgen::cli {
 #ifdef SHARDGEN_HAVE_MPI
 
 bool mpiBackendBuilt() { return true; }
+
+namespace {
+
+/// --timeout of the rank's arguments, read before anything else (0: none).
+double rankTimeout(const ParsedArgs &args) {
+  try {
+    return runSettings(args).timeoutSeconds;
+  } catch (const std::exception &) {
+    return 0; // the launcher refused bad options before mpirun started
+  }
+}
+
+} // namespace
 
 /// Rank 0's inputs (read, or pseudo-random as the threads backend makes
 /// them); zeroed tensors of the same types on the other ranks.
@@ -57,7 +71,8 @@ static void scatterInputs(const SpmdProgram &program, std::vector<Literal> &inpu
 /// scatterInputs placed, and rank 0 receives the outputs (the bitwise or of
 /// what each rank's devices own).
 static std::vector<Literal> runOnce(CompiledProgram &compiled, std::vector<Literal> &inputs,
-                                    const runtime::LaunchOptions &options) {
+                                    const runtime::LaunchOptions &options,
+                                    runtime::RankWatchdog &watchdog) {
   // Test hook (test/mpi_run): the device with this id fails before its first
   // step, while its peers go on into their collectives.
   const char *failing = std::getenv("SHARDGEN_TEST_FAIL_DEVICE");
@@ -73,13 +88,30 @@ static std::vector<Literal> runOnce(CompiledProgram &compiled, std::vector<Liter
             },
             options);
       });
-  for (Literal &output : outputs)
-    runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  watchdog.waitIn("MPI_Reduce (rank 0 receiving the outputs)", [&] {
+    for (Literal &output : outputs)
+      runtime::mergeDisjointToRoot(output.data(), static_cast<int64_t>(output.byteSize()));
+  });
   return outputs;
 }
 
 int runMpiRank(const ParsedArgs &args) {
-  const runtime::MpiWorld world = runtime::initializeMpi();
+  // Under --timeout no wait for a peer rank outlasts it (a stopped or lost
+  // peer ends the job, naming this rank and the call it waits in).
+  runtime::RankWatchdog watchdog(rankTimeout(args));
+  runtime::MpiWorld world;
+  watchdog.waitIn("MPI_Init (starting MPI)", [&] { world = runtime::initializeMpi(); });
+  // Before any piece is placed: every index below assumes the planned ranks
+  // (mpirun told to start another number would have each rank read or
+  // write pieces it does not hold).
+  if (const int64_t planned = plannedRanks(); planned != world.size) {
+    if (world.rank == 0)
+      std::cerr << "shardgen: rank 0: error: mpirun started " << world.size
+                << " rank(s), but the run is planned for " << planned
+                << " (--ranks; one per device by default); let shardgen choose the count\n";
+    runtime::finalizeMpi();
+    return kInvalidInput;
+  }
   // The command line was checked, and dumps and warnings printed, before
   // mpirun started: every rank runs the same passes quietly (timed for
   // --repeat) and gets the same program and generated code.
@@ -94,16 +126,17 @@ int runMpiRank(const ParsedArgs &args) {
   PropagationResult result = passes.propagate(graph, settings.strategy);
   SpmdProgram program = passes.partition(graph, result);
   GeneratedProgram generated = passes.generate(program);
-  // Ranks share the cache safely (atomic entries).
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls, compileCacheDir(args));
+  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
+  useCompileCache(args, jitOptions); // ranks share it safely (atomic entries)
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
   std::vector<Literal> outputs;
-  scatterInputs(program, inputs, world.size);
+  watchdog.waitIn("MPI_Alltoallw (rank 0 sending the inputs)",
+                  [&] { scatterInputs(program, inputs, world.size); });
   std::vector<double> callMs = timeCalls(repeatOption(args), [&] {
-    outputs = runOnce(*compiled, inputs, runtime::LaunchOptions{settings.timeoutSeconds});
+    outputs = runOnce(*compiled, inputs, runtime::LaunchOptions{settings.timeoutSeconds}, watchdog);
   });
-  runtime::finalizeMpi();
+  watchdog.waitIn("MPI_Finalize (finishing)", [] { runtime::finalizeMpi(); });
   if (world.rank != 0)
     return kSuccess;
   if (args.has("--repeat"))

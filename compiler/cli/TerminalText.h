@@ -8,8 +8,9 @@
 
 namespace shardgen::cli {
 
-/// `text` with ASCII control characters (and DEL) as \n, \t, \r or \xHH, and
-/// the C1 controls U+0080..U+009F as \u0080..\u009f.
+/// `text` with ASCII control characters (and DEL) as \n, \t, \r or \xHH, the
+/// C1 controls U+0080..U+009F as \u0080..\u009f and the bidi and line
+/// separator controls as \u202e etc. (escapedText in compiler/ir/Diagnostic.h).
 std::string printable(std::string_view text);
 
 /// printable() on each line of `text`, keeping its line breaks.

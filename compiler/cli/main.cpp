@@ -55,7 +55,8 @@ int main(int argc, char **argv) {
     if (candidate->spec.name == args[0])
       command = candidate;
   if (!command) {
-    std::cerr << "shardgen: error: unknown command '" << printable(args[0]) << "'\n" << toolHelp();
+    std::cerr << "shardgen: error: unknown command '" << shardgen::boundedMessage(args[0]) << "'\n"
+              << toolHelp();
     return kUsage;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
@@ -69,32 +70,36 @@ int main(int argc, char **argv) {
   } catch (const shardgen::pipeline::Stopped &) {
     return kSuccess; // --dump-after STAGE: the dump on stdout ends the command
   } catch (const UsageError &error) {
-    std::cerr << "shardgen " << command->spec.name << ": error: " << printable(error.what()) << "\n"
+    std::cerr << "shardgen " << command->spec.name
+              << ": error: " << shardgen::boundedMessage(error.what()) << "\n"
               << "usage: shardgen " << command->spec.name << " " << command->spec.synopsis << "\n";
     return kUsage;
   } catch (const FileGraphError &error) {
     auto [place, message] = placeOfError(error.file(), error.pointer(), error.what());
-    std::cerr << printable(error.file()) << ":" << printable(place)
-              << ": error: " << printable(message) << "\n";
+    std::cerr << printable(error.file()) << ":" << shardgen::boundedMessage(place)
+              << ": error: " << shardgen::boundedMessage(message) << "\n";
     return kInvalidInput;
   } catch (const InputError &error) {
-    std::cerr << printable(error.where()) << ": error: " << printable(error.what()) << "\n";
+    std::cerr << printable(error.where()) << ": error: " << shardgen::boundedMessage(error.what())
+              << "\n";
     return kInvalidInput;
   } catch (const shardgen::GraphError &error) {
-    std::cerr << "shardgen:" << printable(error.pointer()) << ": error: " << printable(error.what())
-              << "\n";
+    std::cerr << "shardgen:" << shardgen::boundedMessage(error.pointer())
+              << ": error: " << shardgen::boundedMessage(error.what()) << "\n";
     return kInvalidInput;
   } catch (const std::bad_alloc &) {
     // Not a bug: the input asks for more memory than this machine gives.
     std::cerr << "shardgen: error: out of memory\n";
     return kInvalidInput;
   } catch (const shardgen::InternalError &error) {
-    std::cerr << "shardgen: internal error (a bug in shardgen): " << error.what() << "\n";
+    std::cerr << "shardgen: internal error (a bug in shardgen): "
+              << shardgen::boundedMessage(error.what()) << "\n";
     return kInternalError;
   } catch (const std::exception &error) {
     // Every input problem is one of the errors above: anything else escaping
     // here is a bug too.
-    std::cerr << "shardgen: internal error (a bug in shardgen): " << error.what() << "\n";
+    std::cerr << "shardgen: internal error (a bug in shardgen): "
+              << shardgen::boundedMessage(error.what()) << "\n";
     return kInternalError;
   }
 }

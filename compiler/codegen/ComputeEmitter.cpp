@@ -106,7 +106,20 @@ std::string emitConstantData(EmitterContext &context, const Literal &value) {
 }
 
 void emitConstant(StepView s) {
-  const Literal &value = s.op().attr<ConstantAttrs>().value;
+  const ConstantAttrs &constant = s.op().attr<ConstantAttrs>();
+  if (constant.splat && !s.context.layout(s.out()).isDistributed()) {
+    // One word, filled at run time: no array of the tensor's size.
+    std::string data = emitConstantData(s.context, constant.elements);
+    s.perDevice([&](int64_t d) -> std::string {
+      int64_t n = product(s.outShape(d));
+      if (n == 0)
+        return "";
+      return "fillFrom<" + s.outWord() + ", " + str(n) + ">(as<" + s.outWord() + ">(" + s.outBuf() +
+             "), " + data + ");";
+    });
+    return;
+  }
+  const Literal value = constant.expanded();
   std::string data = emitConstantData(s.context, value);
   const ShardLayout &layout = s.context.layout(s.out());
   s.perDevice(

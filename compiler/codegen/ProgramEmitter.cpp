@@ -223,10 +223,17 @@ std::string apartFromOtherBuffers(const SpmdProgram &program, size_t output, int
 /// still read; the copy after them keeps that safe), nor for an output that
 /// is a program input (bindShards pointed it at the input), a distributed
 /// one (its buffer is laid out differently) or one with an empty piece (the
-/// caller's pointer may be null).
+/// caller's pointer may be null); nor for a program of more than 64 inputs
+/// and outputs.
 std::vector<Statement> outputBindings(EmitterContext &context, KernelTable &kernels) {
   const SpmdProgram &program = context.program;
   std::vector<Statement> statements;
+  // Each binding compares its buffer with every other one: past a few
+  // dozen buffers that code grows with their square (20,000 outputs: 4e8
+  // comparisons), and the copies after the steps are the cheaper way.
+  constexpr size_t kMaxComparedBuffers = 64;
+  if (program.inputs.size() + program.outputs.size() > kMaxComparedBuffers)
+    return statements;
   for (size_t j = 0; j < program.outputs.size(); ++j) {
     const SpmdValueId id = program.outputs[j];
     const ShardLayout &layout = context.layout(id);

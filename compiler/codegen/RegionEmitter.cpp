@@ -34,7 +34,7 @@ std::string bodyStatements(const Graph &graph, const Region &body,
     std::string value;
     switch (op.kind) {
     case OpKind::Constant: {
-      const Literal &literal = op.attr<ConstantAttrs>().value;
+      const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)
       uint64_t bits = 0;
       const size_t width = elementByteWidth(literal.elementType());
       for (size_t b = 0; b < width; ++b)

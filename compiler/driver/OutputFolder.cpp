@@ -1,6 +1,7 @@
 #include "compiler/driver/OutputFolder.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -41,19 +42,43 @@ OutputFolder::OutputFolder(std::string target) : target_(std::move(target)) {
   fs::path path = fs::path(target_).lexically_normal();
   if (path.filename().empty())
     path = path.parent_path(); // "out/" -> "out"
-  fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-  std::error_code error;
-  fs::create_directories(parent, error);
-  if (error)
-    throw InputError(target_, "cannot create the output folder: " + errorText(error));
+  struct stat info{};
+  // Into an existing folder the files are staged inside it: a rename
+  // between file systems fails, and the folder may be a mount point.
+  stagedInside_ = ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+  fs::path parent = stagedInside_                ? path
+                    : path.parent_path().empty() ? fs::path(".")
+                                                 : path.parent_path();
+  if (!stagedInside_) {
+    // The folders made for it are removed again if nothing is written.
+    for (fs::path missing = parent; !missing.empty() && !exists(missing, info);
+         missing = missing.parent_path())
+      createdParents_.push_back(missing);
+    std::error_code error;
+    fs::create_directories(parent, error);
+    if (error) {
+      removeCreatedParents();
+      throw InputError(target_, "cannot create the output folder: " + errorText(error));
+    }
+  }
   std::string pattern = (parent / ("." + path.filename().string())).string();
-  if (pattern.size() > 200) // keep the staging name within NAME_MAX
+  if (pattern.size() > 200 || stagedInside_) // keep the staging name within NAME_MAX
     pattern = (parent / ".shardgen-output").string();
   pattern += ".partial-XXXXXX";
-  if (!::mkdtemp(pattern.data()))
-    throw InputError(target_, "cannot create the output folder: " + errorText(lastError()));
+  if (!::mkdtemp(pattern.data())) {
+    std::error_code error = lastError();
+    removeCreatedParents();
+    throw InputError(target_, "cannot create the output folder: " + errorText(error));
+  }
   staging_ = pattern;
   ::chmod(staging_.c_str(), withUmask(0777));
+}
+
+void OutputFolder::removeCreatedParents() {
+  for (const fs::path &folder : createdParents_) // deepest first
+    if (::rmdir(folder.c_str()) != 0)
+      break;
+  createdParents_.clear();
 }
 
 unsigned withUmask(unsigned mode) {
@@ -64,8 +89,10 @@ unsigned withUmask(unsigned mode) {
 
 OutputFolder::~OutputFolder() {
   std::error_code ignored;
-  if (!committed_)
+  if (!committed_ || stagedInside_)
     fs::remove_all(staging_, ignored);
+  if (!committed_)
+    removeCreatedParents();
 }
 
 void OutputFolder::commit() {
@@ -73,7 +100,7 @@ void OutputFolder::commit() {
   if (target.filename().empty())
     target = target.parent_path();
   struct stat info{};
-  if (!exists(target, info)) {
+  if (!stagedInside_ && !exists(target, info)) {
     if (::rename(staging_.c_str(), target.c_str()) != 0)
       throw InputError(target_, "cannot write the output folder: " + errorText(lastError()));
     committed_ = true;
@@ -96,13 +123,38 @@ void OutputFolder::commit() {
     if (exists(target / file, info) && S_ISDIR(info.st_mode))
       throw InputError((target / file).string(),
                        "cannot replace it: " + std::string(std::strerror(EISDIR)));
+  // A rename into another file system (a mount point inside the target)
+  // would fail half-way: found before anything moves.
+  struct stat staged{};
+  ::stat(staging_.c_str(), &staged);
   for (const fs::path &folder : folders)
-    if (!exists(target / folder, info) && ::mkdir((target / folder).c_str(), 0777) != 0)
+    if (::stat((target / folder).c_str(), &info) == 0 && info.st_dev != staged.st_dev)
       throw InputError((target / folder).string(),
-                       "cannot create the folder: " + errorText(lastError()));
+                       "cannot write into it: it is on another file system than " + target_ +
+                           " (a mount point)");
+  // Folders made here go again if a move fails: no empty skeleton is left.
+  std::vector<fs::path> created;
+  auto undo = [&] {
+    for (auto folder = created.rbegin(); folder != created.rend(); ++folder)
+      ::rmdir(folder->c_str());
+  };
+  for (const fs::path &folder : folders) {
+    if (exists(target / folder, info))
+      continue;
+    if (::mkdir((target / folder).c_str(), 0777) != 0) {
+      std::error_code error = lastError();
+      undo();
+      throw InputError((target / folder).string(), "cannot create the folder: " + errorText(error));
+    }
+    created.push_back(target / folder);
+  }
   for (const fs::path &file : files)
-    if (::rename((staging_ / file).c_str(), (target / file).c_str()) != 0)
-      throw InputError((target / file).string(), "cannot write: " + errorText(lastError()));
+    if (::rename((staging_ / file).c_str(), (target / file).c_str()) != 0) {
+      std::error_code error = lastError();
+      undo(); // only the folders still empty go
+      throw InputError((target / file).string(), "cannot write: " + errorText(error));
+    }
+  committed_ = true;
 }
 
 } // namespace shardgen::driver

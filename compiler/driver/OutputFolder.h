@@ -1,11 +1,14 @@
 #pragma once
 // An output folder written all-or-nothing. Files are written into a staging
-// folder beside the target (same file system); commit() then moves them in:
-// - a target that does not exist appears whole, by one rename of the folder;
-// - into an existing folder, each file replaces the file of its name (other
-//   files stay); every destination is checked before the first one moves, so
-//   a destination that is a folder, or a subfolder that is a symlink, fails
-//   the commit with nothing changed.
+// folder on the target's file system; commit() then moves them in:
+// - a target that does not exist is staged beside it and appears whole, by
+//   one rename of the folder (folders made for its parent go again if it
+//   never appears);
+// - an existing folder (a mount point too) is staged inside itself, and each
+//   file replaces the file of its name (other files stay); every destination
+//   is checked before the first one moves, so a destination that is a
+//   folder, or a subfolder that is a symlink, fails the commit with nothing
+//   changed, and folders a failed commit made are removed again.
 // Renames never follow a symlink: a symlinked destination file is replaced
 // by the new file, not written through. Without commit() (an error on the
 // way), the staging folder is removed and the target is untouched.
@@ -35,8 +38,13 @@ public:
   void commit();
 
 private:
+  void removeCreatedParents();
+
   std::string target_;
   std::filesystem::path staging_;
+  bool stagedInside_ = false;
+  /// Folders made for the target's parent, deepest first.
+  std::vector<std::filesystem::path> createdParents_;
   bool committed_ = false;
 };
 

@@ -198,7 +198,6 @@ void storeElement(Literal &literal, int64_t index, const Json &leaf, const std::
 ConstantAttrs readConstantValue(const Json &value, const std::string &pointer,
                                 const std::optional<TensorType> &declared,
                                 const std::string &typePointer) {
-  ConstantAttrs constant;
   if (!value.is_array()) {
     if (!value.is_number() && !value.is_boolean() && !nonFiniteName(value))
       fail(pointer, "expected a number, a boolean, \"inf\", \"-inf\", \"nan\" or a nested "
@@ -207,17 +206,11 @@ ConstantAttrs readConstantValue(const Json &value, const std::string &pointer,
     if (!declared)
       fail(typePointer, "constant with a splat value needs a \"type\"");
     int64_t count = checkedByteSize(*declared, typePointer);
-    constant.splat = true;
-    constant.value = Literal(*declared);
-    if (count == 0)
-      return constant;
-    storeElement(constant.value, 0, value, pointer, true);
-    // Copy the first element's bytes: exact for every element type.
-    size_t width = elementByteWidth(declared->elementType);
-    std::byte *data = constant.value.data();
-    for (int64_t i = 1; i < count; ++i)
-      std::copy(data, data + width, data + i * width);
-    return constant;
+    // One element, kept so: never expanded to the type's size here.
+    Literal element(TensorType{declared->elementType, {}});
+    if (count > 0)
+      storeElement(element, 0, value, pointer, true);
+    return ConstantAttrs::splatOf(*declared, std::move(element));
   }
 
   Shape shape = nestedShape(value);
@@ -233,11 +226,11 @@ ConstantAttrs readConstantValue(const Json &value, const std::string &pointer,
     type = TensorType{inferElementType(leaves, pointer, shape), shape};
   }
   checkedByteSize(type, pointer);
-  constant.value = Literal(type);
+  Literal literal(type);
   for (size_t i = 0; i < leaves.size(); ++i)
-    storeElement(constant.value, static_cast<int64_t>(i), *leaves[i],
+    storeElement(literal, static_cast<int64_t>(i), *leaves[i],
                  leafPointer(pointer, shape, static_cast<int64_t>(i)), declared.has_value());
-  return constant;
+  return ConstantAttrs::dense(std::move(literal));
 }
 
 namespace {
@@ -279,9 +272,9 @@ Json nestedToJson(const Literal &literal, size_t depth, int64_t &next) {
 } // namespace
 
 Json constantValueToJson(const ConstantAttrs &constant) {
-  const Literal &literal = constant.value;
+  const Literal &literal = constant.elements;
   if (constant.splat)
-    return literal.numElements() > 0 ? elementToJson(literal, 0) : Json(0);
+    return constant.type.numElements() > 0 ? elementToJson(literal, 0) : Json(0);
   int64_t next = 0;
   return nestedToJson(literal, 0, next);
 }

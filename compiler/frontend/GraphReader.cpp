@@ -320,7 +320,7 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
                                  object.pointerTo(op.pluralResults ? "types" : "type"));
     // Inference takes a constant's type from here.
     if (!op.declaredTypes.empty())
-      op.declaredTypes[0] = op.attr<ConstantAttrs>().value.type();
+      op.declaredTypes[0] = op.attr<ConstantAttrs>().type;
   } else {
     op.attrs = readAttributes(op.kind, object);
   }
@@ -476,31 +476,8 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
 /// Rejects nesting deeper than any graph needs: the recursive walks over a
 /// document (constants, metadata, printing) must not exhaust the stack.
 void checkNestingDepth(std::string_view text) {
-  int depth = 0, line = 1, column = 0;
-  bool inString = false, escaped = false;
-  for (char c : text) {
-    ++column;
-    if (c == '\n') {
-      ++line;
-      column = 0;
-    }
-    if (inString) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        fail("", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at line " +
-                     std::to_string(line) + ", column " + std::to_string(column));
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
+  if (std::optional<std::string> at = jsonTooDeepAt(text))
+    fail("", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels at " + *at);
 }
 
 } // namespace

@@ -204,6 +204,35 @@ private:
 
 } // namespace
 
+std::optional<std::string> jsonTooDeepAt(std::string_view text, int maxDepth) {
+  int depth = 0;
+  size_t line = 1, column = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    }
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        return "line " + std::to_string(line) + ", column " + std::to_string(column);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 Json parseElementText(std::string_view text) {
   if (std::optional<Json> plain = parsePlainJson(text))
     return std::move(*plain);

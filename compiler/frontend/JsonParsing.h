@@ -4,15 +4,22 @@
 // double (1e999) at the pointer of the place it was to fill.
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "compiler/frontend/JsonAccess.h"
+#include "compiler/ir/NestingLimit.h"
 
 namespace shardgen {
 
 /// JSON nested deeper than this is refused (recursive walks stay bounded).
-inline constexpr int kMaxJsonDepth = 256;
+inline constexpr int kMaxJsonDepth = kMaxNestingDepth;
+
+/// Where `text` first nests deeper than `maxDepth` arrays and objects ("line
+/// 3, column 7"), or nullopt: a linear scan without recursion, for text a
+/// recursive parser is about to read.
+std::optional<std::string> jsonTooDeepAt(std::string_view text, int maxDepth = kMaxJsonDepth);
 
 Json parseJsonDocument(std::string_view text);
 

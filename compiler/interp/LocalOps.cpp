@@ -22,7 +22,7 @@ std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
   }
   switch (op.kind) {
   case OpKind::Constant:
-    return one(op.attr<ConstantAttrs>().value);
+    return one(op.attr<ConstantAttrs>().expanded());
   case OpKind::Iota:
     return one(evalIota(resultType(), op.attr<IotaAttrs>().iotaDimension));
   case OpKind::Compare:

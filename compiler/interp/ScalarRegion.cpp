@@ -128,7 +128,7 @@ ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
   for (const Op &op : region.ops) {
     if (op.kind == OpKind::Constant) {
       initial_[static_cast<size_t>(slot(op.results[0]))] =
-          loadScalarBits(op.attr<ConstantAttrs>().value, 0);
+          loadScalarBits(op.attr<ConstantAttrs>().elements, 0);
       continue;
     }
     Step step;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace shardgen {
@@ -53,6 +54,31 @@ std::string_view barrierDirectionName(BarrierDirection d) {
 }
 std::optional<BarrierDirection> parseBarrierDirection(std::string_view text) {
   return lookup(kBarriers, text);
+}
+
+ConstantAttrs ConstantAttrs::dense(Literal value) {
+  ConstantAttrs constant;
+  constant.type = value.type();
+  constant.elements = std::move(value);
+  return constant;
+}
+
+ConstantAttrs ConstantAttrs::splatOf(TensorType type, Literal element) {
+  ConstantAttrs constant;
+  constant.type = std::move(type);
+  constant.elements = std::move(element);
+  constant.splat = true;
+  return constant;
+}
+
+Literal ConstantAttrs::expanded() const {
+  if (!splat)
+    return elements;
+  Literal whole(type);
+  const size_t width = elementByteWidth(type.elementType);
+  for (int64_t i = 0; i < whole.numElements(); ++i) // exact bytes for every type
+    std::memcpy(whole.data() + i * width, elements.data(), width);
+  return whole;
 }
 
 std::vector<int64_t> dotGeneralFreeDims(int64_t rank, const std::vector<int64_t> &batching,

@@ -39,13 +39,29 @@ struct NoAttrs {
   static std::span<const AttrField> schema() { return {}; }
 };
 struct ConstantAttrs {
-  Literal value;      // already of the result type
+  /// The result type.
+  TensorType type;
+  /// Every element, row-major; for a splat, the one element they all are
+  /// (a rank-0 literal, zero when the type has no elements). A splat is not
+  /// expanded until a kernel needs it (expanded()), so a small file cannot
+  /// make a command allocate a huge constant before its memory is checked.
+  Literal elements;
   bool splat = false; // written back as one number
   static std::span<const AttrField> schema();
+
+  /// A constant of every element of `value` (its type is the constant's).
+  static ConstantAttrs dense(Literal value);
+  /// `type` filled with `element`, a rank-0 literal of its element type.
+  static ConstantAttrs splatOf(TensorType type, Literal element);
+  /// The whole tensor (a splat repeated: this allocates its size).
+  Literal expanded() const;
+  /// Element `index` (as Literal::getFloat/getInt), without expanding.
+  double getFloat(int64_t index) const { return elements.getFloat(splat ? 0 : index); }
+  int64_t getInt(int64_t index) const { return elements.getInt(splat ? 0 : index); }
 };
 inline std::span<const AttrField> ConstantAttrs::schema() {
   // The value is read with the result type (frontend/ConstantValue.h): the
-  // field is the whole struct (value and splat).
+  // field is the whole struct (type, elements and splat).
   static constexpr AttrField fields[] = {{"value", "value", "", AttrKind::Constant,
                                           AttrPresence::Required,
                                           [](void *attrs) { return attrs; }}};

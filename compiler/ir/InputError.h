@@ -7,12 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "compiler/ir/Diagnostic.h"
+
 namespace shardgen {
 
 class InputError : public std::runtime_error {
 public:
   InputError(std::string where, const std::string &message)
-      : std::runtime_error(message), where_(std::move(where)) {}
+      : std::runtime_error(boundedMessage(message)), where_(std::move(where)) {}
   const std::string &where() const { return where_; }
 
 private:

@@ -19,7 +19,7 @@
 namespace shardgen::jit {
 
 /// Bump when Backend or a type it passes (JitCompiler.h) changes layout.
-inline constexpr int kBackendAbi = 1;
+inline constexpr int kBackendAbi = 2;
 
 /// The module's file name, next to the shardgen binary in a build tree and
 /// in <libdir>/shardgen/ once installed.

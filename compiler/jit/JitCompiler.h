@@ -8,6 +8,7 @@
 // first call; baseHostSymbols() and JitError need neither.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -43,9 +44,15 @@ struct JitOptions {
   /// When not empty, an existing folder where compiled objects are cached
   /// (ObjectCache.h): compiling the same source with the same files, flags,
   /// host CPU and LLVM again loads the object instead of running clang and
-  /// the code generator. The caller decides that the folder is trustworthy:
-  /// an object found there is executed.
+  /// the code generator. An object found there is executed, so the folder
+  /// is opened once per compile and used only if this user owns it and
+  /// nobody else may write to it (docs/compile-cache.md); every entry is
+  /// reached through that open folder. A damaged entry is removed and
+  /// compiled again.
   std::string cacheDir;
+  /// Told, one line at a time, when the cache folder is not used and when a
+  /// damaged entry is removed (the compile goes on either way).
+  std::function<void(const std::string &)> cacheWarning;
   /// Threads compiling the units of compileCppUnits at once; 0: one per core.
   int compileThreads = 0;
 };

@@ -215,11 +215,38 @@ llvm::Error materializeAll(llvm::orc::LLJIT &jit, const std::vector<std::string>
       .takeError();
 }
 
+/// Says `message` through options.cacheWarning, one call at a time (units
+/// compile on several threads).
+void warnAboutCache(const JitOptions &options, const std::string &message) {
+  static std::mutex mutex;
+  if (!options.cacheWarning)
+    return;
+  std::lock_guard<std::mutex> lock(mutex);
+  options.cacheWarning(message);
+}
+
+/// The cache folder of `options`, opened once for the whole compile (every
+/// entry is then reached through this descriptor), or null: no cache, or
+/// one that is not fit to run code from (said through cacheWarning).
+std::unique_ptr<jit::CacheFolder> openCache(const JitOptions &options) {
+  if (options.cacheDir.empty() || options.keepIr)
+    return nullptr;
+  std::string problem;
+  std::unique_ptr<jit::CacheFolder> folder = jit::CacheFolder::open(options.cacheDir, problem);
+  if (!folder)
+    warnAboutCache(options, "not using the compile cache " + options.cacheDir + ": " + problem);
+  return folder;
+}
+
+/// The first line of `text` (LLVM's errors may run over several).
+std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
+
 /// One translation unit's way through clang and the code generator (or
 /// the cache), on a worker thread.
 struct UnitWork {
   const JitSource *unit = nullptr;
-  std::string key; // the cache key, when the cache is used
+  std::string key;        // the cache key, when the cache is used
+  bool skipCache = false; // its cached object would not load: compile it
   bool fromCache = false;
   bool generated = false; // an object made now, cached once the module links
   Compiled compiled;
@@ -229,14 +256,20 @@ struct UnitWork {
   std::exception_ptr error;
 };
 
-void compileUnit(UnitWork &work, const JitOptions &options) {
+void compileUnit(UnitWork &work, const JitOptions &options, const jit::CacheFolder *cache) {
   try {
     const JitSource &unit = *work.unit;
     auto start = std::chrono::steady_clock::now();
-    if (!options.cacheDir.empty() && !options.keepIr) {
+    if (cache) {
       work.key = jit::cacheKey(unit.source, unit.fileName, options);
-      if (std::optional<jit::CachedObject> cached =
-              jit::readCachedObject(options.cacheDir, work.key)) {
+      std::string problem;
+      std::optional<jit::CachedObject> cached;
+      if (!work.skipCache)
+        cached = cache->read(work.key, problem);
+      if (!problem.empty())
+        warnAboutCache(options, "compile cache entry " + cache->path() + "/" + work.key +
+                                    ".obj is damaged (" + problem + "); compiling again");
+      if (cached) {
         work.compiled.object = std::move(*cached);
         work.fromCache = true;
         work.frontendMs = millisecondsSince(start);
@@ -260,14 +293,15 @@ void compileUnit(UnitWork &work, const JitOptions &options) {
 
 /// Compiles every unit, on up to options.compileThreads threads (the
 /// calling one included); rethrows the first unit's error.
-void compileUnits(std::vector<UnitWork> &work, const JitOptions &options) {
+void compileUnits(std::vector<UnitWork> &work, const JitOptions &options,
+                  const jit::CacheFolder *cache) {
   size_t threads = options.compileThreads > 0 ? static_cast<size_t>(options.compileThreads)
                                               : std::max(1u, std::thread::hardware_concurrency());
   threads = std::min(threads, work.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t u = next++; u < work.size(); u = next++)
-      compileUnit(work[u], options);
+      compileUnit(work[u], options, cache);
   };
   std::vector<std::thread> helpers;
   for (size_t t = 1; t < threads; ++t)
@@ -376,6 +410,36 @@ void LlvmJitModule::link(std::vector<UnitWork> &work, const std::vector<std::str
   initialized_ = true;
 }
 
+/// Links the compiled units into one JIT module: symbols checked, every
+/// object and IR module added, every symbol materialized, static
+/// initializers run. Objects made now go into the cache once they linked.
+/// `start`: when compiling began (for the timings).
+std::unique_ptr<JitModule> linkUnits(std::vector<UnitWork> &work, const JitOptions &options,
+                                     const jit::CacheFolder *cache,
+                                     std::chrono::steady_clock::time_point start) {
+  auto module = std::make_unique<LlvmJitModule>(work.front().unit->fileName);
+  checkSymbols(work);
+  std::vector<std::string> symbols;
+  module->timings_.fromCache = true;
+  for (UnitWork &unit : work) {
+    module->timings_.fromCache = module->timings_.fromCache && unit.fromCache;
+    symbols.insert(symbols.end(), unit.compiled.object.definedSymbols.begin(),
+                   unit.compiled.object.definedSymbols.end());
+    module->ir_ += unit.ir;
+  }
+  // One unit: clang alone is the frontend, as before; several: all of their
+  // (parallel) compiling.
+  module->timings_.frontendMs = work.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  module->link(work, symbols, options);
+  module->timings_.backendMs =
+      millisecondsSince(start) + (work.size() == 1 ? work[0].codegenMs : 0.0);
+  for (UnitWork &unit : work)
+    if (unit.generated && cache)
+      cache->write(unit.key, unit.compiled.object);
+  return module;
+}
+
 } // namespace
 
 namespace jit {
@@ -394,31 +458,34 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
                      "");
   initializeNativeTargetOnce();
 
-  auto module = std::make_unique<LlvmJitModule>(units.front().fileName);
+  std::unique_ptr<CacheFolder> cache = openCache(options);
   auto start = std::chrono::steady_clock::now();
   std::vector<UnitWork> work(units.size());
   for (size_t u = 0; u < units.size(); ++u)
     work[u].unit = &units[u];
-  compileUnits(work, options);
-  checkSymbols(work);
-  std::vector<std::string> symbols;
-  module->timings_.fromCache = true;
-  for (UnitWork &unit : work) {
-    if (unit.generated && !unit.key.empty())
-      jit::writeCachedObject(options.cacheDir, unit.key, unit.compiled.object);
-    module->timings_.fromCache = module->timings_.fromCache && unit.fromCache;
-    symbols.insert(symbols.end(), unit.compiled.object.definedSymbols.begin(),
-                   unit.compiled.object.definedSymbols.end());
-    module->ir_ += unit.ir;
+  compileUnits(work, options, cache.get());
+  try {
+    return linkUnits(work, options, cache.get(), start);
+  } catch (const JitError &error) {
+    if (std::none_of(work.begin(), work.end(), [](const UnitWork &unit) { return unit.fromCache; }))
+      throw;
+    // An object from the cache the JIT cannot load (damaged inside an intact
+    // entry) is a miss like any other damage: its entry goes, and the
+    // module is compiled again without it.
+    for (size_t u = 0; u < units.size(); ++u) {
+      bool cached = work[u].fromCache;
+      if (cached && cache->remove(work[u].key))
+        warnAboutCache(options, "compile cache entry " + cache->path() + "/" + work[u].key +
+                                    ".obj could not be loaded (" + firstLine(error.what()) +
+                                    "; removed it); compiling again");
+      work[u] = UnitWork{};
+      work[u].unit = &units[u];
+      work[u].skipCache = cached;
+    }
+    start = std::chrono::steady_clock::now();
+    compileUnits(work, options, cache.get());
+    return linkUnits(work, options, cache.get(), start);
   }
-  // One unit: clang alone is the frontend, as before; several: all of their
-  // (parallel) compiling.
-  module->timings_.frontendMs = units.size() == 1 ? work[0].frontendMs : millisecondsSince(start);
-  start = std::chrono::steady_clock::now();
-  module->link(work, symbols, options);
-  module->timings_.backendMs =
-      millisecondsSince(start) + (units.size() == 1 ? work[0].codegenMs : 0.0);
-  return module;
 }
 
 } // namespace jit

@@ -53,15 +53,22 @@ std::vector<std::string> linkerNamesOf(const std::string &prelude,
   JitOptions probeOptions = options;
   probeOptions.optLevel = 0;
   std::string key;
+  std::unique_ptr<CacheFolder> cache;
   if (!options.cacheDir.empty()) {
+    // Not said here when the folder is unfit: compiling says so.
+    std::string problem;
+    cache = CacheFolder::open(options.cacheDir, problem);
+  }
+  if (cache) {
     key = cacheKey(source, kProbeFile, probeOptions);
-    std::optional<CachedObject> cached = readCachedObject(options.cacheDir, key);
+    std::string problem; // a damaged entry is removed; the probe runs again
+    std::optional<CachedObject> cached = cache->read(key, problem);
     if (cached && cached->object.empty() && cached->definedSymbols.size() == functions.size())
       return cached->definedSymbols;
   }
   std::vector<std::string> names = probe(source, functions.size(), probeOptions);
-  if (!key.empty())
-    writeCachedObject(options.cacheDir, key, CachedObject{names, ""});
+  if (cache)
+    cache->write(key, CachedObject{names, ""});
   return names;
 }
 

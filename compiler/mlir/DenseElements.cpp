@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/ConstantValue.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/NestingLimit.h"
 #include "compiler/mlir/MlirLexer.h"
 
 namespace shardgen::mlir {
@@ -16,37 +17,47 @@ namespace {
 class DenseParser {
 public:
   DenseParser(std::string_view body, const TensorType &type)
-      : lexer_(body), literal_(type), type_(type) {}
+      : lexer_(body), bodySize_(body.size()), type_(type) {}
 
+  /// The whole tensor is allocated only for a list or hex string, whose
+  /// text holds every element; a splat stays one element.
   bool parse(ConstantAttrs &out, std::string *error) {
     try {
       const Token &first = lexer_.peek();
       if (first.kind == TokenKind::End) {
-        if (literal_.numElements() != 0)
+        if (type_.numElements() != 0)
           return failWith(error, "dense<> is empty but " + printType(type_) + " has elements");
+        out = ConstantAttrs::dense(Literal(type_));
       } else if (first.kind == TokenKind::String) {
-        if (!hexBytes(lexer_.next().text, error))
+        if (!hexBytes(lexer_.next().text, out, error))
           return false;
       } else if (first.isPunct("[")) {
+        // Each element takes a character of the text at least: a larger
+        // type cannot be what the list spells, and is not allocated.
+        if (type_.numElements() > static_cast<int64_t>(bodySize_))
+          return failWith(error, "expected " + std::to_string(type_.numElements()) +
+                                     " elements for " + printType(type_));
+        literal_ = Literal(type_);
         if (!list(0, error))
           return false;
         if (next_ != literal_.numElements())
           return failWith(error, "expected " + std::to_string(literal_.numElements()) +
                                      " elements for " + printType(type_));
+        out = ConstantAttrs::dense(std::move(literal_));
       } else {
-        out.splat = true;
+        if (type_.numElements() == 0)
+          return failWith(error,
+                          "dense<...> has a value but " + printType(type_) + " has no elements");
+        literal_ = Literal(TensorType{type_.elementType, {}});
         if (!element(0, error))
           return false;
-        for (int64_t i = 1; i < literal_.numElements(); ++i)
-          std::memcpy(literal_.data() + i * elementByteWidth(type_.elementType), literal_.data(),
-                      elementByteWidth(type_.elementType));
+        out = ConstantAttrs::splatOf(type_, std::move(literal_));
       }
       if (lexer_.peek().kind != TokenKind::End)
         return failWith(error, "unexpected '" + lexer_.peek().text + "' in dense<...>");
     } catch (const GraphError &e) {
       return failWith(error, e.what());
     }
-    out.value = std::move(literal_);
     return true;
   }
 
@@ -57,7 +68,7 @@ private:
   }
 
   bool list(size_t depth, std::string *error) {
-    if (depth >= type_.shape.size())
+    if (depth >= type_.shape.size() || depth >= static_cast<size_t>(kMaxNestingDepth))
       return failWith(error, "dense<...> nests deeper than " + printType(type_));
     lexer_.next(); // '['
     int64_t count = 0;
@@ -139,34 +150,37 @@ private:
     return true;
   }
 
-  bool hexBytes(const std::string &text, std::string *error) {
+  /// "0x..." of every element's bytes, or of one element (a splat).
+  bool hexBytes(const std::string &text, ConstantAttrs &out, std::string *error) {
     if (!text.starts_with("0x"))
       return failWith(error, "a dense string must be hex (\"0x...\")");
-    size_t width = elementByteWidth(type_.elementType);
-    size_t bytes = (text.size() - 2) / 2;
-    if ((text.size() - 2) % 2 || (bytes != literal_.byteSize() && bytes != width))
+    const size_t width = elementByteWidth(type_.elementType);
+    const size_t bytes = (text.size() - 2) / 2;
+    const auto whole = static_cast<size_t>(type_.numElements()) * width;
+    if ((text.size() - 2) % 2 || (bytes != whole && bytes != width))
       return failWith(error, "dense hex data has " + std::to_string(bytes) + " bytes, " +
-                                 printType(type_) + " needs " +
-                                 std::to_string(literal_.byteSize()));
-    std::string raw;
+                                 printType(type_) + " needs " + std::to_string(whole));
+    const bool splat = bytes != whole; // one element's bytes, repeated
+    Literal literal(splat ? TensorType{type_.elementType, {}} : type_);
     for (size_t i = 0; i < bytes; ++i) {
       char pair[3] = {text[2 + 2 * i], text[3 + 2 * i], 0};
       char *end = nullptr;
       long value = std::strtol(pair, &end, 16);
       if (end != pair + 2)
         return failWith(error, "invalid hex digit in dense data");
-      raw += static_cast<char>(value);
+      literal.data()[i] = static_cast<std::byte>(value);
     }
-    for (size_t offset = 0; offset < literal_.byteSize(); offset += bytes) // a splat repeats
-      std::memcpy(literal_.data() + offset, raw.data(), bytes);
     if (type_.elementType == ElementType::I1)
-      for (int64_t i = 0; i < literal_.numElements(); ++i)
-        literal_.setInt(i, literal_.getInt(i) != 0);
+      for (int64_t i = 0; i < literal.numElements(); ++i)
+        literal.setInt(i, literal.getInt(i) != 0);
+    out = splat ? ConstantAttrs::splatOf(type_, std::move(literal))
+                : ConstantAttrs::dense(std::move(literal));
     return true;
   }
 
   Lexer lexer_;
-  Literal literal_;
+  size_t bodySize_;
+  Literal literal_; // what element() and list() fill
   TensorType type_;
   int64_t next_ = 0;
 };
@@ -234,13 +248,20 @@ std::optional<ConstantAttrs> parseDenseBody(std::string_view body, const TensorT
   ConstantAttrs constant;
   if (!DenseParser(body, type).parse(constant, error))
     return std::nullopt;
+  // Every element is written back as nested lists, one level per dim.
+  if (!constant.splat && type.rank() >= kMaxNestingDepth) {
+    *error = "a constant of rank " + std::to_string(type.rank()) +
+             " nests deeper than a graph file may (" + std::to_string(kMaxNestingDepth) +
+             " levels)";
+    return std::nullopt;
+  }
   return constant;
 }
 
 std::string printDenseBody(const ConstantAttrs &constant) {
-  const Literal &literal = constant.value;
-  if (constant.splat && literal.numElements() > 0)
-    return elementText(literal, 0);
+  const Literal &literal = constant.elements;
+  if (constant.splat)
+    return constant.type.numElements() > 0 ? elementText(literal, 0) : "";
   if (literal.shape().empty())
     return literal.numElements() ? elementText(literal, 0) : "";
   std::string out;

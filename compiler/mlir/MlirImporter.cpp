@@ -7,14 +7,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/NestingLimit.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
 #include "compiler/mlir/GspmdSharding.h"
+#include "compiler/mlir/InlineBudget.h"
 #include "compiler/mlir/MlirLexer.h"
 #include "compiler/mlir/MlirParser.h"
 #include "compiler/mlir/SdyAttributes.h"
+#include "compiler/mlir/SourceLocations.h"
 
 namespace shardgen::mlir {
 
@@ -217,7 +221,7 @@ void readDotDimensions(const Attribute &attr, DotGeneralAttrs &dot) {
 class Importer {
 public:
   Importer(const Module &module, Graph &graph, SourcePlaces &places)
-      : module_(module), graph_(graph), places_(places) {}
+      : module_(module), graph_(graph), places_(places), locations_(module.locAliases) {}
   void run(const std::string &entryName);
 
 private:
@@ -225,6 +229,9 @@ private:
     Region &region;
     std::string pointer; // "" or ".../body"
     std::set<std::string> usedNames = {};
+    /// The next suffix to try per name (name_1, name_2, ...): a name used
+    /// many times (a function inlined at every call) costs no probing.
+    std::unordered_map<std::string, int64_t> nextSuffix = {};
   };
 
   // run's steps, in order.
@@ -234,12 +241,13 @@ private:
   void importInputs(const Function &entry, RegionState &state, Names &names);
   void importOutputs(const Function &entry, const Operation &ret, const Names &names);
 
-  std::string sourceLocOf(const std::string &locText, int depth = 0) const;
+  std::string sourceLocOf(const std::string &locText) const { return locations_.of(locText); }
   TensorType tensorType(const TypeRef &type) const;
   TensorSharding sharding(const Attribute &attr, const std::string &what);
   std::vector<TensorSharding> shardingList(const Attribute &attr, const std::string &what);
   std::optional<TensorSharding> gspmd(const Attribute &attr, int64_t rank);
-  Metadata metadata(const Attribute *attr) const;
+  /// `pointer`: the object the keys go into (their JSON depth is bounded).
+  Metadata metadata(const Attribute *attr, const std::string &pointer) const;
   void collectGspmd(const std::vector<NamedAttribute> &attrs);
   void collectGspmd(const Block &block);
 
@@ -300,50 +308,13 @@ private:
   const Module &module_;
   Graph &graph_;
   SourcePlaces &places_;
-  std::map<std::string, std::string> locAliases_;
+  SourceLocations locations_;
   std::map<std::string, const Function *> functions_;
   std::vector<std::optional<TensorType>> valueTypes_; // as the text declares them
   std::vector<const ManualComputationAttrs *> manualStack_;
   GspmdMesh gspmd_;
   bool gspmdDerived_ = false;
 };
-
-std::string Importer::sourceLocOf(const std::string &locText, int depth) const {
-  if (locText.empty() || depth > 16)
-    return "";
-  Lexer lexer(locText);
-  std::string firstName;
-  try {
-    while (lexer.peek().kind != TokenKind::End) {
-      Token t = lexer.next();
-      if (t.kind == TokenKind::String) {
-        if (lexer.peek().isPunct(":")) {
-          lexer.next();
-          Token line = lexer.next();
-          if (line.kind == TokenKind::Integer && lexer.peek().isPunct(":")) {
-            lexer.next();
-            Token column = lexer.next();
-            return t.text + ":" + line.text + ":" + column.text;
-          }
-        }
-        if (firstName.empty())
-          firstName = t.text;
-      } else if (t.kind == TokenKind::HashId) {
-        auto alias = locAliases_.find(t.text);
-        if (alias != locAliases_.end()) {
-          std::string inner = sourceLocOf(alias->second, depth + 1);
-          if (!inner.empty() && inner.find(':') != std::string::npos)
-            return inner;
-          if (firstName.empty())
-            firstName = inner;
-        }
-      }
-    }
-  } catch (const GraphError &) {
-    return ""; // a location we cannot read only loses the note
-  }
-  return firstName;
-}
 
 TensorType Importer::tensorType(const TypeRef &type) const {
   std::string error;
@@ -413,12 +384,20 @@ void Importer::collectGspmd(const Block &block) {
   }
 }
 
-Metadata Importer::metadata(const Attribute *attr) const {
+Metadata Importer::metadata(const Attribute *attr, const std::string &pointer) const {
   Metadata metadata;
   if (!attr)
     return metadata;
   if (attr->kind != Kind::String)
     failAt(attr->loc, "shardgen.metadata must be a string holding a JSON object");
+  // Its keys join the object at `pointer`, which a graph file nests one
+  // level per pointer token deep: the whole must stay within the limit the
+  // JSON reader (and nlohmann's recursive printer) can take.
+  int room = kMaxNestingDepth - static_cast<int>(std::count(pointer.begin(), pointer.end(), '/'));
+  if (std::optional<std::string> at = jsonTooDeepAt(attr->text, room))
+    failAt(attr->loc, "shardgen.metadata nests deeper than a graph file may (" +
+                          std::to_string(kMaxNestingDepth) + " levels in all; at " + *at +
+                          " of its JSON)");
   nlohmann::ordered_json json = nlohmann::ordered_json::parse(attr->text, nullptr, false);
   if (json.is_discarded() || !json.is_object())
     failAt(attr->loc, "shardgen.metadata must be a string holding a JSON object");
@@ -431,8 +410,6 @@ Metadata Importer::metadata(const Attribute *attr) const {
 }
 
 void Importer::run(const std::string &entryName) {
-  for (const auto &[alias, body] : module_.locAliases)
-    locAliases_[alias] = body;
   for (const auto &fn : module_.functions) {
     if (!functions_.emplace(fn.name, &fn).second)
       failAt(fn.loc, "redefinition of function @" + fn.name);
@@ -442,6 +419,7 @@ void Importer::run(const std::string &entryName) {
   const Function &entry = entryFunction(entryName);
   places_.add("", entry.loc);
   graph_.entry = {entry.name, entry.visibility == "public"};
+  InlineBudget(functions_).check(entry.body); // before any call is inlined
 
   for (const auto &fn : module_.functions) {
     for (const auto &arg : fn.args)
@@ -471,7 +449,7 @@ void Importer::importModuleAttributes() {
   graph_.name = module_.name;
   for (const auto &attr : module_.attrs) {
     if (attr.name == "shardgen.metadata")
-      graph_.metadata = metadata(&attr.value);
+      graph_.metadata = metadata(&attr.value, "");
     else if (!ignorable(attr.name) && attr.name != "sym_visibility")
       failAt(attr.value.loc, "module attribute '" + attr.name + "' is not supported");
   }
@@ -488,7 +466,7 @@ void Importer::importMeshes() {
     mesh->pointer = "/meshes/" + std::to_string(i);
     for (const auto &attr : definition.attrs) {
       if (attr.name == "shardgen.metadata")
-        mesh->metadata = metadata(&attr.value);
+        mesh->metadata = metadata(&attr.value, mesh->pointer);
       else
         failAt(attr.value.loc, "attribute '" + attr.name + "' of sdy.mesh is not supported");
     }
@@ -543,7 +521,7 @@ void Importer::importInputs(const Function &entry, RegionState &state, Names &na
         argument.sharding = gspmd(attr.value, type.rank());
         places_.add(pointer + "/sharding", attr.value.loc);
       } else if (attr.name == "shardgen.metadata") {
-        argument.metadata = metadata(&attr.value);
+        argument.metadata = metadata(&attr.value, pointer);
       } else if (attr.name == "shardgen.name") {
         irName = stringOf(attr.value, "shardgen.name");
       } else if (!ignorable(attr.name)) {
@@ -576,7 +554,7 @@ void Importer::importOutputs(const Function &entry, const Operation &ret, const 
         result.sharding = gspmd(attr.value, tensorType(entry.results[i].type).rank());
         places_.add(pointer + "/sharding", attr.value.loc);
       } else if (attr.name == "shardgen.metadata") {
-        result.metadata = metadata(&attr.value);
+        result.metadata = metadata(&attr.value, pointer);
       } else if (!ignorable(attr.name)) {
         failAt(attr.value.loc, "result attribute '" + attr.name + "' is not supported");
       }
@@ -593,8 +571,12 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
   if (irName.empty())
     failAt(loc, "a value name must not be empty");
   std::string name = irName;
-  for (int n = 1; !state.usedNames.insert(name).second; ++n)
-    name = irName + "_" + std::to_string(n);
+  if (!state.usedNames.insert(name).second) {
+    int64_t &n = state.nextSuffix.try_emplace(irName, 1).first->second;
+    do
+      name = irName + "_" + std::to_string(n++);
+    while (!state.usedNames.insert(name).second);
+  }
   ValueId id = graph_.addValue(name);
   if (argument)
     graph_.values[id].type = type; // arguments carry their type, as in the JSON reader
@@ -673,7 +655,7 @@ void Importer::emitOp(const Operation &op, RegionState &state, Names &names,
 void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names &names,
                                  const std::string &namePrefix,
                                  std::vector<std::string> &callStack) {
-  if (op.name == "func.call" || op.name == "call")
+  if (isCall(op))
     return inlineCall(op, state, names, namePrefix, callStack);
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
@@ -687,7 +669,7 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   importOperands(op, ir, names);
   std::vector<TensorType> resultTypes = importResultTypes(op, ir);
   importResultShardings(attrs, ir, resultTypes);
-  ir.metadata = metadata(attrs.take("shardgen.metadata"));
+  ir.metadata = metadata(attrs.take("shardgen.metadata"), ir.pointer);
   const Attribute *resultNames = attrs.take("shardgen.result_names");
   if (resultNames &&
       (resultNames->kind != Kind::Array || resultNames->elements.size() != op.results.size()))
@@ -829,8 +811,8 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
   if (std::find(callStack.begin(), callStack.end(), callee) != callStack.end())
     failAt(op.loc,
            "recursive call of @" + callee + " (the graph format has no calls to inline it into)");
-  if (callStack.size() > 32)
-    failAt(op.loc, "calls nested deeper than 32 levels");
+  if (callStack.size() > kMaxCallDepth)
+    failAt(op.loc, "calls nested deeper than " + std::to_string(kMaxCallDepth) + " levels");
   if (op.operands.size() != fn.args.size())
     failAt(op.loc, "call of @" + callee + " with " + std::to_string(op.operands.size()) +
                        " operands; it takes " + std::to_string(fn.args.size()));
@@ -1253,7 +1235,7 @@ void Importer::readReduce(OpAttributes &a, std::vector<std::string> &callStack) 
           (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
         failAt(argNames->loc, "expected one entry per body argument");
       readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add());
-      ir.regions[0].metadata = metadata(bodyMetadata);
+      ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
     }
   }
   if (reduce.reducer)
@@ -1374,12 +1356,12 @@ void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints 
   manualStack_.push_back(&ir.attr<ManualComputationAttrs>());
   readRegionBlock(ir, block, argNames, "sdy.return", callStack, body);
   manualStack_.pop_back();
-  body.metadata = metadata(bodyMetadata);
+  body.metadata = metadata(bodyMetadata, body.pointer);
   for (size_t i = 0; i < body.args.size(); ++i) {
     if (argShardings && argShardings->elements[i].kind != Kind::Unit)
       body.args[i].sharding = sharding(argShardings->elements[i], "a body argument");
     if (argMetadata)
-      body.args[i].metadata = metadata(&argMetadata->elements[i]);
+      body.args[i].metadata = metadata(&argMetadata->elements[i], body.args[i].pointer);
   }
 }
 

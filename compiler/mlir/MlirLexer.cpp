@@ -2,9 +2,11 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/Utf8.h"
 
 namespace shardgen::mlir {
 
@@ -56,6 +58,16 @@ bool unescapeString(std::string_view body, std::string &out) {
       return false;
   }
   return true;
+}
+
+void Lexer::requireUtf8() const {
+  const size_t bad = firstInvalidUtf8(text_);
+  if (bad == std::string_view::npos)
+    return;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text_[bad]));
+  failAt(bad, std::string("the text is not valid UTF-8 here (byte ") + byte +
+                  "): a graph file is JSON text");
 }
 
 SourceLoc Lexer::locAt(size_t offset) const {
@@ -139,6 +151,10 @@ std::string Lexer::quotedString() {
   std::string value;
   if (!unescapeString(text_.substr(open + 1, pos_ - open - 1), value))
     failAt(open, "invalid escape in string literal");
+  // Strings become names and attributes of a graph file: bytes JSON cannot
+  // hold would make `import` fail after reading (exit 4, not bad input).
+  if (firstInvalidUtf8(value) != std::string_view::npos)
+    failAt(open, "string literal is not valid UTF-8 (a graph file is JSON text)");
   ++pos_;
   return value;
 }
@@ -239,10 +255,10 @@ Token Lexer::lex() {
     ++pos_;
     return take(TokenKind::Punct, start, start);
   }
+  char code[8];
+  std::snprintf(code, sizeof code, "\\x%02x", static_cast<unsigned char>(c));
   failAt(start, std::string("unexpected character '") +
-                    (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)
-                                                                 : std::string("\\x??")) +
-                    "'");
+                    (std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : code) + "'");
 }
 
 std::string Lexer::balancedUntilClose(char open, char close) {

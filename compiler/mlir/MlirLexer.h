@@ -46,6 +46,9 @@ public:
   /// and nested () [] {} <> respected), which is consumed too.
   std::string balancedUntilClose(char open, char close);
   std::string_view text() const { return text_; }
+  /// Fails at the first byte that is not well-formed UTF-8: strings and
+  /// raw bodies (meshes, shardings) become text of a graph file, JSON.
+  void requireUtf8() const;
 
 private:
   Token lex();

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/NestingLimit.h"
 #include "compiler/mlir/MlirLexer.h"
 
 namespace shardgen::mlir {
@@ -10,7 +11,7 @@ namespace shardgen::mlir {
 namespace {
 
 /// Nesting limit for regions and attributes: recursion stays bounded.
-constexpr int kMaxDepth = 64;
+constexpr int kMaxDepth = kMaxNestingDepth;
 
 class Parser {
 public:
@@ -136,6 +137,7 @@ private:
   Lexer lex_;
   int depth_ = 0;
   bool commaPending_ = false;
+  int64_t resultsDeclared_ = 0; // by `%r:N =`, in the whole text
 };
 
 int64_t Parser::parseInteger() {
@@ -423,6 +425,7 @@ void Parser::parseLocAlias(Module &module) {
 }
 
 Module Parser::parseModule() {
+  lex_.requireUtf8();
   Module module;
   module.loc = peek().loc;
   while (peek().kind == TokenKind::HashId)
@@ -636,8 +639,13 @@ Operation Parser::parseOperation() {
         fail(name.loc.str(), "a result name may not contain '#'");
       if (consumePunct(":")) {
         int64_t count = parseInteger();
-        if (count < 1 || count > 1 << 20)
+        // Every result needs a type in the text: more results than the text
+        // has characters cannot be right, and are not made (a few bytes of
+        // `%r:1048576 =` per line would otherwise ask for gigabytes).
+        if (count < 1 || count > 1 << 20 ||
+            count > static_cast<int64_t>(lex_.text().size()) - resultsDeclared_)
           fail(name.loc.str(), "invalid result count " + std::to_string(count));
+        resultsDeclared_ += count;
         for (int64_t i = 0; i < count; ++i)
           op.results.push_back(name.text + "#" + std::to_string(i));
       } else {

@@ -24,7 +24,7 @@ bool regionReductionSplits(const Graph &graph, const Op &op) {
     const Op *init = graph.value(op.operands[n + i]).definingOp;
     if (!init || init->kind != OpKind::Constant)
       return false;
-    arguments.push_back(interp::loadScalarBits(init->attr<ConstantAttrs>().value, 0));
+    arguments.push_back(interp::loadScalarBits(init->attr<ConstantAttrs>().elements, 0));
   }
   arguments.insert(arguments.end(), arguments.begin(), arguments.end());
   interp::ScalarRegion(graph, *op.body()).run(arguments, results);
@@ -45,10 +45,12 @@ bool reductionSplits(const Graph &graph, const Op &op) {
   const Op *init = graph.value(op.operands[1]).definingOp;
   if (!init || init->kind != OpKind::Constant)
     return false;
-  const Literal &value = init->attr<ConstantAttrs>().value;
+  const ConstantAttrs &value = init->attr<ConstantAttrs>();
   int64_t identity = reducer == Reducer::Add ? 0 : 1;
-  for (int64_t i = 0; i < value.numElements(); ++i) {
-    bool isIdentity = isFloat(value.elementType())
+  const int64_t count =
+      value.splat ? std::min<int64_t>(value.type.numElements(), 1) : value.type.numElements();
+  for (int64_t i = 0; i < count; ++i) {
+    bool isIdentity = isFloat(value.type.elementType)
                           ? value.getFloat(i) == static_cast<double>(identity)
                           : value.getInt(i) == identity;
     if (!isIdentity)

@@ -148,7 +148,7 @@ std::string attributeText(const Op &op) {
       continue; // unset lists (no batching dims): defaults, noise here
     std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (std::holds_alternative<ConstantAttrs>(op.attrs.get()) && text.size() > kMaxAttributeText)
-      text = "<" + std::to_string(op.attr<ConstantAttrs>().value.numElements()) + " elements>";
+      text = "<" + std::to_string(op.attr<ConstantAttrs>().type.numElements()) + " elements>";
     fields.push_back(std::string(key) + " = " + text);
   }
   return fields.empty() ? "" : " {" + joined(fields, ", ") + "}";

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <regex>
 #include <string_view>
 
 #include "compiler/ir/CppKeywords.h"
@@ -29,9 +28,16 @@ constexpr std::array<std::string_view, 46> kMathFunctions = {
     "pow",   "fmod",   "remainder", "hypot",  "copysign", "fmin",  "fmax",  "fdim",
     "fma",   "ldexp",  "nearbyint", "lgamma", "tgamma",   "frexp"};
 
-bool isCIdentifier(const std::string &name) {
-  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(name, identifier);
+// Hand-written, not std::regex: libstdc++'s matcher recurses per character,
+// and a target name is untrusted text of any length.
+bool isAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool isCIdentifier(std::string_view name) {
+  if (name.empty() || !(isAsciiLetter(name[0]) || name[0] == '_'))
+    return false;
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return isAsciiLetter(c) || isAsciiDigit(c) || c == '_'; });
 }
 
 bool isLibraryFunction(const std::string &name) {
@@ -44,14 +50,53 @@ bool isLibraryFunction(const std::string &name) {
          in(kMathFunctions, std::string_view(name).substr(0, name.size() - 1));
 }
 
-/// The types and macros of <stddef.h> and <stdint.h>.
-bool isStandardHeaderName(const std::string &name) {
-  static const std::regex names(
-      "u?int(8|16|32|64|ptr|max|_least(8|16|32|64)|_fast(8|16|32|64))_t|"
-      "U?INT(8|16|32|64|PTR|MAX|_LEAST(8|16|32|64)|_FAST(8|16|32|64))_(MIN|MAX|C)|"
-      "SIZE_MAX|PTRDIFF_(MIN|MAX)|SIG_ATOMIC_(MIN|MAX)|WCHAR_(MIN|MAX)|WINT_(MIN|MAX)|"
-      "size_t|ptrdiff_t|max_align_t|nullptr_t|NULL|offsetof");
-  return std::regex_match(name, names);
+/// Removes `prefix` from the front of `text` when it is there.
+bool consume(std::string_view &text, std::string_view prefix) {
+  if (!text.starts_with(prefix))
+    return false;
+  text.remove_prefix(prefix.size());
+  return true;
+}
+
+/// `text` is one of `choices`.
+template <size_t N>
+bool isOneOf(std::string_view text, const std::array<std::string_view, N> &choices) {
+  return std::find(choices.begin(), choices.end(), text) != choices.end();
+}
+
+/// The middle of <stdint.h>'s names: 8, 16, 32, 64, ptr, max, _least8, _fast16, ...
+/// (`upper`: as the macros spell them).
+bool isIntegerWidth(std::string_view width, bool upper) {
+  constexpr std::array<std::string_view, 4> bits = {"8", "16", "32", "64"};
+  if (isOneOf(width, bits) || width == (upper ? "PTR" : "ptr") || width == (upper ? "MAX" : "max"))
+    return true;
+  return (consume(width, upper ? "_LEAST" : "_least") ||
+          consume(width, upper ? "_FAST" : "_fast")) &&
+         isOneOf(width, bits);
+}
+
+/// The types and macros of <stddef.h> and <stdint.h>: int8_t, uintptr_t,
+/// int_least16_t, INT32_MAX, UINT_FAST8_MIN, INTMAX_C, SIZE_MAX, ...
+bool isStandardHeaderName(std::string_view name) {
+  constexpr std::array<std::string_view, 15> fixed = {
+      "SIZE_MAX",  "PTRDIFF_MIN", "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX",
+      "WCHAR_MIN", "WCHAR_MAX",   "WINT_MIN",    "WINT_MAX",       "size_t",
+      "ptrdiff_t", "max_align_t", "nullptr_t",   "NULL",           "offsetof"};
+  if (isOneOf(name, fixed))
+    return true;
+  std::string_view rest = name;
+  consume(rest, "u"); // u?int..._t
+  if (consume(rest, "int") && rest.ends_with("_t") &&
+      isIntegerWidth(rest.substr(0, rest.size() - 2), false))
+    return true;
+  rest = name;
+  consume(rest, "U"); // U?INT..._(MIN|MAX|C)
+  if (!consume(rest, "INT"))
+    return false;
+  for (std::string_view suffix : {"_MIN", "_MAX", "_C"})
+    if (rest.ends_with(suffix) && isIntegerWidth(rest.substr(0, rest.size() - suffix.size()), true))
+      return true;
+  return false;
 }
 
 bool isShardgenName(const std::string &name) {

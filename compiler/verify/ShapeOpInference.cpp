@@ -37,7 +37,7 @@ void requireSameElementType(const InferenceContext &context, const TensorType &a
 } // namespace
 
 ResultTypes inferConstant(const InferenceContext &context) {
-  return {context.attrs<ConstantAttrs>().value.type()};
+  return {context.attrs<ConstantAttrs>().type};
 }
 
 ResultTypes inferIota(const InferenceContext &context) {

@@ -66,7 +66,17 @@ ProgramHandle::ProgramHandle(std::shared_ptr<GraphHandle> source, CustomCallSour
   });
   JitOptions jitOptions = generatedCodeJitOptions(functions_);
   jitOptions.cacheDir = cacheDir;
+  // What the JIT says of the cache (an unfit folder, a damaged entry
+  // removed), warned once the GIL is held again.
+  std::vector<std::string> cacheWarnings;
+  jitOptions.cacheWarning = [&](const std::string &message) { cacheWarnings.push_back(message); };
   compiled_ = passes.jit(*program_, generated_, jitOptions);
+  if (!cacheWarnings.empty()) {
+    py::gil_scoped_acquire acquire;
+    for (const std::string &message : cacheWarnings)
+      if (PyErr_WarnEx(PyExc_RuntimeWarning, ("shardgen: " + message).c_str(), 1) != 0)
+        throw py::error_already_set(); // warnings turned into errors
+  }
   timings_ = passes.timings();
   for (size_t i = 0; i < program_->inputs.size(); ++i) {
     inputTypes_.push_back(program_->layout(program_->inputs[i]).globalType);

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -21,6 +24,19 @@ namespace shardgen::runtime {
 namespace {
 
 bool initializedHere = false;
+
+/// MPI_Abort, bounded: it waits for mpirun to end the job, which a peer
+/// that cannot be reached (a cut network) keeps from happening. This
+/// process then ends by itself after a few seconds; mpirun's launcher
+/// (shardgen run) ends the rest.
+[[noreturn]] void abortWorld() {
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    std::_Exit(1);
+  }).detach();
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort(); // MPI_Abort does not return
+}
 
 MpiWorld ensureInitialized(int threadLevel) {
   int initialized = 0;
@@ -53,8 +69,7 @@ MpiWorld ensureInitialized(int threadLevel) {
     std::fprintf(stderr, "shardgen: rank %d: device %lld failed: %s (aborting every rank)\n", rank,
                  static_cast<long long>(deviceId), message.c_str());
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort(); // MPI_Abort does not return
+  abortWorld();
 }
 
 /// The device whose exception `error` is: a RunTimeout names no device.
@@ -118,16 +133,25 @@ void launchMpi(const DeviceMesh &mesh, const DeviceFunction &function,
   auto fail = [&](const std::exception_ptr &error) {
     abortEveryRank(world.rank, failedDevice(mesh, positions, error, failedPosition.load()), error);
   };
+  // Setting up communicators is collective: a stopped or lost peer would
+  // keep this rank there, before the devices' own watchdog starts.
+  RankWatchdog setup(options.timeoutSeconds);
   if (devicesPerRank == 1) {
     const MeshKey key = meshKey(mesh, world.size);
-    std::unique_ptr<MpiCommunicator> communicator = takeCommunicator(key);
+    std::unique_ptr<MpiCommunicator> communicator;
+    setup.waitIn("MPI_Comm_split (setting up the devices' communicator)",
+                 [&] { communicator = takeCommunicator(key); });
     communicator->setProgress(&progress);
     runDeviceThreads(mesh, positions, *communicator, progress, tracked, options, fail);
     returnCommunicator(key, std::move(communicator));
     return;
   }
-  HybridCommunicator communicator(mesh, MPI_COMM_WORLD, devicesPerRank, progress);
-  runDeviceThreads(mesh, positions, communicator, progress, tracked, options, fail);
+  std::unique_ptr<HybridCommunicator> communicator;
+  setup.waitIn("MPI_Comm_dup (setting up the devices' communicator)", [&] {
+    communicator =
+        std::make_unique<HybridCommunicator>(mesh, MPI_COMM_WORLD, devicesPerRank, progress);
+  });
+  runDeviceThreads(mesh, positions, *communicator, progress, tracked, options, fail);
 }
 
 void broadcastFromRoot(void *data, int64_t bytes) {
@@ -153,12 +177,25 @@ void mergeDisjointToRoot(void *data, int64_t bytes) {
 }
 
 [[noreturn]] void abortMpiJob(const std::string &message) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    // No MPI to abort with (still starting, or done): this process ends,
+    // and mpirun ends the job when a rank exits with an error.
+    const char *rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank)
+      rank = std::getenv("PMIX_RANK");
+    std::fprintf(stderr, "shardgen: rank %s: %s (aborting every rank)\n", rank ? rank : "?",
+                 message.c_str());
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "shardgen: rank %d: %s (aborting every rank)\n", rank, message.c_str());
   std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
+  abortWorld();
 }
 
 void finalizeMpi() {

@@ -5,7 +5,12 @@
 // `shardgen check` and `shardgen propagate` (and a few through `run
 // --verify-spmd`). Every outcome is success (exit 0) or one well-formed
 // diagnostic line `FILE:/pointer: error: message` with exit 1 and nothing on
-// stdout: never an internal error (exit 4), never a signal.
+// stdout: never an internal error (exit 4), never a signal. The MLIR
+// samples (samples/mlir/*.mlir) get text mutations (lines dropped or
+// repeated, numbers and names changed, brackets and quotes put in, #loc
+// aliases naming themselves, calls of main, deep metadata) through `check`
+// and `import`, with `FILE:LINE:COLUMN: error: message`; every run has a
+// time limit the harness enforces, so a hang fails too.
 
 #include <doctest/doctest.h>
 
@@ -26,9 +31,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kMutants = 200;    // over all samples; SHARDGEN_MUTANTS overrides
-constexpr int kRunEvery = 40;    // every 40th mutant is also `run`
-constexpr int kMaxMutations = 3; // per mutant
+constexpr int kMutants = 200;     // over all samples; SHARDGEN_MUTANTS overrides
+constexpr int kMlirMutants = 100; // over the MLIR samples; SHARDGEN_MLIR_MUTANTS overrides
+constexpr int kRunEvery = 40;     // every 40th mutant is also `run`
+constexpr int kMaxMutations = 3;  // per mutant
 
 /// Every node of the document by JSON pointer (the root excluded).
 void collectPointers(const json &node, const json::json_pointer &at,
@@ -171,17 +177,115 @@ private:
   std::mt19937_64 random_;
 };
 
+/// Text mutations of MLIR: what a hand edit or a broken printer could make,
+/// and the shapes that once made the reader recurse or blow up.
+class MlirMutator {
+public:
+  explicit MlirMutator(uint64_t seed) : random_(seed) {}
+
+  std::string mutate(const std::string &original) {
+    std::vector<std::string> lines = splitLines(original);
+    int mutations = 1 + static_cast<int>(pick(kMaxMutations));
+    for (int m = 0; m < mutations && !lines.empty(); ++m) {
+      size_t at = pick(lines.size());
+      std::string &line = lines[at];
+      switch (pick(10)) {
+      case 0: // drop a line
+        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(at));
+        break;
+      case 1: // repeat a line
+        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), std::string(line));
+        break;
+      case 2: // a number changed
+        line = replaceOne(line, std::regex("[0-9]+"),
+                          {"0", "1", "3", "65536", "4294967297", "99999999999999999999", "-1"});
+        break;
+      case 3: // a value renamed (to an existing one or none)
+        line = replaceOne(line, std::regex("%[A-Za-z0-9_#]+"),
+                          {"%0", "%1", "%arg0", "%nope", "%2#1", "%"});
+        break;
+      case 4: // one character replaced by a delimiter
+        if (!line.empty())
+          line[pick(line.size())] = pickOf<char>(
+              {'<', '>', '{', '}', '[', ']', '(', ')', '"', ',', ':', '=', '#', '@', '%', '\\'});
+        break;
+      case 5: // the text cut short
+        line = line.substr(0, pick(line.size() + 1));
+        break;
+      case 6: // a #loc alias naming itself, used by an op
+        lines.push_back("#loc90 = loc(fused[#loc90, #loc91, #loc90])");
+        lines.push_back("#loc91 = loc(\"x\"(#loc90))");
+        line = replaceOne(line, std::regex("loc\\([^)]*\\)"), {"loc(#loc90)", "loc(#loc91)"});
+        break;
+      case 7: // metadata nested deep (within the limit and past it)
+        line = replaceOne(line, std::regex(" : "),
+                          {" {shardgen.metadata = \"{\\\"_m\\\": " + std::string(40, '[') +
+                               std::string(40, ']') + "}\"} : ",
+                           " {shardgen.metadata = \"{\\\"_m\\\": " + std::string(300, '[') +
+                               std::string(300, ']') + "}\"} : "});
+        break;
+      case 8: // an op swapped for another (a call of main: recursion)
+        line = replaceOne(line, std::regex("stablehlo\\.[a-z_]+"),
+                          {"stablehlo.add", "stablehlo.tanh", "call @main", "stablehlo.nope",
+                           "func.call @activation"});
+        break;
+      case 9: // brackets nested deep
+        line.insert(pick(line.size() + 1), std::string(pick(2) ? 300 : 20, '['));
+        break;
+      default:
+        break;
+      }
+    }
+    std::string text;
+    for (const std::string &line : lines)
+      text += line + "\n";
+    return text;
+  }
+
+private:
+  static std::vector<std::string> splitLines(const std::string &text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+      lines.push_back(text.substr(start, end - start));
+    if (start < text.size())
+      lines.push_back(text.substr(start));
+    return lines;
+  }
+  std::string replaceOne(const std::string &line, const std::regex &pattern,
+                         const std::vector<std::string> &choices) {
+    std::vector<std::pair<size_t, size_t>> found;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), pattern);
+         it != std::sregex_iterator(); ++it)
+      found.emplace_back(it->position(), it->length());
+    if (found.empty())
+      return line;
+    auto [at, length] = found[pick(found.size())];
+    std::string copy = line;
+    copy.replace(at, length, pickOf(choices));
+    return copy;
+  }
+  size_t pick(size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(random_); }
+  template <typename T> T pickOf(const std::vector<T> &options) {
+    return options[pick(options.size())];
+  }
+
+  std::mt19937_64 random_;
+};
+
 /// One diagnostic line naming the file and a JSON pointer, exit 1, nothing
 /// on stdout; or success.
 void checkOutcome(const ToolResult &result, const std::string &file, bool printsOnSuccess) {
   INFO("stderr: ", result.err);
+  REQUIRE_FALSE(result.timedOut);
   REQUIRE((result.exitCode == 0 || result.exitCode == 1));
   if (result.exitCode == 0) {
     CHECK(printsOnSuccess != result.out.empty());
     return;
   }
   CHECK(result.out.empty());
-  static const std::regex line("(/[^\\n]*)?: error: [^\\n]+\\n");
+  // A JSON pointer (JSON graphs) or LINE:COLUMN (MLIR text).
+  static const std::regex line("(/[^\\n]*|[0-9]+:[0-9]+)?: error: [^\\n]+\\n");
   REQUIRE(result.err.rfind(file + ":", 0) == 0);
   CHECK(std::regex_match(result.err.substr(file.size() + 1), line));
 }
@@ -192,14 +296,21 @@ int64_t fromEnvironment(const char *name, int64_t fallback) {
   return text ? std::stoll(text) : fallback;
 }
 
+/// The files of samples/`folder` named *`extension`, sorted.
+std::vector<fs::path> sampleFiles(const std::string &folder, const std::string &extension) {
+  std::vector<fs::path> files;
+  for (const auto &entry :
+       fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / folder))
+    if (entry.path().extension() == extension)
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 } // namespace
 
 TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, never crash") {
-  std::vector<fs::path> samples;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
-    if (entry.path().extension() == ".json")
-      samples.push_back(entry.path());
-  std::sort(samples.begin(), samples.end());
+  const std::vector<fs::path> samples = sampleFiles("", ".json");
   REQUIRE(samples.size() >= 4);
   std::vector<json> originals;
   for (const fs::path &sample : samples)
@@ -225,6 +336,34 @@ TEST_CASE("mutated samples are accepted or rejected with one diagnostic line, ne
   }
   // The mutations reach past the reader: some mutants stay valid graphs.
   MESSAGE(rejected << " of " << mutants << " mutants rejected");
+  CHECK(rejected > mutants / 4);
+  CHECK(rejected < mutants);
+}
+
+TEST_CASE("mutated MLIR samples are accepted or rejected with one diagnostic line, never hang") {
+  const std::vector<fs::path> samples = sampleFiles("mlir", ".mlir");
+  REQUIRE(samples.size() >= 3);
+  std::vector<std::string> originals;
+  for (const fs::path &sample : samples)
+    originals.push_back(readFile(sample.string()));
+
+  const std::string dir = makeTempDir();
+  MlirMutator mutator(fromEnvironment("SHARDGEN_MUTATION_SEED", 20261123));
+  const int64_t mutants = fromEnvironment("SHARDGEN_MLIR_MUTANTS", kMlirMutants);
+  int64_t rejected = 0;
+  for (int64_t n = 0; n < mutants; ++n) {
+    const std::string file = dir + "/mutant" + std::to_string(n) + ".mlir";
+    const std::string text = mutator.mutate(originals[n % originals.size()]);
+    writeFile(file, text);
+    CAPTURE(n);
+    INFO("mutant of ", samples[n % samples.size()].filename().string(), ":\n", text);
+    // Each takes well under a second; the limit only catches a hang.
+    ToolResult check = runShardgenWithin(60, "check '" + file + "'");
+    checkOutcome(check, file, true);
+    rejected += check.exitCode == 1;
+    checkOutcome(runShardgenWithin(60, "import '" + file + "'"), file, true);
+  }
+  MESSAGE(rejected << " of " << mutants << " MLIR mutants rejected");
   CHECK(rejected > mutants / 4);
   CHECK(rejected < mutants);
 }

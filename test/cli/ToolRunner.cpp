@@ -59,4 +59,26 @@ ToolResult runShardgen(const std::string &args, const std::string &stdinText,
   return result;
 }
 
+ToolResult runShardgenWithin(int seconds, const std::string &args, const std::string &prefix,
+                             const std::string &workDir) {
+  std::string dir = makeTempDir();
+  std::string out = dir + "/stdout", err = dir + "/stderr";
+  // timeout(1) runs the tool in a process group of its own and kills it
+  // all (mpirun and its ranks too) at the limit; 124/137 say it did.
+  std::string command = (workDir.empty() ? "" : "cd '" + workDir + "' && ") + "(" + prefix +
+                        " exec timeout -s KILL " + std::to_string(seconds) + " '" +
+                        SHARDGEN_BINARY + "' " + args + " </dev/null >'" + out + "' 2>'" + err +
+                        "')";
+  int status = std::system(command.c_str());
+  ToolResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (result.exitCode == 137 || result.exitCode == 124) {
+    result.timedOut = true;
+    result.exitCode = -1;
+  }
+  result.out = readFile(out);
+  result.err = readFile(err);
+  return result;
+}
+
 } // namespace shardgen::test

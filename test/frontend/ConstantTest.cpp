@@ -27,7 +27,7 @@ ConstantAttrs constantOf(const Graph &graph) { return graph.main.ops[0].attr<Con
 ConstantAttrs readConstant(const std::string &fields) {
   Graph graph = readGraph(constantGraph(fields));
   // Inference takes the constant's type from declaredTypes[0].
-  CHECK(graph.main.ops[0].declaredTypes[0] == constantOf(graph).value.type());
+  CHECK(graph.main.ops[0].declaredTypes[0] == constantOf(graph).type);
   return constantOf(graph);
 }
 
@@ -46,36 +46,35 @@ std::pair<std::string, std::string> errorOf(const std::string &fields) {
 TEST_CASE("constant typing without a type") {
   SUBCASE("integers are i32") {
     ConstantAttrs c = readConstant(R"("value": [[1, -2, 3], [4, 5, 2147483647]])");
-    CHECK(c.value.type() == TensorType{ElementType::I32, {2, 3}});
+    CHECK(c.type == TensorType{ElementType::I32, {2, 3}});
     CHECK_FALSE(c.splat);
-    CHECK(c.value.as<int32_t>()[1] == -2);
-    CHECK(c.value.as<int32_t>()[5] == 2147483647);
+    CHECK(c.elements.as<int32_t>()[1] == -2);
+    CHECK(c.elements.as<int32_t>()[5] == 2147483647);
   }
   SUBCASE("booleans are i1") {
     ConstantAttrs c = readConstant(R"("value": [true, false, true])");
-    CHECK(c.value.type() == TensorType{ElementType::I1, {3}});
-    CHECK(c.value.as<uint8_t>()[0] == 1);
-    CHECK(c.value.as<uint8_t>()[1] == 0);
+    CHECK(c.type == TensorType{ElementType::I1, {3}});
+    CHECK(c.elements.as<uint8_t>()[0] == 1);
+    CHECK(c.elements.as<uint8_t>()[1] == 0);
   }
   SUBCASE("any fraction makes f32") {
     ConstantAttrs c = readConstant(R"("value": [1, 2.5, -3])");
-    CHECK(c.value.type() == TensorType{ElementType::F32, {3}});
-    CHECK(c.value.as<float>()[0] == 1.0f);
-    CHECK(c.value.as<float>()[1] == 2.5f);
+    CHECK(c.type == TensorType{ElementType::F32, {3}});
+    CHECK(c.elements.as<float>()[0] == 1.0f);
+    CHECK(c.elements.as<float>()[1] == 2.5f);
   }
   SUBCASE("inf and nan strings make f32") {
     ConstantAttrs c = readConstant(R"("value": ["inf", "-inf", "nan", 0])");
-    CHECK(c.value.type() == TensorType{ElementType::F32, {4}});
-    CHECK(std::isinf(c.value.as<float>()[0]));
-    CHECK(c.value.as<float>()[1] < 0);
-    CHECK(std::isnan(c.value.as<float>()[2]));
+    CHECK(c.type == TensorType{ElementType::F32, {4}});
+    CHECK(std::isinf(c.elements.as<float>()[0]));
+    CHECK(c.elements.as<float>()[1] < 0);
+    CHECK(std::isnan(c.elements.as<float>()[2]));
   }
   SUBCASE("an empty array is f32 of shape 0") {
-    CHECK(readConstant(R"("value": [])").value.type() == TensorType{ElementType::F32, {0}});
+    CHECK(readConstant(R"("value": [])").type == TensorType{ElementType::F32, {0}});
   }
   SUBCASE("empty inner arrays give a zero dim") {
-    CHECK(readConstant(R"("value": [[], [], []])").value.type() ==
-          TensorType{ElementType::F32, {3, 0}});
+    CHECK(readConstant(R"("value": [[], [], []])").type == TensorType{ElementType::F32, {3, 0}});
   }
 }
 
@@ -83,42 +82,46 @@ TEST_CASE("constant conversion to a given type") {
   SUBCASE("splat fills the tensor") {
     ConstantAttrs c = readConstant(R"("type": "tensor<2x3xi8>", "value": -7)");
     CHECK(c.splat);
-    CHECK(c.value.type() == TensorType{ElementType::I8, {2, 3}});
+    CHECK(c.type == TensorType{ElementType::I8, {2, 3}});
+    CHECK(c.elements.numElements() == 1); // kept as one element
+    Literal whole = c.expanded();
+    CHECK(whole.type() == c.type);
     for (int i = 0; i < 6; ++i)
-      CHECK(c.value.as<int8_t>()[i] == -7);
+      CHECK(whole.as<int8_t>()[i] == -7);
   }
   SUBCASE("scalar type") {
     ConstantAttrs c = readConstant(R"("type": "tensor<f64>", "value": 0.1)");
     CHECK(c.splat);
-    CHECK(c.value.as<double>()[0] == 0.1);
+    CHECK(c.elements.as<double>()[0] == 0.1);
   }
   SUBCASE("integers to floats") {
     ConstantAttrs c = readConstant(R"("type": "tensor<2xf16>", "value": [1, 65504])");
-    CHECK(c.value.as<uint16_t>()[0] == 0x3c00);
-    CHECK(c.value.as<uint16_t>()[1] == 0x7bff);
+    CHECK(c.elements.as<uint16_t>()[0] == 0x3c00);
+    CHECK(c.elements.as<uint16_t>()[1] == 0x7bff);
   }
   SUBCASE("bf16 rounds to nearest even") {
     // 1 + 2^-8 is halfway between bf16 1.0 and 1.0078125: ties to even gives 1.0.
     ConstantAttrs c = readConstant(R"("type": "tensor<2xbf16>", "value": [1.00390625, -2])");
-    CHECK(c.value.as<uint16_t>()[0] == 0x3f80);
-    CHECK(c.value.as<uint16_t>()[1] == 0xc000);
+    CHECK(c.elements.as<uint16_t>()[0] == 0x3f80);
+    CHECK(c.elements.as<uint16_t>()[1] == 0xc000);
   }
   SUBCASE("i1 takes booleans and 0/1") {
     ConstantAttrs c = readConstant(R"("type": "tensor<3xi1>", "value": [true, 0, 1])");
-    CHECK(c.value.as<uint8_t>()[0] == 1);
-    CHECK(c.value.as<uint8_t>()[1] == 0);
-    CHECK(c.value.as<uint8_t>()[2] == 1);
+    CHECK(c.elements.as<uint8_t>()[0] == 1);
+    CHECK(c.elements.as<uint8_t>()[1] == 0);
+    CHECK(c.elements.as<uint8_t>()[2] == 1);
   }
   SUBCASE("unsigned and 64-bit extremes") {
     ConstantAttrs u = readConstant(R"("type": "tensor<2xui32>", "value": [0, 4294967295])");
-    CHECK(u.value.as<uint32_t>()[1] == 4294967295u);
+    CHECK(u.elements.as<uint32_t>()[1] == 4294967295u);
     ConstantAttrs s = readConstant(
         R"("type": "tensor<2xi64>", "value": [-9223372036854775808, 9223372036854775807])");
-    CHECK(s.value.as<int64_t>()[0] == INT64_MIN);
-    CHECK(s.value.as<int64_t>()[1] == INT64_MAX);
+    CHECK(s.elements.as<int64_t>()[0] == INT64_MIN);
+    CHECK(s.elements.as<int64_t>()[1] == INT64_MAX);
   }
   SUBCASE("an integral float for an integer type") {
-    CHECK(readConstant(R"("type": "tensor<ui8>", "value": 255.0)").value.as<uint8_t>()[0] == 255);
+    CHECK(readConstant(R"("type": "tensor<ui8>", "value": 255.0)").elements.as<uint8_t>()[0] ==
+          255);
   }
 }
 
@@ -174,8 +177,8 @@ Literal roundTrip(const Literal &literal) {
   Graph graph =
       readGraph(constantGraph(R"("type": ")" + printType(literal.type()) + R"(", "value": 0)"));
   Op &op = graph.main.ops[0];
-  op.attr<ConstantAttrs>() = ConstantAttrs{literal, false};
-  return constantOf(readGraph(writeGraph(graph))).value;
+  op.attr<ConstantAttrs>() = ConstantAttrs::dense(literal);
+  return constantOf(readGraph(writeGraph(graph))).elements;
 }
 
 } // namespace

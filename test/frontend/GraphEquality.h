@@ -20,7 +20,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
         if constexpr (std::is_same_v<T, NoAttrs>)
           return true;
         else if constexpr (std::is_same_v<T, ConstantAttrs>)
-          return left.value == right.value && left.splat == right.splat;
+          return left.type == right.type && left.elements == right.elements &&
+                 left.splat == right.splat;
         else if constexpr (std::is_same_v<T, IotaAttrs>)
           return left.iotaDimension == right.iotaDimension;
         else if constexpr (std::is_same_v<T, CompareAttrs>)

@@ -1,6 +1,8 @@
 // The MLIR reader (importer) and verifier on arbitrary text; what they
 // accept must export, in both forms, to text that imports back to the same
-// graph and exports to the same text.
+// graph and exports to the same text, and must write (as `import` does) a
+// graph file the JSON reader and verifier accept (`check` of it).
+#include "compiler/frontend/GraphReader.h"
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/mlir/MlirWriter.h"
@@ -12,6 +14,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   shardgen::fuzz::expectOnly([&] {
     shardgen::Graph graph = shardgen::mlir::importMlir(text).graph;
     shardgen::verifyGraph(graph);
+    try {
+      shardgen::Graph written = shardgen::readGraph(shardgen::writeGraph(graph));
+      shardgen::verifyGraph(written);
+    } catch (const shardgen::GraphError &error) {
+      shardgen::fuzz::bug("import writes a graph file check refuses", error.what());
+    }
     for (auto form : {shardgen::mlir::MlirForm::Pretty, shardgen::mlir::MlirForm::Generic}) {
       std::string exported = shardgen::mlir::writeMlir(graph, form);
       shardgen::Graph back;

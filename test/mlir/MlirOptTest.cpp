@@ -36,8 +36,10 @@ void forgetSpelling(Graph &graph) {
   for (size_t i = 0; i < graph.values.size(); ++i)
     graph.values[i].name = "v" + std::to_string(i);
   walkMutableOps(graph.main, [](Op &op) {
-    if (op.kind == OpKind::Constant)
-      op.attr<ConstantAttrs>().splat = false;
+    if (op.kind == OpKind::Constant) {
+      ConstantAttrs &constant = op.attr<ConstantAttrs>();
+      constant = ConstantAttrs::dense(constant.expanded());
+    }
   });
 }
 

@@ -399,7 +399,7 @@ private:
     const ShardLayout &result = layout(step.outputs[0]);
     switch (op.kind) {
     case OpKind::Constant:
-      return extractBox(op.attr<ConstantAttrs>().value, result.offsetsOf(device),
+      return extractBox(op.attr<ConstantAttrs>().expanded(), result.offsetsOf(device),
                         result.extentsOf(device));
     case OpKind::Iota: {
       Literal local(result.localType(device));

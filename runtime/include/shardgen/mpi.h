@@ -4,8 +4,9 @@
 // shardgen_runtime_mpi.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
-
 #include <vector>
 
 #include "shardgen/distribution.h"
@@ -57,7 +58,31 @@ void scatterBoxesFromRoot(void *global, const std::vector<int64_t> &shape, int64
 void mergeDisjointToRoot(void *data, int64_t bytes);
 
 /// Ends every rank (exit status 1) after printing "shardgen: rank R:
-/// MESSAGE (aborting every rank)" to stderr.
+/// MESSAGE (aborting every rank)" to stderr (before MPI is initialized or
+/// after it is finalized, by ending this process: mpirun ends the others).
 [[noreturn]] void abortMpiJob(const std::string &message);
+
+/// A time limit on this rank's waits for its peers outside the devices'
+/// collectives (those have launchMpi's watchdog): MPI_Init, communicators
+/// being set up, a host's own collectives, MPI_Finalize. A call made
+/// through waitIn that outlasts `seconds` ends the job (abortMpiJob) with
+/// "the run did not finish within the timeout of S s: this rank waits in
+/// WHAT for a peer rank that is stopped, lost or slower": MPI cannot cancel
+/// a call a stopped or unreachable peer never completes. 0 seconds: no
+/// limit (and no thread).
+class RankWatchdog {
+public:
+  explicit RankWatchdog(double seconds);
+  ~RankWatchdog();
+  RankWatchdog(const RankWatchdog &) = delete;
+  RankWatchdog &operator=(const RankWatchdog &) = delete;
+
+  /// Runs `call`, a wait for other ranks named `what` (a string literal).
+  void waitIn(const char *what, const std::function<void()> &call);
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 } // namespace shardgen::runtime

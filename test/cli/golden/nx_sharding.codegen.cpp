@@ -36,9 +36,6 @@ namespace {
 // ---- constants ------------------------------------------------------------
 alignas(64) const uint32_t kConstant0[] = {
     1065353216u};
-alignas(64) const uint32_t kConstant1[] = {
-    1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u, 1065353216u,
-    1065353216u, 1065353216u, 1065353216u, 1065353216u};
 
 // ---- kernels: each distinct step once, called with its buffers ---------------
 void kernel0(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
@@ -64,12 +61,7 @@ void kernel2(const rt::DeviceContext &device, unsigned char **values, const int3
 void kernel3(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {
   const int64_t position = device.position;
   (void)position;
-  if ((position % 2) == 0) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 0, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
-  }
-  else if ((position % 2) == 1) {
-    stridedCopy<uint32_t, 1, Walk<1>{{6}, {2}, {1}, 1, 0}>(as<uint32_t>(kConstant1), as<uint32_t>(values[bufferIds[0]]));
-  }
+  fillFrom<uint32_t, 6>(as<uint32_t>(values[bufferIds[0]]), kConstant0);
 }
 
 void kernel4(const rt::DeviceContext &device, unsigned char **values, const int32_t *bufferIds) {

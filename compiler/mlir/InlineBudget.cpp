@@ -1,0 +1,93 @@
+#include "compiler/mlir/InlineBudget.h"
+
+#include "compiler/ir/Diagnostic.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+/// A sum that stops just past the budget (no overflow, however many calls).
+uint64_t cappedAdd(uint64_t a, uint64_t b) {
+  return a + b > kMaxInlinedOps ? kMaxInlinedOps + 1 : a + b;
+}
+
+const Function *callee(const Operation &call,
+                       const std::map<std::string, const Function *> &functions) {
+  const Attribute *name = call.find("callee");
+  if (!name)
+    return nullptr;
+  auto found = functions.find(name->text);
+  return found == functions.end() ? nullptr : found->second;
+}
+
+} // namespace
+
+bool isCall(const Operation &op) { return op.name == "func.call" || op.name == "call"; }
+
+uint64_t InlineBudget::callSize(const Operation &call, size_t depth) {
+  const Function *function = callee(call, functions_);
+  if (!function || depth > kMaxCallDepth || counting_[function])
+    return 1;
+  return inlinedSize(*function, depth + 1);
+}
+
+uint64_t InlineBudget::inlinedSize(const Function &function, size_t depth) {
+  if (auto known = sizes_.find(&function); known != sizes_.end())
+    return known->second;
+  counting_[&function] = true;
+  uint64_t size = blockSize(function.body, depth);
+  counting_[&function] = false;
+  // Counted where the call chain is short enough; a deeper chain is refused
+  // on its own, so the size is the same for every caller that gets there.
+  sizes_[&function] = size;
+  return size;
+}
+
+uint64_t InlineBudget::blockSize(const Block &block, size_t depth) {
+  uint64_t size = 0;
+  for (size_t i = 0; i + 1 < block.ops.size(); ++i) {
+    const Operation &op = block.ops[i];
+    if (isCall(op)) {
+      size = cappedAdd(size, callSize(op, depth));
+      continue;
+    }
+    size = cappedAdd(size, 1);
+    for (const Block &region : op.regions)
+      size = cappedAdd(size, blockSize(region, depth));
+  }
+  return size;
+}
+
+void InlineBudget::check(const Block &block) {
+  uint64_t added = 0;
+  // Depth first in program order, so the error names the call that
+  // crosses the budget; the walk is iterative over regions (bounded by the
+  // parser's nesting limit anyway).
+  std::vector<const Block *> pending = {&block};
+  std::vector<size_t> next = {0};
+  while (!pending.empty()) {
+    const Block &current = *pending.back();
+    size_t &i = next.back();
+    if (i + 1 >= current.ops.size()) {
+      pending.pop_back();
+      next.pop_back();
+      continue;
+    }
+    const Operation &op = current.ops[i++];
+    if (isCall(op)) {
+      added = cappedAdd(added, callSize(op, 1));
+      if (added > kMaxInlinedOps)
+        fail(op.loc.str(), "inlining this call would take the graph past " +
+                               std::to_string(kMaxInlinedOps) +
+                               " inlined ops (every func.call is inlined: the graph format has "
+                               "no functions)");
+      continue;
+    }
+    for (auto region = op.regions.rbegin(); region != op.regions.rend(); ++region) {
+      pending.push_back(&*region);
+      next.push_back(0);
+    }
+  }
+}
+
+} // namespace shardgen::mlir

@@ -1,0 +1,211 @@
+// Hostile input, round three: the compile cache (issue 27). An entry that
+// fails to load for any reason is a miss: `run` removes it, compiles again,
+// stores a good entry and says so in one warning line; it never exits 4 and
+// never hangs. Entries tried: a FIFO (open would block), a symlink to
+// /dev/zero (read would never end), a directory, a sparse 2 GiB file, random
+// bytes, a truncated entry, and a valid header and checksum around a damaged
+// object (the JIT cannot load it). Time limits are the harness's.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler/jit/ObjectCache.h"
+#include "test/cli/ToolRunner.h"
+
+using namespace shardgen::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSample = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
+
+/// A cache of its own (XDG_CACHE_HOME).
+struct Cache {
+  std::string home = makeTempDir();
+  std::string folder = home + "/shardgen";
+
+  ToolResult run() const {
+    std::string out = makeTempDir() + "/out";
+    ToolResult result = runShardgenWithin(120, "run '" + kSample + "' -o '" + out + "'",
+                                          "export XDG_CACHE_HOME='" + home + "';");
+    result.out = readFile(out + "/out0.npy");
+    return result;
+  }
+  std::vector<fs::path> entries() const {
+    std::vector<fs::path> found;
+    for (const auto &entry : fs::directory_iterator(folder))
+      found.push_back(entry.path());
+    return found;
+  }
+};
+
+/// One clean run, its cache entry's name and bytes (made once, then copied).
+struct CleanRun {
+  ToolResult result;
+  std::string entryName, entry;
+};
+
+const CleanRun &cleanRun() {
+  static const CleanRun clean = [] {
+    Cache cache;
+    CleanRun run{cache.run(), "", ""};
+    REQUIRE_MESSAGE(run.result.exitCode == 0, run.result.err);
+    REQUIRE(cache.entries().size() == 1);
+    run.entryName = cache.entries()[0].filename().string();
+    run.entry = readFile(cache.entries()[0].string());
+    return run;
+  }();
+  return clean;
+}
+
+size_t countLines(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++count;
+  return count;
+}
+
+/// A cache holding what `damage` makes of the clean run's entry (given its
+/// path and good bytes); runs and checks: exit 0, the clean run's outputs,
+/// one warning line holding `reason`, and the good entry in its place.
+void checkDamagedEntry(const std::string &reason,
+                       const std::function<void(const fs::path &, const std::string &)> &damage) {
+  const CleanRun &clean = cleanRun();
+  Cache cache;
+  fs::create_directory(cache.folder);
+  fs::permissions(cache.folder, fs::perms::owner_all);
+  const fs::path entry = fs::path(cache.folder) / clean.entryName;
+  damage(entry, clean.entry);
+
+  ToolResult damaged = cache.run();
+  INFO(reason, ": ", damaged.err);
+  REQUIRE_FALSE(damaged.timedOut);
+  CHECK(damaged.exitCode == 0);
+  CHECK(damaged.out == clean.result.out);
+  CHECK(countLines(damaged.err, "shardgen: warning: ") == 1);
+  CHECK(damaged.err.find("shardgen: warning: compile cache entry " + entry.string()) !=
+        std::string::npos);
+  CHECK(damaged.err.find(reason) != std::string::npos);
+  REQUIRE(cache.entries().size() == 1); // rebuilt, no temporary file left
+  CHECK(fs::is_regular_file(fs::symlink_status(entry)));
+  CHECK(readFile(entry.string()) == clean.entry);
+}
+
+/// The entry's bytes with its object replaced by `object` (header and
+/// checksum made to match: only the JIT can tell).
+std::string withObject(const fs::path &entry, const std::string &good, std::string object) {
+  std::string key = entry.stem().string(), problem;
+  auto decoded = shardgen::jit::decodeCacheEntry(good, key, problem);
+  REQUIRE_MESSAGE(decoded, problem);
+  decoded->object = std::move(object);
+  return shardgen::jit::encodeCacheEntry(key, *decoded);
+}
+
+} // namespace
+
+TEST_CASE("a FIFO in place of an entry is a miss, not a hang") {
+  checkDamagedEntry("it is not a regular file; removed it", [](const fs::path &entry, auto &) {
+    REQUIRE(::mkfifo(entry.c_str(), 0600) == 0);
+  });
+}
+
+TEST_CASE("a symlink to /dev/zero in place of an entry is a miss, not an endless read") {
+  checkDamagedEntry("it is a symlink; removed it",
+                    [](const fs::path &entry, auto &) { fs::create_symlink("/dev/zero", entry); });
+}
+
+TEST_CASE("a folder in place of an entry is a miss") {
+  checkDamagedEntry("it is not a regular file; removed it",
+                    [](const fs::path &entry, auto &) { fs::create_directory(entry); });
+}
+
+TEST_CASE("an entry larger than any is not read") {
+  checkDamagedEntry("it is larger than any entry", [](const fs::path &entry, auto &) {
+    std::ofstream(entry).close();
+    fs::resize_file(entry, std::uintmax_t(2) << 30); // sparse
+  });
+}
+
+TEST_CASE("random bytes, a truncated entry and a changed object are misses") {
+  checkDamagedEntry("not an entry of this shardgen's format", [](const fs::path &entry, auto &) {
+    std::string noise(100000, '\0');
+    for (size_t i = 0; i < noise.size(); ++i)
+      noise[i] = static_cast<char>((i * 2654435761u) >> 13);
+    writeFile(entry.string(), noise);
+  });
+  checkDamagedEntry("it is truncated or has a damaged size",
+                    [](const fs::path &entry, const std::string &good) {
+                      writeFile(entry.string(), good.substr(0, good.size() - 1000));
+                    });
+  checkDamagedEntry("its object does not match its checksum",
+                    [](const fs::path &entry, std::string good) {
+                      good[good.size() - 500] ^= 0x40;
+                      writeFile(entry.string(), good);
+                    });
+}
+
+TEST_CASE("a damaged object inside a valid header and checksum is a miss, not exit 4") {
+  // What the JIT's linker refuses: not an object, half an object, an object
+  // with its section table overwritten.
+  checkDamagedEntry("could not be loaded", [](const fs::path &entry, const std::string &good) {
+    writeFile(entry.string(), withObject(entry, good, "not an object file at all"));
+  });
+  checkDamagedEntry("could not be loaded", [](const fs::path &entry, const std::string &good) {
+    std::string key = entry.stem().string(), problem;
+    std::string object = shardgen::jit::decodeCacheEntry(good, key, problem)->object;
+    writeFile(entry.string(), withObject(entry, good, object.substr(0, 64)));
+  });
+}
+
+TEST_CASE("an entry of another user is a miss (as root)") {
+  if (::geteuid() != 0)
+    return; // only root can give a file away
+  checkDamagedEntry("it belongs to another user; removed it",
+                    [](const fs::path &entry, const std::string &good) {
+                      writeFile(entry.string(), good);
+                      REQUIRE(::chown(entry.c_str(), 65534, 65534) == 0);
+                    });
+}
+
+TEST_CASE("a rebuilt entry is used by the next run, quietly") {
+  Cache cache;
+  fs::create_directory(cache.folder);
+  fs::permissions(cache.folder, fs::perms::owner_all);
+  ::mkfifo((cache.folder + "/" + cleanRun().entryName).c_str(), 0600);
+  CHECK(cache.run().err.find("warning") != std::string::npos);
+  ToolResult again = cache.run();
+  CHECK(again.exitCode == 0);
+  CHECK(again.err.find("warning") == std::string::npos);
+  CHECK(again.out == cleanRun().result.out);
+}
+
+TEST_CASE("a cache folder that is a symlink, or another user's, is not used") {
+  Cache cache;
+  std::string real = makeTempDir();
+  ::chmod(real.c_str(), 0700);
+  fs::create_directory_symlink(real, cache.folder);
+  ToolResult linked = cache.run();
+  CHECK(linked.exitCode == 0);
+  CHECK(linked.err.find("warning: not using the compile cache " + cache.folder +
+                        ": it is not a folder") != std::string::npos);
+  CHECK(fs::is_empty(real));
+  if (::geteuid() != 0)
+    return;
+  fs::remove(cache.folder);
+  fs::create_directory(cache.folder);
+  ::chmod(cache.folder.c_str(), 0700);
+  REQUIRE(::chown(cache.folder.c_str(), 65534, 65534) == 0);
+  ToolResult foreign = cache.run();
+  CHECK(foreign.exitCode == 0);
+  CHECK(foreign.err.find("warning: not using the compile cache " + cache.folder +
+                         ": it belongs to another user") != std::string::npos);
+  CHECK(fs::is_empty(cache.folder));
+}

@@ -1,0 +1,96 @@
+// Hostile input, round three: memory is checked before it is committed
+// (issue 27). A splat constant stays one element until a kernel needs it, so
+// a 600-byte file of five 2 GiB splats is checked, imported, propagated and
+// compiled in a small address space; eval and run refuse a splat past
+// --max-memory before allocating it; a graph of 20,000 outputs runs in
+// seconds. Time limits are the harness's (the tool is killed past them), the
+// address-space limit ulimit's.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "test/hostile/HostileSupport.h"
+
+using namespace shardgen::test;
+
+namespace {
+
+/// 2 GiB of address space: the binary and its libraries fit, a 2 GiB
+/// constant does not.
+const std::string kSmallAddressSpace = "ulimit -v 2097152;";
+
+/// Five splats of 2 GiB each (536,870,912 f32), one of them the output.
+std::string fiveSplats() {
+  std::string text = "func.func @main(%x: tensor<4xf32>) -> tensor<536870912xf32> {\n";
+  for (int i = 0; i < 5; ++i)
+    text +=
+        "  %c" + std::to_string(i) + " = stablehlo.constant dense<1.5> : tensor<536870912xf32>\n";
+  return text + "  return %c4 : tensor<536870912xf32>\n}\n";
+}
+
+} // namespace
+
+TEST_CASE("five 2 GiB splats are read, checked and compiled without being expanded") {
+  std::string mlir = hostileFile("splats.mlir", fiveSplats());
+  CHECK(fiveSplats().size() < 600);
+  for (const char *command : {"check", "propagate", "partition", "export"})
+    checkResult(runShardgenWithin(60, std::string(command) + " '" + mlir + "'", kSmallAddressSpace),
+                0, "");
+  std::string graph = makeTempDir() + "/graph.json";
+  checkResult(runShardgenWithin(60, "import '" + mlir + "' -o '" + graph + "'", kSmallAddressSpace),
+              0, "");
+  CHECK(readFile(graph).size() < 4000); // each splat written as one number
+  checkResult(runShardgenWithin(60, "check '" + graph + "'", kSmallAddressSpace), 0, "");
+  // The generated code fills the splat at run time: no 2 GiB array literal.
+  std::string out = makeTempDir() + "/gen";
+  checkResult(
+      runShardgenWithin(120, "compile '" + graph + "' -o '" + out + "'", kSmallAddressSpace), 0,
+      "wrote");
+  CHECK(readFile(out + "/main.cpp").size() < 200000);
+}
+
+TEST_CASE("eval and run refuse a splat past --max-memory before allocating it") {
+  std::string graph = hostileFile("splat.mlir", fiveSplats());
+  for (std::string command : {"eval", "run --no-cache"}) {
+    ToolResult result =
+        runShardgenWithin(60, command + " '" + graph + "' --max-memory 64M", kSmallAddressSpace);
+    checkResult(result, 1,
+                "does not fit in memory: " + command.substr(0, command.find(' ')) +
+                    " needs at least ");
+    CHECK(result.err.find("allowed (--max-memory 64M)") != std::string::npos);
+  }
+}
+
+TEST_CASE("splat constants compute as the dense ones in eval and run") {
+  std::string graph = hostileFile("splat_add.json", R"({"format": "shardgen-graph", "version": 1,
+  "name": "splat_add",
+  "meshes": [{"name": "mesh", "axes": [{"name": "a", "size": 2}]}],
+  "inputs": [{"name": "x", "type": "tensor<6x4xf32>", "sharding": "<@mesh, [{a}, {}]>"}],
+  "ops": [{"op": "constant", "result": "c", "type": "tensor<6x4xf32>", "value": 0.25},
+          {"op": "constant", "result": "k", "type": "tensor<6x4xi32>", "value": -3},
+          {"op": "convert", "operands": ["k"], "result": "kf", "type": "tensor<6x4xf32>"},
+          {"op": "add", "operands": ["x", "c"], "result": "y"},
+          {"op": "multiply", "operands": ["y", "kf"], "result": "z"}],
+  "outputs": [{"value": "z", "sharding": "<@mesh, [{}, {a}]>"}]})");
+  checkResult(runShardgenWithin(120, "run '" + graph + "' --check --no-cache"), 0, "check passed");
+}
+
+TEST_CASE("a graph of 20,000 outputs runs, compiles and evaluates in seconds") {
+  std::string text = R"({"format": "shardgen-graph", "version": 1, "name": "outputs",
+  "meshes": [], "inputs": [{"name": "a", "type": "tensor<2xf32>"}],
+  "ops": [{"op": "negate", "operands": ["a"], "result": "b"}], "outputs": [)";
+  for (int i = 0; i < 20000; ++i)
+    text += std::string(i ? ", " : "") + "{\"value\": \"b\"}";
+  std::string graph = hostileFile("outputs.json", text + "]}");
+  // Each takes seconds (run: compiling the 20,000 copies); the limits only
+  // catch the quadratic paths (minutes before). The outputs are printed:
+  // 20,000 files would time the file system.
+  ToolResult eval = runShardgenWithin(120, "eval '" + graph + "'");
+  checkResult(eval, 0, "");
+  ToolResult run = runShardgenWithin(180, "run '" + graph + "' --no-cache");
+  checkResult(run, 0, "");
+  CHECK(run.out == eval.out);
+  checkResult(runShardgenWithin(120, "compile '" + graph + "' -o '" + makeTempDir() + "/c'"), 0,
+              "wrote");
+}
