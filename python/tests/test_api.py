@@ -120,6 +120,28 @@ def test_the_compile_cache_is_the_tools(private_compile_cache):
     assert uncached.timings.keys() >= {"propagate", "partition", "generate", "JIT"}
 
 
+def test_an_unfit_or_damaged_cache_is_said_as_a_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache = tmp_path / "shardgen"
+    cache.mkdir(mode=0o700)
+    cache.chmod(0o777)  # others may plant objects: not used
+    graph = shardgen.load(SAMPLES / "mlp.json")
+    with pytest.warns(RuntimeWarning, match="others may write to it"):
+        shardgen.compile(graph)
+    assert not any(cache.iterdir())
+    cache.chmod(0o700)
+    fresh = shardgen.compile(graph)
+    entries = [path for path in cache.iterdir() if path.suffix == ".obj"]
+    assert entries
+    for entry in entries:
+        entry.write_bytes(b"not an entry")
+    with pytest.warns(RuntimeWarning, match="is damaged"):
+        prog = shardgen.compile(graph)
+    assert not any(path.read_bytes() == b"not an entry" for path in cache.iterdir())
+    inputs = random_inputs(prog.inputs)
+    np.testing.assert_array_equal(prog(*inputs)[0], fresh(*inputs)[0])
+
+
 def test_bf16_travels_as_the_documented_dtype():
     graph = doubling_bf16_graph((4,), "<@mesh, [{x}]>")
     prog = shardgen.compile(graph)
