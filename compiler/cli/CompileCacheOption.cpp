@@ -11,19 +11,19 @@ const OptionSpec kNoCacheOption{
     "--no-cache", OptionSpec::Flag, "",
     "compile without the compile cache ($XDG_CACHE_HOME/shardgen or ~/.cache/shardgen)"};
 
-void useCompileCache(const ParsedArgs &args, JitOptions &options) {
+JitOptions cachedJitOptions(const ParsedArgs &args, const CustomCallFunctions &customCalls) {
   if (args.has("--no-cache"))
-    return;
+    return generatedCodeJitOptions(customCalls);
   driver::CompileCacheFolder folder = driver::userCompileCache();
   auto warn = [](const std::string &message) {
     std::cerr << "shardgen: warning: " << printable(message) << "\n";
   };
   if (!folder.problem.empty())
     warn("not using the compile cache " + folder.refused + ": " + folder.problem);
-  if (folder.dir.empty())
-    return;
-  options.cacheDir = folder.dir;
-  options.cacheWarning = warn;
+  JitOptions options = generatedCodeJitOptions(customCalls, folder.dir);
+  if (!folder.dir.empty())
+    options.cacheWarning = warn;
+  return options;
 }
 
 } // namespace shardgen::cli

@@ -7,14 +7,16 @@
 // here, as a warning, when it does not use it or removes a damaged entry.
 
 #include "compiler/cli/CommandLine.h"
+#include "compiler/codegen/JitRunner.h"
 #include "compiler/jit/JitCompiler.h"
 
 namespace shardgen::cli {
 
 extern const OptionSpec kNoCacheOption;
 
-/// Points `options` at the cache folder (created mode 0700 if missing) with
-/// warnings to stderr, unless --no-cache, SHARDGEN_NO_CACHE=1 or no home.
-void useCompileCache(const ParsedArgs &args, JitOptions &options);
+/// generatedCodeJitOptions(customCalls) with the cache folder (created mode
+/// 0700 if missing; the runtime's linker-name probe is cached there too) and
+/// its warnings to stderr, unless --no-cache, SHARDGEN_NO_CACHE=1 or no home.
+JitOptions cachedJitOptions(const ParsedArgs &args, const CustomCallFunctions &customCalls);
 
 } // namespace shardgen::cli

@@ -194,8 +194,7 @@ static int runRun(const ParsedArgs &args) {
   }
   if (backend == Backend::Mpi)
     return runMpirun(ranks, mesh.numDevices() / ranks, mpirunArgs); // the ranks do the rest
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  useCompileCache(args, jitOptions);
+  JitOptions jitOptions = cachedJitOptions(args, customCalls);
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> outputs;
   std::vector<std::vector<Literal>> localBuffers; // with --shards: [output][position]

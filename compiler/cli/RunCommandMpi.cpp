@@ -126,8 +126,7 @@ int runMpiRank(const ParsedArgs &args) {
   PropagationResult result = passes.propagate(graph, settings.strategy);
   SpmdProgram program = passes.partition(graph, result);
   GeneratedProgram generated = passes.generate(program);
-  JitOptions jitOptions = generatedCodeJitOptions(customCalls);
-  useCompileCache(args, jitOptions); // ranks share it safely (atomic entries)
+  JitOptions jitOptions = cachedJitOptions(args, customCalls); // ranks share it (atomic entries)
   std::unique_ptr<CompiledProgram> compiled = passes.jit(program, generated, jitOptions);
   std::vector<Literal> inputs = rankInputs(args, settings, graph, world.rank);
   std::vector<Literal> outputs;

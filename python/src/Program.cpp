@@ -64,8 +64,7 @@ ProgramHandle::ProgramHandle(std::shared_ptr<GraphHandle> source, CustomCallSour
       verifySpmdCoherence(*program_);
     generated_ = passes.generate(*program_);
   });
-  JitOptions jitOptions = generatedCodeJitOptions(functions_);
-  jitOptions.cacheDir = cacheDir;
+  JitOptions jitOptions = generatedCodeJitOptions(functions_, cacheDir);
   // What the JIT says of the cache (an unfit folder, a damaged entry
   // removed), warned once the GIL is held again.
   std::vector<std::string> cacheWarnings;
