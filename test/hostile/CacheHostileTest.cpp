@@ -47,20 +47,30 @@ struct Cache {
   }
 };
 
-/// One clean run, its cache entry's name and bytes (made once, then copied).
+/// One clean run, its program's cache entry's name and bytes, and the
+/// runtime's linker-name probe's entry (an entry without an object), made
+/// once, then copied.
 struct CleanRun {
   ToolResult result;
   std::string entryName, entry;
+  std::string probeName, probe;
 };
 
 const CleanRun &cleanRun() {
   static const CleanRun clean = [] {
     Cache cache;
-    CleanRun run{cache.run(), "", ""};
+    CleanRun run{cache.run(), "", "", "", ""};
     REQUIRE_MESSAGE(run.result.exitCode == 0, run.result.err);
-    REQUIRE(cache.entries().size() == 1);
-    run.entryName = cache.entries()[0].filename().string();
-    run.entry = readFile(cache.entries()[0].string());
+    REQUIRE(cache.entries().size() == 2);
+    for (const fs::path &path : cache.entries()) {
+      std::string bytes = readFile(path.string()), problem;
+      auto decoded = shardgen::jit::decodeCacheEntry(bytes, path.stem().string(), problem);
+      REQUIRE_MESSAGE(decoded, problem);
+      (decoded->object.empty() ? run.probeName : run.entryName) = path.filename().string();
+      (decoded->object.empty() ? run.probe : run.entry) = bytes;
+    }
+    REQUIRE(!run.entryName.empty());
+    REQUIRE(!run.probeName.empty());
     return run;
   }();
   return clean;
@@ -82,6 +92,9 @@ void checkDamagedEntry(const std::string &reason,
   Cache cache;
   fs::create_directory(cache.folder);
   fs::permissions(cache.folder, fs::perms::owner_all);
+  const fs::path probe = fs::path(cache.folder) / clean.probeName;
+  writeFile(probe.string(), clean.probe);
+  fs::permissions(probe, fs::perms::owner_read | fs::perms::owner_write);
   const fs::path entry = fs::path(cache.folder) / clean.entryName;
   damage(entry, clean.entry);
 
@@ -94,7 +107,7 @@ void checkDamagedEntry(const std::string &reason,
   CHECK(damaged.err.find("shardgen: warning: compile cache entry " + entry.string()) !=
         std::string::npos);
   CHECK(damaged.err.find(reason) != std::string::npos);
-  REQUIRE(cache.entries().size() == 1); // rebuilt, no temporary file left
+  REQUIRE(cache.entries().size() == 2); // rebuilt, no temporary file left
   CHECK(fs::is_regular_file(fs::symlink_status(entry)));
   CHECK(readFile(entry.string()) == clean.entry);
 }

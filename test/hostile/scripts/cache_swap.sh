@@ -40,7 +40,9 @@ run() { # run GRAPH XDG OUT: the program's outputs
   XDG_CACHE_HOME=$2 "$shardgen" run "$1" -o "$3" 2>>"$work/stderr"
 }
 run "$work/good.json" "$xdg" "$work/clean"
-key=$(basename "$(ls "$xdg/shardgen"/*.obj)" .obj)
+# The program's entry: the largest (the other holds the runtime's linker
+# names, without an object).
+key=$(basename "$(ls -S "$xdg/shardgen"/*.obj | head -n 1)" .obj)
 [[ $(stat -c %u "$xdg/shardgen") == 0 ]]
 
 # The planted entry: the evil program's object under root's key (the
@@ -49,7 +51,7 @@ run "$work/evil.json" "$work/evil-cache" "$work/evil-out"
 cmp -s "$work/clean/out0.npy" "$work/evil-out/out0.npy" && { echo "the two programs agree"; exit 1; }
 evil=$xdg/evil
 mkdir "$evil"
-built=$(ls "$work/evil-cache/shardgen"/*.obj)
+built=$(ls -S "$work/evil-cache/shardgen"/*.obj | head -n 1)
 { head -n 1 "$built"; echo "$key"; tail -n +3 "$built"; } >"$evil/$key.obj"
 chown -R "$nobody" "$evil" && chmod 700 "$evil" && chmod 600 "$evil/$key.obj"
 
