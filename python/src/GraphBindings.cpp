@@ -64,8 +64,10 @@ py::dict shardingsOf(const Graph &graph) {
   walkOps(graph.main, [&](const Op &op) {
     for (size_t r = 0; r < op.results.size(); ++r)
       note(op.results[r], resultSharding(op, r));
-    if (op.body)
-      for (const RegionArgument &arg : op.body->args)
+    // A manual computation's body values have shardings; a scalar body's
+    // (a reduce's) are scalars without one.
+    if (const Region *body = op.body(); body && op.kind == OpKind::ManualComputation)
+      for (const RegionArgument &arg : body->args)
         note(arg.value, argumentSharding(arg));
   });
   return shardings;

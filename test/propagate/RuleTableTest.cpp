@@ -362,7 +362,7 @@ TEST_CASE("Shardy's form of a rule: unit factors, Shardy's numbering, no rule wh
   // Collectives: the pass-through dims first, then operand and result
   // factors of each resized dim (all_to_all's split dim before its concat
   // dim), as Shardy's registry adds them.
-  const auto &body = ops[6].body->ops;
+  const auto &body = ops[6].body()->ops;
   CHECK(shardy(body[0]) ==
         "([k, i])->([l, j]) {i=4, j=1, k=4, l=16} need_replication={i, j, k, l}");
   CHECK(shardy(body[2]) == "([i, j])->([i, k]) {i=4, j=4, k=1} need_replication={j, k}");
