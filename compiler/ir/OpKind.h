@@ -15,16 +15,13 @@ enum class OpKind {
 #include "compiler/ops/Ops.def"
 };
 
-inline constexpr size_t kNumOpKinds = 0
-#define SHARDGEN_OP(...) +1
-#include "compiler/ops/Ops.def"
-    ;
-
 /// Every kind, in the table's order.
-inline constexpr std::array<OpKind, kNumOpKinds> kAllOpKinds = {
+inline constexpr auto kAllOpKinds = std::to_array<OpKind>({
 #define SHARDGEN_OP(Kind, ...) OpKind::Kind,
 #include "compiler/ops/Ops.def"
-};
+});
+
+inline constexpr size_t kNumOpKinds = kAllOpKinds.size();
 
 /// What kind of op it is: the one classification every stage reads (verify
 /// the operand counts, interp and codegen the kernels, propagate Shardy's op

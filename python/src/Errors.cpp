@@ -100,7 +100,8 @@ void raiseCheck(const CheckFailure &error) {
 }
 
 /// pybind11's exception translator: the Python exception of each error.
-void translate(std::exception_ptr pointer) {
+/// (By value: the signature register_exception_translator takes.)
+void translate(std::exception_ptr pointer) { // NOLINT(performance-unnecessary-value-param)
   try {
     if (pointer)
       std::rethrow_exception(pointer);
