@@ -18,13 +18,6 @@ namespace shardgen::cli {
 
 namespace {
 
-void emitText(const ParsedArgs &args, const std::string &text) {
-  if (auto out = args.value("-o"))
-    writeTextFile(*out, text);
-  else
-    std::cout << text;
-}
-
 /// GRAPH read and verified (no option of the pipeline's: nothing shown).
 Graph loadQuietly(const ParsedArgs &args, const std::string &mlirFunction = "") {
   const std::string &path = args.positionals[0];

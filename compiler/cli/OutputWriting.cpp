@@ -62,6 +62,13 @@ void writeTextFile(const std::string &file, const std::string &text) {
   writeTextFile(file, [&](const TextSink &sink) { sink(text); });
 }
 
+void emitText(const ParsedArgs &args, const std::string &text) {
+  if (auto out = args.value("-o"))
+    writeTextFile(*out, text);
+  else
+    std::cout << text;
+}
+
 void writeTextFile(const std::string &file, const std::function<void(const TextSink &)> &produce) {
   // A unique name beside the file, renamed over it: never half a file, and a
   // symlink at `file` is replaced, not written through.

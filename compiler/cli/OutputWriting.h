@@ -31,4 +31,7 @@ void writeTextFile(const std::string &file, const std::string &text);
 using TextSink = std::function<void(std::string_view)>;
 void writeTextFile(const std::string &file, const std::function<void(const TextSink &)> &produce);
 
+/// With `-o FILE` writes `text` there (writeTextFile), else prints it to stdout.
+void emitText(const ParsedArgs &args, const std::string &text);
+
 } // namespace shardgen::cli

@@ -35,11 +35,7 @@ bool mlirFormat(const ParsedArgs &args) {
 void writeShardyForm(const ParsedArgs &args, const std::string &path, Graph &graph,
                      const PropagationResult &result) {
   applyPropagationShardyForm(graph, result);
-  std::string text = atFile(path, [&] { return mlir::writeMlir(graph, mlir::MlirForm::Pretty); });
-  if (auto out = args.value("-o"))
-    writeTextFile(*out, text);
-  else
-    std::cout << text;
+  emitText(args, atFile(path, [&] { return mlir::writeMlir(graph, mlir::MlirForm::Pretty); }));
 }
 
 int runPropagate(const ParsedArgs &args) {
