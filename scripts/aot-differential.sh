@@ -10,23 +10,27 @@
 # free of warnings at -Wall -Wextra. GCC and clang at the same flags (and the
 # UBSan build) must give bit-identical outputs.
 #
-#   scripts/aot-differential.sh [N] [--first SEED] [--shardgen BIN] [--tool BIN] [--work DIR]
+#   scripts/aot-differential.sh [N] [--first SEED] [--builds LABEL,...] [--shardgen BIN]
+#                               [--tool BIN] [--work DIR]
 #
-# N defaults to 50. Without --shardgen/--tool the script builds them in
+# N defaults to 50; --builds keeps only the builds named (default: all five
+# below; a pair is compared when both of its builds ran). Without --shardgen/--tool the script builds them in
 # build/ (configure it first, see README.md). Exit 0 when everything
 # matches, 1 on any mismatch or failed build. ctest runs a bounded slice
 # (aot_differential in test/CMakeLists.txt).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-count=50 first=0 shardgen="" tool="" work=""
+count=50 first=0 shardgen="" tool="" work="" only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --first) first=$2; shift 2 ;;
+    --builds) only=$2; shift 2 ;;
     --shardgen) shardgen=$2; shift 2 ;;
     --tool) tool=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     [0-9]*) count=$1; shift ;;
-    *) echo "usage: $0 [N] [--first SEED] [--shardgen BIN] [--tool BIN] [--work DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [N] [--first SEED] [--builds LABEL,...] [--shardgen BIN] [--tool BIN]" \
+            "[--work DIR]" >&2; exit 2 ;;
   esac
 done
 if [ -z "$shardgen" ] || [ -z "$tool" ]; then
@@ -47,6 +51,17 @@ builds=(
   "clang-O3 clang++-19 -O3"
   "gcc-ubsan g++ -O2 -march=native -fsanitize=undefined -fno-sanitize-recover=all"
 )
+if [ -n "$only" ]; then
+  kept=()
+  for build in "${builds[@]}"; do
+    [[ ",$only," == *",${build%% *},"* ]] && kept+=("$build")
+  done
+  if [ ${#kept[@]} -ne $(($(tr -cd , <<<"$only" | wc -c) + 1)) ]; then
+    echo "aot-differential: --builds $only names a build that is not one of: ${builds[*]%% *}" >&2
+    exit 2
+  fi
+  builds=("${kept[@]}")
+fi
 
 # ---- the graphs, their inputs and the interpreter's outputs ----------------
 for sample in "$root"/samples/*.json; do
@@ -110,6 +125,7 @@ done
 # dependent result is undefined behaviour or an unstated FP contraction).
 for pair in "gcc-O2-native clang-O2-native" "gcc-O3 clang-O3" "gcc-O2-native gcc-ubsan"; do
   read -r one other <<<"$pair"
+  [ -d "$work/build-$one" ] && [ -d "$work/build-$other" ] || continue
   differ=()
   for name in "${names[@]}"; do
     for file in "$work/cases/$name/$one"/out*.npy; do

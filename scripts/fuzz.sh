@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS] [TARGET...]: long libFuzzer runs (600 s each by
-# default) of fuzz_graph, fuzz_sharding, fuzz_npy, fuzz_partition, fuzz_mlir and
-# fuzz_cache_entry (or the TARGETs named), one after another, one process each. Builds test/fuzz in
-# build-fuzz with clang-19 first (needs libclang-rt-19-dev, which
-# scripts/test.sh installs). The corpus grows in build-fuzz/corpus/TARGET;
-# the log is build-fuzz/TARGET.log; a crash, leak, timeout or out-of-memory
-# input lands in build-fuzz/corpus/TARGET.artifacts/ and fails the script.
+# default) of fuzz_graph, fuzz_sharding, fuzz_npy, fuzz_partition, fuzz_mlir
+# and fuzz_cache_entry (or the TARGETs named), one after another, one process
+# each. Builds them first (scripts/build-fuzz.sh: clang-19 in build-fuzz).
+# The corpus grows in build-fuzz/corpus/TARGET; the log is
+# build-fuzz/TARGET.log; a crash, leak, timeout or out-of-memory input lands
+# in build-fuzz/corpus/TARGET.artifacts/ and fails the script.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-600}
@@ -14,11 +14,7 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition fuzz_mlir fuzz_cache_entry)
 fi
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake -S "$root/test/fuzz" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
-  "${launcher[@]}" >/dev/null
-cmake --build "$root/build-fuzz" -j"$(nproc)"
+"$root/scripts/build-fuzz.sh" "${targets[@]}"
 cd "$root/build-fuzz"
 status=0
 for target in "${targets[@]}"; do

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages shardgen builds with, if any is missing,
+# Installs the Debian 12 packages shardgen builds with (and ccache, which
+# scripts/build.sh uses when it is there: a rebuild of the same sources,
+# even in a fresh clone at the same path, takes seconds), if any is missing,
 # and the extra packages named as arguments (scripts/test.sh's test-only
 # ones). Safe to run again: it asks apt only when something is absent.
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 ccache
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
   nlohmann-json3-dev doctest-dev
   libopenmpi-dev openmpi-bin

@@ -9,9 +9,9 @@ namespace {
 /// A cursor over JSON text that skips what it does not need: values are
 /// stepped over by their brackets, strings by their quotes (the text may be
 /// malformed: every step stops at the end).
-class Cursor {
+class PointerCursor {
 public:
-  explicit Cursor(std::string_view text) : text_(text) {}
+  explicit PointerCursor(std::string_view text) : text_(text) {}
 
   size_t at() const { return at_; }
   bool done() const { return at_ >= text_.size(); }
@@ -170,7 +170,7 @@ std::string nextToken(std::string_view pointer, size_t &at) {
 }
 
 /// Finds member `key` of the object at the cursor; leaves the cursor at its value.
-bool findMember(Cursor &cursor, const std::string &key) {
+bool findMember(PointerCursor &cursor, const std::string &key) {
   if (!cursor.take('{') || cursor.take('}'))
     return false;
   std::string name;
@@ -187,7 +187,7 @@ bool findMember(Cursor &cursor, const std::string &key) {
 }
 
 /// Finds element `index` (decimal text) of the array at the cursor.
-bool findElement(Cursor &cursor, const std::string &index) {
+bool findElement(PointerCursor &cursor, const std::string &index) {
   if (index.empty() || index.size() > 18 ||
       index.find_first_not_of("0123456789") != std::string::npos ||
       (index.size() > 1 && index[0] == '0'))
@@ -221,14 +221,14 @@ TextPosition positionOf(std::string_view text, size_t offset) {
 std::optional<TextPosition> jsonPointerPosition(std::string_view json, std::string_view pointer) {
   if (!pointer.empty() && pointer[0] != '/')
     return std::nullopt;
-  Cursor cursor(json);
+  PointerCursor cursor(json);
   cursor.skipSpace();
   if (cursor.done())
     return std::nullopt;
   size_t found = cursor.at(); // the deepest value found so far
   for (size_t at = 0; at < pointer.size();) {
     std::string token = nextToken(pointer, at);
-    Cursor probe = cursor;
+    PointerCursor probe = cursor;
     bool ok = probe.peek() == '{' ? findMember(probe, token) : findElement(probe, token);
     if (!ok || probe.done())
       break;

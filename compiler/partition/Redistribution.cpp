@@ -16,7 +16,7 @@ namespace {
 
 /// A part of the global tensor one buffer holds: at `slot` of the buffer of
 /// `position`, covering [offset, offset + extent).
-struct Region {
+struct BufferPiece {
   int64_t position = 0;
   int64_t slot = 0;
   std::vector<int64_t> offset, extent;
@@ -28,8 +28,8 @@ bool nonEmpty(const std::vector<int64_t> &extent) {
 
 /// Every region of a layout's pieces (one per chunk, or per device holding
 /// real elements), in position and slot order.
-std::vector<Region> destinationRegions(const ShardLayout &layout) {
-  std::vector<Region> regions;
+std::vector<BufferPiece> destinationRegions(const ShardLayout &layout) {
+  std::vector<BufferPiece> regions;
   const int64_t devices = layout.numDevices();
   for (int64_t position = 0; position < devices; ++position) {
     if (layout.isDistributed()) {
@@ -48,7 +48,7 @@ std::vector<Region> destinationRegions(const ShardLayout &layout) {
 /// Where a sharded source holds what: each distinct piece once, with the
 /// positions holding it (ascending).
 struct ShardedSource {
-  std::vector<Region> pieces;
+  std::vector<BufferPiece> pieces;
   std::vector<std::vector<int64_t>> holders;
 };
 
@@ -71,7 +71,7 @@ ShardedSource shardedSource(const ShardLayout &layout) {
 }
 
 /// The block moving the intersection of `source` and `target`, if any.
-bool intersect(const Region &source, const Region &target, RedistributionBlock &block) {
+bool intersect(const BufferPiece &source, const BufferPiece &target, RedistributionBlock &block) {
   const size_t rank = target.offset.size();
   block.from = source.position;
   block.to = target.position;
@@ -93,7 +93,7 @@ bool intersect(const Region &source, const Region &target, RedistributionBlock &
 
 /// Calls fn(chunk) for every chunk of a distribution meeting `target`'s box.
 template <typename Fn>
-void forEachChunkMeeting(const DistributionLayout &chunks, const Region &target, Fn &&fn) {
+void forEachChunkMeeting(const DistributionLayout &chunks, const BufferPiece &target, Fn &&fn) {
   const size_t rank = target.offset.size();
   const std::vector<int64_t> &shard = chunks.shardShape();
   std::vector<int64_t> first(rank), last(rank);
@@ -126,22 +126,22 @@ std::vector<RedistributionBlock> planRedistribution(const Mesh &, const ShardLay
   ShardedSource sharded;
   if (!from.isDistributed())
     sharded = shardedSource(from);
-  for (const Region &target : destinationRegions(to)) {
+  for (const BufferPiece &target : destinationRegions(to)) {
     if (!nonEmpty(target.extent))
       continue;
     RedistributionBlock block;
     if (from.isDistributed()) {
       forEachChunkMeeting(*from.chunks, target, [&](int64_t chunk) {
         ChunkBox box = from.chunks->chunkBox(chunk);
-        Region source{from.chunks->positionOfChunk(chunk), from.chunks->slotOfChunk(chunk),
-                      box.offset, box.extent};
+        BufferPiece source{from.chunks->positionOfChunk(chunk), from.chunks->slotOfChunk(chunk),
+                           box.offset, box.extent};
         if (intersect(source, target, block))
           blocks.push_back(block);
       });
       continue;
     }
     for (size_t i = 0; i < sharded.pieces.size(); ++i) {
-      Region source = sharded.pieces[i];
+      BufferPiece source = sharded.pieces[i];
       const std::vector<int64_t> &holders = sharded.holders[i];
       // Taken from the destination itself when it holds the piece.
       source.position = std::binary_search(holders.begin(), holders.end(), target.position)

@@ -10,17 +10,16 @@ namespace shardgen::propagation {
 
 namespace {
 
-std::string quoted(const Graph &graph, ValueId v) { return "\"" + graph.value(v).name + "\""; }
-
 void explainDistributed(const Graph &graph, const DistributionSpread &spread, ValueId value,
                         std::ostringstream &out) {
-  out << "value " << quoted(graph, value) << ": distribution "
+  out << "value " << quotedValueName(graph, value) << ": distribution "
       << printDistribution(*spread.distributions[value]) << "\n";
   out << "origin:\n";
   std::set<ValueId> seen;
   for (ValueId v = value; v >= 0 && seen.insert(v).second;) {
     const DistributionSource &source = spread.sources[v];
-    out << "  " << quoted(graph, v) << " " << printDistribution(*spread.distributions[v]) << ": ";
+    out << "  " << quotedValueName(graph, v) << " " << printDistribution(*spread.distributions[v])
+        << ": ";
     if (source.kind == DistributionSource::Kind::User) {
       out << "user distribution at " << source.pointer << "\n";
       break;
@@ -31,7 +30,7 @@ void explainDistributed(const Graph &graph, const DistributionSpread &spread, Va
         op = &candidate;
     });
     out << "spread through " << (op ? std::string(op->name()) + " " : "") << source.pointer
-        << " from " << quoted(graph, source.from) << "\n";
+        << " from " << quotedValueName(graph, source.from) << "\n";
     v = source.from;
   }
   out << "Shardy propagation treats it as closed: it neither gives nor takes axes\n";

@@ -193,14 +193,16 @@ private:
   std::deque<const Op *> queue_;
 };
 
-std::string quoted(const Graph &graph, ValueId v) { return "\"" + graph.value(v).name + "\""; }
-
 std::string opText(const Op &op) { return std::string(op.name()) + " " + op.pointer; }
 
 } // namespace
 
 DistributionSpread spreadDistributions(const Graph &graph, const PropagationGraph &pg) {
   return Spreader(graph, pg).run();
+}
+
+std::string quotedValueName(const Graph &graph, ValueId v) {
+  return "\"" + graph.value(v).name + "\"";
 }
 
 std::string whyNotThrough(const Graph &graph, const DistributionSpread &spread, const Op &op,
@@ -215,7 +217,7 @@ std::string whyNotThrough(const Graph &graph, const DistributionSpread &spread, 
       distributedNeighbour = v;
   if (distributedNeighbour < 0)
     return "";
-  std::string neighbour = quoted(graph, distributedNeighbour);
+  std::string neighbour = quotedValueName(graph, distributedNeighbour);
   if (!passesDistributions(op))
     return opText(op) + " does not pass distributions (from " + neighbour + ")";
 
@@ -240,27 +242,27 @@ std::string whyNotThrough(const Graph &graph, const DistributionSpread &spread, 
     if (joins(graph, op, v) || !dists[v])
       continue;
     if (common && *common != *dists[v])
-      return opText(op) + ": its operands " + quoted(graph, commonFrom) + " and " +
-             quoted(graph, v) + " have different distributions";
+      return opText(op) + ": its operands " + quotedValueName(graph, commonFrom) + " and " +
+             quotedValueName(graph, v) + " have different distributions";
     common = dists[v];
     commonFrom = v;
   }
   ValueId result = op.results[0];
   if (common && dists[result] && *common != *dists[result])
-    return opText(op) + ": its operand " + quoted(graph, commonFrom) + " and result " +
-           quoted(graph, result) + " have different distributions";
+    return opText(op) + ": its operand " + quotedValueName(graph, commonFrom) + " and result " +
+           quotedValueName(graph, result) + " have different distributions";
   for (ValueId v : op.operands) {
     if (v == value || joins(graph, op, v) || dists[v])
       continue;
     if (!spread.pinnedBy[v].empty())
-      return opText(op) + ": operand " + quoted(graph, v) + " has a user sharding (" +
+      return opText(op) + ": operand " + quotedValueName(graph, v) + " has a user sharding (" +
              spread.pinnedBy[v] + ")";
     if (value == result)
-      return opText(op) + ": operand " + quoted(graph, v) +
+      return opText(op) + ": operand " + quotedValueName(graph, v) +
              " is neither distributed nor a scalar or constant";
   }
   if (value != result && !dists[result])
-    return opText(op) + ": its result " + quoted(graph, result) +
+    return opText(op) + ": its result " + quotedValueName(graph, result) +
            " is not distributed, so nothing comes back to this operand";
   return "";
 }

@@ -41,6 +41,9 @@ DistributionSpread spreadDistributions(const Graph &graph, const PropagationGrap
 /// clamp, convert) and a reduce of one input by a simple reducer.
 bool passesDistributions(const Op &op);
 
+/// A value's name in double quotes, as the explanations show it.
+std::string quotedValueName(const Graph &graph, ValueId v);
+
 /// Why `value` (not distributed) got no distribution through `op` (its
 /// defining op or a user) although a value next to it there is distributed;
 /// empty when no neighbour through `op` is distributed.

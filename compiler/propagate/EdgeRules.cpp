@@ -1,34 +1,31 @@
 #include "compiler/propagate/EdgeRules.h"
 
+#include "compiler/propagate/Fnv.h"
 #include "compiler/propagate/ShardingRules.h"
 
 namespace shardgen::propagation {
 
 namespace {
 
-uint64_t mix(uint64_t hash, int64_t value) {
-  return (hash ^ static_cast<uint64_t>(value)) * 1099511628211ull;
-}
-
 uint64_t hashRule(const OpShardingRule &rule) {
-  uint64_t hash = 1469598103934665603ull;
+  uint64_t hash = kFnvOffsetBasis;
   for (const auto *tensors : {&rule.operands, &rule.results}) {
-    hash = mix(hash, static_cast<int64_t>(tensors->size()));
+    hash = fnvMix(hash, static_cast<int64_t>(tensors->size()));
     for (const auto &dims : *tensors) {
-      hash = mix(hash, static_cast<int64_t>(dims.size()));
+      hash = fnvMix(hash, static_cast<int64_t>(dims.size()));
       for (const auto &factors : dims) {
-        hash = mix(hash, static_cast<int64_t>(factors.size()));
+        hash = fnvMix(hash, static_cast<int64_t>(factors.size()));
         for (int64_t f : factors)
-          hash = mix(hash, f);
+          hash = fnvMix(hash, f);
       }
     }
   }
   for (int64_t size : rule.factorSizes)
-    hash = mix(hash, size);
+    hash = fnvMix(hash, size);
   for (FactorKind kind : rule.factorKinds)
-    hash = mix(hash, static_cast<int64_t>(kind));
+    hash = fnvMix(hash, static_cast<int64_t>(kind));
   for (int64_t f : rule.blockedFactors)
-    hash = mix(hash, f);
+    hash = fnvMix(hash, f);
   return hash;
 }
 
@@ -57,9 +54,9 @@ int32_t EdgeRules::indexOf(int64_t edge) {
 }
 
 size_t EdgeRules::KeyHash::operator()(const std::vector<int64_t> &key) const {
-  uint64_t hash = 1469598103934665603ull;
+  uint64_t hash = kFnvOffsetBasis;
   for (int64_t value : key)
-    hash = mix(hash, value);
+    hash = fnvMix(hash, value);
   return hash;
 }
 

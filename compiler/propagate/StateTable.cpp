@@ -3,30 +3,28 @@
 #include <memory>
 #include <utility>
 
+#include "compiler/propagate/Fnv.h"
+
 namespace shardgen::propagation {
 
 namespace {
 
-uint64_t mix(uint64_t hash, int64_t value) {
-  return (hash ^ static_cast<uint64_t>(value)) * 1099511628211ull;
-}
-
 uint64_t mixAxes(uint64_t hash, const AxisList &axes) {
-  hash = mix(hash, static_cast<int64_t>(axes.size()));
+  hash = fnvMix(hash, static_cast<int64_t>(axes.size()));
   for (const SubAxis &axis : axes)
-    hash = mix(mix(mix(hash, axis.axis), axis.pre), axis.size);
+    hash = fnvMix(fnvMix(fnvMix(hash, axis.axis), axis.pre), axis.size);
   return hash;
 }
 
 } // namespace
 
 uint64_t hashState(const ShardingState &state) {
-  uint64_t hash = mix(1469598103934665603ull, state.mesh);
-  hash = mix(hash, static_cast<int64_t>(state.dims.size()));
+  uint64_t hash = fnvMix(kFnvOffsetBasis, state.mesh);
+  hash = fnvMix(hash, static_cast<int64_t>(state.dims.size()));
   for (const DimState &dim : state.dims) {
     hash = mixAxes(hash, dim.axes);
-    hash = mix(hash, dim.closed ? 1 : 0);
-    hash = mix(hash, dim.priority ? *dim.priority + 1 : 0);
+    hash = fnvMix(hash, dim.closed ? 1 : 0);
+    hash = fnvMix(hash, dim.priority ? *dim.priority + 1 : 0);
   }
   hash = mixAxes(hash, state.replicated);
   hash = mixAxes(hash, state.unreduced);

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compiler/propagate/Fnv.h"
+
 namespace shardgen::propagation {
 
 class VisitMemo {
@@ -48,9 +50,9 @@ private:
   static constexpr size_t kMaxEntries = size_t{1} << 18;
   struct KeyHash {
     size_t operator()(const std::vector<int64_t> &key) const {
-      uint64_t hash = 1469598103934665603ull;
+      uint64_t hash = kFnvOffsetBasis;
       for (int64_t value : key)
-        hash = (hash ^ static_cast<uint64_t>(value)) * 1099511628211ull;
+        hash = fnvMix(hash, value);
       return hash;
     }
   };

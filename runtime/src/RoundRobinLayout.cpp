@@ -8,7 +8,7 @@
 namespace shardgen::runtime {
 namespace rr = round_robin;
 namespace {
-[[noreturn]] void invalid(const std::string &message) {
+[[noreturn]] void invalidRoundRobin(const std::string &message) {
   throw std::invalid_argument("round-robin layout: " + message);
 }
 } // namespace
@@ -18,18 +18,19 @@ RoundRobinLayout::RoundRobinLayout(std::vector<int64_t> globalShape,
     : globalShape_(std::move(globalShape)), shardShape_(std::move(shardShape)),
       deviceGrid_(std::move(deviceGrid)) {
   if (shardShape_.size() != globalShape_.size())
-    invalid("the shard shape has rank " + std::to_string(shardShape_.size()) +
-            " but the tensor has rank " + std::to_string(globalShape_.size()));
+    invalidRoundRobin("the shard shape has rank " + std::to_string(shardShape_.size()) +
+                      " but the tensor has rank " + std::to_string(globalShape_.size()));
   if (deviceGrid_.empty())
-    invalid("the device grid is empty");
+    invalidRoundRobin("the device grid is empty");
   for (int64_t size : deviceGrid_) {
     if (size <= 0)
-      invalid("device grid sizes must be positive");
+      invalidRoundRobin("device grid sizes must be positive");
     numDevices_ *= size;
   }
   for (size_t dim = 0; dim < globalShape_.size(); ++dim)
     if (globalShape_[dim] < 0 || shardShape_[dim] <= 0)
-      invalid("dim " + std::to_string(dim) + ": tensor sizes must be >= 0 and shard sizes > 0");
+      invalidRoundRobin("dim " + std::to_string(dim) +
+                        ": tensor sizes must be >= 0 and shard sizes > 0");
   chunkGrid_ = rr::chunkGrid(globalShape_, shardShape_);
   numChunks_ = rr::volume(chunkGrid_);
 }
@@ -64,8 +65,8 @@ DeviceBuffers RoundRobinLayout::scatter(const void *global, int64_t elementBytes
 void RoundRobinLayout::gather(const std::vector<const void *> &buffers, int64_t elementBytes,
                               void *global) const {
   if (static_cast<int64_t>(buffers.size()) != numDevices_)
-    invalid("gather needs one buffer per device (" + std::to_string(numDevices_) + "), got " +
-            std::to_string(buffers.size()));
+    invalidRoundRobin("gather needs one buffer per device (" + std::to_string(numDevices_) +
+                      "), got " + std::to_string(buffers.size()));
   int64_t chunkBytes = volumeOf(shardShape_) * elementBytes;
   for (int64_t chunk = 0; chunk < numChunks_; ++chunk) {
     auto *local = static_cast<const std::byte *>(buffers[deviceOfChunk(chunk)]) +

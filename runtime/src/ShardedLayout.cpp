@@ -8,7 +8,7 @@
 
 namespace shardgen::runtime {
 namespace {
-[[noreturn]] void invalid(const std::string &message) {
+[[noreturn]] void invalidSharded(const std::string &message) {
   throw std::invalid_argument("sharded layout: " + message);
 }
 } // namespace
@@ -17,29 +17,30 @@ ShardedLayout::ShardedLayout(const DeviceMesh &mesh, std::vector<int64_t> global
                              std::vector<DimAxes> dimAxes)
     : mesh_(mesh), globalShape_(std::move(globalShape)) {
   if (dimAxes.size() != globalShape_.size())
-    invalid("the tensor has rank " + std::to_string(globalShape_.size()) + " but " +
-            std::to_string(dimAxes.size()) + " dim shardings were given");
+    invalidSharded("the tensor has rank " + std::to_string(globalShape_.size()) + " but " +
+                   std::to_string(dimAxes.size()) + " dim shardings were given");
   // Used parts of each axis as intervals [pre, pre * size) of its
   // multiplicative coordinate space, to reject overlaps.
   std::vector<std::vector<std::pair<int64_t, int64_t>>> used(mesh.numAxes());
   for (size_t dim = 0; dim < dimAxes.size(); ++dim) {
     if (globalShape_[dim] < 0)
-      invalid("dim " + std::to_string(dim) + " has negative size");
+      invalidSharded("dim " + std::to_string(dim) + " has negative size");
     std::vector<ResolvedSlice> slices;
     int64_t shards = 1;
     for (const AxisSlice &slice : dimAxes[dim]) {
       if (slice.axis < 0 || slice.axis >= mesh.numAxes())
-        invalid("dim " + std::to_string(dim) + " names axis " + std::to_string(slice.axis) +
-                " of a mesh with " + std::to_string(mesh.numAxes()) + " axes");
+        invalidSharded("dim " + std::to_string(dim) + " names axis " + std::to_string(slice.axis) +
+                       " of a mesh with " + std::to_string(mesh.numAxes()) + " axes");
       const MeshAxis &axis = mesh.axes()[slice.axis];
       int64_t pre = slice.size == 0 ? 1 : slice.preSize;
       int64_t size = slice.size == 0 ? axis.size : slice.size;
       if (pre <= 0 || size <= 0 || axis.size % pre != 0 || (axis.size / pre) % size != 0)
-        invalid("sub-axis \"" + axis.name + "\":(" + std::to_string(pre) + ")" +
-                std::to_string(size) + " does not divide axis size " + std::to_string(axis.size));
+        invalidSharded("sub-axis \"" + axis.name + "\":(" + std::to_string(pre) + ")" +
+                       std::to_string(size) + " does not divide axis size " +
+                       std::to_string(axis.size));
       for (auto [otherPre, otherEnd] : used[slice.axis])
         if (pre < otherEnd && otherPre < pre * size)
-          invalid("axis \"" + axis.name + "\" is used more than once");
+          invalidSharded("axis \"" + axis.name + "\" is used more than once");
       used[slice.axis].emplace_back(pre, pre * size);
       slices.push_back(ResolvedSlice{slice.axis, axis.size / (pre * size), size});
       shards *= size;
@@ -108,8 +109,8 @@ std::vector<int64_t> ShardedLayout::shardOwners() const {
 void ShardedLayout::gather(const std::vector<const void *> &shards, int64_t elementBytes,
                            ShardPadding padding, void *global) const {
   if (static_cast<int64_t>(shards.size()) != mesh_.numDevices())
-    invalid("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
-            "), got " + std::to_string(shards.size()));
+    invalidSharded("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
+                   "), got " + std::to_string(shards.size()));
   for (int64_t position : shardOwners())
     copyBox(globalShape_, box(position), localShape(position, padding), elementBytes,
             BoxDirection::LocalToGlobal, shards[position], global);
@@ -119,15 +120,15 @@ void ShardedLayout::gatherUnreduced(const std::vector<const void *> &shards, Ele
                                     ShardPadding padding, const std::vector<int32_t> &unreducedAxes,
                                     void *global) const {
   if (static_cast<int64_t>(shards.size()) != mesh_.numDevices())
-    invalid("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
-            "), got " + std::to_string(shards.size()));
+    invalidSharded("gather needs one buffer per device (" + std::to_string(mesh_.numDevices()) +
+                   "), got " + std::to_string(shards.size()));
   for (int32_t axis : unreducedAxes) {
     if (axis < 0 || axis >= mesh_.numAxes())
-      invalid("unreduced axis " + std::to_string(axis) + " is not an axis of the mesh");
+      invalidSharded("unreduced axis " + std::to_string(axis) + " is not an axis of the mesh");
     for (const std::vector<ResolvedSlice> &slices : dims_)
       for (const ResolvedSlice &slice : slices)
         if (slice.axis == axis)
-          invalid("unreduced axis " + std::to_string(axis) + " also shards a dim");
+          invalidSharded("unreduced axis " + std::to_string(axis) + " also shards a dim");
   }
   // The owner of each shard (coordinate 0 on every axis that does not shard
   // a dim) and its peers along the unreduced axes hold its partial values.

@@ -10,8 +10,6 @@
 using namespace shardgen;
 using namespace shardgen::test;
 
-static const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
 TEST_CASE("shardgen --help lists the commands; no command is a usage error") {
   ToolResult help = runShardgen("--help");
   CHECK(help.exitCode == 0);

@@ -12,10 +12,6 @@ namespace fs = std::filesystem;
 
 static const std::string kMlp = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
 
-static bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_CASE("compile --backend mpi adds the MPI call styles and runtime; threads does not") {
   std::string dir = makeTempDir();
   ToolResult mpi = runShardgen("compile " + kMlp + " -o '" + dir + "/mpi' --backend mpi");

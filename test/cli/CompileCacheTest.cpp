@@ -17,8 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSample = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
-
 struct CachedRun {
   std::string home = makeTempDir();
   std::string cache = home + "/shardgen";
@@ -29,7 +27,7 @@ struct CachedRun {
     const char *before = std::getenv("XDG_CACHE_HOME");
     std::string saved = before ? before : "";
     ::setenv("XDG_CACHE_HOME", home.c_str(), 1);
-    ToolResult result = runShardgen("run " + kSample + " -o " + outDir + " " + extra);
+    ToolResult result = runShardgen("run " + kMlpSample + " -o " + outDir + " " + extra);
     if (before)
       ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
     else

@@ -20,10 +20,6 @@ const char *kGraph = R"({"format": "shardgen-graph", "version": 1,
            "reducer": "add"}],
   "outputs": [{"value": "s"}]})";
 
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 } // namespace
 
 TEST_CASE("a distributed graph: propagate, explain, eval, run and compile work") {

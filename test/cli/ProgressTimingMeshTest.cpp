@@ -19,12 +19,6 @@
 
 using namespace shardgen::test;
 
-static const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
-static bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 /// Runs shardgen with stdin, stdout and stderr on a new pseudo-terminal (as
 /// in an interactive shell), SHARDGEN_PROGRESS_DELAY_MS=0; returns the exit
 /// code and everything the terminal received.

@@ -14,8 +14,6 @@ using namespace shardgen::test;
 
 namespace {
 
-const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
 /// A graph on a 2x2 mesh: "a" (tensor<ROWSx1xf32>) is broadcast to "big"
 /// (tensor<ROWSxCOLUMNSxf32>) at /ops/0, whose rows are summed.
 std::string broadcastGraph(const std::string &rows, const std::string &columns) {

@@ -25,8 +25,6 @@ using Ints = std::vector<int64_t>;
 
 namespace {
 
-const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
 int64_t productOf(const Ints &v) {
   int64_t p = 1;
   for (int64_t x : v)

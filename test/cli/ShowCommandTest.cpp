@@ -9,12 +9,6 @@
 
 using namespace shardgen::test;
 
-static const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
-static bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST_CASE("show mlp: the mesh, then each input and output with its devices per block") {
   ToolResult result = runShardgen("show " + kSamples + "mlp.json");
   INFO(result.out, result.err);

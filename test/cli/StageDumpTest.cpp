@@ -16,10 +16,6 @@ using namespace shardgen::test;
 static const std::string kSource = std::string(SHARDGEN_SOURCE_DIR) + "/";
 static const std::string kGoldens = kSource + "test/cli/golden/";
 
-static bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 /// The first line where `actual` and `expected` differ, for the failure message.
 static std::string firstDifference(const std::string &actual, const std::string &expected) {
   size_t line = 1, start = 0;

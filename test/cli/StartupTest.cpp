@@ -18,8 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
 /// The environment variable `name` set to `value` while in scope.
 struct ScopedEnv {
   std::string name;

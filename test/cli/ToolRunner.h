@@ -12,6 +12,16 @@ struct ToolResult {
   bool timedOut = false;
 };
 
+/// The source tree's samples folder, with a trailing slash.
+inline const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
+/// samples/mlp.json, the graph most tool tests run.
+inline const std::string kMlpSample = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
+
+/// `text` contains `part`.
+inline bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
 /// Runs `shardgen ARGS` (ARGS already shell-quoted), optionally feeding stdin,
 /// in the working directory `workDir` (the test's own when empty).
 ToolResult runShardgen(const std::string &args, const std::string &stdinText = "",

@@ -11,8 +11,6 @@
 
 using namespace shardgen::test;
 
-static const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
 TEST_CASE("run --verify-spmd proves the MLP's one all_reduce coherent and runs it") {
   ToolResult result = runShardgen("run " + kSamples + "mlp.json --verify-spmd --check");
   INFO(result.err);

@@ -16,15 +16,15 @@ using namespace shardgen::testing;
 
 namespace {
 
-std::string graphWith(const std::string &inputs, const std::string &ops,
-                      const std::string &outputs) {
+std::string broadcastGraph(const std::string &inputs, const std::string &ops,
+                           const std::string &outputs) {
   return graphOn2x2("bcast", inputs, ops, outputs);
 }
 
 /// tanh(a + bias) * rowscale * s on a [5, 3, 4] tensor split unevenly
 /// (3 and 2) over x: bias [3, 4] covers the inner dims, rowscale [5] the
 /// outer one, s is a scalar.
-const std::string kBias = graphWith(
+const std::string kBias = broadcastGraph(
     R"({"name": "a", "type": "tensor<5x3x4xf32>", "sharding": "<@m, [{x}, {}, {}]>"},
        {"name": "bias", "type": "tensor<3x4xf32>", "sharding": "<@m, [{}, {}]>"},
        {"name": "s", "type": "tensor<f32>", "sharding": "<@m, []>"})",
@@ -38,7 +38,7 @@ const std::string kBias = graphWith(
     R"({"value": "y", "sharding": "<@m, [{x}, {}, {}]>"})");
 
 /// a - rowmax: the per-row value [5, 3] broadcast over the last dim.
-const std::string kRows = graphWith(
+const std::string kRows = broadcastGraph(
     R"({"name": "a", "type": "tensor<5x3x4xf32>", "sharding": "<@m, [{x}, {}, {}]>"},
        {"name": "m", "type": "tensor<5x3xf32>", "sharding": "<@m, [{x}, {}]>"})",
     R"({"op": "broadcast_in_dim", "operands": ["m"], "result": "mb", "type": "tensor<5x3x4xf32>",
@@ -47,7 +47,7 @@ const std::string kRows = graphWith(
     R"({"value": "y", "sharding": "<@m, [{x}, {}, {}]>"})");
 
 /// bias [3] on the middle dim: neither a prefix nor a suffix, materialized.
-const std::string kMiddle = graphWith(
+const std::string kMiddle = broadcastGraph(
     R"({"name": "a", "type": "tensor<5x3x4xf32>", "sharding": "<@m, [{x}, {}, {}]>"},
        {"name": "bias", "type": "tensor<3xf32>", "sharding": "<@m, [{}]>"})",
     R"({"op": "broadcast_in_dim", "operands": ["bias"], "result": "bb", "type": "tensor<5x3x4xf32>",
@@ -55,15 +55,10 @@ const std::string kMiddle = graphWith(
        {"op": "add", "operands": ["a", "bb"], "result": "y"})",
     R"({"value": "y", "sharding": "<@m, [{x}, {}, {}]>"})");
 
-std::string generated(const std::string &json) {
-  Graph graph = loadVerified(json);
-  return generateProgram(partitionVerified(graph)).source;
-}
-
 } // namespace
 
 TEST_CASE("a bias and a scalar broadcast are read in the fused loop, never stored") {
-  const std::string source = generated(kBias);
+  const std::string source = generatedSource(kBias);
   CHECK(source.find("stridedCopy") == std::string::npos); // no materialized broadcast
   CHECK(source.find("/ops/0, /ops/1, /ops/2, /ops/3, /ops/4 (fused)") != std::string::npos);
   // 3-row and 2-row pieces: an outer loop over rows, the inner over 3x4.
@@ -76,7 +71,7 @@ TEST_CASE("a bias and a scalar broadcast are read in the fused loop, never store
 }
 
 TEST_CASE("a per-row broadcast is read at the outer index") {
-  const std::string source = generated(kRows);
+  const std::string source = generatedSource(kRows);
   CHECK(source.find("stridedCopy") == std::string::npos);
   CHECK(source.find("fusedElementwise2D<float, 9, 4>") != std::string::npos);
   CHECK(source.find(", r)))") != std::string::npos);
@@ -85,7 +80,7 @@ TEST_CASE("a per-row broadcast is read at the outer index") {
 }
 
 TEST_CASE("a broadcast over inner and outer dims is still materialized") {
-  const std::string source = generated(kMiddle);
+  const std::string source = generatedSource(kMiddle);
   CHECK(source.find("stridedCopy") != std::string::npos);
   CHECK(source.find("fusedElementwise") == std::string::npos);
   Graph graph = loadVerified(kMiddle);

@@ -35,6 +35,11 @@ SpmdProgram partitionVerified(Graph &graph) {
   return program;
 }
 
+std::string generatedSource(const std::string &json) {
+  Graph graph = loadVerified(json);
+  return generateProgram(partitionVerified(graph)).source;
+}
+
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {
   return checkCompiledEqualsInterpreter(graph, seed, AotOptions{}, generatedCodeJitOptions());
 }

@@ -30,6 +30,10 @@ size_t countOccurrences(const std::string &text, const std::string &needle);
 /// codegen suites partition is checked).
 SpmdProgram partitionVerified(Graph &graph);
 
+/// The C++ source generated for the graph `json` (loaded, verified,
+/// partitioned).
+std::string generatedSource(const std::string &json);
+
 /// "" when the compiled program's outputs agree with the interpreter's on
 /// inputs drawn from `seed`, each element within its error bound (as `run
 /// --check`); else what differs (or what failed).

@@ -59,15 +59,10 @@ const std::string kBatched = R"({"format": "shardgen-graph", "version": 1, "name
           {"op": "add", "operands": ["ps", "r"], "result": "y"}],
   "outputs": [{"value": "y", "sharding": "<@m, [{}, {x}, {}]>"}]})";
 
-std::string generated(const std::string &json) {
-  Graph graph = loadVerified(json);
-  return generateProgram(partitionVerified(graph)).source;
-}
-
 } // namespace
 
 TEST_CASE("bias and tanh run in the dot's epilogue and equal the interpreter") {
-  const std::string source = generated(mlpLayer("f32", false));
+  const std::string source = generatedSource(mlpLayer("f32", false));
   CHECK(source.find("/ops/0, /ops/1, /ops/2, /ops/3 (fused)") != std::string::npos);
   CHECK(source.find("float product)") != std::string::npos);
   CHECK(source.find("loadAt(in0, c)") != std::string::npos); // the bias at the column
@@ -80,7 +75,7 @@ TEST_CASE("bias and tanh run in the dot's epilogue and equal the interpreter") {
 }
 
 TEST_CASE("a stored product is not fused; the fused result has the unfused bits") {
-  const std::string unfusedSource = generated(mlpLayer("f32", true));
+  const std::string unfusedSource = generatedSource(mlpLayer("f32", true));
   CHECK(unfusedSource.find("float product)") == std::string::npos);
   Graph fused = loadVerified(mlpLayer("f32", false)), unfused = loadVerified(mlpLayer("f32", true));
   SpmdProgram fusedProgram = partitionVerified(fused), unfusedProgram = partitionVerified(unfused);
@@ -95,7 +90,7 @@ TEST_CASE("a stored product is not fused; the fused result has the unfused bits"
 }
 
 TEST_CASE("a batched dot's epilogue reads a scalar and a residual at the element") {
-  const std::string source = generated(kBatched);
+  const std::string source = generatedSource(kBatched);
   CHECK(source.find("float product)") != std::string::npos);
   CHECK(source.find("loadAt(in1, i)") != std::string::npos); // the residual
   Graph graph = loadVerified(kBatched);

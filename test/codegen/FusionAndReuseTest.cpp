@@ -18,13 +18,13 @@ using namespace shardgen::testing;
 
 namespace {
 
-std::string graphWith(const std::string &inputs, const std::string &ops,
-                      const std::string &outputs) {
+std::string fusionGraph(const std::string &inputs, const std::string &ops,
+                        const std::string &outputs) {
   return graphOn2x2("fusion", inputs, ops, outputs);
 }
 
 /// y = tanh(a * x + b) on 5x6 pieces split unevenly (3 and 2 rows) over x.
-const std::string kChain = graphWith(
+const std::string kChain = fusionGraph(
     R"({"name": "a", "type": "tensor<5x6xf32>", "sharding": "<@m, [{x}, {}]>"},
        {"name": "x", "type": "tensor<5x6xf32>", "sharding": "<@m, [{x}, {}]>"},
        {"name": "b", "type": "tensor<5x6xf32>", "sharding": "<@m, [{x}, {}]>"})",
@@ -73,8 +73,8 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
   // The replicated sharding_constraint needs p gathered first: no fusion
   // across that collective.
   std::string json =
-      graphWith(R"({"name": "x", "type": "tensor<4x8xf32>", "sharding": "<@m, [{x}, {y}]>"})",
-                R"({"op": "add", "operands": ["x", "x"], "result": "s"},
+      fusionGraph(R"({"name": "x", "type": "tensor<4x8xf32>", "sharding": "<@m, [{x}, {y}]>"})",
+                  R"({"op": "add", "operands": ["x", "x"], "result": "s"},
          {"op": "negate", "operands": ["s"], "result": "n"},
          {"op": "multiply", "operands": ["s", "n"], "result": "p"},
          {"op": "exponential", "operands": ["p"], "result": "e"},
@@ -82,7 +82,7 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
           "sharding": "<@m, [{}, {}]>"},
          {"op": "abs", "operands": ["r"], "result": "q"},
          {"op": "sqrt", "operands": ["q"], "result": "z"})",
-                R"({"value": "n", "sharding": "<@m, [{x}, {y}]>"}, {"value": "z"})");
+                  R"({"value": "n", "sharding": "<@m, [{x}, {y}]>"}, {"value": "z"})");
   Graph graph = loadVerified(json);
   GeneratedProgram generated = generateProgram(partitionVerified(graph));
   INFO(generated.source);
@@ -101,7 +101,7 @@ TEST_CASE("values used twice, program outputs and collectives stop fusion") {
 }
 
 TEST_CASE("fused f16, integer and i1 chains round and wrap like unfused ones") {
-  std::string json = graphWith(
+  std::string json = fusionGraph(
       R"({"name": "h", "type": "tensor<6x4xf16>", "sharding": "<@m, [{y}, {}]>"},
          {"name": "i", "type": "tensor<6x4xi32>", "sharding": "<@m, [{x}, {}]>"},
          {"name": "p", "type": "tensor<6x4xi1>", "sharding": "<@m, [{}, {x}]>"})",
@@ -136,8 +136,8 @@ TEST_CASE("a long chain reuses buffers and stays correct") {
            previous + R"("], "result": ")" + name + "\"}";
     previous = name;
   }
-  std::string json = graphWith(R"({"name": "x", "type": "tensor<16x16xf32>"})", ops,
-                               R"({"value": ")" + previous + R"("}, {"value": "v7"})");
+  std::string json = fusionGraph(R"({"name": "x", "type": "tensor<16x16xf32>"})", ops,
+                                 R"({"value": ")" + previous + R"("}, {"value": "v7"})");
   Graph graph = loadVerified(json);
   GeneratedProgram generated = generateProgram(partitionVerified(graph));
   const int64_t valueBytes = 16 * 16 * 4;

@@ -24,7 +24,7 @@ namespace {
 
 /// y = dot(x, w) + c: x split by rows (contiguous pieces, unevenly: 3 and 2
 /// rows), w by columns (strided pieces), c replicated (the whole tensor).
-const std::string kGraph = R"({"format": "shardgen-graph", "version": 1, "name": "bind",
+const std::string kBindingGraph = R"({"format": "shardgen-graph", "version": 1, "name": "bind",
   "meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
   "inputs": [{"name": "x", "type": "tensor<5x4xf32>", "sharding": "<@m, [{x}, {}]>"},
              {"name": "w", "type": "tensor<4x6xf32>", "sharding": "<@m, [{}, {y}]>"},
@@ -105,7 +105,7 @@ TEST_CASE("a piece is contiguous when every dim after its first longer one is wh
 }
 
 TEST_CASE("contiguous input pieces are read in place, strided ones copied") {
-  Graph graph = loadVerified(kGraph);
+  Graph graph = loadVerified(kBindingGraph);
   SpmdProgram program = partitionVerified(graph);
   InputBinding binding = planInputBinding(program);
   REQUIRE(program.inputs.size() == 3);
@@ -123,12 +123,12 @@ TEST_CASE("contiguous input pieces are read in place, strided ones copied") {
             "unsigned char *>(inputs[bufferIds[1]]) + (o0 * 4) * 4)") != std::string::npos);
   CHECK(generated.source.find("stridedCopy<uint32_t, 2, Walk<2>{{4, 3}, {6, 1}") !=
         std::string::npos); // w's columns
-  Graph again = loadVerified(kGraph);
+  Graph again = loadVerified(kBindingGraph);
   CHECK(checkCompiledEqualsInterpreter(again, 3) == "");
 }
 
 TEST_CASE("inputs read in place take no arena slot") {
-  Graph graph = loadVerified(kGraph);
+  Graph graph = loadVerified(kBindingGraph);
   SpmdProgram program = partitionVerified(graph);
   const FusionPlan fusion = planFusion(program);
   const BufferPlan copied = planBuffers(program, fusion);
@@ -140,7 +140,7 @@ TEST_CASE("inputs read in place take no arena slot") {
 }
 
 TEST_CASE("the per-device style reads every input and writes every output in place") {
-  Graph graph = loadVerified(kGraph);
+  Graph graph = loadVerified(kBindingGraph);
   SpmdProgram program = partitionVerified(graph);
   GeneratedProgram generated = generateProgram(program);
   // bindShards points at all three input pieces, w's strided columns too,

@@ -40,7 +40,7 @@ std::string npyFile(const std::string &dict, const std::string &data, int major 
   return out + dict + std::string(padding, ' ') + "\n" + data;
 }
 
-std::string errorOf(const std::string &bytes) {
+std::string npyErrorOf(const std::string &bytes) {
   try {
     parseNpy(bytes, "x.npy");
   } catch (const NpyError &error) {
@@ -189,32 +189,32 @@ TEST_CASE("npy: reading what other writers produce") {
 }
 
 TEST_CASE("npy: errors name the file and the problem") {
-  CHECK(errorOf("GIF89a....") == "x.npy: not a .npy file (bad magic)");
-  CHECK(errorOf(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
-                        std::string(8, '\0'))) ==
+  CHECK(npyErrorOf("GIF89a....") == "x.npy: not a .npy file (bad magic)");
+  CHECK(npyErrorOf(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
+                           std::string(8, '\0'))) ==
         "x.npy: unsupported dtype '<c8' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, and "
         "<V2 or <u2 for bf16)");
-  CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
-                        std::string(20, '\0'))) ==
+  CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                           std::string(20, '\0'))) ==
         "x.npy: truncated data: shape (2x3) of '<f4' needs 24 bytes, the file has 20");
-  CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
-                        std::string(25, '\0'))) ==
+  CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
+                           std::string(25, '\0'))) ==
         "x.npy: trailing data: shape (2x3) of '<f4' needs 24 bytes, the file has 25");
-  CHECK(errorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': "
-                        "(4611686018427387904, 4611686018427387904, 0), }",
-                        "")) ==
+  CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': "
+                           "(4611686018427387904, 4611686018427387904, 0), }",
+                           "")) ==
         "x.npy: shape (4611686018427387904x4611686018427387904x0) is too large");
-  CHECK(errorOf(npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }",
-                        std::string(4, '\0'))) ==
+  CHECK(npyErrorOf(npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }",
+                           std::string(4, '\0'))) ==
         "x.npy: bad header: 'descr' is not a simple dtype string (structured dtypes are not "
         "supported)");
-  CHECK(errorOf(npyFile("{'descr': '<f4', 'shape': (1,), }", std::string(4, '\0'))) ==
+  CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'shape': (1,), }", std::string(4, '\0'))) ==
         "x.npy: bad header: header lacks one of 'descr', 'fortran_order', 'shape'");
   std::string v4 = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "abcd");
   v4[6] = 4;
-  CHECK(errorOf(v4) == "x.npy: unsupported .npy format version 4.0 (reads 1.0, 2.0 and 3.0)");
+  CHECK(npyErrorOf(v4) == "x.npy: unsupported .npy format version 4.0 (reads 1.0, 2.0 and 3.0)");
   std::string header = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "");
-  CHECK(errorOf(header.substr(0, 40)) == "x.npy: truncated header: expected 118 bytes");
+  CHECK(npyErrorOf(header.substr(0, 40)) == "x.npy: truncated header: expected 118 bytes");
 
   CHECK_THROWS_WITH_AS(readNpy("/nonexistent/in.npy"),
                        "/nonexistent/in.npy: cannot open: No such file or directory", NpyError);

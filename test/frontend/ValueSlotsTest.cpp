@@ -12,7 +12,7 @@ namespace {
 
 // `b`, `t` and the body go through the JSON path (a `_` key or an attribute
 // the plain reader leaves), the rest through the plain reader.
-const char *kGraph = R"({"format": "shardgen-graph", "version": 1,
+const char *kSlotsGraph = R"({"format": "shardgen-graph", "version": 1,
   "meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}]}],
   "inputs": [{"name": "a", "type": "tensor<4x8xf32>"},
              {"name": "b", "type": "tensor<4x8xf32>", "_note": "through JSON"},
@@ -57,7 +57,7 @@ void checkPointers(const Graph &graph) {
 } // namespace
 
 TEST_CASE("reader: equal types share one instance, whichever path read them") {
-  Graph graph = readGraph(kGraph);
+  Graph graph = readGraph(kSlotsGraph);
   const TensorType *wide = named(graph, "a").type.get();
   REQUIRE(wide != nullptr);
   CHECK(*wide == TensorType{ElementType::F32, {4, 8}});
@@ -69,12 +69,12 @@ TEST_CASE("reader: equal types share one instance, whichever path read them") {
   CHECK(graph.main.ops[2].declaredTypes[0].get() == tall);
   CHECK_FALSE(graph.main.ops[2].declaredTypes[1].has_value());
   // Another graph read later shares them too.
-  Graph again = readGraph(kGraph);
+  Graph again = readGraph(kSlotsGraph);
   CHECK(named(again, "a").type.get() == wide);
 }
 
 TEST_CASE("reader: a value's pointer is its input's, op's or body argument's") {
-  Graph graph = readGraph(kGraph);
+  Graph graph = readGraph(kSlotsGraph);
   checkPointers(graph);
   CHECK(named(graph, "k1").resultIndex == 1);
   CHECK(named(graph, "l").argumentIndex == 0);
@@ -86,7 +86,7 @@ TEST_CASE("reader: a value's pointer is its input's, op's or body argument's") {
 }
 
 TEST_CASE("reader: the values vector holds one value per input and op, no more") {
-  Graph graph = readGraph(kGraph);
+  Graph graph = readGraph(kSlotsGraph);
   // 3 inputs, 4 ops: 7 reserved; the second result and the body's two
   // values grow it once.
   CHECK(graph.values.size() == 10);

@@ -25,8 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSample = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
-
 /// A cache of its own (XDG_CACHE_HOME).
 struct Cache {
   std::string home = makeTempDir();
@@ -34,7 +32,7 @@ struct Cache {
 
   ToolResult run() const {
     std::string out = makeTempDir() + "/out";
-    ToolResult result = runShardgenWithin(120, "run '" + kSample + "' -o '" + out + "'",
+    ToolResult result = runShardgenWithin(120, "run '" + kMlpSample + "' -o '" + out + "'",
                                           "export XDG_CACHE_HOME='" + home + "';");
     result.out = readFile(out + "/out0.npy");
     return result;

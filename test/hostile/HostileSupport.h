@@ -17,6 +17,19 @@ inline std::string hostileFile(const std::string &name, const std::string &text)
   return path;
 }
 
+/// Shell words that keep the command within 2 GiB: ulimit's address-space
+/// limit, or, when the tool is built with AddressSanitizer (its shadow memory
+/// reserves terabytes of address space, so `ulimit -v` stops it at start-up),
+/// the sanitizer's own limits on one allocation and on resident memory.
+inline std::string smallMemoryPrefix() {
+#if defined(__SANITIZE_ADDRESS__)
+  return "export ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:max_allocation_size_mb=2048:"
+         "hard_rss_limit_mb=2048\";";
+#else
+  return "ulimit -v 2097152;";
+#endif
+}
+
 /// The command ended in time, with `exitCode` and `message` on stderr.
 inline void checkResult(const ToolResult &result, int exitCode, const std::string &message = "") {
   INFO(result.err.substr(0, 2000));

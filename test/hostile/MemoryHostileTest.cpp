@@ -4,7 +4,7 @@
 // compiled in a small address space; eval and run refuse a splat past
 // --max-memory before allocating it; a graph of 20,000 outputs runs in
 // seconds. Time limits are the harness's (the tool is killed past them), the
-// address-space limit ulimit's.
+// memory limit ulimit's (the sanitizer's own in the ASan build).
 
 #include <doctest/doctest.h>
 
@@ -16,9 +16,9 @@ using namespace shardgen::test;
 
 namespace {
 
-/// 2 GiB of address space: the binary and its libraries fit, a 2 GiB
-/// constant does not.
-const std::string kSmallAddressSpace = "ulimit -v 2097152;";
+/// 2 GiB of memory: the binary and its libraries fit, a 2 GiB constant
+/// does not.
+const std::string kSmallAddressSpace = smallMemoryPrefix();
 
 /// Five splats of 2 GiB each (536,870,912 f32), one of them the output.
 std::string fiveSplats() {

@@ -21,8 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kSample = std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlp.json";
-
 /// A tmpfs of `size` mounted on a fresh folder, unmounted at the end; empty
 /// path when this process may not mount.
 struct Tmpfs {
@@ -54,10 +52,10 @@ TEST_CASE("-o naming a mount point works for eval, run and compile") {
   Tmpfs mount("64m");
   if (mount.path.empty())
     return; // not root: nothing to mount
-  checkResult(runShardgenWithin(120, "eval '" + kSample + "' -o '" + mount.path + "'"), 0);
+  checkResult(runShardgenWithin(120, "eval '" + kMlpSample + "' -o '" + mount.path + "'"), 0);
   CHECK(fs::is_regular_file(mount.path + "/out0.npy"));
-  checkResult(runShardgenWithin(120, "run '" + kSample + "' -o '" + mount.path + "'"), 0);
-  checkResult(runShardgenWithin(120, "compile '" + kSample + "' -o '" + mount.path + "'"), 0);
+  checkResult(runShardgenWithin(120, "run '" + kMlpSample + "' -o '" + mount.path + "'"), 0);
+  checkResult(runShardgenWithin(120, "compile '" + kMlpSample + "' -o '" + mount.path + "'"), 0);
   CHECK(fs::is_regular_file(mount.path + "/mlp.h"));
   CHECK(fs::is_regular_file(mount.path + "/CMakeLists.txt"));
   for (const std::string &path : listing(mount.path))
@@ -69,7 +67,7 @@ TEST_CASE("a full disk leaves nothing behind, not even the folders made for -o")
   if (mount.path.empty())
     return;
   ToolResult result =
-      runShardgenWithin(120, "compile '" + kSample + "' -o '" + mount.path + "/a/b/gen'");
+      runShardgenWithin(120, "compile '" + kMlpSample + "' -o '" + mount.path + "/a/b/gen'");
   checkResult(result, 1);
   CHECK(result.err.find("No space left on device") != std::string::npos);
   CHECK(listing(mount.path).empty());
@@ -81,7 +79,7 @@ TEST_CASE("a commit that fails leaves the existing folder as it was") {
   fs::create_directories(target + "/mlp.h");
   writeFile(target + "/keep.txt", "mine\n");
   auto before = listing(target);
-  ToolResult result = runShardgenWithin(120, "compile '" + kSample + "' -o '" + target + "'");
+  ToolResult result = runShardgenWithin(120, "compile '" + kMlpSample + "' -o '" + target + "'");
   checkResult(result, 1);
   CHECK(result.err.find("mlp.h: error: cannot replace it: Is a directory") != std::string::npos);
   CHECK(listing(target) == before);
@@ -89,7 +87,7 @@ TEST_CASE("a commit that fails leaves the existing folder as it was") {
 
 TEST_CASE("a subfolder of the output on another file system fails with nothing changed") {
   std::string outputs = makeTempDir() + "/out";
-  checkResult(runShardgenWithin(120, "compile '" + kSample + "' -o '" + outputs + "'"), 0);
+  checkResult(runShardgenWithin(120, "compile '" + kMlpSample + "' -o '" + outputs + "'"), 0);
   std::string sub;
   for (const auto &entry : fs::directory_iterator(outputs))
     if (entry.is_directory())
@@ -103,7 +101,7 @@ TEST_CASE("a subfolder of the output on another file system fails with nothing c
   writeFile(target + "/keep.txt", "mine\n");
   REQUIRE(::mount("tmpfs", (target + "/" + sub).c_str(), "tmpfs", 0, "size=16m") == 0);
   auto before = listing(target);
-  ToolResult result = runShardgenWithin(120, "compile '" + kSample + "' -o '" + target + "'");
+  ToolResult result = runShardgenWithin(120, "compile '" + kMlpSample + "' -o '" + target + "'");
   checkResult(result, 1);
   CHECK(result.err.find("cannot write into it: it is on another file system") != std::string::npos);
   CHECK(listing(target) == before);

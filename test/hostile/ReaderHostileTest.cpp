@@ -217,6 +217,6 @@ TEST_CASE("result counts past what the text can type are refused before names ar
     text += "  %r" + std::to_string(i) + ":1048575 = stablehlo.negate %x : tensor<4xf32>\n";
   text += "  return %x : tensor<4xf32>\n}\n";
   std::string file = hostileFile("results.mlir", text);
-  ToolResult result = runShardgenWithin(60, "check '" + file + "'", "ulimit -v 2097152;");
+  ToolResult result = runShardgenWithin(60, "check '" + file + "'", smallMemoryPrefix());
   checkResult(result, 1, file + ":2:3: error: invalid result count 1048575");
 }

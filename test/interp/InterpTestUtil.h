@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@
 #include "compiler/verify/Verifier.h"
 
 namespace shardgen::test {
+
+inline const double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline const double kInf = std::numeric_limits<double>::infinity();
 
 inline Graph loadGraph(const std::string &json) {
   Graph graph = readGraph(json);

@@ -11,8 +11,6 @@ using namespace shardgen::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 /// Each element's value and sign bit, so -0 and +0 differ.
 std::vector<std::pair<double, bool>> signedValues(const Literal &literal) {
   std::vector<std::pair<double, bool>> out;

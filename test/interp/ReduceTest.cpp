@@ -19,8 +19,6 @@ Literal reduce(const Literal &x, const Literal &init, const std::string &dims,
                  {x, init});
 }
 
-const double kInf = std::numeric_limits<double>::infinity();
-
 } // namespace
 
 TEST_CASE("reduce add over each dimension and over all, init counted once") {

@@ -15,13 +15,6 @@ using namespace shardgen;
 using namespace shardgen::test;
 using shardgen::testing::argmaxGraph;
 
-namespace {
-
-const double kInf = std::numeric_limits<double>::infinity();
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-} // namespace
-
 TEST_CASE("argmax: the larger value, the smallest index on ties, the first NaN") {
   Graph graph = loadGraph(argmaxGraph("tensor<3x4xf32>", "", "tensor<3x4xi32>", "[1]",
                                       "tensor<3xf32>", "tensor<3xi32>"));

@@ -3,21 +3,11 @@
 #include <doctest/doctest.h>
 
 #include "compiler/partition/ShardLayout.h"
+#include "test/partition/MeshTestUtil.h"
 
 using namespace shardgen;
-
-namespace {
-
-Mesh makeMesh(std::vector<MeshAxis> axes) {
-  Mesh mesh;
-  mesh.name = "mesh";
-  mesh.axes = std::move(axes);
-  return mesh;
-}
-
-TensorType f32(Shape shape) { return TensorType{ElementType::F32, std::move(shape)}; }
-
-} // namespace
+using shardgen::testing::f32;
+using shardgen::testing::makeMesh;
 
 TEST_CASE("an uneven dim gives ceil-sized chunks and short or empty last pieces") {
   Mesh mesh = makeMesh({{"x", 4}});

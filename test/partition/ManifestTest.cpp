@@ -5,24 +5,14 @@
 
 #include "compiler/partition/CommunicationManifest.h"
 #include "compiler/partition/Reshard.h"
+#include "test/partition/MeshTestUtil.h"
 
 using namespace shardgen;
-
-namespace {
-
-Mesh meshX4() {
-  Mesh mesh;
-  mesh.name = "mesh";
-  mesh.axes = {{"x", 4}};
-  return mesh;
-}
-
-TensorType f32(Shape shape) { return TensorType{ElementType::F32, std::move(shape)}; }
-
-} // namespace
+using shardgen::testing::f32;
+using shardgen::testing::makeMesh;
 
 TEST_CASE("an all_gather of uneven pieces counts each device's real bytes") {
-  Mesh mesh = meshX4();
+  Mesh mesh = makeMesh({{"x", 4}});
   SpmdProgram program;
   program.mesh = mesh;
   // 5 elements on x: pieces of 2, 2, 1, 0 elements.
@@ -51,7 +41,7 @@ TEST_CASE("an all_gather of uneven pieces counts each device's real bytes") {
 }
 
 TEST_CASE("a local slice moves nothing and frees the whole input after it") {
-  Mesh mesh = meshX4();
+  Mesh mesh = makeMesh({{"x", 4}});
   SpmdProgram program;
   program.mesh = mesh;
   program.values.push_back(SpmdValue{"v", makeShardLayout(mesh, f32({8}), DimAxes{{}}), -1});

@@ -4,20 +4,16 @@
 #include <doctest/doctest.h>
 
 #include "compiler/partition/Reshard.h"
+#include "test/partition/MeshTestUtil.h"
 #include "test/partition/SpmdSimulator.h"
 
 using namespace shardgen;
+using shardgen::testing::f32;
+using shardgen::testing::makeMesh;
 
 namespace {
 
 AxisRef ax(const char *name) { return AxisRef::full(name); }
-
-Mesh makeMesh(std::vector<MeshAxis> axes) {
-  Mesh mesh;
-  mesh.name = "mesh";
-  mesh.axes = std::move(axes);
-  return mesh;
-}
 
 Literal iotaLiteral(const TensorType &type) {
   Literal literal(type);
@@ -53,8 +49,6 @@ std::vector<StepKind> checkReshard(const Mesh &mesh, const ShardLayout &from,
     resultKinds.push_back(step.kind);
   return resultKinds;
 }
-
-TensorType f32(Shape shape) { return TensorType{ElementType::F32, std::move(shape)}; }
 
 } // namespace
 

@@ -12,13 +12,13 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "a", "size": 2}, {"name": "b", "size": 2})";
+const std::string kEdgeMesh = R"({"name": "a", "size": 2}, {"name": "b", "size": 2})";
 
 /// Shardy's @optimization_barrier: arg0 [{a}, {?}], two outputs asking for
 /// [{?}, {b}] and [{b}, {?}].
 std::string barrierGraph() {
   return graphJson(
-      kMesh,
+      kEdgeMesh,
       R"({"name": "arg0", "type": "tensor<32x96xf32>", "sharding": "<@mesh, [{\"a\"}, {?}]>"},
          {"name": "arg1", "type": "tensor<32x96xf32>"})",
       R"({"op": "add", "operands": ["arg0", "arg0"], "result": "sum"},
@@ -50,7 +50,7 @@ TEST_CASE("a data-flow edge is no sharding rule: a conflict keeps the longest co
   // Two barriers' results feed one add: the edge passes each source's
   // sharding to its result only, never sideways between the operands.
   Propagated p = propagate(graphJson(
-      kMesh,
+      kEdgeMesh,
       R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{\"a\", \"b\"}, {}]>"},
          {"name": "y", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{\"a\"}, {\"b\"}]>"})",
       R"({"op": "optimization_barrier", "operands": ["x", "y"], "results": ["bx", "by"]})",

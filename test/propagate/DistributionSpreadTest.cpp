@@ -12,14 +12,14 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
+const std::string kSpreadMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
 
 std::string dist(const std::string &shape, const std::string &order = "row_major") {
   return R"({"mesh": "mesh", "shard_shape": )" + shape + R"(, "order": ")" + order + "\"}";
 }
 
 Propagated spread(const std::string &inputs, const std::string &ops, const std::string &outputs) {
-  return propagate(graphJson(kMesh, inputs, ops, outputs));
+  return propagate(graphJson(kSpreadMesh, inputs, ops, outputs));
 }
 
 /// The value's distribution as `{...}` text, or "none".
@@ -222,7 +222,7 @@ TEST_CASE("explain: a distributed value's chain back to the user's distribution"
 
 TEST_CASE("propagate writes distributions with _origin, and propagating again changes nothing") {
   std::string json =
-      graphJson(kMesh,
+      graphJson(kSpreadMesh,
                 R"({"name": "a", "type": "tensor<4x8xf32>"},
          {"name": "w", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
                 chainOps("[1]") + R"(, {"op": "add", "operands": ["a", "w"], "result": "m"})",

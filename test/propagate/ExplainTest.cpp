@@ -11,16 +11,16 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
+const std::string kExplainMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
 
 std::string explain(const std::string &inputs, const std::string &ops, const std::string &outputs,
                     const std::string &value,
                     PropagationStrategy strategy = PropagationStrategy::UserPriority) {
-  auto p = propagate(graphJson(kMesh, inputs, ops, outputs), strategy);
+  auto p = propagate(graphJson(kExplainMesh, inputs, ops, outputs), strategy);
   return explainValue(p.graph, p.result, value);
 }
 
-bool has(const std::string &text, const std::string &piece) {
+bool mentions(const std::string &text, const std::string &piece) {
   return text.find(piece) != std::string::npos;
 }
 
@@ -33,10 +33,10 @@ TEST_CASE("explain follows origins back to the user's sharding") {
          {"op": "transpose", "operands": ["b"], "result": "c", "permutation": [1, 0]})",
               R"({"value": "c"})", "c");
   CAPTURE(text);
-  CHECK(has(text, R"(value "c": <@mesh, [{}, {"x"}]>)"));
-  CHECK(has(text, R"(propagated through transpose /ops/1 from "b")"));
-  CHECK(has(text, R"(propagated through tanh /ops/0 from "a")"));
-  CHECK(has(text, "user sharding at /inputs/0/sharding"));
+  CHECK(mentions(text, R"(value "c": <@mesh, [{}, {"x"}]>)"));
+  CHECK(mentions(text, R"(propagated through transpose /ops/1 from "b")"));
+  CHECK(mentions(text, R"(propagated through tanh /ops/0 from "a")"));
+  CHECK(mentions(text, "user sharding at /inputs/0/sharding"));
 }
 
 TEST_CASE("why replicated: a conflict between two operands") {
@@ -45,8 +45,8 @@ TEST_CASE("why replicated: a conflict between two operands") {
          {"name": "b", "type": "tensor<8xf32>", "sharding": "<@mesh, [{y}]>"})",
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})", "c");
   CAPTURE(text);
-  CHECK(has(text, "dim 0 (size 8) is replicated"));
-  CHECK(has(text, R"(conflict: "a" offers {"x"} through add /ops/0, but "b" has {"y"})"));
+  CHECK(mentions(text, "dim 0 (size 8) is replicated"));
+  CHECK(mentions(text, R"(conflict: "a" offers {"x"} through add /ops/0, but "b" has {"y"})"));
 }
 
 TEST_CASE("why replicated: a closed dim") {
@@ -55,9 +55,9 @@ TEST_CASE("why replicated: a closed dim") {
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {}]>"})",
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})", "b");
   CAPTURE(text);
-  CHECK(has(text, "dim 1 (size 8) is replicated"));
-  CHECK(has(text, "closed dim"));
-  CHECK(has(text, "/inputs/1/sharding"));
+  CHECK(mentions(text, "dim 1 (size 8) is replicated"));
+  CHECK(mentions(text, "closed dim"));
+  CHECK(mentions(text, "/inputs/1/sharding"));
 }
 
 TEST_CASE("why replicated: a closed dim a sharding_group member copied") {
@@ -70,8 +70,8 @@ TEST_CASE("why replicated: a closed dim a sharding_group member copied") {
          {"op": "sharding_group", "group_id": 3, "operands": ["d"]})",
       R"({"value": "d"})", "d");
   CAPTURE(text);
-  CHECK(has(text, "dim 1 (size 8) is replicated"));
-  CHECK(has(text, "closed in the sharding at sharding_group 3"));
+  CHECK(mentions(text, "dim 1 (size 8) is replicated"));
+  CHECK(mentions(text, "closed in the sharding at sharding_group 3"));
 }
 
 TEST_CASE("why replicated: an explicitly replicated axis") {
@@ -80,7 +80,7 @@ TEST_CASE("why replicated: an explicitly replicated axis") {
          {"name": "b", "type": "tensor<8xf32>", "sharding": "<@mesh, [{?}], replicated={y}>"})",
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})", "b");
   CAPTURE(text);
-  CHECK(has(text, R"(replicated axis: "a" offers {"y"} through add /ops/0)"));
+  CHECK(mentions(text, R"(replicated axis: "a" offers {"y"} through add /ops/0)"));
 }
 
 TEST_CASE("why replicated: a propagation barrier") {
@@ -90,10 +90,10 @@ TEST_CASE("why replicated: a propagation barrier") {
          {"op": "negate", "operands": ["b"], "result": "c", "sharding": "<@mesh, [{x}]>"})",
       R"({"value": "c"})", "a");
   CAPTURE(text);
-  CHECK(has(
+  CHECK(mentions(
       text,
       R"(barrier: "b" offers {"x"} through propagation_barrier /ops/0, but it allows only FORWARD)"));
-  CHECK(has(text, "replicated by default"));
+  CHECK(mentions(text, "replicated by default"));
 }
 
 TEST_CASE("why replicated: a custom_call without sharding_rule") {
@@ -103,7 +103,7 @@ TEST_CASE("why replicated: a custom_call without sharding_rule") {
           "call_target_name": "my_kernel"})",
               R"({"value": "b"})", "b");
   CAPTURE(text);
-  CHECK(has(text, "missing rule: custom_call /ops/0 has no sharding_rule"));
+  CHECK(mentions(text, "missing rule: custom_call /ops/0 has no sharding_rule"));
 }
 
 TEST_CASE("why replicated: the axis already shards another dim") {
@@ -112,8 +112,8 @@ TEST_CASE("why replicated: the axis already shards another dim") {
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {x}]>"})",
       R"({"op": "add", "operands": ["a", "b"], "result": "c"})", R"({"value": "c"})", "a");
   CAPTURE(text);
-  CHECK(has(text,
-            R"(axis in use: "b" offers {"x"} through add /ops/0, but {"x"} already shards dim 0)"));
+  CHECK(mentions(
+      text, R"(axis in use: "b" offers {"x"} through add /ops/0, but {"x"} already shards dim 0)"));
 }
 
 TEST_CASE("why replicated: nothing reached it") {
@@ -121,13 +121,13 @@ TEST_CASE("why replicated: nothing reached it") {
       explain(R"({"name": "a", "type": "tensor<8xf32>"})",
               R"({"op": "negate", "operands": ["a"], "result": "b"})", R"({"value": "b"})", "b");
   CAPTURE(text);
-  CHECK(has(text, "nothing offered an axis"));
-  CHECK(has(text, "replicated by default"));
+  CHECK(mentions(text, "nothing offered an axis"));
+  CHECK(mentions(text, "replicated by default"));
 }
 
 TEST_CASE("explain of an unknown value is an error") {
-  auto p = propagate(
-      graphJson(kMesh, R"({"name": "a", "type": "tensor<8xf32>"})", "", R"({"value": "a"})"));
+  auto p = propagate(graphJson(kExplainMesh, R"({"name": "a", "type": "tensor<8xf32>"})", "",
+                               R"({"value": "a"})"));
   CHECK_THROWS_AS(explainValue(p.graph, p.result, "nope"), GraphError);
 }
 
@@ -145,11 +145,11 @@ TEST_CASE("explain names a manual_computation's out_sharding and in_sharding by 
   auto p = propagate(graph, PropagationStrategy::UserPriority);
   std::string n = explainValue(p.graph, p.result, "n");
   CAPTURE(n);
-  CHECK(has(n, R"(propagated through negate /ops/1 from "r")"));
-  CHECK(has(n, "user sharding at /ops/0/out_shardings/0\n"));
+  CHECK(mentions(n, R"(propagated through negate /ops/1 from "r")"));
+  CHECK(mentions(n, "user sharding at /ops/0/out_shardings/0\n"));
   std::string a = explainValue(p.graph, p.result, "a");
   CAPTURE(a);
-  CHECK(has(a, "user sharding at /ops/0/in_shardings/0\n"));
+  CHECK(mentions(a, "user sharding at /ops/0/in_shardings/0\n"));
 }
 
 TEST_CASE("explain names a sharding_group by its id, beyond 32 bits too") {
@@ -161,20 +161,20 @@ TEST_CASE("explain names a sharding_group by its id, beyond 32 bits too") {
          {"op": "sharding_group", "group_id": 5000000000, "operands": ["d"]})",
       R"({"value": "d"})", "d");
   CAPTURE(text);
-  CHECK(has(text, R"(member of sharding_group 5000000000, same as "a")"));
-  CHECK(has(text, "user sharding at /inputs/0/sharding"));
+  CHECK(mentions(text, R"(member of sharding_group 5000000000, same as "a")"));
+  CHECK(mentions(text, "user sharding at /inputs/0/sharding"));
 }
 
 TEST_CASE("explain of a value inside a reduce's scalar body says it has no sharding") {
   auto p = propagate(argmaxGraph("tensor<4x16xf32>", "<@mesh, [{}, {\\\"model\\\"}]>", "", "[1]",
                                  "tensor<4xf32>", "tensor<4xi32>"),
                      PropagationStrategy::UserPriority);
-  CHECK(has(explainValue(p.graph, p.result, "best"), R"(value "best")"));
+  CHECK(mentions(explainValue(p.graph, p.result, "best"), R"(value "best")"));
   try {
     explainValue(p.graph, p.result, "pick");
     FAIL("explain of a body value did not fail");
   } catch (const GraphError &error) {
-    CHECK(
-        has(error.what(), R"("pick" is a scalar in an op's body: it has no sharding to explain)"));
+    CHECK(mentions(error.what(),
+                   R"("pick" is a scalar in an op's body: it has no sharding to explain)"));
   }
 }

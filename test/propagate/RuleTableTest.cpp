@@ -10,14 +10,14 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 4})";
+const std::string kRuleMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 4})";
 
 Propagated basic(const std::string &inputs, const std::string &ops, const std::string &outputs) {
-  return propagate(graphJson(kMesh, inputs, ops, outputs), PropagationStrategy::Basic);
+  return propagate(graphJson(kRuleMesh, inputs, ops, outputs), PropagationStrategy::Basic);
 }
 
 std::string ruleOf(const std::string &inputs, const std::string &ops) {
-  Graph graph = loadGraph(graphJson(kMesh, inputs, ops, ""));
+  Graph graph = loadGraph(graphJson(kRuleMesh, inputs, ops, ""));
   return printOpShardingRule(shardingRuleFor(graph, graph.main.ops.back()));
 }
 
@@ -124,13 +124,13 @@ TEST_CASE("reshape of swapped dims: the shared major factor propagates, the rest
 TEST_CASE("the partitioner's reshape rule: factors one side lacks need replication") {
   // n (the minor 2 of both dim 1s) is shared, so it stays pass-through.
   Graph graph = loadGraph(graphJson(
-      kMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
+      kRuleMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
       R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<4x6xf32>"})", ""));
   const Op &op = graph.main.ops.back();
   CHECK(printOpShardingRule(partitioningRuleFor(graph, op)) ==
         "([ij, mn])->([ik, ln]) {i=2, j=3, k=2, l=3, m=2, n=2} need_replication={j, k, l, m}");
   // Other ops keep their rule.
-  Graph add = loadGraph(graphJson(kMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
+  Graph add = loadGraph(graphJson(kRuleMesh, R"({"name": "a", "type": "tensor<6x4xf32>"})",
                                   R"({"op": "add", "operands": ["a", "a"], "result": "r"})", ""));
   CHECK(partitioningRuleFor(add, add.main.ops.back()) == shardingRuleFor(add, add.main.ops.back()));
 }
@@ -144,7 +144,7 @@ TEST_CASE("size-0 dims: a factor of size 0 shared like any other; a reshape with
                  R"({"op": "add", "operands": ["a", "a"], "result": "c"})", R"({"value": "c"})");
   CHECK(p.sharding("c") == R"(<@mesh, [{}, {"y"}]>)");
   Graph graph = loadGraph(graphJson(
-      kMesh, R"({"name": "a", "type": "tensor<4x0xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
+      kRuleMesh, R"({"name": "a", "type": "tensor<4x0xf32>", "sharding": "<@mesh, [{x}, {}]>"})",
       R"({"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<0x8xf32>"})", ""));
   CHECK_FALSE(hasShardingRule(graph, graph.main.ops.back()));
   auto empty =
@@ -291,7 +291,7 @@ TEST_CASE("rules of constants, iota and the other pointwise ops") {
 TEST_CASE("rules of collectives: resized dims need replication, the others pass through") {
   auto bodyRule = [](const std::string &bodyOp, const std::string &) {
     Graph graph =
-        loadGraph(graphJson(kMesh, R"({"name": "a", "type": "tensor<8x16xf32>"})",
+        loadGraph(graphJson(kRuleMesh, R"({"name": "a", "type": "tensor<8x16xf32>"})",
                             R"({"op": "manual_computation", "operands": ["a"], "results": ["r"],
             "in_shardings": ["<@mesh, [{x}, {y}]>"], "out_shardings": ["<@mesh, [{x}, {y}]>"],
             "manual_axes": ["x", "y"],
@@ -325,7 +325,7 @@ TEST_CASE("rules of collectives: resized dims need replication, the others pass 
 
 TEST_CASE("Shardy's form of a rule: unit factors, Shardy's numbering, no rule where it has none") {
   Graph graph = loadGraph(graphJson(
-      kMesh,
+      kRuleMesh,
       R"({"name": "a", "type": "tensor<1x8xf32>"}, {"name": "b", "type": "tensor<8x16xf32>"})",
       R"({"op": "negate", "operands": ["a"], "result": "n"},
          {"op": "reshape", "operands": ["a"], "result": "r", "type": "tensor<8x1xf32>"},

@@ -7,7 +7,7 @@ using namespace shardgen;
 using namespace shardgen::testing;
 
 namespace {
-const std::string kMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
+const std::string kSpecialOpsMesh = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
 }
 
 TEST_CASE("a closed sharding_constraint shards its operand too, whatever its other uses") {
@@ -18,7 +18,7 @@ TEST_CASE("a closed sharding_constraint shards its operand too, whatever its oth
       R"({"name": "p", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {y}]>"},
                           {"name": "q", "type": "tensor<8x8xf32>"})";
   auto graph = [&](const std::string &constraintSharding, const std::string &more) {
-    return graphJson(kMesh, inputs,
+    return graphJson(kSpecialOpsMesh, inputs,
                      R"({"op": "add", "operands": ["p", "q"], "result": "a"},
                         {"op": "sharding_constraint", "operands": ["a"], "result": "c",
                          "sharding": ")" +
@@ -50,7 +50,7 @@ TEST_CASE("a chain of sharding_constraints: the input's other uses read the last
   // Shardy's apply_sharding_constraints.mlir @chain_of_two_sharding_constraints:
   // a's head constraint shards a; the add reads the chain's end instead.
   auto chain = [&](const std::string &firstExtraUse) {
-    return propagate(graphJson(kMesh, R"({"name": "p", "type": "tensor<8x8xf32>"})",
+    return propagate(graphJson(kSpecialOpsMesh, R"({"name": "p", "type": "tensor<8x8xf32>"})",
                                R"({"op": "add", "operands": ["p", "p"], "result": "a"},
                      {"op": "sharding_constraint", "operands": ["a"], "result": "c1",
                       "sharding": "<@mesh, [{x}, {}]>"},
@@ -71,7 +71,7 @@ TEST_CASE("a chain of sharding_constraints: the input's other uses read the last
 
 TEST_CASE("sharding_group members end with one sharding") {
   auto p = propagate(
-      graphJson(kMesh,
+      graphJson(kSpecialOpsMesh,
                 R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {?}]>"},
          {"name": "b", "type": "tensor<8x8xf32>"})",
                 R"({"op": "tanh", "operands": ["a"], "result": "ta"},
@@ -88,7 +88,7 @@ TEST_CASE("sharding_group members end with one sharding") {
 
 TEST_CASE("sharding_group with conflicting initial shardings warns and keeps both") {
   auto p = propagate(
-      graphJson(kMesh,
+      graphJson(kSpecialOpsMesh,
                 R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {}]>"},
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{y}, {}]>"})",
                 R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
@@ -103,7 +103,7 @@ TEST_CASE("sharding_group with conflicting initial shardings warns and keeps bot
 
 TEST_CASE("groups sharing a value are unified") {
   auto p =
-      propagate(graphJson(kMesh,
+      propagate(graphJson(kSpecialOpsMesh,
                           R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x}]>"},
          {"name": "b", "type": "tensor<8xf32>"}, {"name": "c", "type": "tensor<8xf32>"})",
                           R"({"op": "sharding_group", "operands": ["a"], "group_id": 0},
@@ -118,7 +118,8 @@ TEST_CASE("groups sharing a value are unified") {
 TEST_CASE("propagation_barrier lets shardings cross only in its allowed direction") {
   auto run = [](const std::string &direction) {
     return propagate(graphJson(
-        kMesh, R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x, ?}]>"})",
+        kSpecialOpsMesh,
+        R"({"name": "a", "type": "tensor<8xf32>", "sharding": "<@mesh, [{x, ?}]>"})",
         R"({"op": "propagation_barrier", "operands": ["a"], "result": "b", "allowed_direction": ")" +
             direction + R"("},
            {"op": "negate", "operands": ["b"], "result": "c", "sharding": "<@mesh, [{?}]>"},
@@ -135,7 +136,7 @@ TEST_CASE("propagation_barrier lets shardings cross only in its allowed directio
 }
 
 TEST_CASE("output shardings flow back into the returned value") {
-  auto p = propagate(graphJson(kMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
+  auto p = propagate(graphJson(kSpecialOpsMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
                                R"({"op": "exponential", "operands": ["a"], "result": "e"})",
                                R"({"value": "e", "sharding": "<@mesh, [{y}, {x}]>"})"));
   CHECK(p.sharding("a") == R"(<@mesh, [{"y"}, {"x"}]>)");
@@ -144,7 +145,7 @@ TEST_CASE("output shardings flow back into the returned value") {
 
 TEST_CASE("replicated axes and closed dims are never used") {
   auto p = propagate(
-      graphJson(kMesh,
+      graphJson(kSpecialOpsMesh,
                 R"({"name": "a", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
          {"name": "b", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {?}], replicated={y}>"},
          {"name": "c", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{}, {?}]>"})",
@@ -186,7 +187,7 @@ TEST_CASE("a closed result dim of a dot stays empty while its open dim is filled
 }
 
 TEST_CASE("a dangling sharding_constraint describes its input") {
-  auto p = propagate(graphJson(kMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
+  auto p = propagate(graphJson(kSpecialOpsMesh, R"({"name": "a", "type": "tensor<8x8xf32>"})",
                                R"({"op": "tanh", "operands": ["a"], "result": "t"},
          {"op": "sharding_constraint", "operands": ["t"], "result": "c", "sharding": "<@mesh, [{x}, {}]>"},
          {"op": "negate", "operands": ["t"], "result": "n"})",

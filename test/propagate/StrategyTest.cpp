@@ -9,7 +9,7 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "a", "size": 2})";
+const std::string kStrategyMesh = R"({"name": "a", "size": 2})";
 const std::string kDot =
     R"({"op": "dot_general", "operands": ["A", "B"], "result": "C",
         "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])";
@@ -27,7 +27,7 @@ TEST_CASE("aggressive takes a conflict-free factor that basic drops (one choice)
   // basic sees "a" on two factors and propagates nothing; aggressive still
   // shards B's free dim, which has no conflict.
   std::string json =
-      graphJson(kMesh,
+      graphJson(kStrategyMesh,
                 R"({"name": "A", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{a}, {?}]>"},
                                   {"name": "B", "type": "tensor<16x32xf32>"})",
                 kDot + R"(, "sharding": "<@mesh, [{?}, {a}]>"})", R"({"value": "C"})");
@@ -39,7 +39,7 @@ TEST_CASE("aggressive takes a conflict-free factor that basic drops (one choice)
 TEST_CASE("aggressive resolves a conflict between factors by the larger source tensor") {
   // A (8x16) offers "a" on C's dim 0, B (16x32, larger) on C's dim 1.
   std::string json =
-      graphJson(kMesh,
+      graphJson(kStrategyMesh,
                 R"({"name": "A", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{a}, {}]>"},
                                   {"name": "B", "type": "tensor<16x32xf32>", "sharding": "<@mesh, [{}, {a}]>"})",
                 kDot + "}", R"({"value": "C"})");
@@ -55,7 +55,7 @@ TEST_CASE("op-priority propagates through elementwise ops before broadcasts") {
   // on dim 0 from w. Without op priorities the broadcast, visited first, wins;
   // with them the elementwise add goes first.
   std::string json = graphJson(
-      kMesh,
+      kStrategyMesh,
       R"({"name": "x", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}]>"},
          {"name": "w", "type": "tensor<4x8xf32>", "sharding": "<@mesh, [{a}, {?}]>"})",
       R"({"op": "broadcast_in_dim", "operands": ["x"], "result": "b", "type": "tensor<4x8xf32>",
@@ -72,7 +72,7 @@ TEST_CASE("op-priority propagates through elementwise ops before broadcasts") {
 
 TEST_CASE("user-priority: p0 shardings propagate before p1 ones") {
   std::string json =
-      graphJson(kMesh,
+      graphJson(kStrategyMesh,
                 R"({"name": "A", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a}p1, {?}]>"},
          {"name": "B", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{?}, {a}p0]>"})",
                 R"({"op": "add", "operands": ["A", "B"], "result": "C"})", R"({"value": "C"})");
@@ -101,7 +101,7 @@ TEST_CASE("aggressive: nothing sideways into an elementwise operand past a close
   // @sideways_propagation_if_result_is_closed_empty: y's "a" would reach z
   // only sideways (operand to operand), and the result must stay replicated.
   std::string json =
-      graphJson(kMesh,
+      graphJson(kStrategyMesh,
                 R"({"name": "y", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}]>"},
                                   {"name": "z", "type": "tensor<8xf32>"})",
                 R"({"op": "add", "operands": ["y", "z"], "result": "s",
@@ -110,7 +110,7 @@ TEST_CASE("aggressive: nothing sideways into an elementwise operand past a close
   CHECK(propagate(json, PropagationStrategy::Aggressive).sharding("z") == R"(<@mesh, [{}]>)");
   // A custom_call with the same rule is not elementwise: z takes "a".
   std::string call =
-      graphJson(kMesh,
+      graphJson(kStrategyMesh,
                 R"({"name": "y", "type": "tensor<8xf32>", "sharding": "<@mesh, [{a}]>"},
                                   {"name": "z", "type": "tensor<8xf32>"})",
                 R"({"op": "custom_call", "call_target_name": "f", "operands": ["y", "z"],
@@ -125,11 +125,12 @@ TEST_CASE("op-priority: an elementwise op whose operand has other uses waits a s
   // After Shardy's op_priority_propagation.mlir
   // @defer_forward_propagation_for_multi_use_ops: add(x, x) uses x twice, so
   // it waits while the output's sharding comes back through negate first.
-  std::string json = graphJson(
-      kMesh, R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a, ?}, {?}]>"})",
-      R"({"op": "add", "operands": ["x", "x"], "result": "s"},
+  std::string json =
+      graphJson(kStrategyMesh,
+                R"({"name": "x", "type": "tensor<8x8xf32>", "sharding": "<@mesh, [{a, ?}, {?}]>"})",
+                R"({"op": "add", "operands": ["x", "x"], "result": "s"},
                                   {"op": "negate", "operands": ["s"], "result": "n"})",
-      R"({"value": "n", "sharding": "<@mesh, [{}, {a}]>"})");
+                R"({"value": "n", "sharding": "<@mesh, [{}, {a}]>"})");
   // n takes {}, {a} from the output (first stage, single use); s from n;
   // x's own "a" on dim 0 then conflicts with s's dim 1 and s keeps its own.
   CHECK(propagate(json, PropagationStrategy::OpPriority).sharding("s") ==

@@ -12,7 +12,7 @@ using namespace shardgen::testing;
 
 namespace {
 
-const std::string kMesh = R"({"name": "a", "size": 2}, {"name": "b", "size": 2})";
+const std::string kTieBreakMesh = R"({"name": "a", "size": 2}, {"name": "b", "size": 2})";
 
 /// Shardy's op_priority_propagation.mlir @defer_backwards_propagation_for_op_
 /// with_multi_use_operand: two adds of `arg0` pull it two ways; `first` is
@@ -25,7 +25,7 @@ Propagated conflict(const std::string &first, const std::string &second, bool fi
   std::string sine = R"({"op": "sine", "operands": [")" + first + R"("], "result": "s"})";
   std::string ops = firstListedFirst ? addFirst + ", " + addSecond + ", " + sine
                                      : addSecond + ", " + addFirst + ", " + sine;
-  return propagate(graphJson(kMesh, R"({"name": "arg0", "type": "tensor<8x8xf32>"})", ops,
+  return propagate(graphJson(kTieBreakMesh, R"({"name": "arg0", "type": "tensor<8x8xf32>"})", ops,
                              R"({"value": ")" + second + R"(", "sharding": "<@mesh, [{}, {a}]>"},
                                 {"value": "s", "sharding": "<@mesh, [{a}, {}]>"})"),
                    PropagationStrategy::OpPriority);

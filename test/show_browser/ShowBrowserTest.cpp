@@ -18,12 +18,6 @@ using namespace shardgen::test;
 
 namespace {
 
-const std::string kSamples = std::string(SHARDGEN_SOURCE_DIR) + "/samples/";
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
 size_t count(const std::string &text, const std::string &part) {
   size_t n = 0;
   for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
