@@ -5,10 +5,10 @@
 # UBSan and runs them; then the libFuzzer targets of test/fuzz for a bounded
 # time each. Ends with each step's wall and CPU time.
 #
-# Two steps run beside another, at the lowest priority (nice 19): clang-tidy
-# beside the plain suite, the fuzz targets' build beside the sanitizer suite.
-# They take the cores the foreground step leaves idle (tests waiting on
-# processes, mpirun, timeouts) and slow it down hardly at all.
+# Three steps run beside the plain suite at the lowest priority (nice 19):
+# clang-tidy and the builds of the sanitizer tree and of the fuzz targets.
+# They take the cores the suite leaves idle (tests waiting on processes,
+# mpirun, timeouts, a last long test) and slow it down hardly at all.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -91,22 +91,26 @@ suite() { (cd "$root/$1" && ctest --output-on-failure --no-tests=error -j"$jobs"
 # Tests on explicitly: demo.sh configures the same tree without them.
 step "build (GCC, -Werror)" "$root/scripts/build.sh" build -DSHARDGEN_BUILD_TESTS=ON \
   -DSHARDGEN_WERROR=ON
+# Beside the plain suite: clang-tidy over that tree's units, the sanitizer
+# tree and the fuzz targets.
 beside clang-tidy "$root/build/check-tidy.out" "$root/scripts/check-tidy.sh" build
-step suite suite build
-finish clang-tidy
-
 # The sanitizer tree builds only what it instruments and runs (the AOT
 # applications, the MPI launcher and the browser test the plain binary:
-# test/CMakeLists.txt). No -Werror: GCC 12's instrumentation makes
-# std::function inside <regex> look maybe-uninitialized (false positives).
-# -O1, as sanitizer builds usually are: it compiles faster than -O2.
-step "build (GCC, ASan+UBSan)" "$root/scripts/build.sh" build-asan -DSHARDGEN_SANITIZE=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-# The fuzz targets build with clang-19 in a project of their own (test/fuzz),
-# beside the sanitizer suite; each then runs FUZZ_SECONDS (15) from its seeds.
-mkdir -p "$root/build-fuzz"
+# test/CMakeLists.txt), at -O1 as sanitizer builds usually are. No -Werror:
+# GCC 12's instrumentation makes std::function inside <regex> look
+# maybe-uninitialized (false positives).
+mkdir -p "$root/build-asan" "$root/build-fuzz"
+beside "build (GCC, ASan+UBSan)" "$root/build-asan/build.out" "$root/scripts/build.sh" build-asan \
+  -DSHARDGEN_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+# The fuzz targets build with clang-19 in a project of their own (test/fuzz);
+# each runs FUZZ_SECONDS (15) from its seeds at the end.
 beside "build (clang, fuzz targets)" "$root/build-fuzz/build.out" "$root/scripts/build-fuzz.sh"
+
+step suite suite build
+finish clang-tidy
+finish "build (GCC, ASan+UBSan)" >/dev/null # its warnings: the false positives above
 export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0"
 step "suite (ASan+UBSan)" suite build-asan
-finish "build (clang, fuzz targets)"
+finish "build (clang, fuzz targets)" >/dev/null
 step fuzz suite build-fuzz

@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -71,6 +72,12 @@ def no_thread_left_behind():
     python_before, os_before = threading.active_count(), os_threads()
     yield
     assert threading.active_count() == python_before
+    # Thread.join() returns when the Python thread is done, a moment before
+    # its OS thread has exited: wait for that moment (a thread left running
+    # stays past the deadline).
+    deadline = time.monotonic() + 5
+    while os_threads() != os_before and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert os_threads() == os_before
 
 

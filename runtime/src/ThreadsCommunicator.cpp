@@ -42,8 +42,7 @@ unsigned char *bytesOf(void *pointer) { return static_cast<unsigned char *>(poin
 
 ThreadsCommunicator::ThreadsCommunicator(int64_t numDevices, DeviceProgress &progress,
                                          int64_t stallPosition, const std::atomic<bool> *cancel)
-    : numDevices_(numDevices),
-      spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
+    : spinFirst_(numDevices <= static_cast<int64_t>(std::thread::hardware_concurrency())),
       stallPosition_(stallPosition), cancel_(cancel), progress_(progress),
       meshBarrier_(numDevices, aborted_, spinFirst_), devices_(numDevices) {}
 

@@ -107,7 +107,6 @@ private:
   unsigned char *staging(Group &members, const CollectiveGroup &group, int64_t bytes);
   GroupSet &groupSetFor(const DeviceContext &device, const CollectiveGroup &group);
 
-  const int64_t numDevices_;
   const bool spinFirst_;
   const int64_t stallPosition_;
   const std::atomic<bool> *cancel_;
