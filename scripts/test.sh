@@ -5,10 +5,11 @@
 # UBSan and runs them; then the libFuzzer targets of test/fuzz for a bounded
 # time each. Ends with each step's wall and CPU time.
 #
-# Three steps run beside the plain suite at the lowest priority (nice 19):
-# clang-tidy and the builds of the sanitizer tree and of the fuzz targets.
+# Two steps run beside another at the lowest priority (nice 19): clang-tidy
+# beside the plain suite, the fuzz targets' build beside the sanitizer suite.
 # They take the cores the suite leaves idle (tests waiting on processes,
-# mpirun, timeouts, a last long test) and slow it down hardly at all.
+# mpirun, timeouts, a last long test) and slow it down hardly at all. (Builds
+# beside builds do not pay: both cores are busy, and the caches thrash.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -43,7 +44,7 @@ beside() {
   (step "$name (beside)" nice -n 19 "$@" >"$log" 2>&1) &
   pids[$name]=$!
 }
-finish() {
+finish() { # NAME [quietly]: without `quietly`, its log is printed after it
   local status=0
   wait "${pids[$1]}" || status=$?
   unset "pids[$1]"
@@ -52,7 +53,18 @@ finish() {
     echo "test.sh: $1 failed (its whole output: ${logs[$1]})" >&2
     exit 1
   fi
-  cat "${logs[$1]}"
+  [ "${2:-}" = quietly ] || cat "${logs[$1]}"
+}
+# quietly LOG COMMAND...: COMMAND's output in LOG, shown (its tail) only if
+# it fails.
+quietly() {
+  local log=$1
+  shift
+  "$@" >"$log" 2>&1 || {
+    tail -n 80 "$log" >&2
+    echo "test.sh: $* failed (its whole output: $log)" >&2
+    return 1
+  }
 }
 at_exit() {
   local pid
@@ -91,26 +103,23 @@ suite() { (cd "$root/$1" && ctest --output-on-failure --no-tests=error -j"$jobs"
 # Tests on explicitly: demo.sh configures the same tree without them.
 step "build (GCC, -Werror)" "$root/scripts/build.sh" build -DSHARDGEN_BUILD_TESTS=ON \
   -DSHARDGEN_WERROR=ON
-# Beside the plain suite: clang-tidy over that tree's units, the sanitizer
-# tree and the fuzz targets.
 beside clang-tidy "$root/build/check-tidy.out" "$root/scripts/check-tidy.sh" build
+step suite suite build
+finish clang-tidy
+
 # The sanitizer tree builds only what it instruments and runs (the AOT
 # applications, the MPI launcher and the browser test the plain binary:
 # test/CMakeLists.txt), at -O1 as sanitizer builds usually are. No -Werror:
 # GCC 12's instrumentation makes std::function inside <regex> look
-# maybe-uninitialized (false positives).
+# maybe-uninitialized (false positives), hence its output in a log.
 mkdir -p "$root/build-asan" "$root/build-fuzz"
-beside "build (GCC, ASan+UBSan)" "$root/build-asan/build.out" "$root/scripts/build.sh" build-asan \
-  -DSHARDGEN_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+step "build (GCC, ASan+UBSan)" quietly "$root/build-asan/build.out" "$root/scripts/build.sh" \
+  build-asan -DSHARDGEN_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-# The fuzz targets build with clang-19 in a project of their own (test/fuzz);
-# each runs FUZZ_SECONDS (15) from its seeds at the end.
+# The fuzz targets build with clang-19 in a project of their own (test/fuzz),
+# beside the sanitizer suite; each then runs FUZZ_SECONDS (15) from its seeds.
 beside "build (clang, fuzz targets)" "$root/build-fuzz/build.out" "$root/scripts/build-fuzz.sh"
-
-step suite suite build
-finish clang-tidy
-finish "build (GCC, ASan+UBSan)" >/dev/null # its warnings: the false positives above
 export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0"
 step "suite (ASan+UBSan)" suite build-asan
-finish "build (clang, fuzz targets)" >/dev/null
+finish "build (clang, fuzz targets)" quietly
 step fuzz suite build-fuzz
