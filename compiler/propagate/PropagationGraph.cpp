@@ -10,6 +10,7 @@
 
 #include "compiler/ir/DataFlow.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/propagate/Fnv.h"
 #include "compiler/propagate/ShardingRules.h"
 
 namespace shardgen::propagation {
@@ -19,7 +20,7 @@ static_assert(sizeof(Tensor) <= 40 && sizeof(Edge) <= 40 && sizeof(Origin) <= 12
 
 namespace {
 
-uint64_t hashName(std::string_view text, uint64_t seed = 1469598103934665603ull) {
+uint64_t hashName(std::string_view text, uint64_t seed = kFnvOffsetBasis) {
   uint64_t hash = seed;
   for (char c : text) {
     hash ^= static_cast<unsigned char>(c);
@@ -871,9 +872,9 @@ private:
   std::vector<uint32_t> edgeTensorBegin_;        // per edge, into pg_.edgeTensors
   struct ShapeHash {
     size_t operator()(const Shape &shape) const {
-      uint64_t hash = 1469598103934665603ull;
+      uint64_t hash = kFnvOffsetBasis;
       for (int64_t size : shape)
-        hash = (hash ^ static_cast<uint64_t>(size)) * 1099511628211ull;
+        hash = fnvMix(hash, size);
       return hash;
     }
   };
