@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Configures and builds the libFuzzer targets of test/fuzz with clang-19 in
-# build-fuzz (needs libclang-rt-19-dev, which scripts/test.sh installs):
-# scripts/build-fuzz.sh [TARGET...] (default: all). Uses ccache when the
-# machine has it, as scripts/build.sh does.
+# Configures build-fuzz (clang-19, ASan + UBSan, libFuzzer coverage, -O1)
+# and builds the libFuzzer targets of test/fuzz in it, for long runs
+# (scripts/fuzz.sh): scripts/build-fuzz.sh [TARGET...] (default: all). Needs
+# libclang-rt-19-dev, which scripts/test.sh installs. (scripts/test.sh
+# builds the same targets in its sanitizer tree, build-asan, and runs each
+# for 15 s.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-launcher=()
-if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-targets=()
-if (($#)); then targets=(--target "$@"); fi
-# -O1 and line tables only, as the sanitizer tree: a quarter less CPU time.
-cmake -S "$root/test/fuzz" -B "$root/build-fuzz" -G Ninja -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  "${launcher[@]}" >/dev/null
-cmake --build "$root/build-fuzz" -j"$(nproc)" "${targets[@]}"
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+  targets=(fuzz_graph fuzz_sharding fuzz_npy fuzz_partition fuzz_mlir fuzz_cache_entry)
+fi
+"$root/scripts/configure-sanitized.sh" build-fuzz -DSHARDGEN_BUILD_TESTS=OFF -DSHARDGEN_FRONT_CXX_FLAGS= \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+cmake --build "$root/build-fuzz" -j"$(nproc)" --target "${targets[@]}"

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks the format, builds shardgen and its tests
-# with warnings as errors, runs clang-tidy and the whole suite; then builds
-# the libraries, their suites and the tool again under AddressSanitizer +
-# UBSan and runs them; then the libFuzzer targets of test/fuzz for a bounded
-# time each. Ends with each step's wall and CPU time.
+# with warnings as errors (GCC), runs clang-tidy and the whole suite; then
+# builds the libraries, their suites, the tool and the libFuzzer targets of
+# test/fuzz again with clang under AddressSanitizer + UBSan and runs them
+# (each fuzz target for a bounded time). Ends with each step's wall and CPU
+# time.
 #
-# Two steps run beside another at the lowest priority (nice 19): clang-tidy
-# beside the plain suite, the fuzz targets' build beside the sanitizer suite.
-# They take the cores the suite leaves idle (tests waiting on processes,
-# mpirun, timeouts, a last long test) and slow it down hardly at all. (Builds
-# beside builds do not pay: both cores are busy, and the caches thrash.)
+# clang-tidy runs beside the plain suite at the lowest priority (nice 19): it
+# takes the cores the suite leaves idle (tests waiting on processes, mpirun,
+# timeouts, a last long test) and slows it down hardly at all. (Builds beside
+# builds do not pay: both cores are busy, and the caches thrash.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
@@ -44,7 +44,7 @@ beside() {
   (step "$name (beside)" nice -n 19 "$@" >"$log" 2>&1) &
   pids[$name]=$!
 }
-finish() { # NAME [quietly]: without `quietly`, its log is printed after it
+finish() { # NAME: its log is printed after it
   local status=0
   wait "${pids[$1]}" || status=$?
   unset "pids[$1]"
@@ -53,7 +53,7 @@ finish() { # NAME [quietly]: without `quietly`, its log is printed after it
     echo "test.sh: $1 failed (its whole output: ${logs[$1]})" >&2
     exit 1
   fi
-  [ "${2:-}" = quietly ] || cat "${logs[$1]}"
+  cat "${logs[$1]}"
 }
 # quietly LOG COMMAND...: COMMAND's output in LOG, shown (its tail) only if
 # it fails.
@@ -107,19 +107,24 @@ beside clang-tidy "$root/build/check-tidy.out" "$root/scripts/check-tidy.sh" bui
 step suite suite build
 finish clang-tidy
 
-# The sanitizer tree builds only what it instruments and runs (the AOT
-# applications, the MPI launcher and the browser test the plain binary:
-# test/CMakeLists.txt), at -O1 as sanitizer builds usually are. No -Werror:
-# GCC 12's instrumentation makes std::function inside <regex> look
-# maybe-uninitialized (false positives), hence its output in a log.
-mkdir -p "$root/build-asan" "$root/build-fuzz"
-step "build (GCC, ASan+UBSan)" quietly "$root/build-asan/build.out" "$root/scripts/build.sh" \
-  build-asan -DSHARDGEN_SANITIZE=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-# The fuzz targets build with clang-19 in a project of their own (test/fuzz),
-# beside the sanitizer suite; each then runs FUZZ_SECONDS (15) from its seeds.
-beside "build (clang, fuzz targets)" "$root/build-fuzz/build.out" "$root/scripts/build-fuzz.sh"
-export ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0"
-step "suite (ASan+UBSan)" suite build-asan
-finish "build (clang, fuzz targets)" quietly
-step fuzz suite build-fuzz
+# The sanitizer tree (clang-19, AddressSanitizer + UBSan) builds only what
+# it instruments and runs (the AOT applications, the MPI launcher and the
+# browser test the plain binary: test/CMakeLists.txt), and the libFuzzer
+# targets of test/fuzz from the same objects. The front stages and the
+# runtime at -O1, as sanitizer builds usually are (the suites spend their
+# time there); the rest at -O0 (compiled once, run little). About half the
+# CPU time of GCC's sanitizer build at -O1 and the fuzz targets' own build.
+# Its output goes to a log (no -Werror there: the plain build has it).
+sanitizer_tree() {
+  "$root/scripts/configure-sanitized.sh" build-asan -DSHARDGEN_BUILD_TESTS=ON \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" \
+    -DSHARDGEN_FRONT_CXX_FLAGS=-O1
+  cmake --build "$root/build-asan" -j"$jobs"
+}
+step "build (clang, ASan+UBSan, fuzz)" quietly "$root/build/sanitizer-build.log" sanitizer_tree
+# The suites, and each fuzz target for 15 s from its seeds. Allocation
+# stacks of 8 frames and no fake stacks for use-after-return (GCC's runtime
+# did not check it either): a fifth less time.
+export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=0:malloc_context_size=8 \
+  LSAN_OPTIONS="suppressions=$root/test/lsan.supp:print_suppressions=0"
+step "suite (ASan+UBSan), fuzz" suite build-asan

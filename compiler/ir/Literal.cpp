@@ -7,6 +7,22 @@
 
 namespace shardgen {
 
+namespace {
+
+/// Saturating, NaN to 0: a float out of int64's range (or infinite) cast
+/// to an integer is undefined behaviour.
+int64_t saturatingInt64(double value) {
+  if (value != value)
+    return 0;
+  if (value >= 9.2233720368547758e18)
+    return INT64_MAX;
+  if (value <= -9.2233720368547758e18)
+    return INT64_MIN;
+  return static_cast<int64_t>(value);
+}
+
+} // namespace
+
 Literal::Literal(TensorType type)
     : type_(std::move(type)), bytes_(type_.numElements() * elementByteWidth(type_.elementType)) {}
 
@@ -49,17 +65,8 @@ int64_t Literal::getInt(int64_t i) const {
     return as<uint8_t>()[i];
   case ElementType::UI32:
     return as<uint32_t>()[i];
-  default: {
-    // Saturating, NaN to 0: never undefined behaviour on odd floats.
-    double value = getFloat(i);
-    if (value != value)
-      return 0;
-    if (value >= 9.2233720368547758e18)
-      return INT64_MAX;
-    if (value <= -9.2233720368547758e18)
-      return INT64_MIN;
-    return static_cast<int64_t>(value);
-  }
+  default:
+    return saturatingInt64(getFloat(i));
   }
 }
 
@@ -78,7 +85,7 @@ void Literal::setFloat(int64_t i, double value) {
     as<uint16_t>()[i] = floatToBfloat16(static_cast<float>(value));
     return;
   default:
-    setInt(i, static_cast<int64_t>(value));
+    setInt(i, saturatingInt64(value));
     return;
   }
 }

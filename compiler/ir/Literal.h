@@ -29,7 +29,8 @@ public:
   template <typename T> const T *as() const { return reinterpret_cast<const T *>(bytes_.data()); }
 
   /// Element access by linear index through the widest type of its kind;
-  /// f16/bf16 convert to and from float, integers wrap on store.
+  /// f16/bf16 convert to and from float, integers wrap on store; a float
+  /// read or stored as an integer saturates (NaN is 0).
   double getFloat(int64_t index) const;
   int64_t getInt(int64_t index) const; // integers and i1; ui32 zero-extends
   void setFloat(int64_t index, double value);

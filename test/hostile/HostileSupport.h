@@ -17,12 +17,19 @@ inline std::string hostileFile(const std::string &name, const std::string &text)
   return path;
 }
 
+// GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer).
+#if defined(__has_feature)
+#define SHARDGEN_HAS_FEATURE(x) __has_feature(x)
+#else
+#define SHARDGEN_HAS_FEATURE(x) 0
+#endif
+
 /// Shell words that keep the command within 2 GiB: ulimit's address-space
 /// limit, or, when the tool is built with AddressSanitizer (its shadow memory
 /// reserves terabytes of address space, so `ulimit -v` stops it at start-up),
 /// the sanitizer's own limits on one allocation and on resident memory.
 inline std::string smallMemoryPrefix() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || SHARDGEN_HAS_FEATURE(address_sanitizer)
   return "export ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:max_allocation_size_mb=2048:"
          "hard_rss_limit_mb=2048\";";
 #else
