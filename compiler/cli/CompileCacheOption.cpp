@@ -20,10 +20,7 @@ JitOptions cachedJitOptions(const ParsedArgs &args, const CustomCallFunctions &c
   };
   if (!folder.problem.empty())
     warn("not using the compile cache " + folder.refused + ": " + folder.problem);
-  JitOptions options = generatedCodeJitOptions(customCalls, folder.dir);
-  if (!folder.dir.empty())
-    options.cacheWarning = warn;
-  return options;
+  return generatedCodeJitOptions(customCalls, folder.dir, warn);
 }
 
 } // namespace shardgen::cli

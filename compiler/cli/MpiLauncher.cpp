@@ -59,6 +59,11 @@ void checkMpirunArgs(const std::vector<std::string> &mpirunArgs) {
     if (arg == ":")
       throw UsageError("--mpirun-args cannot hold ':' (mpirun's separator between programs): "
                        "shardgen starts one program");
+    // An application context file names the programs and their counts.
+    for (const char *option : {"--app", "-app"})
+      if (arg == option || arg.starts_with(std::string(option) + "="))
+        throw UsageError("--mpirun-args cannot hold '" + arg +
+                         "' (an application file of other programs): shardgen starts one program");
     for (const char *option : {"-np", "-n", "--np", "-c", "--n"})
       if (arg == option || arg.starts_with(std::string(option) + "="))
         throw UsageError("--mpirun-args cannot set the number of ranks ('" + arg +

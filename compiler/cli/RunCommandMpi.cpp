@@ -15,6 +15,8 @@
 #include "compiler/cli/RunCommand.h"
 #include "compiler/cli/RunTimings.h"
 #include "compiler/codegen/CodeGenerator.h"
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/partition/ProgramMesh.h"
 #include "compiler/partition/RankPieces.h"
 
 #ifdef SHARDGEN_HAVE_MPI
@@ -123,6 +125,18 @@ int runMpiRank(const ParsedArgs &args) {
   std::unique_ptr<driver::CustomCallLibrary> library = customCallLibraryFromArgs(args);
   CustomCallFunctions customCalls =
       atFile(path, [&] { return customCallFunctions(graph, library.get()); });
+  // The planned count comes from the environment mpirun was given: the
+  // mesh decides whether it can work (each rank runs the same number of
+  // devices), before any index divides by it.
+  const Mesh mesh = atFile(path, [&] { return programMesh(graph); });
+  if (mesh.numDevices() % world.size != 0) {
+    if (world.rank == 0)
+      std::cerr << "shardgen: rank 0: error: mpirun started " << world.size
+                << " rank(s), which do not divide the " << mesh.numDevices() << " devices of mesh @"
+                << escapedText(mesh.name) << "; let shardgen choose the count (--ranks)\n";
+    runtime::finalizeMpi();
+    return kInvalidInput;
+  }
   PropagationResult result = passes.propagate(graph, settings.strategy);
   SpmdProgram program = passes.partition(graph, result);
   GeneratedProgram generated = passes.generate(program);

@@ -61,7 +61,9 @@ std::vector<std::pair<std::string, std::string>> embeddedHeaders() {
 /// The runtime's entry points by linker name: computed once per process by
 /// compiling their addresses against the embedded runtime.h (or read from
 /// the compile cache in `cacheDir`, where that probe is cached).
-const std::map<std::string, void *> &runtimeSymbols(const std::string &cacheDir) {
+const std::map<std::string, void *> &
+runtimeSymbols(const std::string &cacheDir,
+               const std::function<void(const std::string &)> &cacheWarning) {
   static const std::map<std::string, void *> symbols = [&] {
 #define SHARDGEN_EXPRESSION(f) #f,
 #define SHARDGEN_ADDRESS(f) reinterpret_cast<void *>(f),
@@ -74,6 +76,7 @@ const std::map<std::string, void *> &runtimeSymbols(const std::string &cacheDir)
     options.includeDirs.push_back(std::string(kVirtualInclude));
     options.virtualFiles = embeddedHeaders();
     options.cacheDir = cacheDir;
+    options.cacheWarning = cacheWarning;
     std::vector<std::string> names =
         linkerNamesOf("#include \"shardgen/runtime.h\"\n", expressions, options);
     std::map<std::string, void *> table;
@@ -87,14 +90,16 @@ const std::map<std::string, void *> &runtimeSymbols(const std::string &cacheDir)
 } // namespace
 
 JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls,
-                                   const std::string &cacheDir) {
+                                   const std::string &cacheDir,
+                                   const std::function<void(const std::string &)> &cacheWarning) {
   JitOptions options;
   options.optLevel = 2;
   options.includeDirs.push_back(std::string(kVirtualInclude));
   options.virtualFiles = embeddedHeaders();
   options.cacheDir = cacheDir;
+  options.cacheWarning = cacheWarning;
   options.hostSymbols = baseHostSymbols();
-  const std::map<std::string, void *> &runtime = runtimeSymbols(cacheDir);
+  const std::map<std::string, void *> &runtime = runtimeSymbols(cacheDir, cacheWarning);
   options.hostSymbols.insert(runtime.begin(), runtime.end());
   for (const auto &[target, function] : customCalls)
     if (!options.hostSymbols.emplace(target, reinterpret_cast<void *>(function)).second)

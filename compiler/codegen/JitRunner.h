@@ -29,9 +29,12 @@ using CustomCallFunctions = std::map<std::string, shardgen_custom_call_fn>;
 /// its symbols the runtime's entry points, baseHostSymbols() and
 /// `customCalls`, nothing else. `cacheDir` (JitOptions::cacheDir, "" for
 /// none) also keeps the runtime's linker names, so a process whose program
-/// is cached runs no clang.
-JitOptions generatedCodeJitOptions(const CustomCallFunctions &customCalls = {},
-                                   const std::string &cacheDir = "");
+/// is cached runs no clang; `cacheWarning` (JitOptions::cacheWarning) hears
+/// of damaged entries there too.
+JitOptions
+generatedCodeJitOptions(const CustomCallFunctions &customCalls = {},
+                        const std::string &cacheDir = "",
+                        const std::function<void(const std::string &)> &cacheWarning = {});
 
 /// Runs a device function on every device of a mesh (runtime::launch, or
 /// runtime::launchMpi for this rank's devices).

@@ -1,6 +1,7 @@
 #include "compiler/ir/Diagnostic.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "compiler/ir/Utf8.h"
@@ -9,28 +10,28 @@ namespace shardgen {
 
 namespace {
 
-/// The code point of the 2- or 3-byte UTF-8 sequence at `i` when it is a
-/// control escapedText escapes (C1, bidi, line separators), else 0.
-unsigned escapedCodePoint(std::string_view text, size_t i, size_t &length) {
+/// Whether escapedText escapes code point `code`: the C1 controls, what
+/// reorders text or breaks lines (bidi marks, embeddings, overrides and
+/// isolates, U+2028/2029), and the format characters that print as nothing
+/// (soft hyphen, zero-width space and joiners, word joiner and invisible
+/// operators, the byte order mark, interlinear annotations, tags), by which
+/// "x\u200b" would read as "x".
+bool isEscapedCodePoint(uint32_t code) {
+  return (code >= 0x80 && code <= 0x9f) || code == 0xad || code == 0x061c || code == 0x180e ||
+         (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) ||
+         (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x206f) ||
+         code == 0xfeff || (code >= 0xfff9 && code <= 0xfffb) ||
+         (code >= 0xe0000 && code <= 0xe007f);
+}
+
+/// The code point of the valid UTF-8 sequence of `length` bytes at `i`.
+uint32_t codePointAt(std::string_view text, size_t i, size_t length) {
   auto at = [&](size_t k) { return static_cast<unsigned char>(text[i + k]); };
-  if (at(0) == 0xc2 && i + 1 < text.size() && at(1) >= 0x80 && at(1) <= 0x9f) {
-    length = 2; // U+0080..U+009F
-    return at(1);
-  }
-  if (at(0) == 0xd8 && i + 1 < text.size() && at(1) == 0x9c) {
-    length = 2; // U+061C ARABIC LETTER MARK
-    return 0x061c;
-  }
-  if (at(0) != 0xe2 || i + 2 >= text.size())
-    return 0;
-  unsigned code = ((at(0) & 0x0fu) << 12) | ((at(1) & 0x3fu) << 6) | (at(2) & 0x3fu);
-  if ((at(1) & 0xc0) != 0x80 || (at(2) & 0xc0) != 0x80)
-    return 0;
-  bool control = code == 0x200e || code == 0x200f ||   // LRM, RLM
-                 (code >= 0x2028 && code <= 0x202e) || // line/paragraph separators, embeddings
-                 (code >= 0x2066 && code <= 0x2069);   // isolates
-  length = 3;
-  return control ? code : 0;
+  static constexpr unsigned kLeadBits[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+  uint32_t code = at(0) & kLeadBits[length];
+  for (size_t k = 1; k < length; ++k)
+    code = (code << 6) | (at(k) & 0x3fu);
+  return code;
 }
 
 /// Whether byte `i` of `text` starts a character (is no UTF-8 continuation).
@@ -60,7 +61,7 @@ std::string escapedText(std::string_view text) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     auto byte = static_cast<unsigned char>(text[i]);
-    char escape[8];
+    char escape[12];
     size_t length = 0;
     if (byte == '\n') {
       out += "\\n";
@@ -71,8 +72,11 @@ std::string escapedText(std::string_view text) {
     } else if (byte < 0x20 || byte == 0x7f) {
       std::snprintf(escape, sizeof escape, "\\x%02x", byte);
       out += escape;
-    } else if (unsigned code = byte >= 0x80 ? escapedCodePoint(text, i, length) : 0) {
-      std::snprintf(escape, sizeof escape, "\\u%04x", code);
+    } else if (byte >= 0x80 && (length = utf8SequenceLength(text, i)) != 0 &&
+               isEscapedCodePoint(codePointAt(text, i, length))) {
+      const uint32_t code = codePointAt(text, i, length);
+      std::snprintf(escape, sizeof escape, code > 0xffff ? "\\U%08x" : "\\u%04x",
+                    static_cast<unsigned>(code));
       out += escape;
       i += length - 1;
     } else if (byte >= 0x80) {

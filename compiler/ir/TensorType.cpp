@@ -83,6 +83,8 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   TensorType type;
   // Dims are "<digits>x" groups; what remains is the element type.
   while (!body.empty() && body[0] >= '0' && body[0] <= '9') {
+    if (type.rank() == kMaxRank)
+      return bad("more than " + std::to_string(kMaxRank) + " dimensions");
     size_t x = body.find('x');
     if (x == std::string_view::npos)
       return bad("expected 'x' after a dimension");

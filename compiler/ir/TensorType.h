@@ -32,9 +32,16 @@ struct TensorType {
   bool operator==(const TensorType &) const = default;
 };
 
+/// The highest rank a written type may have. Every stage walks a tensor's
+/// dims, and the tools print values as arrays nested once per dim: a bound
+/// keeps that work and depth small whatever the input (real programs stay
+/// below 10; an op's inferred type is at most twice this).
+inline constexpr int64_t kMaxRank = 64;
+
 /// "tensor<8x16xf32>", "tensor<f32>".
 std::string printType(const TensorType &type);
-/// Parses MLIR's tensor type syntax; returns nullopt with `error` set on failure.
+/// Parses MLIR's tensor type syntax (at most kMaxRank dims); returns nullopt
+/// with `error` set on failure.
 std::optional<TensorType> parseType(std::string_view text, std::string *error);
 
 std::string printShape(const Shape &shape); // "8x16", "" for scalars

@@ -82,12 +82,12 @@ std::string temporaryName(const std::string &key) {
 } // namespace
 
 std::string encodeCacheEntry(const std::string &key, const CachedObject &entry) {
-  std::string bytes = std::string(kCacheFormat) + "\n" + key + "\n" +
-                      std::to_string(entry.definedSymbols.size()) + "\n";
+  std::string header = std::string(kCacheFormat) + "\n" + key + "\n" +
+                       std::to_string(entry.definedSymbols.size()) + "\n";
   for (const std::string &symbol : entry.definedSymbols)
-    bytes += symbol + "\n";
-  bytes += std::to_string(entry.object.size()) + "\n" + sha256Hex(entry.object) + "\n";
-  return bytes + entry.object;
+    header += symbol + "\n";
+  header += std::to_string(entry.object.size()) + "\n";
+  return header + sha256Hex(header + entry.object) + "\n" + entry.object;
 }
 
 std::optional<CachedObject> decodeCacheEntry(const std::string &bytes, const std::string &key,
@@ -118,14 +118,20 @@ std::optional<CachedObject> decodeCacheEntry(const std::string &bytes, const std
     entry.definedSymbols.emplace_back(line);
   }
   std::string_view checksum;
-  if (!takeCount(text, at, objectSize) || !takeLine(text, at, checksum) ||
-      objectSize != text.size() - at) {
+  if (!takeCount(text, at, objectSize)) {
     problem = "it is truncated or has a damaged size";
     return std::nullopt;
   }
+  const size_t headerEnd = at;
+  if (!takeLine(text, at, checksum) || objectSize != text.size() - at) {
+    problem = "it is truncated or has a damaged size";
+    return std::nullopt;
+  }
+  // The checksum covers the header too: a damaged symbol list would
+  // otherwise pass and fail only when a later module links against it.
   entry.object.assign(text.substr(at));
-  if (sha256Hex(entry.object) != checksum) {
-    problem = "its object does not match its checksum";
+  if (sha256Hex(std::string(text.substr(0, headerEnd)) + entry.object) != checksum) {
+    problem = "it does not match its checksum";
     return std::nullopt;
   }
   return entry;
@@ -193,6 +199,12 @@ std::optional<CachedObject> CacheFolder::read(const std::string &key, std::strin
   else
     problem += "; cannot remove it: " + std::string(std::strerror(errno));
   return std::nullopt;
+}
+
+std::string CacheFolder::damagedEntryWarning(const std::string &key,
+                                             const std::string &problem) const {
+  return "compile cache entry " + path_ + "/" + entryName(key) + " is damaged (" + problem +
+         "); compiling again";
 }
 
 void CacheFolder::write(const std::string &key, const CachedObject &entry) const {

@@ -2,9 +2,9 @@
 // what they are for; docs/compile-cache.md who must own what).
 //
 // An entry is one file, <folder>/<key>.obj: a header (format, the key again,
-// the module's defined symbols, the object's size and SHA-256) and the
-// object. Entries are written to a temporary file and renamed into place, so
-// concurrent compiles never see half an entry.
+// the module's defined symbols, the object's size, and the SHA-256 of all
+// that and the object) and the object. Entries are written to a temporary file and renamed into
+// place, so concurrent compiles never see half an entry.
 //
 // The folder is a security boundary (objects found there are executed): it
 // is opened once, its owner and mode are checked on the open descriptor, and
@@ -24,7 +24,7 @@ namespace shardgen::jit {
 
 /// The first line of every entry; bump when the layout or what goes into
 /// the key changes.
-inline constexpr const char *kCacheFormat = "shardgen-jit-object-v1";
+inline constexpr const char *kCacheFormat = "shardgen-jit-object-v2";
 
 struct CachedObject {
   /// The symbols the module defines (what compileCpp materializes).
@@ -64,6 +64,9 @@ public:
   /// removed, or why it could not be; empty when another process removed
   /// it first).
   std::optional<CachedObject> read(const std::string &key, std::string &problem) const;
+  /// What to warn of when read() found `key` damaged: "compile cache entry
+  /// <folder>/<key>.obj is damaged (<problem>); compiling again".
+  std::string damagedEntryWarning(const std::string &key, const std::string &problem) const;
   /// Stores the entry; best effort (a full disk or a read-only folder just
   /// means the next compile misses too).
   void write(const std::string &key, const CachedObject &entry) const;

@@ -238,8 +238,15 @@ std::unique_ptr<jit::CacheFolder> openCache(const JitOptions &options) {
   return folder;
 }
 
-/// The first line of `text` (LLVM's errors may run over several).
-std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
+/// Why a module did not link, in one line: the summary and, when that
+/// ends in ':', the first line of the diagnostics (LLVM's errors may run
+/// over several).
+std::string oneLineReason(const JitError &error) {
+  std::string reason = error.what();
+  if (!reason.empty() && reason.back() == ':')
+    reason += " " + error.diagnostics();
+  return reason.substr(0, reason.find('\n'));
+}
 
 /// One translation unit's way through clang and the code generator (or
 /// the cache), on a worker thread.
@@ -267,8 +274,7 @@ void compileUnit(UnitWork &work, const JitOptions &options, const jit::CacheFold
       if (!work.skipCache)
         cached = cache->read(work.key, problem);
       if (!problem.empty())
-        warnAboutCache(options, "compile cache entry " + cache->path() + "/" + work.key +
-                                    ".obj is damaged (" + problem + "); compiling again");
+        warnAboutCache(options, cache->damagedEntryWarning(work.key, problem));
       if (cached) {
         work.compiled.object = std::move(*cached);
         work.fromCache = true;
@@ -476,7 +482,7 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
       bool cached = work[u].fromCache;
       if (cached && cache->remove(work[u].key))
         warnAboutCache(options, "compile cache entry " + cache->path() + "/" + work[u].key +
-                                    ".obj could not be loaded (" + firstLine(error.what()) +
+                                    ".obj could not be loaded (" + oneLineReason(error) +
                                     "; removed it); compiling again");
       work[u] = UnitWork{};
       work[u].unit = &units[u];

@@ -63,6 +63,8 @@ std::vector<std::string> linkerNamesOf(const std::string &prelude,
     key = cacheKey(source, kProbeFile, probeOptions);
     std::string problem; // a damaged entry is removed; the probe runs again
     std::optional<CachedObject> cached = cache->read(key, problem);
+    if (!problem.empty() && options.cacheWarning)
+      options.cacheWarning(cache->damagedEntryWarning(key, problem));
     if (cached && cached->object.empty() && cached->definedSymbols.size() == functions.size())
       return cached->definedSymbols;
   }

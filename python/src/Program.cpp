@@ -64,11 +64,11 @@ ProgramHandle::ProgramHandle(std::shared_ptr<GraphHandle> source, CustomCallSour
       verifySpmdCoherence(*program_);
     generated_ = passes.generate(*program_);
   });
-  JitOptions jitOptions = generatedCodeJitOptions(functions_, cacheDir);
   // What the JIT says of the cache (an unfit folder, a damaged entry
   // removed), warned once the GIL is held again.
   std::vector<std::string> cacheWarnings;
-  jitOptions.cacheWarning = [&](const std::string &message) { cacheWarnings.push_back(message); };
+  JitOptions jitOptions = generatedCodeJitOptions(
+      functions_, cacheDir, [&](const std::string &message) { cacheWarnings.push_back(message); });
   compiled_ = passes.jit(*program_, generated_, jitOptions);
   if (!cacheWarnings.empty()) {
     py::gil_scoped_acquire acquire;

@@ -3,8 +3,10 @@
 // stores a good entry and says so in one warning line; it never exits 4 and
 // never hangs. Entries tried: a FIFO (open would block), a symlink to
 // /dev/zero (read would never end), a directory, a sparse 2 GiB file, random
-// bytes, a truncated entry, and a valid header and checksum around a damaged
-// object (the JIT cannot load it). Time limits are the harness's.
+// bytes, a truncated entry, a changed symbol in the runtime's linker-name
+// probe (whose list later modules link against), and a valid header and
+// checksum around a damaged object (the JIT cannot load it). Time limits are
+// the harness's.
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -81,20 +83,29 @@ size_t countLines(const std::string &text, const std::string &needle) {
   return count;
 }
 
-/// A cache holding what `damage` makes of the clean run's entry (given its
-/// path and good bytes); runs and checks: exit 0, the clean run's outputs,
-/// one warning line holding `reason`, and the good entry in its place.
+/// Which entry of the clean run a case damages.
+enum class Damaged { Program, Probe };
+
+/// A cache holding what `damage` makes of one of the clean run's entries
+/// (given its path and good bytes) and the other one intact; runs and
+/// checks: exit 0, the clean run's outputs, one warning line holding
+/// `reason`, and the good entry in its place.
 void checkDamagedEntry(const std::string &reason,
-                       const std::function<void(const fs::path &, const std::string &)> &damage) {
+                       const std::function<void(const fs::path &, const std::string &)> &damage,
+                       Damaged which = Damaged::Program) {
   const CleanRun &clean = cleanRun();
   Cache cache;
   fs::create_directory(cache.folder);
   fs::permissions(cache.folder, fs::perms::owner_all);
-  const fs::path probe = fs::path(cache.folder) / clean.probeName;
-  writeFile(probe.string(), clean.probe);
-  fs::permissions(probe, fs::perms::owner_read | fs::perms::owner_write);
-  const fs::path entry = fs::path(cache.folder) / clean.entryName;
-  damage(entry, clean.entry);
+  const bool probeDamaged = which == Damaged::Probe;
+  const fs::path entry =
+      fs::path(cache.folder) / (probeDamaged ? clean.probeName : clean.entryName);
+  const fs::path intact =
+      fs::path(cache.folder) / (probeDamaged ? clean.entryName : clean.probeName);
+  const std::string &good = probeDamaged ? clean.probe : clean.entry;
+  writeFile(intact.string(), probeDamaged ? clean.entry : clean.probe);
+  fs::permissions(intact, fs::perms::owner_read | fs::perms::owner_write);
+  damage(entry, good);
 
   ToolResult damaged = cache.run();
   INFO(reason, ": ", damaged.err);
@@ -107,7 +118,7 @@ void checkDamagedEntry(const std::string &reason,
   CHECK(damaged.err.find(reason) != std::string::npos);
   REQUIRE(cache.entries().size() == 2); // rebuilt, no temporary file left
   CHECK(fs::is_regular_file(fs::symlink_status(entry)));
-  CHECK(readFile(entry.string()) == clean.entry);
+  CHECK(readFile(entry.string()) == good);
 }
 
 /// The entry's bytes with its object replaced by `object` (header and
@@ -156,11 +167,25 @@ TEST_CASE("random bytes, a truncated entry and a changed object are misses") {
                     [](const fs::path &entry, const std::string &good) {
                       writeFile(entry.string(), good.substr(0, good.size() - 1000));
                     });
-  checkDamagedEntry("its object does not match its checksum",
+  checkDamagedEntry("it does not match its checksum; removed it",
                     [](const fs::path &entry, std::string good) {
                       good[good.size() - 500] ^= 0x40;
                       writeFile(entry.string(), good);
                     });
+}
+
+TEST_CASE("a changed symbol in the linker-name probe's entry is a miss, not exit 4") {
+  // The probe's entry has no object: its symbol list is all it holds, and
+  // later modules link against it (the checksum covers the header too).
+  checkDamagedEntry(
+      "it does not match its checksum; removed it",
+      [](const fs::path &entry, std::string good) {
+        size_t symbol = good.find("\n_Z");
+        REQUIRE(symbol != std::string::npos);
+        good[symbol + 5] ^= 0x01;
+        writeFile(entry.string(), good);
+      },
+      Damaged::Probe);
 }
 
 TEST_CASE("a damaged object inside a valid header and checksum is a miss, not exit 4") {

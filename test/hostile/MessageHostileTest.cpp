@@ -49,6 +49,17 @@ TEST_CASE("bidi and other controls in a name are escaped") {
   CHECK(checkFile(accents).err.find("unknown value \"caf\xc3\xa9\"") != std::string::npos);
 }
 
+TEST_CASE("characters that print as nothing in a name are escaped") {
+  // Soft hyphen, zero-width space, joiner, word joiner, byte order mark,
+  // an interlinear annotation anchor and a tag (a surrogate pair in JSON).
+  std::string file =
+      hostileFile("invisible.json",
+                  graphUsing("x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\udb40\\udc41s"));
+  ToolResult result = checkFile(file);
+  CHECK(result.err == file + ":/ops/0/operands/0: error: unknown value "
+                             "\"x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\U000e0041s\"\n");
+}
+
 TEST_CASE("bytes that are not UTF-8 are shown by their code") {
   // The JSON reader echoes what it read last: a stray 0x9b (CSI to an 8-bit
   // terminal) and 0xff come out as \x9b and \xff, a file name's bytes too.

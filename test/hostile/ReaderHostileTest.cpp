@@ -14,7 +14,9 @@
 //   name_1, name_2, ...: quadratic);
 // - `import` writing only what `check` then reads;
 // - MLIR attributes nested a million levels deep (the parser's own limit);
-// - bytes that are not UTF-8 (import failed writing JSON: exit 4).
+// - bytes that are not UTF-8 (import failed writing JSON: exit 4);
+// - a tensor of rank 50,000 (eval printed it recursing once per dim:
+//   SIGSEGV; show took quadratic time): ranks past kMaxRank are refused.
 
 #include <doctest/doctest.h>
 
@@ -71,6 +73,32 @@ TEST_CASE("a 50,000-character custom_call target is checked without recursion") 
   ToolResult bad = runShardgenWithin(
       60, "check '" + hostileFile("bad.json", customCallGraph(notIdentifier)) + "'");
   checkResult(bad, 1, "is not a C identifier");
+}
+
+TEST_CASE("a type of rank 50,000 is refused by every command, rank 64 is not") {
+  auto negateOf = [](const std::string &type) {
+    return R"({"format": "shardgen-graph", "version": 1, "name": "r", "meshes": [],
+      "inputs": [{"name": "x", "type": ")" +
+           type + R"("}], "ops": [{"op": "negate", "operands": ["x"], "result": "y"}],
+      "outputs": [{"value": "y"}]})";
+  };
+  auto typeOfRank = [](size_t rank) {
+    std::string type = "tensor<";
+    for (size_t i = 0; i < rank; ++i)
+      type += "1x";
+    return type + "f32>";
+  };
+  std::string huge = hostileFile("rank.json", negateOf(typeOfRank(50000)));
+  for (const char *command : {"check", "eval", "run", "show", "explain"}) {
+    CAPTURE(command);
+    std::string args = std::string(command) == "explain" ? " y" : "";
+    ToolResult result = runShardgenWithin(30, std::string(command) + " '" + huge + "'" + args);
+    checkResult(result, 1, "/inputs/0/type: error: invalid tensor type \"tensor<1x1x1x");
+    CHECK(result.err.find("... more than 64 dimensions") != std::string::npos);
+    CHECK(result.err.size() < 1000);
+  }
+  std::string highest = hostileFile("rank64.json", negateOf(typeOfRank(64)));
+  checkResult(runShardgenWithin(60, "eval '" + highest + "'"), 0, "");
 }
 
 TEST_CASE("JSON nested past the limit inside shardgen.metadata is refused, not recursed into") {

@@ -2,6 +2,7 @@
 // table binds them by declaration; with a cache folder the answer is kept
 // there and read back by the next call, which then runs no clang (what lets
 // a `shardgen run` whose program is cached start without a clang parse).
+#include "compiler/jit/CacheFolder.h"
 #include "compiler/jit/JitCompiler.h"
 
 #include <doctest/doctest.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,10 +60,14 @@ TEST_CASE("linkerNamesOf with a cache folder answers the next call from there") 
     std::ifstream in(entries[0], std::ios::binary);
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
-  size_t at = text.find("\nplain\n");
-  REQUIRE(at != std::string::npos);
-  text.replace(at, 7, "\nplaiN\n");
-  std::ofstream(entries[0], std::ios::binary | std::ios::trunc) << text;
+  std::string key = entries[0].stem().string(), problem;
+  std::optional<jit::CachedObject> entry = jit::decodeCacheEntry(text, key, problem);
+  REQUIRE_MESSAGE(entry, problem);
+  REQUIRE(entry->definedSymbols.size() == 3);
+  REQUIRE(entry->definedSymbols[2] == "plain");
+  entry->definedSymbols[2] = "plaiN";
+  std::ofstream(entries[0], std::ios::binary | std::ios::trunc)
+      << jit::encodeCacheEntry(key, *entry);
   std::vector<std::string> cached = linkerNamesOf(kPrelude, kFunctions, options);
   REQUIRE(cached.size() == 3);
   CHECK(cached[2] == "plaiN");

@@ -3,9 +3,11 @@
 # it (issue 27). Each case: the setup, the command, the exit code and
 # message expected; every command runs under timeout(1) (a hang fails), and
 # ctest's TIMEOUT bounds the whole.
-#  - mpirun started with another number of ranks than planned: every rank
-#    checks before touching a piece (was SIGFPE/SIGSEGV in piecesByRank);
-#  - --mpirun-args setting the rank count or a second program: refused;
+#  - mpirun started with another number of ranks than planned, or a plan
+#    the mesh cannot take: every rank checks before touching a piece (was
+#    SIGFPE/SIGSEGV in piecesByRank);
+#  - --mpirun-args setting the rank count, a second program or an
+#    application file: refused;
 #  - mpirun failing on its own (no hostfile, a program it cannot start):
 #    its message and exit 1 (was exit 1/132 and nothing with --quiet);
 #  - a graph and an output folder named ':' (mpirun's program separator);
@@ -48,6 +50,14 @@ for np in 2 8; do
     mpirun "${root[@]}" --oversubscribe -np "$np" --mca btl self,vader \
     -x SHARDGEN_MPI_RANK=4 "$shardgen" run "$graph" --backend mpi
 done
+# A plan the world matches but the mesh cannot take (8 ranks for 4 devices,
+# as an application file given to mpirun could make): refused before any
+# index divides by it (was SIGFPE in every rank).
+expect 1 "shardgen: rank 0: error: mpirun started 8 rank(s), which do not divide the 4 devices of mesh @" \
+  mpirun "${root[@]}" --oversubscribe -np 8 --mca btl self,vader \
+  -x SHARDGEN_MPI_RANK=8 "$shardgen" run "$graph" --backend mpi
+expect 2 "--mpirun-args cannot hold '--app' (an application file of other programs)" \
+  "$shardgen" run "$graph" --backend mpi --mpirun-args "--app $work/appfile"
 expect 2 "--mpirun-args cannot set the number of ranks ('-np'): use --ranks N" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "-np 8"
 expect 2 "--mpirun-args cannot hold ':'" \
