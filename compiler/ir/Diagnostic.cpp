@@ -62,7 +62,6 @@ std::string escapedText(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     auto byte = static_cast<unsigned char>(text[i]);
     char escape[12];
-    size_t length = 0;
     if (byte == '\n') {
       out += "\\n";
     } else if (byte == '\t') {
@@ -72,8 +71,8 @@ std::string escapedText(std::string_view text) {
     } else if (byte < 0x20 || byte == 0x7f) {
       std::snprintf(escape, sizeof escape, "\\x%02x", byte);
       out += escape;
-    } else if (byte >= 0x80 && (length = utf8SequenceLength(text, i)) != 0 &&
-               isEscapedCodePoint(codePointAt(text, i, length))) {
+    } else if (const size_t length = byte >= 0x80 ? utf8SequenceLength(text, i) : 0;
+               length != 0 && isEscapedCodePoint(codePointAt(text, i, length))) {
       const uint32_t code = codePointAt(text, i, length);
       std::snprintf(escape, sizeof escape, code > 0xffff ? "\\U%08x" : "\\u%04x",
                     static_cast<unsigned>(code));

@@ -19,6 +19,8 @@
 #include <string>
 #include <system_error>
 
+#include "compiler/ir/InputError.h"
+
 #ifndef SHARDGEN_JIT_MODULE_FROM_BINDIR
 #define SHARDGEN_JIT_MODULE_FROM_BINDIR "../lib/shardgen"
 #endif
@@ -57,7 +59,12 @@ const Backend &loadBackend() {
     auto *entry = reinterpret_cast<BackendEntry *>(loadModuleEntry(path, kBackendEntryName));
     return checked(entry(), path.string());
   }
-  throw JitError("cannot find the JIT module (shardgen's clang and LLVM part) at " + tried, "");
+  // Not a bug in shardgen: a binary copied away from its build tree or
+  // installation (exit 1 with what to do, not an internal error).
+  throw InputError("shardgen", "cannot find the JIT module (shardgen's clang and LLVM part) at " +
+                                   tried +
+                                   ": run shardgen from its build tree or where `cmake --install` "
+                                   "put it, not a copy of the binary alone");
 }
 
 /// Loaded once per process; a failure is thrown again at the next use.

@@ -34,8 +34,9 @@ std::string userSlot(const PropagationGraph &pg, const Tensor &tensor) {
 
 class Explainer {
 public:
-  Explainer(const Graph &graph, const PropagationGraph &pg, PropagationStrategy strategy)
-      : graph_(graph), pg_(pg), strategy_(strategy) {}
+  Explainer(const Graph &graph, const PropagationGraph &pg, PropagationStrategy strategy,
+            size_t maxOriginSteps)
+      : graph_(graph), pg_(pg), strategy_(strategy), maxOriginSteps_(maxOriginSteps) {}
 
   std::string explain(int64_t tensor) {
     const Tensor &target = pg_.tensors[tensor];
@@ -69,7 +70,12 @@ private:
 
   void originChain(int64_t tensor) {
     std::set<int64_t> seen;
-    while (tensor >= 0 && seen.insert(tensor).second) {
+    for (size_t steps = 0; tensor >= 0 && seen.insert(tensor).second; ++steps) {
+      if (steps == maxOriginSteps_) {
+        out_ << "  ... and on from " << name(tensor)
+             << " (shardgen explain gives the whole chain)\n";
+        return;
+      }
       const Tensor &current = pg_.tensors[tensor];
       const Origin &origin = current.origin;
       out_ << "  " << name(tensor) << " " << shardingText(pg_.stateOf(tensor)) << ": ";
@@ -346,6 +352,7 @@ private:
   const Graph &graph_;
   const PropagationGraph &pg_;
   PropagationStrategy strategy_;
+  size_t maxOriginSteps_;
   std::ostringstream out_;
 };
 
@@ -361,7 +368,8 @@ std::string explainValue(const Graph &graph, const PropagationResult &result,
   fail("", "no value named \"" + valueName + "\" in the graph");
 }
 
-std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value) {
+std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value,
+                         size_t maxOriginSteps) {
   if (!result.state)
     fail("", "no propagation result to explain");
   const PropagationGraph &pg = *result.state;
@@ -370,11 +378,13 @@ std::string explainValue(const Graph &graph, const PropagationResult &result, Va
   if (pg.valueTensor[value] < 0)
     fail("", "\"" + graph.values[value].name +
                  "\" is a scalar in an op's body: it has no sharding to explain");
-  if (!result.spread || firstDistributionPointer(graph).empty())
-    return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]);
+  // No per-value lists: the graph has no distributions (a scan of the
+  // graph here, per value, made `show` quadratic in the outputs).
+  if (!result.spread || result.spread->distributions.empty())
+    return Explainer(graph, pg, result.strategy, maxOriginSteps).explain(pg.valueTensor[value]);
   if (result.distributionOf(value))
     return explainDistribution(graph, *result.spread, value);
-  return Explainer(graph, pg, result.strategy).explain(pg.valueTensor[value]) +
+  return Explainer(graph, pg, result.strategy, maxOriginSteps).explain(pg.valueTensor[value]) +
          explainDistribution(graph, *result.spread, value);
 }
 

@@ -6,6 +6,7 @@
 //
 // The graph must be verified (every value's type known).
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -112,7 +113,11 @@ void applyPropagationShardyForm(Graph &graph, const PropagationResult &result);
 /// value does not exist.
 std::string explainValue(const Graph &graph, const PropagationResult &result,
                          const std::string &valueName);
-/// The same for one value (names inside manual bodies may repeat outer names).
-std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value);
+/// The same for one value (names inside manual bodies may repeat outer names),
+/// with at most `maxOriginSteps` lines of the origin chain and then one
+/// saying it goes on (`show` explains every value of a page: whole chains
+/// would make the page grow with the square of a chain's length).
+std::string explainValue(const Graph &graph, const PropagationResult &result, ValueId value,
+                         size_t maxOriginSteps = SIZE_MAX);
 
 } // namespace shardgen

@@ -13,6 +13,9 @@ std::string shardingText(const TensorSharding &sharding) {
   return sharding.meshName.empty() ? "replicated (no mesh)" : printSharding(sharding);
 }
 
+/// Origin steps a value's explanation shows (every value of a page has one).
+constexpr size_t kMaxOriginStepsShown = 16;
+
 TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId value,
                     const ShardLayout &layout) {
   const Value &v = graph.value(value);
@@ -22,7 +25,7 @@ TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId
   view.pointer = v.pointer();
   view.type = graph.type(value);
   view.bodyLocal = v.region != &graph.main;
-  view.explanation = explainValue(graph, result, value);
+  view.explanation = explainValue(graph, result, value, kMaxOriginStepsShown);
   view.blocks = mapBlocks(layout);
   return view;
 }

@@ -3,6 +3,8 @@
 // LLVM, `run` loads the JIT modules from beside the binary only, never from
 // LD_LIBRARY_PATH or the working directory (compiler/jit/JitLoader.cpp), and
 // a run whose program is in the compile cache loads LLVM but not clang.
+#include <sys/wait.h>
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -101,6 +103,25 @@ TEST_CASE("run loads the JIT module beside the binary, not from LD_LIBRARY_PATH 
         std::string::npos);
   CHECK(log.files.find("file=" + planted + "/libshardgen-jit") == std::string::npos);
   CHECK(loadsLlvm(log.files));
+}
+
+TEST_CASE("a copy of the binary without its JIT module says so and exits 1, not 4") {
+  // An installation problem, not a bug in shardgen: what to do, exit 1.
+  std::string folder = makeTempDir();
+  fs::copy_file(SHARDGEN_BINARY, folder + "/shardgen");
+  const std::string command = "'" + folder + "/shardgen' run '" + kSamples +
+                              "mlp.json' --no-cache -o '" + folder + "/out' 2>'" + folder +
+                              "/err' >/dev/null";
+  const int status = std::system(command.c_str());
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  ToolResult result;
+  result.err = readFile(folder + "/err");
+  CHECK(result.err.find("\nshardgen: error: cannot find the JIT module (shardgen's clang and "
+                        "LLVM part) at " +
+                        folder + "/libshardgen-jit.so") != std::string::npos);
+  CHECK(result.err.find("not a copy of the binary alone") != std::string::npos);
+  CHECK_FALSE(fs::exists(folder + "/out"));
 }
 
 TEST_CASE("a run whose program is in the compile cache loads LLVM but not clang") {
