@@ -30,6 +30,16 @@ std::string fiveSplats() {
   return text + "  return %c4 : tensor<536870912xf32>\n}\n";
 }
 
+/// One negate whose result is each of `count` outputs.
+std::string manyOutputs(int count) {
+  std::string text = R"({"format": "shardgen-graph", "version": 1, "name": "outputs",
+  "meshes": [], "inputs": [{"name": "a", "type": "tensor<2xf32>"}],
+  "ops": [{"op": "negate", "operands": ["a"], "result": "b"}], "outputs": [)";
+  for (int i = 0; i < count; ++i)
+    text += std::string(i ? ", " : "") + "{\"value\": \"b\"}";
+  return text + "]}";
+}
+
 } // namespace
 
 TEST_CASE("five 2 GiB splats are read, checked and compiled without being expanded") {
@@ -78,12 +88,7 @@ TEST_CASE("splat constants compute as the dense ones in eval and run") {
 }
 
 TEST_CASE("a graph of 20,000 outputs runs, compiles and evaluates in seconds") {
-  std::string text = R"({"format": "shardgen-graph", "version": 1, "name": "outputs",
-  "meshes": [], "inputs": [{"name": "a", "type": "tensor<2xf32>"}],
-  "ops": [{"op": "negate", "operands": ["a"], "result": "b"}], "outputs": [)";
-  for (int i = 0; i < 20000; ++i)
-    text += std::string(i ? ", " : "") + "{\"value\": \"b\"}";
-  std::string graph = hostileFile("outputs.json", text + "]}");
+  std::string graph = hostileFile("outputs.json", manyOutputs(20000));
   // Each takes seconds (run: compiling the 20,000 copies); the limits only
   // catch the quadratic paths (minutes before). The outputs are printed:
   // 20,000 files would time the file system.
@@ -122,12 +127,7 @@ TEST_CASE("show --html on a chain of 4,000 ops writes a page linear in it") {
 TEST_CASE("show on a graph of 100,000 outputs takes seconds") {
   // Every value's explanation scanned the graph for distributions: 4.9 s
   // for 20,000 outputs, minutes for these.
-  std::string text = R"({"format": "shardgen-graph", "version": 1, "name": "outputs",
-  "meshes": [], "inputs": [{"name": "a", "type": "tensor<2xf32>"}],
-  "ops": [{"op": "negate", "operands": ["a"], "result": "b"}], "outputs": [)";
-  for (int i = 0; i < 100000; ++i)
-    text += std::string(i ? ", " : "") + "{\"value\": \"b\"}";
-  std::string graph = hostileFile("outputs.json", text + "]}");
+  std::string graph = hostileFile("outputs.json", manyOutputs(100000));
   ToolResult show = runShardgenWithin(60, "show '" + graph + "'");
   checkResult(show, 0, "");
   CHECK(show.out.find("output 99999") != std::string::npos);
