@@ -64,6 +64,11 @@ void checkMpirunArgs(const std::vector<std::string> &mpirunArgs) {
       if (arg == option || arg.starts_with(std::string(option) + "="))
         throw UsageError("--mpirun-args cannot hold '" + arg +
                          "' (an application file of other programs): shardgen starts one program");
+    // mpirun would print and exit 0 without starting the program.
+    for (const char *option : {"--version", "-V", "--help", "-h", "-help"})
+      if (arg == option)
+        throw UsageError("--mpirun-args cannot hold '" + arg +
+                         "' (mpirun would answer it instead of running the program)");
     for (const char *option : {"-np", "-n", "--np", "-c", "--n"})
       if (arg == option || arg.starts_with(std::string(option) + "="))
         throw UsageError("--mpirun-args cannot set the number of ranks ('" + arg +

@@ -12,16 +12,26 @@ namespace {
 
 /// Whether escapedText escapes code point `code`: the C1 controls, what
 /// reorders text or breaks lines (bidi marks, embeddings, overrides and
-/// isolates, U+2028/2029), and the format characters that print as nothing
+/// isolates, U+2028/2029), and what prints as nothing or as a plain space
 /// (soft hyphen, zero-width space and joiners, word joiner and invisible
-/// operators, the byte order mark, interlinear annotations, tags), by which
-/// "x\u200b" would read as "x".
+/// operators, the byte order mark, interlinear annotations, tags, variation
+/// selectors, fillers, the grapheme joiner, format controls of other
+/// scripts, and the spaces that are not U+0020), by which "x\u200b" or
+/// "x\u00a0" would read as "x" or "x ". Combining marks print (as accents)
+/// and stay.
 bool isEscapedCodePoint(uint32_t code) {
-  return (code >= 0x80 && code <= 0x9f) || code == 0xad || code == 0x061c || code == 0x180e ||
-         (code >= 0x200b && code <= 0x200f) || (code >= 0x2028 && code <= 0x202e) ||
-         (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x206f) ||
-         code == 0xfeff || (code >= 0xfff9 && code <= 0xfffb) ||
-         (code >= 0xe0000 && code <= 0xe007f);
+  static constexpr uint32_t kRanges[][2] = {
+      {0x80, 0xa0},       {0xad, 0xad},       {0x034f, 0x034f},   {0x061c, 0x061c},
+      {0x115f, 0x1160},   {0x17b4, 0x17b5},   {0x180b, 0x180f},   {0x2000, 0x200f},
+      {0x2028, 0x202f},   {0x205f, 0x206f},   {0x2800, 0x2800},   {0x3000, 0x3000},
+      {0x3164, 0x3164},   {0xfe00, 0xfe0f},   {0xfeff, 0xfeff},   {0xffa0, 0xffa0},
+      {0xfff9, 0xfffb},   {0x13430, 0x1343f}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},
+      {0xe0000, 0xe0fff},
+  };
+  for (const auto &range : kRanges)
+    if (code >= range[0] && code <= range[1])
+      return true;
+  return false;
 }
 
 /// The code point of the valid UTF-8 sequence of `length` bytes at `i`.

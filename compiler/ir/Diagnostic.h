@@ -12,9 +12,10 @@ namespace shardgen {
 /// `text` safe to print on a terminal: the ASCII controls and DEL as \n,
 /// \t, \r or \xHH (\x00 for a NUL), the C1 controls as \u0080..\u009f, the
 /// Unicode controls that reorder or break lines (bidi embeddings, overrides
-/// and isolates, LRM/RLM/ALM, U+2028/2029) as \u202e etc., and the format
-/// characters that print as nothing (U+00AD, U+200B..U+200D, U+2060..U+2064,
-/// U+FEFF, U+FFF9..U+FFFB, tags as \U000e0041), so text from the input can
+/// and isolates, LRM/RLM/ALM, U+2028/2029) as \u202e etc., and what prints
+/// as nothing or as a plain space (U+00A0, U+00AD, U+200B..U+200D,
+/// U+2060..U+2064, U+FEFF, variation selectors, fillers, tags as
+/// \U000e0041: Diagnostic.cpp lists them), so text from the input can
 /// neither move the cursor, fake a line of output, display reversed nor hide
 /// in a name. Other bytes are kept as they are.
 std::string escapedText(std::string_view text);

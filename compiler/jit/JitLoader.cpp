@@ -37,7 +37,8 @@ namespace {
 const Backend &checked(const Backend *backend, const std::string &where) {
   if (!backend || backend->abi != kBackendAbi || backend->optionsSize != sizeof(JitOptions) ||
       backend->sourceSize != sizeof(JitSource))
-    throw JitError("the JIT module " + where + " belongs to another build of shardgen", "");
+    throw InputError("shardgen",
+                     "the JIT module " + where + " belongs to another build of shardgen");
   return *backend;
 }
 

@@ -16,7 +16,10 @@ std::filesystem::path ownFolder();
 
 /// Loads the shared module at `path` (an absolute path: nothing is
 /// searched; RTLD_NOW | RTLD_LOCAL) and returns its function `entryName`.
-/// Throws JitError when it cannot be loaded or lacks the function.
+/// The module and every folder above it must belong to root or this user
+/// and be writable by no one else (sticky folders excepted), as the program
+/// itself would. Throws InputError (an installation problem: exit 1) when it
+/// is not fit, cannot be loaded or lacks the function.
 void *loadModuleEntry(const std::filesystem::path &path, const char *entryName);
 
 } // namespace shardgen::jit

@@ -58,7 +58,15 @@ std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
   if (isCollective(op.kind))
     verifyCollectivePlacement(context);
   verifyArity(context);
-  return kTypeRules[static_cast<size_t>(op.kind)](context);
+  std::vector<TensorType> types = kTypeRules[static_cast<size_t>(op.kind)](context);
+  // Written types are refused past kMaxRank when parsed; an inferred one
+  // (dot_general adds its operands' free dims) is held to the same bound,
+  // or a chain of such ops doubles the rank at each step.
+  for (size_t i = 0; i < types.size(); ++i)
+    if (types[i].rank() > kMaxRank)
+      fail(resultTypePointer(op, i), "the result would have " + std::to_string(types[i].rank()) +
+                                         " dimensions, more than " + std::to_string(kMaxRank));
+  return types;
 }
 
 void checkDeclaredTypes(const Op &op, const std::vector<TensorType> &inferred) {

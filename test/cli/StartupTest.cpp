@@ -124,6 +124,35 @@ TEST_CASE("a copy of the binary without its JIT module says so and exits 1, not 
   CHECK_FALSE(fs::exists(folder + "/out"));
 }
 
+TEST_CASE("a JIT module others may write to, or not one, is not loaded: exit 1") {
+  // A copy of the binary in <dir>/bin finds <dir>/lib/shardgen/ (the
+  // installed layout): a module planted there by another user would run.
+  std::string folder = makeTempDir();
+  fs::create_directories(folder + "/bin");
+  fs::create_directories(folder + "/lib/shardgen");
+  fs::copy_file(SHARDGEN_BINARY, folder + "/bin/shardgen");
+  const std::string module = folder + "/lib/shardgen/libshardgen-jit.so";
+  writeFile(module, "not a shared object");
+  auto runCopy = [&] {
+    const std::string command = "'" + folder + "/bin/shardgen' run '" + kSamples +
+                                "mlp.json' --no-cache 2>'" + folder + "/err' >/dev/null";
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    return readFile(folder + "/err");
+  };
+  fs::permissions(module, fs::perms::all);
+  CHECK(runCopy().find("shardgen: error: not loading the JIT module " + module +
+                       ": it is code this process would run, and others may write to " + module) !=
+        std::string::npos);
+  fs::permissions(module, fs::perms::owner_read | fs::perms::owner_write);
+  fs::permissions(folder + "/lib/shardgen", fs::perms::all);
+  CHECK(runCopy().find("and others may write to " + folder + "/lib/shardgen\n") !=
+        std::string::npos);
+  fs::permissions(folder + "/lib/shardgen", fs::perms::owner_all);
+  CHECK(runCopy().find("shardgen: error: cannot load the JIT module: ") != std::string::npos);
+}
+
 TEST_CASE("a run whose program is in the compile cache loads LLVM but not clang") {
   std::string home = makeTempDir();
   ScopedEnv cache("XDG_CACHE_HOME", home);

@@ -51,13 +51,21 @@ TEST_CASE("bidi and other controls in a name are escaped") {
 
 TEST_CASE("characters that print as nothing in a name are escaped") {
   // Soft hyphen, zero-width space, joiner, word joiner, byte order mark,
-  // an interlinear annotation anchor and a tag (a surrogate pair in JSON).
-  std::string file =
-      hostileFile("invisible.json",
-                  graphUsing("x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\udb40\\udc41s"));
+  // an interlinear annotation anchor, a tag (a surrogate pair in JSON), a
+  // no-break space, a Hangul filler, a variation selector, the grapheme
+  // joiner.
+  std::string file = hostileFile(
+      "invisible.json",
+      graphUsing("x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\udb40\\udc41s\\u00a0r\\u3164q"
+                 "\\ufe0fp\\u034fo"));
   ToolResult result = checkFile(file);
-  CHECK(result.err == file + ":/ops/0/operands/0: error: unknown value "
-                             "\"x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\U000e0041s\"\n");
+  CHECK(result.err == file +
+                          ":/ops/0/operands/0: error: unknown value "
+                          "\"x\\u00ady\\u200bz\\u200dw\\u2060v\\ufeffu\\ufff9t\\U000e0041s\\u00a0r"
+                          "\\u3164q\\ufe0fp\\u034fo\"\n");
+  // Accents stay (a combining mark prints).
+  std::string accent = hostileFile("combining.json", graphUsing("e\\u0301"));
+  CHECK(checkFile(accent).err.find("unknown value \"e\xcc\x81\"") != std::string::npos);
 }
 
 TEST_CASE("bytes that are not UTF-8 are shown by their code") {

@@ -99,6 +99,21 @@ TEST_CASE("a type of rank 50,000 is refused by every command, rank 64 is not") {
   }
   std::string highest = hostileFile("rank64.json", negateOf(typeOfRank(64)));
   checkResult(runShardgenWithin(60, "eval '" + highest + "'"), 0, "");
+
+  // dot_general of a value with itself, contracting nothing, doubles the
+  // rank: 20 deep was rank 64 x 2^20 (2 GB for a 1.7 kB file).
+  std::string ops;
+  for (int i = 0; i < 20; ++i)
+    ops += std::string(i ? ", " : "") + R"({"op": "dot_general", "operands": ["y)" +
+           std::to_string(i) + R"(", "y)" + std::to_string(i) + R"("], "result": "y)" +
+           std::to_string(i + 1) + "\"}";
+  std::string doubling = hostileFile(
+      "doubling.json", R"({"format": "shardgen-graph", "version": 1, "name": "r", "meshes": [],
+      "inputs": [{"name": "y0", "type": ")" +
+                           typeOfRank(64) + R"("}], "ops": [)" + ops +
+                           R"(], "outputs": [{"value": "y20"}]})");
+  checkResult(runShardgenWithin(30, "check '" + doubling + "'"), 1,
+              "/ops/0/type: error: the result would have 128 dimensions, more than 64");
 }
 
 TEST_CASE("JSON nested past the limit inside shardgen.metadata is refused, not recursed into") {

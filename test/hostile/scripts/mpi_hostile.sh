@@ -58,6 +58,8 @@ expect 1 "shardgen: rank 0: error: mpirun started 8 rank(s), which do not divide
   -x SHARDGEN_MPI_RANK=8 "$shardgen" run "$graph" --backend mpi
 expect 2 "--mpirun-args cannot hold '--app' (an application file of other programs)" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "--app $work/appfile"
+expect 2 "--mpirun-args cannot hold '--version' (mpirun would answer it instead of running" \
+  "$shardgen" run "$graph" --backend mpi --mpirun-args "--version"
 expect 2 "--mpirun-args cannot set the number of ranks ('-np'): use --ranks N" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "-np 8"
 expect 2 "--mpirun-args cannot hold ':'" \
