@@ -468,6 +468,19 @@ ReshardPlan planInParts(const Mesh &mesh, const ShardLayout &from, const ShardLa
   return prefix;
 }
 
+/// `name` without one trailing ".<digits>" (the suffix a copy gets), so each
+/// copy in a chain of reshards is named after the value, not after the copy
+/// before it (names grew with the chain: output quadratic in it).
+std::string copyBase(const std::string &name) {
+  const size_t dot = name.find_last_of('.');
+  if (dot == std::string::npos || dot + 1 == name.size())
+    return name;
+  for (size_t i = dot + 1; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9')
+      return name;
+  return name.substr(0, dot);
+}
+
 } // namespace
 
 ReshardPlan planReshard(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to) {
@@ -486,7 +499,7 @@ SpmdValueId appendReshard(SpmdProgram &program, SpmdValueId value, const ShardLa
   ReshardPlan plan = planReshard(program.mesh, program.layout(value), to);
   for (auto &planned : plan.steps) {
     SpmdValue copy;
-    copy.name = program.values[value].name + "." + std::to_string(program.values.size());
+    copy.name = copyBase(program.values[value].name) + "." + std::to_string(program.values.size());
     copy.layout = std::move(planned.result);
     copy.source = program.values[value].source;
     auto id = static_cast<SpmdValueId>(program.values.size());
