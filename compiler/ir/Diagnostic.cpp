@@ -81,22 +81,22 @@ std::string escapedText(std::string_view text) {
     } else if (byte < 0x20 || byte == 0x7f) {
       std::snprintf(escape, sizeof escape, "\\x%02x", byte);
       out += escape;
-    } else if (const size_t length = byte >= 0x80 ? utf8SequenceLength(text, i) : 0;
-               length != 0 && isEscapedCodePoint(codePointAt(text, i, length))) {
-      const uint32_t code = codePointAt(text, i, length);
-      std::snprintf(escape, sizeof escape, code > 0xffff ? "\\U%08x" : "\\u%04x",
-                    static_cast<unsigned>(code));
-      out += escape;
-      i += length - 1;
     } else if (byte >= 0x80) {
-      // A character whole; a byte that is not UTF-8 (a stray 0x9b is CSI
-      // to an 8-bit terminal) as its code.
-      if (const size_t sequence = utf8SequenceLength(text, i)) {
-        out.append(text.substr(i, sequence));
-        i += sequence - 1;
-      } else {
+      // A character whole, or its code when it is one escaped; a byte that
+      // is not UTF-8 (a stray 0x9b is CSI to an 8-bit terminal) as its code.
+      const size_t length = utf8SequenceLength(text, i);
+      const uint32_t code = length ? codePointAt(text, i, length) : 0;
+      if (length == 0) {
         std::snprintf(escape, sizeof escape, "\\x%02x", byte);
         out += escape;
+      } else if (isEscapedCodePoint(code)) {
+        std::snprintf(escape, sizeof escape, code > 0xffff ? "\\U%08x" : "\\u%04x",
+                      static_cast<unsigned>(code));
+        out += escape;
+        i += length - 1;
+      } else {
+        out.append(text.substr(i, length));
+        i += length - 1;
       }
     } else {
       out += static_cast<char>(byte);

@@ -32,10 +32,10 @@ struct TensorType {
   bool operator==(const TensorType &) const = default;
 };
 
-/// The highest rank a written type may have. Every stage walks a tensor's
-/// dims, and the tools print values as arrays nested once per dim: a bound
-/// keeps that work and depth small whatever the input (real programs stay
-/// below 10; an op's inferred type is at most twice this).
+/// The highest rank a type may have, written (parseType) or inferred (the
+/// verifier). Every stage walks a tensor's dims, and the tools print values
+/// as arrays nested once per dim: a bound keeps that work and depth small
+/// whatever the input (real programs stay below 10).
 inline constexpr int64_t kMaxRank = 64;
 
 /// "tensor<8x16xf32>", "tensor<f32>".

@@ -19,8 +19,13 @@
 namespace shardgen::jit {
 namespace {
 
-std::string sha256Hex(llvm::StringRef data) {
-  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(data)), /*LowerCase=*/true);
+/// The SHA-256 of `header` followed by `object`, in hex (hashed in two
+/// parts: the object is not copied to join them).
+std::string sha256Hex(llvm::StringRef header, llvm::StringRef object) {
+  llvm::SHA256 hash;
+  hash.update(header);
+  hash.update(object);
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
 std::string entryName(const std::string &key) { return key + ".obj"; }
@@ -87,7 +92,7 @@ std::string encodeCacheEntry(const std::string &key, const CachedObject &entry) 
   for (const std::string &symbol : entry.definedSymbols)
     header += symbol + "\n";
   header += std::to_string(entry.object.size()) + "\n";
-  return header + sha256Hex(header + entry.object) + "\n" + entry.object;
+  return header + sha256Hex(header, entry.object) + "\n" + entry.object;
 }
 
 std::optional<CachedObject> decodeCacheEntry(const std::string &bytes, const std::string &key,
@@ -118,19 +123,17 @@ std::optional<CachedObject> decodeCacheEntry(const std::string &bytes, const std
     entry.definedSymbols.emplace_back(line);
   }
   std::string_view checksum;
-  if (!takeCount(text, at, objectSize)) {
+  if (!takeCount(text, at, objectSize) || !takeLine(text, at, checksum) ||
+      objectSize != text.size() - at) {
     problem = "it is truncated or has a damaged size";
     return std::nullopt;
   }
-  const size_t headerEnd = at;
-  if (!takeLine(text, at, checksum) || objectSize != text.size() - at) {
-    problem = "it is truncated or has a damaged size";
-    return std::nullopt;
-  }
-  // The checksum covers the header too: a damaged symbol list would
-  // otherwise pass and fail only when a later module links against it.
+  // The checksum covers the header too (all before the checksum's line): a
+  // damaged symbol list would otherwise pass and fail only when a later
+  // module links against it.
+  const size_t headerEnd = at - checksum.size() - 1;
   entry.object.assign(text.substr(at));
-  if (sha256Hex(std::string(text.substr(0, headerEnd)) + entry.object) != checksum) {
+  if (sha256Hex(text.substr(0, headerEnd), entry.object) != checksum) {
     problem = "it does not match its checksum";
     return std::nullopt;
   }
@@ -201,10 +204,13 @@ std::optional<CachedObject> CacheFolder::read(const std::string &key, std::strin
   return std::nullopt;
 }
 
+std::string CacheFolder::entryPath(const std::string &key) const {
+  return path_ + "/" + entryName(key);
+}
+
 std::string CacheFolder::damagedEntryWarning(const std::string &key,
                                              const std::string &problem) const {
-  return "compile cache entry " + path_ + "/" + entryName(key) + " is damaged (" + problem +
-         "); compiling again";
+  return "compile cache entry " + entryPath(key) + " is damaged (" + problem + "); compiling again";
 }
 
 void CacheFolder::write(const std::string &key, const CachedObject &entry) const {

@@ -3,8 +3,9 @@
 //
 // An entry is one file, <folder>/<key>.obj: a header (format, the key again,
 // the module's defined symbols, the object's size, and the SHA-256 of all
-// that and the object) and the object. Entries are written to a temporary file and renamed into
-// place, so concurrent compiles never see half an entry.
+// that and the object) and the object. Entries are written to a temporary
+// file and renamed into place, so concurrent compiles never see half an
+// entry.
 //
 // The folder is a security boundary (objects found there are executed): it
 // is opened once, its owner and mode are checked on the open descriptor, and
@@ -64,6 +65,8 @@ public:
   /// removed, or why it could not be; empty when another process removed
   /// it first).
   std::optional<CachedObject> read(const std::string &key, std::string &problem) const;
+  /// <folder>/<key>.obj, for messages.
+  std::string entryPath(const std::string &key) const;
   /// What to warn of when read() found `key` damaged: "compile cache entry
   /// <folder>/<key>.obj is damaged (<problem>); compiling again".
   std::string damagedEntryWarning(const std::string &key, const std::string &problem) const;

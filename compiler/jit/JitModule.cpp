@@ -481,8 +481,8 @@ std::unique_ptr<JitModule> compileCppUnits(const std::vector<JitSource> &units,
     for (size_t u = 0; u < units.size(); ++u) {
       bool cached = work[u].fromCache;
       if (cached && cache->remove(work[u].key))
-        warnAboutCache(options, "compile cache entry " + cache->path() + "/" + work[u].key +
-                                    ".obj could not be loaded (" + oneLineReason(error) +
+        warnAboutCache(options, "compile cache entry " + cache->entryPath(work[u].key) +
+                                    " could not be loaded (" + oneLineReason(error) +
                                     "; removed it); compiling again");
       work[u] = UnitWork{};
       work[u].unit = &units[u];

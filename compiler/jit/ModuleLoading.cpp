@@ -38,8 +38,9 @@ namespace {
 /// Why code at `path` (symlinks resolved) is not fit to run: the file or a
 /// folder above it owned by another user than root or this one, or writable
 /// by others (all users, or a group other than root's and this one's; a
-/// sticky folder such as /tmp excepted: what it holds is checked by owner). Empty when fit. Nothing
-/// on the path can then change between this check and dlopen.
+/// sticky folder such as /tmp excepted: what it holds is checked by owner).
+/// Empty when fit. Nothing on the path can then change between this check
+/// and dlopen.
 std::string untrustedReason(const std::filesystem::path &path) {
   const uid_t self = ::geteuid();
   for (std::filesystem::path part = path;; part = part.parent_path()) {
