@@ -25,9 +25,6 @@
 namespace shardgen::cli {
 namespace {
 
-/// Set (to the number of ranks planned) in every process mpirun starts.
-constexpr const char *kRankModeVariable = "SHARDGEN_MPI_RANK";
-
 /// `name` as found on PATH (an executable file), else "".
 std::string findOnPath(const std::string &name) {
   const char *path = std::getenv("PATH");

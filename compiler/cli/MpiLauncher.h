@@ -9,6 +9,10 @@
 
 namespace shardgen::cli {
 
+/// The environment variable that puts a process in rank mode, holding the
+/// number of ranks planned.
+inline constexpr const char *kRankModeVariable = "SHARDGEN_MPI_RANK";
+
 /// True in a process that mpirun started for `run --backend mpi`.
 bool isMpiRank();
 

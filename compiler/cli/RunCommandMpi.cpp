@@ -107,7 +107,11 @@ int runMpiRank(const ParsedArgs &args) {
   // (mpirun told to start another number would have each rank read or
   // write pieces it does not hold).
   if (const int64_t planned = plannedRanks(); planned != world.size) {
-    if (world.rank == 0)
+    if (world.rank == 0 && planned < 0)
+      std::cerr << "shardgen: rank 0: error: the planned rank count (environment variable "
+                << kRankModeVariable << ", set by `shardgen run --backend mpi`) is not a "
+                << "positive integer; start ranks through shardgen run\n";
+    else if (world.rank == 0)
       std::cerr << "shardgen: rank 0: error: mpirun started " << world.size
                 << " rank(s), but the run is planned for " << planned
                 << " (--ranks; one per device by default); let shardgen choose the count\n";

@@ -195,7 +195,7 @@ void RegionPartitioner::partitionCollective(const Op &op) {
     for (int64_t device = 0; device < mesh_.numDevices(); ++device) {
       int64_t position = indexOverAxes(mesh_, step.axes, device);
       int64_t source = ((position - shift) % groupSize + groupSize) % groupSize;
-      step.pairs.push_back({groupDevices(mesh_, step.axes, device)[source], device});
+      step.pairs.push_back({groupMember(mesh_, step.axes, device, source), device});
     }
   }
 

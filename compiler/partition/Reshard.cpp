@@ -65,32 +65,58 @@ bool sliceExact(const ShardLayout &from, const ShardLayout &to) {
   return true;
 }
 
-/// Concatenating the group's pieces along `dim` in position order gives
-/// exactly the receiver's new range on `dim`.
-bool concatenationExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
-                        int64_t dim, const std::vector<AxisRef> &axes, int64_t device) {
-  int64_t end = to.offset(device, dim);
-  for (int64_t member : groupDevices(mesh, axes, device)) {
-    int64_t extent = from.extent(member, dim);
+/// Whether concatenating a group's pieces along `dim` in position order
+/// gives each member exactly its new range there (as an all_gather's or an
+/// all_to_all's concatenation does). `group` lists the members by position.
+bool concatenationExact(const ShardLayout &from, const ShardLayout &to, int64_t dim,
+                        const std::vector<int64_t> &group) {
+  // The pieces, skipping empty ones, must follow each other from the first.
+  int64_t begin = -1, end = 0;
+  for (int64_t member : group) {
+    const int64_t extent = from.extent(member, dim);
     if (extent == 0)
       continue;
+    if (begin < 0)
+      begin = end = from.offset(member, dim);
     if (from.offset(member, dim) != end)
       return false;
     end += extent;
   }
-  return end - to.offset(device, dim) == to.extent(device, dim);
+  for (int64_t member : group)
+    if (begin < 0 ? to.extent(member, dim) != 0
+                  : to.offset(member, dim) != begin || to.extent(member, dim) != end - begin)
+      return false;
+  return true;
+}
+
+/// Each group's devices hold, on every dim but `skipped`, the same box in
+/// `from` and in `to` (what every member sending to every other needs:
+/// pairwise agreement is agreement with the first member).
+bool groupSharesBoxes(const ShardLayout &from, const ShardLayout &to,
+                      const std::vector<int64_t> &group, std::initializer_list<int64_t> skipped) {
+  const int64_t first = group.front();
+  for (int64_t member : group)
+    if (!sameBoxExcept(from, member, from, first, skipped) ||
+        !sameBoxExcept(from, first, to, member, skipped))
+      return false;
+  return true;
+}
+
+/// Calls `check` with each group over `axes` (its members by position) once;
+/// true when every call is. Linear in the devices.
+template <typename Check>
+bool everyGroup(const Mesh &mesh, const std::vector<AxisRef> &axes, Check check) {
+  for (int64_t device = 0; device < mesh.numDevices(); ++device)
+    if (groupLeader(mesh, axes, device) == device && !check(groupDevices(mesh, axes, device)))
+      return false;
+  return true;
 }
 
 bool gatherExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to, int64_t dim,
                  const std::vector<AxisRef> &axes) {
-  for (int64_t device = 0; device < mesh.numDevices(); ++device) {
-    for (int64_t member : groupDevices(mesh, axes, device))
-      if (!sameBoxExcept(from, member, to, device, {dim}))
-        return false;
-    if (!concatenationExact(mesh, from, to, dim, axes, device))
-      return false;
-  }
-  return true;
+  return everyGroup(mesh, axes, [&](const std::vector<int64_t> &group) {
+    return groupSharesBoxes(from, to, group, {dim}) && concatenationExact(from, to, dim, group);
+  });
 }
 
 /// Position k keeps chunk k (of equal size) of its piece's `dim`.
@@ -118,19 +144,27 @@ bool reduceScatterExact(const Mesh &mesh, const ShardLayout &from, const ShardLa
 
 bool allToAllExact(const Mesh &mesh, const ShardLayout &from, const ShardLayout &to,
                    int64_t splitDim, int64_t concatDim, const std::vector<AxisRef> &axes) {
-  for (int64_t device = 0; device < mesh.numDevices(); ++device) {
-    std::vector<int64_t> group = groupDevices(mesh, axes, device);
-    for (size_t position = 0; position < group.size(); ++position) {
-      int64_t receiver = group[position];
-      if (!sameBoxExcept(from, device, to, receiver, {splitDim, concatDim}) ||
-          !equalChunkExact(mesh, from, to, splitDim, axes, device, static_cast<int64_t>(position),
-                           receiver))
+  const int64_t groupSize = axesSize(mesh, axes);
+  return everyGroup(mesh, axes, [&](const std::vector<int64_t> &group) {
+    if (!groupSharesBoxes(from, to, group, {splitDim, concatDim}) ||
+        !concatenationExact(from, to, concatDim, group))
+      return false;
+    // Every sender cuts the same range of splitDim into groupSize equal
+    // chunks and the member at position k receives chunk k.
+    const int64_t begin = from.offset(group.front(), splitDim);
+    const int64_t extent = from.extent(group.front(), splitDim);
+    if (extent % groupSize != 0)
+      return false;
+    const int64_t chunk = extent / groupSize;
+    for (size_t k = 0; k < group.size(); ++k) {
+      const int64_t member = group[k];
+      if (from.extent(member, splitDim) != extent || to.extent(member, splitDim) != chunk ||
+          (chunk != 0 && (from.offset(member, splitDim) != begin ||
+                          to.offset(member, splitDim) != begin + static_cast<int64_t>(k) * chunk)))
         return false;
     }
-    if (!concatenationExact(mesh, from, to, concatDim, axes, device))
-      return false;
-  }
-  return true;
+    return true;
+  });
 }
 
 SpmdStep collective(StepKind kind, std::vector<AxisRef> axes, int64_t dimension = -1) {

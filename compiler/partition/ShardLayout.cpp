@@ -94,22 +94,36 @@ int64_t groupLeader(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t 
   return withoutDigits(positionDigits(mesh, axes), device);
 }
 
+namespace {
+
+/// The member at group position k: the group's leader with the digits of
+/// the grouped (sub-)axes (in each axis' mixed radix) set to k's, row-major
+/// over the axes.
+int64_t memberAt(const std::vector<PositionDigit> &digits, int64_t leader, int64_t k) {
+  int64_t member = leader;
+  for (size_t i = digits.size(); i-- > 0;) {
+    member += k % digits[i].size * digits[i].step;
+    k /= digits[i].size;
+  }
+  return member;
+}
+
+} // namespace
+
+int64_t groupMember(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device,
+                    int64_t position) {
+  std::vector<PositionDigit> digits = positionDigits(mesh, axes);
+  return memberAt(digits, withoutDigits(digits, device), position);
+}
+
 std::vector<int64_t> groupDevices(const Mesh &mesh, const std::vector<AxisRef> &axes,
                                   int64_t device) {
-  // The member at group position k: `device` with the digits of the grouped
-  // (sub-)axes (in each axis' mixed radix) replaced by k's, row-major over
-  // `axes`. Enumerated directly: linear in the group, not in the mesh.
+  // Enumerated directly: linear in the group, not in the mesh.
   std::vector<PositionDigit> digits = positionDigits(mesh, axes);
-  int64_t base = withoutDigits(digits, device);
+  int64_t leader = withoutDigits(digits, device);
   std::vector<int64_t> group(axesSize(mesh, axes));
-  for (int64_t k = 0; k < static_cast<int64_t>(group.size()); ++k) {
-    int64_t member = base, rest = k;
-    for (size_t i = digits.size(); i-- > 0;) {
-      member += rest % digits[i].size * digits[i].step;
-      rest /= digits[i].size;
-    }
-    group[k] = member;
-  }
+  for (int64_t k = 0; k < static_cast<int64_t>(group.size()); ++k)
+    group[k] = memberAt(digits, leader, k);
   return group;
 }
 

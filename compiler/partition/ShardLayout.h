@@ -166,4 +166,9 @@ std::vector<int64_t> groupDevices(const Mesh &mesh, const std::vector<AxisRef> &
 /// The member at position 0 of `device`'s group over `axes` (its first device).
 int64_t groupLeader(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device);
 
+/// The member at `position` of `device`'s group over `axes` (groupDevices's
+/// element, without listing the group).
+int64_t groupMember(const Mesh &mesh, const std::vector<AxisRef> &axes, int64_t device,
+                    int64_t position);
+
 } // namespace shardgen

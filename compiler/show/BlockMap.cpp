@@ -14,41 +14,31 @@ int64_t BlockMap::cellIndex(const std::vector<int64_t> &cutIndex) const {
   return index;
 }
 
-BlockMap mapBlocks(const ShardLayout &layout) {
+namespace {
+
+/// A distributed layout: one box per chunk, each on the device it is dealt
+/// to (a device may hold several).
+BlockMap mapDistributedBlocks(const ShardLayout &layout) {
   BlockMap map;
   map.shape = layout.globalType.shape;
   map.partialAxes = layout.partialAxes;
   const size_t rank = map.shape.size();
-  const Shape chunk = layout.isDistributed() ? layout.chunks->shardShape() : layout.chunkShape();
-
+  const Shape chunk = layout.chunks->shardShape();
   // Devices by the box they hold (ordered by box, so by offsets).
   std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
   Block empty;
   empty.empty = true;
-  if (layout.isDistributed()) // one box per chunk, each on one device
-    for (int64_t position = 0; position < layout.numDevices(); ++position) {
-      std::vector<int64_t> chunks = layout.chunks->chunksOfPosition(position);
-      if (chunks.empty())
-        empty.positions.push_back(position);
-      for (int64_t c : chunks) {
-        ChunkBox box = layout.chunks->chunkBox(c);
-        std::vector<int64_t> key = box.offset;
-        key.insert(key.end(), box.extent.begin(), box.extent.end());
-        holders[key].push_back(position);
-      }
+  for (int64_t position = 0; position < layout.numDevices(); ++position) {
+    std::vector<int64_t> chunks = layout.chunks->chunksOfPosition(position);
+    if (chunks.empty())
+      empty.positions.push_back(position);
+    for (int64_t c : chunks) {
+      ChunkBox box = layout.chunks->chunkBox(c);
+      std::vector<int64_t> key = box.offset;
+      key.insert(key.end(), box.extent.begin(), box.extent.end());
+      holders[key].push_back(position);
     }
-  for (int64_t position = 0; position < layout.numDevices() && !layout.isDistributed();
-       ++position) {
-    const Shape extents = layout.extentsOf(position);
-    if (std::find(extents.begin(), extents.end(), 0) != extents.end()) {
-      empty.positions.push_back(static_cast<int64_t>(position));
-      continue;
-    }
-    std::vector<int64_t> key = layout.offsetsOf(position);
-    key.insert(key.end(), extents.begin(), extents.end());
-    holders[key].push_back(static_cast<int64_t>(position));
   }
-
   map.cuts.resize(rank);
   for (const auto &[key, positions] : holders)
     for (size_t d = 0; d < rank; ++d) {
@@ -60,7 +50,6 @@ BlockMap mapBlocks(const ShardLayout &layout) {
   for (auto &cuts : map.cuts)
     std::sort(cuts.begin(), cuts.end(),
               [](const Interval &a, const Interval &b) { return a.offset < b.offset; });
-
   int64_t numCells = 1;
   for (const auto &cuts : map.cuts)
     numCells *= static_cast<int64_t>(cuts.size());
@@ -81,6 +70,70 @@ BlockMap mapBlocks(const ShardLayout &layout) {
     map.cellBlock[cell] = static_cast<int64_t>(map.blocks.size());
     map.blocks.push_back(std::move(block));
   }
+  if (!empty.positions.empty())
+    map.blocks.push_back(std::move(empty));
+  return map;
+}
+
+} // namespace
+
+BlockMap mapBlocks(const ShardLayout &layout) {
+  if (layout.isDistributed())
+    return mapDistributedBlocks(layout);
+  BlockMap map;
+  map.shape = layout.globalType.shape;
+  map.partialAxes = layout.partialAxes;
+  const size_t rank = map.shape.size();
+  const Shape chunk = layout.chunkShape();
+  // The cuts of a dim are its non-empty shards, in shard order: shard k of a
+  // dim starts at k * chunk. Every combination of them is one block (a dim's
+  // axes are its own), so the cells are the blocks, in row-major order, and
+  // a device's block follows from its shard index per dim: one pass over the
+  // devices, nothing looked up (a mesh may have 2^20 of them).
+  map.cuts.resize(rank);
+  int64_t numCells = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    for (int64_t k = 0; k < layout.numShards(static_cast<int64_t>(d)) && chunk[d] > 0; ++k) {
+      const int64_t offset = k * chunk[d];
+      if (offset >= map.shape[d])
+        break;
+      map.cuts[d].push_back({offset, std::min(chunk[d], map.shape[d] - offset)});
+    }
+    numCells *= static_cast<int64_t>(map.cuts[d].size());
+  }
+  map.blocks.resize(static_cast<size_t>(numCells));
+  map.cellBlock.resize(static_cast<size_t>(numCells));
+  for (int64_t cell = 0; cell < numCells; ++cell) {
+    map.cellBlock[cell] = cell;
+    Block &block = map.blocks[cell];
+    block.box.resize(rank);
+    for (size_t d = rank, rest = static_cast<size_t>(cell); d-- > 0;) {
+      block.box[d] = map.cuts[d][rest % map.cuts[d].size()];
+      block.uneven |= block.box[d].extent < chunk[d];
+      rest /= map.cuts[d].size();
+    }
+  }
+  Block empty;
+  empty.empty = true;
+  for (int64_t position = 0; position < layout.numDevices(); ++position) {
+    int64_t cell = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      const auto dim = static_cast<int64_t>(d);
+      const Interval piece{layout.offset(position, dim), layout.extent(position, dim)};
+      if (piece.extent == 0) {
+        cell = -1;
+        break;
+      }
+      const int64_t k = piece.offset / chunk[d];
+      SHARDGEN_CHECK(k < static_cast<int64_t>(map.cuts[d].size()) && map.cuts[d][k] == piece,
+                     "a device's piece is not one of its dim's shards");
+      cell = cell * static_cast<int64_t>(map.cuts[d].size()) + k;
+    }
+    (cell < 0 ? empty : map.blocks[cell]).positions.push_back(position);
+  }
+  SHARDGEN_CHECK(std::none_of(map.blocks.begin(), map.blocks.end(),
+                              [](const Block &block) { return block.positions.empty(); }),
+                 "a block of a layout has no device");
   if (!empty.positions.empty())
     map.blocks.push_back(std::move(empty));
   return map;

@@ -78,26 +78,43 @@ const char *const kPageTail = R"page(</script>
   // Everything from the graph is set with textContent: names are text, never markup.
   var data = JSON.parse(document.getElementById('shardgen-data').textContent);
   var MAX_DEVICE_COLUMNS = 16;
+  var MAX_MESH_CELLS = 32, MAX_MESH_SLICES = 64;
 
+  // Bidi controls in graph text are shown as escapes, as in shardgen's
+  // messages: they would reorder what the page shows.
+  var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(text) {
+    return String(text).replace(BIDI, function (c) { return '\\u' + c.charCodeAt(0).toString(16); });
+  }
   function el(tag, cls, text) {
     var node = document.createElement(tag);
     if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (text !== undefined && text !== null) node.textContent = visible(text);
     return node;
   }
   function add(parent, child) { parent.appendChild(child); return child; }
-  function deviceList(ids) {
-    var sorted = ids.slice().sort(function (a, b) { return a - b; });
-    var parts = [];
-    for (var i = 0; i < sorted.length;) {
-      var end = i;
-      while (end + 1 < sorted.length && sorted[end + 1] === sorted[end] + 1) end++;
-      if (end === i) parts.push(String(sorted[i]));
-      else if (end === i + 1) parts.push(sorted[i] + ',' + sorted[end]);
-      else parts.push(sorted[i] + '-' + sorted[end]);
-      i = end + 1;
-    }
-    return 'd' + parts.join(',');
+  // A device's id: through the mesh's device_ids, else its position.
+  function deviceId(position) { return data.mesh.ids.length ? data.mesh.ids[position] : position; }
+  // A block's devices: its ranges of ids (ascending, the first few), then
+  // how many there are when the ranges do not cover them all.
+  function deviceList(block) {
+    var parts = [], listed = 0;
+    block.devices.forEach(function (range) {
+      var first = range[0], last = range[1];
+      listed += last - first + 1;
+      if (first === last) parts.push(String(first));
+      else if (last === first + 1) parts.push(first + ',' + last);
+      else parts.push(first + '-' + last);
+    });
+    var text = 'd' + parts.join(',');
+    return listed < block.deviceCount ? text + ',\u2026 (' + block.deviceCount + ' devices)' : text;
+  }
+  // Every id of a small block (data-devices), else its device list.
+  function deviceIds(block) {
+    if (block.deviceCount > 64) return deviceList(block);
+    var ids = [];
+    block.devices.forEach(function (range) { for (var id = range[0]; id <= range[1]; id++) ids.push(id); });
+    return ids.join(',');
   }
   function interval(cut) { return cut[0] + ':' + (cut[0] + cut[1]); }
   function colour(block) { return 'hsl(' + Math.round((block * 137.508) % 360) + ', 70%, 82%)'; }
@@ -108,7 +125,7 @@ const char *const kPageTail = R"page(</script>
     var t = data.tensors[index];
     var button = el('button', 'value', t.name);
     button.type = 'button';
-    button.title = t.type + ' ' + t.sharding;
+    button.title = visible(t.type + ' ' + t.sharding);
     button.dataset.tensor = String(index);
     button.addEventListener('click', function () { select(index, true); });
     buttons.push(button);
@@ -162,12 +179,12 @@ const char *const kPageTail = R"page(</script>
     var b = t.cells.length ? t.cells[cellIndex(t, index)] : -1;
     if (b === undefined || b < 0) { td.className += ' missing'; td.textContent = '?'; return; }
     var block = t.blocks[b];
-    td.textContent = deviceList(block.devices) + (block.uneven ? '*' : '');
+    td.textContent = deviceList(block) + (block.uneven ? '*' : '');
     td.style.background = colour(b);
-    td.dataset.devices = block.devices.slice().sort(function (a, b) { return a - b; }).join(',');
+    td.dataset.devices = deviceIds(block);
     td.dataset.box = block.box.map(interval).join(',');
     if (block.uneven) td.className += ' uneven';
-    td.title = 'block [' + block.box.map(interval).join(', ') + '] held by ' + deviceList(block.devices) +
+    td.title = 'block [' + block.box.map(interval).join(', ') + '] held by ' + deviceList(block) +
       (block.uneven ? ' (uneven: shorter than the chunk)' : '');
   }
   // A 2D table of the last two dims (one row for rank 1, one cell for rank 0)
@@ -244,13 +261,13 @@ const char *const kPageTail = R"page(</script>
     });
   }
   function summary(t) {
-    var blocks = t.blocks.filter(function (b) { return !b.empty; });
-    if (!blocks.length) return 'none: the tensor has no elements';
-    var sizes = blocks.map(function (b) { return b.devices.length; });
-    var most = Math.max.apply(null, sizes), least = Math.min.apply(null, sizes);
-    var devices = data.mesh.ids.length;
-    var text = blocks.length + (blocks.length === 1 ? ' block' : ' blocks') + ' on ' + devices + (devices === 1 ? ' device' : ' devices');
-    if (blocks.length === 1 && most === devices && devices > 1)
+    if (!t.mapped) return 'not mapped (see the note)';
+    var count = t.blockCount;
+    if (!count) return 'none: the tensor has no elements';
+    var least = t.holders[0], most = t.holders[1];
+    var devices = data.mesh.size;
+    var text = count + (count === 1 ? ' block' : ' blocks') + ' on ' + devices + (devices === 1 ? ' device' : ' devices');
+    if (count === 1 && most === devices && devices > 1)
       return text + (t.bodyLocal ? ': the whole body-local tensor on every device' : ': replicated on every device');
     if (most === 1) return text + ', one device each';
     if (least === most) return text + ', each held by ' + most + ' devices (replicas)';
@@ -265,11 +282,14 @@ const char *const kPageTail = R"page(</script>
     var facts = add(root, el('dl', 'facts'));
     [['type', t.type], ['sharding', t.sharding], ['origin', t.origin], ['defined at', t.pointer], ['blocks', summary(t)]]
       .forEach(function (fact) { add(facts, el('dt', '', fact[0])); add(facts, el('dd', 'mono', fact[1])); });
-    drawBlocks(t, add(root, el('div', 'blocks')));
+    if (t.mapped) drawBlocks(t, add(root, el('div', 'blocks')));
     var notes = add(root, el('ul', 'notes'));
+    if (!t.mapped)
+      add(notes, el('li', '', 'blocks not mapped: the page maps at most ' + data.maxMappedTensorDevices +
+        ' tensor-devices (tensors times the mesh\u2019s devices); name the values to draw: shardgen show GRAPH VALUE... --html FILE'));
     if (t.blocks.some(function (b) { return b.uneven; }))
       add(notes, el('li', '', '* dashed: an uneven block, shorter than the chunk along a dim (the last shards of an uneven dim)'));
-    t.blocks.forEach(function (b) { if (b.empty) add(notes, el('li', 'empty', 'empty: ' + deviceList(b.devices) + ' hold no elements of it')); });
+    t.blocks.forEach(function (b) { if (b.empty) add(notes, el('li', 'empty', 'empty: ' + deviceList(b) + ' hold no elements of it')); });
     if (t.partial) add(notes, el('li', '', 'partial: the devices of a block hold partial values, still to be reduced over ' + t.partial));
     if (t.bodyLocal) add(notes, el('li', '', 'body-local: blocks of the manual computation body\u2019s local tensor (each manual coordinate holds its own)'));
     t.cutsTotal.forEach(function (n, d) {
@@ -291,12 +311,13 @@ const char *const kPageTail = R"page(</script>
     var axes = mesh.axes;
     add(root, el('p', 'mono', (mesh.name ? '@' + mesh.name + ': ' : '') +
       (axes.length ? axes.map(function (a) { return a.name + '=' + a.size; }).join(' \u00d7 ') : 'no axes') +
-      ' (' + mesh.ids.length + (mesh.ids.length === 1 ? ' device)' : ' devices)')));
+      ' (' + mesh.size + (mesh.size === 1 ? ' device)' : ' devices)')));
     var sizes = axes.map(function (a) { return a.size; });
     function meshTable(leading) {
       var table = el('table', 'grid mesh');
       var rowAxis = axes.length >= 2 ? axes.length - 2 : -1, colAxis = axes.length - 1;
-      var rows = rowAxis >= 0 ? sizes[rowAxis] : 1, cols = colAxis >= 0 ? sizes[colAxis] : 1;
+      var rows = Math.min(rowAxis >= 0 ? sizes[rowAxis] : 1, MAX_MESH_CELLS);
+      var cols = Math.min(colAxis >= 0 ? sizes[colAxis] : 1, MAX_MESH_CELLS);
       var head = add(table, el('tr'));
       add(head, el('th'));
       for (var c = 0; c < cols; c++) add(head, el('th', '', colAxis >= 0 ? axes[colAxis].name + '=' + c : ''));
@@ -309,7 +330,7 @@ const char *const kPageTail = R"page(</script>
           if (colAxis >= 0) coords.push(c);
           var position = 0;
           coords.forEach(function (x, a) { position = position * sizes[a] + x; });
-          var td = add(tr, el('td', 'cell device', String(mesh.ids[position])));
+          var td = add(tr, el('td', 'cell device', String(deviceId(position))));
           td.dataset.position = String(position);
           td.title = 'position ' + position;
         }
@@ -321,7 +342,7 @@ const char *const kPageTail = R"page(</script>
     for (var a = 0; a < leadingCount; a++) {
       var next = [];
       all.forEach(function (prefix) { for (var i = 0; i < sizes[a]; i++) next.push(prefix.concat([i])); });
-      all = next.slice(0, 64);
+      all = next.slice(0, MAX_MESH_SLICES);
     }
     var wrap = add(root, el('div', 'slices'));
     all.forEach(function (leading) {
@@ -331,43 +352,48 @@ const char *const kPageTail = R"page(</script>
     });
     if (leadingCount && product(sizes.slice(0, leadingCount)) > all.length)
       add(root, el('p', 'notes', 'only the first ' + all.length + ' slices are drawn'));
+    var lastTwo = sizes.slice(-2);
+    if (lastTwo.some(function (size) { return size > MAX_MESH_CELLS; }))
+      add(root, el('p', 'notes', 'only the first ' + MAX_MESH_CELLS + ' coordinates of an axis are drawn'));
   }
 
   // ---- the communication manifest ----
   function drawManifest() {
-    var root = document.getElementById('manifest'), m = data.manifest, ids = data.mesh.ids;
-    var shown = Math.min(ids.length, MAX_DEVICE_COLUMNS);
+    var root = document.getElementById('manifest'), m = data.manifest, devices = data.mesh.size;
+    var shown = Math.min(devices, MAX_DEVICE_COLUMNS);
     if (!m.collectives.length) {
       add(root, el('p', 'no-communication', 'no communication: every device computes on the blocks it holds'));
     } else {
       var table = add(root, el('table', 'manifest'));
       var head = add(table, el('tr'));
       ['#', 'collective', 'axes', 'op', 'bytes sent (all devices)'].forEach(function (h) { add(head, el('th', '', h)); });
-      for (var d = 0; d < shown; d++) add(head, el('th', '', 'd' + ids[d] + ' sent / received'));
-      var totals = ids.map(function () { return [0, 0]; });
+      for (var d = 0; d < shown; d++) add(head, el('th', '', 'd' + deviceId(d) + ' sent / received'));
+      var totals = [], sentTotal = 0;
+      for (d = 0; d < shown; d++) totals.push([0, 0]);
       m.collectives.forEach(function (c, i) {
         var tr = add(table, el('tr', 'collective'));
         add(tr, el('td', '', i + 1));
         add(tr, el('td', 'text', c.kind));
         add(tr, el('td', 'text', c.axes));
         add(tr, el('td', 'text', c.pointer || '-'));
-        add(tr, el('td', 'bytes', c.sent.reduce(function (a, b) { return a + b; }, 0)));
-        c.sent.forEach(function (s, p) { totals[p][0] += s; totals[p][1] += c.received[p]; });
+        add(tr, el('td', 'bytes', c.sentTotal));
+        sentTotal += c.sentTotal;
+        for (var p = 0; p < shown; p++) { totals[p][0] += c.sent[p]; totals[p][1] += c.received[p]; }
         for (var d = 0; d < shown; d++) add(tr, el('td', '', c.sent[d] + ' / ' + c.received[d]));
       });
       var total = add(table, el('tr', 'total'));
       add(total, el('td', 'text', ''));
       add(total, el('td', 'text', 'total'));
       add(total, el('td')); add(total, el('td'));
-      add(total, el('td', '', totals.reduce(function (a, t) { return a + t[0]; }, 0)));
+      add(total, el('td', '', sentTotal));
       for (d = 0; d < shown; d++) add(total, el('td', '', totals[d][0] + ' / ' + totals[d][1]));
     }
     var peak = add(root, el('table', 'manifest peak'));
     var row = add(peak, el('tr'));
     add(row, el('th', '', 'peak buffer memory (bytes)'));
-    for (var p = 0; p < shown; p++) add(row, el('td', '', 'd' + ids[p] + ': ' + m.peak[p]));
-    if (ids.length > shown)
-      add(root, el('p', 'notes', 'only the first ' + shown + ' of ' + ids.length + ' devices have columns'));
+    for (var p = 0; p < shown; p++) add(row, el('td', '', 'd' + deviceId(p) + ': ' + m.peak[p]));
+    if (devices > shown)
+      add(root, el('p', 'notes', 'only the first ' + shown + ' of ' + devices + ' devices have columns'));
   }
 
   function initialTensor() {

@@ -72,13 +72,18 @@ std::string meshText(const Mesh &mesh) {
 /// One distinct local shape of a value and the mesh positions holding it.
 struct LocalPiece {
   TensorType type;
-  std::vector<int64_t> positions;
-  bool shorter = false; // shorter than the chunk in some dim
+  std::vector<int64_t> positions; // listed when the layout has several pieces
+  int64_t count = 0;              // devices holding it
+  bool shorter = false;           // shorter than the chunk in some dim
 };
 
 /// The distinct local types of a layout, in order of the first position
 /// holding each.
 std::vector<LocalPiece> localPieces(const ShardLayout &layout) {
+  // An even layout has one piece, on every device: no pass over the mesh
+  // (a value's line is then independent of the mesh's size).
+  if (!layout.isDistributed() && layout.isEven())
+    return {{layout.localType(0), {}, layout.numDevices(), false}};
   std::vector<LocalPiece> pieces;
   std::map<std::vector<int64_t>, size_t> byExtents;
   Shape chunk = layout.chunkShape();
@@ -88,15 +93,17 @@ std::vector<LocalPiece> localPieces(const ShardLayout &layout) {
     if (added)
       pieces.push_back({layout.localType(position),
                         {},
+                        0,
                         extents != std::vector<int64_t>(chunk.begin(), chunk.end())});
     pieces[it->second].positions.push_back(position);
+    ++pieces[it->second].count;
   }
   return pieces;
 }
 
 std::string pieceText(const Mesh &mesh, const LocalPiece &piece, size_t numPieces) {
   std::string text = printType(piece.type) + " on ";
-  text += numPieces == 1 ? "all " + std::to_string(piece.positions.size()) + " devices"
+  text += numPieces == 1 ? "all " + std::to_string(piece.count) + " devices"
                          : deviceList(mesh, piece.positions);
   if (piece.type.numElements() == 0)
     text += " (empty)";

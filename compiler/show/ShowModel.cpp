@@ -17,7 +17,7 @@ std::string shardingText(const TensorSharding &sharding) {
 constexpr size_t kMaxOriginStepsShown = 16;
 
 TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId value,
-                    const ShardLayout &layout) {
+                    const ShardLayout &layout, Blocks blocks) {
   const Value &v = graph.value(value);
   TensorView view;
   view.name = v.name;
@@ -26,7 +26,9 @@ TensorView baseView(const Graph &graph, const PropagationResult &result, ValueId
   view.type = graph.type(value);
   view.bodyLocal = v.region != &graph.main;
   view.explanation = explainValue(graph, result, value, kMaxOriginStepsShown);
-  view.blocks = mapBlocks(layout);
+  view.mapped = blocks == Blocks::Mapped;
+  if (view.mapped)
+    view.blocks = mapBlocks(layout);
   return view;
 }
 
@@ -37,17 +39,18 @@ void showDistribution(const Graph &graph, const std::optional<Distribution> &dis
     return;
   view.distributed = true;
   view.sharding = printDistribution(*distribution);
-  view.blocks = mapChunks(
-      DistributionLayout(*distribution, view.type.shape, *graph.findMesh(distribution->meshName)));
+  if (view.mapped)
+    view.blocks = mapChunks(DistributionLayout(*distribution, view.type.shape,
+                                               *graph.findMesh(distribution->meshName)));
 }
 
 } // namespace
 
 TensorView valueView(const Graph &graph, const PropagationResult &result,
-                     const SpmdProgram &program, ValueId value) {
+                     const SpmdProgram &program, ValueId value, Blocks blocks) {
   SHARDGEN_CHECK(static_cast<size_t>(value) < program.held.size() && program.held[value] >= 0,
                  "value \"" + graph.value(value).name + "\" has no layout in the program");
-  TensorView view = baseView(graph, result, value, program.layout(program.held[value]));
+  TensorView view = baseView(graph, result, value, program.layout(program.held[value]), blocks);
   view.role = "value";
   for (size_t i = 0; i < graph.main.args.size(); ++i)
     if (graph.main.args[i].value == value)
@@ -59,9 +62,10 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
 }
 
 TensorView outputView(const Graph &graph, const PropagationResult &result,
-                      const SpmdProgram &program, size_t index) {
+                      const SpmdProgram &program, size_t index, Blocks blocks) {
   const RegionResult &output = graph.main.results[index];
-  TensorView view = baseView(graph, result, output.value, program.layout(program.outputs[index]));
+  TensorView view =
+      baseView(graph, result, output.value, program.layout(program.outputs[index]), blocks);
   view.role = "output " + std::to_string(index);
   view.pointer = output.pointer;
   view.sharding = shardingText(result.outputShardings[index]);

@@ -30,6 +30,7 @@ struct TensorView {
   /// A distributed value: `sharding` holds its distribution's text and
   /// `blocks` its chunks (one block per chunk).
   bool distributed = false;
+  bool mapped = true; // false: `blocks` was skipped (Blocks::Skipped)
   BlockMap blocks;
 };
 
@@ -46,13 +47,17 @@ struct ShowModel {
 ShowModel buildShowModel(const Graph &graph, const PropagationResult &result,
                          const SpmdProgram &program, const std::vector<std::string> &names);
 
+/// Whether a view maps the mesh's devices to blocks (a pass over every
+/// device: the page does it for a bounded number of tensor-devices).
+enum class Blocks { Mapped, Skipped };
+
 /// The view of one value in its propagated sharding, with its explanation.
 TensorView valueView(const Graph &graph, const PropagationResult &result,
-                     const SpmdProgram &program, ValueId value);
+                     const SpmdProgram &program, ValueId value, Blocks blocks = Blocks::Mapped);
 /// The view of graph output `index` in its output sharding, with the
 /// explanation of the returned value.
 TensorView outputView(const Graph &graph, const PropagationResult &result,
-                      const SpmdProgram &program, size_t index);
+                      const SpmdProgram &program, size_t index, Blocks blocks = Blocks::Mapped);
 
 /// Device ids, ascending, of mesh positions: "d0-3", "d0,2,5", "d4".
 std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions);

@@ -24,17 +24,23 @@ inline std::string hostileFile(const std::string &name, const std::string &text)
 #define SHARDGEN_HAS_FEATURE(x) 0
 #endif
 
+/// True in a build under AddressSanitizer (several times slower: tests of
+/// scale use smaller inputs there).
+inline constexpr bool kSanitized =
+#if defined(__SANITIZE_ADDRESS__) || SHARDGEN_HAS_FEATURE(address_sanitizer)
+    true;
+#else
+    false;
+#endif
+
 /// Shell words that keep the command within 2 GiB: ulimit's address-space
 /// limit, or, when the tool is built with AddressSanitizer (its shadow memory
 /// reserves terabytes of address space, so `ulimit -v` stops it at start-up),
 /// the sanitizer's own limits on one allocation and on resident memory.
 inline std::string smallMemoryPrefix() {
-#if defined(__SANITIZE_ADDRESS__) || SHARDGEN_HAS_FEATURE(address_sanitizer)
-  return "export ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:max_allocation_size_mb=2048:"
-         "hard_rss_limit_mb=2048\";";
-#else
-  return "ulimit -v 2097152;";
-#endif
+  return kSanitized ? "export ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:max_allocation_size_mb=2048:"
+                      "hard_rss_limit_mb=2048\";"
+                    : "ulimit -v 2097152;";
 }
 
 /// The command ended in time, with `exitCode` and `message` on stderr.

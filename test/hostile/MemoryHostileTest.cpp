@@ -151,3 +151,55 @@ TEST_CASE("partition on a chain of 10,000 alternating sharding_constraints is li
   checkResult(partition, 0, "");
   CHECK(partition.out.size() < 40'000'000);
 }
+
+TEST_CASE("partition and show --html on a mesh of 2^20 devices: linear, a bounded page") {
+  // A 1 kB graph. Planning the reshard of b checked every device against
+  // every member of its group (5 minutes); every block listed every device
+  // (241 MB of page for three values, then std::bad_alloc), devices were
+  // grouped into blocks through a map of boxes, the mesh and the manifest
+  // listed each device, and `partition` grouped each value's devices by
+  // local shape even when all hold the same.
+  std::string ops = R"({"op": "add", "operands": ["a", "b"], "result": "v0"})";
+  for (int i = 1; i <= 30; ++i)
+    ops += R"(, {"op": "negate", "operands": ["v)" + std::to_string(i - 1) + R"("], "result": "v)" +
+           std::to_string(i) + "\"}";
+  // 1024 x 1024 devices; 256 x 256 under AddressSanitizer (there the
+  // quadratic planning took seconds, not minutes: the plain build is the
+  // one that would catch it).
+  const std::string side = kSanitized ? "256" : "1024";
+  const std::string devices = kSanitized ? "65536" : "1048576";
+  const std::string type = "tensor<" + side + "x" + side + "xf32>";
+  std::string graph = hostileFile("bigmesh.json", R"({"format": "shardgen-graph", "version": 1,
+  "name": "bigmesh",
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": )" +
+                                                      side + R"(}, {"name": "y", "size": )" + side +
+                                                      R"(}]}],
+  "inputs": [{"name": "a", "type": ")" + type + R"(", "sharding": "<@mesh, [{x}, {y}]>"},
+             {"name": "b", "type": ")" + type + R"(", "sharding": "<@mesh, [{y}, {x}]>"}],
+  "ops": [)" + ops + R"(],
+  "outputs": [{"value": "v30", "sharding": "<@mesh, [{}, {}]>"}]})");
+  ToolResult partition = runShardgenWithin(60, "partition '" + graph + "'", kSmallAddressSpace);
+  checkResult(partition, 0, "");
+  CHECK(partition.out.find("-> tensor<1x1xf32> on all " + devices + " devices") !=
+        std::string::npos);
+  CHECK(partition.out.find("all_gather") != std::string::npos);
+
+  std::string page = makeTempDir() + "/page.html";
+  checkResult(
+      runShardgenWithin(60, "show '" + graph + "' --html '" + page + "'", kSmallAddressSpace), 0,
+      "");
+  std::string html = readFile(page);
+  CHECK(html.size() < 4'000'000);
+  // Each block lists a few ranges of ids and its count; the output is
+  // replicated: one block of every device, listed as one range.
+  CHECK(html.find(R"("deviceCount":)" + devices + R"(,"devices":[[0,)" +
+                  std::to_string(std::stoi(devices) - 1) + "]]") != std::string::npos);
+  // Past the page's budget of tensors x devices (16 tensors of 2^20
+  // devices), values are listed unmapped.
+  if (!kSanitized)
+    CHECK(html.find(R"("mapped":false)") != std::string::npos);
+
+  ToolResult text = runShardgenWithin(60, "show '" + graph + "' a", kSmallAddressSpace);
+  checkResult(text, 0, "");
+  CHECK(text.out.find(devices + " devices") != std::string::npos);
+}

@@ -109,6 +109,18 @@ TEST_CASE("the mesh: device ids by coordinates") {
   CHECK(contains(text, "data=1 | 1       | 3       |"));
 }
 
+TEST_CASE("the page's JSON holds no raw bidi control") {
+  // U+202E (right-to-left override), U+2067, U+200F, U+061C; U+2030 stays.
+  std::string json = "{\"n\":\"a\xe2\x80\xae"
+                     "b\xe2\x81\xa7"
+                     "c\xe2\x80\x8f"
+                     "d\xd8\x9c"
+                     "e\xe2\x80\xb0\"}";
+  CHECK(scriptSafeJson(json) == R"({"n":"a\u202eb\u2067c\u200fd\u061ce)"
+                                "\xe2\x80\xb0"
+                                R"("})");
+}
+
 TEST_CASE("the page's JSON cannot end its script element") {
   std::string json = R"({"name":"</script><script>alert(1)</script>&x","s":"a)"
                      "\xe2\x80\xa8"

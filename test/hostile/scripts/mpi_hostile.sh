@@ -50,6 +50,10 @@ for np in 2 8; do
     mpirun "${root[@]}" --oversubscribe -np "$np" --mca btl self,vader \
     -x SHARDGEN_MPI_RANK=4 "$shardgen" run "$graph" --backend mpi
 done
+# A plan that is not a count (the variable set by hand): said, not "-1".
+expect 1 "shardgen: rank 0: error: the planned rank count (environment variable SHARDGEN_MPI_RANK" \
+  mpirun "${root[@]}" --oversubscribe -np 2 --mca btl self,vader \
+  -x SHARDGEN_MPI_RANK=abc "$shardgen" run "$graph" --backend mpi
 # A plan the world matches but the mesh cannot take (8 ranks for 4 devices,
 # as an application file given to mpirun could make): refused before any
 # index divides by it (was SIGFPE in every rank).
