@@ -78,6 +78,14 @@ OpShapes shapesOf(const Graph &graph, const Op &op) {
   return shapes;
 }
 
+// The op table's Rule column (compiler/ops/Ops.def): each op's rule over its
+// operand and result shapes. A row naming a builder this file does not
+// define fails to compile.
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, ...)                                                                     \
+  OpShardingRule Rule(const Graph &graph, const Op &op, const OpShapes &shapes);
+#include "compiler/ops/Ops.def"
+
 bool isEmpty(const Shape &shape) { return std::find(shape.begin(), shape.end(), 0) != shape.end(); }
 
 bool contains(const std::vector<int64_t> &list, int64_t value) {
@@ -87,8 +95,8 @@ bool contains(const std::vector<int64_t> &list, int64_t value) {
 /// Every dim of the first result is shared with the same dim of each tensor of
 /// equal rank (scalar operands such as select's predicate or clamp's bounds
 /// take no part); `specialDim` (if >= 0) gets `specialKind` instead.
-OpShardingRule pointwiseRule(const OpShapes &shapes, int64_t specialDim = -1,
-                             FactorKind specialKind = FactorKind::PassThrough) {
+OpShardingRule pointwiseFactors(const OpShapes &shapes, int64_t specialDim = -1,
+                                FactorKind specialKind = FactorKind::PassThrough) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &reference =
       shapes.results.empty() ? shapes.operands.front() : shapes.results.front();
@@ -117,7 +125,8 @@ OpShardingRule pointwiseRule(const OpShapes &shapes, int64_t specialDim = -1,
   return builder.take();
 }
 
-OpShardingRule dotGeneralRule(const OpShapes &shapes, const DotGeneralAttrs &attrs) {
+OpShardingRule dotGeneralRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<DotGeneralAttrs>();
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &lhs = shapes.operands[0], &rhs = shapes.operands[1];
   int64_t result = shapes.result(0);
@@ -140,7 +149,8 @@ OpShardingRule dotGeneralRule(const OpShapes &shapes, const DotGeneralAttrs &att
   return builder.take();
 }
 
-OpShardingRule transposeRule(const OpShapes &shapes, const TransposeAttrs &attrs) {
+OpShardingRule transposeRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<TransposeAttrs>();
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &result = shapes.results[0];
   for (int64_t d = 0; d < static_cast<int64_t>(result.size()); ++d)
@@ -192,7 +202,7 @@ int64_t catchUpFactor(int64_t rest, int64_t behind, int64_t ahead, int64_t rests
 /// pass-through, as in Shardy (nothing crosses them; the partitioner's view,
 /// partitioningRuleFor, makes them need-replication). A reshape without
 /// elements has no rule (hasShardingRule).
-OpShardingRule reshapeRule(const OpShapes &shapes) {
+OpShardingRule reshapeFactors(const OpShapes &shapes) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   ReshapeSide in{shapes.operands[0], 0}, out{shapes.results[0], shapes.result(0)};
   auto take = [&](ReshapeSide &side, int64_t size) {
@@ -232,7 +242,8 @@ OpShardingRule reshapeRule(const OpShapes &shapes) {
   return builder.take();
 }
 
-OpShardingRule broadcastRule(const OpShapes &shapes, const BroadcastInDimAttrs &attrs) {
+OpShardingRule broadcastInDimRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<BroadcastInDimAttrs>();
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0], &out = shapes.results[0];
   int64_t result = shapes.result(0);
@@ -251,7 +262,8 @@ OpShardingRule broadcastRule(const OpShapes &shapes, const BroadcastInDimAttrs &
   return builder.take();
 }
 
-OpShardingRule reduceRule(const OpShapes &shapes, const ReduceAttrs &attrs) {
+OpShardingRule reduceRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<ReduceAttrs>();
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   // Operands: the inputs (all of one shape), then their scalar inits;
   // Shardy's rule: every input shares each dim's factor.
@@ -286,7 +298,8 @@ OpShardingRule permutingRule(const OpShapes &shapes, const std::vector<bool> &pe
   return builder.take();
 }
 
-OpShardingRule sliceRule(const OpShapes &shapes, const SliceAttrs &attrs) {
+OpShardingRule sliceRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<SliceAttrs>();
   std::vector<bool> permuted;
   for (size_t d = 0; d < shapes.results[0].size(); ++d)
     permuted.push_back(shapes.operands[0][d] != shapes.results[0][d] ||
@@ -294,7 +307,8 @@ OpShardingRule sliceRule(const OpShapes &shapes, const SliceAttrs &attrs) {
   return permutingRule(shapes, permuted);
 }
 
-OpShardingRule padRule(const OpShapes &shapes, const PadAttrs &attrs) {
+OpShardingRule padRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<PadAttrs>();
   std::vector<bool> permuted;
   for (size_t d = 0; d < shapes.results[0].size(); ++d)
     permuted.push_back(attrs.edgePaddingLow[d] != 0 || attrs.edgePaddingHigh[d] != 0 ||
@@ -302,7 +316,8 @@ OpShardingRule padRule(const OpShapes &shapes, const PadAttrs &attrs) {
   return permutingRule(shapes, permuted);
 }
 
-OpShardingRule reverseRule(const OpShapes &shapes, const ReverseAttrs &attrs) {
+OpShardingRule reverseRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<ReverseAttrs>();
   std::vector<bool> permuted;
   for (int64_t d = 0; d < static_cast<int64_t>(shapes.results[0].size()); ++d)
     permuted.push_back(contains(attrs.dimensions, d));
@@ -346,6 +361,71 @@ OpShardingRule opaqueRule(const OpShapes &shapes) {
       builder.addFactor(shapes.results[r][d], FactorKind::NeedReplication, {{shapes.result(r), d}});
   builder.blockAll();
   return builder.take();
+}
+
+/// Shardy's kind for concatenate's dim: permutation when the pieces are
+/// slices (of one tensor, or all slices), which a partitioner can move
+/// around; otherwise the dim needs replication.
+FactorKind concatenatedDimKind(const Graph &graph, const Op &concat) {
+  auto slicedFrom = [&](ValueId v) -> const Op * {
+    const Op *def = graph.value(v).definingOp;
+    return def && def->kind == OpKind::Slice ? def : nullptr;
+  };
+  auto beforeSlice = [&](ValueId v) {
+    const Op *slice = slicedFrom(v);
+    return slice ? slice->operands[0] : v;
+  };
+  const auto &operands = concat.operands;
+  bool allSlices = std::all_of(operands.begin(), operands.end(), slicedFrom);
+  bool anySlice = std::any_of(operands.begin(), operands.end(), slicedFrom);
+  bool oneSource = std::all_of(operands.begin(), operands.end(), [&](ValueId v) {
+    return beforeSlice(v) == beforeSlice(operands[0]);
+  });
+  return allSlices || (anySlice && oneSource) ? FactorKind::Permutation
+                                              : FactorKind::NeedReplication;
+}
+
+// ---- the Rule column's builders that are not above ----
+
+/// Elementwise ops, sources, annotations and the collectives that keep
+/// shapes: every dim shared.
+OpShardingRule pointwiseRule(const Graph &, const Op &, const OpShapes &shapes) {
+  return pointwiseFactors(shapes);
+}
+
+OpShardingRule reshapeRule(const Graph &, const Op &, const OpShapes &shapes) {
+  // Shardy has no rule for a reshape without elements: nothing crosses it.
+  return isEmpty(shapes.operands[0]) ? opaqueRule(shapes) : reshapeFactors(shapes);
+}
+
+OpShardingRule concatenateRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
+  return pointwiseFactors(shapes, op.attr<ConcatenateAttrs>().dimension,
+                          concatenatedDimKind(graph, op));
+}
+
+OpShardingRule customCallRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<CustomCallAttrs>();
+  return attrs.shardingRule ? *attrs.shardingRule : opaqueRule(shapes);
+}
+
+OpShardingRule allGatherRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  return resizingCollectiveRule(shapes, {op.attr<AllGatherAttrs>().dimension});
+}
+
+OpShardingRule reduceScatterRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  return resizingCollectiveRule(shapes, {op.attr<ReduceScatterAttrs>().dimension});
+}
+
+OpShardingRule allToAllRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<AllToAllAttrs>();
+  return resizingCollectiveRule(shapes, {attrs.splitDimension, attrs.concatDimension});
+}
+
+/// Ops propagated through their data-flow edges (manual_computation,
+/// optimization_barrier) have no rule.
+OpShardingRule noRule(const Graph &, const Op &op, const OpShapes &) {
+  fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
+                                            "its data-flow edges");
 }
 
 } // namespace
@@ -396,87 +476,18 @@ OpShardingRule identityShardingRule(const Shape &shape, int64_t numOperands, int
   return builder.take();
 }
 
-/// Shardy's kind for concatenate's dim: permutation when the pieces are
-/// slices (of one tensor, or all slices), which a partitioner can move
-/// around; otherwise the dim needs replication.
-static FactorKind concatenatedDimKind(const Graph &graph, const Op &concat) {
-  auto slicedFrom = [&](ValueId v) -> const Op * {
-    const Op *def = graph.value(v).definingOp;
-    return def && def->kind == OpKind::Slice ? def : nullptr;
-  };
-  auto beforeSlice = [&](ValueId v) {
-    const Op *slice = slicedFrom(v);
-    return slice ? slice->operands[0] : v;
-  };
-  const auto &operands = concat.operands;
-  bool allSlices = std::all_of(operands.begin(), operands.end(), slicedFrom);
-  bool anySlice = std::any_of(operands.begin(), operands.end(), slicedFrom);
-  bool oneSource = std::all_of(operands.begin(), operands.end(), [&](ValueId v) {
-    return beforeSlice(v) == beforeSlice(operands[0]);
-  });
-  return allSlices || (anySlice && oneSource) ? FactorKind::Permutation
-                                              : FactorKind::NeedReplication;
-}
-
-/// The rule of `op` over `shapes` (its operand and result shapes).
+/// The rule of `op` over `shapes` (its operand and result shapes): its row's
+/// Rule column.
 static OpShardingRule buildRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
-  if (isElementwise(op.kind))
-    return pointwiseRule(shapes);
-  switch (op.kind) {
-  case OpKind::Constant:
-  case OpKind::Iota:
-  case OpKind::Compare:
-  case OpKind::Select:
-  case OpKind::Clamp:
-  case OpKind::Convert:
-  case OpKind::ShardingConstraint:
-  case OpKind::Distribute:
-  case OpKind::PropagationBarrier:
-  case OpKind::ShardingGroup:
-  case OpKind::AllReduce:
-  case OpKind::CollectivePermute:
-  case OpKind::AxisIndex:
-    return pointwiseRule(shapes);
-  case OpKind::DotGeneral:
-    return dotGeneralRule(shapes, op.attr<DotGeneralAttrs>());
-  case OpKind::Transpose:
-    return transposeRule(shapes, op.attr<TransposeAttrs>());
-  case OpKind::Reshape:
-    // Shardy has no rule for a reshape without elements: nothing crosses it.
-    return isEmpty(shapes.operands[0]) ? opaqueRule(shapes) : reshapeRule(shapes);
-  case OpKind::BroadcastInDim:
-    return broadcastRule(shapes, op.attr<BroadcastInDimAttrs>());
-  case OpKind::Reduce:
-    return reduceRule(shapes, op.attr<ReduceAttrs>());
-  case OpKind::Concatenate:
-    return pointwiseRule(shapes, op.attr<ConcatenateAttrs>().dimension,
-                         concatenatedDimKind(graph, op));
-  case OpKind::Slice:
-    return sliceRule(shapes, op.attr<SliceAttrs>());
-  case OpKind::Pad:
-    return padRule(shapes, op.attr<PadAttrs>());
-  case OpKind::Reverse:
-    return reverseRule(shapes, op.attr<ReverseAttrs>());
-  case OpKind::CustomCall: {
-    const auto &attrs = op.attr<CustomCallAttrs>();
-    return attrs.shardingRule ? *attrs.shardingRule : opaqueRule(shapes);
-  }
-  case OpKind::AllGather:
-    return resizingCollectiveRule(shapes, {op.attr<AllGatherAttrs>().dimension});
-  case OpKind::ReduceScatter:
-    return resizingCollectiveRule(shapes, {op.attr<ReduceScatterAttrs>().dimension});
-  case OpKind::AllToAll: {
-    const auto &attrs = op.attr<AllToAllAttrs>();
-    return resizingCollectiveRule(shapes, {attrs.splitDimension, attrs.concatDimension});
-  }
-  case OpKind::ManualComputation:
-  case OpKind::OptimizationBarrier:
-    fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
-                                              "its data-flow edges");
-  default:
-    break;
-  }
-  fail(op.pointer, "no sharding rule for op \"" + std::string(op.name()) + "\"");
+  using Builder = OpShardingRule (*)(const Graph &, const Op &, const OpShapes &);
+  static constexpr Builder kRules[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, ...)                                                                     \
+  &Rule,
+#include "compiler/ops/Ops.def"
+  };
+  static_assert(std::size(kRules) == kNumOpKinds);
+  return kRules[static_cast<size_t>(op.kind)](graph, op, shapes);
 }
 
 OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
