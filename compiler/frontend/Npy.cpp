@@ -223,6 +223,11 @@ Literal readNpy(const std::string &path, const std::function<void(const TensorTy
   uint64_t fileBytes = file.size().value_or(UINT64_MAX);
   size_t end = headerEnd(bytes, std::min<uint64_t>(fileBytes, SIZE_MAX), path);
   size_t headerStart = bytes[6] == 1 ? 10 : 12; // version 1.0: a 16-bit length
+  // The preamble read may reach past a header too short for any dictionary
+  // (a length of 0 or 1): what is left to read must not wrap around.
+  if (end < bytes.size())
+    throw NpyError(path + ": header of " + std::to_string(end - headerStart) +
+                   " bytes is too short to hold its dictionary");
   file.read(bytes, end - bytes.size());
   if (bytes.size() < end)
     throw NpyError(path + ": truncated header: expected " + std::to_string(end - headerStart) +

@@ -223,6 +223,22 @@ TEST_CASE("npy: errors name the file and the problem") {
   CHECK_FALSE(fs::exists("/nonexistent/out.npy"));
 }
 
+TEST_CASE("npy: a file whose header length is 0 or 1 is refused, not read past") {
+  // The reader's first read (12 bytes) reached past such a header, and the
+  // rest of the header to read wrapped around: the file's bytes were
+  // written past a string's buffer (SIGSEGV; ASan: stack-buffer-overflow).
+  for (char length : {'\0', '\1'}) {
+    std::string path = (scratchDir() / "short_header.npy").string();
+    std::ofstream(path, std::ios::binary)
+        << std::string("\x93NUMPY\x01\x00", 8) << length << '\0' << std::string(5000, 'A');
+    CHECK_THROWS_WITH_AS(readNpy(path),
+                         (path + ": header of " + std::to_string(int(length)) +
+                          " bytes is too short to hold its dictionary")
+                             .c_str(),
+                         NpyError);
+  }
+}
+
 TEST_CASE("npy: a header too long for 16 bits is written as version 2.0") {
   // 30000 dims of size 1: the shape tuple alone takes 90000 characters.
   Literal literal(TensorType{ElementType::I8, std::vector<int64_t>(30000, 1)});
