@@ -7,6 +7,7 @@
 #include "compiler/interp/Collectives.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/LocalOps.h"
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen::interp {
 namespace {
@@ -485,72 +486,116 @@ void addSumBound(Literal &bounds, const Literal &magnitudes, const Literal &resu
     bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
 }
 
-std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
-                                   const std::vector<const Literal *> &operands,
-                                   const std::vector<const Literal *> &operandBounds,
-                                   const std::vector<Literal> &results) {
-  const auto one = [](Literal literal) {
-    std::vector<Literal> out;
-    out.push_back(std::move(literal));
-    return out;
-  };
-  const auto &x = operands;
-  const auto &e = operandBounds;
-  if (isElementwise(op.kind)) {
-    if (opCategory(op.kind) == OpCategory::ElementwiseUnary)
-      return one(unaryBounds(op.kind, *x[0], *e[0], results[0]));
-    return one(binaryBounds(op.kind, *x[0], *x[1], *e[0], *e[1], results[0]));
-  }
-  switch (op.kind) {
-  case OpKind::Constant:
-  case OpKind::Iota:
-    return one(exactBounds(results[0].shape()));
-  case OpKind::Compare:
-    return one(compareBounds(*x[0], *x[1], *e[0], *e[1]));
-  case OpKind::Select:
-    return one(selectBounds(*x[0], *x[1], *x[2], *e[0], *e[1], *e[2]));
-  case OpKind::Clamp:
-    return one(clampBounds(*x[0], *x[2], *e[0], *e[1], *e[2]));
-  case OpKind::Convert:
-    return one(convertBounds(*x[0], *e[0], results[0]));
-  case OpKind::DotGeneral:
-    return one(dotBounds(op.attr<DotGeneralAttrs>(), *x[0], *x[1], *e[0], *e[1], results[0]));
-  case OpKind::Reduce:
-    if (std::optional<Reducer> reducer = simpleReducer(op))
-      return one(reduceBounds(op.attr<ReduceAttrs>().dimensions, *reducer, *x[0], *x[1], *e[0],
-                              *e[1], results[0]));
-    return regionReduceBounds(graph, op, e, results);
-  case OpKind::CustomCall: {
-    std::vector<Literal> out;
-    for (const Literal &result : results)
-      out.push_back(exactOrUnknown(result.shape(), e));
-    return out;
-  }
-  default:
-    // Data movement (transpose, reshape, broadcast, slice, pad, ...) moves
-    // the bounds as it moves the values.
-    return evalLocalOp(graph, op, e, nullptr);
-  }
+namespace {
+
+/// What an op's bounds are computed from: one device's operands, their
+/// bounds and results (an op run on each device), or every device's (a
+/// collective: `grid` is set).
+struct BoundsInputs {
+  const Graph &graph;
+  const Op &op;
+  std::vector<const Literal *> operands, operandBounds;
+  const std::vector<Literal> *results = nullptr;
+  const DeviceGrid *grid = nullptr;
+  std::vector<const PerDevice *> deviceOperands, deviceOperandBounds;
+  const PerDevice *deviceResults = nullptr;
+
+  bool collective() const { return grid != nullptr; }
+  const Literal &x(size_t i) const { return *operands[i]; }
+  const Literal &e(size_t i) const { return *operandBounds[i]; }
+  const Literal &result(size_t i) const { return (*results)[i]; }
+};
+
+std::vector<Literal> one(Literal literal) {
+  std::vector<Literal> out;
+  out.push_back(std::move(literal));
+  return out;
 }
 
-PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
-                           const std::vector<const PerDevice *> &operands,
-                           const std::vector<const PerDevice *> &operandBounds,
-                           const PerDevice &results) {
-  PerDevice out;
-  if (op.kind == OpKind::AxisIndex) {
-    for (const Literal &result : results)
-      out.push_back(exactBounds(result.shape()));
-    return out;
-  }
-  if (op.kind != OpKind::AllReduce && op.kind != OpKind::ReduceScatter)
-    return evalCollective(op, grid, operandBounds); // moves values only
+// The op table's Bounds column (compiler/ops/Ops.def): the bounds of an
+// op's results, one per result (an op run on each device) or one per device
+// (a collective, which has one result). A row naming a function this file
+// does not define fails the build.
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, Bounds, ...)                                                       \
+  std::vector<Literal> Bounds(const BoundsInputs &in);
+#include "compiler/ops/Ops.def"
+
+/// Sources and axis_index: exact.
+std::vector<Literal> zeroBound(const BoundsInputs &in) {
+  std::vector<Literal> out;
+  for (const Literal &result : in.collective() ? *in.deviceResults : *in.results)
+    out.push_back(exactBounds(result.shape()));
+  return out;
+}
+
+std::vector<Literal> unaryBound(const BoundsInputs &in) {
+  return one(unaryBounds(in.op.kind, in.x(0), in.e(0), in.result(0)));
+}
+
+std::vector<Literal> binaryBound(const BoundsInputs &in) {
+  return one(binaryBounds(in.op.kind, in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
+}
+
+std::vector<Literal> compareBound(const BoundsInputs &in) {
+  return one(compareBounds(in.x(0), in.x(1), in.e(0), in.e(1)));
+}
+
+std::vector<Literal> selectBound(const BoundsInputs &in) {
+  return one(selectBounds(in.x(0), in.x(1), in.x(2), in.e(0), in.e(1), in.e(2)));
+}
+
+std::vector<Literal> clampBound(const BoundsInputs &in) {
+  return one(clampBounds(in.x(0), in.x(2), in.e(0), in.e(1), in.e(2)));
+}
+
+std::vector<Literal> convertBound(const BoundsInputs &in) {
+  return one(convertBounds(in.x(0), in.e(0), in.result(0)));
+}
+
+std::vector<Literal> dotGeneralBound(const BoundsInputs &in) {
+  return one(
+      dotBounds(in.op.attr<DotGeneralAttrs>(), in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
+}
+
+std::vector<Literal> reduceBound(const BoundsInputs &in) {
+  if (std::optional<Reducer> reducer = simpleReducer(in.op))
+    return one(reduceBounds(in.op.attr<ReduceAttrs>().dimensions, *reducer, in.x(0), in.x(1),
+                            in.e(0), in.e(1), in.result(0)));
+  return regionReduceBounds(in.graph, in.op, in.operandBounds, *in.results);
+}
+
+/// A custom call: exact from exact operands (the library is trusted to be
+/// deterministic), else undetermined.
+std::vector<Literal> customCallBound(const BoundsInputs &in) {
+  std::vector<Literal> out;
+  for (const Literal &result : *in.results)
+    out.push_back(exactOrUnknown(result.shape(), in.operandBounds));
+  return out;
+}
+
+/// Data movement (transpose, reshape, broadcast, slice, pad, the gathering
+/// and permuting collectives, ...) moves the bounds as it moves the values.
+std::vector<Literal> movedBound(const BoundsInputs &in) {
+  if (in.collective())
+    return evalCollective(in.op, *in.grid, in.deviceOperandBounds);
+  return evalLocalOp(in.graph, in.op, in.operandBounds, nullptr);
+}
+
+/// The collectives that add (all_reduce, reduce_scatter): the sums of the
+/// partial values' bounds plus the reorder bound of the sum.
+std::vector<Literal> sumCollectiveBound(const BoundsInputs &in) {
+  SHARDGEN_CHECK(in.collective(), "a summing collective outside a device grid");
+  const Op &op = in.op;
+  const DeviceGrid &grid = *in.grid;
+  const PerDevice &results = *in.deviceResults;
   const Reducer reducer = op.kind == OpKind::AllReduce ? op.attr<AllReduceAttrs>().reducer
                                                        : op.attr<ReduceScatterAttrs>().reducer;
   const ElementType type = results.front().elementType();
   bool exact = true;
-  for (const Literal &bound : *operandBounds[0])
+  for (const Literal &bound : *in.deviceOperandBounds[0])
     exact = exact && allZero(bound);
+  PerDevice out;
   if (!isFloat(type) || reducer == Reducer::Mul) {
     for (const Literal &result : results)
       out.push_back(filled(result.shape(), exact && !isFloat(type) ? 0.0 : kUnknown));
@@ -567,14 +612,14 @@ PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
       onBounds.attr<AllReduceAttrs>().reducer = Reducer::Max;
     else
       onBounds.attr<ReduceScatterAttrs>().reducer = Reducer::Max;
-    return evalCollective(onBounds, grid, operandBounds);
+    return evalCollective(onBounds, grid, in.deviceOperandBounds);
   }
   PerDevice absolute, ones;
-  for (const Literal &value : *operands[0]) {
+  for (const Literal &value : *in.deviceOperands[0]) {
     absolute.push_back(magnitudes(value));
     ones.push_back(filled(value.shape(), 1.0));
   }
-  out = evalCollective(onBounds, grid, operandBounds);
+  out = evalCollective(onBounds, grid, in.deviceOperandBounds);
   const PerDevice sums = evalCollective(onBounds, grid, {&absolute});
   const PerDevice counts = evalCollective(onBounds, grid, {&ones});
   for (size_t device = 0; device < out.size(); ++device) {
@@ -583,6 +628,39 @@ PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
     addSumBound(out[device], sums[device], results[device], count);
   }
   return out;
+}
+
+/// manual_computation: its body's ops give the bounds (the interpreter's
+/// region evaluation), never this column.
+std::vector<Literal> regionBound(const BoundsInputs &in) {
+  throw InternalError(std::string(in.op.name()) + "'s bounds come from its body's ops");
+}
+
+using BoundsFunction = std::vector<Literal> (*)(const BoundsInputs &);
+constexpr BoundsFunction kBounds[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, Bounds, ...)                                                       \
+  &Bounds,
+#include "compiler/ops/Ops.def"
+};
+static_assert(std::size(kBounds) == kNumOpKinds);
+
+} // namespace
+
+std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
+                                   const std::vector<const Literal *> &operands,
+                                   const std::vector<const Literal *> &operandBounds,
+                                   const std::vector<Literal> &results) {
+  BoundsInputs in{graph, op, operands, operandBounds, &results, nullptr, {}, {}, nullptr};
+  return kBounds[static_cast<size_t>(op.kind)](in);
+}
+
+PerDevice collectiveBounds(const Graph &graph, const Op &op, const DeviceGrid &grid,
+                           const std::vector<const PerDevice *> &operands,
+                           const std::vector<const PerDevice *> &operandBounds,
+                           const PerDevice &results) {
+  BoundsInputs in{graph, op, {}, {}, nullptr, &grid, operands, operandBounds, &results};
+  return kBounds[static_cast<size_t>(op.kind)](in);
 }
 
 } // namespace shardgen::interp

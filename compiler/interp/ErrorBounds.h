@@ -29,14 +29,15 @@ namespace shardgen::interp {
 /// All-zero bounds for a value of `shape`.
 Literal exactBounds(const Shape &shape);
 
-/// The bounds of a local op's results (on one device).
+/// The bounds of a local op's results (on one device), by the op's row's
+/// Bounds column (compiler/ops/Ops.def).
 std::vector<Literal> localOpBounds(const Graph &graph, const Op &op,
                                    const std::vector<const Literal *> &operands,
                                    const std::vector<const Literal *> &operandBounds,
                                    const std::vector<Literal> &results);
 
-/// The bounds of a collective's result on every device.
-PerDevice collectiveBounds(const Op &op, const DeviceGrid &grid,
+/// The bounds of a collective's result on every device, by the same column.
+PerDevice collectiveBounds(const Graph &graph, const Op &op, const DeviceGrid &grid,
                            const std::vector<const PerDevice *> &operands,
                            const std::vector<const PerDevice *> &operandBounds,
                            const PerDevice &results);

@@ -91,7 +91,7 @@ private:
         Tracked out{{evalCollective(op, grid, operands)}, {}};
         if (trackBounds_)
           out.bounds.push_back(
-              collectiveBounds(op, grid, operands, operandBounds, out.values.front()));
+              collectiveBounds(graph_, op, grid, operands, operandBounds, out.values.front()));
         return out;
       }
       return evalOnEachDevice(op, grid, operands, operandBounds);
