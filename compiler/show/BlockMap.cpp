@@ -1,7 +1,6 @@
 #include "compiler/show/BlockMap.h"
 
 #include <algorithm>
-#include <map>
 
 #include "compiler/ir/InternalError.h"
 
@@ -14,72 +13,12 @@ int64_t BlockMap::cellIndex(const std::vector<int64_t> &cutIndex) const {
   return index;
 }
 
-namespace {
-
-/// A distributed layout: one box per chunk, each on the device it is dealt
-/// to (a device may hold several).
-BlockMap mapDistributedBlocks(const ShardLayout &layout) {
-  BlockMap map;
-  map.shape = layout.globalType.shape;
-  map.partialAxes = layout.partialAxes;
-  const size_t rank = map.shape.size();
-  const Shape chunk = layout.chunks->shardShape();
-  // Devices by the box they hold (ordered by box, so by offsets).
-  std::map<std::vector<int64_t>, std::vector<int64_t>> holders;
-  Block empty;
-  empty.empty = true;
-  for (int64_t position = 0; position < layout.numDevices(); ++position) {
-    std::vector<int64_t> chunks = layout.chunks->chunksOfPosition(position);
-    if (chunks.empty())
-      empty.positions.push_back(position);
-    for (int64_t c : chunks) {
-      ChunkBox box = layout.chunks->chunkBox(c);
-      std::vector<int64_t> key = box.offset;
-      key.insert(key.end(), box.extent.begin(), box.extent.end());
-      holders[key].push_back(position);
-    }
-  }
-  map.cuts.resize(rank);
-  for (const auto &[key, positions] : holders)
-    for (size_t d = 0; d < rank; ++d) {
-      Interval interval{key[d], key[rank + d]};
-      auto &cuts = map.cuts[d];
-      if (std::find(cuts.begin(), cuts.end(), interval) == cuts.end())
-        cuts.push_back(interval);
-    }
-  for (auto &cuts : map.cuts)
-    std::sort(cuts.begin(), cuts.end(),
-              [](const Interval &a, const Interval &b) { return a.offset < b.offset; });
-  int64_t numCells = 1;
-  for (const auto &cuts : map.cuts)
-    numCells *= static_cast<int64_t>(cuts.size());
-  map.cellBlock.assign(holders.empty() ? 0 : numCells, -1);
-  for (const auto &[key, positions] : holders) {
-    Block block;
-    std::vector<int64_t> cutIndex(rank);
-    for (size_t d = 0; d < rank; ++d) {
-      Interval interval{key[d], key[rank + d]};
-      block.box.push_back(interval);
-      block.uneven |= interval.extent < chunk[d];
-      cutIndex[d] =
-          std::find(map.cuts[d].begin(), map.cuts[d].end(), interval) - map.cuts[d].begin();
-    }
-    block.positions = positions;
-    int64_t cell = map.cellIndex(cutIndex);
-    SHARDGEN_CHECK(map.cellBlock[cell] < 0, "two blocks of a layout share a cell");
-    map.cellBlock[cell] = static_cast<int64_t>(map.blocks.size());
-    map.blocks.push_back(std::move(block));
-  }
-  if (!empty.positions.empty())
-    map.blocks.push_back(std::move(empty));
-  return map;
-}
-
-} // namespace
-
 BlockMap mapBlocks(const ShardLayout &layout) {
-  if (layout.isDistributed())
-    return mapDistributedBlocks(layout);
+  if (layout.isDistributed()) { // one block per chunk, on the device it is dealt to
+    BlockMap map = mapChunks(*layout.chunks);
+    map.partialAxes = layout.partialAxes;
+    return map;
+  }
   BlockMap map;
   map.shape = layout.globalType.shape;
   map.partialAxes = layout.partialAxes;

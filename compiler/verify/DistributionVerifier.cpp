@@ -4,6 +4,16 @@
 #include "compiler/verify/VerifyUtil.h"
 
 namespace shardgen::verify {
+namespace {
+
+std::string joinedInts(const std::vector<int64_t> &values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text;
+}
+
+} // namespace
 
 void verifyDistribution(const Distribution &distribution, const TensorType &type,
                         const std::optional<TensorSharding> &sharding, const Graph &graph,
@@ -24,6 +34,19 @@ void verifyDistribution(const Distribution &distribution, const TensorType &type
     if (distribution.shardShape[d] < 1)
       fail(joinPointer(shapePointer, d), "shard_shape sizes must be at least 1, got " +
                                              std::to_string(distribution.shardShape[d]));
+  // The generated code copies each chunk by a statement of its own (into and
+  // out of the global tensor, and between devices): the chunk count bounds
+  // the code, checked before anything is laid out.
+  int64_t chunks = 1;
+  for (size_t d = 0; d < distribution.shardShape.size(); ++d) {
+    const int64_t size = type.shape[d];
+    chunks *= size == 0 ? 0 : (size - 1) / distribution.shardShape[d] + 1;
+    if (chunks > kMaxDistributionChunks)
+      fail(shapePointer, "shard_shape [" + joinedInts(distribution.shardShape) + "] cuts " +
+                             printType(type) + " into more than " +
+                             std::to_string(kMaxDistributionChunks) +
+                             " chunks (the most a distribution may have): use larger shards");
+  }
 }
 
 std::string resultDistributionPointer(const Op &op, size_t index) {

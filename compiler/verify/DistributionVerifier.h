@@ -1,7 +1,8 @@
 #pragma once
 // The checks the spec lists for distributions: a known mesh, one shard size
 // per tensor dim, each at least 1, and never a sharding and a distribution on
-// the same value. The order's name is checked when the file is read.
+// the same value; and at most kMaxDistributionChunks chunks. The order's name
+// is checked when the file is read.
 
 #include <optional>
 #include <string>
@@ -10,6 +11,11 @@
 #include "compiler/verify/ManualScope.h"
 
 namespace shardgen::verify {
+
+/// The most chunks a distribution may cut its tensor into: the generated code
+/// copies each chunk by a statement of its own (a 4096x4096 tensor in 32x32
+/// tiles has 16,384).
+inline constexpr int64_t kMaxDistributionChunks = int64_t(1) << 14;
 
 /// `pointer` is the distribution object's; `sharding` the same slot's user
 /// sharding, if any.
