@@ -1,11 +1,13 @@
 #include "compiler/cli/OutputWriting.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "compiler/cli/Command.h"
@@ -69,7 +71,65 @@ void emitText(const ParsedArgs &args, const std::string &text) {
     std::cout << text;
 }
 
+namespace {
+
+/// Writes all of `text` to `fd`, keeping the first failure in `error` (and
+/// writing nothing more after it).
+void writeAll(int fd, std::string_view text, int &error) {
+  size_t written = 0;
+  while (!error && written < text.size()) {
+    ssize_t count = ::write(fd, text.data() + written, text.size() - written);
+    if (count < 0 && errno == EINTR)
+      continue;
+    if (count <= 0)
+      error = count < 0 ? errno : EIO;
+    else
+      written += static_cast<size_t>(count);
+  }
+}
+
+/// True when `file` exists (through symlinks) and is a device, FIFO or
+/// socket (`>(gzip)`), or is a name in /dev or /proc (/dev/stdout links to
+/// whatever standard output is, a regular file too): a stream to write
+/// into, never a node to replace.
+bool isStream(const std::string &file) {
+  struct stat status{};
+  if (::stat(file.c_str(), &status) != 0)
+    return false;
+  if (!S_ISREG(status.st_mode))
+    return !S_ISDIR(status.st_mode);
+  std::error_code ignored;
+  const std::string folder = std::filesystem::weakly_canonical(
+                                 std::filesystem::absolute(file, ignored).parent_path(), ignored)
+                                 .string();
+  for (const char *system : {"/dev", "/proc"})
+    if (folder == system || folder.starts_with(std::string(system) + "/"))
+      return true;
+  return false;
+}
+
+} // namespace
+
 void writeTextFile(const std::string &file, const std::function<void(const TextSink &)> &produce) {
+  int error = 0; // the first write's failure; later pieces are dropped
+  // A device or a pipe is written into as it is: renaming a file over it
+  // would replace the node itself (as root, /dev/null).
+  if (isStream(file)) {
+    int fd = ::open(file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+      throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
+    try {
+      produce([&](std::string_view text) { writeAll(fd, text, error); });
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0 && !error)
+      error = errno;
+    if (error)
+      throw InputError(file, "cannot write: " + std::string(std::strerror(error)));
+    return;
+  }
   // A unique name beside the file, renamed over it: never half a file, and a
   // symlink at `file` is replaced, not written through.
   std::string aside = file + ".partial-XXXXXX";
@@ -77,21 +137,8 @@ void writeTextFile(const std::string &file, const std::function<void(const TextS
   if (fd < 0)
     throw InputError(file, "cannot write: " + std::string(std::strerror(errno)));
   ::fchmod(fd, driver::withUmask(0666));
-  int error = 0; // the first write's failure; later pieces are dropped
-  auto sink = [&](std::string_view text) {
-    size_t written = 0;
-    while (!error && written < text.size()) {
-      ssize_t count = ::write(fd, text.data() + written, text.size() - written);
-      if (count < 0 && errno == EINTR)
-        continue;
-      if (count <= 0)
-        error = count < 0 ? errno : EIO;
-      else
-        written += static_cast<size_t>(count);
-    }
-  };
   try {
-    produce(sink);
+    produce([&](std::string_view text) { writeAll(fd, text, error); });
   } catch (...) {
     ::close(fd);
     ::unlink(aside.c_str());

@@ -6,6 +6,8 @@
 // tmpfs is mounted for them) and are skipped otherwise.
 
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <doctest/doctest.h>
@@ -115,4 +117,34 @@ TEST_CASE("a failure before anything is written makes no folder") {
   checkResult(runShardgenWithin(60, "eval '" + bad + "' -o '" + base + "/x/y/out'"), 1);
   checkResult(runShardgenWithin(60, "compile '" + bad + "' -o '" + base + "/x/y/gen'"), 1);
   CHECK(listing(base) == std::set<std::string>{"bad.json"});
+}
+
+TEST_CASE("a single-file output that is a device, a FIFO or /dev/stdout is written into, not "
+          "replaced") {
+  // The file was written beside the output and renamed over it: as root,
+  // `propagate -o /dev/null` replaced /dev/null with a regular file (red
+  // team round six), and a FIFO's reader got nothing.
+  std::string base = makeTempDir();
+  std::string fifo = base + "/fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  ToolResult viaFifo = runShardgenWithin(60, "propagate '" + kMlpSample + "' -o '" + fifo + "'",
+                                         "(cat '" + fifo + "' > '" + base +
+                                             "/got') & reader=$!; trap 'wait $reader' EXIT;");
+  checkResult(viaFifo, 0);
+  CHECK(fs::is_fifo(fifo));
+  CHECK(readFile(base + "/got").find("\"format\": \"shardgen-graph\"") != std::string::npos);
+
+  ToolResult viaStdout = runShardgenWithin(60, "propagate '" + kMlpSample + "' -o /dev/stdout");
+  checkResult(viaStdout, 0);
+  CHECK(viaStdout.out.find("\"format\": \"shardgen-graph\"") != std::string::npos);
+  CHECK(fs::is_symlink("/dev/stdout"));
+
+  if (::geteuid() != 0)
+    return; // a device node of our own needs root
+  std::string null = base + "/null";
+  REQUIRE(::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0);
+  checkResult(runShardgenWithin(60, "propagate '" + kMlpSample + "' -o '" + null + "'"), 0);
+  CHECK(fs::is_character_file(null));
+  checkResult(runShardgenWithin(60, "show '" + kMlpSample + "' --html '" + null + "'"), 0);
+  CHECK(fs::is_character_file(null));
 }
