@@ -159,6 +159,8 @@ public:
     pending_.clear();
   }
   bool rankReported() const { return rankReported_; }
+  /// Rank 0 said it finished (kRanksFinishedLine).
+  bool ranksFinished() const { return ranksFinished_; }
   /// A rank said it is ending the job (MPI_Abort).
   bool abortSeen() const { return abortSeen_; }
   /// The last lines mpirun wrote (frames dropped), indented, one a line.
@@ -171,6 +173,12 @@ public:
 
 private:
   void line(const std::string &text) {
+    // Found anywhere in the line: --tag-output and --timestamp-output
+    // prefix every line.
+    if (text.find(kRanksFinishedLine) != std::string::npos) {
+      ranksFinished_ = true;
+      return;
+    }
     if (isFrameLine(text)) {
       inFrame_ = !inFrame_;
       return;
@@ -187,7 +195,7 @@ private:
   }
   std::string pending_;
   std::deque<std::string> tail_;
-  bool inFrame_ = false, rankReported_ = false, abortSeen_ = false;
+  bool inFrame_ = false, rankReported_ = false, abortSeen_ = false, ranksFinished_ = false;
 };
 
 /// mpirun, while it runs: a SIGTERM or SIGHUP sent to shardgen goes on to
@@ -306,6 +314,16 @@ int runMpirun(int64_t ranks, int64_t threadsPerRank, const std::vector<std::stri
   argv.push_back(nullptr);
   MpirunOutput output;
   int status = runForwardingStderr(mpirun, argv, output);
+  // With its output sent to files, rank 0's last line does not come back.
+  const bool outputToFiles = std::any_of(mpirunArgs.begin(), mpirunArgs.end(), [](const auto &arg) {
+    return arg.find("output-filename") != std::string::npos;
+  });
+  if (status == 0 && !output.ranksFinished() && !outputToFiles) {
+    std::cerr << "shardgen run: error: mpirun ended with status 0 but did not run shardgen's "
+                 "ranks (an option in --mpirun-args that makes it do something else?)"
+              << (output.tail().empty() ? "\n" : "; it said:\n") << output.tail();
+    return kInvalidInput;
+  }
   if (status == 0)
     return 0;
   if (output.rankReported()) // the exit codes of `run` (a rank's MPI_Abort is 1)

@@ -13,6 +13,11 @@ namespace shardgen::cli {
 /// number of ranks planned.
 inline constexpr const char *kRankModeVariable = "SHARDGEN_MPI_RANK";
 
+/// The line rank 0 writes to stderr last: the launcher drops it, and takes
+/// mpirun's success without it as mpirun not having run the ranks (options
+/// such as `-version` or a program word in --mpirun-args).
+inline constexpr const char *kRanksFinishedLine = "shardgen: rank 0 finished the run";
+
 /// True in a process that mpirun started for `run --backend mpi`.
 bool isMpiRank();
 

@@ -158,7 +158,10 @@ int runMpiRank(const ParsedArgs &args) {
     return kSuccess;
   if (args.has("--repeat"))
     std::cerr << formatRunTimings(displayName(path), passes.timings(), callMs);
-  return checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+  const int status = checkAndEmit(args, settings, graph, program, inputs, outputs, customCalls);
+  std::cout.flush();
+  std::cerr << kRanksFinishedLine << "\n" << std::flush;
+  return status;
 }
 
 #else

@@ -150,10 +150,30 @@ constexpr std::string_view kReservedWords[] = {
     "unix",     "assert", "offsetof", "alloca",   "environ",
 };
 
+/// Target names CMake reserves or builds itself (the program's name is the
+/// generated CMakeLists.txt's target): `all` and the like, and, matched as
+/// a prefix, the runtime's own targets and options (shardgen_runtime...).
+constexpr std::string_view kCmakeTargetWords[] = {
+    "all",
+    "clean",
+    "help",
+    "install",
+    "test",
+    "package",
+    "depend",
+    "package_source",
+    "edit_cache",
+    "rebuild_cache",
+    "list_install_components",
+};
+
 bool isReserved(std::string_view name) {
-  if (isCppKeyword(name))
+  if (isCppKeyword(name) || name.starts_with("shardgen_"))
     return true;
   for (std::string_view word : kReservedWords)
+    if (name == word)
+      return true;
+  for (std::string_view word : kCmakeTargetWords)
     if (name == word)
       return true;
   return false;

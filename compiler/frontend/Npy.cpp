@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compiler/frontend/NpyHeader.h"
+#include "compiler/ir/Diagnostic.h"
 
 namespace shardgen {
 
@@ -110,7 +111,7 @@ NpyLayout parseLayout(std::string_view headerText, const std::string &name) {
     return fail("bad header: " + error);
   auto dtype = parseDescr(header->descr);
   if (!dtype)
-    return fail("unsupported dtype '" + header->descr +
+    return fail("unsupported dtype '" + escapedText(header->descr) +
                 "' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, and <V2 or <u2 for bf16)");
   NpyLayout layout{TensorType{dtype->type, header->shape}, header->descr, header->fortranOrder,
                    dtype->bigEndian};

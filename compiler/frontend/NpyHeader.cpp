@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/TextScanner.h"
 
 namespace shardgen {
@@ -40,7 +41,7 @@ public:
           return fail(error, "'shape' is not a tuple of non-negative integers");
         sawShape = true;
       } else {
-        return fail(error, "unexpected key '" + key + "' in the header");
+        return fail(error, "unexpected key '" + escapedText(key) + "' in the header");
       }
       if (!consume(',')) {
         if (!consume('}'))

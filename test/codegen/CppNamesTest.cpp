@@ -25,6 +25,13 @@ TEST_CASE("programIdentifier keeps plain names and mangles the rest") {
   CHECK(programIdentifier("2d") == "sg_2d");
   CHECK(programIdentifier("me, sh") == "sg_meZ2cZ20sh");
   CHECK(programIdentifier("sg_int") == "sg_sgZ5fint"); // never equal to a mangled name
+  // CMake's own targets and the runtime's (the name is the generated
+  // CMakeLists.txt's target: these did not configure).
+  CHECK(programIdentifier("all") == "sg_all");
+  CHECK(programIdentifier("clean") == "sg_clean");
+  CHECK(programIdentifier("shardgen_runtime") == "sg_shardgenZ5fruntime");
+  CHECK(programIdentifier("shardgen_runtime_mpi") == "sg_shardgenZ5fruntimeZ5fmpi");
+  CHECK(programIdentifier("shardgenish") == "shardgenish");
 }
 
 TEST_CASE("programIdentifier is collision-free and bounded") {

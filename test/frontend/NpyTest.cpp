@@ -210,6 +210,14 @@ TEST_CASE("npy: errors name the file and the problem") {
         "supported)");
   CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'shape': (1,), }", std::string(4, '\0'))) ==
         "x.npy: bad header: header lacks one of 'descr', 'fortran_order', 'shape'");
+  // A NUL in the header is escaped (a message is a C string on its way out:
+  // it ended there).
+  CHECK(npyErrorOf(npyFile(std::string("{'descr': '<f4\0zz', 'fortran_order': False, "
+                                       "'shape': (1,), }",
+                                       60),
+                           std::string(4, '\0'))) ==
+        "x.npy: unsupported dtype '<f4\\x00zz' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, "
+        "and <V2 or <u2 for bf16)");
   std::string v4 = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "abcd");
   v4[6] = 4;
   CHECK(npyErrorOf(v4) == "x.npy: unsupported .npy format version 4.0 (reads 1.0, 2.0 and 3.0)");

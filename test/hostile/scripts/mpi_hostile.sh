@@ -69,6 +69,13 @@ expect 2 "--mpirun-args cannot set the number of ranks ('-np'): use --ranks N" \
 expect 2 "--mpirun-args cannot hold ':'" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "--oversubscribe : -np 1 /bin/true"
 
+# Options that make mpirun answer or run something else and exit 0 without
+# starting shardgen's ranks: not a success (was exit 0 with no outputs).
+for args in "-version" "/bin/true" "-- /bin/true"; do
+  expect 1 "shardgen run: error: mpirun ended with status 0 but did not run shardgen's ranks" \
+    "$shardgen" run "$graph" --backend mpi --mpirun-args "$args"
+done
+
 # mpirun's own failures, said.
 expect 1 "shardgen run: error: mpirun failed (exit status" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "--hostfile $work/no-such-hostfile"
