@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/interp/KernelColumn.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/ir/Diagnostic.h"
 
@@ -94,84 +95,117 @@ void requireDivisible(const Op &op, const Literal &value, int64_t dimension, int
 
 } // namespace
 
-PerDevice evalCollective(const Op &op, const DeviceGrid &grid,
-                         const std::vector<const PerDevice *> &operands) {
+namespace kernels {
+namespace {
+
+/// The collective's grid, after checking it runs on one: a collective
+/// cannot run on one device by itself.
+const DeviceGrid &gridOf(const KernelInputs &in) {
+  if (!in.onGrid())
+    fail(in.op.pointer, std::string(in.op.name()) + " cannot run on one device by itself");
+  return *in.grid;
+}
+
+} // namespace
+
+std::vector<Literal> allReduceKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<AllReduceAttrs>();
   PerDevice results(grid.size());
-  switch (op.kind) {
-  case OpKind::AllReduce: {
-    const auto &attrs = op.attr<AllReduceAttrs>();
-    forEachGroup(grid, manualAxisIndices(grid, attrs.axes, op), [&](const Group &group) {
-      Literal sum = combineElementwise(valuesOf(group, *operands[0]), attrs.reducer);
-      for (int64_t member : group.members)
-        results[member] = sum;
-    });
-    break;
-  }
-  case OpKind::AllGather: {
-    const auto &attrs = op.attr<AllGatherAttrs>();
-    forEachGroup(grid, manualAxisIndices(grid, attrs.axes, op), [&](const Group &group) {
-      requireDimension(op, (*operands[0])[group.members[0]], attrs.dimension);
-      Literal gathered = evalConcatenate(valuesOf(group, *operands[0]), attrs.dimension);
-      for (int64_t member : group.members)
-        results[member] = gathered;
-    });
-    break;
-  }
-  case OpKind::ReduceScatter: {
-    const auto &attrs = op.attr<ReduceScatterAttrs>();
-    forEachGroup(grid, manualAxisIndices(grid, attrs.axes, op), [&](const Group &group) {
-      Literal sum = combineElementwise(valuesOf(group, *operands[0]), attrs.reducer);
-      requireDivisible(op, sum, attrs.dimension, group.size());
-      for (int64_t k = 0; k < group.size(); ++k)
-        results[group.members[k]] = chunk(sum, attrs.dimension, k, group.size());
-    });
-    break;
-  }
-  case OpKind::AllToAll: {
-    const auto &attrs = op.attr<AllToAllAttrs>();
-    forEachGroup(grid, manualAxisIndices(grid, attrs.axes, op), [&](const Group &group) {
-      const int64_t n = group.size();
-      for (int64_t member : group.members) {
-        requireDivisible(op, (*operands[0])[member], attrs.splitDimension, n);
-        requireDimension(op, (*operands[0])[member], attrs.concatDimension);
-      }
-      // Position p receives chunk p of every source, in source position order.
-      for (int64_t p = 0; p < n; ++p) {
-        std::vector<Literal> received;
-        for (int64_t source : group.members)
-          received.push_back(chunk((*operands[0])[source], attrs.splitDimension, p, n));
-        std::vector<const Literal *> pieces;
-        for (const Literal &piece : received)
-          pieces.push_back(&piece);
-        results[group.members[p]] = evalConcatenate(pieces, attrs.concatDimension);
-      }
-    });
-    break;
-  }
-  case OpKind::CollectivePermute: {
-    const auto &attrs = op.attr<CollectivePermuteAttrs>();
-    forEachGroup(grid, manualAxisIndices(grid, attrs.axes, op), [&](const Group &group) {
-      const int64_t n = group.size();
-      const int64_t shift = ((attrs.shift % n) + n) % n;
-      for (int64_t p = 0; p < n; ++p)
-        results[group.members[p]] = (*operands[0])[group.members[(p - shift + n) % n]];
-    });
-    break;
-  }
-  case OpKind::AxisIndex: {
-    const auto &attrs = op.attr<AxisIndexAttrs>();
-    const size_t axis = manualAxisIndices(grid, {attrs.axis}, op).front();
-    for (int64_t device = 0; device < grid.size(); ++device) {
-      Literal index(TensorType{ElementType::I32, {}});
-      index.as<int32_t>()[0] = static_cast<int32_t>(grid.coordinates(device)[axis]);
-      results[device] = std::move(index);
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
+    Literal sum = combineElementwise(valuesOf(group, *in.deviceOperands[0]), attrs.reducer);
+    for (int64_t member : group.members)
+      results[member] = sum;
+  });
+  return results;
+}
+
+std::vector<Literal> allGatherKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<AllGatherAttrs>();
+  const PerDevice &operand = *in.deviceOperands[0];
+  PerDevice results(grid.size());
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
+    requireDimension(in.op, operand[group.members[0]], attrs.dimension);
+    Literal gathered = evalConcatenate(valuesOf(group, operand), attrs.dimension);
+    for (int64_t member : group.members)
+      results[member] = gathered;
+  });
+  return results;
+}
+
+std::vector<Literal> reduceScatterKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<ReduceScatterAttrs>();
+  PerDevice results(grid.size());
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
+    Literal sum = combineElementwise(valuesOf(group, *in.deviceOperands[0]), attrs.reducer);
+    requireDivisible(in.op, sum, attrs.dimension, group.size());
+    for (int64_t k = 0; k < group.size(); ++k)
+      results[group.members[k]] = chunk(sum, attrs.dimension, k, group.size());
+  });
+  return results;
+}
+
+std::vector<Literal> allToAllKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<AllToAllAttrs>();
+  const PerDevice &operand = *in.deviceOperands[0];
+  PerDevice results(grid.size());
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
+    const int64_t n = group.size();
+    for (int64_t member : group.members) {
+      requireDivisible(in.op, operand[member], attrs.splitDimension, n);
+      requireDimension(in.op, operand[member], attrs.concatDimension);
     }
-    break;
-  }
-  default:
-    fail(op.pointer, std::string(op.name()) + " is not a collective");
+    // Position p receives chunk p of every source, in source position order.
+    for (int64_t p = 0; p < n; ++p) {
+      std::vector<Literal> received;
+      for (int64_t source : group.members)
+        received.push_back(chunk(operand[source], attrs.splitDimension, p, n));
+      std::vector<const Literal *> pieces;
+      for (const Literal &piece : received)
+        pieces.push_back(&piece);
+      results[group.members[p]] = evalConcatenate(pieces, attrs.concatDimension);
+    }
+  });
+  return results;
+}
+
+std::vector<Literal> collectivePermuteKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<CollectivePermuteAttrs>();
+  const PerDevice &operand = *in.deviceOperands[0];
+  PerDevice results(grid.size());
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
+    const int64_t n = group.size();
+    const int64_t shift = ((attrs.shift % n) + n) % n;
+    for (int64_t p = 0; p < n; ++p)
+      results[group.members[p]] = operand[group.members[(p - shift + n) % n]];
+  });
+  return results;
+}
+
+std::vector<Literal> axisIndexKernel(const KernelInputs &in) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<AxisIndexAttrs>();
+  const size_t axis = manualAxisIndices(grid, {attrs.axis}, in.op).front();
+  PerDevice results(grid.size());
+  for (int64_t device = 0; device < grid.size(); ++device) {
+    Literal index(TensorType{ElementType::I32, {}});
+    index.as<int32_t>()[0] = static_cast<int32_t>(grid.coordinates(device)[axis]);
+    results[device] = std::move(index);
   }
   return results;
+}
+
+} // namespace kernels
+
+PerDevice evalCollective(const Op &op, const DeviceGrid &grid,
+                         const std::vector<const PerDevice *> &operands) {
+  if (!isCollective(op.kind))
+    fail(op.pointer, std::string(op.name()) + " is not a collective");
+  return kernels::runKernel(kernels::KernelInputs{nullptr, op, {}, nullptr, &grid, operands});
 }
 
 } // namespace shardgen::interp

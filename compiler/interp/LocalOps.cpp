@@ -1,88 +1,149 @@
 #include "compiler/interp/LocalOps.h"
 
+#include "compiler/interp/KernelColumn.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen::interp {
+
+namespace kernels {
+namespace {
+
+std::vector<Literal> one(Literal literal) {
+  std::vector<Literal> results;
+  results.push_back(std::move(literal));
+  return results;
+}
+
+const TensorType &resultType(const KernelInputs &in) { return in.graph->type(in.op.results.at(0)); }
+
+const Literal &operand(const KernelInputs &in, size_t i) {
+  SHARDGEN_CHECK(!in.onGrid(), std::string(in.op.name()) + " runs on each device, not on a grid");
+  return *in.operands[i];
+}
+
+} // namespace
+
+std::vector<Literal> constantKernel(const KernelInputs &in) {
+  return one(in.op.attr<ConstantAttrs>().expanded());
+}
+
+std::vector<Literal> iotaKernel(const KernelInputs &in) {
+  return one(evalIota(resultType(in), in.op.attr<IotaAttrs>().iotaDimension));
+}
+
+std::vector<Literal> unaryKernel(const KernelInputs &in) {
+  return one(evalUnary(in.op.kind, operand(in, 0)));
+}
+
+std::vector<Literal> binaryKernel(const KernelInputs &in) {
+  return one(evalBinary(in.op.kind, operand(in, 0), operand(in, 1)));
+}
+
+std::vector<Literal> compareKernel(const KernelInputs &in) {
+  return one(evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1)));
+}
+
+std::vector<Literal> selectKernel(const KernelInputs &in) {
+  return one(evalSelect(operand(in, 0), operand(in, 1), operand(in, 2)));
+}
+
+std::vector<Literal> clampKernel(const KernelInputs &in) {
+  return one(evalClamp(operand(in, 0), operand(in, 1), operand(in, 2)));
+}
+
+std::vector<Literal> convertKernel(const KernelInputs &in) {
+  return one(evalConvert(operand(in, 0), resultType(in).elementType));
+}
+
+std::vector<Literal> dotGeneralKernel(const KernelInputs &in) {
+  return one(evalDotGeneral(operand(in, 0), operand(in, 1), in.op.attr<DotGeneralAttrs>()));
+}
+
+std::vector<Literal> transposeKernel(const KernelInputs &in) {
+  return one(evalTranspose(operand(in, 0), in.op.attr<TransposeAttrs>().permutation));
+}
+
+std::vector<Literal> reshapeKernel(const KernelInputs &in) {
+  return one(evalReshape(operand(in, 0), resultType(in).shape));
+}
+
+std::vector<Literal> broadcastInDimKernel(const KernelInputs &in) {
+  return one(evalBroadcastInDim(
+      operand(in, 0), in.op.attr<BroadcastInDimAttrs>().broadcastDimensions, resultType(in).shape));
+}
+
+std::vector<Literal> reduceKernel(const KernelInputs &in) {
+  const auto &dims = in.op.attr<ReduceAttrs>().dimensions;
+  if (std::optional<Reducer> reducer = simpleReducer(in.op))
+    return one(evalReduce(operand(in, 0), operand(in, 1), dims, *reducer));
+  const size_t n = in.operands.size() / 2;
+  return evalReduceRegion(std::span(in.operands).first(n), std::span(in.operands).subspan(n), dims,
+                          ScalarRegion(*in.graph, *in.op.body()));
+}
+
+std::vector<Literal> concatenateKernel(const KernelInputs &in) {
+  return one(evalConcatenate(in.operands, in.op.attr<ConcatenateAttrs>().dimension));
+}
+
+std::vector<Literal> sliceKernel(const KernelInputs &in) {
+  const auto &attrs = in.op.attr<SliceAttrs>();
+  const std::vector<int64_t> unitStrides(attrs.startIndices.size(), 1);
+  return one(evalSlice(operand(in, 0), attrs.startIndices, attrs.limitIndices,
+                       attrs.strides.empty() ? unitStrides : attrs.strides));
+}
+
+std::vector<Literal> padKernel(const KernelInputs &in) {
+  return one(evalPad(operand(in, 0), operand(in, 1), in.op.attr<PadAttrs>()));
+}
+
+std::vector<Literal> reverseKernel(const KernelInputs &in) {
+  return one(evalReverse(operand(in, 0), in.op.attr<ReverseAttrs>().dimensions));
+}
+
+/// Sharding annotations and optimization_barrier: their operands, as they are.
+std::vector<Literal> identityKernel(const KernelInputs &in) {
+  std::vector<Literal> results;
+  for (size_t i = 0; i < in.operands.size(); ++i)
+    results.push_back(operand(in, i));
+  return results;
+}
+
+/// sharding_group only constrains shardings.
+std::vector<Literal> noResultKernel(const KernelInputs &) { return {}; }
+
+std::vector<Literal> customCallKernel(const KernelInputs &in) {
+  std::vector<TensorType> resultTypes;
+  for (ValueId result : in.op.results)
+    resultTypes.push_back(in.graph->type(result));
+  return callCustomCall(in.customCall, in.operands, resultTypes);
+}
+
+/// manual_computation: the interpreter runs its body (evalManualComputation).
+std::vector<Literal> regionKernel(const KernelInputs &in) {
+  throw InternalError(std::string(in.op.name()) + " is run by the region evaluator");
+}
+
+std::vector<Literal> runKernel(const KernelInputs &in) {
+  using Kernel = std::vector<Literal> (*)(const KernelInputs &);
+  static constexpr Kernel kKernels[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, ...)                                                               \
+  &Eval,
+#include "compiler/ops/Ops.def"
+  };
+  static_assert(std::size(kKernels) == kNumOpKinds);
+  return kKernels[static_cast<size_t>(in.op.kind)](in);
+}
+
+} // namespace kernels
 
 std::vector<Literal> evalLocalOp(const Graph &graph, const Op &op,
                                  const std::vector<const Literal *> &operands,
                                  shardgen_custom_call_fn customCall) {
-  const auto resultType = [&]() -> const TensorType & { return graph.type(op.results.at(0)); };
-  const auto one = [](Literal literal) {
-    std::vector<Literal> results;
-    results.push_back(std::move(literal));
-    return results;
-  };
-  if (isElementwise(op.kind)) {
-    if (opCategory(op.kind) == OpCategory::ElementwiseUnary)
-      return one(evalUnary(op.kind, *operands[0]));
-    return one(evalBinary(op.kind, *operands[0], *operands[1]));
-  }
-  switch (op.kind) {
-  case OpKind::Constant:
-    return one(op.attr<ConstantAttrs>().expanded());
-  case OpKind::Iota:
-    return one(evalIota(resultType(), op.attr<IotaAttrs>().iotaDimension));
-  case OpKind::Compare:
-    return one(evalCompare(op.attr<CompareAttrs>().direction, *operands[0], *operands[1]));
-  case OpKind::Select:
-    return one(evalSelect(*operands[0], *operands[1], *operands[2]));
-  case OpKind::Clamp:
-    return one(evalClamp(*operands[0], *operands[1], *operands[2]));
-  case OpKind::Convert:
-    return one(evalConvert(*operands[0], resultType().elementType));
-  case OpKind::DotGeneral:
-    return one(evalDotGeneral(*operands[0], *operands[1], op.attr<DotGeneralAttrs>()));
-  case OpKind::Transpose:
-    return one(evalTranspose(*operands[0], op.attr<TransposeAttrs>().permutation));
-  case OpKind::Reshape:
-    return one(evalReshape(*operands[0], resultType().shape));
-  case OpKind::BroadcastInDim:
-    return one(evalBroadcastInDim(*operands[0], op.attr<BroadcastInDimAttrs>().broadcastDimensions,
-                                  resultType().shape));
-  case OpKind::Reduce: {
-    const auto &dims = op.attr<ReduceAttrs>().dimensions;
-    if (std::optional<Reducer> reducer = simpleReducer(op))
-      return one(evalReduce(*operands[0], *operands[1], dims, *reducer));
-    const size_t n = operands.size() / 2;
-    return evalReduceRegion(std::span(operands).first(n), std::span(operands).subspan(n), dims,
-                            ScalarRegion(graph, *op.body()));
-  }
-  case OpKind::Concatenate:
-    return one(evalConcatenate(operands, op.attr<ConcatenateAttrs>().dimension));
-  case OpKind::Slice: {
-    const auto &attrs = op.attr<SliceAttrs>();
-    const std::vector<int64_t> unitStrides(attrs.startIndices.size(), 1);
-    return one(evalSlice(*operands[0], attrs.startIndices, attrs.limitIndices,
-                         attrs.strides.empty() ? unitStrides : attrs.strides));
-  }
-  case OpKind::Pad:
-    return one(evalPad(*operands[0], *operands[1], op.attr<PadAttrs>()));
-  case OpKind::Reverse:
-    return one(evalReverse(*operands[0], op.attr<ReverseAttrs>().dimensions));
-  case OpKind::ShardingConstraint:
-  case OpKind::Distribute:
-  case OpKind::PropagationBarrier:
-    return one(*operands[0]); // identities
-  case OpKind::OptimizationBarrier: {
-    std::vector<Literal> results;
-    for (const Literal *operand : operands)
-      results.push_back(*operand);
-    return results;
-  }
-  case OpKind::ShardingGroup:
-    return {}; // only constrains shardings
-  case OpKind::CustomCall: {
-    std::vector<TensorType> resultTypes;
-    for (ValueId result : op.results)
-      resultTypes.push_back(graph.type(result));
-    return callCustomCall(customCall, operands, resultTypes);
-  }
-  default:
-    fail(op.pointer, std::string(op.name()) + " cannot run on one device by itself");
-  }
+  return kernels::runKernel(kernels::KernelInputs{&graph, op, operands, customCall, nullptr, {}});
 }
 
 } // namespace shardgen::interp
