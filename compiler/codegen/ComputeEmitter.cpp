@@ -85,6 +85,14 @@ struct StepView {
   }
 };
 
+// The op table's Emit column (compiler/ops/Ops.def): the C++ of one step of
+// each op on its local pieces. A row naming an emitter this file does not
+// define fails the build.
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, Bounds, Emit, ...)                                                 \
+  void Emit(StepView s);
+#include "compiler/ops/Ops.def"
+
 /// The constant's words, as a file-scope array; returns its name.
 std::string emitConstantData(EmitterContext &context, const Literal &value) {
   const size_t width = elementByteWidth(value.elementType());
@@ -165,7 +173,7 @@ ElementwiseCall elementwiseCallOf(StepView s) {
   return call;
 }
 
-void emitElementwiseFamily(StepView s) {
+void emitElementwise(StepView s) {
   ElementwiseCall call = elementwiseCallOf(s);
   s.perDevice([&](int64_t d) -> std::string {
     call.count = product(s.outShape(d));
@@ -200,7 +208,7 @@ std::string permuteInto(const Shape &shape, const std::vector<int64_t> &order,
 
 /// The dot's kernel call; with an `epilogue` (a lambda, Fusion.h) it writes
 /// the epilogue's results into `result`'s buffer instead of the product.
-void emitDotGeneral(StepView s, SpmdValueId result = -1, const std::string &epilogue = "") {
+void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilogue) {
   const auto &attrs = s.op().attr<DotGeneralAttrs>();
   const int64_t lhsRank = static_cast<int64_t>(s.globalIn(0).size());
   const int64_t rhsRank = static_cast<int64_t>(s.globalIn(1).size());
@@ -249,6 +257,8 @@ void emitDotGeneral(StepView s, SpmdValueId result = -1, const std::string &epil
   });
 }
 
+void emitDotGeneral(StepView s) { emitDotGeneralInto(s, -1, ""); }
+
 void emitTranspose(StepView s) {
   const auto &permutation = s.op().attr<TransposeAttrs>().permutation;
   s.perDevice([&](int64_t d) {
@@ -263,7 +273,7 @@ void emitTranspose(StepView s) {
   });
 }
 
-void emitCopy(StepView s) {
+void emitReshape(StepView s) {
   s.perDevice([&](int64_t d) {
     StridedWalk walk;
     walk.extents = {product(s.outShape(d))};
@@ -420,79 +430,90 @@ void emitReverse(StepView s) {
   });
 }
 
-/// A collective of the graph (inside a manual computation body), on the
-/// local pieces; its group members hold equal-shaped pieces.
-void emitUserCollective(StepView s) {
-  const Op &op = s.op();
-  std::string type(runtimeElementType(s.outType()));
-  auto local = [&](const auto &axes, auto codeFor) {
-    std::string list = s.context.axisList(axes);
-    s.perDevice([&](int64_t d) { return codeFor(list, d); });
-  };
-  switch (op.kind) {
-  case OpKind::AllReduce: {
-    const auto &attrs = op.attr<AllReduceAttrs>();
-    local(attrs.axes, [&](const std::string &list, int64_t d) {
-      return "rt::allReduce(device, " + list + ", " + type + ", " + runtimeReducer(attrs.reducer) +
-             ", " + s.inBuf(0) + ", " + s.outBuf() + ", " + str(product(s.inShape(0, d))) + ");";
-    });
-    return;
-  }
-  case OpKind::AllGather: {
-    const auto &attrs = op.attr<AllGatherAttrs>();
-    local(attrs.axes, [&](const std::string &list, int64_t d) {
-      return "rt::allGather(device, " + list + ", " + type + ", " +
-             dimView(s.inShape(0, d), attrs.dimension) + ", " + s.inBuf(0) + ", " + s.outBuf() +
-             ");";
-    });
-    return;
-  }
-  case OpKind::ReduceScatter: {
-    const auto &attrs = op.attr<ReduceScatterAttrs>();
-    local(attrs.axes, [&](const std::string &list, int64_t d) {
-      return "rt::reduceScatter(device, " + list + ", " + type + ", " +
-             runtimeReducer(attrs.reducer) + ", " + dimView(s.inShape(0, d), attrs.dimension) +
-             ", " + s.inBuf(0) + ", " + s.outBuf() + ");";
-    });
-    return;
-  }
-  case OpKind::AllToAll: {
-    const auto &attrs = op.attr<AllToAllAttrs>();
-    local(attrs.axes, [&](const std::string &list, int64_t d) {
-      const Shape &in = s.inShape(0, d);
-      CodeWriter code;
-      {
-        auto scope = code.block();
-        code.lines("const int64_t shape[] = {" + (in.empty() ? std::string("1") : joinInts(in)) +
-                   "};");
-        code.lines("rt::allToAll(device, " + list + ", " + type + ", shape, " +
-                   str(static_cast<int64_t>(in.size())) + ", " + str(attrs.splitDimension) + ", " +
-                   str(attrs.concatDimension) + ", " + s.inBuf(0) + ", " + s.outBuf() + ");");
-      }
-      return code.take();
-    });
-    return;
-  }
-  case OpKind::CollectivePermute: {
-    const auto &attrs = op.attr<CollectivePermuteAttrs>();
-    local(attrs.axes, [&](const std::string &list, int64_t d) {
-      return "rt::collectivePermute(device, " + list + ", " + type + ", " + str(attrs.shift) +
-             ", " + s.inBuf(0) + ", " + s.outBuf() + ", " + str(product(s.inShape(0, d))) + ");";
-    });
-    return;
-  }
-  case OpKind::AxisIndex: {
-    auto index = s.context.program.mesh.axisIndex(op.attr<AxisIndexAttrs>().axis);
-    if (!index)
-      throw GraphError(op.pointer, "axis_index names an axis that is not in the mesh");
-    s.context.steps.lines("storeAt(as<int32_t>(" + s.outBuf() + "), 0, rt::axisIndex(device, " +
-                          str(static_cast<int64_t>(*index)) + "));");
-    return;
-  }
-  default:
-    throw GraphError(op.pointer, "code generation does not support " + std::string(op.name()));
-  }
+// The collectives of the graph (inside a manual computation body), on the
+// local pieces; their group members hold equal-shaped pieces.
+
+/// `codeFor(axisList, device)` per device, `axes` as the runtime's list.
+template <typename Fn>
+void perDeviceOnAxes(StepView s, const std::vector<std::string> &axes, Fn &&codeFor) {
+  std::string list = s.context.axisList(axes);
+  s.perDevice([&](int64_t d) { return codeFor(list, d); });
 }
+
+std::string runtimeType(StepView s) { return std::string(runtimeElementType(s.outType())); }
+
+void emitAllReduce(StepView s) {
+  const auto &attrs = s.op().attr<AllReduceAttrs>();
+  perDeviceOnAxes(s, attrs.axes, [&](const std::string &list, int64_t d) {
+    return "rt::allReduce(device, " + list + ", " + runtimeType(s) + ", " +
+           runtimeReducer(attrs.reducer) + ", " + s.inBuf(0) + ", " + s.outBuf() + ", " +
+           str(product(s.inShape(0, d))) + ");";
+  });
+}
+
+void emitAllGather(StepView s) {
+  const auto &attrs = s.op().attr<AllGatherAttrs>();
+  perDeviceOnAxes(s, attrs.axes, [&](const std::string &list, int64_t d) {
+    return "rt::allGather(device, " + list + ", " + runtimeType(s) + ", " +
+           dimView(s.inShape(0, d), attrs.dimension) + ", " + s.inBuf(0) + ", " + s.outBuf() + ");";
+  });
+}
+
+void emitReduceScatter(StepView s) {
+  const auto &attrs = s.op().attr<ReduceScatterAttrs>();
+  perDeviceOnAxes(s, attrs.axes, [&](const std::string &list, int64_t d) {
+    return "rt::reduceScatter(device, " + list + ", " + runtimeType(s) + ", " +
+           runtimeReducer(attrs.reducer) + ", " + dimView(s.inShape(0, d), attrs.dimension) + ", " +
+           s.inBuf(0) + ", " + s.outBuf() + ");";
+  });
+}
+
+void emitAllToAll(StepView s) {
+  const auto &attrs = s.op().attr<AllToAllAttrs>();
+  perDeviceOnAxes(s, attrs.axes, [&](const std::string &list, int64_t d) {
+    const Shape &in = s.inShape(0, d);
+    CodeWriter code;
+    {
+      auto scope = code.block();
+      code.lines("const int64_t shape[] = {" + (in.empty() ? std::string("1") : joinInts(in)) +
+                 "};");
+      code.lines("rt::allToAll(device, " + list + ", " + runtimeType(s) + ", shape, " +
+                 str(static_cast<int64_t>(in.size())) + ", " + str(attrs.splitDimension) + ", " +
+                 str(attrs.concatDimension) + ", " + s.inBuf(0) + ", " + s.outBuf() + ");");
+    }
+    return code.take();
+  });
+}
+
+void emitCollectivePermute(StepView s) {
+  const auto &attrs = s.op().attr<CollectivePermuteAttrs>();
+  perDeviceOnAxes(s, attrs.axes, [&](const std::string &list, int64_t d) {
+    return "rt::collectivePermute(device, " + list + ", " + runtimeType(s) + ", " +
+           str(attrs.shift) + ", " + s.inBuf(0) + ", " + s.outBuf() + ", " +
+           str(product(s.inShape(0, d))) + ");";
+  });
+}
+
+void emitAxisIndex(StepView s) {
+  const Op &op = s.op();
+  auto index = s.context.program.mesh.axisIndex(op.attr<AxisIndexAttrs>().axis);
+  if (!index)
+    throw GraphError(op.pointer, "axis_index names an axis that is not in the mesh");
+  s.context.steps.lines("storeAt(as<int32_t>(" + s.outBuf() + "), 0, rt::axisIndex(device, " +
+                        str(static_cast<int64_t>(*index)) + "));");
+}
+
+/// Sharding annotations and optimization_barrier: the result is the
+/// operand's buffer.
+void emitIdentity(StepView s) {
+  for (size_t i = 0; i < s.step.outputs.size() && i < s.step.inputs.size(); ++i)
+    s.context.steps.lines(EmitterContext::buffer(s.step.outputs[i]) + " = " +
+                          EmitterContext::buffer(s.step.inputs[i]) + ";");
+}
+
+/// sharding_group and manual_computation: no data of their own (the
+/// partitioner expands bodies into steps).
+void emitNothing(StepView) {}
 
 void emitCustomCall(StepView s) {
   // The target is declared in a namespace of its own and called qualified:
@@ -541,63 +562,21 @@ void emitCustomCall(StepView s) {
 
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,
                             const std::string &epilogue) {
-  emitDotGeneral(StepView{context, dot}, result, epilogue);
+  emitDotGeneralInto(StepView{context, dot}, result, epilogue);
 }
 
 void emitCompute(EmitterContext &context, const SpmdStep &step) {
-  StepView s{context, step};
-  const Op &op = *step.op;
   if (context.layout(step.outputs.at(0)).isDistributed())
     return emitChunkwiseCompute(context, step);
-  if (isElementwise(op.kind))
-    return emitElementwiseFamily(s);
-  if (isCollective(op.kind))
-    return emitUserCollective(s);
-  switch (op.kind) {
-  case OpKind::Constant:
-    return emitConstant(s);
-  case OpKind::Iota:
-    return emitIota(s);
-  case OpKind::Compare:
-  case OpKind::Select:
-  case OpKind::Clamp:
-  case OpKind::Convert:
-    return emitElementwiseFamily(s);
-  case OpKind::DotGeneral:
-    return emitDotGeneral(s);
-  case OpKind::Transpose:
-    return emitTranspose(s);
-  case OpKind::Reshape:
-    return emitCopy(s);
-  case OpKind::BroadcastInDim:
-    return emitBroadcastInDim(s);
-  case OpKind::Reduce:
-    return emitReduce(s);
-  case OpKind::Concatenate:
-    return emitConcatenate(s);
-  case OpKind::Slice:
-    return emitSlice(s);
-  case OpKind::Pad:
-    return emitPad(s);
-  case OpKind::Reverse:
-    return emitReverse(s);
-  case OpKind::CustomCall:
-    return emitCustomCall(s);
-  case OpKind::ShardingConstraint:
-  case OpKind::Distribute:
-  case OpKind::PropagationBarrier:
-  case OpKind::OptimizationBarrier:
-    // Identities: the result is the operand's buffer.
-    for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
-      context.steps.lines(EmitterContext::buffer(step.outputs[i]) + " = " +
-                          EmitterContext::buffer(step.inputs[i]) + ";");
-    return;
-  case OpKind::ShardingGroup:
-  case OpKind::ManualComputation:
-    return; // no data of their own: the partitioner expands bodies into steps
-  default:
-    throw GraphError(op.pointer, "code generation does not support " + std::string(op.name()));
-  }
+  using Emitter = void (*)(StepView);
+  static constexpr Emitter kEmitters[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, Bounds, Emit, ...)                                                 \
+  &Emit,
+#include "compiler/ops/Ops.def"
+  };
+  static_assert(std::size(kEmitters) == kNumOpKinds);
+  kEmitters[static_cast<size_t>(step.op->kind)](StepView{context, step});
 }
 
 } // namespace shardgen::codegen
