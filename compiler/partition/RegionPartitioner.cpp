@@ -101,23 +101,21 @@ void RegionPartitioner::partitionRegion(const Region &region) {
 }
 
 void RegionPartitioner::partitionOp(const Op &op) {
-  switch (op.kind) {
-  case OpKind::ShardingGroup:
-    return; // only ties shardings during propagation
-  case OpKind::ShardingConstraint:
-  case OpKind::Distribute:
-  case OpKind::PropagationBarrier:
-  case OpKind::OptimizationBarrier:
-    return partitionIdentity(op);
-  case OpKind::ManualComputation:
-    return partitionManualComputation(op);
-  case OpKind::AxisIndex:
-    return partitionByRule(op);
-  default:
-    if (isCollective(op.kind))
-      return partitionCollective(op);
-    return partitionByRule(op);
-  }
+  // The op table's Partition column (compiler/ops/Ops.def): a row naming a
+  // hook the partitioner does not have fails to compile.
+  using Hook = void (RegionPartitioner::*)(const Op &);
+  static constexpr Hook kHooks[] = {
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \
+                    Rule, Eval, Bounds, Emit, Partition)                                           \
+  &RegionPartitioner::Partition,
+#include "compiler/ops/Ops.def"
+  };
+  static_assert(std::size(kHooks) == kNumOpKinds);
+  (this->*kHooks[static_cast<size_t>(op.kind)])(op);
+}
+
+void RegionPartitioner::partitionNothing(const Op &) {
+  // sharding_group only ties shardings during propagation.
 }
 
 void RegionPartitioner::partitionIdentity(const Op &op) {

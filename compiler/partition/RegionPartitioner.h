@@ -19,6 +19,7 @@ public:
 
 private:
   void partitionRegion(const Region &region);
+  /// By the op's row's Partition column (compiler/ops/Ops.def).
   void partitionOp(const Op &op);
   void partitionByRule(const Op &op);
   /// An op computed chunk by chunk where its distributed result lives (an
@@ -28,6 +29,8 @@ private:
   /// distributed, or a reduce over an empty dim).
   bool partitionChunkwise(const Op &op);
   void partitionIdentity(const Op &op);
+  /// An op with no data of its own in the program (sharding_group).
+  void partitionNothing(const Op &op);
   void partitionManualComputation(const Op &op);
   void partitionCollective(const Op &op);
   /// The full values of a general-body reduce from its partial results
