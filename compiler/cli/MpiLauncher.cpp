@@ -314,11 +314,13 @@ int runMpirun(int64_t ranks, int64_t threadsPerRank, const std::vector<std::stri
   argv.push_back(nullptr);
   MpirunOutput output;
   int status = runForwardingStderr(mpirun, argv, output);
-  // With its output sent to files, rank 0's last line does not come back.
-  const bool outputToFiles = std::any_of(mpirunArgs.begin(), mpirunArgs.end(), [](const auto &arg) {
-    return arg.find("output-filename") != std::string::npos;
-  });
-  if (status == 0 && !output.ranksFinished() && !outputToFiles) {
+  // With its output sent to files, or its ranks' output wrapped in XML on
+  // stdout, rank 0's last line does not come back on stderr.
+  const bool outputElsewhere =
+      std::any_of(mpirunArgs.begin(), mpirunArgs.end(), [](const std::string &arg) {
+        return arg.find("output-filename") != std::string::npos || arg == "--xml" || arg == "-xml";
+      });
+  if (status == 0 && !output.ranksFinished() && !outputElsewhere) {
     std::cerr << "shardgen run: error: mpirun ended with status 0 but did not run shardgen's "
                  "ranks (an option in --mpirun-args that makes it do something else?)"
               << (output.tail().empty() ? "\n" : "; it said:\n") << output.tail();

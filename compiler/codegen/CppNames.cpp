@@ -167,9 +167,32 @@ constexpr std::string_view kCmakeTargetWords[] = {
     "list_install_components",
 };
 
+/// The C, POSIX and glibc headers a C++ translation unit may include as
+/// <NAME.h>: the program's header NAME.h sits in a folder the generated
+/// CMakeLists.txt puts on the include path, where it would be found first
+/// (a program named stdint did not build).
+constexpr std::string_view kSystemHeaderNames[] = {
+    "assert",      "complex",   "ctype",   "errno",    "fenv",      "float",    "inttypes",
+    "iso646",      "limits",    "locale",  "math",     "setjmp",    "signal",   "stdalign",
+    "stdarg",      "stdatomic", "stdbool", "stddef",   "stdint",    "stdio",    "stdlib",
+    "stdnoreturn", "string",    "tgmath",  "threads",  "time",      "uchar",    "wchar",
+    "wctype",      "aio",       "cpio",    "dirent",   "dlfcn",     "fcntl",    "fmtmsg",
+    "fnmatch",     "ftw",       "glob",    "grp",      "iconv",     "langinfo", "libgen",
+    "monetary",    "mqueue",    "ndbm",    "netdb",    "nl_types",  "poll",     "pthread",
+    "pwd",         "regex",     "sched",   "search",   "semaphore", "spawn",    "strings",
+    "syslog",      "tar",       "termios", "ulimit",   "unistd",    "utime",    "utmpx",
+    "wordexp",     "features",  "endian",  "malloc",   "memory",    "execinfo", "getopt",
+    "error",       "link",      "elf",     "byteswap", "values",    "paths",    "sysexits",
+    "err",         "shadow",    "ifaddrs", "mntent",   "pty",       "utmp",     "libintl",
+    "argp",        "fts",       "gshadow", "printf",   "obstack",   "resolv",   "thread_db",
+};
+
 bool isReserved(std::string_view name) {
   if (isCppKeyword(name) || name.starts_with("shardgen_"))
     return true;
+  for (std::string_view header : kSystemHeaderNames)
+    if (name == header)
+      return true;
   for (std::string_view word : kReservedWords)
     if (name == word)
       return true;

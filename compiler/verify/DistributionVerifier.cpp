@@ -17,7 +17,8 @@ std::string joinedInts(const std::vector<int64_t> &values) {
 
 void verifyDistribution(const Distribution &distribution, const TensorType &type,
                         const std::optional<TensorSharding> &sharding, const Graph &graph,
-                        const std::string &pointer, const ManualScope &scope) {
+                        const std::string &pointer, const ManualScope &scope,
+                        int64_t &graphChunks) {
   if (sharding)
     fail(pointer, "a value has a \"sharding\" or a \"distribution\", never both");
   // Distributions deal chunks over a whole mesh; a body is local to its
@@ -47,6 +48,11 @@ void verifyDistribution(const Distribution &distribution, const TensorType &type
                              std::to_string(kMaxDistributionChunks) +
                              " chunks (the most a distribution may have): use larger shards");
   }
+  graphChunks += chunks;
+  if (graphChunks > kMaxGraphDistributionChunks)
+    fail(shapePointer, "the graph's distributions cut their tensors into more than " +
+                           std::to_string(kMaxGraphDistributionChunks) +
+                           " chunks in all (the most a graph may have): use larger shards");
 }
 
 std::string resultDistributionPointer(const Op &op, size_t index) {
@@ -54,14 +60,15 @@ std::string resultDistributionPointer(const Op &op, size_t index) {
                           : attrPointer(op, "distribution");
 }
 
-void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope) {
+void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope,
+                               int64_t &graphChunks) {
   for (size_t i = 0; i < op.distributions.size() && i < op.results.size(); ++i) {
     if (!op.distributions[i])
       continue;
     std::optional<TensorSharding> sharding =
         i < op.shardings.size() ? op.shardings[i] : std::nullopt;
     verifyDistribution(*op.distributions[i], graph.type(op.results[i]), sharding, graph,
-                       resultDistributionPointer(op, i), scope);
+                       resultDistributionPointer(op, i), scope, graphChunks);
   }
 }
 

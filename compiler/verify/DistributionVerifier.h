@@ -16,17 +16,21 @@ namespace shardgen::verify {
 /// copies each chunk by a statement of its own (a 4096x4096 tensor in 32x32
 /// tiles has 16,384).
 inline constexpr int64_t kMaxDistributionChunks = int64_t(1) << 14;
+/// And all of a graph's distributions together.
+inline constexpr int64_t kMaxGraphDistributionChunks = int64_t(1) << 15;
 
 /// `pointer` is the distribution object's; `sharding` the same slot's user
-/// sharding, if any.
+/// sharding, if any. `graphChunks` counts the chunks of the graph's
+/// distributions verified so far (this one's are added).
 void verifyDistribution(const Distribution &distribution, const TensorType &type,
                         const std::optional<TensorSharding> &sharding, const Graph &graph,
-                        const std::string &pointer, const ManualScope &scope);
+                        const std::string &pointer, const ManualScope &scope, int64_t &graphChunks);
 
 /// The pointer of result i's distribution ("distribution" or "distributions/i").
 std::string resultDistributionPointer(const Op &op, size_t index);
 
 /// Every result distribution of `op` (results typed already).
-void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope);
+void verifyResultDistributions(const Op &op, const Graph &graph, const ManualScope &scope,
+                               int64_t &graphChunks);
 
 } // namespace shardgen::verify

@@ -42,7 +42,8 @@ private:
                                       joinPointer(result.pointer, "sharding"), scope);
       if (result.distribution)
         verify::verifyDistribution(*result.distribution, graph_.type(result.value), result.sharding,
-                                   graph_, joinPointer(result.pointer, "distribution"), scope);
+                                   graph_, joinPointer(result.pointer, "distribution"), scope,
+                                   distributionChunks_);
     }
   }
 
@@ -56,7 +57,8 @@ private:
                                     joinPointer(arg.pointer, "sharding"), scope);
     if (arg.distribution)
       verify::verifyDistribution(*arg.distribution, *value.type, arg.sharding, graph_,
-                                 joinPointer(arg.pointer, "distribution"), scope);
+                                 joinPointer(arg.pointer, "distribution"), scope,
+                                 distributionChunks_);
   }
 
   void verifyOp(Op &op, const Region &region, const ManualScope &scope) {
@@ -81,7 +83,7 @@ private:
         graph_.value(op.results[i]).type = types[i]; // uniqued: the one copy is made there
     }
     verifyResultShardings(op, scope);
-    verify::verifyResultDistributions(op, graph_, scope);
+    verify::verifyResultDistributions(op, graph_, scope, distributionChunks_);
     if (op.kind == OpKind::CustomCall)
       verify::verifyCustomCall(graph_, op);
     if (op.kind == OpKind::ShardingGroup)
@@ -123,6 +125,7 @@ private:
 
   Graph &graph_;
   verify::ShardingGroupVerifier groups_;
+  int64_t distributionChunks_ = 0; // of the distributions verified so far
 };
 
 } // namespace

@@ -32,6 +32,10 @@ TEST_CASE("programIdentifier keeps plain names and mangles the rest") {
   CHECK(programIdentifier("shardgen_runtime") == "sg_shardgenZ5fruntime");
   CHECK(programIdentifier("shardgen_runtime_mpi") == "sg_shardgenZ5fruntimeZ5fmpi");
   CHECK(programIdentifier("shardgenish") == "shardgenish");
+  // System headers' names: the program's NAME.h would shadow <NAME.h>.
+  CHECK(programIdentifier("stdint") == "sg_stdint");
+  CHECK(programIdentifier("pthread") == "sg_pthread");
+  CHECK(programIdentifier("features") == "sg_features");
 }
 
 TEST_CASE("programIdentifier is collision-free and bounded") {
