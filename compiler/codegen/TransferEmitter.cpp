@@ -42,8 +42,7 @@ struct TransferEmitter {
   /// runtime collectives need none, so most steps never build them).
   const TransferRecipe &recipe(int64_t d) const {
     if (recipes.empty())
-      for (int64_t device = 0; device < devices(); ++device)
-        recipes.push_back(transferRecipe(context.program, step, device));
+      recipes = transferRecipes(context.program, step);
     return recipes[d];
   }
 
@@ -94,12 +93,13 @@ struct TransferEmitter {
       const TransferRecipe &recipe = this->recipe(d);
       if (recipe.zeros || recipe.copies.size() != 1)
         return std::nullopt;
-      std::vector<int64_t> group = groupDevices(mesh, step.axes, d);
-      auto sender = std::find(group.begin(), group.end(), recipe.copies[0].source);
-      if (sender == group.end())
-        return std::nullopt;
-      const int64_t n = static_cast<int64_t>(group.size());
-      int64_t s = ((indexOverAxes(mesh, step.axes, d) - (sender - group.begin())) % n + n) % n;
+      const int64_t sender = recipe.copies[0].source;
+      if (groupLeader(mesh, step.axes, sender) != groupLeader(mesh, step.axes, d))
+        return std::nullopt; // not in the device's group
+      const int64_t n = axesSize(mesh, step.axes);
+      int64_t s =
+          ((indexOverAxes(mesh, step.axes, d) - indexOverAxes(mesh, step.axes, sender)) % n + n) %
+          n;
       if (shift && *shift != s)
         return std::nullopt;
       shift = s;
@@ -172,9 +172,9 @@ struct TransferEmitter {
         whole.push_back(AxisRef::full(axis.name));
     bool withinGroups = true;
     for (int64_t d = 0; withinGroups && d < devices(); ++d) {
-      std::vector<int64_t> group = groupDevices(mesh, whole, d);
+      const int64_t leader = groupLeader(mesh, whole, d);
       for (const PieceCopy &copy : recipe(d).copies)
-        withinGroups = withinGroups && std::count(group.begin(), group.end(), copy.source);
+        withinGroups = withinGroups && groupLeader(mesh, whole, copy.source) == leader;
     }
     if (withinGroups)
       return whole;

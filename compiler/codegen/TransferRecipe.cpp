@@ -17,12 +17,18 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 
 class RecipeBuilder {
 public:
-  RecipeBuilder(const SpmdProgram &program, const SpmdStep &step, int64_t device)
+  /// `senders`: the devices a collective_permute's pairs send to `device`.
+  RecipeBuilder(const SpmdProgram &program, const SpmdStep &step, int64_t device,
+                std::vector<int64_t> senders)
       : step_(step), device_(device), in_(program.layout(step.inputs.at(0))),
         out_(program.layout(step.outputs.at(0))),
-        group_(groupDevices(program.mesh, step.axes, device)),
-        n_(static_cast<int64_t>(group_.size())),
-        position_(indexOverAxes(program.mesh, step.axes, device)) {}
+        // A permute's recipe needs no group (listing it per device would
+        // make the step quadratic in the devices).
+        group_(step.kind == StepKind::CollectivePermute
+                   ? std::vector<int64_t>{}
+                   : groupDevices(program.mesh, step.axes, device)),
+        n_(axesSize(program.mesh, step.axes)),
+        position_(indexOverAxes(program.mesh, step.axes, device)), senders_(std::move(senders)) {}
 
   TransferRecipe build() {
     switch (step_.kind) {
@@ -108,18 +114,14 @@ private:
   }
 
   void collectivePermute() {
-    std::vector<int64_t> senders;
-    for (const auto &[from, to] : step_.pairs)
-      if (to == device_)
-        senders.push_back(from);
-    if (senders.size() > 1)
+    if (senders_.size() > 1)
       fail("device " + std::to_string(device_) + " receives from several devices");
-    if (senders.empty()) {
+    if (senders_.empty()) {
       recipe_.zeros = true;
       resultShape_ = piece(device_);
       return;
     }
-    wholePieceFrom(senders.front());
+    wholePieceFrom(senders_.front());
   }
 
   void allReduce() {
@@ -148,14 +150,24 @@ private:
   const ShardLayout &in_, &out_;
   const std::vector<int64_t> group_;
   const int64_t n_, position_;
+  const std::vector<int64_t> senders_;
   TransferRecipe recipe_;
   std::vector<int64_t> resultShape_;
 };
 
 } // namespace
 
-TransferRecipe transferRecipe(const SpmdProgram &program, const SpmdStep &step, int64_t device) {
-  return RecipeBuilder(program, step, device).build();
+std::vector<TransferRecipe> transferRecipes(const SpmdProgram &program, const SpmdStep &step) {
+  const int64_t devices = program.mesh.numDevices();
+  std::vector<std::vector<int64_t>> senders(static_cast<size_t>(devices));
+  for (const auto &[from, to] : step.pairs)
+    if (to >= 0 && to < devices)
+      senders[to].push_back(from);
+  std::vector<TransferRecipe> recipes;
+  recipes.reserve(senders.size());
+  for (int64_t device = 0; device < devices; ++device)
+    recipes.push_back(RecipeBuilder(program, step, device, std::move(senders[device])).build());
+  return recipes;
 }
 
 bool isReduction(const SpmdStep &step) {

@@ -32,7 +32,8 @@ struct TransferRecipe {
 /// Device `device`'s recipe for a transfer step other than Alias and
 /// AllSlice. Throws GraphError ("internal: ...") when the step's layouts
 /// disagree with its semantics (wrong result extents, indivisible chunks).
-TransferRecipe transferRecipe(const SpmdProgram &program, const SpmdStep &step, int64_t device);
+/// Every device's recipe for the communication step (by mesh position).
+std::vector<TransferRecipe> transferRecipes(const SpmdProgram &program, const SpmdStep &step);
 
 /// True when the step reduces (AllReduce, ReduceScatter).
 bool isReduction(const SpmdStep &step);

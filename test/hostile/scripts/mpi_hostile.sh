@@ -76,6 +76,10 @@ for args in "-version" "/bin/true" "-- /bin/true"; do
     "$shardgen" run "$graph" --backend mpi --mpirun-args "$args"
 done
 
+# --xml wraps the ranks' output (rank 0's last line too) on stdout: still a
+# success.
+expect 0 "" "$shardgen" run "$graph" --backend mpi --mpirun-args "--xml"
+
 # mpirun's own failures, said.
 expect 1 "shardgen run: error: mpirun failed (exit status" \
   "$shardgen" run "$graph" --backend mpi --mpirun-args "--hostfile $work/no-such-hostfile"
