@@ -1,5 +1,7 @@
 #include "compiler/verify/DistributionVerifier.h"
 
+#include <algorithm>
+
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/verify/VerifyUtil.h"
 
@@ -48,6 +50,17 @@ void verifyDistribution(const Distribution &distribution, const TensorType &type
                              std::to_string(kMaxDistributionChunks) +
                              " chunks (the most a distribution may have): use larger shards");
   }
+  // A device's buffer is [k, shard_shape...] (edge chunks padded): its
+  // bytes are computed in int64_t everywhere after this, so they must fit
+  // (a shard_shape near 2^63 wrapped them: a crash, or zeros for a result).
+  int64_t bytes = static_cast<int64_t>(elementByteWidth(type.elementType));
+  bool fits = !__builtin_mul_overflow(bytes, std::max<int64_t>(chunks, 1), &bytes);
+  for (size_t d = 0; d < distribution.shardShape.size() && fits; ++d)
+    fits = !__builtin_mul_overflow(bytes, distribution.shardShape[d], &bytes);
+  if (!fits)
+    fail(shapePointer, "shard_shape [" + joinedInts(distribution.shardShape) +
+                           "] makes a device's buffer of " + printType(type) +
+                           " too large: its size in bytes exceeds 2^63 - 1");
   graphChunks += chunks;
   if (graphChunks > kMaxGraphDistributionChunks)
     fail(shapePointer, "the graph's distributions cut their tensors into more than " +

@@ -19,7 +19,7 @@ inline std::vector<int64_t> chunkGrid(const std::vector<int64_t> &tensorShape,
                                       const std::vector<int64_t> &shardShape) {
   std::vector<int64_t> grid(tensorShape.size());
   for (size_t d = 0; d < tensorShape.size(); ++d)
-    grid[d] = (tensorShape[d] + shardShape[d] - 1) / shardShape[d];
+    grid[d] = tensorShape[d] == 0 ? 0 : (tensorShape[d] - 1) / shardShape[d] + 1; // no overflow
   return grid;
 }
 
