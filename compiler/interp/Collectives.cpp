@@ -106,84 +106,78 @@ const DeviceGrid &gridOf(const KernelInputs &in) {
   return *in.grid;
 }
 
+/// The collective's results on every device, `fill(group, attrs, operand,
+/// results)` writing those of each group over its axes.
+template <typename Attrs, typename Fill>
+std::vector<Literal> overGroups(const KernelInputs &in, Fill &&fill) {
+  const DeviceGrid &grid = gridOf(in);
+  const auto &attrs = in.op.attr<Attrs>();
+  PerDevice results(grid.size());
+  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op),
+               [&](const Group &group) { fill(group, attrs, *in.deviceOperands[0], results); });
+  return results;
+}
+
 } // namespace
 
 std::vector<Literal> allReduceKernel(const KernelInputs &in) {
-  const DeviceGrid &grid = gridOf(in);
-  const auto &attrs = in.op.attr<AllReduceAttrs>();
-  PerDevice results(grid.size());
-  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
-    Literal sum = combineElementwise(valuesOf(group, *in.deviceOperands[0]), attrs.reducer);
-    for (int64_t member : group.members)
-      results[member] = sum;
-  });
-  return results;
+  return overGroups<AllReduceAttrs>(
+      in, [&](const Group &group, const auto &attrs, const PerDevice &operand, PerDevice &results) {
+        Literal sum = combineElementwise(valuesOf(group, operand), attrs.reducer);
+        for (int64_t member : group.members)
+          results[member] = sum;
+      });
 }
 
 std::vector<Literal> allGatherKernel(const KernelInputs &in) {
-  const DeviceGrid &grid = gridOf(in);
-  const auto &attrs = in.op.attr<AllGatherAttrs>();
-  const PerDevice &operand = *in.deviceOperands[0];
-  PerDevice results(grid.size());
-  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
-    requireDimension(in.op, operand[group.members[0]], attrs.dimension);
-    Literal gathered = evalConcatenate(valuesOf(group, operand), attrs.dimension);
-    for (int64_t member : group.members)
-      results[member] = gathered;
-  });
-  return results;
+  return overGroups<AllGatherAttrs>(
+      in, [&](const Group &group, const auto &attrs, const PerDevice &operand, PerDevice &results) {
+        requireDimension(in.op, operand[group.members[0]], attrs.dimension);
+        Literal gathered = evalConcatenate(valuesOf(group, operand), attrs.dimension);
+        for (int64_t member : group.members)
+          results[member] = gathered;
+      });
 }
 
 std::vector<Literal> reduceScatterKernel(const KernelInputs &in) {
-  const DeviceGrid &grid = gridOf(in);
-  const auto &attrs = in.op.attr<ReduceScatterAttrs>();
-  PerDevice results(grid.size());
-  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
-    Literal sum = combineElementwise(valuesOf(group, *in.deviceOperands[0]), attrs.reducer);
-    requireDivisible(in.op, sum, attrs.dimension, group.size());
-    for (int64_t k = 0; k < group.size(); ++k)
-      results[group.members[k]] = chunk(sum, attrs.dimension, k, group.size());
-  });
-  return results;
+  return overGroups<ReduceScatterAttrs>(
+      in, [&](const Group &group, const auto &attrs, const PerDevice &operand, PerDevice &results) {
+        Literal sum = combineElementwise(valuesOf(group, operand), attrs.reducer);
+        requireDivisible(in.op, sum, attrs.dimension, group.size());
+        for (int64_t k = 0; k < group.size(); ++k)
+          results[group.members[k]] = chunk(sum, attrs.dimension, k, group.size());
+      });
 }
 
 std::vector<Literal> allToAllKernel(const KernelInputs &in) {
-  const DeviceGrid &grid = gridOf(in);
-  const auto &attrs = in.op.attr<AllToAllAttrs>();
-  const PerDevice &operand = *in.deviceOperands[0];
-  PerDevice results(grid.size());
-  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
-    const int64_t n = group.size();
-    for (int64_t member : group.members) {
-      requireDivisible(in.op, operand[member], attrs.splitDimension, n);
-      requireDimension(in.op, operand[member], attrs.concatDimension);
-    }
-    // Position p receives chunk p of every source, in source position order.
-    for (int64_t p = 0; p < n; ++p) {
-      std::vector<Literal> received;
-      for (int64_t source : group.members)
-        received.push_back(chunk(operand[source], attrs.splitDimension, p, n));
-      std::vector<const Literal *> pieces;
-      for (const Literal &piece : received)
-        pieces.push_back(&piece);
-      results[group.members[p]] = evalConcatenate(pieces, attrs.concatDimension);
-    }
-  });
-  return results;
+  return overGroups<AllToAllAttrs>(
+      in, [&](const Group &group, const auto &attrs, const PerDevice &operand, PerDevice &results) {
+        const int64_t n = group.size();
+        for (int64_t member : group.members) {
+          requireDivisible(in.op, operand[member], attrs.splitDimension, n);
+          requireDimension(in.op, operand[member], attrs.concatDimension);
+        }
+        // Position p receives chunk p of every source, in source position order.
+        for (int64_t p = 0; p < n; ++p) {
+          std::vector<Literal> received;
+          for (int64_t source : group.members)
+            received.push_back(chunk(operand[source], attrs.splitDimension, p, n));
+          std::vector<const Literal *> pieces;
+          for (const Literal &piece : received)
+            pieces.push_back(&piece);
+          results[group.members[p]] = evalConcatenate(pieces, attrs.concatDimension);
+        }
+      });
 }
 
 std::vector<Literal> collectivePermuteKernel(const KernelInputs &in) {
-  const DeviceGrid &grid = gridOf(in);
-  const auto &attrs = in.op.attr<CollectivePermuteAttrs>();
-  const PerDevice &operand = *in.deviceOperands[0];
-  PerDevice results(grid.size());
-  forEachGroup(grid, manualAxisIndices(grid, attrs.axes, in.op), [&](const Group &group) {
-    const int64_t n = group.size();
-    const int64_t shift = ((attrs.shift % n) + n) % n;
-    for (int64_t p = 0; p < n; ++p)
-      results[group.members[p]] = operand[group.members[(p - shift + n) % n]];
-  });
-  return results;
+  return overGroups<CollectivePermuteAttrs>(
+      in, [&](const Group &group, const auto &attrs, const PerDevice &operand, PerDevice &results) {
+        const int64_t n = group.size();
+        const int64_t shift = ((attrs.shift % n) + n) % n;
+        for (int64_t p = 0; p < n; ++p)
+          results[group.members[p]] = operand[group.members[(p - shift + n) % n]];
+      });
 }
 
 std::vector<Literal> axisIndexKernel(const KernelInputs &in) {

@@ -40,6 +40,24 @@ std::string manyOutputs(int count) {
   return text + "]}";
 }
 
+/// Inputs a [{x}, {y}] and b [{y}, {x}] of side x side f32 on a side x side
+/// mesh, then `ops`; the output `output` with `outputSharding`.
+std::string crossedGraph(const std::string &side, const std::string &ops, const std::string &output,
+                         const std::string &outputSharding) {
+  const std::string type = "tensor<" + side + "x" + side + "xf32>";
+  return R"({"format": "shardgen-graph", "version": 1, "name": "crossed",
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": )" +
+         side + R"(}, {"name": "y", "size": )" + side + R"(}]}],
+  "inputs": [{"name": "a", "type": ")" +
+         type + R"(", "sharding": "<@mesh, [{x}, {y}]>"},
+             {"name": "b", "type": ")" +
+         type + R"(", "sharding": "<@mesh, [{y}, {x}]>"}],
+  "ops": [)" +
+         ops + R"(],
+  "outputs": [{"value": ")" +
+         output + R"(", "sharding": ")" + outputSharding + R"("}]})";
+}
+
 } // namespace
 
 TEST_CASE("five 2 GiB splats are read, checked and compiled without being expanded") {
@@ -168,16 +186,8 @@ TEST_CASE("partition and show --html on a mesh of 2^20 devices: linear, a bounde
   // one that would catch it).
   const std::string side = kSanitized ? "256" : "1024";
   const std::string devices = kSanitized ? "65536" : "1048576";
-  const std::string type = "tensor<" + side + "x" + side + "xf32>";
-  std::string graph = hostileFile("bigmesh.json", R"({"format": "shardgen-graph", "version": 1,
-  "name": "bigmesh",
-  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": )" +
-                                                      side + R"(}, {"name": "y", "size": )" + side +
-                                                      R"(}]}],
-  "inputs": [{"name": "a", "type": ")" + type + R"(", "sharding": "<@mesh, [{x}, {y}]>"},
-             {"name": "b", "type": ")" + type + R"(", "sharding": "<@mesh, [{y}, {x}]>"}],
-  "ops": [)" + ops + R"(],
-  "outputs": [{"value": "v30", "sharding": "<@mesh, [{}, {}]>"}]})");
+  std::string graph =
+      hostileFile("bigmesh.json", crossedGraph(side, ops, "v30", "<@mesh, [{}, {}]>"));
   ToolResult partition = runShardgenWithin(60, "partition '" + graph + "'", kSmallAddressSpace);
   checkResult(partition, 0, "");
   CHECK(partition.out.find("-> tensor<1x1xf32> on all " + devices + " devices") !=
@@ -209,16 +219,10 @@ TEST_CASE("compile of a collective_permute on a mesh of 2^18 devices is linear i
   // whole group: 43 s for 2^16 devices, minutes for these (red team round
   // seven). 512 x 512 devices; 128 x 128 under AddressSanitizer.
   const std::string side = kSanitized ? "128" : "512";
-  const std::string type = "tensor<" + side + "x" + side + "xf32>";
-  std::string graph = hostileFile("permute.json", R"({"format": "shardgen-graph", "version": 1,
-  "name": "permute",
-  "meshes": [{"name": "m", "axes": [{"name": "x", "size": )" +
-                                                      side + R"(}, {"name": "y", "size": )" + side +
-                                                      R"(}]}],
-  "inputs": [{"name": "a", "type": ")" + type + R"(", "sharding": "<@m, [{x}, {y}]>"},
-             {"name": "b", "type": ")" + type + R"(", "sharding": "<@m, [{y}, {x}]>"}],
-  "ops": [{"op": "add", "operands": ["a", "b"], "result": "c"}],
-  "outputs": [{"value": "c", "sharding": "<@m, [{x}, {y}]>"}]})");
+  std::string graph =
+      hostileFile("permute.json", crossedGraph(side, R"({"op": "add", "operands": ["a", "b"],
+                                                        "result": "c"})",
+                                               "c", "<@mesh, [{x}, {y}]>"));
   checkResult(runShardgenWithin(60, "compile '" + graph + "' -o '" + makeTempDir() + "/out'",
                                 kSmallAddressSpace),
               0, "");
