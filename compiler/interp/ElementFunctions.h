@@ -48,6 +48,10 @@ decltype(auto) withUnaryFunction(OpKind kind, ElementType type, Fn &&fn) {
       return fn([](C v) { return std::exp(v); });
     case OpKind::Log:
       return fn([](C v) { return std::log(v); });
+    case OpKind::ExponentialMinusOne:
+      return fn([](C v) { return std::expm1(v); });
+    case OpKind::LogPlusOne:
+      return fn([](C v) { return std::log1p(v); });
     case OpKind::Tanh:
       return fn([](C v) { return std::tanh(v); });
     case OpKind::Sqrt:

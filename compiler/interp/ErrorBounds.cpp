@@ -180,6 +180,14 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
     case OpKind::Sqrt:
       bound[i] = finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e[i]));
       break;
+    case OpKind::ExponentialMinusOne: // libm's in generated code too: 1 ulp
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::expm1(y); }, v, e[i]),
+                        libmSlack);
+      break;
+    case OpKind::LogPlusOne:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log1p(y); }, v, e[i]),
+                        libmSlack);
+      break;
     case OpKind::Rsqrt:
       bound[i] =
           finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e[i]));

@@ -110,6 +110,10 @@ SHARDGEN_INLINE double ceil(double x) { return __builtin_ceil(x); }
 SHARDGEN_INLINE float sin(float x) { return __builtin_sinf(x); }
 SHARDGEN_INLINE double sin(double x) { return __builtin_sin(x); }
 SHARDGEN_INLINE float cos(float x) { return __builtin_cosf(x); }
+SHARDGEN_INLINE float expm1(float x) { return __builtin_expm1f(x); }
+SHARDGEN_INLINE double expm1(double x) { return __builtin_expm1(x); }
+SHARDGEN_INLINE float log1p(float x) { return __builtin_log1pf(x); }
+SHARDGEN_INLINE double log1p(double x) { return __builtin_log1p(x); }
 SHARDGEN_INLINE double cos(double x) { return __builtin_cos(x); }
 SHARDGEN_INLINE float fabs(float x) { return __builtin_fabsf(x); }
 SHARDGEN_INLINE double fabs(double x) { return __builtin_fabs(x); }

@@ -45,6 +45,8 @@ SHARDGEN_UNARY_OP(OpFloor, math::floor(v))
 SHARDGEN_UNARY_OP(OpCeil, math::ceil(v))
 SHARDGEN_UNARY_OP(OpSine, math::sin(v))
 SHARDGEN_UNARY_OP(OpCosine, math::cos(v))
+SHARDGEN_UNARY_OP(OpExponentialMinusOne, math::expm1(v))
+SHARDGEN_UNARY_OP(OpLogPlusOne, math::log1p(v))
 #undef SHARDGEN_UNARY_OP
 
 #define SHARDGEN_COMPARE_OP(Name, op)                                                              \

@@ -201,6 +201,24 @@ TEST_CASE("float unary math at exactly known points") {
         std::vector<double>{1, static_cast<double>(1.0f / (1.0f + std::exp(100.0f)))});
 }
 
+TEST_CASE("exponential_minus_one and log_plus_one keep small arguments exact") {
+  // exp(x) - 1 and log(1 + x) lose every digit of x = 1e-8 in f32.
+  CHECK(floats(unary("exponential_minus_one", literal("tensor<3xf32>", {1e-8, 0, -1e-30}))) ==
+        std::vector<double>{static_cast<double>(1e-8f), 0, static_cast<double>(-1e-30f)});
+  CHECK(floats(unary("log_plus_one", literal("tensor<2xf32>", {1e-8, 0}))) ==
+        std::vector<double>{static_cast<double>(1e-8f), 0});
+  const std::vector<double> large =
+      floats(unary("exponential_minus_one", literal("tensor<2xf64>", {1, -1000})));
+  volatile double one = 1; // libm's expm1 at run time, not the compiler's folded value
+  CHECK(large.at(0) == std::expm1(one));
+  CHECK(large.at(1) == -1);
+  CHECK(floats(unary("log_plus_one", literal("tensor<1xf64>", {-1}))) ==
+        std::vector<double>{-std::numeric_limits<double>::infinity()});
+  CHECK(std::isnan(floats(unary("log_plus_one", literal("tensor<1xf32>", {-2})))[0]));
+  CHECK(floats(unary("exponential_minus_one", literal("tensor<1xbf16>", {0}))) ==
+        std::vector<double>{0});
+}
+
 TEST_CASE("f16 is computed in f32 and rounded to nearest even") {
   // 2^-11 and 3 * 2^-11 are exact f16 values; 1 + 2^-11 is a tie between
   // 1 and 1 + 2^-10 (rounds to even: 1), 1 + 3 * 2^-11 a tie between
