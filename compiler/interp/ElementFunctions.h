@@ -52,6 +52,14 @@ decltype(auto) withUnaryFunction(OpKind kind, ElementType type, Fn &&fn) {
       return fn([](C v) { return std::expm1(v); });
     case OpKind::LogPlusOne:
       return fn([](C v) { return std::log1p(v); });
+    case OpKind::Cbrt:
+      return fn([](C v) { return std::cbrt(v); });
+    case OpKind::Tan:
+      return fn([](C v) { return std::tan(v); });
+    case OpKind::RoundNearestEven: // the default rounding mode: ties to even
+      return fn([](C v) { return std::nearbyint(v); });
+    case OpKind::RoundNearestAfz:
+      return fn([](C v) { return std::round(v); });
     case OpKind::Tanh:
       return fn([](C v) { return std::tanh(v); });
     case OpKind::Sqrt:

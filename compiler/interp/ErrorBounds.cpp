@@ -188,6 +188,22 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
       bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log1p(y); }, v, e[i]),
                         libmSlack);
       break;
+    case OpKind::Cbrt:
+      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::cbrt(y); }, v, e[i]),
+                        libmSlack);
+      break;
+    case OpKind::Tan: // not monotone across its poles: only exact operands are bounded
+      bound[i] = e[i] == 0 ? finish(type, r, 0, libmSlack) : kUnknown;
+      break;
+    case OpKind::RoundNearestEven:
+      bound[i] = finish(type, r,
+                        monotoneSpread([](double y) { return std::nearbyint(y); }, v, e[i]), 0,
+                        true);
+      break;
+    case OpKind::RoundNearestAfz:
+      bound[i] =
+          finish(type, r, monotoneSpread([](double y) { return std::round(y); }, v, e[i]), 0, true);
+      break;
     case OpKind::Rsqrt:
       bound[i] =
           finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e[i]));

@@ -114,6 +114,14 @@ SHARDGEN_INLINE float expm1(float x) { return __builtin_expm1f(x); }
 SHARDGEN_INLINE double expm1(double x) { return __builtin_expm1(x); }
 SHARDGEN_INLINE float log1p(float x) { return __builtin_log1pf(x); }
 SHARDGEN_INLINE double log1p(double x) { return __builtin_log1p(x); }
+SHARDGEN_INLINE float cbrt(float x) { return __builtin_cbrtf(x); }
+SHARDGEN_INLINE double cbrt(double x) { return __builtin_cbrt(x); }
+SHARDGEN_INLINE float tan(float x) { return __builtin_tanf(x); }
+SHARDGEN_INLINE double tan(double x) { return __builtin_tan(x); }
+SHARDGEN_INLINE float roundeven(float x) { return __builtin_roundevenf(x); }
+SHARDGEN_INLINE double roundeven(double x) { return __builtin_roundeven(x); }
+SHARDGEN_INLINE float round(float x) { return __builtin_roundf(x); }
+SHARDGEN_INLINE double round(double x) { return __builtin_round(x); }
 SHARDGEN_INLINE double cos(double x) { return __builtin_cos(x); }
 SHARDGEN_INLINE float fabs(float x) { return __builtin_fabsf(x); }
 SHARDGEN_INLINE double fabs(double x) { return __builtin_fabs(x); }

@@ -47,6 +47,10 @@ SHARDGEN_UNARY_OP(OpSine, math::sin(v))
 SHARDGEN_UNARY_OP(OpCosine, math::cos(v))
 SHARDGEN_UNARY_OP(OpExponentialMinusOne, math::expm1(v))
 SHARDGEN_UNARY_OP(OpLogPlusOne, math::log1p(v))
+SHARDGEN_UNARY_OP(OpCbrt, math::cbrt(v))
+SHARDGEN_UNARY_OP(OpTan, math::tan(v))
+SHARDGEN_UNARY_OP(OpRoundNearestEven, math::roundeven(v))
+SHARDGEN_UNARY_OP(OpRoundNearestAfz, math::round(v))
 #undef SHARDGEN_UNARY_OP
 
 #define SHARDGEN_COMPARE_OP(Name, op)                                                              \

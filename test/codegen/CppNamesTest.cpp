@@ -86,7 +86,7 @@ TEST_CASE("kernel functor names come from the op table and exist in the kernel l
     (isUnary ? unary : binary) += 1;
     CHECK(defined(elementwise, isUnary ? "SHARDGEN_UNARY_OP" : "SHARDGEN_BINARY_OP", functor));
   }
-  CHECK(unary == 16);
+  CHECK(unary == 20);
   CHECK(binary == 11);
   CHECK(codegen::elementwiseFunctor(OpKind::Exponential, ElementType::F32) == "OpExponential");
   CHECK(codegen::elementwiseFunctor(OpKind::Not, ElementType::I32) == "OpNot");

@@ -504,3 +504,38 @@ TEST_CASE("10-layer f32, bf16 and f16 MLPs pass run --check, unsharded and shard
     }
   }
 }
+
+TEST_CASE("generated rounding, cbrt and tan give the interpreter's values: ties, signs, NaN") {
+  // Ties round to even (round_nearest_even) or away from zero
+  // (round_nearest_afz), in f32 and through f16's f32 compute.
+  const std::vector<float> values = {0.5f,  1.5f,  2.5f,  -0.5f, -2.5f, 3.49999f, -0.0f,
+                                     27.0f, -8.0f, 1e30f, 0.0f,  NAN,   INFINITY, -INFINITY};
+  const std::string type = "tensor<" + std::to_string(values.size()) + "xf32>";
+  const std::string json = kHeader + R"("meshes": [], "inputs": [{"name": "a", "type": ")" + type +
+                           R"("}],
+    "ops": [{"op": "round_nearest_even", "operands": ["a"], "result": "e"},
+            {"op": "round_nearest_afz", "operands": ["a"], "result": "z"},
+            {"op": "cbrt", "operands": ["a"], "result": "c"},
+            {"op": "tan", "operands": ["a"], "result": "t"}],
+    "outputs": [{"value": "e"}, {"value": "z"}, {"value": "c"}, {"value": "t"}]})";
+  Graph graph = loadVerified(json);
+  Literal a(TensorType{ElementType::F32, {static_cast<int64_t>(values.size())}});
+  for (size_t i = 0; i < values.size(); ++i)
+    a.as<float>()[i] = values[i];
+  const std::vector<Literal> out = runCompiled(graph, {a});
+  const std::vector<float> even = {0, 2, 2, -0.0f, -2, 3, -0.0f, 27, -8, 1e30f, 0};
+  const std::vector<float> away = {1, 2, 3, -1, -3, 3, -0.0f, 27, -8, 1e30f, 0};
+  for (size_t i = 0; i < even.size(); ++i) {
+    CAPTURE(values[i]);
+    CHECK(out[0].as<float>()[i] == even[i]);
+    CHECK(std::signbit(out[0].as<float>()[i]) == std::signbit(even[i]));
+    CHECK(out[1].as<float>()[i] == away[i]);
+  }
+  CHECK(out[2].as<float>()[7] == 3);
+  CHECK(out[2].as<float>()[8] == -2);
+  CHECK(out[3].as<float>()[10] == 0);
+  for (size_t k = 0; k < 4; ++k)
+    CHECK(std::isnan(out[k].as<float>()[11]));
+  CHECK(out[0].as<float>()[12] == INFINITY);
+  CHECK(out[2].as<float>()[13] == -INFINITY);
+}

@@ -201,6 +201,19 @@ TEST_CASE("float unary math at exactly known points") {
         std::vector<double>{1, static_cast<double>(1.0f / (1.0f + std::exp(100.0f)))});
 }
 
+TEST_CASE("round_nearest_even, round_nearest_afz, cbrt and tan at exactly known points") {
+  CHECK(floats(unary("round_nearest_even", literal("tensor<5xf32>", {0.5, 1.5, 2.5, -2.5, 2.4}))) ==
+        std::vector<double>{0, 2, 2, -2, 2});
+  CHECK(floats(unary("round_nearest_afz", literal("tensor<5xf32>", {0.5, 1.5, 2.5, -2.5, 2.4}))) ==
+        std::vector<double>{1, 2, 3, -3, 2});
+  CHECK(floats(unary("round_nearest_even", literal("tensor<2xf16>", {0.5, 3.5}))) ==
+        std::vector<double>{0, 4});
+  volatile double cube = 27, negativeCube = -8; // libm at run time, not folded
+  CHECK(floats(unary("cbrt", literal("tensor<3xf64>", {27, -8, 0}))) ==
+        std::vector<double>{std::cbrt(cube), std::cbrt(negativeCube), 0});
+  CHECK(floats(unary("tan", literal("tensor<1xf32>", {0}))) == std::vector<double>{0});
+}
+
 TEST_CASE("exponential_minus_one and log_plus_one keep small arguments exact") {
   // exp(x) - 1 and log(1 + x) lose every digit of x = 1e-8 in f32.
   CHECK(floats(unary("exponential_minus_one", literal("tensor<3xf32>", {1e-8, 0, -1e-30}))) ==
