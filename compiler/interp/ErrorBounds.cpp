@@ -196,9 +196,8 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
       bound[i] = e[i] == 0 ? finish(type, r, 0, libmSlack) : kUnknown;
       break;
     case OpKind::RoundNearestEven:
-      bound[i] = finish(type, r,
-                        monotoneSpread([](double y) { return std::nearbyint(y); }, v, e[i]), 0,
-                        true);
+      bound[i] = finish(
+          type, r, monotoneSpread([](double y) { return std::nearbyint(y); }, v, e[i]), 0, true);
       break;
     case OpKind::RoundNearestAfz:
       bound[i] =
