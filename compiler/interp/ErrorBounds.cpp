@@ -133,6 +133,57 @@ template <typename Fn> double monotoneSpread(Fn f, double x, double e) {
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
+/// The bound of one element of a float unary op's result `r` from its
+/// operand `v` with bound `e`: the function's spread over the operand's
+/// error, plus the slack of the generated code's implementation.
+double unaryElementBound(OpKind kind, ElementType type, double v, double e, double r,
+                         double libmSlack, double approximation) {
+  switch (kind) {
+  case OpKind::Negate:
+  case OpKind::Abs:
+    return e;
+  case OpKind::Sign:
+    return e == 0 || std::fabs(v) > e ? 0 : 2;
+  case OpKind::Floor:
+    return finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e), 0, true);
+  case OpKind::Ceil:
+    return finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e), 0, true);
+  case OpKind::Exponential:
+    return finish(type, r, monotoneSpread([](double y) { return std::exp(y); }, v, e),
+                  approximation * libmSlack);
+  case OpKind::Tanh:
+    return finish(type, r, monotoneSpread([](double y) { return std::tanh(y); }, v, e),
+                  approximation * libmSlack);
+  case OpKind::Logistic:
+    return finish(type, r, monotoneSpread(logistic, v, e), approximation * libmSlack);
+  case OpKind::Log:
+    return finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e),
+                  approximation * libmSlack);
+  case OpKind::Sqrt:
+    return finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e));
+  case OpKind::ExponentialMinusOne: // libm's in generated code too: 1 ulp
+    return finish(type, r, monotoneSpread([](double y) { return std::expm1(y); }, v, e), libmSlack);
+  case OpKind::LogPlusOne:
+    return finish(type, r, monotoneSpread([](double y) { return std::log1p(y); }, v, e), libmSlack);
+  case OpKind::Cbrt:
+    return finish(type, r, monotoneSpread([](double y) { return std::cbrt(y); }, v, e), libmSlack);
+  case OpKind::Tan: // not monotone across its poles: only exact operands are bounded
+    return e == 0 ? finish(type, r, 0, libmSlack) : kUnknown;
+  case OpKind::RoundNearestEven:
+    return finish(type, r, monotoneSpread([](double y) { return std::nearbyint(y); }, v, e), 0,
+                  true);
+  case OpKind::RoundNearestAfz:
+    return finish(type, r, monotoneSpread([](double y) { return std::round(y); }, v, e), 0, true);
+  case OpKind::Rsqrt:
+    return finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e));
+  case OpKind::Sine:
+  case OpKind::Cosine:
+    return finish(type, r, std::min(e, 2.0), libmSlack);
+  default:
+    return e == 0 ? 0 : kUnknown;
+  }
+}
+
 Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const Literal &result) {
   const ElementType type = result.elementType();
   if (!isFloat(type))
@@ -144,77 +195,9 @@ Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const 
   double *bound = out.as<double>();
   const double *e = xBound.as<double>();
   for (int64_t i = 0; i < result.numElements(); ++i) {
-    const double v = x.getFloat(i), r = result.getFloat(i);
-    const double libmSlack = ulp(compute, r);
-    switch (kind) {
-    case OpKind::Negate:
-    case OpKind::Abs:
-      bound[i] = e[i];
-      break;
-    case OpKind::Sign:
-      bound[i] = e[i] == 0 || std::fabs(v) > e[i] ? 0 : 2;
-      break;
-    case OpKind::Floor:
-      bound[i] =
-          finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e[i]), 0, true);
-      break;
-    case OpKind::Ceil:
-      bound[i] =
-          finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e[i]), 0, true);
-      break;
-    case OpKind::Exponential:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::exp(y); }, v, e[i]),
-                        approximation * libmSlack);
-      break;
-    case OpKind::Tanh:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::tanh(y); }, v, e[i]),
-                        approximation * libmSlack);
-      break;
-    case OpKind::Logistic:
-      bound[i] = finish(type, r, monotoneSpread(logistic, v, e[i]), approximation * libmSlack);
-      break;
-    case OpKind::Log:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e[i]),
-                        approximation * libmSlack);
-      break;
-    case OpKind::Sqrt:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e[i]));
-      break;
-    case OpKind::ExponentialMinusOne: // libm's in generated code too: 1 ulp
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::expm1(y); }, v, e[i]),
-                        libmSlack);
-      break;
-    case OpKind::LogPlusOne:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::log1p(y); }, v, e[i]),
-                        libmSlack);
-      break;
-    case OpKind::Cbrt:
-      bound[i] = finish(type, r, monotoneSpread([](double y) { return std::cbrt(y); }, v, e[i]),
-                        libmSlack);
-      break;
-    case OpKind::Tan: // not monotone across its poles: only exact operands are bounded
-      bound[i] = e[i] == 0 ? finish(type, r, 0, libmSlack) : kUnknown;
-      break;
-    case OpKind::RoundNearestEven:
-      bound[i] = finish(
-          type, r, monotoneSpread([](double y) { return std::nearbyint(y); }, v, e[i]), 0, true);
-      break;
-    case OpKind::RoundNearestAfz:
-      bound[i] =
-          finish(type, r, monotoneSpread([](double y) { return std::round(y); }, v, e[i]), 0, true);
-      break;
-    case OpKind::Rsqrt:
-      bound[i] =
-          finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e[i]));
-      break;
-    case OpKind::Sine:
-    case OpKind::Cosine:
-      bound[i] = finish(type, r, std::min(e[i], 2.0), libmSlack);
-      break;
-    default:
-      bound[i] = e[i] == 0 ? 0 : kUnknown;
-      break;
-    }
+    const double r = result.getFloat(i);
+    bound[i] =
+        unaryElementBound(kind, type, x.getFloat(i), e[i], r, ulp(compute, r), approximation);
   }
   return out;
 }
