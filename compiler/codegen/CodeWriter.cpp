@@ -93,11 +93,4 @@ CodeWriter::Scope::~Scope() {
     writer->lines(close);
 }
 
-std::string joinInts(const std::vector<int64_t> &values) {
-  std::string out;
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out;
-}
-
 } // namespace shardgen::codegen

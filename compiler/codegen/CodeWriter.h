@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/ir/TensorType.h"
+
 namespace shardgen::codegen {
 
 class CodeWriter {
@@ -61,7 +63,7 @@ std::string indented(std::string_view code, int indent);
 /// Decimal text of `value`.
 inline std::string str(int64_t value) { return std::to_string(value); }
 
-/// "a, b, c".
-std::string joinInts(const std::vector<int64_t> &values);
+/// "a, b, c" (the IR's, for the emitters).
+using shardgen::joinInts;
 
 } // namespace shardgen::codegen

@@ -1,5 +1,6 @@
 #include "compiler/codegen/CppNames.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "compiler/ir/CppKeywords.h"
@@ -187,19 +188,13 @@ constexpr std::string_view kSystemHeaderNames[] = {
     "argp",        "fts",       "gshadow", "printf",   "obstack",   "resolv",   "thread_db",
 };
 
+template <size_t N> bool listed(const std::string_view (&words)[N], std::string_view name) {
+  return std::find(std::begin(words), std::end(words), name) != std::end(words);
+}
+
 bool isReserved(std::string_view name) {
-  if (isCppKeyword(name) || name.starts_with("shardgen_"))
-    return true;
-  for (std::string_view header : kSystemHeaderNames)
-    if (name == header)
-      return true;
-  for (std::string_view word : kReservedWords)
-    if (name == word)
-      return true;
-  for (std::string_view word : kCmakeTargetWords)
-    if (name == word)
-      return true;
-  return false;
+  return isCppKeyword(name) || name.starts_with("shardgen_") || listed(kReservedWords, name) ||
+         listed(kSystemHeaderNames, name) || listed(kCmakeTargetWords, name);
 }
 
 bool isAlnum(char c) {

@@ -512,12 +512,6 @@ struct BoundsInputs {
   const Literal &result(size_t i) const { return (*results)[i]; }
 };
 
-std::vector<Literal> one(Literal literal) {
-  std::vector<Literal> out;
-  out.push_back(std::move(literal));
-  return out;
-}
-
 // The op table's Bounds column (compiler/ops/Ops.def): the bounds of an
 // op's results, one per result (an op run on each device) or one per device
 // (a collective, which has one result). A row naming a function this file
@@ -536,38 +530,38 @@ std::vector<Literal> zeroBound(const BoundsInputs &in) {
 }
 
 std::vector<Literal> unaryBound(const BoundsInputs &in) {
-  return one(unaryBounds(in.op.kind, in.x(0), in.e(0), in.result(0)));
+  return oneResult(unaryBounds(in.op.kind, in.x(0), in.e(0), in.result(0)));
 }
 
 std::vector<Literal> binaryBound(const BoundsInputs &in) {
-  return one(binaryBounds(in.op.kind, in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
+  return oneResult(binaryBounds(in.op.kind, in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
 }
 
 std::vector<Literal> compareBound(const BoundsInputs &in) {
-  return one(compareBounds(in.x(0), in.x(1), in.e(0), in.e(1)));
+  return oneResult(compareBounds(in.x(0), in.x(1), in.e(0), in.e(1)));
 }
 
 std::vector<Literal> selectBound(const BoundsInputs &in) {
-  return one(selectBounds(in.x(0), in.x(1), in.x(2), in.e(0), in.e(1), in.e(2)));
+  return oneResult(selectBounds(in.x(0), in.x(1), in.x(2), in.e(0), in.e(1), in.e(2)));
 }
 
 std::vector<Literal> clampBound(const BoundsInputs &in) {
-  return one(clampBounds(in.x(0), in.x(2), in.e(0), in.e(1), in.e(2)));
+  return oneResult(clampBounds(in.x(0), in.x(2), in.e(0), in.e(1), in.e(2)));
 }
 
 std::vector<Literal> convertBound(const BoundsInputs &in) {
-  return one(convertBounds(in.x(0), in.e(0), in.result(0)));
+  return oneResult(convertBounds(in.x(0), in.e(0), in.result(0)));
 }
 
 std::vector<Literal> dotGeneralBound(const BoundsInputs &in) {
-  return one(
+  return oneResult(
       dotBounds(in.op.attr<DotGeneralAttrs>(), in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
 }
 
 std::vector<Literal> reduceBound(const BoundsInputs &in) {
   if (std::optional<Reducer> reducer = simpleReducer(in.op))
-    return one(reduceBounds(in.op.attr<ReduceAttrs>().dimensions, *reducer, in.x(0), in.x(1),
-                            in.e(0), in.e(1), in.result(0)));
+    return oneResult(reduceBounds(in.op.attr<ReduceAttrs>().dimensions, *reducer, in.x(0), in.x(1),
+                                  in.e(0), in.e(1), in.result(0)));
   return regionReduceBounds(in.graph, in.op, in.operandBounds, *in.results);
 }
 

@@ -14,6 +14,13 @@
 
 namespace shardgen::interp {
 
+/// One result as an op's list of results.
+inline std::vector<Literal> oneResult(Literal literal) {
+  std::vector<Literal> results;
+  results.push_back(std::move(literal));
+  return results;
+}
+
 class ScalarRegion;
 
 // Elementwise.cpp

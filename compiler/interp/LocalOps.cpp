@@ -11,12 +11,6 @@ namespace shardgen::interp {
 namespace kernels {
 namespace {
 
-std::vector<Literal> one(Literal literal) {
-  std::vector<Literal> results;
-  results.push_back(std::move(literal));
-  return results;
-}
-
 const TensorType &resultType(const KernelInputs &in) { return in.graph->type(in.op.results.at(0)); }
 
 const Literal &operand(const KernelInputs &in, size_t i) {
@@ -27,80 +21,81 @@ const Literal &operand(const KernelInputs &in, size_t i) {
 } // namespace
 
 std::vector<Literal> constantKernel(const KernelInputs &in) {
-  return one(in.op.attr<ConstantAttrs>().expanded());
+  return oneResult(in.op.attr<ConstantAttrs>().expanded());
 }
 
 std::vector<Literal> iotaKernel(const KernelInputs &in) {
-  return one(evalIota(resultType(in), in.op.attr<IotaAttrs>().iotaDimension));
+  return oneResult(evalIota(resultType(in), in.op.attr<IotaAttrs>().iotaDimension));
 }
 
 std::vector<Literal> unaryKernel(const KernelInputs &in) {
-  return one(evalUnary(in.op.kind, operand(in, 0)));
+  return oneResult(evalUnary(in.op.kind, operand(in, 0)));
 }
 
 std::vector<Literal> binaryKernel(const KernelInputs &in) {
-  return one(evalBinary(in.op.kind, operand(in, 0), operand(in, 1)));
+  return oneResult(evalBinary(in.op.kind, operand(in, 0), operand(in, 1)));
 }
 
 std::vector<Literal> compareKernel(const KernelInputs &in) {
-  return one(evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1)));
+  return oneResult(
+      evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1)));
 }
 
 std::vector<Literal> selectKernel(const KernelInputs &in) {
-  return one(evalSelect(operand(in, 0), operand(in, 1), operand(in, 2)));
+  return oneResult(evalSelect(operand(in, 0), operand(in, 1), operand(in, 2)));
 }
 
 std::vector<Literal> clampKernel(const KernelInputs &in) {
-  return one(evalClamp(operand(in, 0), operand(in, 1), operand(in, 2)));
+  return oneResult(evalClamp(operand(in, 0), operand(in, 1), operand(in, 2)));
 }
 
 std::vector<Literal> convertKernel(const KernelInputs &in) {
-  return one(evalConvert(operand(in, 0), resultType(in).elementType));
+  return oneResult(evalConvert(operand(in, 0), resultType(in).elementType));
 }
 
 std::vector<Literal> dotGeneralKernel(const KernelInputs &in) {
-  return one(evalDotGeneral(operand(in, 0), operand(in, 1), in.op.attr<DotGeneralAttrs>()));
+  return oneResult(evalDotGeneral(operand(in, 0), operand(in, 1), in.op.attr<DotGeneralAttrs>()));
 }
 
 std::vector<Literal> transposeKernel(const KernelInputs &in) {
-  return one(evalTranspose(operand(in, 0), in.op.attr<TransposeAttrs>().permutation));
+  return oneResult(evalTranspose(operand(in, 0), in.op.attr<TransposeAttrs>().permutation));
 }
 
 std::vector<Literal> reshapeKernel(const KernelInputs &in) {
-  return one(evalReshape(operand(in, 0), resultType(in).shape));
+  return oneResult(evalReshape(operand(in, 0), resultType(in).shape));
 }
 
 std::vector<Literal> broadcastInDimKernel(const KernelInputs &in) {
-  return one(evalBroadcastInDim(
+  return oneResult(evalBroadcastInDim(
       operand(in, 0), in.op.attr<BroadcastInDimAttrs>().broadcastDimensions, resultType(in).shape));
 }
 
 std::vector<Literal> reduceKernel(const KernelInputs &in) {
   const auto &dims = in.op.attr<ReduceAttrs>().dimensions;
   if (std::optional<Reducer> reducer = simpleReducer(in.op))
-    return one(evalReduce(operand(in, 0), operand(in, 1), dims, *reducer));
+    return oneResult(evalReduce(operand(in, 0), operand(in, 1), dims, *reducer));
   const size_t n = in.operands.size() / 2;
   return evalReduceRegion(std::span(in.operands).first(n), std::span(in.operands).subspan(n), dims,
                           ScalarRegion(*in.graph, *in.op.body()));
 }
 
 std::vector<Literal> concatenateKernel(const KernelInputs &in) {
-  return one(evalConcatenate(in.operands, in.op.attr<ConcatenateAttrs>().dimension));
+  return oneResult(evalConcatenate(in.operands, in.op.attr<ConcatenateAttrs>().dimension));
 }
 
 std::vector<Literal> sliceKernel(const KernelInputs &in) {
   const auto &attrs = in.op.attr<SliceAttrs>();
   const std::vector<int64_t> unitStrides(attrs.startIndices.size(), 1);
-  return one(evalSlice(operand(in, 0), attrs.startIndices, attrs.limitIndices,
-                       attrs.strides.empty() ? unitStrides : attrs.strides));
+  return oneResult(evalSlice(operand(in, 0), attrs.startIndices, attrs.limitIndices,
+                             attrs.strides.empty() ? unitStrides : attrs.strides));
 }
 
 std::vector<Literal> padKernel(const KernelInputs &in) {
-  return one(evalPad(operand(in, 0), operand(in, 1), in.op.attr<PadAttrs>()));
+  return oneResult(evalPad(operand(in, 0), operand(in, 1), in.op.attr<PadAttrs>()));
 }
 
 std::vector<Literal> reverseKernel(const KernelInputs &in) {
-  return one(evalReverse(operand(in, 0), in.op.attr<ReverseAttrs>().dimensions));
+  return oneResult(evalReverse(operand(in, 0), in.op.attr<ReverseAttrs>().dimensions));
 }
 
 /// Sharding annotations and optimization_barrier: their operands, as they are.

@@ -52,6 +52,13 @@ int64_t TensorType::numElements() const {
   return n;
 }
 
+std::string joinInts(const std::vector<int64_t> &values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out;
+}
+
 std::string printShape(const Shape &shape) {
   std::string out;
   for (size_t i = 0; i < shape.size(); ++i) {

@@ -45,5 +45,7 @@ std::string printType(const TensorType &type);
 std::optional<TensorType> parseType(std::string_view text, std::string *error);
 
 std::string printShape(const Shape &shape); // "8x16", "" for scalars
+/// Integers separated by ", ": "2, 3".
+std::string joinInts(const std::vector<int64_t> &values);
 
 } // namespace shardgen

@@ -50,18 +50,11 @@ std::vector<size_t> shownCuts(const BlockMap &map) {
 /// The block's device ids as ascending ranges [first, last], at most
 /// kMaxDeviceRanges of them.
 json deviceRanges(const Block &block, const Mesh &mesh) {
-  std::vector<int64_t> ids;
-  ids.reserve(block.positions.size());
-  for (int64_t position : block.positions)
-    ids.push_back(mesh.deviceId(position));
-  std::sort(ids.begin(), ids.end());
   json ranges = json::array();
-  for (size_t i = 0; i < ids.size() && ranges.size() < kMaxDeviceRanges;) {
-    size_t end = i;
-    while (end + 1 < ids.size() && ids[end + 1] == ids[end] + 1)
-      ++end;
-    ranges.push_back({ids[i], ids[end]});
-    i = end + 1;
+  for (const auto &[first, last] : deviceIdRanges(mesh, block.positions)) {
+    if (ranges.size() == kMaxDeviceRanges)
+      break;
+    ranges.push_back({first, last});
   }
   return ranges;
 }

@@ -101,20 +101,30 @@ ShowModel buildShowModel(const Graph &graph, const PropagationResult &result,
   return model;
 }
 
-std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions) {
+std::vector<std::pair<int64_t, int64_t>> deviceIdRanges(const Mesh &mesh,
+                                                        const std::vector<int64_t> &positions) {
   std::vector<int64_t> ids;
+  ids.reserve(positions.size());
   for (int64_t position : positions)
     ids.push_back(mesh.deviceId(position));
   std::sort(ids.begin(), ids.end());
-  std::string text = "d";
+  std::vector<std::pair<int64_t, int64_t>> ranges;
   for (size_t i = 0; i < ids.size();) {
     size_t end = i;
     while (end + 1 < ids.size() && ids[end + 1] == ids[end] + 1)
       ++end;
-    text += (i ? "," : "") + std::to_string(ids[i]);
-    if (end > i)
-      text += (end == i + 1 ? "," : "-") + std::to_string(ids[end]);
+    ranges.emplace_back(ids[i], ids[end]);
     i = end + 1;
+  }
+  return ranges;
+}
+
+std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions) {
+  std::string text = "d";
+  for (const auto &[first, last] : deviceIdRanges(mesh, positions)) {
+    text += (text.size() > 1 ? "," : "") + std::to_string(first);
+    if (last > first)
+      text += (last == first + 1 ? "," : "-") + std::to_string(last);
   }
   return text;
 }

@@ -5,6 +5,7 @@
 // partitioner's layout; the mesh; the communication manifest.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/Graph.h"
@@ -58,6 +59,11 @@ TensorView valueView(const Graph &graph, const PropagationResult &result,
 /// explanation of the returned value.
 TensorView outputView(const Graph &graph, const PropagationResult &result,
                       const SpmdProgram &program, size_t index, Blocks blocks = Blocks::Mapped);
+
+/// Device ids of mesh positions as ascending runs [first, last] of
+/// consecutive ids.
+std::vector<std::pair<int64_t, int64_t>> deviceIdRanges(const Mesh &mesh,
+                                                        const std::vector<int64_t> &positions);
 
 /// Device ids, ascending, of mesh positions: "d0-3", "d0,2,5", "d4".
 std::string deviceList(const Mesh &mesh, const std::vector<int64_t> &positions);

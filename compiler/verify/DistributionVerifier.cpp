@@ -6,16 +6,6 @@
 #include "compiler/verify/VerifyUtil.h"
 
 namespace shardgen::verify {
-namespace {
-
-std::string joinedInts(const std::vector<int64_t> &values) {
-  std::string text;
-  for (size_t i = 0; i < values.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(values[i]);
-  return text;
-}
-
-} // namespace
 
 void verifyDistribution(const Distribution &distribution, const TensorType &type,
                         const std::optional<TensorSharding> &sharding, const Graph &graph,
@@ -45,7 +35,7 @@ void verifyDistribution(const Distribution &distribution, const TensorType &type
     const int64_t size = type.shape[d];
     chunks *= size == 0 ? 0 : (size - 1) / distribution.shardShape[d] + 1;
     if (chunks > kMaxDistributionChunks)
-      fail(shapePointer, "shard_shape [" + joinedInts(distribution.shardShape) + "] cuts " +
+      fail(shapePointer, "shard_shape [" + joinInts(distribution.shardShape) + "] cuts " +
                              printType(type) + " into more than " +
                              std::to_string(kMaxDistributionChunks) +
                              " chunks (the most a distribution may have): use larger shards");
@@ -58,7 +48,7 @@ void verifyDistribution(const Distribution &distribution, const TensorType &type
   for (size_t d = 0; d < distribution.shardShape.size() && fits; ++d)
     fits = !__builtin_mul_overflow(bytes, distribution.shardShape[d], &bytes);
   if (!fits)
-    fail(shapePointer, "shard_shape [" + joinedInts(distribution.shardShape) +
+    fail(shapePointer, "shard_shape [" + joinInts(distribution.shardShape) +
                            "] makes a device's buffer of " + printType(type) +
                            " too large: its size in bytes exceeds 2^63 - 1");
   graphChunks += chunks;
