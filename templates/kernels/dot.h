@@ -16,15 +16,8 @@
 namespace shardgen::kernels {
 
 #if defined(__AVX512F__)
-inline constexpr int64_t kVectorFloats = 16;
 inline constexpr int64_t kTileRows = 8;
-#elif defined(__AVX__)
-inline constexpr int64_t kVectorFloats = 8;
-inline constexpr int64_t kTileRows = 6;
 #else
-// SSE only: wider vectors would be emulated, and passing them between
-// functions changes the ABI (GCC and clang warn).
-inline constexpr int64_t kVectorFloats = 4;
 inline constexpr int64_t kTileRows = 6;
 #endif
 typedef float FloatVector __attribute__((vector_size(kVectorFloats * 4), aligned(4)));

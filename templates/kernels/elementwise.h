@@ -40,7 +40,7 @@ SHARDGEN_UNARY_OP(OpTanh, math::tanh(v))
 SHARDGEN_UNARY_OP(OpSqrt, math::sqrt(v))
 SHARDGEN_UNARY_OP(OpRsqrt, C(1) / math::sqrt(v))
 // NaN: the operand itself (compilers order 1 + NaN's operands differently).
-SHARDGEN_UNARY_OP(OpLogistic, v == v ? C(1) / (C(1) + math::exp(-v)) : v)
+SHARDGEN_UNARY_OP(OpLogistic, math::isnan(v) ? v : C(1) / (C(1) + math::exp(-v)))
 SHARDGEN_UNARY_OP(OpFloor, math::floor(v))
 SHARDGEN_UNARY_OP(OpCeil, math::ceil(v))
 SHARDGEN_UNARY_OP(OpSine, math::sin(v))
@@ -68,15 +68,16 @@ SHARDGEN_COMPARE_OP(CmpGE, >=)
 template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void unary(const typename E::Storage *__restrict in,
                            typename E::Storage *__restrict out) {
-  for (int64_t i = 0; i < N; ++i)
-    storeAt(out, i, E::store(Op::apply(E::load(loadAt(in, i)))));
+  storeAll<typename E::Storage, N>(
+      out, [&](int64_t i) { return E::store(Op::apply(E::load(loadAt(in, i)))); });
 }
 
 template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Storage *b,
                             typename E::Storage *__restrict out) {
-  for (int64_t i = 0; i < N; ++i)
-    storeAt(out, i, E::store(Op::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i)))));
+  storeAll<typename E::Storage, N>(out, [&](int64_t i) {
+    return E::store(Op::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i))));
+  });
 }
 
 /// A fused elementwise chain (several ops, one pass): out[i] = body(i),
@@ -85,18 +86,7 @@ SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Stor
 /// defined at a step a slot no input of that step holds.
 template <typename S, int64_t N, typename Body>
 SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
-  // Element i reads only element i of each input (out may even be one of
-  // them): no dependence between iterations. Said explicitly, because with
-  // byte-copy stores clang's vectorizer gave up on long bodies (tanh: 2.4x
-  // slower, bench_codegen_elementwise). Two vectors per iteration: a long
-  // body (exp, tanh) is otherwise bound by its dependency chain's latency.
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety) interleave_count(2)
-#elif defined(__GNUC__)
-#pragma GCC ivdep
-#endif
-  for (int64_t i = 0; i < N; ++i)
-    storeAt(out, i, body(i));
+  storeAll<S, N>(out, body);
 }
 
 /// A fused chain that reads broadcast operands (never materialized): a

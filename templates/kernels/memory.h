@@ -16,6 +16,17 @@
 
 namespace shardgen::kernels {
 
+/// f32 lanes of the target's vectors. SSE only: wider vectors would be
+/// emulated, and passing them between functions changes the ABI (GCC and
+/// clang warn).
+#if defined(__AVX512F__)
+inline constexpr int64_t kVectorFloats = 16;
+#elif defined(__AVX__)
+inline constexpr int64_t kVectorFloats = 8;
+#else
+inline constexpr int64_t kVectorFloats = 4;
+#endif
+
 /// Element k of the buffer `p` points into.
 template <typename S> SHARDGEN_INLINE S loadAt(const S *p, int64_t k) {
   S value;
@@ -31,6 +42,92 @@ template <typename T> struct NonDeduced {
 template <typename S>
 SHARDGEN_INLINE void storeAt(S *p, int64_t k, typename NonDeduced<S>::type value) {
   __builtin_memcpy(p + k, &value, sizeof(S));
+}
+
+// Streaming (non-temporal) stores for outputs too large to stay in cache: a
+// normal store first reads the line it writes, a third more memory traffic
+// for a two-input elementwise op. Written as inline assembly so that GCC and
+// clang emit the same instruction without <immintrin.h> (the JIT would parse
+// it for every program).
+#if defined(__x86_64__) && defined(__SSE2__)
+#define SHARDGEN_STREAMING_STORES 1
+#if defined(__AVX512F__)
+inline constexpr int64_t kStreamLineBytes = 64;
+#elif defined(__AVX__)
+inline constexpr int64_t kStreamLineBytes = 32;
+#else
+inline constexpr int64_t kStreamLineBytes = 16;
+#endif
+typedef unsigned char StreamLine __attribute__((vector_size(kStreamLineBytes)));
+
+/// Writes `bytes` (a multiple of kStreamLineBytes) from `from` to `to`
+/// (aligned to kStreamLineBytes) past the caches.
+SHARDGEN_INLINE void streamBytes(void *to, const void *from, int64_t bytes) {
+  for (int64_t at = 0; at < bytes; at += kStreamLineBytes) {
+    StreamLine line;
+    __builtin_memcpy(&line, static_cast<const unsigned char *>(from) + at, sizeof line);
+    auto *target = reinterpret_cast<StreamLine *>(static_cast<unsigned char *>(to) + at);
+#if defined(__AVX__)
+    asm("vmovntdq %1, %0" : "=m"(*target) : "x"(line));
+#else
+    asm("movntdq %1, %0" : "=m"(*target) : "x"(line));
+#endif
+  }
+}
+
+/// Orders the streaming stores before whatever follows (another device may
+/// read the output once this one reaches its next barrier).
+SHARDGEN_INLINE void streamFence() { asm volatile("sfence" ::: "memory"); }
+#endif
+
+/// Outputs of at least this many bytes are written with streaming stores
+/// (larger than a core's share of a last-level cache: the next step would
+/// read them from memory anyway).
+inline constexpr int64_t kStreamingBytes = int64_t(8) << 20;
+
+/// out[i] = value(i) for i in [begin, end): the elementwise kernels' loop.
+/// Element i reads only element i of each input (out may even be one of
+/// them): no dependence between iterations. Said explicitly, because with
+/// byte-copy stores clang's vectorizer gave up on long bodies (tanh: 2.4x
+/// slower, bench_codegen_elementwise). Two vectors per iteration: a long
+/// body (exp, tanh) is otherwise bound by its dependency chain's latency.
+template <typename S, typename Value>
+SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end,
+                                const Value &value) {
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety) interleave_count(2)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+  for (int64_t i = begin; i < end; ++i)
+    storeAt(out, i, value(i));
+}
+
+/// out[i] = value(i) for i in [0, N), large outputs streamed: normal stores
+/// up to the first line boundary, then whole tiles computed into L1 and
+/// streamed out, then the rest.
+template <typename S, int64_t N, typename Value>
+SHARDGEN_INLINE void storeAll(S *__restrict out, const Value &value) {
+#if defined(SHARDGEN_STREAMING_STORES)
+  constexpr int64_t kTileElements = 1024 / int64_t(sizeof(S)); // 1 KiB: stays in L1
+  if constexpr (N * int64_t(sizeof(S)) >= kStreamingBytes) {
+    const auto address = reinterpret_cast<__UINTPTR_TYPE__>(out);
+    if (address % sizeof(S) == 0) {
+      const int64_t head = int64_t((-address) % kStreamLineBytes) / int64_t(sizeof(S));
+      storeRange(out, 0, head, value);
+      int64_t i = head;
+      for (; i + kTileElements <= N; i += kTileElements) {
+        alignas(64) S tile[kTileElements];
+        storeRange(tile, 0, kTileElements, [&](int64_t k) { return value(i + k); });
+        streamBytes(out + i, tile, sizeof tile);
+      }
+      storeRange(out, i, N, value);
+      streamFence();
+      return;
+    }
+  }
+#endif
+  storeRange(out, 0, N, value);
 }
 
 } // namespace shardgen::kernels
