@@ -181,16 +181,20 @@ void emitElementwise(StepView s) {
   });
 }
 
+bool isIdentity(const std::vector<int64_t> &order) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
 /// Copies `operand`'s local piece into `order` (a permutation of its dims),
 /// into a scratch named `name`; returns the code, or "" when `order` is the
 /// identity (the piece is used in place).
 std::string permuteInto(const Shape &shape, const std::vector<int64_t> &order,
                         std::string_view word, int64_t width, const std::string &source,
                         const std::string &name) {
-  bool identity = true;
-  for (size_t i = 0; i < order.size(); ++i)
-    identity = identity && order[i] == static_cast<int64_t>(i);
-  if (identity)
+  if (isIdentity(order))
     return "";
   std::vector<int64_t> strides = denseStrides(shape);
   StridedWalk walk;
@@ -225,6 +229,23 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
   rhsOrder.insert(rhsOrder.end(), attrs.rhsContractingDimensions.begin(),
                   attrs.rhsContractingDimensions.end());
   rhsOrder.insert(rhsOrder.end(), rhsFree.begin(), rhsFree.end());
+  // The kernel also packs B from [batch, free, contracting] (q k^T): such
+  // an rhs is read in place, and one that needs a copy anyway is copied
+  // into that form when it keeps the innermost dim innermost (whole rows
+  // move, not single elements).
+  std::vector<int64_t> rhsTransposedOrder = attrs.rhsBatchingDimensions;
+  rhsTransposedOrder.insert(rhsTransposedOrder.end(), rhsFree.begin(), rhsFree.end());
+  rhsTransposedOrder.insert(rhsTransposedOrder.end(), attrs.rhsContractingDimensions.begin(),
+                            attrs.rhsContractingDimensions.end());
+  auto keepsInnermost = [&](const std::vector<int64_t> &order) {
+    return !order.empty() && order.back() == rhsRank - 1;
+  };
+  const bool transposedRhs =
+      !isIdentity(rhsOrder) &&
+      (isIdentity(rhsTransposedOrder) ||
+       (keepsInnermost(rhsTransposedOrder) && !keepsInnermost(rhsOrder)));
+  if (transposedRhs)
+    rhsOrder = rhsTransposedOrder;
   std::string tag(elementTag(s.outType()));
   std::string word = s.outStorage();
   const int64_t width = static_cast<int64_t>(elementByteWidth(s.outType()));
@@ -248,7 +269,8 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
       std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, s.inBuf(1), "rhs");
       code.lines(lhsCode + rhsCode);
       code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
-                 str(k) + ">(as<" + word + ">(" + (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
+                 str(k) + (transposedRhs ? ", true" : "") + ">(as<" + word + ">(" +
+                 (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
                  "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" +
                  word + ">(" + EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
                  (epilogue.empty() ? "" : ", " + epilogue) + ");");

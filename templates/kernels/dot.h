@@ -33,25 +33,61 @@ SHARDGEN_INLINE FloatVector loadVector(const float *p) {
 }
 SHARDGEN_INLINE void storeVector(float *p, FloatVector v) { __builtin_memcpy(p, &v, sizeof v); }
 
-/// Adds the MR x NR tile `acc0 | acc1` into C (only the `rows` x `cols`
-/// part that exists).
-template <bool Full>
-SHARDGEN_INLINE void addTile(const FloatVector *acc0, const FloatVector *acc1, float *c,
-                             int64_t ldc, int64_t rows, int64_t cols) {
-  if constexpr (Full) {
+/// An MR x NR tile of f32 sums in registers: columns [0, NR/2) in lo,
+/// [NR/2, NR) in hi.
+struct TileSums {
+  FloatVector lo[kTileRows], hi[kTileRows];
+};
+
+/// sums = 0 + tile (first depth block) or sums + tile (a later one), for
+/// the `rows` x `cols` part that exists: the same additions, in the same
+/// order, as summing every block into a zeroed C (0 + -0 is +0, as there).
+template <bool Full, bool First>
+SHARDGEN_INLINE TileSums addTile(TileSums tile, const float *sums, int64_t ldc, int64_t rows,
+                                 int64_t cols) {
+  if constexpr (First) {
     for (int64_t r = 0; r < kTileRows; ++r) {
-      storeVector(c + r * ldc, loadVector(c + r * ldc) + acc0[r]);
-      storeVector(c + r * ldc + kVectorFloats, loadVector(c + r * ldc + kVectorFloats) + acc1[r]);
+      tile.lo[r] = 0.0f + tile.lo[r];
+      tile.hi[r] = 0.0f + tile.hi[r];
+    }
+  } else if constexpr (Full) {
+    for (int64_t r = 0; r < kTileRows; ++r) {
+      tile.lo[r] = loadVector(sums + r * ldc) + tile.lo[r];
+      tile.hi[r] = loadVector(sums + r * ldc + kVectorFloats) + tile.hi[r];
     }
   } else {
-    float tile[kTileRows][kTileCols];
-    for (int64_t r = 0; r < kTileRows; ++r) {
-      storeVector(tile[r], acc0[r]);
-      storeVector(tile[r] + kVectorFloats, acc1[r]);
-    }
+    float part[kTileRows][kTileCols] = {};
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < cols; ++j)
-        storeAt(c, r * ldc + j, loadAt(c, r * ldc + j) + tile[r][j]);
+        part[r][j] = loadAt(sums, r * ldc + j);
+    for (int64_t r = 0; r < kTileRows; ++r) {
+      tile.lo[r] = loadVector(part[r]) + tile.lo[r];
+      tile.hi[r] = loadVector(part[r] + kVectorFloats) + tile.hi[r];
+    }
+  }
+  return tile;
+}
+
+/// Stores the `rows` x `cols` part of the tile into C as element type E
+/// (f16/bf16 rounded from the whole f32 sum, once).
+template <typename E, bool Full>
+SHARDGEN_INLINE void storeTile(const TileSums &tile, typename E::Storage *c, int64_t ldc,
+                               int64_t rows, int64_t cols) {
+  if constexpr (Full && __is_same(E, F32)) {
+    for (int64_t r = 0; r < kTileRows; ++r) {
+      storeVector(c + r * ldc, tile.lo[r]);
+      storeVector(c + r * ldc + kVectorFloats, tile.hi[r]);
+    }
+  } else {
+    float part[kTileRows][kTileCols];
+    for (int64_t r = 0; r < kTileRows; ++r) {
+      storeVector(part[r], tile.lo[r]);
+      storeVector(part[r] + kVectorFloats, tile.hi[r]);
+    }
+    const int64_t height = Full ? kTileRows : rows, width = Full ? kTileCols : cols;
+    for (int64_t r = 0; r < height; ++r)
+      for (int64_t j = 0; j < width; ++j)
+        storeAt(c, r * ldc + j, E::store(part[r][j]));
   }
 }
 
@@ -64,15 +100,22 @@ template <typename E> struct FloatPanels {
   /// Packed rows (k steps) of a depth block of kc.
   static SHARDGEN_INLINE int64_t packedDepth(int64_t kc) { return kc; }
 
-  /// Packs B[k0.., j0..] (kc x nc of a row-major [K, N]) into NR-wide
-  /// panels, zero-padding the last one.
+  /// Packs B[k0.., j0..] (kc x nc of a row-major [K, N], or of [N, K] when
+  /// Transposed) into NR-wide panels, zero-padding the last one.
+  template <bool Transposed>
   static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, float *__restrict packed) {
     for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
       const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
-      for (int64_t k = 0; k < kc; ++k) {
-        const S *row = b + k * ldb + j0;
+      if constexpr (Transposed) {
         for (int64_t j = 0; j < kTileCols; ++j)
-          packed[k * kTileCols + j] = j < cols ? E::load(loadAt(row, j)) : 0.0f;
+          for (int64_t k = 0; k < kc; ++k)
+            packed[k * kTileCols + j] = j < cols ? E::load(loadAt(b, (j0 + j) * ldb + k)) : 0.0f;
+      } else {
+        for (int64_t k = 0; k < kc; ++k) {
+          const S *row = b + k * ldb + j0;
+          for (int64_t j = 0; j < kTileCols; ++j)
+            packed[k * kTileCols + j] = j < cols ? E::load(loadAt(row, j)) : 0.0f;
+        }
       }
       packed += kc * kTileCols;
     }
@@ -90,23 +133,21 @@ template <typename E> struct FloatPanels {
     }
   }
 
-  /// C[MR x NR] += packedA[kc x MR] * packedB[kc x NR]: the tile lives in
-  /// registers across the whole depth block.
-  template <bool Full>
-  static SHARDGEN_INLINE void multiply(int64_t kc, const float *__restrict packedA,
-                                       const float *__restrict packedB, float *c, int64_t ldc,
-                                       int64_t rows, int64_t cols) {
-    FloatVector acc0[kTileRows] = {}, acc1[kTileRows] = {};
+  /// packedA[kc x MR] * packedB[kc x NR]: the tile lives in registers
+  /// across the whole depth block.
+  static SHARDGEN_INLINE TileSums multiply(int64_t kc, const float *__restrict packedA,
+                                           const float *__restrict packedB) {
+    TileSums tile = {};
     for (int64_t k = 0; k < kc; ++k) {
       const FloatVector b0 = loadVector(packedB + k * kTileCols);
       const FloatVector b1 = loadVector(packedB + k * kTileCols + kVectorFloats);
       for (int64_t r = 0; r < kTileRows; ++r) {
         const float a = packedA[k * kTileRows + r];
-        acc0[r] += a * b0;
-        acc1[r] += a * b1;
+        tile.lo[r] += a * b0;
+        tile.hi[r] += a * b1;
       }
     }
-    addTile<Full>(acc0, acc1, c, ldc, rows, cols);
+    return tile;
   }
 };
 
@@ -162,10 +203,27 @@ struct Bf16PairPanels {
     return static_cast<uint32_t>(even) | static_cast<uint32_t>(odd) << 16;
   }
 
+  template <bool Transposed>
   static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, uint32_t *__restrict packed) {
     const int64_t pairs = packedDepth(kc);
     for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
       const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
+      if constexpr (Transposed) {
+        // B's rows are [N, K]: a pair is the 32-bit word at its even depth.
+        for (int64_t j = 0; j < kTileCols; ++j) {
+          const S *row = b + (j0 + j) * ldb;
+          for (int64_t p = 0; p < pairs; ++p) {
+            uint32_t word = 0;
+            if (j < cols && 2 * p + 1 < kc)
+              __builtin_memcpy(&word, row + 2 * p, sizeof word);
+            else if (j < cols)
+              word = pair(loadAt(row, 2 * p), 0);
+            packed[p * kTileCols + j] = word;
+          }
+        }
+        packed += pairs * kTileCols;
+        continue;
+      }
       for (int64_t p = 0; p < pairs; ++p) {
         const S *even = b + 2 * p * ldb + j0;
         const bool hasOdd = 2 * p + 1 < kc;
@@ -181,6 +239,17 @@ struct Bf16PairPanels {
     const int64_t pairs = packedDepth(kc);
     for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
       const int64_t rowCount = mc - i0 < kTileRows ? mc - i0 : kTileRows;
+      if (rowCount == kTileRows && kc % 2 == 0) {
+        // Whole panels: a pair is the 32-bit word at its even depth.
+        for (int64_t p = 0; p < pairs; ++p)
+          for (int64_t r = 0; r < kTileRows; ++r) {
+            uint32_t word;
+            __builtin_memcpy(&word, a + (i0 + r) * lda + 2 * p, sizeof word);
+            packed[p * kTileRows + r] = word;
+          }
+        packed += pairs * kTileRows;
+        continue;
+      }
       for (int64_t p = 0; p < pairs; ++p)
         for (int64_t r = 0; r < kTileRows; ++r) {
           const int64_t at = (i0 + r) * lda + 2 * p; // read only for rows that exist
@@ -192,22 +261,20 @@ struct Bf16PairPanels {
     }
   }
 
-  template <bool Full>
-  static SHARDGEN_INLINE void multiply(int64_t pairs, const uint32_t *__restrict packedA,
-                                       const uint32_t *__restrict packedB, float *c, int64_t ldc,
-                                       int64_t rows, int64_t cols) {
-    FloatVector acc0[kTileRows] = {}, acc1[kTileRows] = {};
+  static SHARDGEN_INLINE TileSums multiply(int64_t pairs, const uint32_t *__restrict packedA,
+                                           const uint32_t *__restrict packedB) {
+    TileSums tile = {};
     for (int64_t p = 0; p < pairs; ++p) {
       PairVector b0, b1;
       __builtin_memcpy(&b0, packedB + p * kTileCols, sizeof b0);
       __builtin_memcpy(&b1, packedB + p * kTileCols + kVectorFloats, sizeof b1);
       for (int64_t r = 0; r < kTileRows; ++r) {
         const uint32_t a = packedA[p * kTileRows + r];
-        acc0[r] = dotPairs(acc0[r], b0, a);
-        acc1[r] = dotPairs(acc1[r], b1, a);
+        tile.lo[r] = dotPairs(tile.lo[r], b0, a);
+        tile.hi[r] = dotPairs(tile.hi[r], b1, a);
       }
     }
-    addTile<Full>(acc0, acc1, c, ldc, rows, cols);
+    return tile;
   }
 };
 #endif
@@ -258,30 +325,51 @@ SHARDGEN_INLINE void applyEpilogue(S *c, int64_t ldc, int64_t rows, int64_t cols
   }
 }
 
+/// One MR x NR tile of a depth block: its product added to the sums of the
+/// blocks before (held in `sums`, f32), then either kept there or, after
+/// the last block, stored into C as E with the epilogue applied.
+template <typename E, typename Panels, bool Full, typename Epilogue>
+SHARDGEN_INLINE void multiplyTile(int64_t depth, const typename Panels::Packed *panelA,
+                                  const typename Panels::Packed *panelB, bool firstBlock,
+                                  bool lastBlock, float *sums, typename E::Storage *c, int64_t ldc,
+                                  int64_t rows, int64_t cols, int64_t index, int64_t col,
+                                  const Epilogue &epilogue) {
+  const TileSums product = Panels::multiply(depth, panelA, panelB);
+  const TileSums tile = firstBlock ? addTile<Full, true>(product, sums, ldc, rows, cols)
+                                   : addTile<Full, false>(product, sums, ldc, rows, cols);
+  if (!lastBlock) {
+    storeTile<F32, Full>(tile, sums, ldc, rows, cols);
+    return;
+  }
+  storeTile<E, Full>(tile, c, ldc, rows, cols);
+  applyEpilogue(c, ldc, rows, cols, index, col, epilogue);
+}
+
 /// C[M, N] = A[M, K] x B[K, N] for f32, f16 and bf16 (C is overwritten),
 /// summed in f32, then the epilogue on each tile once its last depth block
 /// is added (`first`: the index of C's first element in the whole result).
-/// f16 and bf16 sum into an f32 scratch and round each element of C once,
-/// from its whole sum.
-template <typename E, int64_t M, int64_t N, int64_t K, typename Epilogue = NoEpilogue>
+/// The sums of a tile stay in registers across a depth block; between
+/// blocks they are kept in C (f32) or in an f32 scratch (f16 and bf16, which
+/// round each element of C once, from its whole sum; no scratch when one
+/// block covers K).
+template <typename E, int64_t M, int64_t N, int64_t K, bool TransposedB = false,
+          typename Epilogue = NoEpilogue>
 void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
                    typename E::Storage *__restrict c, int64_t first = 0,
                    const Epilogue &epilogue = {}) {
   using Panels = typename PanelsOf<E>::type;
   using Packed = typename Panels::Packed;
-  float *sums = nullptr;
-  if constexpr (__is_same(E, F32))
-    sums = c;
-  else
-    sums = new float[M * N > 0 ? M * N : 1];
-  for (int64_t i = 0; i < M * N; ++i)
-    storeAt(sums, i, 0.0f);
   if constexpr (M == 0 || N == 0 || K == 0) {
-    if constexpr (!__is_same(E, F32))
-      for (int64_t i = 0; i < M * N; ++i)
-        storeAt(c, i, E::store(0.0f));
+    for (int64_t i = 0; i < M * N; ++i)
+      storeAt(c, i, E::store(0.0f));
     applyEpilogue(c, N, M, N, first, 0, epilogue);
   } else {
+    constexpr bool kOneBlock = K <= Panels::kDepth;
+    float *sums = nullptr;
+    if constexpr (__is_same(E, F32))
+      sums = c;
+    else if constexpr (!kOneBlock)
+      sums = new float[M * N];
     constexpr int64_t kc0 = K < Panels::kDepth ? K : Panels::kDepth;
     constexpr int64_t mc0 = M < kRowBlock ? M : kRowBlock;
     Packed *packedB = new Packed[roundUp(N, kTileCols) * Panels::packedDepth(kc0)];
@@ -289,7 +377,11 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
     for (int64_t p0 = 0; p0 < K; p0 += Panels::kDepth) {
       const int64_t kc = K - p0 < Panels::kDepth ? K - p0 : Panels::kDepth;
       const int64_t depth = Panels::packedDepth(kc);
-      Panels::packB(b + p0 * N, N, kc, N, packedB);
+      const bool firstBlock = p0 == 0, lastBlock = p0 + kc == K;
+      if constexpr (TransposedB)
+        Panels::template packB<true>(b + p0, K, kc, N, packedB);
+      else
+        Panels::template packB<false>(b + p0 * N, N, kc, N, packedB);
       for (int64_t i0 = 0; i0 < M; i0 += kRowBlock) {
         const int64_t mc = M - i0 < kRowBlock ? M - i0 : kRowBlock;
         Panels::packA(a + i0 * K + p0, K, mc, kc, packedA);
@@ -300,33 +392,34 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
             const int64_t rows = mc - r0 < kTileRows ? mc - r0 : kTileRows;
             const Packed *panelA = packedA + (r0 / kTileRows) * depth * kTileRows;
             const int64_t at = (i0 + r0) * N + j0;
+            float *tileSums = sums == nullptr ? nullptr : sums + at;
             if (rows == kTileRows && cols == kTileCols)
-              Panels::template multiply<true>(depth, panelA, panelB, sums + at, N, rows, cols);
+              multiplyTile<E, Panels, true>(depth, panelA, panelB, firstBlock, lastBlock,
+                                            tileSums, c + at, N, rows, cols, first + at, j0,
+                                            epilogue);
             else
-              Panels::template multiply<false>(depth, panelA, panelB, sums + at, N, rows, cols);
-            if (p0 + kc != K)
-              continue;
-            if constexpr (!__is_same(E, F32))
-              for (int64_t r = 0; r < rows; ++r)
-                for (int64_t j = 0; j < cols; ++j)
-                  storeAt(c, at + r * N + j, E::store(sums[at + r * N + j]));
-            applyEpilogue(c + at, N, rows, cols, first + at, j0, epilogue);
+              multiplyTile<E, Panels, false>(depth, panelA, panelB, firstBlock, lastBlock,
+                                             tileSums, c + at, N, rows, cols, first + at, j0,
+                                             epilogue);
           }
         }
       }
     }
     delete[] packedA;
     delete[] packedB;
+    if constexpr (!__is_same(E, F32) && !kOneBlock)
+      delete[] sums;
   }
-  if constexpr (!__is_same(E, F32))
-    delete[] sums;
 }
 
 /// Any element type: a plain i-k-j loop accumulating in the compute type
 /// (f16/bf16 in f32), rounding once per element of C.
-template <typename E, int64_t M, int64_t N, int64_t K>
+template <typename E, int64_t M, int64_t N, int64_t K, bool TransposedB>
 void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
                    typename E::Storage *__restrict c) {
+  auto bAt = [&](int64_t k, int64_t j) {
+    return E::load(loadAt(b, TransposedB ? j * K + k : k * N + j));
+  };
   using C = typename E::Compute;
   C *acc = new C[N > 0 ? N : 1];
   for (int64_t i = 0; i < M; ++i) {
@@ -336,9 +429,9 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
       const C x = E::load(loadAt(a, i * K + k));
       for (int64_t j = 0; j < N; ++j) {
         if constexpr (isBool<E>)
-          acc[j] = acc[j] | (x & E::load(loadAt(b, k * N + j)));
+          acc[j] = acc[j] | (x & bAt(k, j));
         else
-          acc[j] = math::add(acc[j], math::multiply(x, E::load(loadAt(b, k * N + j))));
+          acc[j] = math::add(acc[j], math::multiply(x, bAt(k, j)));
       }
     }
     for (int64_t j = 0; j < N; ++j)
@@ -347,20 +440,22 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
   delete[] acc;
 }
 
-/// C[b] = A[b] x B[b]; with an epilogue (a fused elementwise consumer),
-/// C = epilogue(i, column, product) for each element i of C: the same
-/// operations on the same stored values as the unfused steps, so the same
-/// bits.
-template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K,
+/// C[b] = A[b] x B[b], B[b] given as [N, K] when TransposedB (the packing
+/// reads it in place: no transposed copy); with an epilogue (a fused
+/// elementwise consumer), C = epilogue(i, column, product) for each element
+/// i of C: the same operations on the same stored values as the unfused
+/// steps, so the same bits.
+template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K, bool TransposedB = false,
           typename Epilogue = NoEpilogue>
 inline void dotGeneral(const typename E::Storage *a, const typename E::Storage *b,
                        typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
   for (int64_t batch = 0; batch < Batch; ++batch) {
     if constexpr (isBlockedDot<E>) {
-      matmulBlocked<E, M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N,
-                                batch * M * N, epilogue);
+      matmulBlocked<E, M, N, K, TransposedB>(a + batch * M * K, b + batch * K * N,
+                                             c + batch * M * N, batch * M * N, epilogue);
     } else {
-      matmulGeneric<E, M, N, K>(a + batch * M * K, b + batch * K * N, c + batch * M * N);
+      matmulGeneric<E, M, N, K, TransposedB>(a + batch * M * K, b + batch * K * N,
+                                             c + batch * M * N);
       applyEpilogue(c + batch * M * N, N, M, N, batch * M * N, 0, epilogue);
     }
   }
