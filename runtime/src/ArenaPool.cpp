@@ -1,7 +1,8 @@
 // The pool behind acquireArena/releaseArena (runtime.h): blocks given back
-// wait, by size, for the next call of a program that needs that many bytes.
-// Bounded in blocks and bytes, so a run of many devices or one huge program
-// holds no more than a few arenas after it returns.
+// wait, by size, for the next call of a program that needs that many bytes
+// (each device's arena and its steps' scratch: packed dot panels, permuted
+// operands, transfer slots). Bounded in blocks and bytes, so a run of many
+// devices or one huge program holds no more than 1 GiB after it returns.
 
 #include <cstdint>
 #include <map>
@@ -12,7 +13,7 @@
 namespace shardgen::runtime {
 namespace {
 
-constexpr size_t kMaxPooledBlocks = 16;
+constexpr size_t kMaxPooledBlocks = 64;
 constexpr int64_t kMaxPooledBytes = int64_t(1) << 30;
 
 struct ArenaPool {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "kernels/memory.h"
+#include "kernels/scratch.h"
 
 namespace shardgen::kernels {
 
@@ -365,15 +366,19 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
     applyEpilogue(c, N, M, N, first, 0, epilogue);
   } else {
     constexpr bool kOneBlock = K <= Panels::kDepth;
+    constexpr bool kScratchSums = !__is_same(E, F32) && !kOneBlock;
+    Scratch sumsBlock(kScratchSums ? M * N * int64_t(sizeof(float)) : 0);
     float *sums = nullptr;
     if constexpr (__is_same(E, F32))
       sums = c;
-    else if constexpr (!kOneBlock)
-      sums = new float[M * N];
+    else if constexpr (kScratchSums)
+      sums = sumsBlock.as<float>();
     constexpr int64_t kc0 = K < Panels::kDepth ? K : Panels::kDepth;
     constexpr int64_t mc0 = M < kRowBlock ? M : kRowBlock;
-    Packed *packedB = new Packed[roundUp(N, kTileCols) * Panels::packedDepth(kc0)];
-    Packed *packedA = new Packed[roundUp(mc0, kTileRows) * Panels::packedDepth(kc0)];
+    Scratch panelsB(roundUp(N, kTileCols) * Panels::packedDepth(kc0) * int64_t(sizeof(Packed)));
+    Scratch panelsA(roundUp(mc0, kTileRows) * Panels::packedDepth(kc0) * int64_t(sizeof(Packed)));
+    Packed *packedB = panelsB.as<Packed>();
+    Packed *packedA = panelsA.as<Packed>();
     for (int64_t p0 = 0; p0 < K; p0 += Panels::kDepth) {
       const int64_t kc = K - p0 < Panels::kDepth ? K - p0 : Panels::kDepth;
       const int64_t depth = Panels::packedDepth(kc);
@@ -405,10 +410,6 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
         }
       }
     }
-    delete[] packedA;
-    delete[] packedB;
-    if constexpr (!__is_same(E, F32) && !kOneBlock)
-      delete[] sums;
   }
 }
 

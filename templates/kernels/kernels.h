@@ -7,4 +7,4 @@
 #include "kernels/layout.h"
 #include "kernels/reduce.h"
 #include "kernels/region.h"
-#include "kernels/transfer.h"
+#include "kernels/scratch.h"

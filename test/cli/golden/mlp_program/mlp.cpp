@@ -307,7 +307,7 @@ constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 1024, 0, 
 /// local piece of output j into `outputs[kNumOutputs + j]`.
 extern "C" void shardgen_mlp_device(const rt::DeviceContext *device, const void *const *inputs,
                                   void *const *outputs, int32_t globalTensors) {
-  PooledArena arena(kArenaBytes); // reused across calls: no page faults
+  Scratch arena(kArenaBytes); // reused across calls: no page faults
   unsigned char *values[kNumValues];
   for (int64_t v = 0; v < kNumValues; ++v)
     values[v] = arena.data + kValueOffsets[v];
