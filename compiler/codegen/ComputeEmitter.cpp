@@ -15,42 +15,6 @@
 
 namespace shardgen::codegen {
 
-std::string elementwiseKernelCall(const ElementwiseCall &call) {
-  const OpKind kind = call.op->kind;
-  auto typed = [](ElementType type, const std::string &buffer) {
-    return "as<" + std::string(storageType(type)) + ">(" + buffer + ")";
-  };
-  auto stride = [&](size_t operand) { return call.broadcast[operand] ? "0" : "1"; };
-  const std::string n = str(call.count);
-  const std::string inTag(elementTag(call.inTypes[0])), outTag(elementTag(call.outType));
-  switch (kind) {
-  case OpKind::Compare:
-    return "compare<" + inTag + ", " + compareFunctor(call.op->attr<CompareAttrs>().direction) +
-           ", " + n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
-           typed(call.inTypes[1], call.ins[1]) + ", as<uint8_t>(" + call.out + "));";
-  case OpKind::Select:
-    return "select<" + outTag + ", " + n + ", " + stride(0) + ">(as<uint8_t>(" + call.ins[0] +
-           "), " + typed(call.outType, call.ins[1]) + ", " + typed(call.outType, call.ins[2]) +
-           ", " + typed(call.outType, call.out) + ");";
-  case OpKind::Clamp:
-    return "clamp<" + outTag + ", " + n + ", " + stride(0) + ", " + stride(2) + ">(" +
-           typed(call.outType, call.ins[0]) + ", " + typed(call.outType, call.ins[1]) + ", " +
-           typed(call.outType, call.ins[2]) + ", " + typed(call.outType, call.out) + ");";
-  case OpKind::Convert:
-    return "convert<" + inTag + ", " + outTag + ", " + n + ">(" +
-           typed(call.inTypes[0], call.ins[0]) + ", " + typed(call.outType, call.out) + ");";
-  default:
-    break;
-  }
-  if (opCategory(kind) == OpCategory::ElementwiseUnary)
-    return "unary<" + inTag + ", " + std::string(elementwiseFunctor(kind, call.inTypes[0])) + ", " +
-           n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
-           typed(call.inTypes[0], call.out) + ");";
-  return "binary<" + inTag + ", " + std::string(elementwiseFunctor(kind, call.inTypes[0])) + ", " +
-         n + ">(" + typed(call.inTypes[0], call.ins[0]) + ", " +
-         typed(call.inTypes[0], call.ins[1]) + ", " + typed(call.inTypes[0], call.out) + ");";
-}
-
 namespace {
 
 /// Per-device emission helper for one step.

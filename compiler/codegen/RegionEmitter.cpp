@@ -13,63 +13,95 @@
 #include "compiler/codegen/RegionEmitter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
+#include "compiler/ops/KindTable.h"
 
 namespace shardgen::codegen {
 namespace {
+
+/// The C++ expressions of a scalar body's ops: each op's value from its
+/// operands' names.
+struct BodyText {
+  const Graph &graph;
+  std::map<ValueId, std::string> &names;
+
+  ElementType typeOf(ValueId v) const { return graph.type(v).elementType; }
+  std::string load(ValueId v) const {
+    return std::string(elementTag(typeOf(v))) + "::load(" + names.at(v) + ")";
+  }
+  std::string tag(const Op &op) const { return std::string(elementTag(typeOf(op.results[0]))); }
+};
+
+/// The unary and binary families: the op's functor.
+std::string functorValue(const BodyText &b, const Op &op) {
+  std::string arguments;
+  for (ValueId operand : op.operands)
+    arguments += (arguments.empty() ? "" : ", ") + b.load(operand);
+  return b.tag(op) + "::store(" +
+         std::string(elementwiseFunctor(op.kind, b.typeOf(op.operands[0]))) + "::apply(" +
+         arguments + "))";
+}
+
+/// The value of each per-element op outside the two families.
+template <OpKind K> std::string otherValue(const BodyText &b, const Op &op) = delete;
+
+template <> std::string otherValue<OpKind::Compare>(const BodyText &b, const Op &op) {
+  return compareFunctor(op.attr<CompareAttrs>().direction) + "::apply(" + b.load(op.operands[0]) +
+         ", " + b.load(op.operands[1]) + ")";
+}
+
+template <> std::string otherValue<OpKind::Select>(const BodyText &b, const Op &op) {
+  return b.names.at(op.operands[0]) + " ? " + b.names.at(op.operands[1]) + " : " +
+         b.names.at(op.operands[2]);
+}
+
+template <> std::string otherValue<OpKind::Clamp>(const BodyText &b, const Op &op) {
+  return b.tag(op) + "::store(math::minimum(math::maximum(" + b.load(op.operands[1]) + ", " +
+         b.load(op.operands[0]) + "), " + b.load(op.operands[2]) + "))";
+}
+
+template <> std::string otherValue<OpKind::Convert>(const BodyText &b, const Op &op) {
+  return b.tag(op) + "::store(convertElement<" + std::string(elementTag(b.typeOf(op.operands[0]))) +
+         ", " + b.tag(op) + ">(" + b.load(op.operands[0]) + "))";
+}
+
+/// A scalar constant: its bits.
+std::string constantValue(const BodyText &b, const Op &op) {
+  const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)
+  uint64_t bits = 0;
+  const size_t width = elementByteWidth(literal.elementType());
+  for (size_t w = 0; w < width; ++w)
+    bits |= static_cast<uint64_t>(literal.data()[w]) << (8 * w); // little endian
+  return "fromBits<" + std::string(storageType(b.typeOf(op.results[0]))) + ">(" +
+         std::to_string(bits) + "ull)";
+}
+
+using ValueFn = std::string (*)(const BodyText &, const Op &);
+constexpr auto kValues = tableByKind([](auto kind) -> ValueFn {
+  constexpr OpKind K = decltype(kind)::value;
+  if constexpr (isElementwise(K))
+    return &functorValue;
+  else if constexpr (opCategory(K) == OpCategory::ElementwiseOther)
+    return &otherValue<K>;
+  else if constexpr (K == OpKind::Constant)
+    return &constantValue;
+  else
+    return nullptr; // not a scalar op: verify refuses it in a body
+});
 
 /// The statements of `body`'s ops; `names` maps the body's values to C++
 /// names (its arguments are given).
 std::string bodyStatements(const Graph &graph, const Region &body,
                            std::map<ValueId, std::string> &names) {
-  auto typeOf = [&](ValueId v) { return graph.type(v).elementType; };
-  auto load = [&](ValueId v) {
-    return std::string(elementTag(typeOf(v))) + "::load(" + names.at(v) + ")";
-  };
+  const BodyText text{graph, names};
   CodeWriter code;
   for (const Op &op : body.ops) {
+    const ValueFn value = entryFor(kValues, op.kind);
+    SHARDGEN_CHECK(value != nullptr,
+                   "a scalar body holds " + std::string(op.name()) + " (verify refuses it)");
     const ValueId result = op.results[0];
-    const ElementType type = typeOf(result);
-    const std::string tag(elementTag(type));
     std::string name = "v" + str(static_cast<int64_t>(names.size()));
-    std::string value;
-    switch (op.kind) {
-    case OpKind::Constant: {
-      const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)
-      uint64_t bits = 0;
-      const size_t width = elementByteWidth(literal.elementType());
-      for (size_t b = 0; b < width; ++b)
-        bits |= static_cast<uint64_t>(literal.data()[b]) << (8 * b); // little endian
-      value = "fromBits<" + std::string(storageType(type)) + ">(" + std::to_string(bits) + "ull)";
-      break;
-    }
-    case OpKind::Compare:
-      value = compareFunctor(op.attr<CompareAttrs>().direction) + "::apply(" +
-              load(op.operands[0]) + ", " + load(op.operands[1]) + ")";
-      break;
-    case OpKind::Select:
-      value = names.at(op.operands[0]) + " ? " + names.at(op.operands[1]) + " : " +
-              names.at(op.operands[2]);
-      break;
-    case OpKind::Clamp:
-      value = tag + "::store(math::minimum(math::maximum(" + load(op.operands[1]) + ", " +
-              load(op.operands[0]) + "), " + load(op.operands[2]) + "))";
-      break;
-    case OpKind::Convert:
-      value = tag + "::store(convertElement<" + std::string(elementTag(typeOf(op.operands[0]))) +
-              ", " + tag + ">(" + load(op.operands[0]) + "))";
-      break;
-    default: {
-      SHARDGEN_CHECK(isElementwise(op.kind),
-                     "a scalar body holds " + std::string(op.name()) + " (verify refuses it)");
-      std::string arguments;
-      for (ValueId operand : op.operands)
-        arguments += (arguments.empty() ? "" : ", ") + load(operand);
-      value = tag + "::store(" + std::string(elementwiseFunctor(op.kind, typeOf(op.operands[0]))) +
-              "::apply(" + arguments + "))";
-      break;
-    }
-    }
-    code.lines("const " + std::string(storageType(type)) + " " + name + " = " + value + ";");
+    code.lines("const " + std::string(storageType(text.typeOf(result))) + " " + name + " = " +
+               value(text, op) + ";");
     names[result] = name;
   }
   return code.take();

@@ -13,6 +13,7 @@
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/ir/Attributes.h"
 #include "compiler/ir/OpKind.h"
+#include "compiler/ops/KindTable.h"
 
 namespace shardgen::interp {
 
@@ -21,105 +22,115 @@ inline std::string notDefined(OpKind kind, ElementType type) {
          " tensors";
 }
 
-/// Calls `fn(f)`, f the scalar function (a lambda on `Traits::Compute`) of
-/// the elementwise unary op `kind`; an op `type` does not define is an error.
-template <typename Traits, typename Fn>
-decltype(auto) withUnaryFunction(OpKind kind, ElementType type, Fn &&fn) {
-  using C = typename Traits::Compute;
-  switch (kind) {
-  case OpKind::Negate:
-    return fn([](C v) { return math::negate(v); });
-  case OpKind::Abs:
-    return fn([](C v) { return math::abs(v); });
-  case OpKind::Sign:
-    return fn([](C v) { return math::sign(v); });
-  case OpKind::Not:
-    if constexpr (isBoolTraits<Traits>)
-      return fn([](C v) { return C(!v); });
-    else if constexpr (!isFloatTraits<Traits>)
-      return fn([](C v) { return C(~v); });
-    break;
-  default:
-    break;
+template <typename T> using Compute = typename T::Compute;
+
+/// The element types a scalar function is declared on (traits T).
+template <typename T>
+concept AnyElement = true;
+template <typename T>
+concept FloatElement = isFloatTraits<T>;
+template <typename T>
+concept IntegerElement = !isFloatTraits<T>; // i1 too
+
+/// The reference scalar function of the elementwise op K on the compute type
+/// of element traits T: `ScalarOp<K>::apply<T>(x...)`, declared only on the
+/// types the op is defined on. Every elementwise row of the op table has
+/// one: withScalarOp's table does not build without it.
+template <OpKind K> struct ScalarOp;
+
+#define SHARDGEN_UNARY_SCALAR(Kind, Types, expression)                                             \
+  template <> struct ScalarOp<OpKind::Kind> {                                                      \
+    template <Types T, typename C = Compute<T>> static C apply(C v) { return expression; }         \
+  };
+#define SHARDGEN_BINARY_SCALAR(Kind, Types, expression)                                            \
+  template <> struct ScalarOp<OpKind::Kind> {                                                      \
+    template <Types T, typename C = Compute<T>> static C apply(C a, C b) { return expression; }    \
+  };
+
+SHARDGEN_UNARY_SCALAR(Negate, AnyElement, math::negate(v))
+SHARDGEN_UNARY_SCALAR(Abs, AnyElement, math::abs(v))
+SHARDGEN_UNARY_SCALAR(Sign, AnyElement, math::sign(v))
+SHARDGEN_UNARY_SCALAR(Exponential, FloatElement, std::exp(v))
+SHARDGEN_UNARY_SCALAR(Log, FloatElement, std::log(v))
+SHARDGEN_UNARY_SCALAR(ExponentialMinusOne, FloatElement, std::expm1(v))
+SHARDGEN_UNARY_SCALAR(LogPlusOne, FloatElement, std::log1p(v))
+SHARDGEN_UNARY_SCALAR(Cbrt, FloatElement, std::cbrt(v))
+SHARDGEN_UNARY_SCALAR(Tan, FloatElement, std::tan(v))
+// The default rounding mode: ties to even.
+SHARDGEN_UNARY_SCALAR(RoundNearestEven, FloatElement, std::nearbyint(v))
+SHARDGEN_UNARY_SCALAR(RoundNearestAfz, FloatElement, std::round(v))
+SHARDGEN_UNARY_SCALAR(Tanh, FloatElement, std::tanh(v))
+SHARDGEN_UNARY_SCALAR(Sqrt, FloatElement, std::sqrt(v))
+SHARDGEN_UNARY_SCALAR(Rsqrt, FloatElement, C(1) / std::sqrt(v))
+SHARDGEN_UNARY_SCALAR(Logistic, FloatElement, C(1) / (C(1) + std::exp(-v)))
+SHARDGEN_UNARY_SCALAR(Floor, FloatElement, std::floor(v))
+SHARDGEN_UNARY_SCALAR(Ceil, FloatElement, std::ceil(v))
+SHARDGEN_UNARY_SCALAR(Sine, FloatElement, std::sin(v))
+SHARDGEN_UNARY_SCALAR(Cosine, FloatElement, std::cos(v))
+
+/// `not` of booleans is logical, of integers bitwise.
+template <> struct ScalarOp<OpKind::Not> {
+  template <IntegerElement T, typename C = Compute<T>> static C apply(C v) {
+    if constexpr (isBoolTraits<T>)
+      return C(!v);
+    else
+      return C(~v);
   }
-  if constexpr (isFloatTraits<Traits>) {
-    switch (kind) {
-    case OpKind::Exponential:
-      return fn([](C v) { return std::exp(v); });
-    case OpKind::Log:
-      return fn([](C v) { return std::log(v); });
-    case OpKind::ExponentialMinusOne:
-      return fn([](C v) { return std::expm1(v); });
-    case OpKind::LogPlusOne:
-      return fn([](C v) { return std::log1p(v); });
-    case OpKind::Cbrt:
-      return fn([](C v) { return std::cbrt(v); });
-    case OpKind::Tan:
-      return fn([](C v) { return std::tan(v); });
-    case OpKind::RoundNearestEven: // the default rounding mode: ties to even
-      return fn([](C v) { return std::nearbyint(v); });
-    case OpKind::RoundNearestAfz:
-      return fn([](C v) { return std::round(v); });
-    case OpKind::Tanh:
-      return fn([](C v) { return std::tanh(v); });
-    case OpKind::Sqrt:
-      return fn([](C v) { return std::sqrt(v); });
-    case OpKind::Rsqrt:
-      return fn([](C v) { return C(1) / std::sqrt(v); });
-    case OpKind::Logistic:
-      return fn([](C v) { return C(1) / (C(1) + std::exp(-v)); });
-    case OpKind::Floor:
-      return fn([](C v) { return std::floor(v); });
-    case OpKind::Ceil:
-      return fn([](C v) { return std::ceil(v); });
-    case OpKind::Sine:
-      return fn([](C v) { return std::sin(v); });
-    case OpKind::Cosine:
-      return fn([](C v) { return std::cos(v); });
-    default:
-      break;
-    }
+};
+
+SHARDGEN_BINARY_SCALAR(Add, AnyElement, math::add(a, b))
+SHARDGEN_BINARY_SCALAR(Subtract, AnyElement, math::subtract(a, b))
+SHARDGEN_BINARY_SCALAR(Multiply, AnyElement, math::multiply(a, b))
+SHARDGEN_BINARY_SCALAR(Divide, AnyElement, math::divide(a, b))
+SHARDGEN_BINARY_SCALAR(Remainder, AnyElement, math::remainder(a, b))
+SHARDGEN_BINARY_SCALAR(Maximum, AnyElement, math::maximum(a, b))
+SHARDGEN_BINARY_SCALAR(Minimum, AnyElement, math::minimum(a, b))
+SHARDGEN_BINARY_SCALAR(Power, AnyElement, math::power(a, b))
+SHARDGEN_BINARY_SCALAR(And, IntegerElement, C(a &b))
+SHARDGEN_BINARY_SCALAR(Or, IntegerElement, C(a | b))
+SHARDGEN_BINARY_SCALAR(Xor, IntegerElement, C(a ^ b))
+
+#undef SHARDGEN_UNARY_SCALAR
+#undef SHARDGEN_BINARY_SCALAR
+
+/// Whether the op K of category `Family` has its scalar function on T.
+template <OpKind K, OpCategory Family, typename T> constexpr bool hasScalarOp() {
+  if constexpr (opCategory(K) != Family) {
+    return false;
+  } else {
+    static_assert(sizeof(ScalarOp<K>) > 0, "an elementwise row without its ScalarOp");
+    if constexpr (Family == OpCategory::ElementwiseUnary)
+      return requires(Compute<T> x) { ScalarOp<K>::template apply<T>(x); };
+    else
+      return requires(Compute<T> x) { ScalarOp<K>::template apply<T>(x, x); };
   }
+}
+
+/// `fn(ScalarOp<K>{})` for the op `kind` = K of category `Family` (unary or
+/// binary elementwise) on element type `type` (traits T); an op of another
+/// family, or one `type` does not define, is an error.
+template <typename Result, OpCategory Family, typename T, typename Fn>
+Result withScalarOp(OpKind kind, ElementType type, Fn &&fn) {
+  using Entry = Result (*)(Fn &);
+  static constexpr auto kEntries = tableByKind([](auto k) -> Entry {
+    constexpr OpKind K = decltype(k)::value;
+    if constexpr (hasScalarOp<K, Family, T>())
+      return [](Fn &f) -> Result { return f(ScalarOp<K>{}); };
+    else
+      return nullptr;
+  });
+  if (Entry entry = entryFor(kEntries, kind))
+    return entry(fn);
   unsupported(notDefined(kind, type));
 }
 
-/// Calls `fn(f)`, f the scalar function of the elementwise binary op `kind`.
-template <typename Traits, typename Fn>
-decltype(auto) withBinaryFunction(OpKind kind, ElementType type, Fn &&fn) {
-  using C = typename Traits::Compute;
-  switch (kind) {
-  case OpKind::Add:
-    return fn([](C a, C b) { return math::add(a, b); });
-  case OpKind::Subtract:
-    return fn([](C a, C b) { return math::subtract(a, b); });
-  case OpKind::Multiply:
-    return fn([](C a, C b) { return math::multiply(a, b); });
-  case OpKind::Divide:
-    return fn([](C a, C b) { return math::divide(a, b); });
-  case OpKind::Remainder:
-    return fn([](C a, C b) { return math::remainder(a, b); });
-  case OpKind::Maximum:
-    return fn([](C a, C b) { return math::maximum(a, b); });
-  case OpKind::Minimum:
-    return fn([](C a, C b) { return math::minimum(a, b); });
-  case OpKind::Power:
-    return fn([](C a, C b) { return math::power(a, b); });
-  default:
-    break;
-  }
-  if constexpr (!isFloatTraits<Traits>) {
-    switch (kind) {
-    case OpKind::And:
-      return fn([](C a, C b) { return C(a & b); });
-    case OpKind::Or:
-      return fn([](C a, C b) { return C(a | b); });
-    case OpKind::Xor:
-      return fn([](C a, C b) { return C(a ^ b); });
-    default:
-      break;
-    }
-  }
-  unsupported(notDefined(kind, type));
+/// The unary op's scalar function on f64 (error bounds evaluate it around
+/// an operand).
+using UnaryAtF64 = double (*)(double);
+inline UnaryAtF64 unaryAtF64(OpKind kind) {
+  return withScalarOp<UnaryAtF64, OpCategory::ElementwiseUnary, F64Traits>(
+      kind, ElementType::F64,
+      [](auto op) -> UnaryAtF64 { return &decltype(op)::template apply<F64Traits>; });
 }
 
 template <typename C> bool compare(ComparisonDirection direction, C a, C b) {

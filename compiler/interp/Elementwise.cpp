@@ -11,13 +11,13 @@
 namespace shardgen::interp {
 namespace {
 
-template <typename Traits, typename Fn> Literal mapUnary(const Literal &x, Fn fn) {
+template <typename Traits, typename Scalar> Literal mapUnary(const Literal &x) {
   using S = typename Traits::Storage;
   Literal out(x.type());
   const S *in = x.as<S>();
   S *result = out.as<S>();
   for (int64_t i = 0, n = x.numElements(); i < n; ++i)
-    result[i] = Traits::store(fn(Traits::load(in[i])));
+    result[i] = Traits::store(Scalar::template apply<Traits>(Traits::load(in[i])));
   return out;
 }
 
@@ -25,15 +25,16 @@ template <typename Traits, typename Fn> Literal mapUnary(const Literal &x, Fn fn
 /// element i pairs with element i.
 inline int64_t strideOf(const Literal &x) { return x.shape().empty() ? 0 : 1; }
 
-template <typename Traits, typename Fn>
-Literal mapBinary(const Literal &x, const Literal &y, const TensorType &resultType, Fn fn) {
+template <typename Traits, typename Scalar>
+Literal mapBinary(const Literal &x, const Literal &y, const TensorType &resultType) {
   using S = typename Traits::Storage;
   Literal out(resultType);
   const S *a = x.as<S>();
   const S *b = y.as<S>();
   S *result = out.as<S>();
   for (int64_t i = 0, n = out.numElements(); i < n; ++i)
-    result[i] = Traits::store(fn(Traits::load(a[i]), Traits::load(b[i])));
+    result[i] =
+        Traits::store(Scalar::template apply<Traits>(Traits::load(a[i]), Traits::load(b[i])));
   return out;
 }
 
@@ -66,16 +67,18 @@ template <typename Fn> void dispatchWidth(size_t width, Fn &&fn) {
 Literal evalUnary(OpKind kind, const Literal &operand) {
   return dispatchElementType(operand.elementType(), [&](auto traits) {
     using T = decltype(traits);
-    return withUnaryFunction<T>(kind, operand.elementType(),
-                                [&](auto fn) { return mapUnary<T>(operand, fn); });
+    return withScalarOp<Literal, OpCategory::ElementwiseUnary, T>(
+        kind, operand.elementType(),
+        [&](auto scalar) { return mapUnary<T, decltype(scalar)>(operand); });
   });
 }
 
 Literal evalBinary(OpKind kind, const Literal &lhs, const Literal &rhs) {
   return dispatchElementType(lhs.elementType(), [&](auto traits) {
     using T = decltype(traits);
-    return withBinaryFunction<T>(kind, lhs.elementType(),
-                                 [&](auto fn) { return mapBinary<T>(lhs, rhs, lhs.type(), fn); });
+    return withScalarOp<Literal, OpCategory::ElementwiseBinary, T>(
+        kind, lhs.elementType(),
+        [&](auto scalar) { return mapBinary<T, decltype(scalar)>(lhs, rhs, lhs.type()); });
   });
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "compiler/interp/Collectives.h"
+#include "compiler/interp/ElementFunctions.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/LocalOps.h"
 #include "compiler/ir/InternalError.h"
@@ -131,77 +132,6 @@ template <typename Fn> double monotoneSpread(Fn f, double x, double e) {
   return std::isnan(spread) ? kUnknown : spread;
 }
 
-double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
-/// The bound of one element of a float unary op's result `r` from its
-/// operand `v` with bound `e`: the function's spread over the operand's
-/// error, plus the slack of the generated code's implementation.
-double unaryElementBound(OpKind kind, ElementType type, double v, double e, double r,
-                         double libmSlack, double approximation) {
-  switch (kind) {
-  case OpKind::Negate:
-  case OpKind::Abs:
-    return e;
-  case OpKind::Sign:
-    return e == 0 || std::fabs(v) > e ? 0 : 2;
-  case OpKind::Floor:
-    return finish(type, r, monotoneSpread([](double y) { return std::floor(y); }, v, e), 0, true);
-  case OpKind::Ceil:
-    return finish(type, r, monotoneSpread([](double y) { return std::ceil(y); }, v, e), 0, true);
-  case OpKind::Exponential:
-    return finish(type, r, monotoneSpread([](double y) { return std::exp(y); }, v, e),
-                  approximation * libmSlack);
-  case OpKind::Tanh:
-    return finish(type, r, monotoneSpread([](double y) { return std::tanh(y); }, v, e),
-                  approximation * libmSlack);
-  case OpKind::Logistic:
-    return finish(type, r, monotoneSpread(logistic, v, e), approximation * libmSlack);
-  case OpKind::Log:
-    return finish(type, r, monotoneSpread([](double y) { return std::log(y); }, v, e),
-                  approximation * libmSlack);
-  case OpKind::Sqrt:
-    return finish(type, r, monotoneSpread([](double y) { return std::sqrt(y); }, v, e));
-  case OpKind::ExponentialMinusOne: // libm's in generated code too: 1 ulp
-    return finish(type, r, monotoneSpread([](double y) { return std::expm1(y); }, v, e), libmSlack);
-  case OpKind::LogPlusOne:
-    return finish(type, r, monotoneSpread([](double y) { return std::log1p(y); }, v, e), libmSlack);
-  case OpKind::Cbrt:
-    return finish(type, r, monotoneSpread([](double y) { return std::cbrt(y); }, v, e), libmSlack);
-  case OpKind::Tan: // not monotone across its poles: only exact operands are bounded
-    return e == 0 ? finish(type, r, 0, libmSlack) : kUnknown;
-  case OpKind::RoundNearestEven:
-    return finish(type, r, monotoneSpread([](double y) { return std::nearbyint(y); }, v, e), 0,
-                  true);
-  case OpKind::RoundNearestAfz:
-    return finish(type, r, monotoneSpread([](double y) { return std::round(y); }, v, e), 0, true);
-  case OpKind::Rsqrt:
-    return finish(type, r, monotoneSpread([](double y) { return 1 / std::sqrt(y); }, v, e));
-  case OpKind::Sine:
-  case OpKind::Cosine:
-    return finish(type, r, std::min(e, 2.0), libmSlack);
-  default:
-    return e == 0 ? 0 : kUnknown;
-  }
-}
-
-Literal unaryBounds(OpKind kind, const Literal &x, const Literal &xBound, const Literal &result) {
-  const ElementType type = result.elementType();
-  if (!isFloat(type))
-    return exactOrUnknown(result.shape(), {&xBound});
-  const ElementType compute = computeType(type);
-  // exp, tanh, logistic and log are approximations in f32 generated code.
-  const double approximation = compute == ElementType::F32 ? 8 : 1;
-  Literal out = exactBounds(result.shape());
-  double *bound = out.as<double>();
-  const double *e = xBound.as<double>();
-  for (int64_t i = 0; i < result.numElements(); ++i) {
-    const double r = result.getFloat(i);
-    bound[i] =
-        unaryElementBound(kind, type, x.getFloat(i), e[i], r, ulp(compute, r), approximation);
-  }
-  return out;
-}
-
 /// |a^b - a'^b'| over the box of operands: a^b is monotone in each operand
 /// for a > 0, so the extremes are at the corners.
 double powerSpread(double a, double ea, double b, double eb) {
@@ -215,46 +145,6 @@ double powerSpread(double a, double ea, double b, double eb) {
     for (double y : {b - eb, b + eb})
       spread = std::max(spread, std::fabs(std::pow(x, y) - center));
   return std::isnan(spread) ? kUnknown : spread;
-}
-
-Literal binaryBounds(OpKind kind, const Literal &lhs, const Literal &rhs, const Literal &lhsBound,
-                     const Literal &rhsBound, const Literal &result) {
-  const ElementType type = result.elementType();
-  if (!isFloat(type))
-    return exactOrUnknown(result.shape(), {&lhsBound, &rhsBound});
-  Literal out = exactBounds(result.shape());
-  double *bound = out.as<double>();
-  const double *ea = lhsBound.as<double>(), *eb = rhsBound.as<double>();
-  for (int64_t i = 0; i < result.numElements(); ++i) {
-    const double a = lhs.getFloat(i), b = rhs.getFloat(i), r = result.getFloat(i);
-    switch (kind) {
-    case OpKind::Add:
-    case OpKind::Subtract:
-      bound[i] = finish(type, r, ea[i] + eb[i]);
-      break;
-    case OpKind::Multiply:
-      bound[i] = finish(type, r, std::fabs(a) * eb[i] + std::fabs(b) * ea[i] + ea[i] * eb[i]);
-      break;
-    case OpKind::Divide:
-      bound[i] = ea[i] + eb[i] == 0     ? 0
-                 : std::fabs(b) > eb[i] ? finish(type, r,
-                                                 (std::fabs(b) * ea[i] + std::fabs(a) * eb[i]) /
-                                                     (std::fabs(b) * (std::fabs(b) - eb[i])))
-                                        : kUnknown;
-      break;
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-      bound[i] = std::max(ea[i], eb[i]);
-      break;
-    case OpKind::Power:
-      bound[i] = finish(type, r, powerSpread(a, ea[i], b, eb[i]), ulp(computeType(type), r));
-      break;
-    default:
-      bound[i] = ea[i] + eb[i] == 0 ? 0 : kUnknown;
-      break; // remainder
-    }
-  }
-  return out;
 }
 
 /// A comparison is exact unless its operands' intervals overlap.
@@ -430,30 +320,22 @@ Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Li
   return spread;
 }
 
-/// Whether a scalar body gives the same bits in any order of application
-/// and grouping when its operands are exact: it only selects, compares and
-/// combines bits (argmax, argmin), or wraps integers (which associate).
-/// Float arithmetic rounds differently per order.
+/// The ops a scalar body may hold that give the same bits in any order of
+/// application and grouping: they only select, compare and combine bits
+/// (argmax, argmin). Float arithmetic rounds differently per order; an op
+/// not listed leaves the bound undetermined, never too tight.
+constexpr OpKind kReorderExactly[] = {
+    OpKind::Constant, OpKind::Compare, OpKind::Select, OpKind::Clamp, OpKind::Maximum,
+    OpKind::Minimum,  OpKind::And,     OpKind::Or,     OpKind::Xor,   OpKind::Not,
+};
+/// Those that do on integers, which wrap (and associate).
+constexpr OpKind kReorderExactlyOnIntegers[] = {OpKind::Add, OpKind::Multiply};
+
 bool reordersExactly(const Graph &graph, const Region &body) {
   return std::all_of(body.ops.begin(), body.ops.end(), [&](const Op &op) {
-    switch (op.kind) {
-    case OpKind::Constant:
-    case OpKind::Compare:
-    case OpKind::Select:
-    case OpKind::Clamp:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-    case OpKind::Not:
-      return true;
-    case OpKind::Add:
-    case OpKind::Multiply:
-      return !isFloat(graph.type(op.results[0]).elementType);
-    default:
-      return false;
-    }
+    return std::ranges::count(kReorderExactly, op.kind) != 0 ||
+           (std::ranges::count(kReorderExactlyOnIntegers, op.kind) != 0 &&
+            !isFloat(graph.type(op.results[0]).elementType));
   });
 }
 
@@ -529,12 +411,158 @@ std::vector<Literal> zeroBound(const BoundsInputs &in) {
   return out;
 }
 
-std::vector<Literal> unaryBound(const BoundsInputs &in) {
-  return oneResult(unaryBounds(in.op.kind, in.x(0), in.e(0), in.result(0)));
+// The unary and binary elementwise ops' bound classes: how a float result
+// moves under its operands' errors, plus the slack of the generated code's
+// implementation. Integer results are exact from exact operands, else
+// unknown, whatever the class.
+
+/// One element of a float unary op's result r = f(v), v with bound e.
+struct UnaryElement {
+  ElementType type;
+  UnaryAtF64 f;
+  double v, e, r;
+  double libmSlack;     // one ulp of r in the compute type: libm's error
+  double approximation; // ulps of the f32 generated code's own exp, tanh, log
+  double monotone() const { return monotoneSpread(f, v, e); }
+};
+
+template <typename PerElement>
+std::vector<Literal> unaryBounds(const BoundsInputs &in, PerElement perElement) {
+  const Literal &x = in.x(0), &result = in.result(0);
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return oneResult(exactOrUnknown(result.shape(), {&in.e(0)}));
+  const ElementType compute = computeType(type);
+  // exp, tanh, logistic and log are approximations in f32 generated code.
+  const double approximation = compute == ElementType::F32 ? 8 : 1;
+  const UnaryAtF64 f = unaryAtF64(in.op.kind);
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  const double *e = in.e(0).as<double>();
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    const double r = result.getFloat(i);
+    bound[i] =
+        perElement(UnaryElement{type, f, x.getFloat(i), e[i], r, ulp(compute, r), approximation});
+  }
+  return oneResult(std::move(out));
 }
 
-std::vector<Literal> binaryBound(const BoundsInputs &in) {
-  return oneResult(binaryBounds(in.op.kind, in.x(0), in.x(1), in.e(0), in.e(1), in.result(0)));
+/// Exact, and moves by at most the operand's error (negate, abs).
+std::vector<Literal> unitLipschitzBound(const BoundsInputs &in) {
+  return unaryBounds(in, [](const UnaryElement &x) { return x.e; });
+}
+
+std::vector<Literal> signBound(const BoundsInputs &in) {
+  return unaryBounds(
+      in, [](const UnaryElement &x) { return x.e == 0 || std::fabs(x.v) > x.e ? 0 : 2; });
+}
+
+/// Monotone, with integer results: exact (floor, ceil, the roundings).
+std::vector<Literal> integralBound(const BoundsInputs &in) {
+  return unaryBounds(
+      in, [](const UnaryElement &x) { return finish(x.type, x.r, x.monotone(), 0, true); });
+}
+
+/// Monotone and correctly rounded (sqrt, rsqrt).
+std::vector<Literal> roundedBound(const BoundsInputs &in) {
+  return unaryBounds(in, [](const UnaryElement &x) { return finish(x.type, x.r, x.monotone()); });
+}
+
+/// Monotone, libm's in generated code too: 1 ulp (expm1, log1p, cbrt).
+std::vector<Literal> libmBound(const BoundsInputs &in) {
+  return unaryBounds(
+      in, [](const UnaryElement &x) { return finish(x.type, x.r, x.monotone(), x.libmSlack); });
+}
+
+/// Monotone, the generated code's own approximation in f32 (exp, tanh,
+/// logistic, log).
+std::vector<Literal> approximatedBound(const BoundsInputs &in) {
+  return unaryBounds(in, [](const UnaryElement &x) {
+    return finish(x.type, x.r, x.monotone(), x.approximation * x.libmSlack);
+  });
+}
+
+/// 1-Lipschitz with values in [-1, 1], libm's (sine, cosine).
+std::vector<Literal> periodicBound(const BoundsInputs &in) {
+  return unaryBounds(in, [](const UnaryElement &x) {
+    return finish(x.type, x.r, std::min(x.e, 2.0), x.libmSlack);
+  });
+}
+
+/// Not monotone across its poles: only exact operands are bounded (tan).
+std::vector<Literal> poleBound(const BoundsInputs &in) {
+  return unaryBounds(in, [](const UnaryElement &x) {
+    return x.e == 0 ? finish(x.type, x.r, 0, x.libmSlack) : kUnknown;
+  });
+}
+
+/// One element of a float binary op's result r = f(a, b), with bounds ea, eb.
+struct BinaryElement {
+  ElementType type;
+  double a, b, ea, eb, r;
+};
+
+template <typename PerElement>
+std::vector<Literal> binaryBounds(const BoundsInputs &in, PerElement perElement) {
+  const Literal &result = in.result(0);
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return oneResult(exactOrUnknown(result.shape(), {&in.e(0), &in.e(1)}));
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  const double *ea = in.e(0).as<double>(), *eb = in.e(1).as<double>();
+  for (int64_t i = 0; i < result.numElements(); ++i)
+    bound[i] = perElement(BinaryElement{type, in.x(0).getFloat(i), in.x(1).getFloat(i), ea[i],
+                                        eb[i], result.getFloat(i)});
+  return oneResult(std::move(out));
+}
+
+/// add, subtract.
+std::vector<Literal> additiveBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) { return finish(x.type, x.r, x.ea + x.eb); });
+}
+
+std::vector<Literal> productBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) {
+    return finish(x.type, x.r, std::fabs(x.a) * x.eb + std::fabs(x.b) * x.ea + x.ea * x.eb);
+  });
+}
+
+std::vector<Literal> quotientBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) {
+    const double a = std::fabs(x.a), b = std::fabs(x.b);
+    return x.ea + x.eb == 0 ? 0
+           : b > x.eb       ? finish(x.type, x.r, (b * x.ea + a * x.eb) / (b * (b - x.eb)))
+                            : kUnknown;
+  });
+}
+
+/// Exact, and one of its operands (maximum, minimum).
+std::vector<Literal> selectionBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) { return std::max(x.ea, x.eb); });
+}
+
+std::vector<Literal> powerBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) {
+    return finish(x.type, x.r, powerSpread(x.a, x.ea, x.b, x.eb), ulp(computeType(x.type), x.r));
+  });
+}
+
+/// Exact from exact operands, else unknown (not, remainder, the bitwise
+/// ops): no useful spread.
+std::vector<Literal> exactOnlyBound(const BoundsInputs &in) {
+  const Literal &result = in.result(0);
+  if (!isFloat(result.elementType()))
+    return oneResult(exactOrUnknown(result.shape(), in.operandBounds));
+  Literal out = exactBounds(result.shape());
+  double *bound = out.as<double>();
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    double sum = 0;
+    for (const Literal *operandBound : in.operandBounds)
+      sum += operandBound->as<double>()[i];
+    bound[i] = sum == 0 ? 0 : kUnknown;
+  }
+  return oneResult(std::move(out));
 }
 
 std::vector<Literal> compareBound(const BoundsInputs &in) {

@@ -22,14 +22,15 @@ template <typename Traits> uint64_t store(typename Traits::Compute value) {
   return bits;
 }
 
-// The steps, one template per op family; `Fn` is a captureless lambda of
-// ElementFunctions.h (default-constructible).
-template <typename Traits, typename Fn> void unaryStep(uint64_t *r, const int32_t *s) {
-  r[s[1]] = store<Traits>(Fn{}(load<Traits>(r[s[0]])));
+// The steps, one template per op family; `Scalar` is the op's ScalarOp
+// (ElementFunctions.h).
+template <typename Traits, typename Scalar> void unaryStep(uint64_t *r, const int32_t *s) {
+  r[s[1]] = store<Traits>(Scalar::template apply<Traits>(load<Traits>(r[s[0]])));
 }
 
-template <typename Traits, typename Fn> void binaryStep(uint64_t *r, const int32_t *s) {
-  r[s[2]] = store<Traits>(Fn{}(load<Traits>(r[s[0]]), load<Traits>(r[s[1]])));
+template <typename Traits, typename Scalar> void binaryStep(uint64_t *r, const int32_t *s) {
+  r[s[2]] =
+      store<Traits>(Scalar::template apply<Traits>(load<Traits>(r[s[0]]), load<Traits>(r[s[1]])));
 }
 
 template <typename Traits, ComparisonDirection Direction>
@@ -66,40 +67,60 @@ template <typename Traits> ScalarRegion::StepFn compareFn(ComparisonDirection di
   return nullptr;
 }
 
-/// The step function of `op`, whose first operand has element type `type`.
+/// The step of each per-element op outside the unary and binary families,
+/// on operands of traits T: one specialization per ElementwiseOther row (a
+/// row without one fails to build in stepFnOf).
+template <OpKind K> struct OtherStep;
+template <> struct OtherStep<OpKind::Compare> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &op) {
+    return compareFn<T>(op.attr<CompareAttrs>().direction);
+  }
+};
+template <> struct OtherStep<OpKind::Select> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
+    return &selectStep;
+  }
+};
+template <> struct OtherStep<OpKind::Clamp> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
+    return &clampStep<T>;
+  }
+};
+template <> struct OtherStep<OpKind::Convert> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+    return dispatchElementType(
+        graph.type(op.results[0]).elementType,
+        [](auto to) -> ScalarRegion::StepFn { return &convertStep<T, decltype(to)>; });
+  }
+};
+
+/// The step function of `op` (of kind K), whose first operand has element
+/// type `type`.
+template <OpKind K>
 ScalarRegion::StepFn stepFnOf(const Graph &graph, const Op &op, ElementType type) {
   return dispatchElementType(type, [&](auto traits) -> ScalarRegion::StepFn {
     using T = decltype(traits);
-    switch (opCategory(op.kind)) {
-    case OpCategory::ElementwiseUnary:
-      return withUnaryFunction<T>(op.kind, type, [](auto fn) -> ScalarRegion::StepFn {
-        return &unaryStep<T, decltype(fn)>;
-      });
-    case OpCategory::ElementwiseBinary:
-      return withBinaryFunction<T>(op.kind, type, [](auto fn) -> ScalarRegion::StepFn {
-        return &binaryStep<T, decltype(fn)>;
-      });
-    default:
-      break;
+    constexpr OpCategory family = opCategory(K);
+    if constexpr (family == OpCategory::ElementwiseUnary ||
+                  family == OpCategory::ElementwiseBinary) {
+      if constexpr (!hasScalarOp<K, family, T>())
+        unsupported(notDefined(K, type));
+      else if constexpr (family == OpCategory::ElementwiseUnary)
+        return &unaryStep<T, ScalarOp<K>>;
+      else
+        return &binaryStep<T, ScalarOp<K>>;
+    } else if constexpr (family == OpCategory::ElementwiseOther) {
+      return OtherStep<K>::template of<T>(graph, op);
+    } else { // not per element: verify keeps it out of scalar bodies
+      SHARDGEN_CHECK(false, "the scalar-region evaluator cannot run " + std::string(op.name()));
+      return nullptr;
     }
-    switch (op.kind) {
-    case OpKind::Compare:
-      return compareFn<T>(op.attr<CompareAttrs>().direction);
-    case OpKind::Select:
-      return &selectStep;
-    case OpKind::Clamp:
-      return &clampStep<T>;
-    case OpKind::Convert:
-      return dispatchElementType(
-          graph.type(op.results[0]).elementType,
-          [](auto to) -> ScalarRegion::StepFn { return &convertStep<T, decltype(to)>; });
-    default:
-      break;
-    }
-    SHARDGEN_CHECK(false, "the scalar-region evaluator cannot run " + std::string(op.name()));
-    return nullptr;
   });
 }
+
+using StepFnBuilder = ScalarRegion::StepFn (*)(const Graph &, const Op &, ElementType);
+constexpr auto kStepFns =
+    tableByKind([](auto kind) -> StepFnBuilder { return &stepFnOf<decltype(kind)::value>; });
 
 } // namespace
 
@@ -140,7 +161,7 @@ ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
     step.slots[k] = slot(op.results[0]);
     // select's and clamp's element type is their second operand's.
     const size_t typed = op.kind == OpKind::Select || op.kind == OpKind::Clamp ? 1 : 0;
-    step.fn = stepFnOf(graph, op, graph.type(op.operands[typed]).elementType);
+    step.fn = entryFor(kStepFns, op.kind)(graph, op, graph.type(op.operands[typed]).elementType);
     steps_.push_back(step);
   }
   for (const RegionResult &result : region.results)

@@ -137,57 +137,70 @@ void RegionPartitioner::partitionManualComputation(const Op &op) {
   }
 }
 
+namespace {
+
+/// What a collective's attributes make of its step (kind, dims, reducer),
+/// the mesh axes it runs over, and the dims it gathers, scatters or splits,
+/// which must be whole locally: one overload per collective's attributes.
+struct CollectiveStep {
+  SpmdStep &step;
+  std::vector<int64_t> wholeDims;
+  std::vector<std::string> axisNames;
+};
+
+void describe(const AllReduceAttrs &attrs, CollectiveStep &c) {
+  c.step.kind = StepKind::AllReduce;
+  c.step.reducer = attrs.reducer;
+  c.axisNames = attrs.axes;
+}
+
+void describe(const AllGatherAttrs &attrs, CollectiveStep &c) {
+  c.step.kind = StepKind::AllGather;
+  c.step.dimension = attrs.dimension;
+  c.wholeDims = {attrs.dimension};
+  c.axisNames = attrs.axes;
+}
+
+void describe(const ReduceScatterAttrs &attrs, CollectiveStep &c) {
+  c.step.kind = StepKind::ReduceScatter;
+  c.step.dimension = attrs.dimension;
+  c.step.reducer = attrs.reducer;
+  c.wholeDims = {attrs.dimension};
+  c.axisNames = attrs.axes;
+}
+
+void describe(const AllToAllAttrs &attrs, CollectiveStep &c) {
+  c.step.kind = StepKind::AllToAll;
+  c.step.dimension = attrs.splitDimension;
+  c.step.concatDimension = attrs.concatDimension;
+  c.wholeDims = {attrs.splitDimension, attrs.concatDimension};
+  c.axisNames = attrs.axes;
+}
+
+void describe(const CollectivePermuteAttrs &attrs, CollectiveStep &c) {
+  c.step.kind = StepKind::CollectivePermute;
+  c.axisNames = attrs.axes;
+}
+
+} // namespace
+
 void RegionPartitioner::partitionCollective(const Op &op) {
   SpmdStep step;
   step.op = &op;
   step.pointer = op.pointer;
   step.bodyCollective = true;
-  // Dims the collective gathers, scatters or splits must be whole locally.
-  std::vector<int64_t> wholeDims;
-  std::vector<std::string> axisNames;
-  switch (op.kind) {
-  case OpKind::AllReduce: {
-    const auto &attrs = op.attr<AllReduceAttrs>();
-    step.kind = StepKind::AllReduce;
-    step.reducer = attrs.reducer;
-    axisNames = attrs.axes;
-    break;
-  }
-  case OpKind::AllGather: {
-    const auto &attrs = op.attr<AllGatherAttrs>();
-    step.kind = StepKind::AllGather;
-    step.dimension = attrs.dimension;
-    wholeDims = {attrs.dimension};
-    axisNames = attrs.axes;
-    break;
-  }
-  case OpKind::ReduceScatter: {
-    const auto &attrs = op.attr<ReduceScatterAttrs>();
-    step.kind = StepKind::ReduceScatter;
-    step.dimension = attrs.dimension;
-    step.reducer = attrs.reducer;
-    wholeDims = {attrs.dimension};
-    axisNames = attrs.axes;
-    break;
-  }
-  case OpKind::AllToAll: {
-    const auto &attrs = op.attr<AllToAllAttrs>();
-    step.kind = StepKind::AllToAll;
-    step.dimension = attrs.splitDimension;
-    step.concatDimension = attrs.concatDimension;
-    wholeDims = {attrs.splitDimension, attrs.concatDimension};
-    axisNames = attrs.axes;
-    break;
-  }
-  case OpKind::CollectivePermute: {
-    const auto &attrs = op.attr<CollectivePermuteAttrs>();
-    step.kind = StepKind::CollectivePermute;
-    axisNames = attrs.axes;
-    break;
-  }
-  default:
-    fail(op.pointer, "not a collective: " + std::string(op.name()));
-  }
+  CollectiveStep collective{step, {}, {}};
+  // Only the collectives' rows name this hook.
+  std::visit(
+      [&](const auto &attrs) {
+        if constexpr (requires { describe(attrs, collective); })
+          describe(attrs, collective);
+        else
+          fail(op.pointer, "not a collective: " + std::string(op.name()));
+      },
+      op.attrs.get());
+  const std::vector<int64_t> &wholeDims = collective.wholeDims;
+  const std::vector<std::string> &axisNames = collective.axisNames;
   step.axes = fullAxes(axisNames);
   if (op.kind == OpKind::CollectivePermute) {
     int64_t shift = op.attr<CollectivePermuteAttrs>().shift;

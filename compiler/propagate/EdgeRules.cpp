@@ -1,5 +1,8 @@
 #include "compiler/propagate/EdgeRules.h"
 
+#include <utility>
+
+#include "compiler/ops/KindTable.h"
 #include "compiler/propagate/Fnv.h"
 #include "compiler/propagate/ShardingRules.h"
 
@@ -79,34 +82,52 @@ void appendLists(std::vector<int64_t> &key,
     key.insert(key.end(), list->begin(), list->end());
   }
 }
+
+/// The attributes `shardingRuleFor` reads for each op whose rule is cached,
+/// appended to the key. An op not listed builds its rule every time (a
+/// concatenate looks at its operands' defining ops; the rest are rare):
+/// correct for any op, only slower.
+using AppendKey = void (*)(const Op &, std::vector<int64_t> &);
+constexpr std::pair<OpKind, AppendKey> kKeyedRules[] = {
+    {OpKind::DotGeneral,
+     [](const Op &op, std::vector<int64_t> &key) {
+       const auto &attrs = op.attr<DotGeneralAttrs>();
+       appendLists(key, {&attrs.lhsBatchingDimensions, &attrs.rhsBatchingDimensions,
+                         &attrs.lhsContractingDimensions, &attrs.rhsContractingDimensions});
+     }},
+    {OpKind::Transpose,
+     [](const Op &op, std::vector<int64_t> &key) {
+       appendLists(key, {&op.attr<TransposeAttrs>().permutation});
+     }},
+    {OpKind::Reshape, [](const Op &, std::vector<int64_t> &) {}},
+    {OpKind::BroadcastInDim,
+     [](const Op &op, std::vector<int64_t> &key) {
+       appendLists(key, {&op.attr<BroadcastInDimAttrs>().broadcastDimensions});
+     }},
+    {OpKind::Reduce,
+     [](const Op &op, std::vector<int64_t> &key) {
+       appendLists(key, {&op.attr<ReduceAttrs>().dimensions});
+     }},
+};
+
+constexpr auto kAppendKey = tableByKind([](auto kind) -> AppendKey {
+  for (const auto &[keyed, append] : kKeyedRules)
+    if (keyed == decltype(kind)::value)
+      return append;
+  return nullptr;
+});
+
 } // namespace
 
-/// The attributes `shardingRuleFor` reads for `op`, appended to the key;
-/// false for kinds whose rule depends on more (a concatenate looks at its
-/// operands' defining ops) or that are rare: those are built every time.
+/// The op's key attributes appended to the key; false for kinds whose
+/// rule is not cached.
 bool EdgeRules::keyAttributes(const Op &op) {
   key_.push_back(static_cast<int64_t>(op.kind));
-  switch (op.kind) {
-  case OpKind::DotGeneral: {
-    const auto &attrs = op.attr<DotGeneralAttrs>();
-    appendLists(key_, {&attrs.lhsBatchingDimensions, &attrs.rhsBatchingDimensions,
-                       &attrs.lhsContractingDimensions, &attrs.rhsContractingDimensions});
-    return true;
-  }
-  case OpKind::Transpose:
-    appendLists(key_, {&op.attr<TransposeAttrs>().permutation});
-    return true;
-  case OpKind::Reshape:
-    return true;
-  case OpKind::BroadcastInDim:
-    appendLists(key_, {&op.attr<BroadcastInDimAttrs>().broadcastDimensions});
-    return true;
-  case OpKind::Reduce:
-    appendLists(key_, {&op.attr<ReduceAttrs>().dimensions});
-    return true;
-  default:
+  const AppendKey append = entryFor(kAppendKey, op.kind);
+  if (append == nullptr)
     return false;
-  }
+  append(op, key_);
+  return true;
 }
 
 int32_t EdgeRules::keyedRule(const Edge &edge) {

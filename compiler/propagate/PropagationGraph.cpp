@@ -10,6 +10,7 @@
 
 #include "compiler/ir/DataFlow.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ops/KindTable.h"
 #include "compiler/propagate/Fnv.h"
 #include "compiler/propagate/ShardingRules.h"
 
@@ -776,42 +777,38 @@ private:
       if (i + kPrefetchDistance < order.size())
         prefetchValueLists(order[i + kPrefetchDistance]);
       int64_t index = opIndexOf(region, op);
-      switch (op.kind) {
-      case OpKind::ShardingGroup:
+      switch (opCategory(op.kind)) {
+      case OpCategory::Sharding:
+        emitShardingOp(op, index);
         break;
-      case OpKind::ShardingConstraint: // elementwise in Shardy: a first-stage op
-      case OpKind::Distribute: {
-        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
-                            OpClass::PassThrough);
-        pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
-        pg_.edges[e].elementwise = true;
+      case OpCategory::DataFlow:
+        emitDataFlowOp(op, index);
         break;
-      }
-      case OpKind::PropagationBarrier: {
-        int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
-                            OpClass::Unscheduled);
-        pg_.edges[e].elementwise = true;
-        pg_.edges[e].allowed = barrierAllows(op.attr<PropagationBarrierAttrs>().allowedDirection);
+      case OpCategory::ElementwiseUnary:
+      case OpCategory::ElementwiseBinary:
+      case OpCategory::ElementwiseOther:
+      case OpCategory::Layout:
+      case OpCategory::Broadcast:
+      case OpCategory::Collective:
+      case OpCategory::Other:
+        emitOpEdge(op, index);
         break;
-      }
-      case OpKind::ManualComputation:
-        emitManualComputation(op, index);
-        break;
-      default: {
-        if (hasDataFlowEdges(op.kind)) {
-          emitDataFlowOp(op, index);
-          break;
-        }
-        // The ops of a constant expression are not its users: they keep
-        // reading the originals.
-        bool partOfConstant = !op.results.empty() && constantExpression_[op.results[0]];
-        addOpEdge(op, index, partOfConstant ? originalTensors(op) : useTensors(op),
-                  defTensors(op.results));
-        break;
-      }
       }
     }
   }
+
+  void emitOpEdge(const Op &op, int64_t index) {
+    // The ops of a constant expression are not its users: they keep
+    // reading the originals.
+    bool partOfConstant = !op.results.empty() && constantExpression_[op.results[0]];
+    addOpEdge(op, index, partOfConstant ? originalTensors(op) : useTensors(op),
+              defTensors(op.results));
+  }
+
+  /// The edges of each sharding annotation op: one specialization per row
+  /// of the Sharding category (emitShardingOp does not build without it).
+  template <OpKind K> void emitShardingOpOf(const Op &op, int64_t index) = delete;
+  void emitShardingOp(const Op &op, int64_t index);
 
   /// Shardy's data-flow edges: the op's program regions, then per result
   /// one identity from its sources to it and the region arguments holding
@@ -880,6 +877,45 @@ private:
   };
   std::unordered_map<Shape, int32_t, ShapeHash> shapeIds_;
 };
+
+// sharding_group only ties shardings (buildGroups): no edge.
+template <> void Builder::emitShardingOpOf<OpKind::ShardingGroup>(const Op &, int64_t) {}
+
+// Elementwise in Shardy: a first-stage op.
+template <>
+void Builder::emitShardingOpOf<OpKind::ShardingConstraint>(const Op &op, int64_t index) {
+  int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
+                      OpClass::PassThrough);
+  pg_.edges[e].multiUseOperand = hasMultiUseOperand(op);
+  pg_.edges[e].elementwise = true;
+}
+
+template <> void Builder::emitShardingOpOf<OpKind::Distribute>(const Op &op, int64_t index) {
+  emitShardingOpOf<OpKind::ShardingConstraint>(op, index);
+}
+
+template <>
+void Builder::emitShardingOpOf<OpKind::PropagationBarrier>(const Op &op, int64_t index) {
+  int64_t e = addEdge(EdgeKind::Identity, index, useTensors(op), defTensors(op.results),
+                      OpClass::Unscheduled);
+  pg_.edges[e].elementwise = true;
+  pg_.edges[e].allowed = barrierAllows(op.attr<PropagationBarrierAttrs>().allowedDirection);
+}
+
+template <> void Builder::emitShardingOpOf<OpKind::ManualComputation>(const Op &op, int64_t index) {
+  emitManualComputation(op, index);
+}
+
+void Builder::emitShardingOp(const Op &op, int64_t index) {
+  using OpEdges = void (Builder::*)(const Op &, int64_t);
+  static constexpr auto kEdges = tableByKind([](auto kind) -> OpEdges {
+    if constexpr (opCategory(decltype(kind)::value) == OpCategory::Sharding)
+      return &Builder::emitShardingOpOf<decltype(kind)::value>;
+    else
+      return nullptr; // emitRegion sends only sharding ops here
+  });
+  (this->*entryFor(kEdges, op.kind))(op, index);
+}
 
 } // namespace
 
