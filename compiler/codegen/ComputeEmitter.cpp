@@ -205,9 +205,8 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
     return !order.empty() && order.back() == rhsRank - 1;
   };
   const bool transposedRhs =
-      !isIdentity(rhsOrder) &&
-      (isIdentity(rhsTransposedOrder) ||
-       (keepsInnermost(rhsTransposedOrder) && !keepsInnermost(rhsOrder)));
+      !isIdentity(rhsOrder) && (isIdentity(rhsTransposedOrder) ||
+                                (keepsInnermost(rhsTransposedOrder) && !keepsInnermost(rhsOrder)));
   if (transposedRhs)
     rhsOrder = rhsTransposedOrder;
   std::string tag(elementTag(s.outType()));
@@ -234,9 +233,9 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
       code.lines(lhsCode + rhsCode);
       code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
                  str(k) + (transposedRhs ? ", true" : "") + ">(as<" + word + ">(" +
-                 (lhsCode.empty() ? s.inBuf(0) : "lhs.data") +
-                 "), as<" + word + ">(" + (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" +
-                 word + ">(" + EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
+                 (lhsCode.empty() ? s.inBuf(0) : "lhs.data") + "), as<" + word + ">(" +
+                 (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" + word + ">(" +
+                 EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
                  (epilogue.empty() ? "" : ", " + epilogue) + ");");
     }
     return code.take();

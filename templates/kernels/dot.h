@@ -399,13 +399,11 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
             const int64_t at = (i0 + r0) * N + j0;
             float *tileSums = sums == nullptr ? nullptr : sums + at;
             if (rows == kTileRows && cols == kTileCols)
-              multiplyTile<E, Panels, true>(depth, panelA, panelB, firstBlock, lastBlock,
-                                            tileSums, c + at, N, rows, cols, first + at, j0,
-                                            epilogue);
+              multiplyTile<E, Panels, true>(depth, panelA, panelB, firstBlock, lastBlock, tileSums,
+                                            c + at, N, rows, cols, first + at, j0, epilogue);
             else
-              multiplyTile<E, Panels, false>(depth, panelA, panelB, firstBlock, lastBlock,
-                                             tileSums, c + at, N, rows, cols, first + at, j0,
-                                             epilogue);
+              multiplyTile<E, Panels, false>(depth, panelA, panelB, firstBlock, lastBlock, tileSums,
+                                             c + at, N, rows, cols, first + at, j0, epilogue);
           }
         }
       }

@@ -92,8 +92,7 @@ inline constexpr int64_t kStreamingBytes = int64_t(8) << 20;
 /// slower, bench_codegen_elementwise). Two vectors per iteration: a long
 /// body (exp, tanh) is otherwise bound by its dependency chain's latency.
 template <typename S, typename Value>
-SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end,
-                                const Value &value) {
+SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, const Value &value) {
 #if defined(__clang__)
 #pragma clang loop vectorize(assume_safety) interleave_count(2)
 #elif defined(__GNUC__)

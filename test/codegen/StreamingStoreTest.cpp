@@ -50,8 +50,8 @@ constexpr int64_t kStreamedFloats = kernels::kStreamingBytes / 4;
 TEST_CASE("streamed outputs hold every element, aligned or not") {
   for (int64_t offset : {0, 1, 3, 15}) {
     CAPTURE(offset);
-    checkStoreAll<float, kStreamedFloats>(offset);           // whole tiles only
-    checkStoreAll<float, kStreamedFloats + 77>(offset);      // and a tail
+    checkStoreAll<float, kStreamedFloats>(offset);            // whole tiles only
+    checkStoreAll<float, kStreamedFloats + 77>(offset);       // and a tail
     checkStoreAll<uint16_t, 2 * kStreamedFloats + 5>(offset); // f16/bf16 storage
     checkStoreAll<uint8_t, 4 * kStreamedFloats + 1>(offset);  // i1 and i8
   }
