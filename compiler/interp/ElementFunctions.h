@@ -98,7 +98,7 @@ template <OpKind K, OpCategory Family, typename T> constexpr bool hasScalarOp() 
   if constexpr (opCategory(K) != Family) {
     return false;
   } else {
-    static_assert(sizeof(ScalarOp<K>) > 0, "an elementwise row without its ScalarOp");
+    static_assert(requires { sizeof(ScalarOp<K>); }, "an elementwise row without its ScalarOp");
     if constexpr (Family == OpCategory::ElementwiseUnary)
       return requires(Compute<T> x) { ScalarOp<K>::template apply<T>(x); };
     else
