@@ -51,13 +51,7 @@ SHARDGEN_INLINE void storeAt(S *p, int64_t k, typename NonDeduced<S>::type value
 // it for every program).
 #if defined(__x86_64__) && defined(__SSE2__)
 #define SHARDGEN_STREAMING_STORES 1
-#if defined(__AVX512F__)
-inline constexpr int64_t kStreamLineBytes = 64;
-#elif defined(__AVX__)
-inline constexpr int64_t kStreamLineBytes = 32;
-#else
-inline constexpr int64_t kStreamLineBytes = 16;
-#endif
+inline constexpr int64_t kStreamLineBytes = kVectorFloats * 4; // one vector register
 typedef unsigned char StreamLine __attribute__((vector_size(kStreamLineBytes)));
 
 /// Writes `bytes` (a multiple of kStreamLineBytes) from `from` to `to`
