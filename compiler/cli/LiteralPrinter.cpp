@@ -10,7 +10,7 @@ static std::string formatElement(const Literal &literal, int64_t index) {
   if (type == ElementType::I1)
     return literal.getInt(index) ? "true" : "false";
   if (!isFloat(type))
-    return std::to_string(literal.getInt(index));
+    return literal.integerText(index);
   double value = literal.getFloat(index);
   if (std::isnan(value))
     return "nan";

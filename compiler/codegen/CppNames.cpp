@@ -29,6 +29,12 @@ std::string_view elementTag(ElementType type) {
     return "UI8";
   case ElementType::UI32:
     return "UI32";
+  case ElementType::I16:
+    return "I16";
+  case ElementType::UI16:
+    return "UI16";
+  case ElementType::UI64:
+    return "UI64";
   }
   return "F32";
 }
@@ -66,6 +72,12 @@ std::string_view storageType(ElementType type) {
     return "int64_t";
   case ElementType::UI32:
     return "uint32_t";
+  case ElementType::I16:
+    return "int16_t";
+  case ElementType::UI16:
+    return "uint16_t";
+  case ElementType::UI64:
+    return "uint64_t";
   }
   return "float";
 }
@@ -92,6 +104,12 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI8";
   case ElementType::UI32:
     return "SHARDGEN_UI32";
+  case ElementType::I16:
+    return "SHARDGEN_I16";
+  case ElementType::UI16:
+    return "SHARDGEN_UI16";
+  case ElementType::UI64:
+    return "SHARDGEN_UI64";
   }
   return "SHARDGEN_F32";
 }

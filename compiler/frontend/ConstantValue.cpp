@@ -117,12 +117,18 @@ bool fitsInteger(ElementType type, int64_t value) {
   switch (type) {
   case ElementType::I8:
     return value >= INT8_MIN && value <= INT8_MAX;
+  case ElementType::I16:
+    return value >= INT16_MIN && value <= INT16_MAX;
   case ElementType::I32:
     return value >= INT32_MIN && value <= INT32_MAX;
   case ElementType::UI8:
     return value >= 0 && value <= UINT8_MAX;
+  case ElementType::UI16:
+    return value >= 0 && value <= UINT16_MAX;
   case ElementType::UI32:
     return value >= 0 && value <= int64_t(UINT32_MAX);
+  case ElementType::UI64:
+    return value >= 0; // and those above INT64_MAX, read apart
   default:
     return true; // i64
   }
@@ -162,7 +168,10 @@ void storeInteger(Literal &literal, int64_t index, const Json &leaf, const std::
   }
   int64_t value = 0;
   if (leaf.is_number_unsigned() && leaf.get<uint64_t>() > uint64_t(INT64_MAX)) {
-    fail(pointer, "value " + leaf.dump() + " is out of range for " + typeName);
+    if (type != ElementType::UI64)
+      fail(pointer, "value " + leaf.dump() + " is out of range for " + typeName);
+    literal.setInt(index, static_cast<int64_t>(leaf.get<uint64_t>())); // the bits
+    return;
   } else if (leaf.is_number_integer()) {
     value = leaf.get<int64_t>();
   } else if (leaf.is_number_float()) {
@@ -257,6 +266,8 @@ Json elementToJson(const Literal &literal, int64_t index) {
     return floatToJson(literal.getFloat(index), type);
   if (type == ElementType::I1)
     return literal.getInt(index) != 0;
+  if (type == ElementType::UI64)
+    return static_cast<uint64_t>(literal.getInt(index));
   return literal.getInt(index);
 }
 

@@ -36,9 +36,10 @@ std::optional<Dtype> parseDescr(std::string_view descr) {
   }
   static constexpr std::pair<std::string_view, ElementType> kCodes[] = {
       {"f4", ElementType::F32},  {"f8", ElementType::F64},  {"f2", ElementType::F16},
-      {"b1", ElementType::I1},   {"i1", ElementType::I8},   {"i4", ElementType::I32},
-      {"i8", ElementType::I64},  {"u1", ElementType::UI8},  {"u4", ElementType::UI32},
-      {"V2", ElementType::BF16}, {"u2", ElementType::BF16},
+      {"b1", ElementType::I1},   {"i1", ElementType::I8},   {"i2", ElementType::I16},
+      {"i4", ElementType::I32},  {"i8", ElementType::I64},  {"u1", ElementType::UI8},
+      {"u2", ElementType::UI16}, {"u4", ElementType::UI32}, {"u8", ElementType::UI64},
+      {"V2", ElementType::BF16},
   };
   for (const auto &[code, type] : kCodes)
     if (descr == code)
@@ -112,7 +113,8 @@ NpyLayout parseLayout(std::string_view headerText, const std::string &name) {
   auto dtype = parseDescr(header->descr);
   if (!dtype)
     return fail("unsupported dtype '" + escapedText(header->descr) +
-                "' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, and <V2 or <u2 for bf16)");
+                "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8, and <V2 for "
+                "bf16)");
   NpyLayout layout{TensorType{dtype->type, header->shape}, header->descr, header->fortranOrder,
                    dtype->bigEndian};
   // The size is checked against the file before anything is allocated: a
@@ -142,6 +144,22 @@ void checkDataSize(const NpyLayout &layout, uint64_t available, const std::strin
                  "' needs " + std::to_string(layout.dataBytes) + " bytes, the file has " +
                  std::to_string(available));
 }
+
+} // namespace
+
+bool isBf16Bits(const TensorType &file, const TensorType &wanted) {
+  return wanted.elementType == ElementType::BF16 && file.elementType == ElementType::UI16 &&
+         file.shape == wanted.shape;
+}
+
+Literal bf16FromBits(const Literal &bits) {
+  Literal out(TensorType{ElementType::BF16, bits.shape()});
+  if (out.byteSize() > 0)
+    std::memcpy(out.data(), bits.data(), out.byteSize());
+  return out;
+}
+
+namespace {
 
 Literal decodeData(const NpyLayout &layout, std::string_view bytes) {
   Literal literal(layout.type);

@@ -9,9 +9,9 @@
 // descr '<V2' (ml_dtypes registers bfloat16 with the void type code, see
 // jax-ml/ml_dtypes#41), so that is what shardgen writes and reads;
 // np.load(...).view(ml_dtypes.bfloat16) recovers the array. Reading also
-// accepts 'bfloat16' (headers written by hand with str(dtype)) and '<u2'
-// (bit patterns saved as uint16; the spec has no 16-bit integer type, so
-// '<u2' is never ambiguous).
+// accepts 'bfloat16' (headers written by hand with str(dtype)). '<u2' is
+// ui16; a bf16 input given as its bit patterns saved as uint16 is taken as
+// bf16 by the caller, which knows the graph's type (bf16InputFromBits).
 
 #include <functional>
 #include <stdexcept>
@@ -37,6 +37,12 @@ Literal readNpy(const std::string &path,
                 const std::function<void(const TensorType &)> &checkType = {});
 /// Writes through a temporary file renamed into place: no partial output.
 void writeNpy(const std::string &path, const Literal &literal);
+
+/// Whether a file of type `file` is a `wanted` bf16 tensor saved as its
+/// uint16 bit patterns (numpy without ml_dtypes saves bf16 so).
+bool isBf16Bits(const TensorType &file, const TensorType &wanted);
+/// The file's literal as the bf16 tensor it holds (isBf16Bits).
+Literal bf16FromBits(const Literal &bits);
 
 /// The in-memory forms behind readNpy/writeNpy; `name` prefixes messages.
 Literal parseNpy(std::string_view bytes, const std::string &name);

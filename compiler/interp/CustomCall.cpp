@@ -31,6 +31,12 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI8;
   case ElementType::UI32:
     return SHARDGEN_UI32;
+  case ElementType::I16:
+    return SHARDGEN_I16;
+  case ElementType::UI16:
+    return SHARDGEN_UI16;
+  case ElementType::UI64:
+    return SHARDGEN_UI64;
   }
   return SHARDGEN_F32;
 }

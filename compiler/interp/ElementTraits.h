@@ -27,6 +27,9 @@ using I32Traits = runtime::elements::I32;
 using I64Traits = runtime::elements::I64;
 using UI8Traits = runtime::elements::UI8;
 using UI32Traits = runtime::elements::UI32;
+using I16Traits = runtime::elements::I16;
+using UI16Traits = runtime::elements::UI16;
+using UI64Traits = runtime::elements::UI64;
 
 template <typename Traits>
 constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
@@ -55,6 +58,12 @@ template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &
     return fn(UI8Traits{});
   case ElementType::UI32:
     return fn(UI32Traits{});
+  case ElementType::I16:
+    return fn(I16Traits{});
+  case ElementType::UI16:
+    return fn(UI16Traits{});
+  case ElementType::UI64:
+    return fn(UI64Traits{});
   }
   fail("", "unknown element type");
 }

@@ -17,7 +17,7 @@ std::string formatDouble(double value, int precision) {
 std::string formatValue(const Literal &literal, int64_t i) {
   if (isFloat(literal.elementType()))
     return formatDouble(literal.getFloat(i), literal.elementType() == ElementType::F64 ? 17 : 9);
-  return std::to_string(literal.getInt(i));
+  return literal.integerText(i);
 }
 
 std::vector<int64_t> unflatten(const Shape &shape, int64_t linear) {

@@ -46,6 +46,8 @@ double Literal::getFloat(int64_t i) const {
     return halfToFloat(as<uint16_t>()[i]);
   case ElementType::BF16:
     return bfloat16ToFloat(as<uint16_t>()[i]);
+  case ElementType::UI64:
+    return static_cast<double>(as<uint64_t>()[i]);
   default:
     return static_cast<double>(getInt(i));
   }
@@ -65,9 +67,21 @@ int64_t Literal::getInt(int64_t i) const {
     return as<uint8_t>()[i];
   case ElementType::UI32:
     return as<uint32_t>()[i];
+  case ElementType::I16:
+    return as<int16_t>()[i];
+  case ElementType::UI16:
+    return as<uint16_t>()[i];
+  case ElementType::UI64: // the bits: 2^63 and above read negative
+    return static_cast<int64_t>(as<uint64_t>()[i]);
   default:
     return saturatingInt64(getFloat(i));
   }
+}
+
+std::string Literal::integerText(int64_t i) const {
+  if (type_.elementType == ElementType::UI64)
+    return std::to_string(as<uint64_t>()[i]);
+  return std::to_string(getInt(i));
 }
 
 void Literal::setFloat(int64_t i, double value) {
@@ -83,6 +97,11 @@ void Literal::setFloat(int64_t i, double value) {
     return;
   case ElementType::BF16:
     as<uint16_t>()[i] = floatToBfloat16(static_cast<float>(value));
+    return;
+  case ElementType::UI64:
+    as<uint64_t>()[i] = value >= 18446744073709551615.0 ? UINT64_MAX
+                        : value > 0                     ? static_cast<uint64_t>(value)
+                                                        : 0; // NaN too
     return;
   default:
     setInt(i, saturatingInt64(value));
@@ -109,6 +128,15 @@ void Literal::setInt(int64_t i, int64_t value) {
     return;
   case ElementType::UI32:
     as<uint32_t>()[i] = static_cast<uint32_t>(value);
+    return;
+  case ElementType::I16:
+    as<int16_t>()[i] = static_cast<int16_t>(value);
+    return;
+  case ElementType::UI16:
+    as<uint16_t>()[i] = static_cast<uint16_t>(value);
+    return;
+  case ElementType::UI64:
+    as<uint64_t>()[i] = static_cast<uint64_t>(value);
     return;
   default:
     setFloat(i, static_cast<double>(value));

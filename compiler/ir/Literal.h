@@ -32,7 +32,11 @@ public:
   /// f16/bf16 convert to and from float, integers wrap on store; a float
   /// read or stored as an integer saturates (NaN is 0).
   double getFloat(int64_t index) const;
-  int64_t getInt(int64_t index) const; // integers and i1; ui32 zero-extends
+  /// Integers and i1 (unsigned ones zero-extend; ui64 gives its bits: 2^63
+  /// and above read negative, getFloat reads them right).
+  int64_t getInt(int64_t index) const;
+  /// An integer element in decimal (ui64's above 2^63 too).
+  std::string integerText(int64_t index) const;
   void setFloat(int64_t index, double value);
   void setInt(int64_t index, int64_t value);
 

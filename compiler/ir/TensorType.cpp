@@ -13,11 +13,13 @@ struct ElementTypeInfo {
 };
 
 constexpr ElementTypeInfo kElementTypes[] = {
-    {ElementType::F32, "f32", 4, "<f4"}, {ElementType::F64, "f64", 8, "<f8"},
-    {ElementType::F16, "f16", 2, "<f2"}, {ElementType::BF16, "bf16", 2, "<V2"},
-    {ElementType::I1, "i1", 1, "|b1"},   {ElementType::I8, "i8", 1, "|i1"},
-    {ElementType::I32, "i32", 4, "<i4"}, {ElementType::I64, "i64", 8, "<i8"},
-    {ElementType::UI8, "ui8", 1, "|u1"}, {ElementType::UI32, "ui32", 4, "<u4"},
+    {ElementType::F32, "f32", 4, "<f4"},   {ElementType::F64, "f64", 8, "<f8"},
+    {ElementType::F16, "f16", 2, "<f2"},   {ElementType::BF16, "bf16", 2, "<V2"},
+    {ElementType::I1, "i1", 1, "|b1"},     {ElementType::I8, "i8", 1, "|i1"},
+    {ElementType::I32, "i32", 4, "<i4"},   {ElementType::I64, "i64", 8, "<i8"},
+    {ElementType::UI8, "ui8", 1, "|u1"},   {ElementType::UI32, "ui32", 4, "<u4"},
+    {ElementType::I16, "i16", 2, "<i2"},   {ElementType::UI16, "ui16", 2, "<u2"},
+    {ElementType::UI64, "ui64", 8, "<u8"},
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -39,10 +41,12 @@ bool isFloat(ElementType type) {
          type == ElementType::BF16;
 }
 bool isSignedInteger(ElementType type) {
-  return type == ElementType::I8 || type == ElementType::I32 || type == ElementType::I64;
+  return type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I32 ||
+         type == ElementType::I64;
 }
 bool isUnsignedInteger(ElementType type) {
-  return type == ElementType::UI8 || type == ElementType::UI32 || type == ElementType::I1;
+  return type == ElementType::UI8 || type == ElementType::UI16 || type == ElementType::UI32 ||
+         type == ElementType::UI64 || type == ElementType::I1;
 }
 
 int64_t TensorType::numElements() const {
@@ -111,7 +115,7 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   auto element = parseElementType(body);
   if (!element)
     return bad("unknown element type \"" + std::string(body) +
-               "\" (expected f32 f64 f16 bf16 i1 i8 i32 i64 ui8 ui32)");
+               "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64)");
   type.elementType = *element;
   return type;
 }

@@ -9,15 +9,15 @@
 
 namespace shardgen {
 
-enum class ElementType { F32, F64, F16, BF16, I1, I8, I32, I64, UI8, UI32 };
+enum class ElementType { F32, F64, F16, BF16, I1, I8, I32, I64, UI8, UI32, I16, UI16, UI64 };
 
 std::string_view elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(std::string_view text);
 /// Bytes per element in memory (i1 takes one byte).
 size_t elementByteWidth(ElementType type);
 bool isFloat(ElementType type);
-bool isSignedInteger(ElementType type);   // i8 i32 i64
-bool isUnsignedInteger(ElementType type); // ui8 ui32, and i1
+bool isSignedInteger(ElementType type);   // i8 i16 i32 i64
+bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
 /// numpy's dtype descriptor ("<f4", "|b1", ...).
 std::string_view numpyDescr(ElementType type);
 

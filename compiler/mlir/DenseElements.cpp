@@ -132,18 +132,27 @@ private:
       return failWith(error,
                       t.text + " is not an integer (" + std::string(elementTypeName(et)) + ")");
     errno = 0;
+    if (et == ElementType::UI64) { // past INT64_MAX too; the bits are stored
+      const bool negative = t.text.starts_with("-");
+      unsigned long long bits = std::strtoull(t.text.c_str(), nullptr, 10);
+      if (errno == ERANGE || negative)
+        return failWith(error, t.text + " is out of range for ui64");
+      literal_.setInt(index, static_cast<int64_t>(bits));
+      return true;
+    }
     long long value = std::strtoll(t.text.c_str(), nullptr, 10);
+    // Signless integers print either way: i8 takes -128..255.
     long long lo = et == ElementType::I1    ? 0
                    : et == ElementType::I8  ? -128
+                   : et == ElementType::I16 ? INT16_MIN
                    : et == ElementType::I32 ? INT32_MIN
                    : et == ElementType::I64 ? INT64_MIN
                                             : 0;
-    long long hi = et == ElementType::I1     ? 1
-                   : et == ElementType::I8   ? 255
-                   : et == ElementType::UI8  ? 255
-                   : et == ElementType::I32  ? UINT32_MAX
-                   : et == ElementType::UI32 ? UINT32_MAX
-                                             : INT64_MAX;
+    long long hi = et == ElementType::I1                               ? 1
+                   : et == ElementType::I8 || et == ElementType::UI8   ? 255
+                   : et == ElementType::I16 || et == ElementType::UI16 ? UINT16_MAX
+                   : et == ElementType::I32 || et == ElementType::UI32 ? UINT32_MAX
+                                                                       : INT64_MAX;
     if (errno == ERANGE || value < lo || value > hi)
       return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
     literal_.setInt(index, value);
@@ -218,7 +227,7 @@ std::string elementText(const Literal &literal, int64_t i) {
     return floatText(literal, i);
   if (et == ElementType::I1)
     return literal.getInt(i) ? "true" : "false";
-  return std::to_string(literal.getInt(i));
+  return literal.integerText(i);
 }
 
 void printNested(const Literal &literal, size_t dim, int64_t &index, std::string &out) {

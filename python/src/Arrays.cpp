@@ -48,7 +48,9 @@ std::optional<ElementType> elementTypeOf(const DLDataType &dtype) {
       {{kDLFloat, 16}, ElementType::F16},  {{kDLBfloat, 16}, ElementType::BF16},
       {{kDLBoolCode, 8}, ElementType::I1}, {{kDLInt, 8}, ElementType::I8},
       {{kDLInt, 32}, ElementType::I32},    {{kDLInt, 64}, ElementType::I64},
-      {{kDLUInt, 8}, ElementType::UI8},    {{kDLUInt, 32}, ElementType::UI32}};
+      {{kDLUInt, 8}, ElementType::UI8},    {{kDLUInt, 32}, ElementType::UI32},
+      {{kDLInt, 16}, ElementType::I16},    {{kDLUInt, 16}, ElementType::UI16},
+      {{kDLUInt, 64}, ElementType::UI64}};
   for (const auto &[codeBits, type] : kTypes)
     if (codeBits == key)
       return type;
@@ -105,6 +107,10 @@ std::optional<ElementType> elementTypeOfFormat(std::string_view format, int64_t 
     return ElementType::I8;
   case 'B':
     return ElementType::UI8;
+  case 'h':
+    return ElementType::I16;
+  case 'H':
+    return ElementType::UI16;
   case 'i':
   case 'l':
   case 'q':
@@ -114,7 +120,9 @@ std::optional<ElementType> elementTypeOfFormat(std::string_view format, int64_t 
   case 'I':
   case 'L':
   case 'Q':
-    return itemsize == 4 ? std::optional(ElementType::UI32) : std::nullopt;
+    return itemsize == 4   ? std::optional(ElementType::UI32)
+           : itemsize == 8 ? std::optional(ElementType::UI64)
+                           : std::nullopt;
   default:
     return std::nullopt;
   }
@@ -162,6 +170,12 @@ py::dtype dtypeOf(ElementType type) {
     return py::dtype::of<uint8_t>();
   case ElementType::UI32:
     return py::dtype::of<uint32_t>();
+  case ElementType::I16:
+    return py::dtype::of<int16_t>();
+  case ElementType::UI16:
+    return py::dtype::of<uint16_t>();
+  case ElementType::UI64:
+    return py::dtype::of<uint64_t>();
   }
   return py::dtype::of<float>();
 }

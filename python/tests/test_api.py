@@ -2,6 +2,8 @@
 export; a program's layouts, report and sources are what the tool prints
 and writes."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -151,6 +153,25 @@ def test_bf16_travels_as_the_documented_dtype():
     np.testing.assert_array_equal(doubled.view(np.uint16), [0x4000, 0x4080, 0x4000, 0x4080])
     (reference,) = shardgen.eval(graph, one_two)  # uint16 bit patterns are always taken
     np.testing.assert_array_equal(reference.view(np.uint16), doubled.view(np.uint16))
+
+
+@pytest.mark.parametrize("element, dtype", [("i16", np.int16), ("ui16", np.uint16),
+                                            ("ui64", np.uint64)])
+def test_16_and_64_bit_integers_are_numpys(element, dtype):
+    graph = shardgen.load(json.dumps({
+        "format": "shardgen-graph", "version": 1, "name": "wrap",
+        "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
+        "inputs": [{"name": "a", "type": f"tensor<4x{element}>", "sharding": "<@mesh, [{x}]>"}],
+        "ops": [{"op": "add", "operands": ["a", "a"], "result": "b"}],
+        "outputs": [{"value": "b"}],
+    }))
+    prog = shardgen.compile(graph)
+    assert prog.inputs[0].dtype == dtype
+    info = np.iinfo(dtype)
+    a = np.array([info.max, info.min, 3, info.max // 2 + 1], dtype)
+    (doubled,) = prog(a)
+    assert doubled.dtype == dtype
+    np.testing.assert_array_equal(doubled, a + a)  # numpy wraps as StableHLO does
 
 
 def test_with_mesh_is_the_tools_mesh_option():

@@ -232,6 +232,15 @@ void reduceSourcesToAll(ElementType type, Reducer reducer, const void *const *so
   case SHARDGEN_UI32:
     return reduceWith<elements::UI32>(reducer, sources, numSources, destinations, numDestinations,
                                       count, stores);
+  case SHARDGEN_I16:
+    return reduceWith<elements::I16>(reducer, sources, numSources, destinations, numDestinations,
+                                     count, stores);
+  case SHARDGEN_UI16:
+    return reduceWith<elements::UI16>(reducer, sources, numSources, destinations, numDestinations,
+                                      count, stores);
+  case SHARDGEN_UI64:
+    return reduceWith<elements::UI64>(reducer, sources, numSources, destinations, numDestinations,
+                                      count, stores);
   }
   throw std::invalid_argument("unknown element type " + std::to_string(static_cast<int>(type)));
 }

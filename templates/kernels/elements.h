@@ -35,6 +35,9 @@ template <typename T> struct UnsignedOf {
 template <> struct UnsignedOf<int8_t> {
   using type = uint8_t;
 };
+template <> struct UnsignedOf<int16_t> {
+  using type = uint16_t;
+};
 template <> struct UnsignedOf<int32_t> {
   using type = uint32_t;
 };
@@ -49,6 +52,9 @@ template <typename T> struct Limits;
 template <> struct Limits<int8_t> {
   static constexpr int8_t min = -128, max = 127;
 };
+template <> struct Limits<int16_t> {
+  static constexpr int16_t min = -32768, max = 32767;
+};
 template <> struct Limits<int32_t> {
   static constexpr int32_t min = -2147483647 - 1, max = 2147483647;
 };
@@ -58,8 +64,14 @@ template <> struct Limits<int64_t> {
 template <> struct Limits<uint8_t> {
   static constexpr uint8_t min = 0, max = 255;
 };
+template <> struct Limits<uint16_t> {
+  static constexpr uint16_t min = 0, max = 65535;
+};
 template <> struct Limits<uint32_t> {
   static constexpr uint32_t min = 0, max = 4294967295u;
+};
+template <> struct Limits<uint64_t> {
+  static constexpr uint64_t min = 0, max = 18446744073709551615ull;
 };
 
 /// A buffer pointer seen as elements of S (buffers are byte arrays).
@@ -84,10 +96,13 @@ using runtime::elements::F16;
 using runtime::elements::F32;
 using runtime::elements::F64;
 using runtime::elements::I1;
+using runtime::elements::I16;
 using runtime::elements::I32;
 using runtime::elements::I64;
 using runtime::elements::I8;
+using runtime::elements::UI16;
 using runtime::elements::UI32;
+using runtime::elements::UI64;
 using runtime::elements::UI8;
 
 // inline: two generated programs linked into one application both define it.

@@ -162,6 +162,37 @@ TEST_CASE(".npy inputs are checked against their header before the data is read"
   CHECK_FALSE(fs::exists(dir + "/out"));
 }
 
+TEST_CASE(".npy inputs: bf16 as uint16 bit patterns; '<u2' is ui16 for any other type") {
+  std::string dir = makeTempDir();
+  auto graphOf = [&](const std::string &type) {
+    return graphFile(dir,
+                     R"({"format": "shardgen-graph", "version": 1, "name": "n",
+      "inputs": [{"name": "a", "type": "tensor<2x)" +
+                         type + R"(>"}],
+      "ops": [{"op": "negate", "operands": ["a"], "result": "b"}], "outputs": [{"value": "b"}]})",
+                     type + ".json");
+  };
+  Literal bits(TensorType{ElementType::UI16, {2}});
+  bits.setInt(0, 0x3fc0); // bf16 1.5
+  bits.setInt(1, 0x4000); // bf16 2
+  writeFile(dir + "/bits.npy", serializeNpy(bits));
+  ToolResult bf16 = runShardgen("eval '" + graphOf("bf16") + "' --inputs '" + dir +
+                                "/bits.npy' -o '" + dir + "/bf16'");
+  INFO(bf16.err);
+  REQUIRE(bf16.exitCode == 0);
+  Literal negated = readNpy(dir + "/bf16/out0.npy");
+  CHECK(negated.elementType() == ElementType::BF16);
+  CHECK(negated.getFloat(0) == -1.5);
+  CHECK(negated.getFloat(1) == -2);
+  ToolResult ui16 = runShardgen("eval '" + graphOf("ui16") + "' --inputs '" + dir +
+                                "/bits.npy' -o '" + dir + "/ui16'");
+  REQUIRE(ui16.exitCode == 0);
+  CHECK(readNpy(dir + "/ui16/out0.npy").getInt(0) == 65536 - 0x3fc0); // wraps
+  checkError(runShardgen("eval '" + graphOf("f16") + "' --inputs '" + dir + "/bits.npy'"),
+             dir + "/f16.json:/inputs/0: error: ",
+             "input \"a\" has type tensor<2xf16>, but " + dir + "/bits.npy holds tensor<2xui16>");
+}
+
 TEST_CASE("-o DIR: all outputs or none, never through a symlink") {
   std::string dir = makeTempDir();
   std::string graph = graphFile(dir, kTwoOutputs);

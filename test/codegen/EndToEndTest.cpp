@@ -102,3 +102,32 @@ TEST_CASE("integer and f16 programs") {
   Graph graph = loadVerified(json);
   CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
 }
+
+TEST_CASE("i16, ui16 and ui64 programs, their sums all-reduced across devices") {
+  for (const char *type : {"i16", "ui16", "ui64"}) {
+    CAPTURE(type);
+    const std::string t(type);
+    std::string json = graphOn(
+        kMesh2x2,
+        R"({"name": "a", "type": "tensor<4x6x)" + t + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+           {"name": "b", "type": "tensor<4x6x)" +
+            t + R"(>", "sharding": "<@m, [{y}, {}]>"})",
+        R"({"op": "multiply", "operands": ["a", "b"], "result": "p"},
+           {"op": "divide", "operands": ["p", "b"], "result": "q"},
+           {"op": "subtract", "operands": ["q", "a"], "result": "d"},
+           {"op": "constant", "value": 0, "type": "tensor<)" +
+            t + R"(>", "result": "zero"},
+           {"op": "reduce", "operands": ["p", "zero"], "dimensions": [0], "reducer": "add",
+            "type": "tensor<6x)" +
+            t + R"(>", "result": "s"},
+           {"op": "reduce", "operands": ["d", "zero"], "dimensions": [1], "reducer": "max",
+            "type": "tensor<4x)" +
+            t + R"(>", "result": "m"},
+           {"op": "compare", "operands": ["a", "b"], "comparison_direction": "LT", "result": "lt"},
+           {"op": "select", "operands": ["lt", "a", "b"], "result": "low"},
+           {"op": "convert", "operands": ["low"], "type": "tensor<4x6xf32>", "result": "f"})",
+        R"({"value": "s"}, {"value": "m", "sharding": "<@m, [{x}]>"}, {"value": "f"})");
+    Graph graph = loadVerified(json);
+    CHECK(checkCompiledEqualsInterpreter(graph, 9) == "");
+  }
+}

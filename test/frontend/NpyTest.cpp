@@ -162,8 +162,8 @@ TEST_CASE("npy: reading what other writers produce") {
     for (int i = 0; i < 8; ++i)
       CHECK(cube.as<int8_t>()[i] == i);
   }
-  SUBCASE("bf16 as '<V2', 'bfloat16' and '<u2'") {
-    for (std::string descr : {"<V2", "|V2", "bfloat16", "<u2"}) {
+  SUBCASE("bf16 as '<V2' and 'bfloat16'; '<u2' is ui16, taken as bf16 bits where wanted") {
+    for (std::string descr : {"<V2", "|V2", "bfloat16"}) {
       Literal literal =
           parseNpy(npyFile("{'descr': '" + descr + "', 'fortran_order': False, 'shape': (1,), }",
                            bytesOf({0xc0, 0x3f})),
@@ -171,6 +171,30 @@ TEST_CASE("npy: reading what other writers produce") {
       CHECK(literal.elementType() == ElementType::BF16);
       CHECK(literal.getFloat(0) == 1.5);
     }
+    Literal bits = parseNpy(
+        npyFile("{'descr': '<u2', 'fortran_order': False, 'shape': (1,), }", bytesOf({0xc0, 0x3f})),
+        "u.npy");
+    CHECK(bits.type() == TensorType{ElementType::UI16, {1}});
+    CHECK(bits.getInt(0) == 0x3fc0);
+    CHECK(isBf16Bits(bits.type(), TensorType{ElementType::BF16, {1}}));
+    CHECK(!isBf16Bits(bits.type(), TensorType{ElementType::BF16, {2}}));
+    CHECK(!isBf16Bits(bits.type(), TensorType{ElementType::F16, {1}}));
+    CHECK(bf16FromBits(bits).getFloat(0) == 1.5);
+  }
+  SUBCASE("16- and 64-bit integers as numpy writes them") {
+    Literal i16 = parseNpy(npyFile("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }",
+                                   bytesOf({0xff, 0xff, 0x00, 0x80})),
+                           "i.npy");
+    CHECK(i16.type() == TensorType{ElementType::I16, {2}});
+    CHECK(i16.getInt(0) == -1);
+    CHECK(i16.getInt(1) == -32768);
+    Literal u64 = parseNpy(npyFile("{'descr': '>u8', 'fortran_order': False, 'shape': (1,), }",
+                                   bytesOf({0xff, 0, 0, 0, 0, 0, 0, 1})),
+                           "u.npy");
+    CHECK(u64.type() == TensorType{ElementType::UI64, {1}});
+    CHECK(u64.integerText(0) == "18374686479671623681");
+    CHECK(u64.getFloat(0) == 18374686479671623681.0);
+    CHECK(serializeNpy(u64).find("'descr': '<u8'") != std::string::npos);
   }
   SUBCASE("header variations: double quotes, key order, no trailing comma, Python 2 longs") {
     Literal literal =
@@ -192,8 +216,8 @@ TEST_CASE("npy: errors name the file and the problem") {
   CHECK(npyErrorOf("GIF89a....") == "x.npy: not a .npy file (bad magic)");
   CHECK(npyErrorOf(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
                            std::string(8, '\0'))) ==
-        "x.npy: unsupported dtype '<c8' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, and "
-        "<V2 or <u2 for bf16)");
+        "x.npy: unsupported dtype '<c8' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 "
+        "<u8, and <V2 for bf16)");
   CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                            std::string(20, '\0'))) ==
         "x.npy: truncated data: shape (2x3) of '<f4' needs 24 bytes, the file has 20");
@@ -216,8 +240,8 @@ TEST_CASE("npy: errors name the file and the problem") {
                                        "'shape': (1,), }",
                                        60),
                            std::string(4, '\0'))) ==
-        "x.npy: unsupported dtype '<f4\\x00zz' (supported: <f4 <f8 <f2 |b1 |i1 <i4 <i8 |u1 <u4, "
-        "and <V2 or <u2 for bf16)");
+        "x.npy: unsupported dtype '<f4\\x00zz' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 "
+        "<u2 <u4 <u8, and <V2 for bf16)");
   std::string v4 = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "abcd");
   v4[6] = 4;
   CHECK(npyErrorOf(v4) == "x.npy: unsupported .npy format version 4.0 (reads 1.0, 2.0 and 3.0)");

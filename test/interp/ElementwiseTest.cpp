@@ -375,3 +375,44 @@ TEST_CASE("i1 arithmetic: add and maximum are OR, multiply and minimum are AND")
   CHECK(ints(binary("multiply", p, q)) == std::vector<int64_t>{0, 0, 0, 1});
   CHECK(ints(binary("minimum", p, q)) == std::vector<int64_t>{0, 0, 0, 1});
 }
+
+TEST_CASE("i16, ui16 and ui64 wrap, divide, compare and convert like the other integers") {
+  constexpr int64_t kAllOnes = -1; // ui64's 2^64 - 1, as getInt gives its bits
+  CHECK(ints(binary("add", intLiteral("tensor<2xi16>", {32767, -32768}),
+                    intLiteral("tensor<2xi16>", {1, -1}))) == std::vector<int64_t>{-32768, 32767});
+  CHECK(ints(binary("multiply", intLiteral("tensor<2xui16>", {65535, 300}),
+                    intLiteral("tensor<2xui16>", {65535, 300}))) ==
+        std::vector<int64_t>{1, 24464}); // (2^16 - 1)^2 mod 2^16, 90000 mod 2^16
+  CHECK(ints(binary("subtract", intLiteral("tensor<1xui64>", {0}),
+                    intLiteral("tensor<1xui64>", {1}))) == std::vector<int64_t>{kAllOnes});
+  CHECK(ints(binary("divide", intLiteral("tensor<3xui64>", {kAllOnes, 7, 9}),
+                    intLiteral("tensor<3xui64>", {2, 0, 2}))) ==
+        std::vector<int64_t>{kI64Max, kAllOnes, 4}); // unsigned: (2^64 - 1) / 2
+  CHECK(ints(binary("divide", intLiteral("tensor<2xi16>", {-32768, 5}),
+                    intLiteral("tensor<2xi16>", {-1, 0}))) == std::vector<int64_t>{-32768, -1});
+  CHECK(ints(binary("remainder", intLiteral("tensor<2xi16>", {-7, -32768}),
+                    intLiteral("tensor<2xi16>", {2, -1}))) == std::vector<int64_t>{-1, 0});
+  CHECK(ints(binary("maximum", intLiteral("tensor<2xui64>", {kAllOnes, 1}),
+                    intLiteral("tensor<2xui64>", {1, 2}))) == std::vector<int64_t>{kAllOnes, 2});
+  auto cmp = [](const Literal &a, const Literal &b) {
+    return ints(evalOne(opGraph("compare", {printType(a.type()), printType(b.type())},
+                                R"(, "comparison_direction": "GT")"),
+                        {a, b}));
+  };
+  CHECK(cmp(intLiteral("tensor<2xui64>", {kAllOnes, 1}), intLiteral("tensor<2xui64>", {1, 1})) ==
+        std::vector<int64_t>{1, 0});
+  CHECK(cmp(intLiteral("tensor<2xui16>", {65535, 1}), intLiteral("tensor<2xui16>", {1, 1})) ==
+        std::vector<int64_t>{1, 0});
+  CHECK(cmp(intLiteral("tensor<2xi16>", {-1, 1}), intLiteral("tensor<2xi16>", {1, 1})) ==
+        std::vector<int64_t>{0, 0});
+  CHECK(ints(convert(literal("tensor<4xf64>", {-5, 1e30, 2.9, kNaN}), "tensor<4xui64>")) ==
+        std::vector<int64_t>{0, kAllOnes, 2, 0});
+  CHECK(ints(convert(literal("tensor<3xf32>", {40000, -40000, -2.5}), "tensor<3xi16>")) ==
+        std::vector<int64_t>{32767, -32768, -2});
+  CHECK(floats(convert(intLiteral("tensor<1xui64>", {kAllOnes}), "tensor<1xf64>")) ==
+        std::vector<double>{18446744073709551616.0});
+  CHECK(ints(convert(intLiteral("tensor<2xi16>", {-1, 300}), "tensor<2xui16>")) ==
+        std::vector<int64_t>{65535, 300});
+  CHECK(ints(convert(intLiteral("tensor<1xi8>", {-1}), "tensor<1xui64>")) ==
+        std::vector<int64_t>{kAllOnes});
+}

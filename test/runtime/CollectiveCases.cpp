@@ -138,13 +138,22 @@ std::vector<unsigned char> encode(ElementType type, int64_t v) {
   case SHARDGEN_UI32:
     put(static_cast<uint32_t>(v));
     break;
+  case SHARDGEN_I16:
+    put(static_cast<int16_t>(v));
+    break;
+  case SHARDGEN_UI16:
+    put(static_cast<uint16_t>(v));
+    break;
+  case SHARDGEN_UI64:
+    put(static_cast<uint64_t>(v));
+    break;
   }
   return bytes;
 }
 
 const char *typeName(ElementType type) {
-  static const char *const names[] = {"f32", "f64", "f16", "bf16", "i1",
-                                      "i8",  "i32", "i64", "ui8",  "ui32"};
+  static const char *const names[] = {"f32", "f64", "f16",  "bf16", "i1",   "i8",  "i32",
+                                      "i64", "ui8", "ui32", "i16",  "ui16", "ui64"};
   return names[type];
 }
 
@@ -329,7 +338,7 @@ std::vector<std::string> checkAllReduceEveryTypeAndReducer(const Launcher &launc
                                                            const DeviceMesh &mesh,
                                                            const std::vector<int32_t> &axes) {
   return runOnDevices(launch, mesh, [&](const DeviceContext &device, Failures &failures) {
-    for (int type = SHARDGEN_F32; type <= SHARDGEN_UI32; ++type)
+    for (int type = SHARDGEN_F32; type <= SHARDGEN_UI64; ++type)
       for (int reducer = 0; reducer <= static_cast<int>(Reducer::Or); ++reducer) {
         auto elementType = static_cast<ElementType>(type);
         auto reduction = static_cast<Reducer>(reducer);

@@ -32,7 +32,10 @@ typedef enum shardgen_element_type {
   SHARDGEN_I32 = 6,
   SHARDGEN_I64 = 7,
   SHARDGEN_UI8 = 8,
-  SHARDGEN_UI32 = 9
+  SHARDGEN_UI32 = 9,
+  SHARDGEN_I16 = 10,
+  SHARDGEN_UI16 = 11,
+  SHARDGEN_UI64 = 12
 } shardgen_element_type;
 
 typedef struct shardgen_buffer {

@@ -44,6 +44,9 @@ struct I32 : Plain<int32_t> {};
 struct I64 : Plain<int64_t> {};
 struct UI8 : Plain<uint8_t> {};
 struct UI32 : Plain<uint32_t> {};
+struct I16 : Plain<int16_t> {};
+struct UI16 : Plain<uint16_t> {};
+struct UI64 : Plain<uint64_t> {};
 
 #undef SHARDGEN_ELEMENT_INLINE
 

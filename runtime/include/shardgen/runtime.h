@@ -25,6 +25,7 @@ inline constexpr int64_t elementBytes(ElementType type) {
   switch (type) {
   case SHARDGEN_F64:
   case SHARDGEN_I64:
+  case SHARDGEN_UI64:
     return 8;
   case SHARDGEN_F32:
   case SHARDGEN_I32:
@@ -32,6 +33,8 @@ inline constexpr int64_t elementBytes(ElementType type) {
     return 4;
   case SHARDGEN_F16:
   case SHARDGEN_BF16:
+  case SHARDGEN_I16:
+  case SHARDGEN_UI16:
     return 2;
   case SHARDGEN_I1:
   case SHARDGEN_I8:

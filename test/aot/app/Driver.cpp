@@ -105,6 +105,12 @@ Dtype dtypeOf(shardgen_element_type type) {
     return {"|u1", 1};
   case SHARDGEN_UI32:
     return {"<u4", 4};
+  case SHARDGEN_I16:
+    return {"<i2", 2};
+  case SHARDGEN_UI16:
+    return {"<u2", 2};
+  case SHARDGEN_UI64:
+    return {"<u8", 8};
   }
   return {"", 0};
 }
