@@ -10,6 +10,7 @@
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 #include "compiler/ir/NestingLimit.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
@@ -186,6 +187,18 @@ std::string enumWord(const Attribute &attr, const std::string &prefix) {
   failAt(attr.loc, "expected " + prefix + " (a keyword such as GT)");
 }
 
+/// The enumerator `parse` makes of the required attribute `key` (see
+/// enumWord); `expected` says which words there are.
+template <typename Parse>
+auto enumAttribute(AttrTaker &attrs, const std::string &key, const std::string &prefix, Parse parse,
+                   const std::string &expected) {
+  const Attribute &attr = attrs.require(key);
+  auto parsed = parse(enumWord(attr, prefix));
+  if (!parsed)
+    failAt(attr.loc, "unknown " + expected);
+  return *parsed;
+}
+
 struct Names {
   std::unordered_map<std::string, ValueId> ssa; // MLIR name -> value
 };
@@ -271,13 +284,22 @@ private:
   void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
-  void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
-                      Names &names, std::vector<std::string> &callStack);
-  // readAttributes's larger cases.
+  /// The op's attributes by its row's syntax (Ops.def's Mlir column).
+  void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
+                      std::vector<std::string> &callStack);
+  // The readers of the syntaxes the rows name: read<Syntax>.
   struct OpAttributes;
+  using SyntaxReader = void (Importer::*)(OpAttributes &);
+  void readSameTypes(OpAttributes &a) { readKeywordFields(a); }
+  void readFunctionType(OpAttributes &a) { readKeywordFields(a); }
+  /// The fields of the op's attribute schema, each by its pretty keyword
+  /// or its generic property name (integers and integer lists).
+  void readKeywordFields(OpAttributes &a);
   void readConstant(OpAttributes &a);
+  void readCompare(OpAttributes &a);
   void readDotGeneral(OpAttributes &a);
-  void readReduce(OpAttributes &a, std::vector<std::string> &callStack);
+  void readReduce(OpAttributes &a);
+  void readSlice(OpAttributes &a);
   /// The op's region `block` into `body` (isolated from above): its
   /// arguments (named by `argNames` when given), its ops, and the values
   /// its `terminator` returns.
@@ -288,11 +310,20 @@ private:
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
   void readCustomCall(OpAttributes &a);
+  void readShardingConstraint(OpAttributes &a);
+  void readPropagationBarrier(OpAttributes &a);
+  void readShardingGroup(OpAttributes &a);
+  /// Operands and types are all it has.
+  void readOptimizationBarrier(OpAttributes &) {}
+  void readManualComputation(OpAttributes &a);
+  void readAllReduce(OpAttributes &a);
+  void readAllGather(OpAttributes &a);
+  void readReduceScatter(OpAttributes &a);
   void readAllToAll(OpAttributes &a);
-  void readShapeAttributes(OpAttributes &a);
-  void readShardingOp(OpAttributes &a);
-  void readCollective(OpAttributes &a);
-  void readManualComputation(OpAttributes &a, std::vector<std::string> &callStack);
+  void readCollectivePermute(OpAttributes &a);
+  void readAxisIndex(OpAttributes &a);
+  /// An op without an MLIR form: kindOf never names it.
+  void readNoSyntax(OpAttributes &a);
   /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
   struct ManualBodyHints {
     const Attribute *argNames, *argShardings, *argMetadata, *bodyMetadata;
@@ -682,7 +713,7 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     if (!ir.shardings[0])
       failAt(op.loc, "custom_call @Sharding needs mhlo.sharding");
   } else {
-    readAttributes(op, attrs, ir, state, names, callStack);
+    readAttributes(op, attrs, ir, callStack);
   }
   if (ir.kind == OpKind::ShardingConstraint && !ir.shardings[0])
     failAt(op.loc, "'" + op.name + "' needs a sharding");
@@ -991,6 +1022,7 @@ struct Importer::OpAttributes {
   AttrTaker &attrs;
   Op &ir;
   SourcePlaces &places;
+  std::vector<std::string> &callStack; // the functions being inlined
 
   /// The first of `keys` present (places noted at `jsonKey`); one must be.
   std::vector<int64_t> ints(std::initializer_list<const char *> keys, const char *jsonKey) {
@@ -1016,149 +1048,112 @@ struct Importer::OpAttributes {
   }
 };
 
-void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir, RegionState &state,
-                              Names &names, std::vector<std::string> &callStack) {
-  (void)names;
-  (void)state;
-  OpAttributes a{op, attrs, ir, places_};
+void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
+                              std::vector<std::string> &callStack) {
+  OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
       ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
-  switch (ir.kind) {
-  case OpKind::Constant:
-    return readConstant(a);
-  case OpKind::Compare: {
-    const Attribute &direction = attrs.require("comparison_direction");
-    auto parsed = parseComparisonDirection(enumWord(direction, "comparison_direction"));
-    if (!parsed)
-      failAt(direction.loc, "unknown comparison direction (expected EQ NE LT LE GT GE)");
-    ir.attrs = CompareAttrs{*parsed};
-    return;
-  }
-  case OpKind::DotGeneral:
-    return readDotGeneral(a);
-  case OpKind::Reduce:
-    return readReduce(a, callStack);
-  case OpKind::CustomCall:
-    return readCustomCall(a);
-  case OpKind::ManualComputation:
-    return readManualComputation(a, callStack);
-  default:
-    break;
-  }
-  if (isCollective(ir.kind))
-    return readCollective(a);
-  if (opCategory(ir.kind) == OpCategory::Sharding)
-    return readShardingOp(a);
-  readShapeAttributes(a); // elementwise ops, select, clamp, convert, reshape: none
+  static constexpr SyntaxReader kReaders[] = {
+#define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, ...)    \
+  SHARDGEN_READER Mlir,
+#include "compiler/ops/Ops.def"
+#undef SHARDGEN_READER
+  };
+  static_assert(std::size(kReaders) == kNumOpKinds);
+  (this->*kReaders[static_cast<size_t>(ir.kind)])(a);
 }
 
-void Importer::readShapeAttributes(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
-  switch (ir.kind) {
-  case OpKind::Iota:
-    ir.attrs = IotaAttrs{a.integer({"iota_dimension"}, "iota_dimension")};
-    break;
-  case OpKind::Transpose:
-    ir.attrs = TransposeAttrs{a.ints({"dims", "permutation"}, "permutation")};
-    break;
-  case OpKind::BroadcastInDim:
-    ir.attrs =
-        BroadcastInDimAttrs{a.ints({"dims", "broadcast_dimensions"}, "broadcast_dimensions")};
-    break;
-  case OpKind::Concatenate:
-    ir.attrs = ConcatenateAttrs{a.integer({"dim", "dimension"}, "dimension")};
-    break;
-  case OpKind::Slice: {
-    SliceAttrs slice;
-    slice.startIndices = a.ints({"start_indices"}, "start_indices");
-    slice.limitIndices = a.ints({"limit_indices"}, "limit_indices");
-    if (const Attribute *strides = attrs.take("strides")) {
-      slice.strides = integersOf(*strides, "strides");
-      // The pretty form `[0:4]` leaves strides of 1 unsaid.
-      slice.stridesGiven = op.generic || strides->body == "given";
-    } else {
-      slice.strides.assign(slice.startIndices.size(), 1);
-    }
-    ir.attrs = slice;
-    break;
+void Importer::readKeywordFields(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  Attributes read = emptyAttributes(ir.kind);
+  void *fields = attributeStruct(read);
+  for (const AttrField &field : attributeSchema(ir.kind)) {
+    SHARDGEN_CHECK(!field.keyword.empty() && !field.mlir.empty() &&
+                       (field.kind == AttrKind::Int || field.kind == AttrKind::Ints),
+                   "'" + op.name + "': a keyword syntax reads integer fields with keywords only");
+    const std::string keyword(field.keyword), property(field.mlir), json(field.json);
+    if (field.kind == AttrKind::Int)
+      field.in<int64_t>(fields) = a.integer({keyword.c_str(), property.c_str()}, json.c_str());
+    else
+      field.in<std::vector<int64_t>>(fields) =
+          a.ints({keyword.c_str(), property.c_str()}, json.c_str());
   }
-  case OpKind::Pad:
-    ir.attrs = PadAttrs{a.ints({"low", "edge_padding_low"}, "edge_padding_low"),
-                        a.ints({"high", "edge_padding_high"}, "edge_padding_high"),
-                        a.ints({"interior", "interior_padding"}, "interior_padding")};
-    break;
-  case OpKind::Reverse:
-    ir.attrs = ReverseAttrs{a.ints({"dims", "dimensions"}, "dimensions")};
-    break;
-  default:
-    break;
-  }
+  ir.attrs = std::move(read);
 }
 
-void Importer::readShardingOp(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
-  switch (ir.kind) {
-  case OpKind::ShardingConstraint: {
-    const Attribute &attr = attrs.require("sharding");
-    ir.shardings[0] = sharding(attr, "the constraint");
-    places_.add(ir.pointer + "/sharding", attr.loc);
-    break;
-  }
-  case OpKind::PropagationBarrier: {
-    const Attribute &attr = attrs.require("allowed_direction");
-    auto parsed = parseBarrierDirection(enumWord(attr, "propagation_direction"));
-    if (!parsed)
-      failAt(attr.loc, "unknown direction (expected NONE FORWARD BACKWARD BOTH)");
-    ir.attrs = PropagationBarrierAttrs{*parsed};
-    break;
-  }
-  case OpKind::ShardingGroup:
-    ir.attrs = ShardingGroupAttrs{a.integer({"group_id"}, "group_id")};
-    break;
-  default:
-    break;
-  }
+void Importer::readCompare(OpAttributes &a) {
+  a.ir.attrs = CompareAttrs{enumAttribute(a.attrs, "comparison_direction", "comparison_direction",
+                                          parseComparisonDirection,
+                                          "comparison direction (expected EQ NE LT LE GT GE)")};
 }
 
-void Importer::readCollective(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
-  switch (ir.kind) {
-  case OpKind::AllReduce: {
-    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    ir.attrs = AllReduceAttrs{axes, reducerOf(op, a.singleRegion())};
-    break;
+void Importer::readSlice(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  SliceAttrs slice;
+  slice.startIndices = a.ints({"start_indices"}, "start_indices");
+  slice.limitIndices = a.ints({"limit_indices"}, "limit_indices");
+  if (const Attribute *strides = attrs.take("strides")) {
+    slice.strides = integersOf(*strides, "strides");
+    // The pretty form `[0:4]` leaves strides of 1 unsaid.
+    slice.stridesGiven = op.generic || strides->body == "given";
+  } else {
+    slice.strides.assign(slice.startIndices.size(), 1);
   }
-  case OpKind::AllGather: {
-    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    ir.attrs = AllGatherAttrs{axes, a.integer({"all_gather_dim"}, "dimension")};
-    break;
-  }
-  case OpKind::ReduceScatter: {
-    std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
-    ReduceScatterAttrs scatter;
-    scatter.axes = axes;
-    scatter.dimension = a.integer({"scatter_dimension"}, "dimension");
-    scatter.reducer = reducerOf(op, a.singleRegion());
-    ir.attrs = scatter;
-    break;
-  }
-  case OpKind::AllToAll:
-    readAllToAll(a);
-    break;
-  case OpKind::CollectivePermute:
-    collectiveAxes(op, attrs, ir);
-    break;
-  case OpKind::AxisIndex:
-    ir.attrs = AxisIndexAttrs{stringOf(attrs.require("axis"), "axis")};
-    break;
-  default:
-    break;
-  }
+  ir.attrs = slice;
+}
+
+void Importer::readShardingConstraint(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  const Attribute &attr = attrs.require("sharding");
+  ir.shardings[0] = sharding(attr, "the constraint");
+  places_.add(ir.pointer + "/sharding", attr.loc);
+}
+
+void Importer::readPropagationBarrier(OpAttributes &a) {
+  a.ir.attrs = PropagationBarrierAttrs{
+      enumAttribute(a.attrs, "allowed_direction", "propagation_direction", parseBarrierDirection,
+                    "direction (expected NONE FORWARD BACKWARD BOTH)")};
+}
+
+void Importer::readShardingGroup(OpAttributes &a) {
+  a.ir.attrs = ShardingGroupAttrs{a.integer({"group_id"}, "group_id")};
+}
+
+void Importer::readAllReduce(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+  ir.attrs = AllReduceAttrs{axes, reducerOf(op, a.singleRegion())};
+}
+
+void Importer::readAllGather(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
+  ir.attrs = AllGatherAttrs{axes, a.integer({"all_gather_dim"}, "dimension")};
+}
+
+void Importer::readReduceScatter(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  ReduceScatterAttrs scatter;
+  scatter.axes = collectiveAxes(op, attrs, ir);
+  scatter.dimension = a.integer({"scatter_dimension"}, "dimension");
+  scatter.reducer = reducerOf(op, a.singleRegion());
+  ir.attrs = scatter;
+}
+
+void Importer::readCollectivePermute(OpAttributes &a) { collectiveAxes(a.op, a.attrs, a.ir); }
+
+void Importer::readAxisIndex(OpAttributes &a) {
+  a.ir.attrs = AxisIndexAttrs{stringOf(a.attrs.require("axis"), "axis")};
+}
+
+void Importer::readNoSyntax(OpAttributes &a) {
+  internalError(__FILE__, __LINE__, "'" + a.op.name + "' has no MLIR form, yet was read as one");
 }
 
 void Importer::readConstant(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
+  auto &[op, attrs, ir, places, callStack] = a;
   const Attribute &value = attrs.require("value");
   if (value.kind != Kind::Dense)
     failAt(value.loc, "expected dense<...> for the constant's value");
@@ -1174,7 +1169,7 @@ void Importer::readConstant(OpAttributes &a) {
 }
 
 void Importer::readDotGeneral(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
+  auto &[op, attrs, ir, places, callStack] = a;
   DotGeneralAttrs dot;
   if (op.name == "stablehlo.dot") {
     // lhs [.., k] x rhs [k, ..]: contracts lhs's last dim with rhs's first.
@@ -1203,8 +1198,8 @@ void Importer::readDotGeneral(OpAttributes &a) {
   ir.attrs = dot;
 }
 
-void Importer::readReduce(OpAttributes &a, std::vector<std::string> &callStack) {
-  auto &[op, attrs, ir, places] = a;
+void Importer::readReduce(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
   ReduceAttrs reduce;
   reduce.dimensions = a.ints({"dimensions"}, "dimensions");
   const Attribute *argNames = attrs.take("shardgen.arg_names");
@@ -1277,7 +1272,7 @@ void Importer::compactBody(Op &ir, const Attribute &applies, OpKind kind, Region
 }
 
 void Importer::readCustomCall(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
+  auto &[op, attrs, ir, places, callStack] = a;
   CustomCallAttrs call;
   call.callTargetName = stringOf(attrs.require("call_target_name"), "call_target_name");
   if (const Attribute *rule = attrs.take("sdy.sharding_rule")) {
@@ -1303,7 +1298,7 @@ void Importer::readCustomCall(OpAttributes &a) {
 }
 
 void Importer::readAllToAll(OpAttributes &a) {
-  auto &[op, attrs, ir, places] = a;
+  auto &[op, attrs, ir, places, callStack] = a;
   std::vector<std::string> axes = collectiveAxes(op, attrs, ir);
   AllToAllAttrs toAll;
   toAll.axes = axes;
@@ -1320,8 +1315,8 @@ void Importer::readAllToAll(OpAttributes &a) {
   ir.attrs = toAll;
 }
 
-void Importer::readManualComputation(OpAttributes &a, std::vector<std::string> &callStack) {
-  auto &[op, attrs, ir, places] = a;
+void Importer::readManualComputation(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
   ManualComputationAttrs manual;
   const Attribute &in = attrs.require("in_shardings"), &out = attrs.require("out_shardings");
   manual.inShardings = shardingList(in, "in_shardings");

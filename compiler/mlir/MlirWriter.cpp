@@ -11,6 +11,7 @@
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
 #include "compiler/mlir/SdyAttributes.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen::mlir {
 
@@ -49,14 +50,20 @@ std::string join(const std::vector<std::string> &items, const char *separator = 
   return out;
 }
 
-/// ` {a = 1, b = 2}` from "name = value" entries, sorted by name as MLIR's
-/// dictionaries are (and print); empty without entries.
+/// "name = value" entries (or a unit "name") sorted by name, as MLIR's
+/// dictionaries are (and print).
+void sortByName(std::vector<std::string> &entries) {
+  auto name = [](const std::string &entry) { return entry.substr(0, entry.find(" = ")); };
+  std::stable_sort(entries.begin(), entries.end(),
+                   [&](const std::string &a, const std::string &b) { return name(a) < name(b); });
+}
+
+/// ` {a = 1, b = 2}` from "name = value" entries, sorted by name; empty
+/// without entries.
 std::string attrDictionary(std::vector<std::string> attrs) {
   if (attrs.empty())
     return "";
-  auto name = [](const std::string &attr) { return attr.substr(0, attr.find(" = ")); };
-  std::stable_sort(attrs.begin(), attrs.end(),
-                   [&](const std::string &a, const std::string &b) { return name(a) < name(b); });
+  sortByName(attrs);
   return " {" + join(attrs) + "}";
 }
 
@@ -148,15 +155,67 @@ private:
   };
   /// sdy.sharding (all results) or shardgen.result_shardings (some).
   void resultShardingAttrs(const Op &op, OpParts &parts);
-  void computeOpText(const Op &op, OpText &text, OpParts &parts, int indent);
-  void shapeOpText(const Op &op, OpText &text, OpParts &parts);
-  void shardingOpText(const Op &op, OpText &text, OpParts &parts);
-  void writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// The op in the generic form, or as `text.pretty`.
+  void emit(const Op &op, const OpText &text, const OpParts &parts, int indent);
+  void writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent);
+
+  // The writers of the syntaxes the rows name (Ops.def's Mlir column):
+  // write<Syntax> writes the op, given what writeOp prepared.
+  using SyntaxWriter = void (Writer::*)(const Op &, OpText &, OpParts &, int indent);
+  void writeSameTypes(const Op &op, OpText &text, OpParts &parts, int indent) {
+    writeKeywordForm(op, text, parts, indent, text.types);
+  }
+  void writeFunctionType(const Op &op, OpText &text, OpParts &parts, int indent) {
+    writeKeywordForm(op, text, parts, indent, " : " + functionType(op.operands, op.results));
+  }
+  /// `name %a, %b, key = value, ... {attrs}` and `types`: the attribute
+  /// schema's fields by their pretty keywords (integers and integer lists).
+  void writeKeywordForm(const Op &op, OpText &text, OpParts &parts, int indent,
+                        const std::string &types);
+  void writeConstant(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeCompare(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeDotGeneral(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeReduce(const Op &op, OpText &text, OpParts &parts, int indent);
   /// A reduce whose body is no simple reducer: its region, in JAX's form
   /// (`reducer(%a: t, %c: t) (%b: u, %d: u) { ... }`) or the generic one.
   void writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent);
-  void writeGeneric(const Op &op, const std::string &lhs, const OpParts &parts, int indent);
-  void collectiveParts(const Op &op, OpParts &parts, int indent);
+  void writeSlice(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeCustomCall(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeShardingConstraint(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writePropagationBarrier(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeShardingGroup(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeOptimizationBarrier(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeAllReduce(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeAllGather(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeReduceScatter(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeAllToAll(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// An op without an MLIR form: a graph holding one is refused first.
+  void writeNoSyntax(const Op &op, OpText &text, OpParts &parts, int indent);
+
+  // What the collectives share: the mesh of their manual computation, a
+  // fresh channel, replica_groups (and shardgen.axes when they do not
+  // name the axes).
+  const Mesh &collectiveMesh() const;
+  void channelProp(OpParts &parts) {
+    parts.props.push_back("channel_handle = #stablehlo.channel_handle<handle = " +
+                          std::to_string(++channel_) + ", type = 1>");
+  }
+  void groupsProp(const std::vector<std::string> &axes, OpParts &parts) const;
+  /// A fresh channel, the groups of `axes` and use_global_device_ids.
+  void groupCollectiveProps(const std::vector<std::string> &axes, OpParts &parts) {
+    channelProp(parts);
+    groupsProp(axes, parts);
+    parts.props.push_back("use_global_device_ids");
+  }
+  /// In the generic form, the only one collectives have: properties sorted
+  /// by name, as MLIR prints them.
+  void writeCollective(const Op &op, OpText &text, OpParts &parts, int indent) {
+    sortByName(parts.props);
+    writeGeneric(op, text.lhs, parts, indent);
+  }
 
   const Graph &graph_;
   bool generic_;
@@ -262,74 +321,90 @@ void Writer::writeGeneric(const Op &op, const std::string &lhs, const OpParts &p
   line(indent, text);
 }
 
-void Writer::collectiveParts(const Op &op, OpParts &parts, int indent) {
+const Mesh &Writer::collectiveMesh() const {
   SHARDGEN_CHECK(!manualStack_.empty(), "a collective outside a manual computation");
   const auto &manual = manualStack_.back()->attr<ManualComputationAttrs>();
   std::string meshName = !manual.inShardings.empty() ? manual.inShardings[0].meshName
                                                      : manual.outShardings.at(0).meshName;
-  const Mesh &mesh = *graph_.findMesh(meshName);
-  ElementType element = graph_.type(op.operands.at(0)).elementType;
-  auto groupsProp = [&](const std::vector<std::string> &axes) {
-    DeviceGroups groups = replicaGroups(mesh, axes);
-    std::string text = "replica_groups = dense<[";
-    for (size_t g = 0; g < groups.size(); ++g)
-      text += (g ? ", " : "") + intList(groups[g]);
-    text += "]> : tensor<" + std::to_string(groups.size()) + "x" +
-            std::to_string(groups.empty() ? 0 : groups[0].size()) + "xi64>";
-    parts.props.push_back(text);
-    if (axesOfGroups(mesh, groups) != std::optional<std::vector<std::string>>(axes))
-      parts.attrs.push_back("shardgen.axes = " + stringList(axes));
-  };
-  std::string channel =
-      "channel_handle = #stablehlo.channel_handle<handle = " + std::to_string(++channel_) +
-      ", type = 1>";
-  parts.props.push_back(channel);
-  std::visit(
-      [&](const auto &a) {
-        using T = std::decay_t<decltype(a)>;
-        if constexpr (std::is_same_v<T, AllReduceAttrs>) {
-          parts.name = "stablehlo.all_reduce";
-          groupsProp(a.axes);
-          parts.props.push_back("use_global_device_ids");
-          parts.regions.push_back(reducerRegion(a.reducer, element, indent));
-        } else if constexpr (std::is_same_v<T, AllGatherAttrs>) {
-          parts.name = "stablehlo.all_gather";
-          parts.props.insert(parts.props.begin(),
-                             "all_gather_dim = " + std::to_string(a.dimension) + " : i64");
-          groupsProp(a.axes);
-          parts.props.push_back("use_global_device_ids");
-        } else if constexpr (std::is_same_v<T, ReduceScatterAttrs>) {
-          parts.name = "stablehlo.reduce_scatter";
-          groupsProp(a.axes);
-          parts.props.push_back("scatter_dimension = " + std::to_string(a.dimension) + " : i64");
-          parts.props.push_back("use_global_device_ids");
-          parts.regions.push_back(reducerRegion(a.reducer, element, indent));
-        } else if constexpr (std::is_same_v<T, AllToAllAttrs>) {
-          parts.name = "stablehlo.all_to_all";
-          parts.props.push_back("concat_dimension = " + std::to_string(a.concatDimension) +
-                                " : i64");
-          groupsProp(a.axes);
-          int64_t count = 1;
-          for (const auto &axis : a.axes)
-            count *= mesh.axisSize(axis);
-          parts.props.push_back("split_count = " + std::to_string(count) + " : i64");
-          parts.props.push_back("split_dimension = " + std::to_string(a.splitDimension) + " : i64");
-        } else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>) {
-          parts.name = "stablehlo.collective_permute";
-          DevicePairs pairs = permutePairs(mesh, a.axes, a.shift);
-          std::vector<std::string> rows;
-          for (const auto &[s, t] : pairs)
-            rows.push_back(intList({s, t}));
-          parts.props.push_back("source_target_pairs = dense<[" + join(rows) + "]> : tensor<" +
-                                std::to_string(pairs.size()) + "x2xi64>");
-          auto derived = axesOfPairs(mesh, pairs);
-          if (!derived || derived->first != a.axes || derived->second != a.shift) {
-            parts.attrs.push_back("shardgen.axes = " + stringList(a.axes));
-            parts.attrs.push_back("shardgen.shift = " + std::to_string(a.shift) + " : i64");
-          }
-        }
-      },
-      op.attrs.get());
+  return *graph_.findMesh(meshName);
+}
+
+void Writer::groupsProp(const std::vector<std::string> &axes, OpParts &parts) const {
+  const Mesh &mesh = collectiveMesh();
+  DeviceGroups groups = replicaGroups(mesh, axes);
+  std::string text = "replica_groups = dense<[";
+  for (size_t g = 0; g < groups.size(); ++g)
+    text += (g ? ", " : "") + intList(groups[g]);
+  text += "]> : tensor<" + std::to_string(groups.size()) + "x" +
+          std::to_string(groups.empty() ? 0 : groups[0].size()) + "xi64>";
+  parts.props.push_back(text);
+  if (axesOfGroups(mesh, groups) != std::optional<std::vector<std::string>>(axes))
+    parts.attrs.push_back("shardgen.axes = " + stringList(axes));
+}
+
+void Writer::writeAllReduce(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &a = op.attr<AllReduceAttrs>();
+  groupCollectiveProps(a.axes, parts);
+  parts.regions.push_back(
+      reducerRegion(a.reducer, graph_.type(op.operands.at(0)).elementType, indent));
+  writeCollective(op, text, parts, indent);
+}
+
+void Writer::writeAllGather(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &a = op.attr<AllGatherAttrs>();
+  groupCollectiveProps(a.axes, parts);
+  parts.props.push_back("all_gather_dim = " + std::to_string(a.dimension) + " : i64");
+  writeCollective(op, text, parts, indent);
+}
+
+void Writer::writeReduceScatter(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &a = op.attr<ReduceScatterAttrs>();
+  groupCollectiveProps(a.axes, parts);
+  parts.props.push_back("scatter_dimension = " + std::to_string(a.dimension) + " : i64");
+  parts.regions.push_back(
+      reducerRegion(a.reducer, graph_.type(op.operands.at(0)).elementType, indent));
+  writeCollective(op, text, parts, indent);
+}
+
+void Writer::writeAllToAll(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &a = op.attr<AllToAllAttrs>();
+  channelProp(parts);
+  parts.props.push_back("concat_dimension = " + std::to_string(a.concatDimension) + " : i64");
+  groupsProp(a.axes, parts);
+  int64_t count = 1;
+  for (const auto &axis : a.axes)
+    count *= collectiveMesh().axisSize(axis);
+  parts.props.push_back("split_count = " + std::to_string(count) + " : i64");
+  parts.props.push_back("split_dimension = " + std::to_string(a.splitDimension) + " : i64");
+  writeCollective(op, text, parts, indent);
+}
+
+void Writer::writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &a = op.attr<CollectivePermuteAttrs>();
+  const Mesh &mesh = collectiveMesh();
+  channelProp(parts);
+  DevicePairs pairs = permutePairs(mesh, a.axes, a.shift);
+  std::vector<std::string> rows;
+  for (const auto &[s, t] : pairs)
+    rows.push_back(intList({s, t}));
+  parts.props.push_back("source_target_pairs = dense<[" + join(rows) + "]> : tensor<" +
+                        std::to_string(pairs.size()) + "x2xi64>");
+  auto derived = axesOfPairs(mesh, pairs);
+  if (!derived || derived->first != a.axes || derived->second != a.shift) {
+    parts.attrs.push_back("shardgen.axes = " + stringList(a.axes));
+    parts.attrs.push_back("shardgen.shift = " + std::to_string(a.shift) + " : i64");
+  }
+  writeCollective(op, text, parts, indent);
+}
+
+void Writer::writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent) {
+  parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
+  writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeNoSyntax(const Op &op, OpText &, OpParts &, int) {
+  internalError(__FILE__, __LINE__,
+                "'" + std::string(op.name()) + "' has no MLIR form, yet reached the writer");
 }
 
 void Writer::writeOp(const Op &op, int indent) {
@@ -343,7 +418,7 @@ void Writer::writeOp(const Op &op, int indent) {
   if (Metadata metadata = metadataWithOrigin(op); !metadata.empty())
     parts.attrs.push_back("shardgen.metadata = " + metadataText(metadata));
 
-  text.name = "stablehlo." + std::string(op.name());
+  text.name = mlirOpName(op.kind);
   text.attrDict = attrDictionary(parts.attrs);
   bool sameTypes =
       !op.results.empty() && std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId v) {
@@ -354,63 +429,50 @@ void Writer::writeOp(const Op &op, int indent) {
                                                    : " : " + functionType(op.operands, op.results);
   parts.name = text.name;
 
-  switch (op.kind) {
-  case OpKind::Reduce:
-    if (!op.attr<ReduceAttrs>().reducer)
-      return writeReduceBody(op, text, parts, indent);
-    computeOpText(op, text, parts, indent);
-    break;
-  case OpKind::Constant:
-  case OpKind::Iota:
-  case OpKind::Compare:
-  case OpKind::DotGeneral:
-  case OpKind::CustomCall:
-    computeOpText(op, text, parts, indent);
-    break;
-  case OpKind::Transpose:
-  case OpKind::BroadcastInDim:
-  case OpKind::Reverse:
-  case OpKind::Concatenate:
-  case OpKind::Slice:
-  case OpKind::Pad:
-    shapeOpText(op, text, parts);
-    break;
-  case OpKind::ShardingConstraint:
-  case OpKind::PropagationBarrier:
-  case OpKind::ShardingGroup:
-    shardingOpText(op, text, parts);
-    break;
-  case OpKind::ManualComputation:
-    return writeManualComputation(op, text, parts, indent);
-  case OpKind::OptimizationBarrier: { // `{attrs} %a, %b : ta, tb`, as StableHLO prints it
-    std::vector<std::string> types;
-    for (ValueId operand : op.operands)
-      types.push_back(type(operand));
-    text.pretty = text.name + text.attrDict + " " + operands(op.operands) + " : " + join(types);
-    break;
-  }
-  case OpKind::AllReduce:
-  case OpKind::AllGather:
-  case OpKind::ReduceScatter:
-  case OpKind::AllToAll:
-  case OpKind::CollectivePermute:
-    collectiveParts(op, parts, indent);
-    return writeGeneric(op, text.lhs, parts, indent);
-  case OpKind::AxisIndex:
-    parts.name = "shardgen.axis_index";
-    parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
-    return writeGeneric(op, text.lhs, parts, indent);
-  default: // elementwise, select, clamp, convert, reshape
-    text.pretty = text.name + " " + operands(op.operands) + text.attrDict +
-                  (op.kind == OpKind::Reshape || op.kind == OpKind::Convert
-                       ? " : " + functionType(op.operands, op.results)
-                       : text.types);
-    break;
-  }
+  static constexpr SyntaxWriter kWriters[] = {
+#define SHARDGEN_WRITER(dialect, syntax) &Writer::write##syntax
+#define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, ...)    \
+  SHARDGEN_WRITER Mlir,
+#include "compiler/ops/Ops.def"
+#undef SHARDGEN_WRITER
+  };
+  static_assert(std::size(kWriters) == kNumOpKinds);
+  (this->*kWriters[static_cast<size_t>(op.kind)])(op, text, parts, indent);
+}
+
+void Writer::emit(const Op &op, const OpText &text, const OpParts &parts, int indent) {
   if (generic_)
     writeGeneric(op, text.lhs, parts, indent);
   else
     line(indent, text.lhs + text.pretty);
+}
+
+void Writer::writeKeywordForm(const Op &op, OpText &text, OpParts &parts, int indent,
+                              const std::string &types) {
+  std::vector<std::string> pieces, props;
+  if (!op.operands.empty())
+    pieces.push_back(operands(op.operands));
+  const void *fields = attributeStruct(op.attrs.get());
+  for (const AttrField &field : attributeSchema(op.kind)) {
+    SHARDGEN_CHECK(!field.keyword.empty() && !field.mlir.empty() &&
+                       (field.kind == AttrKind::Int || field.kind == AttrKind::Ints),
+                   "'" + text.name +
+                       "': a keyword syntax writes integer fields with keywords only");
+    const std::string keyword(field.keyword), property(field.mlir);
+    if (field.kind == AttrKind::Int) {
+      const std::string value = std::to_string(field.in<int64_t>(fields));
+      pieces.push_back(keyword + " = " + value);
+      props.push_back(property + " = " + value + " : i64");
+    } else {
+      const auto &values = field.in<std::vector<int64_t>>(fields);
+      pieces.push_back(keyword + " = " + intList(values));
+      props.push_back(property + " = " + denseArray(values));
+    }
+  }
+  sortByName(props); // as MLIR prints properties
+  parts.props.insert(parts.props.end(), props.begin(), props.end());
+  text.pretty = text.name + " " + join(pieces) + text.attrDict + types;
+  emit(op, text, parts, indent);
 }
 
 void Writer::resultShardingAttrs(const Op &op, OpParts &parts) {
@@ -437,177 +499,132 @@ void Writer::resultShardingAttrs(const Op &op, OpParts &parts) {
   }
 }
 
-void Writer::computeOpText(const Op &op, OpText &text, OpParts &parts, int indent) {
-  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
-  switch (op.kind) {
-  case OpKind::Constant: {
-    const auto &c = op.attr<ConstantAttrs>();
-    std::string value = "dense<" + printDenseBody(c) + "> : " + type(op.results[0]);
-    parts.props.push_back("value = " + value);
-    pretty = name + attrDict + " " + value;
-    break;
-  }
-  case OpKind::Iota: {
-    int64_t dim = op.attr<IotaAttrs>().iotaDimension;
-    parts.props.push_back("iota_dimension = " + std::to_string(dim) + " : i64");
-    pretty = name + " dim = " + std::to_string(dim) + attrDict + shortTypes;
-    break;
-  }
-  case OpKind::Compare: {
-    auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
-    ElementType element = graph_.type(op.operands.at(0)).elementType;
-    std::string compareType = isFloat(element)           ? "FLOAT"
-                              : isSignedInteger(element) ? "SIGNED"
-                                                         : "UNSIGNED";
-    parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
-    parts.props.push_back("comparison_direction = #stablehlo<comparison_direction " +
-                          std::string(direction) + ">");
-    pretty = name + "  " + std::string(direction) + ", " + operands(op.operands) + ",  " +
-             compareType + attrDict + " : " + functionType(op.operands, op.results);
-    break;
-  }
-  case OpKind::DotGeneral: {
-    const auto &d = op.attr<DotGeneralAttrs>();
-    std::vector<std::string> fields, pieces;
-    auto field = [&](const char *key, const std::vector<int64_t> &v) {
-      if (!v.empty())
-        fields.push_back(std::string(key) + " = " + intList(v));
-    };
-    field("lhs_batching_dimensions", d.lhsBatchingDimensions);
-    field("rhs_batching_dimensions", d.rhsBatchingDimensions);
-    field("lhs_contracting_dimensions", d.lhsContractingDimensions);
-    field("rhs_contracting_dimensions", d.rhsContractingDimensions);
-    parts.props.push_back("dot_dimension_numbers = #stablehlo.dot<" + join(fields) + ">");
-    pretty = name + " " + operands(op.operands);
-    if (!d.lhsBatchingDimensions.empty() || !d.rhsBatchingDimensions.empty())
-      pretty += ", batching_dims = " + intList(d.lhsBatchingDimensions) + " x " +
-                intList(d.rhsBatchingDimensions);
-    if (!d.lhsContractingDimensions.empty() || !d.rhsContractingDimensions.empty())
-      pretty += ", contracting_dims = " + intList(d.lhsContractingDimensions) + " x " +
-                intList(d.rhsContractingDimensions);
-    pretty += attrDict + " : " + functionType(op.operands, op.results);
-    break;
-  }
-  case OpKind::Reduce: {
-    const auto &r = op.attr<ReduceAttrs>();
-    parts.props.push_back("dimensions = " + denseArray(r.dimensions));
-    parts.regions.push_back(
-        reducerRegion(*r.reducer, graph_.type(op.operands[0]).elementType, indent));
-    pretty = name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] + ") applies " +
-             reducerOpName(*r.reducer) + " across dimensions = " + intList(r.dimensions) +
-             attrDict + " : " + functionType(op.operands, op.results);
-    break;
-  }
-  case OpKind::CustomCall: {
-    const auto &c = op.attr<CustomCallAttrs>();
-    parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
-    if (c.shardingRule && !shardingRule_) {
-      // A user's rule: Shardy prints it as such (`custom`).
-      parts.attrs.push_back("sdy.sharding_rule = #sdy.op_sharding_rule<" +
-                            printOpShardingRule(*c.shardingRule) + ", custom>");
-      attrDict = attrDictionary(parts.attrs);
-    }
-    pretty = name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) + ")" +
-             attrDict + " : " + functionType(op.operands, op.results);
-    break;
-  }
-  default:
-    break;
-  }
+void Writer::writeConstant(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &c = op.attr<ConstantAttrs>();
+  std::string value = "dense<" + printDenseBody(c) + "> : " + type(op.results[0]);
+  parts.props.push_back("value = " + value);
+  text.pretty = text.name + text.attrDict + " " + value;
+  emit(op, text, parts, indent);
 }
 
-void Writer::shapeOpText(const Op &op, OpText &text, OpParts &parts) {
-  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
-  switch (op.kind) {
-  case OpKind::Transpose:
-  case OpKind::BroadcastInDim:
-  case OpKind::Reverse: {
-    const std::vector<int64_t> &dims =
-        op.kind == OpKind::Transpose        ? op.attr<TransposeAttrs>().permutation
-        : op.kind == OpKind::BroadcastInDim ? op.attr<BroadcastInDimAttrs>().broadcastDimensions
-                                            : op.attr<ReverseAttrs>().dimensions;
-    const char *key = op.kind == OpKind::Transpose        ? "permutation"
-                      : op.kind == OpKind::BroadcastInDim ? "broadcast_dimensions"
-                                                          : "dimensions";
-    parts.props.push_back(std::string(key) + " = " + denseArray(dims));
-    pretty = name + " " + operands(op.operands) + ", dims = " + intList(dims) + attrDict +
-             (op.kind == OpKind::Reverse ? types : " : " + functionType(op.operands, op.results));
-    break;
-  }
-  case OpKind::Concatenate: {
-    int64_t dim = op.attr<ConcatenateAttrs>().dimension;
-    parts.props.push_back("dimension = " + std::to_string(dim) + " : i64");
-    pretty = name + " " + operands(op.operands) + ", dim = " + std::to_string(dim) + attrDict +
-             " : " + functionType(op.operands, op.results);
-    break;
-  }
-  case OpKind::Slice: {
-    const auto &s = op.attr<SliceAttrs>();
-    parts.props.push_back("start_indices = " + denseArray(s.startIndices));
-    parts.props.push_back("limit_indices = " + denseArray(s.limitIndices));
-    if (s.stridesGiven)
-      parts.props.push_back("strides = " + denseArray(s.strides));
-    std::vector<std::string> ranges;
-    for (size_t i = 0; i < s.startIndices.size(); ++i)
-      ranges.push_back(std::to_string(s.startIndices[i]) + ":" + std::to_string(s.limitIndices[i]) +
-                       (s.stridesGiven ? ":" + std::to_string(s.strides.at(i)) : ""));
-    pretty = name + " " + ssa_[op.operands[0]] + " [" + join(ranges) + "]" + attrDict + " : " +
-             functionType(op.operands, op.results);
-    break;
-  }
-  case OpKind::Pad: {
-    const auto &p = op.attr<PadAttrs>();
-    parts.props.push_back("edge_padding_high = " + denseArray(p.edgePaddingHigh));
-    parts.props.push_back("edge_padding_low = " + denseArray(p.edgePaddingLow));
-    parts.props.push_back("interior_padding = " + denseArray(p.interiorPadding));
-    pretty = name + " " + operands(op.operands) + ", low = " + intList(p.edgePaddingLow) +
-             ", high = " + intList(p.edgePaddingHigh) +
-             ", interior = " + intList(p.interiorPadding) + attrDict + " : " +
-             functionType(op.operands, op.results);
-    break;
-  }
-  default:
-    break;
-  }
+void Writer::writeCompare(const Op &op, OpText &text, OpParts &parts, int indent) {
+  auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
+  ElementType element = graph_.type(op.operands.at(0)).elementType;
+  std::string compareType = isFloat(element)           ? "FLOAT"
+                            : isSignedInteger(element) ? "SIGNED"
+                                                       : "UNSIGNED";
+  parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
+  parts.props.push_back("comparison_direction = #stablehlo<comparison_direction " +
+                        std::string(direction) + ">");
+  text.pretty = text.name + "  " + std::string(direction) + ", " + operands(op.operands) + ",  " +
+                compareType + text.attrDict + " : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
 }
 
-void Writer::shardingOpText(const Op &op, OpText &text, OpParts &parts) {
-  auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
-  switch (op.kind) {
-  case OpKind::ShardingConstraint: {
-    parts.name = "sdy.sharding_constraint";
-    const TensorSharding &s = *op.shardings.at(0);
-    parts.props.push_back("sharding = #sdy.sharding<" + shardingBody(s) + ">");
-    pretty =
-        parts.name + " " + operands(op.operands) + " " + printSharding(s) + attrDict + shortTypes;
-    break;
+void Writer::writeDotGeneral(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &d = op.attr<DotGeneralAttrs>();
+  std::vector<std::string> fields;
+  auto field = [&](const char *key, const std::vector<int64_t> &v) {
+    if (!v.empty())
+      fields.push_back(std::string(key) + " = " + intList(v));
+  };
+  field("lhs_batching_dimensions", d.lhsBatchingDimensions);
+  field("rhs_batching_dimensions", d.rhsBatchingDimensions);
+  field("lhs_contracting_dimensions", d.lhsContractingDimensions);
+  field("rhs_contracting_dimensions", d.rhsContractingDimensions);
+  parts.props.push_back("dot_dimension_numbers = #stablehlo.dot<" + join(fields) + ">");
+  std::string &pretty = text.pretty;
+  pretty = text.name + " " + operands(op.operands);
+  if (!d.lhsBatchingDimensions.empty() || !d.rhsBatchingDimensions.empty())
+    pretty += ", batching_dims = " + intList(d.lhsBatchingDimensions) + " x " +
+              intList(d.rhsBatchingDimensions);
+  if (!d.lhsContractingDimensions.empty() || !d.rhsContractingDimensions.empty())
+    pretty += ", contracting_dims = " + intList(d.lhsContractingDimensions) + " x " +
+              intList(d.rhsContractingDimensions);
+  pretty += text.attrDict + " : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeReduce(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &r = op.attr<ReduceAttrs>();
+  if (!r.reducer)
+    return writeReduceBody(op, text, parts, indent);
+  parts.props.push_back("dimensions = " + denseArray(r.dimensions));
+  parts.regions.push_back(
+      reducerRegion(*r.reducer, graph_.type(op.operands[0]).elementType, indent));
+  text.pretty = text.name + "(" + ssa_[op.operands[0]] + " init: " + ssa_[op.operands[1]] +
+                ") applies " + reducerOpName(*r.reducer) +
+                " across dimensions = " + intList(r.dimensions) + text.attrDict + " : " +
+                functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeSlice(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &s = op.attr<SliceAttrs>();
+  parts.props.push_back("start_indices = " + denseArray(s.startIndices));
+  parts.props.push_back("limit_indices = " + denseArray(s.limitIndices));
+  if (s.stridesGiven)
+    parts.props.push_back("strides = " + denseArray(s.strides));
+  std::vector<std::string> ranges;
+  for (size_t i = 0; i < s.startIndices.size(); ++i)
+    ranges.push_back(std::to_string(s.startIndices[i]) + ":" + std::to_string(s.limitIndices[i]) +
+                     (s.stridesGiven ? ":" + std::to_string(s.strides.at(i)) : ""));
+  text.pretty = text.name + " " + ssa_[op.operands[0]] + " [" + join(ranges) + "]" + text.attrDict +
+                " : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeCustomCall(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &c = op.attr<CustomCallAttrs>();
+  parts.props.push_back("call_target_name = " + quoteString(c.callTargetName));
+  if (c.shardingRule && !shardingRule_) {
+    // A user's rule: Shardy prints it as such (`custom`).
+    parts.attrs.push_back("sdy.sharding_rule = #sdy.op_sharding_rule<" +
+                          printOpShardingRule(*c.shardingRule) + ", custom>");
+    text.attrDict = attrDictionary(parts.attrs);
   }
-  case OpKind::PropagationBarrier: {
-    parts.name = "sdy.propagation_barrier";
-    auto direction = barrierDirectionName(op.attr<PropagationBarrierAttrs>().allowedDirection);
-    parts.props.push_back("allowed_direction = #sdy<propagation_direction " +
-                          std::string(direction) + ">");
-    pretty = parts.name + " " + operands(op.operands) +
-             " allowed_direction=" + std::string(direction) + attrDict + shortTypes;
-    break;
-  }
-  case OpKind::ShardingGroup: {
-    parts.name = "sdy.sharding_group";
-    int64_t id = op.attr<ShardingGroupAttrs>().groupId;
-    parts.props.push_back("group_id = " + std::to_string(id) + " : i64");
-    pretty = parts.name + " " + operands(op.operands) + " group_id=" + std::to_string(id) +
-             attrDict + " : " + type(op.operands.at(0));
-    break;
-  }
-  default:
-    break;
-  }
+  text.pretty = text.name + " @" + printSymbol(c.callTargetName) + "(" + operands(op.operands) +
+                ")" + text.attrDict + " : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeShardingConstraint(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const TensorSharding &s = *op.shardings.at(0);
+  parts.props.push_back("sharding = #sdy.sharding<" + shardingBody(s) + ">");
+  text.pretty = text.name + " " + operands(op.operands) + " " + printSharding(s) + text.attrDict +
+                text.shortTypes;
+  emit(op, text, parts, indent);
+}
+
+void Writer::writePropagationBarrier(const Op &op, OpText &text, OpParts &parts, int indent) {
+  auto direction = barrierDirectionName(op.attr<PropagationBarrierAttrs>().allowedDirection);
+  parts.props.push_back("allowed_direction = #sdy<propagation_direction " + std::string(direction) +
+                        ">");
+  text.pretty = text.name + " " + operands(op.operands) +
+                " allowed_direction=" + std::string(direction) + text.attrDict + text.shortTypes;
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeShardingGroup(const Op &op, OpText &text, OpParts &parts, int indent) {
+  int64_t id = op.attr<ShardingGroupAttrs>().groupId;
+  parts.props.push_back("group_id = " + std::to_string(id) + " : i64");
+  text.pretty = text.name + " " + operands(op.operands) + " group_id=" + std::to_string(id) +
+                text.attrDict + " : " + type(op.operands.at(0));
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeOptimizationBarrier(const Op &op, OpText &text, OpParts &parts, int indent) {
+  // `{attrs} %a, %b : ta, tb`, as StableHLO prints it.
+  std::vector<std::string> types;
+  for (ValueId operand : op.operands)
+    types.push_back(type(operand));
+  text.pretty = text.name + text.attrDict + " " + operands(op.operands) + " : " + join(types);
+  emit(op, text, parts, indent);
 }
 
 void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent) {
   auto &[lhs, name, attrDict, shortTypes, types, pretty] = text;
   const auto &m = op.attr<ManualComputationAttrs>();
-  parts.name = "sdy.manual_computation";
   parts.props.push_back("in_shardings = #sdy.sharding_per_value<" +
                         printShardingList(m.inShardings) + ">");
   parts.props.push_back("manual_axes = #sdy<manual_axes" + printManualAxes(m.manualAxes) + ">");

@@ -118,26 +118,6 @@ SHARDGEN_INLINE double log(double x) { return __builtin_log(x); }
 SHARDGEN_INLINE double tanh(double x) { return __builtin_tanh(x); }
 SHARDGEN_INLINE float sqrt(float x) { return __builtin_sqrtf(x); }
 SHARDGEN_INLINE double sqrt(double x) { return __builtin_sqrt(x); }
-SHARDGEN_INLINE float floor(float x) { return __builtin_floorf(x); }
-SHARDGEN_INLINE double floor(double x) { return __builtin_floor(x); }
-SHARDGEN_INLINE float ceil(float x) { return __builtin_ceilf(x); }
-SHARDGEN_INLINE double ceil(double x) { return __builtin_ceil(x); }
-SHARDGEN_INLINE float sin(float x) { return __builtin_sinf(x); }
-SHARDGEN_INLINE double sin(double x) { return __builtin_sin(x); }
-SHARDGEN_INLINE float cos(float x) { return __builtin_cosf(x); }
-SHARDGEN_INLINE float expm1(float x) { return __builtin_expm1f(x); }
-SHARDGEN_INLINE double expm1(double x) { return __builtin_expm1(x); }
-SHARDGEN_INLINE float log1p(float x) { return __builtin_log1pf(x); }
-SHARDGEN_INLINE double log1p(double x) { return __builtin_log1p(x); }
-SHARDGEN_INLINE float cbrt(float x) { return __builtin_cbrtf(x); }
-SHARDGEN_INLINE double cbrt(double x) { return __builtin_cbrt(x); }
-SHARDGEN_INLINE float tan(float x) { return __builtin_tanf(x); }
-SHARDGEN_INLINE double tan(double x) { return __builtin_tan(x); }
-SHARDGEN_INLINE float roundeven(float x) { return __builtin_roundevenf(x); }
-SHARDGEN_INLINE double roundeven(double x) { return __builtin_roundeven(x); }
-SHARDGEN_INLINE float round(float x) { return __builtin_roundf(x); }
-SHARDGEN_INLINE double round(double x) { return __builtin_round(x); }
-SHARDGEN_INLINE double cos(double x) { return __builtin_cos(x); }
 SHARDGEN_INLINE float fabs(float x) { return __builtin_fabsf(x); }
 SHARDGEN_INLINE double fabs(double x) { return __builtin_fabs(x); }
 

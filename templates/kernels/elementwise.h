@@ -41,17 +41,26 @@ SHARDGEN_UNARY_OP(OpSqrt, math::sqrt(v))
 SHARDGEN_UNARY_OP(OpRsqrt, C(1) / math::sqrt(v))
 // NaN: the operand itself (compilers order 1 + NaN's operands differently).
 SHARDGEN_UNARY_OP(OpLogistic, math::isnan(v) ? v : C(1) / (C(1) + math::exp(-v)))
-SHARDGEN_UNARY_OP(OpFloor, math::floor(v))
-SHARDGEN_UNARY_OP(OpCeil, math::ceil(v))
-SHARDGEN_UNARY_OP(OpSine, math::sin(v))
-SHARDGEN_UNARY_OP(OpCosine, math::cos(v))
-SHARDGEN_UNARY_OP(OpExponentialMinusOne, math::expm1(v))
-SHARDGEN_UNARY_OP(OpLogPlusOne, math::log1p(v))
-SHARDGEN_UNARY_OP(OpCbrt, math::cbrt(v))
-SHARDGEN_UNARY_OP(OpTan, math::tan(v))
-SHARDGEN_UNARY_OP(OpRoundNearestEven, math::roundeven(v))
-SHARDGEN_UNARY_OP(OpRoundNearestAfz, math::round(v))
 #undef SHARDGEN_UNARY_OP
+
+// A float op that is one libm function: its f32 and f64 calls (f16 and bf16
+// compute in f32). Builtins, as elements.h's math: no standard header.
+#define SHARDGEN_LIBM_UNARY_OP(Name, function)                                                     \
+  struct Name {                                                                                    \
+    static SHARDGEN_INLINE float apply(float v) { return __builtin_##function##f(v); }             \
+    static SHARDGEN_INLINE double apply(double v) { return __builtin_##function(v); }              \
+  };
+SHARDGEN_LIBM_UNARY_OP(OpFloor, floor)
+SHARDGEN_LIBM_UNARY_OP(OpCeil, ceil)
+SHARDGEN_LIBM_UNARY_OP(OpSine, sin)
+SHARDGEN_LIBM_UNARY_OP(OpCosine, cos)
+SHARDGEN_LIBM_UNARY_OP(OpExponentialMinusOne, expm1)
+SHARDGEN_LIBM_UNARY_OP(OpLogPlusOne, log1p)
+SHARDGEN_LIBM_UNARY_OP(OpCbrt, cbrt)
+SHARDGEN_LIBM_UNARY_OP(OpTan, tan)
+SHARDGEN_LIBM_UNARY_OP(OpRoundNearestEven, roundeven)
+SHARDGEN_LIBM_UNARY_OP(OpRoundNearestAfz, round)
+#undef SHARDGEN_LIBM_UNARY_OP
 
 #define SHARDGEN_COMPARE_OP(Name, op)                                                              \
   struct Name {                                                                                    \
