@@ -118,6 +118,7 @@ private:
   ValueId reduce(ValueId a, ValueId init) {
     ReduceAttrs attrs;
     attrs.dimensions = {2};
+    attrs.reducer = Reducer::Add; // a softmax's sum (the verifier wants a reducer or a body)
     return op(OpKind::Reduce, {a, init}, {kHeads, kTokens}, attrs);
   }
   ValueId broadcast(ValueId a, Shape shape) {
