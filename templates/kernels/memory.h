@@ -55,16 +55,17 @@ inline constexpr int64_t kStreamLineBytes = kVectorFloats * 4; // one vector reg
 typedef unsigned char StreamLine __attribute__((vector_size(kStreamLineBytes)));
 
 /// Writes `bytes` (a multiple of kStreamLineBytes) from `from` to `to`
-/// (aligned to kStreamLineBytes) past the caches.
+/// (aligned to kStreamLineBytes) past the caches (volatile: nothing in this
+/// function reads what the stores write, so they must not be dropped).
 SHARDGEN_INLINE void streamBytes(void *to, const void *from, int64_t bytes) {
   for (int64_t at = 0; at < bytes; at += kStreamLineBytes) {
     StreamLine line;
     __builtin_memcpy(&line, static_cast<const unsigned char *>(from) + at, sizeof line);
     auto *target = reinterpret_cast<StreamLine *>(static_cast<unsigned char *>(to) + at);
 #if defined(__AVX__)
-    asm("vmovntdq %1, %0" : "=m"(*target) : "x"(line));
+    asm volatile("vmovntdq %1, %0" : "=m"(*target) : "x"(line));
 #else
-    asm("movntdq %1, %0" : "=m"(*target) : "x"(line));
+    asm volatile("movntdq %1, %0" : "=m"(*target) : "x"(line));
 #endif
   }
 }
