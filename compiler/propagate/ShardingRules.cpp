@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -440,16 +441,11 @@ bool hasShardingRule(const Graph &graph, const Op &op) {
   return true;
 }
 
-OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
-  // An op without a rule (nothing says how its dims move) runs on whole
-  // operands: every factor needs replication; never an error.
-  if (!hasShardingRule(graph, op))
-    return opaqueRule(shapesOf(graph, op));
-  OpShardingRule rule = shardingRuleFor(graph, op);
-  if (op.kind != OpKind::Reshape)
-    return rule;
-  // A local reshape turns the operand's piece into the result's piece only
-  // along factors both sides hold.
+namespace {
+
+/// A local reshape turns the operand's piece into the result's piece only
+/// along factors both sides hold.
+void replicateOneSidedFactors(OpShardingRule &rule) {
   std::vector<int> sides(rule.factorSizes.size(), 0);
   auto mark = [&](const OpShardingRule::TensorFactors &tensor, int side) {
     for (const auto &dim : tensor)
@@ -461,6 +457,48 @@ OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
   for (size_t f = 0; f < sides.size(); ++f)
     if (sides[f] != 3)
       rule.factorKinds[f] = FactorKind::NeedReplication;
+}
+
+/// An op with start-index operands (its row's indexScalars) reads and writes
+/// at global positions, so a dim whose size differs between its data
+/// tensors (a sliced dim) must be whole on every device: Shardy keeps a
+/// dynamic_update_slice's operand sharded there for a partitioner that
+/// offsets the indices per piece, which the local kernel does not.
+void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
+  const std::vector<OperandRole> roles = operandRoles(op.kind, op.operands.size());
+  if (std::find(roles.begin(), roles.end(), OperandRole::Index) == roles.end())
+    return;
+  std::vector<std::pair<const OpShardingRule::TensorFactors *, const Shape *>> data;
+  for (size_t t = 0; t < op.operands.size(); ++t)
+    if (roles[t] == OperandRole::Data)
+      data.push_back({&rule.operands[t], &graph.type(op.operands[t]).shape});
+  for (size_t r = 0; r < op.results.size(); ++r)
+    data.push_back({&rule.results[r], &graph.type(op.results[r]).shape});
+  const Shape &first = *data.front().second;
+  for (size_t d = 0; d < first.size(); ++d) {
+    const bool sliced = std::any_of(data.begin(), data.end(), [&](const auto &tensor) {
+      return tensor.second->size() != first.size() || (*tensor.second)[d] != first[d];
+    });
+    if (!sliced)
+      continue;
+    for (const auto &tensor : data)
+      if (d < tensor.first->size())
+        for (int64_t f : (*tensor.first)[d])
+          rule.factorKinds[f] = FactorKind::NeedReplication;
+  }
+}
+
+} // namespace
+
+OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
+  // An op without a rule (nothing says how its dims move) runs on whole
+  // operands: every factor needs replication; never an error.
+  if (!hasShardingRule(graph, op))
+    return opaqueRule(shapesOf(graph, op));
+  OpShardingRule rule = shardingRuleFor(graph, op);
+  if (op.kind == OpKind::Reshape)
+    replicateOneSidedFactors(rule);
+  replicateSlicedDims(graph, op, rule);
   return rule;
 }
 
