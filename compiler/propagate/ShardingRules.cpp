@@ -26,8 +26,9 @@ public:
   /// unless the rule is built in Shardy's form (`unitFactors`).
   /// A size-0 dim gets its factor of size 0, as in Shardy: its tensors share
   /// it, so axes cross between them (an empty dim divides by anything).
+  /// `blocked`: propagation does not cross it (Shardy's blocked_propagation).
   void addFactor(int64_t size, FactorKind kind,
-                 const std::vector<std::pair<int64_t, int64_t>> &tensorDims) {
+                 const std::vector<std::pair<int64_t, int64_t>> &tensorDims, bool blocked = false) {
     if (size == 1 && !unitFactors_)
       return;
     int64_t factor = rule_.numFactors();
@@ -35,6 +36,8 @@ public:
     rule_.factorKinds.push_back(kind);
     for (auto [tensor, dim] : tensorDims)
       dims(tensor)[dim].push_back(factor);
+    if (blocked)
+      rule_.blockedFactors.push_back(factor);
   }
 
   void blockAll() {
@@ -323,6 +326,46 @@ OpShardingRule reverseRule(const Graph &, const Op &op, const OpShapes &shapes) 
   for (int64_t d = 0; d < static_cast<int64_t>(shapes.results[0].size()); ++d)
     permuted.push_back(contains(attrs.dimensions, d));
   return permutingRule(shapes, permuted);
+}
+
+/// Shardy's rule: dims taken whole pass through; a sliced dim needs
+/// replication and blocks propagation (a sharding of the operand says
+/// nothing of where the slice lies). The start indices map no factor.
+OpShardingRule dynamicSliceRule(const Graph &, const Op &, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &out = shapes.results[0];
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    const bool sliced = in[d] != out[d];
+    builder.addFactor(in[d], sliced ? FactorKind::NeedReplication : FactorKind::PassThrough,
+                      {{0, d}, {shapes.result(0), d}}, sliced);
+  }
+  return builder.take();
+}
+
+/// Shardy's rule: dims the update covers whole pass through all three; on
+/// a sliced dim the operand and result share a pass-through factor and the
+/// update has its own, which needs replication unless every start index is
+/// a constant.
+OpShardingRule dynamicUpdateSliceRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &update = shapes.operands[1];
+  const int64_t result = shapes.result(0);
+  const bool constantStarts =
+      std::all_of(op.operands.begin() + 2, op.operands.end(), [&](ValueId v) {
+        const Op *def = graph.value(v).definingOp;
+        return def && def->kind == OpKind::Constant;
+      });
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    if (in[d] == update[d]) {
+      builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {1, d}, {result, d}});
+      continue;
+    }
+    builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {result, d}});
+    builder.addFactor(update[d],
+                      constantStarts ? FactorKind::PassThrough : FactorKind::NeedReplication,
+                      {{1, d}});
+  }
+  return builder.take();
 }
 
 /// Collectives that change the size of some dims: those dims are separate
