@@ -1,9 +1,10 @@
 // shardgen kernel library: data movement inside one device. Every shape op
-// (transpose, broadcast_in_dim, slice, dynamic_slice, reverse, pad,
-// concatenate, dynamic_update_slice) and every
-// box copy of a transfer is a strided walk whose extents and strides are
-// template constants; the code generator merges contiguous dims first so the
-// innermost loop is a long unit-stride copy.
+// (transpose, broadcast_in_dim, slice, reverse, pad, concatenate, the
+// dynamic slices) and every box copy of a transfer is a strided walk whose
+// extents and strides are template constants (a dynamic slice adds its
+// starts, read at run time, to the walk's offsets); the code generator
+// merges contiguous dims first so the innermost loop is a long unit-stride
+// copy.
 #pragma once
 
 #include "kernels/memory.h"

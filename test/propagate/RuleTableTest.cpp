@@ -410,4 +410,11 @@ TEST_CASE("dynamic_slice and dynamic_update_slice: sliced dims need replication"
                      "slice_sizes": [8, 3]})",
                  R"({"value": "s"})");
   CHECK(p.sharding("s") == R"(<@mesh, [{"x"}, {}]>)");
+  // A cache keeps its sharding through the write, sliced dim included.
+  auto q =
+      basic(R"({"name": "c", "type": "tensor<8x6xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+                    {"name": "u", "type": "tensor<1x6xf32>"}, {"name": "i", "type": "tensor<i32>"})",
+            R"({"op": "dynamic_update_slice", "operands": ["c", "u", "i", "i"], "result": "w"})",
+            R"({"value": "w"})");
+  CHECK(q.sharding("w") == R"(<@mesh, [{"x"}, {"y"}]>)");
 }
