@@ -11,6 +11,7 @@
 #include "compiler/codegen/Fusion.h"
 #include "compiler/codegen/RegionEmitter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 #include "compiler/ir/Literal.h"
 
 namespace shardgen::codegen {
@@ -363,6 +364,65 @@ void emitSlice(StepView s) {
       walk.inStrides.push_back(step * strides[dim]);
     }
     return stridedCopyCall(walk, s.outWord(), s.inBuf(0), s.outBuf());
+  });
+}
+
+/// The element offset, in a buffer of `shape` (local), of a dynamic slice
+/// of `sizes` (global) out of a tensor of `dims` (global): each start index
+/// (operands `first`, ...) read and clamped at run time. A dim that can
+/// move is whole on every device (partitioningRuleFor); the others add 0.
+std::string dynamicStartOffset(StepView s, size_t first, const Shape &dims, const Shape &sizes,
+                               const Shape &shape) {
+  std::vector<int64_t> strides = denseStrides(shape);
+  std::string offset;
+  for (size_t dim = 0; dim < dims.size(); ++dim) {
+    const int64_t last = dims[dim] - sizes[dim];
+    if (last == 0)
+      continue;
+    SHARDGEN_CHECK(shape[dim] == dims[dim], "a dynamic slice's sliced dim is not whole");
+    const std::string index(storageType(s.inType(first + dim)));
+    offset += (offset.empty() ? "" : " + ") +
+              ("clampedStart<" + index + ", " + str(last) + ">(as<" + index + ">(" +
+               s.inBuf(first + dim) + ")) * " + str(strides[dim]));
+  }
+  return offset.empty() ? "0" : offset;
+}
+
+/// `shiftedCopy<...>(in, inShift, out, outShift);` or "" when `walk` is empty.
+std::string shiftedCopyCall(const StridedWalk &walk, const std::string &word, const std::string &in,
+                            const std::string &inShift, const std::string &out,
+                            const std::string &outShift) {
+  if (walk.empty())
+    return "";
+  StridedWalk simple = walk.simplified();
+  return "shiftedCopy<" + word + ", " + str(simple.extents.size()) + ", " + simple.print() +
+         ">(as<" + word + ">(" + in + "), " + inShift + ", as<" + word + ">(" + out + "), " +
+         outShift + ");";
+}
+
+void emitDynamicSlice(StepView s) {
+  s.perDevice([&](int64_t d) {
+    const Shape &in = s.inShape(0, d), &out = s.outShape(d);
+    StridedWalk walk{out, denseStrides(in), denseStrides(out)};
+    return shiftedCopyCall(walk, s.outWord(), s.inBuf(0),
+                           dynamicStartOffset(s, 1, s.globalIn(0), s.globalOut(), in), s.outBuf(),
+                           "0");
+  });
+}
+
+void emitDynamicUpdateSlice(StepView s) {
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape &out = s.outShape(d), &update = s.inShape(1, d);
+    const std::string word = s.outWord();
+    if (product(out) == 0)
+      return "";
+    std::string code = "copy<" + word + ", " + str(product(out)) + ">(as<" + word + ">(" +
+                       s.inBuf(0) + "), as<" + word + ">(" + s.outBuf() + "));";
+    StridedWalk walk{update, denseStrides(update), denseStrides(out)};
+    std::string write =
+        shiftedCopyCall(walk, word, s.inBuf(1), "0", s.outBuf(),
+                        dynamicStartOffset(s, 2, s.globalOut(), s.globalIn(1), out));
+    return write.empty() ? code : code + "\n" + write;
   });
 }
 

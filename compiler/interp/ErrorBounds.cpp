@@ -9,6 +9,7 @@
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/LocalOps.h"
 #include "compiler/ir/InternalError.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen::interp {
 namespace {
@@ -607,7 +608,23 @@ std::vector<Literal> customCallBound(const BoundsInputs &in) {
 std::vector<Literal> movedBound(const BoundsInputs &in) {
   if (in.collective())
     return evalCollective(in.op, *in.grid, in.deviceOperandBounds);
-  return evalLocalOp(in.graph, in.op, in.operandBounds, nullptr);
+  // Index operands (start indices) choose which elements move: the op runs
+  // on their values, and on the bounds of the data it moves. An inexact
+  // index may move any element.
+  std::vector<const Literal *> moved = in.operandBounds;
+  const std::vector<OperandRole> roles = operandRoles(in.op.kind, moved.size());
+  bool exactIndices = true;
+  for (size_t i = 0; i < moved.size(); ++i) {
+    if (roles[i] != OperandRole::Index)
+      continue;
+    moved[i] = in.operands[i];
+    exactIndices &= allZero(in.e(i));
+  }
+  std::vector<Literal> out = evalLocalOp(in.graph, in.op, moved, nullptr);
+  if (!exactIndices)
+    for (Literal &bound : out)
+      bound = filled(bound.shape(), kUnknown);
+  return out;
 }
 
 /// The collectives that add (all_reduce, reduce_scatter): the sums of the

@@ -1,5 +1,7 @@
 #include "compiler/interp/LocalOps.h"
 
+#include <algorithm>
+
 #include "compiler/interp/KernelColumn.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/ScalarRegion.h"
@@ -16,6 +18,21 @@ const TensorType &resultType(const KernelInputs &in) { return in.graph->type(in.
 const Literal &operand(const KernelInputs &in, size_t i) {
   SHARDGEN_CHECK(!in.onGrid(), std::string(in.op.name()) + " runs on each device, not on a grid");
   return *in.operands[i];
+}
+
+/// StableHLO's start of a dynamic slice along each dim: the index operands
+/// from `first` on, clamped to [0, dim - size] so the slice stays inside.
+std::vector<int64_t> clampedStarts(const KernelInputs &in, size_t first, const Shape &sizes) {
+  const Shape &dims = operand(in, 0).shape();
+  std::vector<int64_t> starts;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const Literal &index = operand(in, first + d);
+    const int64_t value = index.getInt(0), last = dims[d] - sizes[d];
+    // A ui64 index of 2^63 or more reads negative: it is past every end.
+    const bool huge = value < 0 && index.elementType() == ElementType::UI64;
+    starts.push_back(huge ? last : std::clamp<int64_t>(value, 0, last));
+  }
+  return starts;
 }
 
 } // namespace
@@ -96,6 +113,18 @@ std::vector<Literal> padKernel(const KernelInputs &in) {
 
 std::vector<Literal> reverseKernel(const KernelInputs &in) {
   return oneResult(evalReverse(operand(in, 0), in.op.attr<ReverseAttrs>().dimensions));
+}
+
+std::vector<Literal> dynamicSliceKernel(const KernelInputs &in) {
+  const Shape &sizes = in.op.attr<DynamicSliceAttrs>().sliceSizes;
+  return oneResult(extractBlock(operand(in, 0), clampedStarts(in, 1, sizes), sizes));
+}
+
+std::vector<Literal> dynamicUpdateSliceKernel(const KernelInputs &in) {
+  const Literal &update = operand(in, 1);
+  Literal result = operand(in, 0);
+  insertBlock(result, update, clampedStarts(in, 2, update.shape()));
+  return oneResult(std::move(result));
 }
 
 /// Sharding annotations and optimization_barrier: their operands, as they are.

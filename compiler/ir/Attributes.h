@@ -191,6 +191,15 @@ inline std::span<const AttrField> ReverseAttrs::schema() {
       attrField<&ReverseAttrs::dimensions>("dimensions", "dimensions", "dims")};
   return fields;
 }
+struct DynamicSliceAttrs {
+  std::vector<int64_t> sliceSizes;
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> DynamicSliceAttrs::schema() {
+  static constexpr AttrField fields[] = {
+      attrField<&DynamicSliceAttrs::sliceSizes>("slice_sizes", "slice_sizes", "sizes")};
+  return fields;
+}
 struct PropagationBarrierAttrs {
   BarrierDirection allowedDirection = BarrierDirection::None;
   static std::span<const AttrField> schema();
@@ -312,9 +321,9 @@ inline std::span<const AttrField> AxisIndexAttrs::schema() {
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
                  BroadcastInDimAttrs, ReduceAttrs, ConcatenateAttrs, SliceAttrs, PadAttrs,
-                 ReverseAttrs, PropagationBarrierAttrs, CustomCallAttrs, ShardingGroupAttrs,
-                 ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs, ReduceScatterAttrs,
-                 AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs>;
+                 ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
+                 ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
+                 ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ops/OpTable.h"
 
 namespace shardgen {
 
@@ -25,8 +26,9 @@ public:
   /// unless the rule is built in Shardy's form (`unitFactors`).
   /// A size-0 dim gets its factor of size 0, as in Shardy: its tensors share
   /// it, so axes cross between them (an empty dim divides by anything).
+  /// `blocked`: propagation does not cross it (Shardy's blocked_propagation).
   void addFactor(int64_t size, FactorKind kind,
-                 const std::vector<std::pair<int64_t, int64_t>> &tensorDims) {
+                 const std::vector<std::pair<int64_t, int64_t>> &tensorDims, bool blocked = false) {
     if (size == 1 && !unitFactors_)
       return;
     int64_t factor = rule_.numFactors();
@@ -34,6 +36,8 @@ public:
     rule_.factorKinds.push_back(kind);
     for (auto [tensor, dim] : tensorDims)
       dims(tensor)[dim].push_back(factor);
+    if (blocked)
+      rule_.blockedFactors.push_back(factor);
   }
 
   void blockAll() {
@@ -324,6 +328,46 @@ OpShardingRule reverseRule(const Graph &, const Op &op, const OpShapes &shapes) 
   return permutingRule(shapes, permuted);
 }
 
+/// Shardy's rule: dims taken whole pass through; a sliced dim needs
+/// replication and blocks propagation (a sharding of the operand says
+/// nothing of where the slice lies). The start indices map no factor.
+OpShardingRule dynamicSliceRule(const Graph &, const Op &, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &out = shapes.results[0];
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    const bool sliced = in[d] != out[d];
+    builder.addFactor(in[d], sliced ? FactorKind::NeedReplication : FactorKind::PassThrough,
+                      {{0, d}, {shapes.result(0), d}}, sliced);
+  }
+  return builder.take();
+}
+
+/// Shardy's rule: dims the update covers whole pass through all three; on
+/// a sliced dim the operand and result share a pass-through factor and the
+/// update has its own, which needs replication unless every start index is
+/// a constant.
+OpShardingRule dynamicUpdateSliceRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &update = shapes.operands[1];
+  const int64_t result = shapes.result(0);
+  const bool constantStarts =
+      std::all_of(op.operands.begin() + 2, op.operands.end(), [&](ValueId v) {
+        const Op *def = graph.value(v).definingOp;
+        return def && def->kind == OpKind::Constant;
+      });
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d) {
+    if (in[d] == update[d]) {
+      builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {1, d}, {result, d}});
+      continue;
+    }
+    builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {result, d}});
+    builder.addFactor(update[d],
+                      constantStarts ? FactorKind::PassThrough : FactorKind::NeedReplication,
+                      {{1, d}});
+  }
+  return builder.take();
+}
+
 /// Collectives that change the size of some dims: those dims are separate
 /// need-replication factors on each side, the other dims pass through. In
 /// Shardy's form the pass-through dims come first, then `dims` in order.
@@ -440,16 +484,11 @@ bool hasShardingRule(const Graph &graph, const Op &op) {
   return true;
 }
 
-OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
-  // An op without a rule (nothing says how its dims move) runs on whole
-  // operands: every factor needs replication; never an error.
-  if (!hasShardingRule(graph, op))
-    return opaqueRule(shapesOf(graph, op));
-  OpShardingRule rule = shardingRuleFor(graph, op);
-  if (op.kind != OpKind::Reshape)
-    return rule;
-  // A local reshape turns the operand's piece into the result's piece only
-  // along factors both sides hold.
+namespace {
+
+/// A local reshape turns the operand's piece into the result's piece only
+/// along factors both sides hold.
+void replicateOneSidedFactors(OpShardingRule &rule) {
   std::vector<int> sides(rule.factorSizes.size(), 0);
   auto mark = [&](const OpShardingRule::TensorFactors &tensor, int side) {
     for (const auto &dim : tensor)
@@ -461,6 +500,48 @@ OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
   for (size_t f = 0; f < sides.size(); ++f)
     if (sides[f] != 3)
       rule.factorKinds[f] = FactorKind::NeedReplication;
+}
+
+/// An op with start-index operands (its row's indexScalars) reads and writes
+/// at global positions, so a dim whose size differs between its data
+/// tensors (a sliced dim) must be whole on every device: Shardy keeps a
+/// dynamic_update_slice's operand sharded there for a partitioner that
+/// offsets the indices per piece, which the local kernel does not.
+void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
+  const std::vector<OperandRole> roles = operandRoles(op.kind, op.operands.size());
+  if (std::find(roles.begin(), roles.end(), OperandRole::Index) == roles.end())
+    return;
+  std::vector<std::pair<const OpShardingRule::TensorFactors *, const Shape *>> data;
+  for (size_t t = 0; t < op.operands.size(); ++t)
+    if (roles[t] == OperandRole::Data)
+      data.push_back({&rule.operands[t], &graph.type(op.operands[t]).shape});
+  for (size_t r = 0; r < op.results.size(); ++r)
+    data.push_back({&rule.results[r], &graph.type(op.results[r]).shape});
+  const Shape &first = *data.front().second;
+  for (size_t d = 0; d < first.size(); ++d) {
+    const bool sliced = std::any_of(data.begin(), data.end(), [&](const auto &tensor) {
+      return tensor.second->size() != first.size() || (*tensor.second)[d] != first[d];
+    });
+    if (!sliced)
+      continue;
+    for (const auto &tensor : data)
+      if (d < tensor.first->size())
+        for (int64_t f : (*tensor.first)[d])
+          rule.factorKinds[f] = FactorKind::NeedReplication;
+  }
+}
+
+} // namespace
+
+OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
+  // An op without a rule (nothing says how its dims move) runs on whole
+  // operands: every factor needs replication; never an error.
+  if (!hasShardingRule(graph, op))
+    return opaqueRule(shapesOf(graph, op));
+  OpShardingRule rule = shardingRuleFor(graph, op);
+  if (op.kind == OpKind::Reshape)
+    replicateOneSidedFactors(rule);
+  replicateSlicedDims(graph, op, rule);
   return rule;
 }
 

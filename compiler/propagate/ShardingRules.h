@@ -43,8 +43,10 @@ std::optional<OpShardingRule> shardyShardingRule(const Graph &graph, const Op &o
 /// The rule the partitioner shards an op by: shardingRuleFor, except that a
 /// reshape's factors only one side holds need replication (Shardy's rule
 /// makes them pass-through, but a local reshape cannot produce a piece of one
-/// side along a factor the other side lacks), and that an op without a rule
-/// gets every dim as a need-replication factor (it runs on whole operands).
+/// side along a factor the other side lacks), that an op with start-index
+/// operands needs its sliced dims whole (its kernel indexes globally), and
+/// that an op without a rule gets every dim as a need-replication factor (it
+/// runs on whole operands).
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op);
 
 /// The rule of an identity between tensors of one shape: every dim is one

@@ -34,6 +34,27 @@ void requireSameElementType(const InferenceContext &context, const TensorType &a
                    " and " + printType(b));
 }
 
+/// StableHLO's start indices: one 0-d integer tensor per operand dim, all
+/// of one type, from operand `first` on.
+void checkStartIndices(const InferenceContext &context, size_t first, const TensorType &operand) {
+  const size_t count = context.numOperands() - first;
+  if (static_cast<int64_t>(count) != operand.rank())
+    context.failAttr("operands", "takes one start index per operand dimension (" +
+                                     std::to_string(operand.rank()) + "), got " +
+                                     std::to_string(count));
+  for (size_t i = first; i < context.numOperands(); ++i) {
+    const TensorType &index = context.operand(i);
+    const std::string pointer = joinPointer(attrPointer(context.op, "operands"), i);
+    const bool integer = !isFloat(index.elementType) && index.elementType != ElementType::I1;
+    if (index.rank() != 0 || !integer)
+      fail(pointer, context.opLabel() + " start index must be a 0-d tensor of integer type, got " +
+                        printType(index));
+    if (index != context.operand(first))
+      fail(pointer, context.opLabel() + " start indices must have the same type, got " +
+                        printType(context.operand(first)) + " and " + printType(index));
+  }
+}
+
 } // namespace
 
 ResultTypes inferConstant(const InferenceContext &context) {
@@ -269,6 +290,37 @@ ResultTypes inferPad(const InferenceContext &context) {
 ResultTypes inferReverse(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   checkDimensions(context, "dimensions", context.attrs<ReverseAttrs>().dimensions, operand.rank());
+  return {operand};
+}
+
+ResultTypes inferDynamicSlice(const InferenceContext &context) {
+  const std::vector<int64_t> &sizes = context.attrs<DynamicSliceAttrs>().sliceSizes;
+  const TensorType &operand = context.operand(0);
+  requireAttrSize(context, "slice_sizes", sizes.size(), operand);
+  checkStartIndices(context, 1, operand);
+  for (int64_t dim = 0; dim < operand.rank(); ++dim)
+    if (sizes[dim] < 0 || sizes[dim] > operand.shape[dim])
+      context.failAttr("slice_sizes", "slice size " + std::to_string(sizes[dim]) +
+                                          " is out of range [0, " +
+                                          std::to_string(operand.shape[dim]) + "] in dimension " +
+                                          std::to_string(dim));
+  return {TensorType{operand.elementType, sizes}};
+}
+
+ResultTypes inferDynamicUpdateSlice(const InferenceContext &context) {
+  const TensorType &operand = context.operand(0);
+  const TensorType &update = context.operand(1);
+  const std::string updatePointer = joinPointer(attrPointer(context.op, "operands"), 1);
+  if (update.elementType != operand.elementType || update.rank() != operand.rank())
+    fail(updatePointer, context.opLabel() +
+                            " requires an update of the operand's rank and element type, got " +
+                            printType(update) + " for " + printType(operand));
+  for (int64_t dim = 0; dim < operand.rank(); ++dim)
+    if (update.shape[dim] > operand.shape[dim])
+      fail(updatePointer, context.opLabel() + " update " + printType(update) +
+                              " is larger than the operand " + printType(operand) +
+                              " in dimension " + std::to_string(dim));
+  checkStartIndices(context, 2, operand);
   return {operand};
 }
 

@@ -1,8 +1,10 @@
 // shardgen kernel library: data movement inside one device. Every shape op
-// (transpose, broadcast_in_dim, slice, reverse, pad, concatenate) and every
-// box copy of a transfer is a strided walk whose extents and strides are
-// template constants; the code generator merges contiguous dims first so the
-// innermost loop is a long unit-stride copy.
+// (transpose, broadcast_in_dim, slice, reverse, pad, concatenate, the
+// dynamic slices) and every box copy of a transfer is a strided walk whose
+// extents and strides are template constants (a dynamic slice adds its
+// starts, read at run time, to the walk's offsets); the code generator
+// merges contiguous dims first so the innermost loop is a long unit-stride
+// copy.
 #pragma once
 
 #include "kernels/memory.h"
@@ -32,11 +34,32 @@ SHARDGEN_INLINE void forEach(int64_t in, int64_t out, Fn &&fn) {
   }
 }
 
+/// Copies the walk's elements, its offsets moved by amounts known only at
+/// run time (a dynamic slice's starts).
+template <typename S, int R, Walk<R> W>
+SHARDGEN_INLINE void shiftedCopy(const S *__restrict in, int64_t inShift, S *__restrict out,
+                                 int64_t outShift) {
+  forEach<R, W>(W.inOffset + inShift, W.outOffset + outShift,
+                [&](int64_t i, int64_t o) { storeAt(out, o, loadAt(in, i)); });
+}
+
 /// Copies the walk's elements.
 template <typename S, int R, Walk<R> W>
 SHARDGEN_INLINE void stridedCopy(const S *__restrict in, S *__restrict out) {
-  forEach<R, W>(W.inOffset, W.outOffset,
-                [&](int64_t i, int64_t o) { storeAt(out, o, loadAt(in, i)); });
+  shiftedCopy<S, R, W>(in, 0, out, 0);
+}
+
+/// A start index of a dynamic slice, read at run time from an index of
+/// integer type I and clamped to [0, Last] as StableHLO clamps it: every
+/// value of I, its minimum and maximum included, gives a start in bounds.
+template <typename I, int64_t Last> SHARDGEN_INLINE int64_t clampedStart(const I *index) {
+  const I value = loadAt(index, 0);
+  if constexpr (static_cast<I>(-1) < static_cast<I>(0)) {
+    if (value < 0)
+      return 0;
+  }
+  return static_cast<uint64_t>(value) > static_cast<uint64_t>(Last) ? Last
+                                                                    : static_cast<int64_t>(value);
 }
 
 template <typename S, int64_t N> SHARDGEN_INLINE void fill(S *__restrict out, S value) {

@@ -131,3 +131,34 @@ TEST_CASE("i16, ui16 and ui64 programs, their sums all-reduced across devices") 
     CHECK(checkCompiledEqualsInterpreter(graph, 9) == "");
   }
 }
+
+TEST_CASE("dynamic_slice and dynamic_update_slice: clamped starts, any sharding") {
+  // Starts read at run time: constants past both ends (INT64_MIN and
+  // INT64_MAX too) and inputs of other integer types. Each operand sharding
+  // shards a kept dim, a sliced dim, or both.
+  const std::string ops = R"(
+    {"op": "constant", "value": -9223372036854775808, "type": "tensor<i64>", "result": "min"},
+    {"op": "constant", "value": 9223372036854775807, "type": "tensor<i64>", "result": "max"},
+    {"op": "constant", "value": -1, "type": "tensor<i64>", "result": "neg"},
+    {"op": "constant", "value": 2, "type": "tensor<i64>", "result": "two"},
+    {"op": "dynamic_slice", "operands": ["a", "min", "max"], "slice_sizes": [8, 3], "result": "s0"},
+    {"op": "dynamic_slice", "operands": ["a", "two", "neg"], "slice_sizes": [3, 4], "result": "s1"},
+    {"op": "dynamic_slice", "operands": ["a", "i", "i"], "slice_sizes": [5, 2], "result": "s2"},
+    {"op": "dynamic_slice", "operands": ["a", "k", "k"], "slice_sizes": [0, 6], "result": "s3"},
+    {"op": "dynamic_update_slice", "operands": ["a", "u", "max", "neg"], "result": "w0"},
+    {"op": "dynamic_update_slice", "operands": ["a", "u", "two", "max"], "result": "w1"},
+    {"op": "dynamic_update_slice", "operands": ["w1", "s1", "j", "j"], "result": "w2"})";
+  const std::string outputs =
+      R"({"value": "s0"}, {"value": "s1", "sharding": "<@m, [{}, {x}]>"}, {"value": "s2"},
+         {"value": "s3"}, {"value": "w0"}, {"value": "w2", "sharding": "<@m, [{y}, {}]>"})";
+  for (const char *sharding : {"[{x}, {}]", "[{}, {y}]", "[{x}, {y}]", "[{y, x}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string inputs =
+        R"({"name": "a", "type": "tensor<8x6xf32>", "sharding": "<@m, )" + std::string(sharding) +
+        R"(>"}, {"name": "u", "type": "tensor<8x2xf32>", "sharding": "<@m, [{x}, {}]>"},
+           {"name": "i", "type": "tensor<i32>"}, {"name": "j", "type": "tensor<ui8>"},
+           {"name": "k", "type": "tensor<ui64>"})";
+    Graph graph = loadVerified(graphOn(kMesh2x2, inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 7) == "");
+  }
+}

@@ -49,6 +49,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.interiorPadding == right.interiorPadding;
         else if constexpr (std::is_same_v<T, ReverseAttrs>)
           return left.dimensions == right.dimensions;
+        else if constexpr (std::is_same_v<T, DynamicSliceAttrs>)
+          return left.sliceSizes == right.sliceSizes;
         else if constexpr (std::is_same_v<T, PropagationBarrierAttrs>)
           return left.allowedDirection == right.allowedDirection;
         else if constexpr (std::is_same_v<T, CustomCallAttrs>)

@@ -166,3 +166,68 @@ TEST_CASE("sharding_constraint, propagation_barrier are identities; sharding_gro
   CHECK(floats(out[0]) == std::vector<double>{-1, -2, -3, -4});
   CHECK(floats(out[1]) == std::vector<double>{1, 2, 3, 4});
 }
+
+namespace {
+
+/// A rank-0 start index.
+Literal startIndex(const std::string &type, int64_t value) { return intLiteral(type, {value}); }
+
+} // namespace
+
+// openxla/stablehlo stablehlo/tests/interpret/dynamic_slice.mlir and the
+// spec's example: starts clamp to [0, dim - size].
+TEST_CASE("dynamic_slice clamps its start indices") {
+  const std::string ones3x3 =
+      opGraph("dynamic_slice", {"tensor<3x3xi64>", "tensor<i64>", "tensor<i64>"},
+              R"(, "slice_sizes": [3, 3])");
+  Literal ones = intLiteral("tensor<3x3xi64>", std::vector<int64_t>(9, 1));
+  CHECK(ints(evalOne(ones3x3, {ones, startIndex("tensor<i64>", 3),
+                               startIndex("tensor<i64>", 3)})) == std::vector<int64_t>(9, 1));
+
+  const std::string spec =
+      opGraph("dynamic_slice", {"tensor<4x4xi32>", "tensor<i64>", "tensor<i64>"},
+              R"(, "slice_sizes": [2, 2])");
+  Literal x = intLiteral("tensor<4x4xi32>", {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(ints(evalOne(spec, {x, startIndex("tensor<i64>", -1), startIndex("tensor<i64>", 3)})) ==
+        std::vector<int64_t>{1, 1, 1, 1});
+  CHECK(ints(evalOne(spec, {x, startIndex("tensor<i64>", INT64_MIN),
+                            startIndex("tensor<i64>", INT64_MAX)})) ==
+        std::vector<int64_t>{1, 1, 1, 1});
+  CHECK(ints(evalOne(spec, {x, startIndex("tensor<i64>", 1), startIndex("tensor<i64>", 1)})) ==
+        std::vector<int64_t>{0, 1, 0, 0});
+}
+
+TEST_CASE("dynamic_slice takes any integer index type") {
+  Literal x = literal("tensor<5xf32>", {10, 11, 12, 13, 14});
+  auto sliceAt = [&](const std::string &type, int64_t start) {
+    return floats(
+        evalOne(opGraph("dynamic_slice", {"tensor<5xf32>", type}, R"(, "slice_sizes": [2])"),
+                {x, startIndex(type, start)}));
+  };
+  CHECK(sliceAt("tensor<i8>", -128) == std::vector<double>{10, 11});
+  CHECK(sliceAt("tensor<ui8>", 255) == std::vector<double>{13, 14});
+  CHECK(sliceAt("tensor<ui32>", 2) == std::vector<double>{12, 13});
+  CHECK(sliceAt("tensor<ui64>", -1) == std::vector<double>{13, 14}); // 2^64 - 1
+  CHECK(sliceAt("tensor<i16>", 1) == std::vector<double>{11, 12});
+}
+
+// openxla/stablehlo stablehlo/tests/interpret/dynamic_update_slice.mlir and
+// the spec's example.
+TEST_CASE("dynamic_update_slice writes at the clamped starts") {
+  const std::string graph = opGraph(
+      "dynamic_update_slice", {"tensor<4x4xi64>", "tensor<2x3xi64>", "tensor<i64>", "tensor<i64>"});
+  Literal operand = intLiteral("tensor<4x4xi64>", {1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 2, 2, 2});
+  Literal update = intLiteral("tensor<2x3xi64>", {1, 1, 1, 1, 1, 1});
+  CHECK(ints(evalOne(graph, {operand, update, startIndex("tensor<i64>", 4),
+                             startIndex("tensor<i64>", 4)})) == std::vector<int64_t>(16, 1));
+
+  const std::string spec = opGraph(
+      "dynamic_update_slice", {"tensor<4x4xi32>", "tensor<2x2xi32>", "tensor<i32>", "tensor<i32>"});
+  Literal x = intLiteral("tensor<4x4xi32>", {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1});
+  Literal ones = intLiteral("tensor<2x2xi32>", {1, 1, 1, 1});
+  CHECK(ints(evalOne(spec, {x, ones, startIndex("tensor<i32>", -1),
+                            startIndex("tensor<i32>", 3)})) == std::vector<int64_t>(16, 1));
+  CHECK(ints(evalOne(spec, {x, intLiteral("tensor<2x2xi32>", {5, 6, 7, 8}),
+                            startIndex("tensor<i32>", INT32_MIN), startIndex("tensor<i32>", 1)})) ==
+        std::vector<int64_t>{1, 5, 6, 0, 1, 7, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1});
+}

@@ -8,6 +8,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/MlirImporter.h"
+#include "compiler/mlir/MlirWriter.h"
 #include "compiler/verify/Verifier.h"
 
 using namespace shardgen;
@@ -361,4 +362,41 @@ func.func @main(%a: tensor<8xf32>, %b: tensor<4xi32>) -> (tensor<8xf32>, tensor<
   const Op &barrier = graph.main.ops.at(0);
   CHECK(barrier.kind == OpKind::OptimizationBarrier);
   CHECK(graph.type(barrier.results[1]) == TensorType{ElementType::I32, {4}});
+}
+
+TEST_CASE("dynamic_slice and dynamic_update_slice as JAX prints them, and generic") {
+  const std::string pretty = R"(
+func.func @main(%x: tensor<4x6xf32>, %u: tensor<2x3xf32>, %i: tensor<i32>, %j: tensor<i32>) -> (tensor<2x3xf32>, tensor<4x6xf32>) {
+  %r = stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 3] : (tensor<4x6xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  %w = stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<4x6xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x6xf32>
+  return %r, %w : tensor<2x3xf32>, tensor<4x6xf32>
+}
+)";
+  Graph graph = importVerified(pretty);
+  REQUIRE(graph.main.ops.size() == 2);
+  CHECK(graph.main.ops[0].attr<DynamicSliceAttrs>().sliceSizes == std::vector<int64_t>{2, 3});
+  CHECK(graph.main.ops[0].operands.size() == 3);
+  CHECK(graph.main.ops[1].kind == OpKind::DynamicUpdateSlice);
+  CHECK(graph.main.ops[1].operands.size() == 4);
+  const std::string written = writeMlir(graph, MlirForm::Pretty);
+  CHECK(written.find("stablehlo.dynamic_slice %x, %i, %j, sizes = [2, 3] : (tensor<4x6xf32>, "
+                     "tensor<i32>, tensor<i32>) -> tensor<2x3xf32>") != std::string::npos);
+  CHECK(written.find("stablehlo.dynamic_update_slice %x, %u, %i, %j : (tensor<4x6xf32>, "
+                     "tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x6xf32>") !=
+        std::string::npos);
+  const std::string generic = writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("slice_sizes = array<i64: 2, 3>") != std::string::npos);
+
+  // The interpreter tests' generic form, and the older dense attribute.
+  for (const char *sizes : {"array<i64: 3, 3>", "dense<[3, 3]> : tensor<2xi64>"}) {
+    Graph g = importVerified(R"(
+func.func @main(%x: tensor<3x3xi64>, %i: tensor<i64>) -> tensor<3x3xi64> {
+  %r = "stablehlo.dynamic_slice"(%x, %i, %i) {slice_sizes = )" +
+                             std::string(sizes) +
+                             R"(} : (tensor<3x3xi64>, tensor<i64>, tensor<i64>) -> tensor<3x3xi64>
+  return %r : tensor<3x3xi64>
+}
+)");
+    CHECK(g.main.ops[0].attr<DynamicSliceAttrs>().sliceSizes == std::vector<int64_t>{3, 3});
+  }
 }

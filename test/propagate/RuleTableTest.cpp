@@ -392,3 +392,29 @@ TEST_CASE("reshape: several factors per dim, and a partially sharded major facto
       PropagationStrategy::Basic);
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}]>)");
 }
+
+TEST_CASE("dynamic_slice and dynamic_update_slice: sliced dims need replication") {
+  const std::string inputs = R"({"name": "a", "type": "tensor<8x6xf32>"},
+                                {"name": "u", "type": "tensor<8x2xf32>"},
+                                {"name": "i", "type": "tensor<i32>"})";
+  CHECK(ruleOf(inputs, R"({"op": "dynamic_slice", "operands": ["a", "i", "i"], "result": "s",
+                           "slice_sizes": [8, 3]})") ==
+        "([i, j], [], [])->([i, j]) {i=8, j=6} need_replication={j} blocked_propagation={j}");
+  CHECK(ruleOf(inputs, R"({"op": "dynamic_update_slice", "operands": ["a", "u", "i", "i"],
+                           "result": "d"})") ==
+        "([i, j], [i, k], [], [])->([i, j]) {i=8, j=6, k=2} need_replication={k}");
+  // The batch dim's sharding passes through; the sliced dim's does not.
+  auto p = basic(R"({"name": "a", "type": "tensor<8x6xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+                    {"name": "i", "type": "tensor<i32>"})",
+                 R"({"op": "dynamic_slice", "operands": ["a", "i", "i"], "result": "s",
+                     "slice_sizes": [8, 3]})",
+                 R"({"value": "s"})");
+  CHECK(p.sharding("s") == R"(<@mesh, [{"x"}, {}]>)");
+  // A cache keeps its sharding through the write, sliced dim included.
+  auto q =
+      basic(R"({"name": "c", "type": "tensor<8x6xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+                    {"name": "u", "type": "tensor<1x6xf32>"}, {"name": "i", "type": "tensor<i32>"})",
+            R"({"op": "dynamic_update_slice", "operands": ["c", "u", "i", "i"], "result": "w"})",
+            R"({"value": "w"})");
+  CHECK(q.sharding("w") == R"(<@mesh, [{"x"}, {"y"}]>)");
+}

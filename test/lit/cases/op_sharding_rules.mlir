@@ -249,6 +249,34 @@ func.func @dot_vector_times_matrix(%arg0: tensor<32xf32>, %arg1: tensor<32x16xf3
   return %v0 : tensor<16xf32>
 }
 
+// Sliced dims need replication and block propagation; the start indices
+// map no factor (dynamic_slice)
+// CHECK-LABEL: func @dynamic_slice_two_dims(
+func.func @dynamic_slice_two_dims(%arg0: tensor<32x4x8xf32>, %arg1: tensor<i32>, %arg2: tensor<i32>, %arg3: tensor<i32>) -> tensor<32x1x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [], [], [])->([i, j, k]) {i=32, j=4, k=8} need_replication={j, k} blocked_propagation={j, k}>}
+  %v0 = stablehlo.dynamic_slice %arg0, %arg1, %arg2, %arg3, sizes = [32, 1, 2] : (tensor<32x4x8xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<32x1x2xf32>
+  return %v0 : tensor<32x1x2xf32>
+}
+
+// The operand's sliced dims pass through to the result; the update's
+// own factors there need replication (dynamic_update_slice)
+// CHECK-LABEL: func @dynamic_update_slice_two_dims(
+func.func @dynamic_update_slice_two_dims(%arg0: tensor<32x4x8xf32>, %arg1: tensor<32x1x2xf32>, %arg2: tensor<i32>, %arg3: tensor<i32>, %arg4: tensor<i32>) -> tensor<32x4x8xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l], [i, k, m], [], [], [])->([i, j, l]) {i=32, j=4, k=1, l=8, m=2} need_replication={k, m}>}
+  %v0 = stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg3, %arg4 : (tensor<32x4x8xf32>, tensor<32x1x2xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<32x4x8xf32>
+  return %v0 : tensor<32x4x8xf32>
+}
+
+// Constant start indices: the update's factors pass through
+// (dynamic_update_slice_constant_indices)
+// CHECK-LABEL: func @dynamic_update_slice_at_constants(
+func.func @dynamic_update_slice_at_constants(%arg0: tensor<32x4x8xf32>, %arg1: tensor<32x1x2xf32>) -> tensor<32x4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, l], [i, k, m], [], [], [])->([i, j, l]) {i=32, j=4, k=1, l=8, m=2}>}
+  %v0 = stablehlo.dynamic_update_slice %arg0, %arg1, %c0, %c0, %c0 : (tensor<32x4x8xf32>, tensor<32x1x2xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<32x4x8xf32>
+  return %v0 : tensor<32x4x8xf32>
+}
+
 // Padded dims (negative edges too) permute (pad)
 // CHECK-LABEL: func @pad_two_dims(
 func.func @pad_two_dims(%arg0: tensor<28x28x16xf32>, %arg1: tensor<f32>) -> tensor<30x26x16xf32> {
