@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/include/shardgen/reducer.h"
+
 #include "compiler/ir/BoxedOptional.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/ir/OpShardingRule.h"
@@ -25,7 +27,7 @@
 namespace shardgen {
 
 enum class ComparisonDirection { EQ, NE, LT, LE, GT, GE };
-enum class Reducer { Add, Mul, Max, Min, And, Or };
+using runtime::Reducer; // one enum with the runtime and generated code
 enum class BarrierDirection { None, Forward, Backward, Both };
 
 std::string_view comparisonDirectionName(ComparisonDirection d);

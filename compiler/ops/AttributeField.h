@@ -13,10 +13,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/include/shardgen/reducer.h"
+
 namespace shardgen {
 
 enum class ComparisonDirection;
-enum class Reducer;
 enum class BarrierDirection;
 struct TensorSharding;
 struct OpShardingRule;
@@ -96,10 +97,10 @@ template <> struct AttrKindOf<ComparisonDirection> {
 template <> struct AttrKindOf<BarrierDirection> {
   static constexpr AttrKind value = AttrKind::BarrierDirection;
 };
-template <> struct AttrKindOf<Reducer> {
+template <> struct AttrKindOf<runtime::Reducer> {
   static constexpr AttrKind value = AttrKind::Reducer;
 };
-template <> struct AttrKindOf<std::optional<Reducer>> {
+template <> struct AttrKindOf<std::optional<runtime::Reducer>> {
   static constexpr AttrKind value = AttrKind::OptionalReducer;
 };
 template <> struct AttrKindOf<std::vector<TensorSharding>> {

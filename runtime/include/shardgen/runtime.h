@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "shardgen/custom_call.h"
+#include "shardgen/reducer.h"
 
 namespace shardgen::runtime {
 
@@ -44,7 +45,6 @@ inline constexpr int64_t elementBytes(ElementType type) {
   return 0; // not an element type: rejected by every collective
 }
 
-enum class Reducer : int32_t { Add, Mul, Max, Min, And, Or };
 
 inline constexpr int32_t kMaxMeshAxes = 32; // the verifier refuses larger meshes
 
