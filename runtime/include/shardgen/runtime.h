@@ -45,7 +45,6 @@ inline constexpr int64_t elementBytes(ElementType type) {
   return 0; // not an element type: rejected by every collective
 }
 
-
 inline constexpr int32_t kMaxMeshAxes = 32; // the verifier refuses larger meshes
 
 class Communicator; // the backend (threads or MPI); opaque to generated code
