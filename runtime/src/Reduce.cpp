@@ -191,6 +191,48 @@ void checkReducer(ElementType type, Reducer reducer, const char *collective) {
                                 ": reducer and/or needs an integer or i1 element type");
 }
 
+namespace {
+
+/// Calls `fn(E{})` with the element type E of `type`; false for a value
+/// that is no element type.
+template <typename Fn> bool withElementType(ElementType type, Fn &&fn) {
+  auto call = [&](auto element) {
+    fn(element);
+    return true;
+  };
+  switch (type) {
+  case SHARDGEN_F32:
+    return call(elements::F32{});
+  case SHARDGEN_F64:
+    return call(elements::F64{});
+  case SHARDGEN_F16:
+    return call(elements::F16{});
+  case SHARDGEN_BF16:
+    return call(elements::BF16{});
+  case SHARDGEN_I1:
+    return call(elements::I1{});
+  case SHARDGEN_I8:
+    return call(elements::I8{});
+  case SHARDGEN_I16:
+    return call(elements::I16{});
+  case SHARDGEN_I32:
+    return call(elements::I32{});
+  case SHARDGEN_I64:
+    return call(elements::I64{});
+  case SHARDGEN_UI8:
+    return call(elements::UI8{});
+  case SHARDGEN_UI16:
+    return call(elements::UI16{});
+  case SHARDGEN_UI32:
+    return call(elements::UI32{});
+  case SHARDGEN_UI64:
+    return call(elements::UI64{});
+  }
+  return false;
+}
+
+} // namespace
+
 void reduceSources(ElementType type, Reducer reducer, const void *const *sources,
                    int64_t numSources, void *destination, int64_t count) {
   reduceSourcesToAll(type, reducer, sources, numSources, &destination, 1, count);
@@ -201,47 +243,14 @@ void reduceSourcesToAll(ElementType type, Reducer reducer, const void *const *so
                         int64_t count, ResultStores stores) {
   if (numSources <= 0 || numDestinations <= 0 || count <= 0)
     return;
-  switch (type) {
-  case SHARDGEN_F32:
-    return reduceWith<elements::F32>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_F64:
-    return reduceWith<elements::F64>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_F16:
-    return reduceWith<elements::F16>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_BF16:
-    return reduceWith<elements::BF16>(reducer, sources, numSources, destinations, numDestinations,
-                                      count, stores);
-  case SHARDGEN_I1:
-    return reduceWith<elements::I1>(booleanReducer(reducer), sources, numSources, destinations,
-                                    numDestinations, count, stores);
-  case SHARDGEN_I8:
-    return reduceWith<elements::I8>(reducer, sources, numSources, destinations, numDestinations,
-                                    count, stores);
-  case SHARDGEN_I32:
-    return reduceWith<elements::I32>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_I64:
-    return reduceWith<elements::I64>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_UI8:
-    return reduceWith<elements::UI8>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_UI32:
-    return reduceWith<elements::UI32>(reducer, sources, numSources, destinations, numDestinations,
-                                      count, stores);
-  case SHARDGEN_I16:
-    return reduceWith<elements::I16>(reducer, sources, numSources, destinations, numDestinations,
-                                     count, stores);
-  case SHARDGEN_UI16:
-    return reduceWith<elements::UI16>(reducer, sources, numSources, destinations, numDestinations,
-                                      count, stores);
-  case SHARDGEN_UI64:
-    return reduceWith<elements::UI64>(reducer, sources, numSources, destinations, numDestinations,
-                                      count, stores);
-  }
+  const bool known = withElementType(type, [&](auto element) {
+    using E = decltype(element);
+    // On i1, add and max are `or`, mul and min are `and`.
+    const Reducer applied = std::is_same_v<E, elements::I1> ? booleanReducer(reducer) : reducer;
+    reduceWith<E>(applied, sources, numSources, destinations, numDestinations, count, stores);
+  });
+  if (known)
+    return;
   throw std::invalid_argument("unknown element type " + std::to_string(static_cast<int>(type)));
 }
 
