@@ -86,6 +86,8 @@ TEST_CASE("random graphs cover the spec's op table") {
                            "slice",
                            "pad",
                            "reverse",
+                           "dynamic_slice",
+                           "dynamic_update_slice",
                            "sharding_constraint",
                            "sharding_group",
                            "manual_computation",

@@ -149,6 +149,8 @@ std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const L
           resultTypes[0].shape[d] == local[d])
         attrs.limitIndices[d] = local[d];
   }
+  if (op.kind == OpKind::DynamicSlice) // sliced dims are whole: sizes are the local result's
+    op.attr<DynamicSliceAttrs>().sliceSizes = resultTypes[0].shape;
   for (size_t r = 0; r < resultTypes.size(); ++r) {
     op.results.push_back(graph.addValue("r" + std::to_string(r)));
     op.declaredTypes.push_back(resultTypes[r]);

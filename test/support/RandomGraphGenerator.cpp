@@ -212,7 +212,7 @@ private:
 
   bool randomMove() {
     try {
-      int kind = uniform(0, 21);
+      int kind = uniform(0, 22);
       switch (kind) {
       case 0:
       case 1:
@@ -251,6 +251,8 @@ private:
         return options_.constraints && constraint();
       case 19:
         return options_.groups && group();
+      case 20:
+        return dynamicSlice();
       default:
         return options_.manualComputations && manual();
       }
@@ -533,6 +535,44 @@ private:
     op["limit_indices"] = limit;
     op["strides"] = strides;
     emit(op, {fresh("sl"), shape, x.bound, x.integral, x.exact});
+    return true;
+  }
+
+  /// A 0-d i32 start index for a slice of `extent` of a dim of `size`,
+  /// sometimes past either end (dynamic slices clamp). Kept out of the
+  /// pool: every pooled value is f32.
+  std::string startIndex(int64_t size, int64_t extent) {
+    Json op = opJson("constant", {});
+    op["type"] = "tensor<i32>";
+    op["value"] = uniform(-2, static_cast<int>(size - extent) + 2);
+    std::string name = fresh("i");
+    op["result"] = name;
+    scope_->push_back(std::move(op));
+    return name;
+  }
+
+  /// dynamic_slice of x, or dynamic_update_slice of x with a constant block.
+  bool dynamicSlice() {
+    const GenValue x = pickValue([](const GenValue &v) { return !v.shape.empty(); });
+    Shape sizes;
+    std::vector<std::string> starts;
+    for (int64_t size : x.shape) {
+      sizes.push_back(chance(0.5) ? uniform(1, static_cast<int>(size)) : size);
+      starts.push_back(startIndex(size, sizes.back()));
+    }
+    auto withStarts = [&](std::vector<std::string> operands) {
+      operands.insert(operands.end(), starts.begin(), starts.end());
+      return operands;
+    };
+    if (chance(0.5)) {
+      Json op = opJson("dynamic_slice", withStarts({x.name}));
+      op["slice_sizes"] = sizes;
+      emit(op, {fresh("ds"), sizes, x.bound, x.integral, x.exact});
+      return true;
+    }
+    const GenValue update = constantSplat(sizes, uniform(-2, 2));
+    Json op = opJson("dynamic_update_slice", withStarts({x.name, update.name}));
+    emit(op, {fresh("dus"), x.shape, std::max(x.bound, 2.0), x.integral, x.exact});
     return true;
   }
 
