@@ -388,25 +388,12 @@ std::string dynamicStartOffset(StepView s, size_t first, const Shape &dims, cons
   return offset.empty() ? "0" : offset;
 }
 
-/// `shiftedCopy<...>(in, inShift, out, outShift);` or "" when `walk` is empty.
-std::string shiftedCopyCall(const StridedWalk &walk, const std::string &word, const std::string &in,
-                            const std::string &inShift, const std::string &out,
-                            const std::string &outShift) {
-  if (walk.empty())
-    return "";
-  StridedWalk simple = walk.simplified();
-  return "shiftedCopy<" + word + ", " + str(simple.extents.size()) + ", " + simple.print() +
-         ">(as<" + word + ">(" + in + "), " + inShift + ", as<" + word + ">(" + out + "), " +
-         outShift + ");";
-}
-
 void emitDynamicSlice(StepView s) {
   s.perDevice([&](int64_t d) {
     const Shape &in = s.inShape(0, d), &out = s.outShape(d);
     StridedWalk walk{out, denseStrides(in), denseStrides(out)};
-    return shiftedCopyCall(walk, s.outWord(), s.inBuf(0),
-                           dynamicStartOffset(s, 1, s.globalIn(0), s.globalOut(), in), s.outBuf(),
-                           "0");
+    return stridedCopyCall(walk, s.outWord(), s.inBuf(0), s.outBuf(),
+                           dynamicStartOffset(s, 1, s.globalIn(0), s.globalOut(), in));
   });
 }
 
@@ -420,7 +407,7 @@ void emitDynamicUpdateSlice(StepView s) {
                        s.inBuf(0) + "), as<" + word + ">(" + s.outBuf() + "));";
     StridedWalk walk{update, denseStrides(update), denseStrides(out)};
     std::string write =
-        shiftedCopyCall(walk, word, s.inBuf(1), "0", s.outBuf(),
+        stridedCopyCall(walk, word, s.inBuf(1), s.outBuf(), "",
                         dynamicStartOffset(s, 2, s.globalOut(), s.globalIn(1), out));
     return write.empty() ? code : code + "\n" + write;
   });

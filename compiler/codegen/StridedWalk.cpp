@@ -78,18 +78,24 @@ StridedWalk boxCopy(const Shape &sourceShape, const std::vector<int64_t> &from,
 }
 
 std::string stridedCopyCall(const StridedWalk &walk, std::string_view word,
-                            const std::string &source, const std::string &dest) {
+                            const std::string &source, const std::string &dest,
+                            const std::string &inShift, const std::string &outShift) {
   if (walk.empty())
     return "";
   StridedWalk simple = walk.simplified();
   std::string w(word);
+  auto plus = [](const std::string &shift) { return shift.empty() ? "" : " + " + shift; };
   // A whole contiguous block is a memcpy.
   if (simple.extents.size() == 1 && simple.inStrides[0] == 1 && simple.outStrides[0] == 1)
     return "copy<" + w + ", " + std::to_string(simple.extents[0]) + ">(as<" + w + ">(" + source +
-           ") + " + std::to_string(simple.inOffset) + ", as<" + w + ">(" + dest + ") + " +
-           std::to_string(simple.outOffset) + ");";
-  return "stridedCopy<" + w + ", " + std::to_string(simple.extents.size()) + ", " + simple.print() +
-         ">(as<" + w + ">(" + source + "), as<" + w + ">(" + dest + "));";
+           ") + " + std::to_string(simple.inOffset) + plus(inShift) + ", as<" + w + ">(" + dest +
+           ") + " + std::to_string(simple.outOffset) + plus(outShift) + ");";
+  const std::string head =
+      std::to_string(simple.extents.size()) + ", " + simple.print() + ">(as<" + w + ">(" + source;
+  if (inShift.empty() && outShift.empty())
+    return "stridedCopy<" + w + ", " + head + "), as<" + w + ">(" + dest + "));";
+  return "shiftedCopy<" + w + ", " + head + "), " + (inShift.empty() ? "0" : inShift) + ", as<" +
+         w + ">(" + dest + "), " + (outShift.empty() ? "0" : outShift) + ");";
 }
 
 } // namespace shardgen::codegen

@@ -33,8 +33,12 @@ StridedWalk boxCopy(const Shape &sourceShape, const std::vector<int64_t> &from,
                     const Shape &destShape, const std::vector<int64_t> &to,
                     const std::vector<int64_t> &extents);
 
-/// "stridedCopy<word, R, Walk>(source, dest);" or "" when the walk is empty.
+/// "stridedCopy<word, R, Walk>(source, dest);" (a contiguous walk: a
+/// copy<>) or "" when the walk is empty. With shifts (C++ expressions read
+/// at run time, e.g. a dynamic slice's clamped starts), the walk's offsets
+/// move by them: "shiftedCopy<word, R, Walk>(source, inShift, dest, outShift);".
 std::string stridedCopyCall(const StridedWalk &walk, std::string_view word,
-                            const std::string &source, const std::string &dest);
+                            const std::string &source, const std::string &dest,
+                            const std::string &inShift = "", const std::string &outShift = "");
 
 } // namespace shardgen::codegen
