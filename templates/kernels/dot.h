@@ -203,25 +203,28 @@ struct Bf16PairPanels {
   static SHARDGEN_INLINE uint32_t pair(uint16_t even, uint16_t odd) {
     return static_cast<uint32_t>(even) | static_cast<uint32_t>(odd) << 16;
   }
+  /// The pair of two adjacent depths: the 32-bit word there (x86 is
+  /// little-endian: the even depth is its low half).
+  static SHARDGEN_INLINE uint32_t wordAt(const S *even) {
+    uint32_t word;
+    __builtin_memcpy(&word, even, sizeof word);
+    return word;
+  }
+  /// The pair at depths 2p, 2p + 1 of a row stored along the depth (the
+  /// even depth alone at an odd kc's end).
+  static SHARDGEN_INLINE uint32_t pairAt(const S *row, int64_t p, int64_t kc) {
+    return 2 * p + 1 < kc ? wordAt(row + 2 * p) : pair(loadAt(row, 2 * p), 0);
+  }
 
   template <bool Transposed>
   static void packB(const S *b, int64_t ldb, int64_t kc, int64_t nc, uint32_t *__restrict packed) {
     const int64_t pairs = packedDepth(kc);
     for (int64_t j0 = 0; j0 < nc; j0 += kTileCols) {
       const int64_t cols = nc - j0 < kTileCols ? nc - j0 : kTileCols;
-      if constexpr (Transposed) {
-        // B's rows are [N, K]: a pair is the 32-bit word at its even depth.
-        for (int64_t j = 0; j < kTileCols; ++j) {
-          const S *row = b + (j0 + j) * ldb;
-          for (int64_t p = 0; p < pairs; ++p) {
-            uint32_t word = 0;
-            if (j < cols && 2 * p + 1 < kc)
-              __builtin_memcpy(&word, row + 2 * p, sizeof word);
-            else if (j < cols)
-              word = pair(loadAt(row, 2 * p), 0);
-            packed[p * kTileCols + j] = word;
-          }
-        }
+      if constexpr (Transposed) { // B's rows are [N, K]: along the depth
+        for (int64_t j = 0; j < kTileCols; ++j)
+          for (int64_t p = 0; p < pairs; ++p)
+            packed[p * kTileCols + j] = j < cols ? pairAt(b + (j0 + j) * ldb, p, kc) : 0u;
         packed += pairs * kTileCols;
         continue;
       }
@@ -241,23 +244,16 @@ struct Bf16PairPanels {
     for (int64_t i0 = 0; i0 < mc; i0 += kTileRows) {
       const int64_t rowCount = mc - i0 < kTileRows ? mc - i0 : kTileRows;
       if (rowCount == kTileRows && kc % 2 == 0) {
-        // Whole panels: a pair is the 32-bit word at its even depth.
+        // Whole panels of whole pairs: no test per element.
         for (int64_t p = 0; p < pairs; ++p)
-          for (int64_t r = 0; r < kTileRows; ++r) {
-            uint32_t word;
-            __builtin_memcpy(&word, a + (i0 + r) * lda + 2 * p, sizeof word);
-            packed[p * kTileRows + r] = word;
-          }
+          for (int64_t r = 0; r < kTileRows; ++r)
+            packed[p * kTileRows + r] = wordAt(a + (i0 + r) * lda + 2 * p);
         packed += pairs * kTileRows;
         continue;
       }
       for (int64_t p = 0; p < pairs; ++p)
-        for (int64_t r = 0; r < kTileRows; ++r) {
-          const int64_t at = (i0 + r) * lda + 2 * p; // read only for rows that exist
-          packed[p * kTileRows + r] =
-              r < rowCount ? pair(loadAt(a, at), 2 * p + 1 < kc ? loadAt(a, at + 1) : uint16_t(0))
-                           : 0u;
-        }
+        for (int64_t r = 0; r < kTileRows; ++r) // rows past the panel's are not read
+          packed[p * kTileRows + r] = r < rowCount ? pairAt(a + (i0 + r) * lda, p, kc) : 0u;
       packed += pairs * kTileRows;
     }
   }
