@@ -12,7 +12,8 @@ over a 2x2 mesh where a dim has 2 or more elements (the first such dim on
 "x", the next on "y"), and returns every checked value; the argument values
 and the expected results as MLIR literals. A function the corpus cannot run
 as a program on a mesh is a case with the reason it is skipped.
-run_corpus.py runs the cases through `shardgen eval` and `shardgen run`.
+run_corpus.py runs the cases through `shardgen eval` and `shardgen run`; the
+first case of each file also seeds fuzz_mlir (test/fuzz/corpus/mlir_interpret).
 """
 import json
 import os
@@ -216,6 +217,10 @@ def main():
     tree = subprocess.run(["git", "-C", checkout, "ls-tree", "-r", "--name-only", "HEAD", "stablehlo/tests/interpret/"],
                           capture_output=True, text=True, check=True).stdout.split()
     os.makedirs(out_dir, exist_ok=True)
+    # One module per source file seeds fuzz_mlir (test/fuzz): every op and
+    # attribute form of the spec's tests, as the importer sees them here.
+    seed_dir = os.path.join(out_dir, "..", "..", "fuzz", "corpus", "mlir_interpret")
+    os.makedirs(seed_dir, exist_ok=True)
     total = 0
     for path in sorted(tree):
         if not path.endswith(".mlir"):
@@ -235,6 +240,10 @@ def main():
             cases.append(case)
         total += len(cases)
         relative = path[len("stablehlo/tests/interpret/"):]
+        runnable = [case for case in cases if "module" in case]
+        if runnable:
+            with open(os.path.join(seed_dir, relative.replace("/", "__")), "w") as f:
+                f.write(runnable[0]["module"])
         out = os.path.join(out_dir, relative.replace("/", "__")[:-len(".mlir")] + ".json")
         with open(out, "w") as f:
             json.dump({"_source": "openxla/stablehlo %s %s (facts translated: constants as sharded "
