@@ -57,6 +57,15 @@ public:
   }
   /// A constant of `like`'s type.
   Val c(double value, const Val &like) { return constant(value, like.type); }
+  /// An integer constant of `like`'s type, any 64-bit value.
+  Val ci(int64_t value, const Val &like) {
+    Literal element(TensorType{like.type, {}});
+    element.setInt(0, value);
+    Attribute dense = makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
+    dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{like.type, shape_}, element));
+    dense.typeText = typeRef(like.type).text;
+    return op("constant", {}, like.type, {{"value", dense}});
+  }
 
   Val unary(const char *name, const Val &x) { return op(name, {x}, x.type); }
   Val binary(const char *name, const Val &a, const Val &b) { return op(name, {a, b}, a.type); }
@@ -477,6 +486,38 @@ Val isNegInf(Builder &b, const std::vector<Val> &args) {
 
 Val square(Builder &b, const std::vector<Val> &args) { return b.mul(args[0], args[0]); }
 
+/// The next float after x toward y: x's bits as an integer, one step up or
+/// down in magnitude; the smallest subnormal (signed as y) from a zero; y
+/// when x == y (signed zeros included); NaN when either is.
+Val nextAfter(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0], &y = args[1];
+  const ElementType intType = x.type == ElementType::F64   ? ElementType::I64
+                              : x.type == ElementType::F32 ? ElementType::I32
+                                                           : ElementType::I16;
+  const int64_t width = x.type == ElementType::F64 ? 64 : x.type == ElementType::F32 ? 32 : 16;
+  const Val xBits = b.op("bitcast_convert", {x}, intType);
+  const Val yBits = b.op("bitcast_convert", {y}, intType);
+  const int64_t sign = width == 64 ? std::numeric_limits<int64_t>::min()
+                                   : -(int64_t(1) << (width - 1));
+  const Val signMask = b.ci(sign, xBits), magnitudeMask = b.ci(~sign, xBits);
+  const Val xMagnitude = b.binary("and", xBits, magnitudeMask);
+  const Val yMagnitude = b.binary("and", yBits, magnitudeMask);
+  const Val xSign = b.binary("and", xBits, signMask), ySign = b.binary("and", yBits, signMask);
+  const Val zero = b.ci(0, xBits), one = b.ci(1, xBits);
+  const Val shrink = b.op("or", {b.compare("GT", xMagnitude, yMagnitude),
+                                 b.compare("NE", xSign, ySign)},
+                          ElementType::I1);
+  Val result = b.add(xBits, b.select(shrink, b.ci(-1, xBits), one));
+  const Val fromZero = b.select(b.compare("EQ", yMagnitude, zero), yBits, b.binary("or", ySign, one));
+  result = b.select(b.compare("EQ", xMagnitude, zero), fromZero, result);
+  result = b.select(b.compare("EQ", x, y), yBits, result);
+  const Val nan = b.op("or", {b.compare("NE", x, x), b.compare("NE", y, y)}, ElementType::I1);
+  result = b.select(nan, b.op("bitcast_convert", {b.c(std::numeric_limits<double>::quiet_NaN(), x)},
+                              intType),
+                    result);
+  return b.op("bitcast_convert", {result}, x.type);
+}
+
 struct ChloOp {
   Decomposition decompose;
   int arity;
@@ -495,6 +536,7 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.atanh", {atanh, 1, true}},    {"chlo.is_inf", {isInf, 1, false}},
       {"chlo.is_pos_inf", {isPosInf, 1, false}}, {"chlo.is_neg_inf", {isNegInf, 1, false}},
       {"chlo.square", {square, 1, false}},
+      {"chlo.next_after", {nextAfter, 2, false}},
   };
   return ops;
 }

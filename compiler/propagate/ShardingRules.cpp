@@ -438,8 +438,8 @@ OpShardingRule pointwiseRule(const Graph &, const Op &, const OpShapes &shapes) 
 }
 
 /// Shardy's rule: the dims both sides have are one factor each; the minor
-/// dim of the narrower side (a width change) gets a factor of size 1, so it
-/// is never sharded (its elements are pieces of one wide element).
+/// dim of the narrower side (a width change) needs replication: its
+/// elements are the pieces of one wide element.
 OpShardingRule bitcastConvertRule(const Graph &, const Op &, const OpShapes &shapes) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
   const Shape &in = shapes.operands[0], &out = shapes.results[0];
@@ -447,9 +447,11 @@ OpShardingRule bitcastConvertRule(const Graph &, const Op &, const OpShapes &sha
   for (size_t d = 0; d < common; ++d)
     builder.addFactor(in[d], FactorKind::PassThrough,
                       {{0, static_cast<int64_t>(d)}, {shapes.result(0), static_cast<int64_t>(d)}});
-  if (in.size() != out.size())
-    builder.addFactor(1, FactorKind::PassThrough,
-                      {{in.size() > common ? 0 : shapes.result(0), static_cast<int64_t>(common)}});
+  if (in.size() != out.size()) {
+    const bool narrowIn = in.size() > common;
+    builder.addFactor(narrowIn ? in[common] : out[common], FactorKind::NeedReplication,
+                      {{narrowIn ? 0 : shapes.result(0), static_cast<int64_t>(common)}});
+  }
   return builder.take();
 }
 
