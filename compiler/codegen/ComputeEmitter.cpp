@@ -282,6 +282,18 @@ void emitReshape(StepView s) {
   });
 }
 
+/// bitcast_convert: the local piece's bytes are the result piece's (the
+/// minor dim a width change adds or removes is never split, its rule maps
+/// no factor to it).
+void emitBitcastConvert(StepView s) {
+  s.perDevice([&](int64_t d) {
+    StridedWalk walk;
+    walk.extents = {product(s.outShape(d)) * static_cast<int64_t>(elementByteWidth(s.outType()))};
+    walk.inStrides = walk.outStrides = {1};
+    return stridedCopyCall(walk, "uint8_t", s.inBuf(0), s.outBuf());
+  });
+}
+
 void emitBroadcastInDim(StepView s) {
   const auto &dims = s.op().attr<BroadcastInDimAttrs>().broadcastDimensions;
   s.perDevice([&](int64_t d) {

@@ -69,6 +69,16 @@ template <> std::string otherCall<OpKind::Convert>(const CallText &c) {
          ");";
 }
 
+template <> std::string otherCall<OpKind::IsFinite>(const CallText &c) {
+  return "isFinite<" + c.inTag + ", " + c.n + ">(" + c.in(0) + ", as<uint8_t>(" + c.call.out + "));";
+}
+
+template <> std::string otherCall<OpKind::ReducePrecision>(const CallText &c) {
+  const auto &attrs = c.call.op->attr<ReducePrecisionAttrs>();
+  return "reducePrecision<" + c.inTag + ", " + str(attrs.exponentBits) + ", " +
+         str(attrs.mantissaBits) + ", " + c.n + ">(" + c.in(0) + ", " + c.out() + ");";
+}
+
 using CallFn = std::string (*)(const CallText &);
 constexpr auto kCalls = tableByKind([](auto kind) -> CallFn {
   constexpr OpCategory category = opCategory(decltype(kind)::value);

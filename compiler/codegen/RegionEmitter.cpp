@@ -64,6 +64,15 @@ template <> std::string otherValue<OpKind::Convert>(const BodyText &b, const Op 
          ", " + b.tag(op) + ">(" + b.load(op.operands[0]) + "))";
 }
 
+template <> std::string otherValue<OpKind::IsFinite>(const BodyText &b, const Op &op) {
+  return "static_cast<uint8_t>(math::isfinite(" + b.load(op.operands[0]) + "))";
+}
+
+template <> std::string otherValue<OpKind::ReducePrecision>(const BodyText &, const Op &op) {
+  SHARDGEN_CHECK(false, std::string(op.name()) + " in a scalar body (verify refuses it)");
+  return "";
+}
+
 /// A scalar constant: its bits.
 std::string constantValue(const BodyText &b, const Op &op) {
   const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)

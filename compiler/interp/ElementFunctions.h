@@ -31,6 +31,8 @@ template <typename T>
 concept FloatElement = isFloatTraits<T>;
 template <typename T>
 concept IntegerElement = !isFloatTraits<T>; // i1 too
+template <typename T>
+concept IntElement = !isFloatTraits<T> && !isBoolTraits<T>;
 
 /// The reference scalar function of the elementwise op K on the compute type
 /// of element traits T: `ScalarOp<K>::apply<T>(x...)`, declared only on the
@@ -89,6 +91,12 @@ SHARDGEN_BINARY_SCALAR(Power, AnyElement, math::power(a, b))
 SHARDGEN_BINARY_SCALAR(And, IntegerElement, C(a &b))
 SHARDGEN_BINARY_SCALAR(Or, IntegerElement, C(a | b))
 SHARDGEN_BINARY_SCALAR(Xor, IntegerElement, C(a ^ b))
+SHARDGEN_BINARY_SCALAR(ShiftLeft, IntElement, math::shiftLeft(a, b))
+SHARDGEN_BINARY_SCALAR(ShiftRightArithmetic, IntElement, math::shiftRightArithmetic(a, b))
+SHARDGEN_BINARY_SCALAR(ShiftRightLogical, IntElement, math::shiftRightLogical(a, b))
+SHARDGEN_BINARY_SCALAR(Atan2, FloatElement, std::atan2(a, b))
+SHARDGEN_UNARY_SCALAR(Popcnt, IntElement, math::popcount(v))
+SHARDGEN_UNARY_SCALAR(CountLeadingZeros, IntElement, math::countLeadingZeros(v))
 
 #undef SHARDGEN_UNARY_SCALAR
 #undef SHARDGEN_BINARY_SCALAR

@@ -5,6 +5,7 @@
 // division corner cases follow XLA (x / 0 = -1, INT_MIN / -1 = INT_MIN,
 // x % 0 = x, INT_MIN % -1 = 0).
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -140,6 +141,51 @@ template <typename T> T sign(T x) {
   } else {
     return x > 0 ? T(1) : T(0);
   }
+}
+
+// ---- shifts and bit counts (integer types, not i1) ---------------------------
+// XLA's and the StableHLO interpreter's (APInt) semantics: the shift amount
+// is read as unsigned, so a negative one is as large as one >= the width;
+// such shifts give 0, or the sign fill for the arithmetic right shift. The
+// bits are the type's, signed or not (an unsigned type's top bit is its sign
+// for shift_right_arithmetic, as LLVM's ashr).
+
+template <typename T> constexpr Unsigned<T> kWidth = static_cast<Unsigned<T>>(sizeof(T) * 8);
+
+template <typename T> T shiftLeft(T x, T amount) {
+  const Unsigned<T> n = static_cast<Unsigned<T>>(amount);
+  if (n >= kWidth<T>)
+    return 0;
+  // Narrow types promote to int: shift as unsigned int so no bit reaches the sign.
+  using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;
+  return static_cast<T>(static_cast<Unsigned<T>>(static_cast<Wide>(static_cast<Unsigned<T>>(x))
+                                                  << n));
+}
+
+template <typename T> T shiftRightLogical(T x, T amount) {
+  const Unsigned<T> n = static_cast<Unsigned<T>>(amount);
+  if (n >= kWidth<T>)
+    return 0;
+  return static_cast<T>(static_cast<Unsigned<T>>(static_cast<Unsigned<T>>(x) >> n));
+}
+
+template <typename T> T shiftRightArithmetic(T x, T amount) {
+  const Unsigned<T> bits = static_cast<Unsigned<T>>(x), n = static_cast<Unsigned<T>>(amount);
+  const Unsigned<T> ones = static_cast<Unsigned<T>>(~Unsigned<T>(0));
+  const bool negative = (bits >> (kWidth<T> - 1)) != 0;
+  if (n >= kWidth<T>)
+    return static_cast<T>(negative ? ones : Unsigned<T>(0));
+  const Unsigned<T> shifted = static_cast<Unsigned<T>>(bits >> n);
+  const Unsigned<T> fill = static_cast<Unsigned<T>>(~static_cast<Unsigned<T>>(ones >> n));
+  return static_cast<T>(negative ? static_cast<Unsigned<T>>(shifted | fill) : shifted);
+}
+
+template <typename T> T popcount(T x) {
+  return static_cast<T>(std::popcount(static_cast<Unsigned<T>>(x)));
+}
+
+template <typename T> T countLeadingZeros(T x) {
+  return static_cast<T>(std::countl_zero(static_cast<Unsigned<T>>(x)));
 }
 
 } // namespace shardgen::interp::math

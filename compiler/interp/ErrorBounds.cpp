@@ -549,6 +549,24 @@ std::vector<Literal> powerBound(const BoundsInputs &in) {
   });
 }
 
+/// atan2(a, b): the angle of the point (b, a). Its gradient has length 1 /
+/// |(a, b)|, so over the box of operands it moves by at most the box's
+/// half-diagonal over the nearest distance to the origin, unless the box
+/// reaches the origin or the branch cut (b < 0, a = 0: the angle jumps by
+/// 2 pi there); plus libm's ulp.
+std::vector<Literal> angleBound(const BoundsInputs &in) {
+  return binaryBounds(in, [](const BinaryElement &x) {
+    const double slack = ulp(computeType(x.type), x.r);
+    if (x.ea + x.eb == 0)
+      return finish(x.type, x.r, 0, slack);
+    const double radius = std::hypot(x.a, x.b), reach = std::hypot(x.ea, x.eb);
+    const bool nearCut = x.b - x.eb < 0 && std::fabs(x.a) <= x.ea;
+    if (!(radius > reach) || nearCut)
+      return kUnknown;
+    return finish(x.type, x.r, reach / (radius - reach), slack);
+  });
+}
+
 /// Exact from exact operands, else unknown (not, remainder, the bitwise
 /// ops): no useful spread.
 std::vector<Literal> exactOnlyBound(const BoundsInputs &in) {
@@ -576,6 +594,48 @@ std::vector<Literal> selectBound(const BoundsInputs &in) {
 
 std::vector<Literal> clampBound(const BoundsInputs &in) {
   return oneResult(clampBounds(in.x(0), in.x(2), in.e(0), in.e(1), in.e(2)));
+}
+
+/// Exact when the operand is, or when every value within its bound is
+/// finite.
+std::vector<Literal> isFiniteBound(const BoundsInputs &in) {
+  const Literal &x = in.x(0);
+  const double *e = in.e(0).as<double>();
+  Literal out = exactBounds(x.shape());
+  for (int64_t i = 0; i < x.numElements(); ++i)
+    if (e[i] != 0 && !(std::fabs(x.getFloat(i)) + e[i] <= maxFinite(x.elementType())))
+      out.as<double>()[i] = kUnknown;
+  return oneResult(std::move(out));
+}
+
+/// Rounding to a coarser format is monotone: the spread of the rounded
+/// values over the operand's interval (the op run at its ends).
+std::vector<Literal> reducePrecisionBound(const BoundsInputs &in) {
+  const Literal &x = in.x(0), &result = in.result(0);
+  const auto &attrs = in.op.attr<ReducePrecisionAttrs>();
+  const double *e = in.e(0).as<double>();
+  Literal low(x.type()), high(x.type());
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    low.setFloat(i, x.getFloat(i) - e[i]);
+    high.setFloat(i, x.getFloat(i) + e[i]);
+  }
+  const Literal lowResult = evalReducePrecision(low, attrs.exponentBits, attrs.mantissaBits);
+  const Literal highResult = evalReducePrecision(high, attrs.exponentBits, attrs.mantissaBits);
+  Literal out = exactBounds(x.shape());
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    if (e[i] == 0)
+      continue;
+    const double r = result.getFloat(i);
+    const double spread = std::max(std::fabs(lowResult.getFloat(i) - r),
+                                   std::fabs(highResult.getFloat(i) - r));
+    out.as<double>()[i] = std::isfinite(spread) ? spread : kUnknown;
+  }
+  return oneResult(std::move(out));
+}
+
+/// The bits under another type: exact from exact operands, else unknown.
+std::vector<Literal> bitcastConvertBound(const BoundsInputs &in) {
+  return oneResult(exactOrUnknown(in.result(0).shape(), in.operandBounds));
 }
 
 std::vector<Literal> convertBound(const BoundsInputs &in) {

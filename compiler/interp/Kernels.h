@@ -35,6 +35,15 @@ Literal evalClamp(const Literal &min, const Literal &operand, const Literal &max
 // Convert.cpp
 Literal evalConvert(const Literal &operand, ElementType resultType);
 
+// ElementBits.cpp
+/// A float tensor's elements: neither infinite nor NaN (i1).
+Literal evalIsFinite(const Literal &operand);
+/// Rounds each element to a float format of `exponentBits` and
+/// `mantissaBits` and back (XLA's overflow, underflow and NaN rules).
+Literal evalReducePrecision(const Literal &operand, int64_t exponentBits, int64_t mantissaBits);
+/// The operand's bits as `resultType` (a verified bitcast_convert).
+Literal evalBitcastConvert(const Literal &operand, const TensorType &resultType);
+
 // DotGeneral.cpp
 Literal evalDotGeneral(const Literal &lhs, const Literal &rhs, const DotGeneralAttrs &attrs);
 

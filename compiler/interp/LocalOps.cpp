@@ -70,6 +70,19 @@ std::vector<Literal> convertKernel(const KernelInputs &in) {
   return oneResult(evalConvert(operand(in, 0), resultType(in).elementType));
 }
 
+std::vector<Literal> isFiniteKernel(const KernelInputs &in) {
+  return oneResult(evalIsFinite(operand(in, 0)));
+}
+
+std::vector<Literal> reducePrecisionKernel(const KernelInputs &in) {
+  const auto &attrs = in.op.attr<ReducePrecisionAttrs>();
+  return oneResult(evalReducePrecision(operand(in, 0), attrs.exponentBits, attrs.mantissaBits));
+}
+
+std::vector<Literal> bitcastConvertKernel(const KernelInputs &in) {
+  return oneResult(evalBitcastConvert(operand(in, 0), resultType(in)));
+}
+
 std::vector<Literal> dotGeneralKernel(const KernelInputs &in) {
   // A wider result type (preferred_element_type) is the type the product is
   // computed in: the operands widen exactly first.

@@ -1,5 +1,6 @@
 #include "compiler/interp/ScalarRegion.h"
 
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -49,6 +50,10 @@ template <typename From, typename To> void convertStep(uint64_t *r, const int32_
   r[s[1]] = store<To>(convertElement<From, To>(load<From>(r[s[0]])));
 }
 
+template <typename Traits> void isFiniteStep(uint64_t *r, const int32_t *s) {
+  r[s[1]] = std::isfinite(load<Traits>(r[s[0]])) ? 1 : 0;
+}
+
 template <typename Traits> ScalarRegion::StepFn compareFn(ComparisonDirection direction) {
   switch (direction) {
   case ComparisonDirection::EQ:
@@ -91,6 +96,24 @@ template <> struct OtherStep<OpKind::Convert> {
     return dispatchElementType(
         graph.type(op.results[0]).elementType,
         [](auto to) -> ScalarRegion::StepFn { return &convertStep<T, decltype(to)>; });
+  }
+};
+
+template <> struct OtherStep<OpKind::IsFinite> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+    if constexpr (!isFloatTraits<T>)
+      unsupported(notDefined(op.kind, graph.type(op.operands[0]).elementType));
+    else
+      return &isFiniteStep<T>;
+  }
+};
+
+/// reduce_precision's format is an attribute, which steps do not hold: the
+/// verifier keeps it out of scalar bodies (ScalarRegionVerifier.cpp).
+template <> struct OtherStep<OpKind::ReducePrecision> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &op) {
+    SHARDGEN_CHECK(false, std::string(op.name()) + " in a scalar body (verify refuses it)");
+    return nullptr;
   }
 };
 

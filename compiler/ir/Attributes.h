@@ -202,6 +202,19 @@ inline std::span<const AttrField> DynamicSliceAttrs::schema() {
       attrField<&DynamicSliceAttrs::sliceSizes>("slice_sizes", "slice_sizes", "sizes")};
   return fields;
 }
+/// reduce_precision's format: JAX prints `format = e5m10`, the generic form
+/// the two integers.
+struct ReducePrecisionAttrs {
+  int64_t exponentBits = 0;
+  int64_t mantissaBits = 0;
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> ReducePrecisionAttrs::schema() {
+  static constexpr AttrField fields[] = {
+      attrField<&ReducePrecisionAttrs::exponentBits>("exponent_bits", "exponent_bits", ""),
+      attrField<&ReducePrecisionAttrs::mantissaBits>("mantissa_bits", "mantissa_bits", "")};
+  return fields;
+}
 struct PropagationBarrierAttrs {
   BarrierDirection allowedDirection = BarrierDirection::None;
   static std::span<const AttrField> schema();
@@ -325,7 +338,8 @@ using Attributes =
                  BroadcastInDimAttrs, ReduceAttrs, ConcatenateAttrs, SliceAttrs, PadAttrs,
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
-                 ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs>;
+                 ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
+                 ReducePrecisionAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/frontend/JsonParsing.h"
+#include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
@@ -284,6 +285,9 @@ private:
   void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// A chlo op as the StableHLO ops of its decomposition (ChloDecomposition.h).
+  void emitChlo(const Operation &op, RegionState &state, Names &names,
+                const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The op's attributes by its row's syntax (Ops.def's Mlir column).
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                       std::vector<std::string> &callStack);
@@ -322,6 +326,8 @@ private:
   void readAllToAll(OpAttributes &a);
   void readCollectivePermute(OpAttributes &a);
   void readAxisIndex(OpAttributes &a);
+  /// `format = e5m10` (JAX's form) or the generic exponent_bits and mantissa_bits.
+  void readReducePrecision(OpAttributes &a);
   /// An op without an MLIR form: kindOf never names it.
   void readNoSyntax(OpAttributes &a);
   /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
@@ -688,6 +694,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
                                  std::vector<std::string> &callStack) {
   if (isCall(op))
     return inlineCall(op, state, names, namePrefix, callStack);
+  if (isDecomposedChlo(op.name))
+    return emitChlo(op, state, names, namePrefix, callStack);
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -729,6 +737,24 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   }
   if (!op.results.empty())
     places_.add(added.pointer + (added.pluralResults ? "/results" : "/result"), op.loc);
+}
+
+void Importer::emitChlo(const Operation &op, RegionState &state, Names &names,
+                        const std::string &namePrefix, std::vector<std::string> &callStack) {
+  std::vector<Operation> steps = decomposeChlo(op);
+  for (Operation &step : steps) {
+    const std::string &ssa = step.results.at(0);
+    if (ssa != op.results.at(0)) {
+      // `<result>#<k>` names no value of the text; the graph's name is
+      // `<result>_<k>` (made unique by define).
+      std::string irName = namePrefix + ssa;
+      irName[irName.rfind('#')] = '_';
+      Attribute list = makeAttribute(Kind::Array, op.loc);
+      list.elements.push_back(makeAttribute(Kind::String, op.loc, irName));
+      step.attrs.push_back({"shardgen.result_names", list});
+    }
+    emitOp(step, state, names, namePrefix, callStack);
+  }
 }
 
 OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
@@ -1146,6 +1172,31 @@ void Importer::readCollectivePermute(OpAttributes &a) { collectiveAxes(a.op, a.a
 
 void Importer::readAxisIndex(OpAttributes &a) {
   a.ir.attrs = AxisIndexAttrs{stringOf(a.attrs.require("axis"), "axis")};
+}
+
+void Importer::readReducePrecision(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  ReducePrecisionAttrs format;
+  if (const Attribute *pretty = attrs.take("format")) {
+    // e<exponent bits>m<mantissa bits>
+    const std::string &text = pretty->text;
+    const size_t m = text.find('m');
+    auto digits = [](const std::string &part) {
+      return !part.empty() && part.size() <= 9 &&
+             std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (pretty->kind != Kind::Word || text.empty() || text[0] != 'e' || m == std::string::npos ||
+        !digits(text.substr(1, m - 1)) || !digits(text.substr(m + 1)))
+      failAt(pretty->loc, "expected a format such as e5m10 (exponent and mantissa bits)");
+    format.exponentBits = std::stoll(text.substr(1, m - 1));
+    format.mantissaBits = std::stoll(text.substr(m + 1));
+    places.add(ir.pointer + "/exponent_bits", pretty->loc);
+    places.add(ir.pointer + "/mantissa_bits", pretty->loc);
+  } else {
+    format.exponentBits = a.integer({"exponent_bits"}, "exponent_bits");
+    format.mantissaBits = a.integer({"mantissa_bits"}, "mantissa_bits");
+  }
+  ir.attrs = format;
 }
 
 void Importer::readNoSyntax(OpAttributes &a) {

@@ -706,6 +706,12 @@ void Parser::parseTrailingTypes(Operation &op) {
   do
     types.push_back(parseType());
   while (consumePunct(","));
+  if (types.size() == 1 && consumePunct("->")) {
+    // `t -> r`: chlo's unary ops (`chlo.erf_inv %x : tensor<f32> -> tensor<f32>`).
+    op.operandTypes = types;
+    op.resultTypes = parseTypeList();
+    return;
+  }
   op.resultTypes = {types.back()};
   op.operandTypes = types; // the importer interprets the short forms
   op.attrs.push_back({"_short_types", makeAttribute(Attribute::Kind::Unit, op.loc)});

@@ -192,6 +192,7 @@ private:
   void writeAllToAll(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent);
   /// An op without an MLIR form: a graph holding one is refused first.
   void writeNoSyntax(const Op &op, OpText &text, OpParts &parts, int indent);
 
@@ -400,6 +401,17 @@ void Writer::writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, 
 void Writer::writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent) {
   parts.props.push_back("axis = " + quoteString(op.attr<AxisIndexAttrs>().axis));
   writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &format = op.attr<ReducePrecisionAttrs>();
+  const std::string e = std::to_string(format.exponentBits), m = std::to_string(format.mantissaBits);
+  parts.props.push_back("exponent_bits = " + e + " : i32");
+  parts.props.push_back("mantissa_bits = " + m + " : i32");
+  text.pretty =
+      text.name + " " + operands(op.operands) + ", format = e" + e + "m" + m + text.attrDict +
+      text.shortTypes;
+  emit(op, text, parts, indent);
 }
 
 void Writer::writeNoSyntax(const Op &op, OpText &, OpParts &, int) {

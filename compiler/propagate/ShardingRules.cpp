@@ -437,6 +437,24 @@ OpShardingRule pointwiseRule(const Graph &, const Op &, const OpShapes &shapes) 
   return pointwiseFactors(shapes);
 }
 
+/// Shardy's rule: the dims both sides have are one factor each; the minor
+/// dim of the narrower side (a width change) needs replication: its
+/// elements are the pieces of one wide element.
+OpShardingRule bitcastConvertRule(const Graph &, const Op &, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &out = shapes.results[0];
+  const size_t common = std::min(in.size(), out.size());
+  for (size_t d = 0; d < common; ++d)
+    builder.addFactor(in[d], FactorKind::PassThrough,
+                      {{0, static_cast<int64_t>(d)}, {shapes.result(0), static_cast<int64_t>(d)}});
+  if (in.size() != out.size()) {
+    const bool narrowIn = in.size() > common;
+    builder.addFactor(narrowIn ? in[common] : out[common], FactorKind::NeedReplication,
+                      {{narrowIn ? 0 : shapes.result(0), static_cast<int64_t>(common)}});
+  }
+  return builder.take();
+}
+
 OpShardingRule reshapeRule(const Graph &, const Op &, const OpShapes &shapes) {
   // Shardy has no rule for a reshape without elements: nothing crosses it.
   return isEmpty(shapes.operands[0]) ? opaqueRule(shapes) : reshapeFactors(shapes);

@@ -28,6 +28,10 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
         isUnsignedInteger(element))
       context.failOp("requires signed integer or floating-point operands, got " + printType(type));
     return;
+  case ElementTypes::Int:
+    if (isFloat(element) || element == ElementType::I1)
+      context.failOp("requires integer operands, got " + printType(type));
+    return;
   }
 }
 
@@ -84,6 +88,25 @@ ResultTypes inferConvert(const InferenceContext &context) {
 ResultTypes inferCompare(const InferenceContext &context) {
   requireSameType(context, context.operand(0), context.operand(1));
   return {TensorType{ElementType::I1, context.operand(0).shape}};
+}
+
+ResultTypes inferIsFinite(const InferenceContext &context) {
+  const TensorType &operand = context.operand(0);
+  checkElementKind(context, operand);
+  return {TensorType{ElementType::I1, operand.shape}};
+}
+
+ResultTypes inferReducePrecision(const InferenceContext &context) {
+  const TensorType &operand = context.operand(0);
+  checkElementKind(context, operand);
+  const auto &attrs = context.attrs<ReducePrecisionAttrs>();
+  if (attrs.exponentBits < 1)
+    context.failAttr("exponent_bits", "exponent_bits must be at least 1, got " +
+                                          std::to_string(attrs.exponentBits));
+  if (attrs.mantissaBits < 0)
+    context.failAttr("mantissa_bits", "mantissa_bits must be at least 0, got " +
+                                          std::to_string(attrs.mantissaBits));
+  return {operand};
 }
 
 /// Unary and binary elementwise ops: operands of one type, the element types

@@ -8,8 +8,11 @@ namespace shardgen::verify {
 namespace {
 
 /// Ops a scalar body runs per element: the scalar-region evaluator and the
-/// generated scalar functions implement exactly these.
-bool runsOnScalars(OpKind kind) { return isPerElement(kind) || kind == OpKind::Constant; }
+/// generated scalar functions implement exactly these (reduce_precision's
+/// format, an attribute, has no place in their steps).
+bool runsOnScalars(OpKind kind) {
+  return (isPerElement(kind) && kind != OpKind::ReducePrecision) || kind == OpKind::Constant;
+}
 
 } // namespace
 

@@ -23,6 +23,9 @@ SHARDGEN_BINARY_OP(OpPower, math::power(a, b))
 SHARDGEN_BINARY_OP(OpAnd, C(a &b))
 SHARDGEN_BINARY_OP(OpOr, C(a | b))
 SHARDGEN_BINARY_OP(OpXor, C(a ^ b))
+SHARDGEN_BINARY_OP(OpShiftLeft, math::shiftLeft(a, b))
+SHARDGEN_BINARY_OP(OpShiftRightArithmetic, math::shiftRightArithmetic(a, b))
+SHARDGEN_BINARY_OP(OpShiftRightLogical, math::shiftRightLogical(a, b))
 #undef SHARDGEN_BINARY_OP
 
 #define SHARDGEN_UNARY_OP(Name, expression)                                                        \
@@ -34,6 +37,8 @@ SHARDGEN_UNARY_OP(OpAbs, math::abs(v))
 SHARDGEN_UNARY_OP(OpSign, math::sign(v))
 SHARDGEN_UNARY_OP(OpNot, C(~v))
 SHARDGEN_UNARY_OP(OpLogicalNot, C(!v))
+SHARDGEN_UNARY_OP(OpPopcnt, math::popcount(v))
+SHARDGEN_UNARY_OP(OpCountLeadingZeros, math::countLeadingZeros(v))
 SHARDGEN_UNARY_OP(OpExponential, math::exp(v))
 SHARDGEN_UNARY_OP(OpLog, math::log(v))
 SHARDGEN_UNARY_OP(OpTanh, math::tanh(v))
@@ -61,6 +66,74 @@ SHARDGEN_LIBM_UNARY_OP(OpTan, tan)
 SHARDGEN_LIBM_UNARY_OP(OpRoundNearestEven, roundeven)
 SHARDGEN_LIBM_UNARY_OP(OpRoundNearestAfz, round)
 #undef SHARDGEN_LIBM_UNARY_OP
+
+// A float op of two operands that is one libm function.
+struct OpAtan2 {
+  static SHARDGEN_INLINE float apply(float a, float b) { return __builtin_atan2f(a, b); }
+  static SHARDGEN_INLINE double apply(double a, double b) { return __builtin_atan2(a, b); }
+};
+
+/// is_finite: f32/f64 (f16 and bf16 compute in f32) to i1.
+/// A float type's bit fields, its bits as an unsigned word.
+template <typename E> struct FloatFields;
+template <> struct FloatFields<F16> {
+  using Bits = uint16_t;
+  static constexpr int exponent = 5, mantissa = 10;
+};
+template <> struct FloatFields<BF16> {
+  using Bits = uint16_t;
+  static constexpr int exponent = 8, mantissa = 7;
+};
+template <> struct FloatFields<F32> {
+  using Bits = uint32_t;
+  static constexpr int exponent = 8, mantissa = 23;
+};
+template <> struct FloatFields<F64> {
+  using Bits = uint64_t;
+  static constexpr int exponent = 11, mantissa = 52;
+};
+
+/// reduce_precision on the storage's bits (XLA's): the mantissa rounded to
+/// M bits, ties to even; an exponent beyond E bits' range overflows to inf
+/// or underflows to zero with the sign; NaN kept.
+template <typename E, int64_t ExponentBits, int64_t MantissaBits>
+SHARDGEN_INLINE typename E::Storage reducePrecisionElement(typename E::Storage x) {
+  using F = FloatFields<E>;
+  using Bits = typename F::Bits;
+  using Wide = __typeof__(Bits(0) + 0u); // no promotion to int
+  constexpr int e = F::exponent, m = F::mantissa;
+  constexpr Wide exponentMask = ((Wide(1) << e) - 1) << m, signBit = Wide(1) << (e + m);
+  Wide bits = __builtin_bit_cast(Bits, x);
+  const bool nan = (bits & exponentMask) == exponentMask && (bits & ((Wide(1) << m) - 1)) != 0;
+  if constexpr (MantissaBits < m) {
+    constexpr int dropped = static_cast<int>(m - MantissaBits);
+    const Wide lastKept = (bits >> dropped) & 1;
+    bits = static_cast<Bits>((bits + ((Wide(1) << (dropped - 1)) - 1) + lastKept) &
+                             ~((Wide(1) << dropped) - 1));
+  }
+  if constexpr (ExponentBits < e) {
+    constexpr Wide bias = (Wide(1) << (e - 1)) - 1;
+    constexpr Wide reducedBias = (Wide(1) << (ExponentBits - 1)) - 1;
+    const Wide exponent = (bits & exponentMask) >> m;
+    bits = exponent > bias + reducedBias    ? (bits & signBit) | exponentMask
+           : exponent <= bias - reducedBias ? bits & signBit
+                                            : bits;
+  }
+  return nan ? x : __builtin_bit_cast(typename E::Storage, static_cast<Bits>(bits));
+}
+
+template <typename E, int64_t ExponentBits, int64_t MantissaBits, int64_t N>
+SHARDGEN_INLINE void reducePrecision(const typename E::Storage *__restrict in,
+                                     typename E::Storage *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, reducePrecisionElement<E, ExponentBits, MantissaBits>(loadAt(in, i)));
+}
+
+template <typename E, int64_t N>
+SHARDGEN_INLINE void isFinite(const typename E::Storage *__restrict in, uint8_t *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, static_cast<uint8_t>(math::isfinite(E::load(loadAt(in, i)))));
+}
 
 #define SHARDGEN_COMPARE_OP(Name, op)                                                              \
   struct Name {                                                                                    \

@@ -280,11 +280,11 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
   // The importer's own errors get it too.
   auto [importPlace, importMessage] = errorOf(R"(
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = stablehlo.atan2 %x, %x : tensor<4xf32> loc("model.py":7:9)
+  %0 = stablehlo.cholesky %x, %x : tensor<4xf32> loc("model.py":7:9)
   return %0 : tensor<4xf32>
 })");
   CHECK(importPlace == "3:3");
-  CHECK(importMessage == "operation 'stablehlo.atan2' is not supported (the graph format has no "
+  CHECK(importMessage == "operation 'stablehlo.cholesky' is not supported (the graph format has no "
                          "such op) (at model.py:7:9)");
 }
 

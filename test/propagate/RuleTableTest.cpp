@@ -418,3 +418,24 @@ TEST_CASE("dynamic_slice and dynamic_update_slice: sliced dims need replication"
             R"({"value": "w"})");
   CHECK(q.sharding("w") == R"(<@mesh, [{"x"}, {"y"}]>)");
 }
+
+TEST_CASE("bitcast_convert: a width change's minor dim needs replication; shifts are pointwise") {
+  const std::string inputs = R"({"name": "w", "type": "tensor<4x2xui64>"},
+                                {"name": "n", "type": "tensor<4x2x2xui32>"})";
+  CHECK(ruleOf(inputs, R"({"op": "bitcast_convert", "operands": ["n"], "result": "r",
+                           "type": "tensor<4x2xf64>"})") ==
+        "([i, j, k])->([i, j]) {i=4, j=2, k=2} need_replication={k}");
+  CHECK(ruleOf(inputs, R"({"op": "bitcast_convert", "operands": ["w"], "result": "r",
+                           "type": "tensor<4x2x2xf32>"})") ==
+        "([i, j])->([i, j, k]) {i=4, j=2, k=2} need_replication={k}");
+  CHECK(ruleOf(inputs, R"({"op": "bitcast_convert", "operands": ["w"], "result": "r",
+                           "type": "tensor<4x2xi64>"})") == "([i, j])->([i, j]) {i=4, j=2}");
+  CHECK(ruleOf(inputs, R"({"op": "shift_left", "operands": ["n", "n"], "result": "r"})") ==
+        "([i, j, k], [i, j, k])->([i, j, k]) {i=4, j=2, k=2}");
+  // The kept dims' sharding passes through; the pieces' dim stays whole.
+  auto p = basic(R"({"name": "w", "type": "tensor<8x2xui64>", "sharding": "<@mesh, [{x}, {y}]>"})",
+                 R"({"op": "bitcast_convert", "operands": ["w"], "result": "r",
+                     "type": "tensor<8x2x2xui32>"})",
+                 R"({"value": "r"})");
+  CHECK(p.sharding("r") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
+}

@@ -537,3 +537,28 @@ func.func @collectives_in_a_body(%in: tensor<8x16xf32>) -> (tensor<8x16xf32>, te
   } : (tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>)
   return %r#0, %r#1, %r#2 : tensor<8x16xf32>, tensor<16x16xf32>, tensor<8x16xf32>
 }
+
+// A width change: the narrower side's minor dim needs replication, the
+// others pass through (bitcast_convert_upcast)
+// CHECK-LABEL: func @bitcast_convert_upcast(
+func.func @bitcast_convert_upcast(%arg0: tensor<4x2x2xui32>) -> tensor<4x2xui64> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, j]) {i=4, j=2, k=2} need_replication={k}>}
+  %v0 = stablehlo.bitcast_convert %arg0 : (tensor<4x2x2xui32>) -> tensor<4x2xui64>
+  return %v0 : tensor<4x2xui64>
+}
+
+// One width: elementwise (bitcast_convert_equal)
+// CHECK-LABEL: func @bitcast_convert_equal(
+func.func @bitcast_convert_equal(%arg0: tensor<4x2x2xui32>) -> tensor<4x2x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, j, k]) {i=4, j=2, k=2}>}
+  %v0 = stablehlo.bitcast_convert %arg0 : (tensor<4x2x2xui32>) -> tensor<4x2x2xf32>
+  return %v0 : tensor<4x2x2xf32>
+}
+
+// The result's new minor dim needs replication (bitcast_convert_downcast)
+// CHECK-LABEL: func @bitcast_convert_downcast(
+func.func @bitcast_convert_downcast(%arg0: tensor<4x2xui64>) -> tensor<4x2x2xui32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j, k]) {i=4, j=2, k=2} need_replication={k}>}
+  %v0 = stablehlo.bitcast_convert %arg0 : (tensor<4x2xui64>) -> tensor<4x2x2xui32>
+  return %v0 : tensor<4x2x2xui32>
+}

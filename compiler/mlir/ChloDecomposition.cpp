@@ -1,0 +1,586 @@
+#include "compiler/mlir/ChloDecomposition.h"
+
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <span>
+
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/DenseElements.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+/// A value of the decomposition: its SSA name and element type (every value
+/// has the chlo operand's shape).
+struct Val {
+  std::string name;
+  ElementType type;
+};
+
+/// Appends StableHLO operations, generic form, at the chlo op's place.
+class Builder {
+public:
+  Builder(const Operation &chlo, Shape shape) : chlo_(chlo), shape_(std::move(shape)) {}
+
+  Val op(const std::string &name, const std::vector<Val> &operands, ElementType resultType,
+         std::vector<NamedAttribute> attrs = {}) {
+    Operation step;
+    step.name = "stablehlo." + name;
+    step.loc = chlo_.loc;
+    step.locText = chlo_.locText;
+    step.generic = true;
+    for (const Val &operand : operands) {
+      step.operands.push_back(ValueUse{operand.name, chlo_.loc});
+      step.operandTypes.push_back(typeRef(operand.type));
+    }
+    step.resultTypes.push_back(typeRef(resultType));
+    step.attrs = std::move(attrs);
+    Val result{chlo_.results.at(0) + "#" + std::to_string(ops_.size()), resultType};
+    step.results.push_back(result.name);
+    ops_.push_back(std::move(step));
+    return result;
+  }
+
+  Val constant(double value, ElementType type) {
+    Literal element(TensorType{type, {}});
+    element.setFloat(0, value);
+    Attribute dense =
+        makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
+    dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
+    dense.typeText = typeRef(type).text;
+    return op("constant", {}, type, {{"value", dense}});
+  }
+  /// A constant of `like`'s type.
+  Val c(double value, const Val &like) { return constant(value, like.type); }
+  /// An integer constant of `like`'s type, any 64-bit value.
+  Val ci(int64_t value, const Val &like) {
+    Literal element(TensorType{like.type, {}});
+    element.setInt(0, value);
+    Attribute dense = makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
+    dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{like.type, shape_}, element));
+    dense.typeText = typeRef(like.type).text;
+    return op("constant", {}, like.type, {{"value", dense}});
+  }
+
+  Val unary(const char *name, const Val &x) { return op(name, {x}, x.type); }
+  Val binary(const char *name, const Val &a, const Val &b) { return op(name, {a, b}, a.type); }
+  Val compare(const char *direction, const Val &a, const Val &b) {
+    Attribute attr =
+        makeAttribute(Attribute::Kind::Dialect, chlo_.loc, "stablehlo.comparison_direction");
+    attr.body = std::string("comparison_direction ") + direction;
+    return op("compare", {a, b}, ElementType::I1, {{"comparison_direction", attr}});
+  }
+  Val select(const Val &pred, const Val &onTrue, const Val &onFalse) {
+    return op("select", {pred, onTrue, onFalse}, onTrue.type);
+  }
+  Val convert(const Val &x, ElementType type) { return op("convert", {x}, type); }
+
+  // The arithmetic the formulas read as.
+  Val add(const Val &a, const Val &b) { return binary("add", a, b); }
+  Val sub(const Val &a, const Val &b) { return binary("subtract", a, b); }
+  Val mul(const Val &a, const Val &b) { return binary("multiply", a, b); }
+  Val div(const Val &a, const Val &b) { return binary("divide", a, b); }
+  Val neg(const Val &x) { return unary("negate", x); }
+  Val abs(const Val &x) { return unary("abs", x); }
+  Val exp(const Val &x) { return unary("exponential", x); }
+  Val expm1(const Val &x) { return unary("exponential_minus_one", x); }
+  Val log(const Val &x) { return unary("log", x); }
+  Val log1p(const Val &x) { return unary("log_plus_one", x); }
+  Val sqrt(const Val &x) { return unary("sqrt", x); }
+  Val floor(const Val &x) { return unary("floor", x); }
+  Val sin(const Val &x) { return unary("sine", x); }
+  Val cos(const Val &x) { return unary("cosine", x); }
+  Val atan2(const Val &a, const Val &b) { return binary("atan2", a, b); }
+  Val isFinite(const Val &x) { return op("is_finite", {x}, ElementType::I1); }
+
+  /// c[0] x^(n-1) + ... + c[n-1], in Horner's scheme.
+  Val polynomial(const Val &x, std::span<const double> coefficients) {
+    Val p = c(coefficients[0], x);
+    for (size_t i = 1; i < coefficients.size(); ++i)
+      p = add(mul(p, x), c(coefficients[i], x));
+    return p;
+  }
+
+  /// The operations, the last renamed to define the chlo op's result with
+  /// its attributes and declared type.
+  std::vector<Operation> finish(const Val &result) {
+    if (ops_.empty() || ops_.back().results[0] != result.name)
+      convert(result, result.type); // an identity, to define the result
+    Operation &last = ops_.back();
+    last.results[0] = chlo_.results.at(0);
+    last.resultTypes = chlo_.resultTypes;
+    last.attrs.insert(last.attrs.end(), chlo_.attrs.begin(), chlo_.attrs.end());
+    return std::move(ops_);
+  }
+
+private:
+  TypeRef typeRef(ElementType type) const {
+    return TypeRef{printType(TensorType{type, shape_}), chlo_.loc};
+  }
+
+  const Operation &chlo_;
+  Shape shape_;
+  std::vector<Operation> ops_;
+};
+
+using Decomposition = std::function<Val(Builder &, const std::vector<Val> &)>;
+
+double maxFinite(ElementType type) {
+  return type == ElementType::F64 ? std::numeric_limits<double>::max()
+                                  : std::numeric_limits<float>::max();
+}
+
+// ---- erf_inv: Giles' single- and double-precision approximations ---------
+// (M. Giles, "Approximating the erfinv function", 2010), as XLA evaluates them.
+
+Val erfInvF32(Builder &b, const Val &x) {
+  static constexpr double kCentral[] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06,
+                                        -4.39150654e-06, 0.00021858087,  -0.00125372503,
+                                        -0.00417768164,  0.246640727,    1.50140941};
+  static constexpr double kTail[] = {-0.000200214257, 0.000100950558, 0.00134934322,
+                                     -0.00367342844,  0.00573950773,  -0.0076224613,
+                                     0.00943887047,   1.00167406,     2.83297682};
+  // w = -log(1 - x^2), through log1p: exact near x = 0.
+  const Val w = b.neg(b.log1p(b.mul(x, b.neg(x))));
+  const Val central = b.compare("LT", w, b.c(5, x));
+  const Val t = b.select(central, b.sub(w, b.c(2.5, x)), b.sub(b.sqrt(w), b.c(3, x)));
+  Val p = b.select(central, b.c(kCentral[0], x), b.c(kTail[0], x));
+  for (size_t i = 1; i < std::size(kCentral); ++i)
+    p = b.add(b.select(central, b.c(kCentral[i], x), b.c(kTail[i], x)), b.mul(p, t));
+  return b.mul(p, x);
+}
+
+Val erfInvF64(Builder &b, const Val &x) {
+  static constexpr double kBelow625[] = {
+      -3.6444120640178196996e-21, -1.685059138182016589e-19,  1.2858480715256400167e-18,
+      1.115787767802518096e-17,   -1.333171662854620906e-16,  2.0972767875968561637e-17,
+      6.6376381343583238325e-15,  -4.0545662729752068639e-14, -8.1519341976054721522e-14,
+      2.6335093153082322977e-12,  -1.2975133253453532498e-11, -5.4154120542946279317e-11,
+      1.051212273321532285e-09,   -4.1126339803469836976e-09, -2.9070369957882005086e-08,
+      4.2347877827932403518e-07,  -1.3654692000834678645e-06, -1.3882523362786468719e-05,
+      0.0001867342080340571352,   -0.00074070253416626697512, -0.0060336708714301490533,
+      0.24015818242558961693,     1.6536545626831027356};
+  static constexpr double kBelow16[] = {
+      2.2137376921775787049e-09,  9.0756561938885390979e-08,  -2.7517406297064545428e-07,
+      1.8239629214389227755e-08,  1.5027403968909827627e-06,  -4.013867526981545969e-06,
+      2.9234449089955446044e-06,  1.2475304481671778723e-05,  -4.7318229009055733981e-05,
+      6.8284851459573175448e-05,  2.4031110387097893999e-05,  -0.0003550375203628474796,
+      0.00095328937973738049703,  -0.0016882755560235047313, 0.0024914420961078508066,
+      -0.0037512085075692412107,  0.005370914553590063617,    1.0052589676941592334,
+      3.0838856104922207635};
+  static constexpr double kAbove16[] = {
+      -2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,
+      -3.7894654401267369937e-09, 7.6157012080783393804e-09,  -1.4960026627149240478e-08,
+      2.9147953450901080826e-08,  -6.7711997758452339498e-08, 2.2900482228026654717e-07,
+      -9.9298272942317002539e-07, 4.5260625972231537039e-06,  -1.9681778105531670567e-05,
+      7.5995277030017761139e-05,  -0.00021503011930044477347, -0.00013871931833623122026,
+      1.0103004648645343977,      4.8499064014085844221};
+  const Val w = b.neg(b.log1p(b.mul(x, b.neg(x))));
+  const Val below625 = b.compare("LT", w, b.c(6.25, x));
+  const Val below16 = b.compare("LT", w, b.c(16, x));
+  const Val t = b.select(below625, b.sub(w, b.c(3.125, x)),
+                         b.sub(b.sqrt(w), b.select(below16, b.c(3.25, x), b.c(5, x))));
+  // Three polynomials (23, 19 and 17 terms) in one Horner scheme: each
+  // term takes the coefficient of the polynomial w's range chooses, and a
+  // shorter polynomial stops (keeps its value) after its last term.
+  auto coefficient = [&](size_t i) {
+    Val c = b.c(kBelow625[i], x);
+    if (i < std::size(kBelow16))
+      c = b.select(below625, c, b.c(kBelow16[i], x));
+    if (i < std::size(kAbove16))
+      c = b.select(below16, c, b.c(kAbove16[i], x));
+    return c;
+  };
+  Val p = coefficient(0);
+  for (size_t i = 1; i < std::size(kBelow625); ++i) {
+    const Val next = b.add(coefficient(i), b.mul(p, t));
+    p = i < std::size(kAbove16)   ? next
+        : i < std::size(kBelow16) ? b.select(below16, next, p)
+                                  : b.select(below625, next, p);
+  }
+  return b.mul(p, x);
+}
+
+Val erfInv(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  const Val result = x.type == ElementType::F64 ? erfInvF64(b, x) : erfInvF32(b, x);
+  // erf_inv(+-1) = +-inf (the polynomial is undefined there).
+  const Val atOne = b.compare("EQ", b.abs(x), b.c(1, x));
+  return b.select(atOne, b.mul(x, b.c(std::numeric_limits<double>::infinity(), x)), result);
+}
+
+// ---- erf and erfc: Cephes's rational approximations (f64) and XLA's f32 ---
+
+constexpr double kErfcP[] = {2.46196981473530512524E-10, 5.64189564831068821977E-1,
+                             7.46321056442269912687E0,   4.86371970985681366614E1,
+                             1.96520832956077098242E2,   5.26445194995477358631E2,
+                             9.34528527171957607540E2,   1.02755188689515710272E3,
+                             5.57535335369399327526E2};
+constexpr double kErfcQ[] = {1.00000000000000000000E0, 1.32281951154744992508E1,
+                             8.67072140885989742329E1, 3.54937778887819891062E2,
+                             9.75708501743205489753E2, 1.82390916687909736289E3,
+                             2.24633760818710981792E3, 1.65666309194161350182E3,
+                             5.57535340817727675546E2};
+constexpr double kErfcR[] = {5.64189583547755073984E-1, 1.27536670759978104416E0,
+                             5.01905042251180477414E0,  6.16021097993053585195E0,
+                             7.40974269950448939160E0,  2.97886665372100240670E0};
+constexpr double kErfcS[] = {1.00000000000000000000E0, 2.26052863220117276590E0,
+                             9.39603524938001434673E0, 1.20489539808096656605E1,
+                             1.70814450747565897222E1, 9.60896809063285878198E0,
+                             3.36907645100081516050E0};
+constexpr double kErfT[] = {9.60497373987051638749E0, 9.00260197203842689217E1,
+                            2.23200534594684319226E3, 7.00332514112805075473E3,
+                            5.55923013010394962768E4};
+constexpr double kErfU[] = {1.00000000000000000000E0, 3.35617141647503099647E1,
+                            5.21357949780152679795E2, 4.59432382970980127987E3,
+                            2.26290000613890934246E4, 4.92673942608635921086E4};
+constexpr double kErfcF32P[] = {+2.326819970068386E-2, -1.387039388740657E-1,
+                                +3.687424674597105E-1, -5.824733027278666E-1,
+                                +6.210004621745983E-1, -4.944515323274145E-1,
+                                +3.404879937665872E-1, -2.741127028184656E-1,
+                                +5.638259427386472E-1};
+constexpr double kErfcF32R[] = {-1.047766399936249E+1, +1.297719955372516E+1,
+                                -7.495518717768503E+0, +2.921019019210786E+0,
+                                -1.015265279202700E+0, +4.218463358204948E-1,
+                                -2.820767439740514E-1, +5.641895067754075E-1};
+constexpr double kErfF32T[] = {+7.853861353153693E-5, -8.010193625184903E-4,
+                               +5.188327685732524E-3, -2.685381193529856E-2,
+                               +1.128358514861418E-1, -3.761262582423300E-1,
+                               +1.128379165726710E+0};
+
+/// erf for |x| < 1: x T(x^2) / U(x^2) (f64), x T(x^2) (f32).
+Val erfNearZero(Builder &b, const Val &x) {
+  const Val x2 = b.mul(x, x);
+  if (x.type == ElementType::F64)
+    return b.div(b.mul(x, b.polynomial(x2, kErfT)), b.polynomial(x2, kErfU));
+  return b.mul(x, b.polynomial(x2, kErfF32T));
+}
+
+/// erfc for |x| >= 1: exp(-x^2) times a rational function of |x|, 0 where
+/// exp(-x^2) underflows, and 2 - erfc(-x) for negative x.
+Val erfcAwayFromZero(Builder &b, const Val &x) {
+  const bool f64 = x.type == ElementType::F64;
+  const Val z = b.neg(b.mul(x, x));
+  const Val ax = b.abs(x);
+  const Val expZ = b.exp(z);
+  Val approximation;
+  if (f64) {
+    const Val below8 = b.compare("LT", ax, b.c(8, x));
+    approximation = b.select(
+        below8, b.div(b.mul(expZ, b.polynomial(ax, kErfcP)), b.polynomial(ax, kErfcQ)),
+        b.div(b.mul(expZ, b.polynomial(ax, kErfcR)), b.polynomial(ax, kErfcS)));
+  } else {
+    const Val inverseX2 = b.div(b.c(1, x), b.mul(x, x));
+    const Val below2 = b.compare("LT", ax, b.c(2, x));
+    const Val poly = b.select(below2, b.polynomial(inverseX2, kErfcF32P),
+                              b.polynomial(inverseX2, kErfcF32R));
+    approximation = b.mul(b.mul(expZ, b.div(b.c(1, x), ax)), poly);
+  }
+  const double maxLog = f64 ? 7.09782712893383996843E2 : 88.72283905206835;
+  const Val underflows = b.compare("LT", z, b.c(-maxLog, x));
+  const Val clamped = b.select(underflows, b.c(0, x), approximation);
+  return b.select(b.compare("LT", x, b.c(0, x)), b.sub(b.c(2, x), clamped), clamped);
+}
+
+Val erf(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  if (x.type != ElementType::F64) {
+    // XLA's f32 rational approximation on [-4, 4] (erf is +-1 in f32 beyond).
+    static constexpr double kAlpha[] = {-2.72614225801306e-10, 2.77068142495902e-08,
+                                        -2.10102402082508e-06, -5.69250639462346e-05,
+                                        -7.34990630326855e-04, -2.95459980854025e-03,
+                                        -1.60960333262415e-02};
+    static constexpr double kBeta[] = {-1.45660718464996e-05, -2.13374055278905e-04,
+                                       -1.68282697438203e-03, -7.37332916720468e-03,
+                                       -1.42647390514189e-02};
+    const Val clamped = b.op("clamp", {b.c(-4, x), x, b.c(4, x)}, x.type);
+    const Val x2 = b.mul(clamped, clamped);
+    const Val ratio =
+        b.div(b.mul(clamped, b.polynomial(x2, kAlpha)), b.polynomial(x2, kBeta));
+    return b.op("clamp", {b.c(-1, x), ratio, b.c(1, x)}, x.type);
+  }
+  const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
+  return b.select(nearZero, erfNearZero(b, x), b.sub(b.c(1, x), erfcAwayFromZero(b, x)));
+}
+
+Val erfc(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
+  return b.select(nearZero, b.sub(b.c(1, x), erfNearZero(b, x)), erfcAwayFromZero(b, x));
+}
+
+// ---- lgamma and digamma: Lanczos' approximation (g = 7, n = 9) -------------
+
+constexpr double kLanczosGamma = 7;
+constexpr double kLanczosBase = 0.99999999999980993227684700473478;
+constexpr double kLanczosCoefficients[] = {
+    676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,   -176.61502916214059906584551354,
+    12.507343278686904814458936853,     -0.13857109526572011689554707,
+    9.984369578019570859563e-6,         1.50563273514931155834e-7};
+
+/// What lgamma and digamma share: z (x - 1, or -x for x < 1/2, where the
+/// reflection formula applies), t = z + g + 1/2 and log(t).
+struct LanczosTerms {
+  Val reflect, z, t, logT;
+};
+
+LanczosTerms lanczosTerms(Builder &b, const Val &x) {
+  const Val reflect = b.compare("LT", x, b.c(0.5, x));
+  const Val z = b.select(reflect, b.neg(x), b.sub(x, b.c(1, x)));
+  const Val gPlusHalf = b.c(kLanczosGamma + 0.5, x);
+  const Val t = b.add(gPlusHalf, z);
+  // log(t) = log(g + 1/2) + log1p(z / (g + 1/2)): accurate for small z.
+  const Val logT = b.add(b.c(std::log(kLanczosGamma + 0.5), x), b.log1p(b.div(z, gPlusHalf)));
+  return {reflect, z, t, logT};
+}
+
+Val lgamma(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  const LanczosTerms l = lanczosTerms(b, x);
+  Val a = b.c(kLanczosBase, x);
+  for (size_t k = 0; k < std::size(kLanczosCoefficients); ++k)
+    a = b.add(a, b.div(b.c(kLanczosCoefficients[k], x), b.add(l.z, b.c(double(k + 1), x))));
+  // lgamma(z + 1) = log(2 pi) / 2 + (z + 1/2 - t / log t) log t + log a: the
+  // product (z + 1/2) log t - t, without overflowing t log t.
+  const Val r = b.mul(b.sub(b.add(l.z, b.c(0.5, x)), b.div(l.t, l.logT)), l.logT);
+  const Val direct =
+      b.add(b.add(b.c((std::log(2.0) + std::log(std::numbers::pi)) / 2, x), r), b.log(a));
+  // x < 1/2: lgamma(x) = log(pi) - log|sin(pi x)| - lgamma(1 - x); sin(pi x)
+  // from the fractional part of |x|, folded into [0, 1/2] (exact zeros at
+  // the integers, no overflow of pi x).
+  const Val ax = b.abs(x);
+  Val fraction = b.sub(ax, b.floor(ax));
+  fraction = b.select(b.compare("LT", b.c(0.5, x), fraction), b.sub(b.c(1, x), fraction), fraction);
+  const Val logSin = b.log(b.sin(b.mul(b.c(std::numbers::pi, x), fraction)));
+  const Val reflected = b.sub(b.sub(b.c(std::log(std::numbers::pi), x), logSin), direct);
+  // At the poles log|sin| is -inf: the result is +inf (not inf - inf).
+  const Val atPole = b.select(b.isFinite(logSin), reflected, b.neg(logSin));
+  const Val result = b.select(l.reflect, atPole, direct);
+  const Val infinite = b.compare("EQ", ax, b.c(std::numeric_limits<double>::infinity(), x));
+  return b.select(infinite, b.c(std::numeric_limits<double>::infinity(), x), result);
+}
+
+Val digamma(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  const LanczosTerms l = lanczosTerms(b, x);
+  Val a = b.c(kLanczosBase, x), aPrime = b.c(0, x);
+  for (size_t k = 0; k < std::size(kLanczosCoefficients); ++k) {
+    const Val coefficient = b.c(kLanczosCoefficients[k], x);
+    const Val zk = b.add(l.z, b.c(double(k + 1), x));
+    aPrime = b.sub(aPrime, b.div(coefficient, b.mul(zk, zk)));
+    a = b.add(a, b.div(coefficient, zk));
+  }
+  // digamma(z + 1) = log t + a'/a - g / t.
+  const Val direct =
+      b.sub(b.add(l.logT, b.div(aPrime, a)), b.div(b.c(kLanczosGamma, x), l.t));
+  // x < 1/2: digamma(x) = digamma(1 - x) - pi cot(pi x), with x shifted by
+  // an integer into [-1/2, 1/2] first (cot has period 1).
+  const Val shifted = b.add(x, b.abs(b.floor(b.add(x, b.c(0.5, x)))));
+  const Val angle = b.mul(b.c(std::numbers::pi, x), shifted);
+  const Val cot = b.div(b.mul(b.c(std::numbers::pi, x), b.cos(angle)), b.sin(angle));
+  const Val result = b.select(l.reflect, b.sub(direct, cot), direct);
+  // The poles (0 and the negative integers) give NaN.
+  const Val pole = b.op("and", {b.compare("LE", x, b.c(0, x)), b.compare("EQ", x, b.floor(x))},
+                        ElementType::I1);
+  return b.select(pole, b.c(std::numeric_limits<double>::quiet_NaN(), x), result);
+}
+
+// ---- hyperbolic and inverse trigonometric functions ------------------------
+
+/// e^(x + log 1/2) +- e^(-x + log 1/2): (e^x +- e^-x) / 2 without overflowing
+/// where e^x does but the half does not.
+Val halvedExponentials(Builder &b, const Val &x, const char *combine) {
+  const Val logHalf = b.c(std::log(0.5), x);
+  return b.binary(combine, b.exp(b.add(x, logHalf)), b.exp(b.sub(logHalf, x)));
+}
+
+Val sinh(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  // |x| < 1: (expm1(x) + expm1(x) / (expm1(x) + 1)) / 2, no cancellation.
+  const Val e = b.expm1(x);
+  const Val small = b.mul(b.c(0.5, x), b.add(e, b.div(e, b.add(e, b.c(1, x)))));
+  const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
+  return b.select(nearZero, small, halvedExponentials(b, x, "subtract"));
+}
+
+Val cosh(Builder &b, const std::vector<Val> &args) {
+  return halvedExponentials(b, args[0], "add");
+}
+
+/// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)): exact factors near |x| = 1.
+Val cosineOfArcsine(Builder &b, const Val &x) {
+  return b.sqrt(b.mul(b.sub(b.c(1, x), x), b.add(b.c(1, x), x)));
+}
+
+Val asin(Builder &b, const std::vector<Val> &args) {
+  // asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)): the half angle, exact at 0 and +-1.
+  const Val &x = args[0];
+  return b.mul(b.c(2, x), b.atan2(x, b.add(b.c(1, x), cosineOfArcsine(b, x))));
+}
+
+Val acos(Builder &b, const std::vector<Val> &args) {
+  // acos(x) = 2 atan2(sqrt(1 - x^2), 1 + x); pi at x = -1.
+  const Val &x = args[0];
+  const Val half = b.atan2(cosineOfArcsine(b, x), b.add(b.c(1, x), x));
+  return b.select(b.compare("EQ", x, b.c(-1, x)), b.c(std::numbers::pi, x),
+                  b.mul(b.c(2, x), half));
+}
+
+Val atan(Builder &b, const std::vector<Val> &args) {
+  return b.atan2(args[0], b.c(1, args[0]));
+}
+
+Val asinh(Builder &b, const std::vector<Val> &args) {
+  // asinh|x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), accurate near 0;
+  // log|x| + log 2 where x^2 would overflow. The sign is x's (-0 stays -0).
+  const Val &x = args[0];
+  const Val ax = b.abs(x), x2 = b.mul(x, x);
+  const Val moderate =
+      b.log1p(b.add(ax, b.div(x2, b.add(b.c(1, x), b.sqrt(b.add(b.c(1, x), x2))))));
+  const Val large = b.add(b.log(ax), b.c(std::log(2.0), x));
+  const Val huge = b.compare("GE", ax, b.c(std::sqrt(maxFinite(x.type)), x));
+  return b.mul(b.unary("sign", x), b.select(huge, large, moderate));
+}
+
+Val acosh(Builder &b, const std::vector<Val> &args) {
+  // acosh(x) = log1p(t + sqrt(t (t + 2))) with t = x - 1 (exact near 1);
+  // log x + log 2 where t^2 would overflow; NaN below 1 (from the sqrt or
+  // log1p below -1).
+  const Val &x = args[0];
+  const Val t = b.sub(x, b.c(1, x));
+  const Val moderate = b.log1p(b.add(t, b.sqrt(b.mul(t, b.add(t, b.c(2, x))))));
+  const Val large = b.add(b.log(x), b.c(std::log(2.0), x));
+  const Val huge = b.compare("GE", x, b.c(std::sqrt(maxFinite(x.type)), x));
+  return b.select(huge, large, moderate);
+}
+
+Val atanh(Builder &b, const std::vector<Val> &args) {
+  // atanh(x) = (log1p(x) - log1p(-x)) / 2: no cancellation near 0, +-inf at
+  // +-1, NaN beyond.
+  const Val &x = args[0];
+  return b.mul(b.c(0.5, x), b.sub(b.log1p(x), b.log1p(b.neg(x))));
+}
+
+// ---- classification and square (in the operand's own type) ----------------
+
+Val isInf(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  return b.compare("EQ", b.abs(x), b.c(std::numeric_limits<double>::infinity(), x));
+}
+
+Val isPosInf(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  return b.compare("EQ", x, b.c(std::numeric_limits<double>::infinity(), x));
+}
+
+Val isNegInf(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0];
+  return b.compare("EQ", x, b.c(-std::numeric_limits<double>::infinity(), x));
+}
+
+Val square(Builder &b, const std::vector<Val> &args) { return b.mul(args[0], args[0]); }
+
+/// The next float after x toward y: x's bits as an integer, one step up or
+/// down in magnitude; the smallest subnormal (signed as y) from a zero; y
+/// when x == y (signed zeros included); NaN when either is.
+Val nextAfter(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0], &y = args[1];
+  const ElementType intType = x.type == ElementType::F64   ? ElementType::I64
+                              : x.type == ElementType::F32 ? ElementType::I32
+                                                           : ElementType::I16;
+  const int64_t width = x.type == ElementType::F64 ? 64 : x.type == ElementType::F32 ? 32 : 16;
+  const Val xBits = b.op("bitcast_convert", {x}, intType);
+  const Val yBits = b.op("bitcast_convert", {y}, intType);
+  const int64_t sign = width == 64 ? std::numeric_limits<int64_t>::min()
+                                   : -(int64_t(1) << (width - 1));
+  const Val signMask = b.ci(sign, xBits), magnitudeMask = b.ci(~sign, xBits);
+  const Val xMagnitude = b.binary("and", xBits, magnitudeMask);
+  const Val yMagnitude = b.binary("and", yBits, magnitudeMask);
+  const Val xSign = b.binary("and", xBits, signMask), ySign = b.binary("and", yBits, signMask);
+  const Val zero = b.ci(0, xBits), one = b.ci(1, xBits);
+  const Val shrink = b.op("or", {b.compare("GT", xMagnitude, yMagnitude),
+                                 b.compare("NE", xSign, ySign)},
+                          ElementType::I1);
+  Val result = b.add(xBits, b.select(shrink, b.ci(-1, xBits), one));
+  const Val fromZero = b.select(b.compare("EQ", yMagnitude, zero), yBits, b.binary("or", ySign, one));
+  result = b.select(b.compare("EQ", xMagnitude, zero), fromZero, result);
+  result = b.select(b.compare("EQ", x, y), yBits, result);
+  const Val nan = b.op("or", {b.compare("NE", x, x), b.compare("NE", y, y)}, ElementType::I1);
+  result = b.select(nan, b.op("bitcast_convert", {b.c(std::numeric_limits<double>::quiet_NaN(), x)},
+                              intType),
+                    result);
+  return b.op("bitcast_convert", {result}, x.type);
+}
+
+struct ChloOp {
+  Decomposition decompose;
+  int arity;
+  /// f16 and bf16 are computed in f32 and rounded back (XLA's upcast).
+  bool inF32;
+};
+
+const std::map<std::string, ChloOp> &chloOps() {
+  static const std::map<std::string, ChloOp> ops = {
+      {"chlo.erf_inv", {erfInv, 1, true}}, {"chlo.erf", {erf, 1, true}},
+      {"chlo.erfc", {erfc, 1, true}},      {"chlo.lgamma", {lgamma, 1, true}},
+      {"chlo.digamma", {digamma, 1, true}}, {"chlo.sinh", {sinh, 1, true}},
+      {"chlo.cosh", {cosh, 1, true}},      {"chlo.asin", {asin, 1, true}},
+      {"chlo.acos", {acos, 1, true}},      {"chlo.atan", {atan, 1, true}},
+      {"chlo.asinh", {asinh, 1, true}},    {"chlo.acosh", {acosh, 1, true}},
+      {"chlo.atanh", {atanh, 1, true}},    {"chlo.is_inf", {isInf, 1, false}},
+      {"chlo.is_pos_inf", {isPosInf, 1, false}}, {"chlo.is_neg_inf", {isNegInf, 1, false}},
+      {"chlo.square", {square, 1, false}},
+      {"chlo.next_after", {nextAfter, 2, false}},
+  };
+  return ops;
+}
+
+} // namespace
+
+bool isDecomposedChlo(const std::string &name) { return chloOps().count(name) != 0; }
+
+std::vector<Operation> decomposeChlo(const Operation &chlo) {
+  const ChloOp &entry = chloOps().at(chlo.name);
+  const std::string where = chlo.loc.str();
+  if (static_cast<int>(chlo.operands.size()) != entry.arity || chlo.results.size() != 1 ||
+      chlo.resultTypes.size() != 1 || !chlo.regions.empty())
+    fail(where, "'" + chlo.name + "' takes " + std::to_string(entry.arity) +
+                    " operand(s) and has one result");
+  if (chlo.operandTypes.size() != chlo.operands.size())
+    fail(where, "'" + chlo.name + "' needs its operand types (`: t -> r` or `(t) -> r`)");
+  std::vector<TensorType> types;
+  for (const TypeRef &ref : chlo.operandTypes) {
+    std::string error;
+    auto type = parseType(ref.text, &error);
+    if (!type)
+      fail(ref.loc.str(), error);
+    if (!isFloat(type->elementType))
+      fail(ref.loc.str(), "'" + chlo.name + "' is defined on floating-point tensors, got " +
+                              printType(*type));
+    if (!types.empty() && *type != types.front())
+      fail(ref.loc.str(), "'" + chlo.name + "' needs operands of one type, got " +
+                              printType(types.front()) + " and " + printType(*type));
+    types.push_back(*type);
+  }
+  const ElementType original = types.front().elementType;
+  Builder b(chlo, types.front().shape);
+  const bool upcast =
+      entry.inF32 && (original == ElementType::F16 || original == ElementType::BF16);
+  std::vector<Val> args;
+  for (size_t i = 0; i < chlo.operands.size(); ++i) {
+    Val arg{chlo.operands[i].name, original};
+    args.push_back(upcast ? b.convert(arg, ElementType::F32) : arg);
+  }
+  Val result = entry.decompose(b, args);
+  if (upcast)
+    result = b.convert(result, original);
+  return b.finish(result);
+}
+
+} // namespace shardgen::mlir

@@ -1,0 +1,377 @@
+// The chlo ops JAX prints, decomposed at import into StableHLO ops: their
+// values against libm (f32 and f64), against what JAX computed (the StableHLO
+// repository's JAX-generated test data), their special values, and the forms
+// and errors of the importer.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "compiler/interp/Interpreter.h"
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/MlirImporter.h"
+#include "compiler/verify/Verifier.h"
+
+using namespace shardgen;
+using namespace shardgen::mlir;
+
+namespace chlo_test {
+
+const double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string tensorOf(size_t n, const std::string &element) {
+  return "tensor<" + std::to_string(n) + "x" + element + ">";
+}
+
+/// `chlo.<op>` of `values` (as `element`, JAX's pretty form, or the generic
+/// one), evaluated by the interpreter, as doubles.
+std::vector<double> evalChlo(const std::string &op, const std::string &element,
+                             const std::vector<double> &values, bool generic = false,
+                             const std::string &resultElement = "") {
+  const std::string t = tensorOf(values.size(), element);
+  const std::string r = tensorOf(values.size(), resultElement.empty() ? element : resultElement);
+  const std::string line = generic ? "%r = \"chlo." + op + "\"(%x) : (" + t + ") -> " + r
+                                   : "%r = chlo." + op + " %x : " + t + " -> " + r;
+  const std::string text = "func.func @main(%x: " + t + ") -> " + r + " {\n  " + line +
+                           "\n  return %r : " + r + "\n}\n";
+  ImportedGraph imported = importMlir(text);
+  verifyGraph(imported.graph);
+  std::string error;
+  Literal input(*parseType(t, &error));
+  for (size_t i = 0; i < values.size(); ++i)
+    input.setFloat(static_cast<int64_t>(i), values[i]);
+  const Literal out = evaluate(imported.graph, {input}).at(0);
+  std::vector<double> result;
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    result.push_back(isFloat(out.elementType()) ? out.getFloat(i)
+                                                : static_cast<double>(out.getInt(i)));
+  return result;
+}
+
+/// Points across [lo, hi], the ends included.
+std::vector<double> sweep(double lo, double hi, int n) {
+  std::vector<double> points;
+  for (int i = 0; i < n; ++i)
+    points.push_back(lo + (hi - lo) * i / (n - 1));
+  return points;
+}
+
+/// |got - want| <= tolerance * scale(x) * max(|want|, floor), NaN where want
+/// is NaN. `scale`: the function's condition number (plus one) where the
+/// rounding of its argument alone moves it by more than an ulp.
+void checkClose(const std::vector<double> &x, const std::vector<double> &got,
+                const std::function<double(double)> &want, double tolerance, double floor = 1,
+                const std::function<double(double)> &scale = nullptr) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double factor = scale ? scale(x[i]) : 1;
+    CAPTURE(x[i]);
+    const double expected = want(x[i]);
+    CAPTURE(expected);
+    CAPTURE(got[i]);
+    if (std::isnan(expected)) {
+      CHECK(std::isnan(got[i]));
+    } else if (std::isinf(expected)) {
+      CHECK(got[i] == expected);
+    } else {
+      CHECK(std::fabs(got[i] - expected) <=
+            tolerance * factor * std::max(std::fabs(expected), floor));
+    }
+  }
+}
+
+/// f32 inputs: the libm value at the f32 input, in double.
+std::vector<double> asF32(std::vector<double> x) {
+  for (double &v : x)
+    v = static_cast<float>(v);
+  return x;
+}
+
+/// erf_inv's truth: the inverse of libm's erf by Newton's method, through
+/// erfc(x) = 1 - y near +-1 (where 1 - y is exact and erf's absolute
+/// precision would not pin x down).
+double erfInvReference(double y) {
+  if (std::fabs(y) > 1)
+    return kNaN;
+  if (std::fabs(y) == 1)
+    return y * kInf;
+  if (y < 0)
+    return -erfInvReference(-y);
+  const bool tail = y > 0.5;
+  const double target = tail ? 1 - y : y;
+  double x = 0.5;
+  for (int i = 0; i < 200; ++i) {
+    const double slope = 2 / std::sqrt(std::numbers::pi) * std::exp(-x * x);
+    const double step = tail ? (target - std::erfc(x)) / slope : (std::erf(x) - target) / slope;
+    x -= step;
+    if (std::fabs(step) <= 1e-17 * std::fabs(x))
+      break;
+  }
+  return x;
+}
+
+/// erf_inv's condition number plus one: how much the rounding of y moves it.
+double erfInvCondition(double y) {
+  const double x = erfInvReference(y);
+  if (!std::isfinite(x) || x == 0)
+    return 1;
+  return 1 + std::fabs(y) * std::sqrt(std::numbers::pi) / 2 * std::exp(x * x) / std::fabs(x);
+}
+
+/// digamma's truth: the series digamma(x + n) - sum 1/(x + k), with the
+/// asymptotic expansion at x + n >= 20; the reflection below 1/2.
+double digammaReference(double x) {
+  if (x <= 0 && x == std::floor(x))
+    return kNaN;
+  if (x < 0.5)
+    return digammaReference(1 - x) - std::numbers::pi / std::tan(std::numbers::pi * x);
+  double sum = 0;
+  while (x < 20) {
+    sum -= 1 / x;
+    x += 1;
+  }
+  const double inverse2 = 1 / (x * x);
+  return sum + std::log(x) - 0.5 / x -
+         inverse2 * (1.0 / 12 - inverse2 * (1.0 / 120 - inverse2 * (1.0 / 252 - inverse2 / 240)));
+}
+
+} // namespace chlo_test
+
+using namespace chlo_test;
+
+TEST_CASE("chlo.erf_inv: Giles' approximations against the inverse of libm's erf") {
+  const std::vector<double> x = sweep(-0.999999, 0.999999, 201);
+  checkClose(x, evalChlo("erf_inv", "f64", x), erfInvReference, 1e-14, 1e-300, erfInvCondition);
+  const std::vector<double> x32 = asF32(x);
+  checkClose(x32, evalChlo("erf_inv", "f32", x32), erfInvReference, 4e-6, 1e-30,
+             erfInvCondition);
+  // The ends and beyond; -0 keeps its sign; tiny values are exact.
+  const std::vector<double> edges = evalChlo("erf_inv", "f32", {1, -1, 1.5, -2, 0, 1e-30});
+  CHECK(edges[0] == kInf);
+  CHECK(edges[1] == -kInf);
+  CHECK(std::isnan(edges[2]));
+  CHECK(std::isnan(edges[3]));
+  CHECK(edges[4] == 0);
+  CHECK(edges[5] == doctest::Approx(1e-30 * std::sqrt(std::numbers::pi) / 2).epsilon(1e-6));
+  const std::vector<double> edges64 = evalChlo("erf_inv", "f64", {1, -1, 1.0000001, 0.9999999999});
+  CHECK(edges64[0] == kInf);
+  CHECK(edges64[1] == -kInf);
+  CHECK(std::isnan(edges64[2]));
+  CHECK(edges64[3] == doctest::Approx(erfInvReference(0.9999999999)).epsilon(1e-9));
+}
+
+TEST_CASE("chlo.erf_inv, erf, erfc, lgamma, digamma in f32 give what JAX computed") {
+  // Inputs and outputs of stablehlo/testdata/*_float32_20_20_chlo.mlir (JAX
+  // on XLA's CPU backend).
+  struct Case {
+    const char *op;
+    std::vector<double> x, y;
+  };
+  const std::vector<Case> cases = {
+      {"erf_inv",
+       {0.7237051129341125, 0.3062756061553955, -0.09326338768005371, -0.7396950125694275,
+        -0.7911257743835449},
+       {0.7698132395744324, 0.27846279740333557, -0.08284163475036621, -0.7959693074226379,
+        -0.8885979056358337}},
+      {"erf",
+       {2.9805123805999756, 1.8732634782791138, -0.4556814134120941, 1.016453742980957,
+        -5.205500602722168},
+       {0.9999749660491943, 0.9919316172599792, -0.4807039201259613, 0.8494190573692322, -1.0}},
+      {"erfc",
+       {0.6634045243263245, -2.73879337310791, 2.73164963722229, 0.09790269285440445,
+        4.164370059967041},
+       {0.34814390540122986, 1.9998925924301147, 0.00011194065882591531, 0.8898805975914001,
+        3.878145804492306e-09}},
+      {"lgamma",
+       {-5.150394916534424, -1.387939691543579, 1.4521844387054443, 0.7223731279373169,
+        -1.0978267192840576},
+       {-3.1141393184661865, 0.9989997148513794, -0.12144231796264648, 0.2342696189880371,
+        2.2959649562835693}},
+      {"digamma",
+       {2.4218177795410156, -0.2734072506427765, 1.5061103105545044, 0.12600600719451904,
+        -3.2237014770507812},
+       {0.6640795469284058, 2.5106921195983887, 0.04218649864196777, -8.323225975036621,
+        5.02655029296875}},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.op);
+    const std::vector<double> got = evalChlo(c.op, "f32", c.x);
+    for (size_t i = 0; i < c.x.size(); ++i) {
+      CAPTURE(c.x[i]);
+      CHECK(got[i] == doctest::Approx(c.y[i]).epsilon(2e-6));
+    }
+  }
+}
+
+TEST_CASE("chlo.erf and chlo.erfc against libm, f64 and f32, the generic form too") {
+  const std::vector<double> x = sweep(-7, 7, 281);
+  checkClose(x, evalChlo("erf", "f64", x), [](double v) { return std::erf(v); }, 1e-15, 1e-300);
+  // exp(-x^2): the rounding of x^2 moves erfc by x^2 times its own.
+  const auto squared = [](double v) { return 1 + v * v; };
+  checkClose(x, evalChlo("erfc", "f64", x, true), [](double v) { return std::erfc(v); }, 1e-14,
+             1e-300, squared);
+  const std::vector<double> x32 = asF32(x);
+  checkClose(x32, evalChlo("erf", "f32", x32), [](double v) { return std::erf(v); }, 3e-7, 1e-30);
+  // f32 erfc relative to itself down to its underflow near x = 10.
+  checkClose(x32, evalChlo("erfc", "f32", x32, true), [](double v) { return std::erfc(v); }, 5e-7,
+             1e-30, squared);
+  const std::vector<double> special = evalChlo("erf", "f64", {kInf, -kInf, kNaN, -0.0});
+  CHECK(special[0] == 1);
+  CHECK(special[1] == -1);
+  CHECK(std::isnan(special[2]));
+  CHECK((special[3] == 0 && std::signbit(special[3])));
+  const std::vector<double> tails = evalChlo("erfc", "f64", {30, -30, kInf});
+  CHECK(tails == std::vector<double>{0, 2, 0});
+}
+
+TEST_CASE("chlo.lgamma against libm: poles, reflection, large arguments") {
+  std::vector<double> x = sweep(-9.75, 30.25, 161);
+  for (double v : {1e-8, 1e10, 1e300, 0.5, 1.0, 2.0, 3.0})
+    x.push_back(v);
+  // Absolute near lgamma's zeros (1 and 2), relative elsewhere.
+  checkClose(x, evalChlo("lgamma", "f64", x), [](double v) { return std::lgamma(v); }, 2e-14);
+  const std::vector<double> x32 = asF32(sweep(-5.75, 20.25, 105));
+  checkClose(x32, evalChlo("lgamma", "f32", x32), [](double v) { return std::lgamma(v); }, 3e-6);
+  const std::vector<double> poles = evalChlo("lgamma", "f32", {0, -1, -2, kInf, -kInf});
+  for (double v : poles)
+    CHECK(v == kInf);
+}
+
+TEST_CASE("chlo.digamma against its series: reflection, poles give NaN") {
+  std::vector<double> x = sweep(-4.7, 25.3, 151);
+  checkClose(x, evalChlo("digamma", "f64", x), digammaReference, 1e-12);
+  const std::vector<double> x32 = asF32(sweep(-2.7, 15.3, 91));
+  checkClose(x32, evalChlo("digamma", "f32", x32), digammaReference, 2e-5);
+  const std::vector<double> known = evalChlo("digamma", "f64", {1, 0.5, 0, -3});
+  CHECK(known[0] == doctest::Approx(-0.5772156649015329).epsilon(1e-14));
+  CHECK(known[1] == doctest::Approx(-1.9635100260214235).epsilon(1e-14));
+  CHECK(std::isnan(known[2]));
+  CHECK(std::isnan(known[3]));
+}
+
+TEST_CASE("chlo hyperbolic and inverse trigonometric functions against libm") {
+  struct Case {
+    const char *op;
+    double (*f)(double);
+    double lo, hi;
+    bool conditioned = false; // relative error |x| times the argument's
+  };
+  const std::vector<Case> cases = {
+      {"sinh", [](double v) { return std::sinh(v); }, -80, 80, true},
+      {"cosh", [](double v) { return std::cosh(v); }, -80, 80, true},
+      {"asin", [](double v) { return std::asin(v); }, -1, 1},
+      {"acos", [](double v) { return std::acos(v); }, -1, 1},
+      {"atan", [](double v) { return std::atan(v); }, -1e3, 1e3},
+      {"asinh", [](double v) { return std::asinh(v); }, -1e4, 1e4},
+      {"acosh", [](double v) { return std::acosh(v); }, 1, 1e4},
+      {"atanh", [](double v) { return std::atanh(v); }, -1, 1},
+  };
+  for (const Case &c : cases) {
+    CAPTURE(c.op);
+    std::vector<double> x = sweep(c.lo, c.hi, 121);
+    for (double small : {1e-9, -1e-9, 1e-30, 0.0, 1.0000001})
+      if (small >= c.lo && small <= c.hi)
+        x.push_back(small);
+    // e^(x + log 1/2): the sum's rounding is the argument's, times |x|.
+    const auto scale = [&](double v) { return c.conditioned ? 1 + std::fabs(v) : 1; };
+    checkClose(x, evalChlo(c.op, "f64", x), c.f, 1e-14, 1e-300, scale);
+    const std::vector<double> x32 = asF32(x);
+    checkClose(x32, evalChlo(c.op, "f32", x32), c.f, 1e-6, 1e-30, scale);
+  }
+  // Out of their domains and at their limits.
+  CHECK(std::isnan(evalChlo("asin", "f32", {1.5})[0]));
+  CHECK(std::isnan(evalChlo("acosh", "f64", {0.5})[0]));
+  CHECK(evalChlo("atanh", "f64", {1, -1}) == std::vector<double>{kInf, -kInf});
+  CHECK(evalChlo("asinh", "f64", {1e300, -1e300})[0] == doctest::Approx(std::asinh(1e300)));
+  CHECK(std::signbit(evalChlo("asinh", "f32", {-0.0})[0]));
+  CHECK(evalChlo("sinh", "f32", {89})[0] == doctest::Approx(std::sinh(89.0)).epsilon(1e-5));
+}
+
+TEST_CASE("chlo.is_inf, is_pos_inf, is_neg_inf, square; f16 and bf16 through f32") {
+  const std::vector<double> x = {kInf, -kInf, kNaN, 1, -0.0, 65504};
+  CHECK(evalChlo("is_inf", "f16", x, false, "i1") == std::vector<double>{1, 1, 0, 0, 0, 0});
+  CHECK(evalChlo("is_pos_inf", "f32", x, true, "i1") == std::vector<double>{1, 0, 0, 0, 0, 0});
+  CHECK(evalChlo("is_neg_inf", "bf16", x, false, "i1") == std::vector<double>{0, 1, 0, 0, 0, 0});
+  CHECK(evalChlo("square", "f16", {3, -0.5, 300})[0] == 9);
+  CHECK(evalChlo("square", "f16", {3, -0.5, 300})[2] == kInf); // 90000 overflows f16
+  // bf16 erf_inv is computed in f32 and rounded once.
+  const double bf16 = evalChlo("erf_inv", "bf16", {0.5})[0];
+  CHECK(bf16 == doctest::Approx(0.4769362762044699).epsilon(4e-3));
+}
+
+TEST_CASE("chlo ops: the decomposition is StableHLO ops, named after the result") {
+  ImportedGraph imported = importMlir(R"(
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = chlo.sinh %x : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+)");
+  verifyGraph(imported.graph);
+  const Graph &graph = imported.graph;
+  REQUIRE(!graph.main.ops.empty());
+  CHECK(graph.values[graph.main.ops.back().results[0]].name == "y");
+  CHECK(graph.values[graph.main.ops.front().results[0]].name == "y_0");
+  for (const Op &op : graph.main.ops)
+    CHECK(opName(op.kind) != "custom_call");
+}
+
+TEST_CASE("chlo ops: errors name the op's line:col") {
+  auto errorOf = [](const std::string &text) -> std::string {
+    try {
+      ImportedGraph imported = importMlir(text);
+      verifyGraph(imported.graph);
+    } catch (const GraphError &error) {
+      return error.pointer() + ": " + error.what();
+    }
+    return "no error";
+  };
+  CHECK(errorOf(R"(func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %y = chlo.erf %x : tensor<4xi32> -> tensor<4xi32>
+  return %y : tensor<4xi32>
+})") == "2:22: 'chlo.erf' is defined on floating-point tensors, got tensor<4xi32>");
+  CHECK(errorOf(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = chlo.top_k %x : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+})")
+            .find("2:3: operation 'chlo.top_k' is not supported") == 0);
+}
+
+TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter") {
+  const std::vector<std::pair<double, double>> pairs = {
+      {1, 2},     {1, 0},     {0, 1},        {0, -1}, {-0.0, 0.0}, {1, 1},   {kInf, 0},
+      {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN}, {-2, 5},  {1e-30, -1e-30}};
+  for (const char *element : {"f32", "f64"}) {
+    CAPTURE(element);
+    const std::string t = tensorOf(pairs.size(), element);
+    const std::string text = "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t +
+                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " +
+                             t + "\n  return %r : " + t + "\n}\n";
+    ImportedGraph imported = importMlir(text);
+    verifyGraph(imported.graph);
+    std::string error;
+    Literal x(*parseType(t, &error)), y(*parseType(t, &error));
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      x.setFloat(static_cast<int64_t>(i), pairs[i].first);
+      y.setFloat(static_cast<int64_t>(i), pairs[i].second);
+    }
+    const Literal out = evaluate(imported.graph, {x, y}).at(0);
+    const bool f32 = std::string(element) == "f32";
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      const double a = x.getFloat(static_cast<int64_t>(i)), b = y.getFloat(static_cast<int64_t>(i));
+      const double want = f32 ? static_cast<double>(std::nextafter(static_cast<float>(a),
+                                                                   static_cast<float>(b)))
+                              : std::nextafter(a, b);
+      const double got = out.getFloat(static_cast<int64_t>(i));
+      CAPTURE(a);
+      CAPTURE(b);
+      if (std::isnan(want)) {
+        CHECK(std::isnan(got));
+      } else {
+        CHECK(got == want);
+        CHECK(std::signbit(got) == std::signbit(want));
+      }
+    }
+  }
+}
