@@ -594,6 +594,13 @@ std::vector<Literal> reduceBound(const BoundsInputs &in) {
   return regionReduceBounds(in.graph, in.op, in.operandBounds, *in.results);
 }
 
+/// scatter: the generated code applies the updates in the interpreter's
+/// order, so exact operands and indices give the same bits; an inexact
+/// operand's error may be combined in any way the update computation does.
+std::vector<Literal> scatterBound(const BoundsInputs &in) {
+  return oneResult(exactOrUnknown(in.result(0).shape(), in.operandBounds));
+}
+
 /// A custom call: exact from exact operands (the library is trusted to be
 /// deterministic), else undetermined.
 std::vector<Literal> customCallBound(const BoundsInputs &in) {

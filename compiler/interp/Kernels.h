@@ -70,4 +70,15 @@ std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
 /// arithmetic.
 Literal combineElementwise(const std::vector<const Literal *> &operands, Reducer reducer);
 
+// GatherScatter.cpp
+/// gather: the result (of `resultShape`) reads the operand at each clamped
+/// start plus its offset.
+Literal evalGather(const Literal &operand, const Literal &startIndices, const GatherAttrs &attrs,
+                   const Shape &resultShape);
+/// scatter: `input` with each update element combined into its place by the
+/// update computation, in row-major order of `updates`; an element whose
+/// place lies outside the input is skipped.
+Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
+                    const ScatterAttrs &attrs, const ScalarRegion &updateComputation);
+
 } // namespace shardgen::interp
