@@ -607,7 +607,9 @@ std::string arrayText(const std::vector<int64_t> &values) {
 /// for a collapsed or batching dim, and its strides).
 struct IndexedPlan {
   std::vector<int64_t> batchExtents, batchIndexStrides, batchOperandStrides, batchSliceStrides;
-  std::vector<int64_t> startOffsets, startStrides, startLast, startSizes, startDims;
+  std::vector<int64_t> startOffsets, startStrides, startLast, startFirst, startLimit, startSizes,
+      startDims;
+  bool partial = false;
   StridedWalk window; // in: the operand, out: the slices, one dim per operand dim
 
   std::string batchType() const {
@@ -619,8 +621,9 @@ struct IndexedPlan {
   std::string startsType() const {
     const std::string k = str(static_cast<int64_t>(startOffsets.size()));
     return k + ", IndexStarts<" + k + ">{" + arrayText(startOffsets) + ", " +
-           arrayText(startStrides) + ", " + arrayText(startLast) + ", " + arrayText(startSizes) +
-           ", " + arrayText(startDims) + "}";
+           arrayText(startStrides) + ", " + arrayText(startLast) + ", " + arrayText(startFirst) +
+           ", " + arrayText(startLimit) + ", " + arrayText(startSizes) + ", " +
+           arrayText(startDims) + ", " + (partial ? "true" : "false") + "}";
   }
 };
 
@@ -664,6 +667,8 @@ IndexedPlan indexedPlan(const Shape &operand, const Shape &indices, const Shape 
         indexVectorDim < indicesRank ? static_cast<int64_t>(k) * indexStrides[indexVectorDim] : 0);
     plan.startStrides.push_back(operandStrides[d]);
     plan.startLast.push_back(operand[d] - windowSizes[d]);
+    plan.startFirst.push_back(0);
+    plan.startLimit.push_back(operand[d] - windowSizes[d]);
     plan.startSizes.push_back(operand[d]);
     plan.startDims.push_back(d);
   }
@@ -687,38 +692,92 @@ std::vector<int64_t> localWindowSizes(const Shape &local, const Shape &global,
   return out;
 }
 
+/// The sum's identity as a storage word: -0.0 for floats (x + -0.0 is x,
+/// signed zeros included), 0 for integers.
+std::string sumIdentityWord(ElementType type) {
+  if (!isFloat(type))
+    return "0";
+  const size_t bits = 8 * elementByteWidth(type);
+  return "static_cast<" + std::string(storageWord(type)) + ">(" + std::to_string(uint64_t{1} << (bits - 1)) +
+         "ull)";
+}
+
 void emitGather(StepView s) {
   const auto &attrs = s.op().attr<GatherAttrs>();
   const GatherDimensionNumbers &n = attrs.dimensionNumbers;
   const std::string index(storageType(s.inType(1))), word = s.outWord();
-  s.perDevice([&](int64_t d) -> std::string {
-    const Shape operand = s.inShape(0, d), out = s.outShape(d);
-    if (product(out) == 0)
-      return "";
-    IndexedPlan plan = indexedPlan(operand, s.inShape(1, d), out, n.offsetDims,
-                                   n.collapsedSliceDims, n.operandBatchingDims,
-                                   n.startIndicesBatchingDims, n.startIndexMap, n.indexVectorDim,
-                                   localWindowSizes(operand, s.globalIn(0), attrs.sliceSizes));
-    StridedWalk window = plan.window.simplified();
-    if (window.extents.empty())
-      window = StridedWalk{{1}, {0}, {0}};
-    return "gather<" + word + ", " + index + ", " + plan.batchType() + ", " + plan.startsType() +
-           ", " + str(static_cast<int64_t>(window.extents.size())) + ", " + window.print() +
-           ">(as<" + word + ">(" + s.inBuf(0) + "), as<" + index + ">(" + s.inBuf(1) + "), as<" +
-           word + ">(" + s.outBuf() + "));";
-  });
+  const ShardLayout &operandLayout = s.context.layout(s.in(0));
+  const Shape &global = s.globalIn(0);
+  s.perDevice(
+      [&](int64_t d) -> std::string {
+        const Shape operand = s.inShape(0, d), out = s.outShape(d);
+        if (product(out) == 0)
+          return "";
+        IndexedPlan plan = indexedPlan(operand, s.inShape(1, d), out, n.offsetDims,
+                                       n.collapsedSliceDims, n.operandBatchingDims,
+                                       n.startIndicesBatchingDims, n.startIndexMap,
+                                       n.indexVectorDim,
+                                       localWindowSizes(operand, global, attrs.sliceSizes));
+        // A dim sharded under a slice of size 1 (a reduction factor): this
+        // piece gathers the starts it holds, the others add nothing.
+        bool owned = true;
+        for (size_t dim = 0; dim < operand.size(); ++dim) {
+          if (operand[dim] == global[dim] || attrs.sliceSizes[dim] == global[dim])
+            continue;
+          const int64_t first = operandLayout.offset(d, static_cast<int64_t>(dim));
+          const auto k = std::find(n.startIndexMap.begin(), n.startIndexMap.end(), dim);
+          if (k == n.startIndexMap.end()) {
+            owned = owned && first == 0 && operand[dim] > 0;
+            continue;
+          }
+          const size_t i = static_cast<size_t>(k - n.startIndexMap.begin());
+          plan.partial = true;
+          plan.startLast[i] = global[dim] - attrs.sliceSizes[dim];
+          plan.startFirst[i] = first;
+          plan.startLimit[i] = operand[dim] - attrs.sliceSizes[dim];
+        }
+        const std::string zero = sumIdentityWord(s.outType());
+        if (!owned)
+          return "fill<" + word + ", " + str(product(out)) + ">(as<" + word + ">(" + s.outBuf() +
+                 "), " + zero + ");";
+        StridedWalk window = plan.window.simplified();
+        if (window.extents.empty())
+          window = StridedWalk{{1}, {0}, {0}};
+        return "gather<" + word + ", " + index + ", " + plan.batchType() + ", " +
+               plan.startsType() + ", " + str(static_cast<int64_t>(window.extents.size())) + ", " +
+               window.print() + ", " + zero + ">(as<" + word + ">(" + s.inBuf(0) + "), as<" +
+               index + ">(" + s.inBuf(1) + "), as<" + word + ">(" + s.outBuf() + "));";
+      },
+      true);
 }
 
 void emitScatter(StepView s) {
   const ScatterDimensionNumbers &n = s.op().attr<ScatterAttrs>().dimensionNumbers;
   const std::string index(storageType(s.inType(1))), storage = s.outStorage();
   const std::string body = scalarBodyStruct(s.context, *s.op().body());
-  s.perDevice([&](int64_t d) -> std::string {
+  const std::vector<AxisRef> &partial = s.context.layout(s.out()).partialAxes;
+  const Mesh &mesh = s.context.program.mesh;
+  auto firstPiece = [&](int64_t d) { return partial.empty() || indexOverAxes(mesh, partial, d) == 0; };
+  std::vector<SpmdValueId> ids = s.step.inputs;
+  ids.insert(ids.end(), s.step.outputs.begin(), s.step.outputs.end());
+  auto keyOf = [&](int64_t d, std::vector<int64_t> &key) {
+    s.context.pieceKey(ids, d, key);
+    key.push_back(firstPiece(d) ? 1 : 0);
+  };
+  s.context.addPerDevice(keyOf, [&](int64_t d) -> std::string {
     const Shape input = s.inShape(0, d), updates = s.inShape(2, d);
     if (product(input) == 0)
       return "";
-    std::string code = "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
-                       s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    // A scatter-add split over its updates (partial over `partial`): the
+    // first piece scatters into the input, the others into the sum's
+    // identity.
+    const std::string word = s.outWord();
+    std::string code =
+        !firstPiece(d)
+            ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" + s.outBuf() +
+                  "), " + sumIdentityWord(s.outType()) + ");"
+            : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
+                  s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
     if (product(updates) == 0)
       return code;
     // The window's extent per input dim: its update window dim's.

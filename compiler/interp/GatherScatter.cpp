@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/interp/Kernels.h"
@@ -30,6 +31,13 @@ IndexedView viewOf(const GatherDimensionNumbers &n) {
 IndexedView viewOf(const ScatterDimensionNumbers &n) {
   return {n.updateWindowDims,           n.insertedWindowDims,       n.inputBatchingDims,
           n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims, n.indexVectorDim};
+}
+
+int64_t product(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t extent : shape)
+    n *= extent;
+  return n;
 }
 
 bool contains(const std::vector<int64_t> &dims, int64_t d) {
@@ -56,6 +64,14 @@ public:
     std::vector<int64_t> start, rest;
     std::vector<bool> past;
   };
+
+  /// The slices' dims, batch dims first: scatter's schedule (an order the
+  /// spec leaves to the implementation; the generated code's).
+  std::vector<int64_t> batchMajorOrder() const {
+    std::vector<int64_t> order = batchDims_;
+    order.insert(order.end(), offsetDims_.begin(), offsetDims_.end());
+    return order;
+  }
 
   void map(const std::vector<int64_t> &sliceIndex, Position &out) const {
     out.start.assign(operandRank_, 0);
@@ -98,14 +114,22 @@ private:
   std::vector<int64_t> batchDims_, offsetDims_, windowDims_;
 };
 
-/// Steps a row-major index through `shape`; false once past the end.
-bool next(std::vector<int64_t> &index, const Shape &shape) {
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    if (++index[d] < shape[d])
+/// Steps an index through `shape`, the last of `order`'s dims fastest;
+/// false once past the end.
+bool next(std::vector<int64_t> &index, const Shape &shape, const std::vector<int64_t> &order) {
+  for (auto d = order.rbegin(); d != order.rend(); ++d) {
+    if (++index[*d] < shape[*d])
       return true;
-    index[d] = 0;
+    index[*d] = 0;
   }
   return false;
+}
+
+std::vector<int64_t> rowMajor(size_t rank) {
+  std::vector<int64_t> order(rank);
+  for (size_t d = 0; d < rank; ++d)
+    order[d] = static_cast<int64_t>(d);
+  return order;
 }
 
 } // namespace
@@ -121,6 +145,7 @@ Literal evalGather(const Literal &operand, const Literal &startIndices, const Ga
   const std::vector<int64_t> strides = denseStrides(dims);
   const size_t width = elementByteWidth(operand.elementType());
   std::vector<int64_t> index(resultShape.size(), 0);
+  const std::vector<int64_t> order = rowMajor(resultShape.size());
   IndexedMapping::Position position;
   int64_t out = 0;
   do {
@@ -135,42 +160,56 @@ Literal evalGather(const Literal &operand, const Literal &startIndices, const Ga
     std::memcpy(result.data() + out * static_cast<int64_t>(width),
                 operand.data() + linear * static_cast<int64_t>(width), width);
     ++out;
-  } while (next(index, resultShape));
+  } while (next(index, resultShape, order));
   return result;
+}
+
+void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, const Shape &updates,
+                         const ScatterAttrs &attrs,
+                         const std::function<void(int64_t place, int64_t update)> &visit) {
+  if (product(updates) == 0)
+    return;
+  const IndexedView view = viewOf(attrs.dimensionNumbers);
+  const IndexedMapping mapping(view, input, scatterIndices, updates);
+  const std::vector<int64_t> strides = denseStrides(input);
+  // Each update position once, batch positions in row-major order and the
+  // window's elements in row-major order at each (the generated code's
+  // order: duplicate places combine in it).
+  std::vector<int64_t> index(updates.size(), 0);
+  const std::vector<int64_t> order = mapping.batchMajorOrder();
+  const std::vector<int64_t> updateStrides = denseStrides(updates);
+  IndexedMapping::Position position;
+  do {
+    mapping.map(index, position);
+    int64_t place = 0;
+    bool inBounds = true;
+    for (size_t d = 0; d < input.size() && inBounds; ++d) {
+      // start + rest in [0, dim), without overflow (rest < dim).
+      const int64_t start = position.start[d], rest = position.rest[d];
+      inBounds = !position.past[d] && start >= -rest && start < input[d] - rest;
+      if (inBounds)
+        place += (start + rest) * strides[d];
+    }
+    if (inBounds) {
+      int64_t update = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        update += index[d] * updateStrides[d];
+      visit(place, update);
+    }
+  } while (next(index, updates, order));
 }
 
 Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
                     const ScatterAttrs &attrs, const ScalarRegion &updateComputation) {
   Literal result = input;
-  if (updates.numElements() == 0)
-    return result;
-  const IndexedView view = viewOf(attrs.dimensionNumbers);
-  const Shape &dims = input.shape();
-  const IndexedMapping mapping(view, dims, scatterIndices, updates.shape());
-  const std::vector<int64_t> strides = denseStrides(dims);
-  std::vector<int64_t> index(updates.shape().size(), 0);
-  IndexedMapping::Position position;
-  int64_t source = 0;
-  do {
-    mapping.map(index, position);
-    int64_t linear = 0;
-    bool inBounds = true;
-    for (size_t d = 0; d < dims.size() && inBounds; ++d) {
-      // start + rest in [0, dim), without overflow (rest < dim).
-      const int64_t start = position.start[d], rest = position.rest[d];
-      inBounds = !position.past[d] && start >= -rest && start < dims[d] - rest;
-      if (inBounds)
-        linear += (start + rest) * strides[d];
-    }
-    if (inBounds) {
-      const uint64_t arguments[2] = {loadScalarBits(result, linear),
-                                     loadScalarBits(updates, source)};
-      uint64_t combined = 0;
-      updateComputation.run(arguments, std::span(&combined, 1));
-      storeScalarBits(result, linear, combined);
-    }
-    ++source;
-  } while (next(index, updates.shape()));
+  forEachScatterPlace(input.shape(), scatterIndices, updates.shape(), attrs,
+                      [&](int64_t place, int64_t update) {
+                        const uint64_t arguments[2] = {loadScalarBits(result, place),
+                                                       loadScalarBits(updates, update)};
+                        uint64_t combined = 0;
+                        updateComputation.run(arguments, std::span(&combined, 1));
+                        storeScalarBits(result, place, combined);
+                      });
   return result;
 }
 

@@ -668,13 +668,22 @@ void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule)
 }
 
 /// gather and scatter index the operand globally: their local kernels run on
-/// pieces where every dim the indices reach is whole. So a reduction factor
-/// (a collapsed dim, a scatter's implicit batch dim) and a factor of the
-/// operand that the slices do not share (a scatter's inserted window dim)
+/// pieces where every dim the indices reach is whole, except a gather's
+/// reduction factors (a dim it takes one element of: each piece gathers
+/// the starts it holds and writes zeros for the others, the pieces' sum is
+/// the result; not on i1, which has no sum), and a scatter-add's (below).
+/// A scatter's other reduction factors, a factor of the operand that the slices
+/// do not share (a scatter's inserted window dim) and a scatter's indexed
+/// window dim (its updates land shifted by the start, element by element)
 /// need replication here.
-void replicateIndexedDims(const Op &op, OpShardingRule &rule) {
+void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
   if (op.kind != OpKind::Gather && op.kind != OpKind::Scatter)
     return;
+  // A scatter-add's implicit batch dims split too: each piece scatters its
+  // updates (one into the input, the others into zeros), the pieces' sum
+  // is the result.
+  const bool summable = graph.type(op.results[0]).elementType != ElementType::I1 &&
+                        (op.kind == OpKind::Gather || simpleReducer(op) == Reducer::Add);
   const OpShardingRule::TensorFactors &slices =
       op.kind == OpKind::Gather ? rule.results[0] : rule.operands[2];
   std::vector<bool> inSlices(rule.factorSizes.size(), false);
@@ -682,11 +691,15 @@ void replicateIndexedDims(const Op &op, OpShardingRule &rule) {
     for (int64_t f : dim)
       inSlices[f] = true;
   for (int64_t f = 0; f < rule.numFactors(); ++f)
-    if (rule.factorKinds[f] == FactorKind::Reduction)
+    if (rule.factorKinds[f] == FactorKind::Reduction && !summable)
       rule.factorKinds[f] = FactorKind::NeedReplication;
   for (const auto &dim : rule.operands[0])
     for (int64_t f : dim)
-      if (!inSlices[f])
+      if (!inSlices[f] && rule.factorKinds[f] != FactorKind::Reduction)
+        rule.factorKinds[f] = FactorKind::NeedReplication;
+  if (op.kind == OpKind::Scatter)
+    for (int64_t d : op.attr<ScatterAttrs>().dimensionNumbers.scatterDimsToOperandDims)
+      for (int64_t f : rule.operands[0][d])
         rule.factorKinds[f] = FactorKind::NeedReplication;
 }
 
@@ -701,7 +714,7 @@ OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
   if (op.kind == OpKind::Reshape)
     replicateOneSidedFactors(rule);
   replicateSlicedDims(graph, op, rule);
-  replicateIndexedDims(op, rule);
+  replicateIndexedDims(graph, op, rule);
   return rule;
 }
 

@@ -244,6 +244,12 @@ ResultTypes inferGather(const InferenceContext &context) {
       context.failAttr("slice_sizes", "slice size " + std::to_string(sizes[d]) +
                                           " of collapsed or batching dimension " +
                                           std::to_string(d) + " must be at most 1");
+    // The spec reads operand[dim] then: past the end.
+    if (dropped && sizes[d] == 0)
+      context.failAttr("slice_sizes", "slice size 0 of collapsed or batching dimension " +
+                                          std::to_string(d) +
+                                          " is not supported (each result element would read "
+                                          "past the operand's end)");
   }
   std::vector<int64_t> windowSizes;
   for (int64_t d : checker.windowOperandDims())

@@ -25,14 +25,20 @@ template <int B> struct IndexBatch {
 
 /// The start indices: index k is read at `offsets[k]` from a batch
 /// position's first index and moves operand dim `dims[k]`, whose stride is
-/// `strides[k]`; gather clamps it to [0, last[k]], scatter keeps the window
-/// elements whose place along the dim is in [0, sizes[k]).
+/// `strides[k]`; gather clamps it to [0, last[k]] (global), scatter keeps
+/// the window elements whose place along the dim is in [0, sizes[k]).
+/// A gather whose operand is sharded along an indexed dim (`partial`: the
+/// devices' results are summed) reads a start in its piece, [first[k],
+/// first[k] + limit[k]], and writes the sum's identity for any other.
 template <int K> struct IndexStarts {
   int64_t offsets[K > 0 ? K : 1];
   int64_t strides[K > 0 ? K : 1];
-  int64_t last[K > 0 ? K : 1];  // gather: dim - slice size
+  int64_t last[K > 0 ? K : 1];  // gather: global dim - slice size
+  int64_t first[K > 0 ? K : 1]; // gather: the piece's global offset
+  int64_t limit[K > 0 ? K : 1]; // gather: the piece's last start
   int64_t sizes[K > 0 ? K : 1]; // scatter: the dim's size
   int64_t dims[K > 0 ? K : 1];  // scatter: the operand dim
+  bool partial;
 };
 
 template <int B, IndexBatch<B> P, int D = 0, typename Fn>
@@ -47,16 +53,29 @@ SHARDGEN_INLINE void forEachBatch(int64_t index, int64_t operand, int64_t slice,
 }
 
 /// gather: at each batch position the window `Window` (the slice, in the
-/// operand's and the result's strides) copied from its clamped start.
+/// operand's and the result's strides) copied from its clamped start; a
+/// partial gather writes `Zero` (the sum's identity: -0.0 for floats)
+/// where the start lies outside its piece.
 template <typename S, typename I, int B, IndexBatch<B> Batch, int K, IndexStarts<K> Starts, int R,
-          Walk<R> Window>
+          Walk<R> Window, S Zero>
 SHARDGEN_INLINE void gather(const S *__restrict operand, const I *__restrict indices,
                             S *__restrict result) {
   forEachBatch<B, Batch>(0, 0, 0, [&](int64_t index, int64_t base, int64_t slice) {
-    for (int k = 0; k < K; ++k)
-      base += clampIndex<I>(loadAt(indices, index + Starts.offsets[k]), Starts.last[k]) *
-              Starts.strides[k];
-    if constexpr (R == 1 && Window.inStrides[0] == 1 && Window.outStrides[0] == 1)
+    bool owned = true;
+    for (int k = 0; k < K; ++k) {
+      const int64_t start =
+          clampIndex<I>(loadAt(indices, index + Starts.offsets[k]), Starts.last[k]);
+      if constexpr (Starts.partial) {
+        const int64_t local = start - Starts.first[k];
+        owned = owned && local >= 0 && local <= Starts.limit[k];
+        base += (owned ? local : 0) * Starts.strides[k];
+      } else {
+        base += start * Starts.strides[k];
+      }
+    }
+    if (!owned)
+      forEach<R, Window>(0, slice, [&](int64_t, int64_t o) { storeAt(result, o, Zero); });
+    else if constexpr (R == 1 && Window.inStrides[0] == 1 && Window.outStrides[0] == 1)
       copy<S, Window.extents[0]>(operand + base, result + slice); // a row: one memcpy
     else
       shiftedCopy<S, R, Window>(operand, base, result, slice);
