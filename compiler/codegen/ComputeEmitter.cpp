@@ -616,6 +616,221 @@ void emitCustomCall(StepView s) {
   });
 }
 
+// ---- gather and scatter ----
+
+/// "{a, b, c}" (one 0 for an empty list: the kernels' arrays hold one
+/// entry at least).
+std::string arrayText(const std::vector<int64_t> &values) {
+  std::string text;
+  for (int64_t v : values)
+    text += (text.empty() ? "" : ", ") + str(v);
+  return "{" + (text.empty() ? std::string("0") : text) + "}";
+}
+
+/// The plan gather and scatter share on one device's pieces: the batch
+/// dims of the slices (gather's result, scatter's updates), the start
+/// indices and the window (per operand dim its extent in the slices, 1
+/// for a collapsed or batching dim, and its strides).
+struct IndexedPlan {
+  std::vector<int64_t> batchExtents, batchIndexStrides, batchOperandStrides, batchSliceStrides;
+  std::vector<int64_t> startOffsets, startStrides, startLast, startFirst, startLimit, startSizes,
+      startDims;
+  bool partial = false;
+  StridedWalk window; // in: the operand, out: the slices, one dim per operand dim
+
+  std::string batchType() const {
+    const std::string b = str(static_cast<int64_t>(batchExtents.size()));
+    return b + ", IndexBatch<" + b + ">{" + arrayText(batchExtents) + ", " +
+           arrayText(batchIndexStrides) + ", " + arrayText(batchOperandStrides) + ", " +
+           arrayText(batchSliceStrides) + "}";
+  }
+  std::string startsType() const {
+    const std::string k = str(static_cast<int64_t>(startOffsets.size()));
+    return k + ", IndexStarts<" + k + ">{" + arrayText(startOffsets) + ", " +
+           arrayText(startStrides) + ", " + arrayText(startLast) + ", " + arrayText(startFirst) +
+           ", " + arrayText(startLimit) + ", " + arrayText(startSizes) + ", " +
+           arrayText(startDims) + ", " + (partial ? "true" : "false") + "}";
+  }
+};
+
+/// `operand`, `indices`, `slices`: one device's local shapes; `windowSizes`:
+/// per operand dim the window's local extent. Sharded dims are those the
+/// partitioning rule lets pass (partitioningRuleFor): the indices read
+/// positions in whole dims.
+IndexedPlan indexedPlan(const Shape &operand, const Shape &indices, const Shape &slices,
+                        const std::vector<int64_t> &offsetDims,
+                        const std::vector<int64_t> &collapsedDims,
+                        const std::vector<int64_t> &operandBatching,
+                        const std::vector<int64_t> &indicesBatching,
+                        const std::vector<int64_t> &indexMap, int64_t indexVectorDim,
+                        const std::vector<int64_t> &windowSizes) {
+  auto has = [](const std::vector<int64_t> &list, int64_t v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+  };
+  const std::vector<int64_t> operandStrides = denseStrides(operand),
+                             indexStrides = denseStrides(indices),
+                             sliceStrides = denseStrides(slices);
+  const int64_t indicesRank = static_cast<int64_t>(indices.size());
+  IndexedPlan plan;
+  int64_t batch = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(slices.size()); ++d) {
+    if (has(offsetDims, d))
+      continue;
+    const int64_t indexDim = batch < indexVectorDim ? batch : batch + 1;
+    ++batch;
+    const auto explicitBatch = std::find(indicesBatching.begin(), indicesBatching.end(), indexDim);
+    plan.batchExtents.push_back(slices[d]);
+    plan.batchIndexStrides.push_back(indexStrides[indexDim]);
+    plan.batchOperandStrides.push_back(
+        explicitBatch == indicesBatching.end()
+            ? 0
+            : operandStrides[operandBatching[explicitBatch - indicesBatching.begin()]]);
+    plan.batchSliceStrides.push_back(sliceStrides[d]);
+  }
+  for (size_t k = 0; k < indexMap.size(); ++k) {
+    const int64_t d = indexMap[k];
+    plan.startOffsets.push_back(
+        indexVectorDim < indicesRank ? static_cast<int64_t>(k) * indexStrides[indexVectorDim] : 0);
+    plan.startStrides.push_back(operandStrides[d]);
+    plan.startLast.push_back(operand[d] - windowSizes[d]);
+    plan.startFirst.push_back(0);
+    plan.startLimit.push_back(operand[d] - windowSizes[d]);
+    plan.startSizes.push_back(operand[d]);
+    plan.startDims.push_back(d);
+  }
+  size_t window = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(operand.size()); ++d) {
+    const bool dropped = has(collapsedDims, d) || has(operandBatching, d);
+    plan.window.extents.push_back(dropped ? 1 : windowSizes[d]);
+    plan.window.inStrides.push_back(operandStrides[d]);
+    plan.window.outStrides.push_back(dropped ? 0 : sliceStrides[offsetDims[window++]]);
+  }
+  return plan;
+}
+
+/// A window dim whose slice is the whole global dim takes the whole local
+/// dim (it may be sharded); the others are whole on every device.
+std::vector<int64_t> localWindowSizes(const Shape &local, const Shape &global,
+                                      const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < local.size(); ++d)
+    out.push_back(sizes[d] == global[d] ? local[d] : sizes[d]);
+  return out;
+}
+
+/// The sum's identity as a storage word: -0.0 for floats (x + -0.0 is x,
+/// signed zeros included), 0 for integers.
+std::string sumIdentityWord(ElementType type) {
+  if (!isFloat(type))
+    return "0";
+  const size_t bits = 8 * elementByteWidth(type);
+  return "static_cast<" + std::string(storageWord(type)) + ">(" + std::to_string(uint64_t{1} << (bits - 1)) +
+         "ull)";
+}
+
+void emitGather(StepView s) {
+  const auto &attrs = s.op().attr<GatherAttrs>();
+  const GatherDimensionNumbers &n = attrs.dimensionNumbers;
+  const std::string index(storageType(s.inType(1))), word = s.outWord();
+  const ShardLayout &operandLayout = s.context.layout(s.in(0));
+  const Shape &global = s.globalIn(0);
+  s.perDevice(
+      [&](int64_t d) -> std::string {
+        const Shape operand = s.inShape(0, d), out = s.outShape(d);
+        if (product(out) == 0)
+          return "";
+        IndexedPlan plan = indexedPlan(operand, s.inShape(1, d), out, n.offsetDims,
+                                       n.collapsedSliceDims, n.operandBatchingDims,
+                                       n.startIndicesBatchingDims, n.startIndexMap,
+                                       n.indexVectorDim,
+                                       localWindowSizes(operand, global, attrs.sliceSizes));
+        // A dim sharded under a slice of size 1 (a reduction factor): this
+        // piece gathers the starts it holds, the others add nothing.
+        bool owned = true;
+        for (size_t dim = 0; dim < operand.size(); ++dim) {
+          if (operand[dim] == global[dim] || attrs.sliceSizes[dim] == global[dim])
+            continue;
+          const int64_t first = operandLayout.offset(d, static_cast<int64_t>(dim));
+          const auto k = std::find(n.startIndexMap.begin(), n.startIndexMap.end(), dim);
+          if (k == n.startIndexMap.end()) {
+            owned = owned && first == 0 && operand[dim] > 0;
+            continue;
+          }
+          const size_t i = static_cast<size_t>(k - n.startIndexMap.begin());
+          plan.partial = true;
+          plan.startLast[i] = global[dim] - attrs.sliceSizes[dim];
+          plan.startFirst[i] = first;
+          plan.startLimit[i] = operand[dim] - attrs.sliceSizes[dim];
+        }
+        const std::string zero = sumIdentityWord(s.outType());
+        if (!owned)
+          return "fill<" + word + ", " + str(product(out)) + ">(as<" + word + ">(" + s.outBuf() +
+                 "), " + zero + ");";
+        StridedWalk window = plan.window.simplified();
+        if (window.extents.empty())
+          window = StridedWalk{{1}, {0}, {0}};
+        return "gather<" + word + ", " + index + ", " + plan.batchType() + ", " +
+               plan.startsType() + ", " + str(static_cast<int64_t>(window.extents.size())) + ", " +
+               window.print() + ", " + zero + ">(as<" + word + ">(" + s.inBuf(0) + "), as<" +
+               index + ">(" + s.inBuf(1) + "), as<" + word + ">(" + s.outBuf() + "));";
+      },
+      true);
+}
+
+void emitScatter(StepView s) {
+  const ScatterDimensionNumbers &n = s.op().attr<ScatterAttrs>().dimensionNumbers;
+  const std::string index(storageType(s.inType(1))), storage = s.outStorage();
+  const std::string body = scalarBodyStruct(s.context, *s.op().body());
+  const std::vector<AxisRef> &partial = s.context.layout(s.out()).partialAxes;
+  const Mesh &mesh = s.context.program.mesh;
+  auto firstPiece = [&](int64_t d) { return partial.empty() || indexOverAxes(mesh, partial, d) == 0; };
+  std::vector<SpmdValueId> ids = s.step.inputs;
+  ids.insert(ids.end(), s.step.outputs.begin(), s.step.outputs.end());
+  auto keyOf = [&](int64_t d, std::vector<int64_t> &key) {
+    s.context.pieceKey(ids, d, key);
+    key.push_back(firstPiece(d) ? 1 : 0);
+  };
+  s.context.addPerDevice(keyOf, [&](int64_t d) -> std::string {
+    const Shape input = s.inShape(0, d), updates = s.inShape(2, d);
+    if (product(input) == 0)
+      return "";
+    // A scatter-add split over its updates (partial over `partial`): the
+    // first piece scatters into the input, the others into the sum's
+    // identity.
+    const std::string word = s.outWord();
+    std::string code =
+        !firstPiece(d)
+            ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" + s.outBuf() +
+                  "), " + sumIdentityWord(s.outType()) + ");"
+            : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
+                  s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    if (product(updates) == 0)
+      return code;
+    // The window's extent per input dim: its update window dim's.
+    std::vector<int64_t> windowSizes(input.size(), 1);
+    size_t window = 0;
+    for (size_t dim = 0; dim < input.size(); ++dim)
+      if (std::find(n.insertedWindowDims.begin(), n.insertedWindowDims.end(), dim) ==
+              n.insertedWindowDims.end() &&
+          std::find(n.inputBatchingDims.begin(), n.inputBatchingDims.end(), dim) ==
+              n.inputBatchingDims.end())
+        windowSizes[dim] = updates[n.updateWindowDims[window++]];
+    IndexedPlan plan = indexedPlan(input, s.inShape(1, d), updates, n.updateWindowDims,
+                                   n.insertedWindowDims, n.inputBatchingDims,
+                                   n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
+                                   n.indexVectorDim, windowSizes);
+    // The kernel walks the window per input dim: in the updates (in), the
+    // input (out).
+    StridedWalk walk{plan.window.extents, plan.window.outStrides, plan.window.inStrides};
+    if (walk.extents.empty())
+      walk = StridedWalk{{1}, {0}, {0}};
+    return code + "\nscatter<" + storage + ", " + index + ", " + body + ", " + plan.batchType() +
+           ", " + plan.startsType() + ", " + str(static_cast<int64_t>(walk.extents.size())) + ", " +
+           walk.print() + ">(as<" + index + ">(" + s.inBuf(1) + "), as<" + storage + ">(" +
+           s.inBuf(2) + "), as<" + storage + ">(" + s.outBuf() + "));";
+  });
+}
+
 } // namespace
 
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,

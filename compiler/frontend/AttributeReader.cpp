@@ -16,6 +16,26 @@ std::vector<TensorSharding> readShardings(const Json &json, const PointerRef &po
   return shardings;
 }
 
+void readField(const AttrField &field, const Json &json, const PointerRef &pointer, void *attrs);
+
+/// An Object field's JSON object: its own fields by their keys, no others.
+void readObject(const AttrField &field, const Json &json, const PointerRef &pointer,
+                void *object) {
+  const std::string at = pointer.str();
+  if (!json.is_object())
+    fail(at, "expected an object, got " + std::string(jsonKindName(json)));
+  JsonObject fields(json, at, field.json);
+  std::vector<std::string_view> keys;
+  for (const AttrField &inner : field.nested()) {
+    keys.push_back(inner.json);
+    if (inner.presence == AttrPresence::Required)
+      readField(inner, fields.require(inner.json), fields.at(inner.json), object);
+    else if (const Json *value = fields.find(inner.json))
+      readField(inner, *value, fields.at(inner.json), object);
+  }
+  fields.checkKeys({}, keys);
+}
+
 /// Reads `field`'s value `json` (at `pointer`) into its member.
 void readField(const AttrField &field, const Json &json, const PointerRef &pointer, void *attrs) {
   switch (field.kind) {
@@ -48,6 +68,14 @@ void readField(const AttrField &field, const Json &json, const PointerRef &point
     return;
   case AttrKind::ShardingRule:
     field.in<BoxedOptional<OpShardingRule>>(attrs) = readShardingRule(json, pointer);
+    return;
+  case AttrKind::Bool:
+    if (!json.is_boolean())
+      fail(pointer.str(), "expected true or false, got " + std::string(jsonKindName(json)));
+    field.in<bool>(attrs) = json.get<bool>();
+    return;
+  case AttrKind::Object:
+    readObject(field, json, pointer, field.member(attrs));
     return;
   case AttrKind::Constant: // with the result type: the graph reader's
   case AttrKind::Region:   // a scope of its own: the graph reader's

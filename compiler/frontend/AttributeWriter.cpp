@@ -14,6 +14,16 @@ Json shardingsToJson(const std::vector<TensorSharding> &shardings) {
   return array;
 }
 
+Json fieldToJson(const AttrField &field, const void *attrs);
+
+/// An Object field's fields, as a JSON object.
+Json objectToJson(const AttrField &field, const void *object) {
+  Json json = Json::object();
+  for (const AttrField &inner : field.nested())
+    json[std::string(inner.json)] = fieldToJson(inner, object);
+  return json;
+}
+
 /// The JSON of `field` in `attrs`; null when the field is not written.
 Json fieldToJson(const AttrField &field, const void *attrs) {
   switch (field.kind) {
@@ -42,6 +52,10 @@ Json fieldToJson(const AttrField &field, const void *attrs) {
     const auto &rule = field.in<BoxedOptional<OpShardingRule>>(attrs);
     return rule ? Json(printOpShardingRule(*rule)) : Json();
   }
+  case AttrKind::Bool:
+    return field.in<bool>(attrs);
+  case AttrKind::Object:
+    return objectToJson(field, field.member(const_cast<void *>(attrs)));
   case AttrKind::Constant:
     return constantValueToJson(field.in<ConstantAttrs>(attrs));
   case AttrKind::Region: // the graph writer's

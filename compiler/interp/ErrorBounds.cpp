@@ -654,6 +654,41 @@ std::vector<Literal> reduceBound(const BoundsInputs &in) {
   return regionReduceBounds(in.graph, in.op, in.operandBounds, *in.results);
 }
 
+/// scatter: on one device the generated code applies the updates in the
+/// interpreter's order (the same bits from exact operands). A float
+/// scatter-add may also be split across devices (each scatters its updates,
+/// the pieces are summed): a sum of the input and the updates landing on
+/// each place, in another order. Max and min move errors as they move
+/// values. Other update computations: exact from exact operands.
+std::vector<Literal> scatterBound(const BoundsInputs &in) {
+  const Literal &result = in.result(0);
+  const std::optional<Reducer> reducer = simpleReducer(in.op);
+  const bool summed = reducer == Reducer::Add || reducer == Reducer::Max || reducer == Reducer::Min;
+  if (!isFloat(result.elementType()) || !summed || !allZero(in.e(1)))
+    return oneResult(exactOrUnknown(result.shape(), in.operandBounds));
+  const auto &attrs = in.op.attr<ScatterAttrs>();
+  Literal spread = in.e(0);
+  double *s = spread.as<double>();
+  const double *e = in.e(2).as<double>();
+  const bool add = reducer == Reducer::Add;
+  Literal magnitude = magnitudes(in.x(0));
+  double *m = magnitude.as<double>();
+  const Literal updates = magnitudes(in.x(2));
+  const double *u = updates.as<double>();
+  int64_t count = 1; // the input, then at most one update per batch position
+  std::vector<int64_t> hits(static_cast<size_t>(result.numElements()), 1);
+  forEachScatterPlace(result.shape(), in.x(1), in.x(2).shape(), attrs,
+                      [&](int64_t place, int64_t update) {
+                        s[place] = add ? s[place] + e[update] : std::max(s[place], e[update]);
+                        m[place] += u[update];
+                        count = std::max(count, ++hits[place]);
+                      });
+  if (!add)
+    return oneResult(std::move(spread));
+  addSumBound(spread, magnitude, result, count);
+  return oneResult(std::move(spread));
+}
+
 /// A custom call: exact from exact operands (the library is trusted to be
 /// deterministic), else undetermined.
 std::vector<Literal> customCallBound(const BoundsInputs &in) {

@@ -5,6 +5,7 @@
 // a GraphError with an empty pointer that the interpreter fills in.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -78,5 +79,22 @@ std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
 /// (floats accumulate in their compute type and round once): all_reduce's
 /// arithmetic.
 Literal combineElementwise(const std::vector<const Literal *> &operands, Reducer reducer);
+
+// GatherScatter.cpp
+/// gather: the result (of `resultShape`) reads the operand at each clamped
+/// start plus its offset.
+Literal evalGather(const Literal &operand, const Literal &startIndices, const GatherAttrs &attrs,
+                   const Shape &resultShape);
+/// scatter's places: `visit(place, update)` for each update element (its
+/// index in the updates) whose place (its index in the input) lies inside
+/// the input, in the order the update computation applies them.
+void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, const Shape &updates,
+                         const ScatterAttrs &attrs,
+                         const std::function<void(int64_t place, int64_t update)> &visit);
+/// scatter: `input` with each update element combined into its place by the
+/// update computation, in row-major order of `updates`; an element whose
+/// place lies outside the input is skipped.
+Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
+                    const ScatterAttrs &attrs, const ScalarRegion &updateComputation);
 
 } // namespace shardgen::interp

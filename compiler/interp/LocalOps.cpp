@@ -147,6 +147,16 @@ std::vector<Literal> dynamicUpdateSliceKernel(const KernelInputs &in) {
   return oneResult(std::move(result));
 }
 
+std::vector<Literal> gatherKernel(const KernelInputs &in) {
+  return oneResult(evalGather(operand(in, 0), operand(in, 1), in.op.attr<GatherAttrs>(),
+                              resultType(in).shape));
+}
+
+std::vector<Literal> scatterKernel(const KernelInputs &in) {
+  return oneResult(evalScatter(operand(in, 0), operand(in, 1), operand(in, 2),
+                               in.op.attr<ScatterAttrs>(), ScalarRegion(*in.graph, *in.op.body())));
+}
+
 /// Sharding annotations and optimization_barrier: their operands, as they are.
 std::vector<Literal> identityKernel(const KernelInputs &in) {
   std::vector<Literal> results;

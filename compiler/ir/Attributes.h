@@ -333,13 +333,95 @@ inline std::span<const AttrField> AxisIndexAttrs::schema() {
   return fields;
 }
 
+// ---- gather and scatter ----
+/// #stablehlo.gather<...>: how gather's operand, start indices and result
+/// dims correspond (StableHLO's GatherDimensionNumbers).
+struct GatherDimensionNumbers {
+  std::vector<int64_t> offsetDims, collapsedSliceDims, operandBatchingDims,
+      startIndicesBatchingDims, startIndexMap;
+  int64_t indexVectorDim = 0;
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> GatherDimensionNumbers::schema() {
+  using G = GatherDimensionNumbers;
+  static constexpr AttrField fields[] = {
+      attrField<&G::offsetDims>("offset_dims", "offset_dims", "", AttrPresence::Optional),
+      attrField<&G::collapsedSliceDims>("collapsed_slice_dims", "collapsed_slice_dims", "",
+                                        AttrPresence::Optional),
+      attrField<&G::operandBatchingDims>("operand_batching_dims", "operand_batching_dims", "",
+                                         AttrPresence::Optional),
+      attrField<&G::startIndicesBatchingDims>("start_indices_batching_dims",
+                                              "start_indices_batching_dims", "",
+                                              AttrPresence::Optional),
+      attrField<&G::startIndexMap>("start_index_map", "start_index_map", "",
+                                   AttrPresence::Optional),
+      attrField<&G::indexVectorDim>("index_vector_dim", "index_vector_dim", "")};
+  return fields;
+}
+struct GatherAttrs {
+  GatherDimensionNumbers dimensionNumbers;
+  std::vector<int64_t> sliceSizes;
+  bool indicesAreSorted = false; // a hint: the result does not depend on it
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> GatherAttrs::schema() {
+  static constexpr AttrField fields[] = {
+      objectAttrField<&GatherAttrs::dimensionNumbers>("dimension_numbers", "dimension_numbers"),
+      attrField<&GatherAttrs::sliceSizes>("slice_sizes", "slice_sizes", ""),
+      attrField<&GatherAttrs::indicesAreSorted>("indices_are_sorted", "indices_are_sorted", "",
+                                                AttrPresence::Optional)};
+  return fields;
+}
+/// #stablehlo.scatter<...> (StableHLO's ScatterDimensionNumbers).
+struct ScatterDimensionNumbers {
+  std::vector<int64_t> updateWindowDims, insertedWindowDims, inputBatchingDims,
+      scatterIndicesBatchingDims, scatterDimsToOperandDims;
+  int64_t indexVectorDim = 0;
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> ScatterDimensionNumbers::schema() {
+  using S = ScatterDimensionNumbers;
+  static constexpr AttrField fields[] = {
+      attrField<&S::updateWindowDims>("update_window_dims", "update_window_dims", "",
+                                      AttrPresence::Optional),
+      attrField<&S::insertedWindowDims>("inserted_window_dims", "inserted_window_dims", "",
+                                        AttrPresence::Optional),
+      attrField<&S::inputBatchingDims>("input_batching_dims", "input_batching_dims", "",
+                                       AttrPresence::Optional),
+      attrField<&S::scatterIndicesBatchingDims>("scatter_indices_batching_dims",
+                                                "scatter_indices_batching_dims", "",
+                                                AttrPresence::Optional),
+      attrField<&S::scatterDimsToOperandDims>("scatter_dims_to_operand_dims",
+                                              "scatter_dims_to_operand_dims", "",
+                                              AttrPresence::Optional),
+      attrField<&S::indexVectorDim>("index_vector_dim", "index_vector_dim", "")};
+  return fields;
+}
+struct ScatterAttrs {
+  ScatterDimensionNumbers dimensionNumbers;
+  bool indicesAreSorted = false, uniqueIndices = false; // hints
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> ScatterAttrs::schema() {
+  // The update computation is a scalar body, as a reduce's.
+  static constexpr AttrField fields[] = {
+      objectAttrField<&ScatterAttrs::dimensionNumbers>("scatter_dimension_numbers",
+                                                       "scatter_dimension_numbers"),
+      attrField<&ScatterAttrs::indicesAreSorted>("indices_are_sorted", "indices_are_sorted", "",
+                                                 AttrPresence::Optional),
+      attrField<&ScatterAttrs::uniqueIndices>("unique_indices", "unique_indices", "",
+                                              AttrPresence::Optional),
+      regionField("update_computation", AttrPresence::Required, RegionRole::Scalar)};
+  return fields;
+}
+
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
                  BroadcastInDimAttrs, ReduceAttrs, ConcatenateAttrs, SliceAttrs, PadAttrs,
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
-                 ReducePrecisionAttrs>;
+                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -309,7 +309,14 @@ private:
   /// its `terminator` returns.
   void readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                        const std::string &terminator, std::vector<std::string> &callStack,
-                       Region &body);
+                       Region &body, const std::string &key = "body");
+  /// gather's and scatter's `#stablehlo.<name><...>` into the schema's
+  /// Object field `field` of `attrs` (places noted per key).
+  void readDimensionNumbers(OpAttributes &a, const AttrField &field, void *attrs);
+  /// A bool property (`indices_are_sorted = false`); absent: false.
+  bool readFlag(OpAttributes &a, const AttrField &field);
+  void readGather(OpAttributes &a);
+  void readScatter(OpAttributes &a);
   /// `applies OP` with a commutative op that is no simple reducer (xor):
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
@@ -1078,7 +1085,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                               std::vector<std::string> &callStack) {
   OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
-      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !op.regions.empty())
+      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
+      ir.kind != OpKind::Scatter && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1413,8 +1421,8 @@ void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints 
 
 void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                                const std::string &terminator, std::vector<std::string> &callStack,
-                               Region &body) {
-  body.pointer = ir.pointer + "/body";
+                               Region &body, const std::string &key) {
+  body.pointer = ir.pointer + "/" + key;
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
   Names innerNames; // the body is isolated from above
@@ -1443,6 +1451,86 @@ void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute
     places_.add(result.pointer, ret.operands[i].loc);
     body.results.push_back(std::move(result));
   }
+}
+
+// ---- gather and scatter ----
+
+void Importer::readDimensionNumbers(OpAttributes &a, const AttrField &field, void *attrs) {
+  const std::string key(field.mlir), json(field.json);
+  const Attribute &attr = a.attrs.require(key);
+  const std::string dialect = "stablehlo." + std::string(a.ir.name());
+  if (attr.kind != Kind::Dialect || attr.text != dialect)
+    failAt(attr.loc, "expected #" + dialect + "<...> for " + key);
+  const std::string pointer = a.ir.pointer + "/" + json;
+  places_.add(pointer, attr.loc);
+  void *object = field.member(attrs);
+  std::set<std::string> seen;
+  for (const std::string &item : splitTopLevel(attr.body)) {
+    size_t eq = item.find('=');
+    std::string name = item.substr(0, eq == std::string::npos ? item.size() : eq);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    const AttrField *inner = nullptr;
+    for (const AttrField &candidate : field.nested())
+      if (candidate.mlir == name)
+        inner = &candidate;
+    if (eq == std::string::npos || !inner)
+      failAt(attr.loc, "unknown field '" + name + "' in #" + dialect);
+    if (!seen.insert(name).second)
+      failAt(attr.loc, "field '" + name + "' given twice in #" + dialect);
+    places_.add(pointer + "/" + std::string(inner->json), attr.loc);
+    Attribute value;
+    value.kind = Kind::Dense; // integersOf reads `[1, 2]` and `1` alike
+    value.loc = attr.loc;
+    value.body = item.substr(eq + 1);
+    std::vector<int64_t> values = integersOf(value, name);
+    if (inner->kind == AttrKind::Ints)
+      inner->in<std::vector<int64_t>>(object) = values;
+    else if (values.size() == 1 && value.body.find('[') == std::string::npos)
+      inner->in<int64_t>(object) = values[0];
+    else
+      failAt(attr.loc, "expected an integer for '" + name + "' in #" + dialect);
+  }
+  for (const AttrField &inner : field.nested())
+    if (inner.presence == AttrPresence::Required && !seen.count(std::string(inner.mlir)))
+      failAt(attr.loc, "#" + dialect + " needs '" + std::string(inner.mlir) + "'");
+}
+
+bool Importer::readFlag(OpAttributes &a, const AttrField &field) {
+  const Attribute *attr = a.attrs.take(std::string(field.mlir));
+  if (!attr)
+    return false;
+  places_.add(a.ir.pointer + "/" + std::string(field.json), attr->loc);
+  if (attr->kind != Kind::Word || (attr->text != "true" && attr->text != "false"))
+    failAt(attr->loc, "expected true or false for " + std::string(field.mlir));
+  return attr->text == "true";
+}
+
+void Importer::readGather(OpAttributes &a) {
+  GatherAttrs gather;
+  const auto fields = GatherAttrs::schema();
+  readDimensionNumbers(a, fields[0], &gather);
+  gather.sliceSizes = a.ints({"slice_sizes"}, "slice_sizes");
+  gather.indicesAreSorted = readFlag(a, fields[2]);
+  a.ir.attrs = std::move(gather);
+}
+
+void Importer::readScatter(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  ScatterAttrs scatter;
+  const auto fields = ScatterAttrs::schema();
+  readDimensionNumbers(a, fields[0], &scatter);
+  scatter.indicesAreSorted = readFlag(a, fields[1]);
+  scatter.uniqueIndices = readFlag(a, fields[2]);
+  const Attribute *argNames = attrs.take("shardgen.arg_names");
+  const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
+  const Block &block = a.singleRegion();
+  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+    failAt(argNames->loc, "expected one entry per body argument");
+  readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add(),
+                  std::string(fields[3].json));
+  ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
+  ir.attrs = std::move(scatter);
 }
 
 } // namespace

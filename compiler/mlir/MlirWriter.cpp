@@ -180,6 +180,25 @@ private:
   /// (`reducer(%a: t, %c: t) (%b: u, %d: u) { ... }`) or the generic one.
   void writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeSlice(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// A scalar body: its arguments named (shardgen.arg_names when the IR's
+  /// names differ) and typed, its metadata, its ops' text in the writer's
+  /// form.
+  struct ScalarBody {
+    std::vector<std::string> argTypes; // "%a: tensor<f32>"
+    std::string text;
+  };
+  ScalarBody scalarBody(const Op &op, OpParts &parts, int indent);
+  /// Its region: `{ ^bb0(...): ... stablehlo.return ... }`.
+  std::string regionBlock(const ScalarBody &body, int indent) const {
+    std::string pad(2 * indent, ' ');
+    return "{\n" + pad + "^bb0(" + join(body.argTypes) + "):\n" + body.text + pad + "}";
+  }
+  /// `#stablehlo.<op><key = [..], ...>` from an Object field (empty lists
+  /// left out, as StableHLO prints them).
+  std::string dimensionNumbers(const Op &op, const AttrField &field) const;
+  // gather and scatter: the generic form (JAX prints them so) in both forms.
+  void writeGather(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeScatter(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeCustomCall(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeShardingConstraint(const Op &op, OpText &text, OpParts &parts, int indent);
   void writePropagationBarrier(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -682,10 +701,8 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
   }
 }
 
-void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent) {
+Writer::ScalarBody Writer::scalarBody(const Op &op, OpParts &parts, int indent) {
   const Region &body = *op.body();
-  parts.props.push_back("dimensions = " + denseArray(op.attr<ReduceAttrs>().dimensions));
-  const size_t n = op.operands.size() / 2;
   std::vector<std::string> names, argTypes;
   bool nameHint = false;
   for (const auto &arg : body.args) {
@@ -697,12 +714,18 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
     parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
-  std::string bodyText = regionText(body, indent, "stablehlo.return");
-  std::string pad(2 * indent, ' ');
+  return {argTypes, regionText(body, indent, "stablehlo.return")};
+}
+
+void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent) {
+  parts.props.push_back("dimensions = " + denseArray(op.attr<ReduceAttrs>().dimensions));
+  const size_t n = op.operands.size() / 2;
+  const ScalarBody body = scalarBody(op, parts, indent);
   if (generic_) {
-    parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" + bodyText + pad + "}");
+    parts.regions.push_back(regionBlock(body, indent));
     return writeGeneric(op, text.lhs, parts, indent);
   }
+  const std::vector<std::string> &argTypes = body.argTypes;
   // As JAX prints it: the inputs paired with their inits, the body's
   // arguments paired as (accumulator, element) per input.
   std::vector<std::string> inputs;
@@ -716,8 +739,43 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
                    " across dimensions = " + intList(op.attr<ReduceAttrs>().dimensions) + attrDict +
                    " : " + functionType(op.operands, op.results));
   line(indent, " reducer" + reducer + " {");
-  out_ += bodyText;
+  out_ += body.text;
   line(indent, "}");
+}
+
+std::string Writer::dimensionNumbers(const Op &op, const AttrField &field) const {
+  const void *object = field.member(const_cast<void *>(attributeStruct(op.attrs.get())));
+  std::vector<std::string> items;
+  for (const AttrField &inner : field.nested()) {
+    const std::string name(inner.mlir);
+    if (inner.kind == AttrKind::Int) {
+      items.push_back(name + " = " + std::to_string(inner.in<int64_t>(object)));
+    } else {
+      const auto &values = inner.in<std::vector<int64_t>>(object);
+      if (!values.empty())
+        items.push_back(name + " = " + intList(values));
+    }
+  }
+  return "#" + std::string(mlirOpName(op.kind)) + "<" + join(items) + ">";
+}
+
+void Writer::writeGather(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &g = op.attr<GatherAttrs>();
+  const auto fields = GatherAttrs::schema();
+  parts.props.push_back(std::string(fields[0].mlir) + " = " + dimensionNumbers(op, fields[0]));
+  parts.props.push_back("indices_are_sorted = " + std::string(g.indicesAreSorted ? "true" : "false"));
+  parts.props.push_back("slice_sizes = " + denseArray(g.sliceSizes));
+  writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeScatter(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &s = op.attr<ScatterAttrs>();
+  const auto fields = ScatterAttrs::schema();
+  parts.props.push_back("indices_are_sorted = " + std::string(s.indicesAreSorted ? "true" : "false"));
+  parts.props.push_back(std::string(fields[0].mlir) + " = " + dimensionNumbers(op, fields[0]));
+  parts.props.push_back("unique_indices = " + std::string(s.uniqueIndices ? "true" : "false"));
+  parts.regions.push_back(regionBlock(scalarBody(op, parts, indent), indent));
+  writeGeneric(op, text.lhs, parts, indent);
 }
 
 std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -39,6 +40,9 @@ enum class AttrKind : uint8_t {
   ShardingRule,        // BoxedOptional<OpShardingRule>: absent unless given
   Constant,            // the constant's Literal: read with the result type
   Region,              // a body: no member, the graph reader reads it
+  Bool,                // bool: a hint (gather's indices_are_sorted)
+  Object,              // a struct of Int and Ints fields with a schema of its own
+                       // (#stablehlo.gather<...>): a JSON object
 };
 
 /// How a region-valued field's region takes part in the program.
@@ -69,6 +73,9 @@ struct AttrField {
   /// WhenGiven fields with a flag recording it (null: given iff set).
   bool *(*given)(void *attrs) = nullptr;
   RegionRole role = RegionRole::Program; // a Region field's
+  /// An Object field's own fields (Int and Ints, by their JSON keys and
+  /// MLIR names).
+  std::span<const AttrField> (*nested)() = nullptr;
 
   template <typename T> T &in(void *attrs) const { return *static_cast<T *>(member(attrs)); }
   template <typename T> const T &in(const void *attrs) const {
@@ -109,6 +116,9 @@ template <> struct AttrKindOf<std::vector<TensorSharding>> {
 template <> struct AttrKindOf<BoxedOptional<OpShardingRule>> {
   static constexpr AttrKind value = AttrKind::ShardingRule;
 };
+template <> struct AttrKindOf<bool> {
+  static constexpr AttrKind value = AttrKind::Bool;
+};
 template <> struct AttrKindOf<Literal> {
   static constexpr AttrKind value = AttrKind::Constant;
 };
@@ -148,6 +158,17 @@ constexpr AttrField givenAttrField(std::string_view json, std::string_view mlir,
                                    std::string_view keyword) {
   AttrField field = attrField<Member>(json, mlir, keyword, AttrPresence::WhenGiven);
   field.given = &detail::flagAccess<Flag>;
+  return field;
+}
+
+/// An Object field: member `Member` is a struct whose own schema() lists
+/// its Int and Ints fields (a StableHLO dimension-numbers attribute).
+template <auto Member>
+constexpr AttrField objectAttrField(std::string_view json, std::string_view mlir) {
+  using Type = typename detail::MemberOf<decltype(Member)>::Type;
+  AttrField field{json, mlir, "", AttrKind::Object, AttrPresence::Required,
+                  &detail::memberAccess<Member>, nullptr};
+  field.nested = &Type::schema;
   return field;
 }
 

@@ -60,6 +60,8 @@ inline constexpr OperandGroup tensor{OperandRole::Data, false, 1};
 inline constexpr OperandGroup tensors{OperandRole::Data, true, 0};
 inline constexpr OperandGroup tensors1{OperandRole::Data, true, 1};
 inline constexpr OperandGroup indexScalars{OperandRole::Index, true, 0};
+/// One integer tensor of start indices (gather's, scatter's).
+inline constexpr OperandGroup indexTensor{OperandRole::Index, false, 1};
 } // namespace opsig
 
 enum class ResultArity : uint8_t {

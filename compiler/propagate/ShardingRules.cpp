@@ -483,6 +483,139 @@ OpShardingRule allToAllRule(const Graph &, const Op &op, const OpShapes &shapes)
   return resizingCollectiveRule(shapes, {attrs.splitDimension, attrs.concatDimension});
 }
 
+// ---- gather and scatter ----
+
+/// The dims of gather and scatter as Shardy's registry relates them: the
+/// operand (scatter: input), the start indices, and the slices (gather's
+/// result, scatter's updates).
+struct IndexedDims {
+  int64_t indexVectorDim;
+  const std::vector<int64_t> &offsetDims, &collapsedDims, &operandBatchingDims,
+      &indicesBatchingDims;
+};
+
+/// Shardy's gather/scatter factors, in its order: per slices dim an offset
+/// dim's (pass-through when taken whole; sliced: need-replication, or for a
+/// gather slice of size 1 a reduction on the operand) or a batch dim's
+/// (indices and slices, with the operand's batching dim when explicit; a
+/// scatter's implicit batch dim is a reduction when its update computation
+/// is one of Shardy's common reductions, else need-replication); then each
+/// collapsed (inserted) dim's; then the index vector dim's. `add` maps one
+/// factor to (operand dim, indices dim, slices dim), -1 for none.
+template <typename Add>
+void addIndexedFactors(const Shape &operand, const Shape &indices, const Shape &slices,
+                       const IndexedDims &dims, bool isScatter, bool commonReduction, Add add) {
+  int64_t operandDim = 0, batchPos = 0;
+  auto excluded = [&](int64_t d) {
+    return contains(dims.collapsedDims, d) || contains(dims.operandBatchingDims, d);
+  };
+  for (int64_t d = 0; d < static_cast<int64_t>(slices.size()); ++d) {
+    if (contains(dims.offsetDims, d)) {
+      while (operandDim < static_cast<int64_t>(operand.size()) && excluded(operandDim))
+        ++operandDim;
+      if (operandDim >= static_cast<int64_t>(operand.size()))
+        break; // the verifier refuses such dimension numbers
+      const int64_t size = operand[operandDim];
+      if (size == slices[d]) {
+        add(operandDim, -1, d, size, FactorKind::PassThrough, false);
+      } else if (isScatter || slices[d] != 1) {
+        if (isScatter) {
+          add(operandDim, -1, -1, size, FactorKind::NeedReplication, false);
+          add(-1, -1, d, slices[d], FactorKind::NeedReplication, false);
+        } else {
+          add(operandDim, -1, d, size, FactorKind::NeedReplication, true);
+        }
+      } else {
+        add(operandDim, -1, -1, size, FactorKind::Reduction, false);
+        add(-1, -1, d, slices[d], FactorKind::NeedReplication, false);
+      }
+      ++operandDim;
+      continue;
+    }
+    const int64_t indicesDim = batchPos < dims.indexVectorDim ? batchPos : batchPos + 1;
+    ++batchPos;
+    const auto explicitBatch = std::find(dims.indicesBatchingDims.begin(),
+                                         dims.indicesBatchingDims.end(), indicesDim);
+    const bool isExplicit = explicitBatch != dims.indicesBatchingDims.end();
+    const int64_t operandBatchDim =
+        isExplicit ? dims.operandBatchingDims[explicitBatch - dims.indicesBatchingDims.begin()]
+                   : -1;
+    FactorKind kind = FactorKind::PassThrough;
+    if (isScatter && !isExplicit)
+      kind = commonReduction ? FactorKind::Reduction : FactorKind::NeedReplication;
+    add(operandBatchDim, indicesDim, d, slices[d], kind, false);
+  }
+  for (int64_t d : dims.collapsedDims) {
+    const int64_t size = operand[d];
+    const FactorKind kind = isScatter      ? FactorKind::PassThrough
+                            : size == 1    ? FactorKind::NeedReplication
+                                           : FactorKind::Reduction;
+    add(d, -1, -1, size, kind, false);
+  }
+  if (dims.indexVectorDim < static_cast<int64_t>(indices.size()))
+    add(-1, dims.indexVectorDim, -1, indices[dims.indexVectorDim], FactorKind::NeedReplication,
+        false);
+}
+
+/// Shardy's gather rule (addGatherScatterFactors): operand, start indices,
+/// result.
+OpShardingRule gatherRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const GatherDimensionNumbers &n = op.attr<GatherAttrs>().dimensionNumbers;
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  addIndexedFactors(shapes.operands[0], shapes.operands[1], shapes.results[0],
+                    {n.indexVectorDim, n.offsetDims, n.collapsedSliceDims, n.operandBatchingDims,
+                     n.startIndicesBatchingDims},
+                    false, false,
+                    [&](int64_t operandDim, int64_t indicesDim, int64_t resultDim, int64_t size,
+                        FactorKind kind, bool blocked) {
+                      std::vector<std::pair<int64_t, int64_t>> tensorDims;
+                      if (operandDim >= 0)
+                        tensorDims.push_back({0, operandDim});
+                      if (indicesDim >= 0)
+                        tensorDims.push_back({1, indicesDim});
+                      if (resultDim >= 0)
+                        tensorDims.push_back({shapes.result(0), resultDim});
+                      builder.addFactor(size, kind, tensorDims, blocked);
+                    });
+  return builder.take();
+}
+
+/// Shardy's common reductions of a scatter: its update computation is one
+/// add, multiply, maximum or minimum of its two arguments (and, or on i1).
+bool isCommonScatterReduction(const Graph &graph, const Op &op) {
+  const std::optional<Reducer> reducer = simpleReducer(op);
+  if (!reducer)
+    return false;
+  if (*reducer == Reducer::And || *reducer == Reducer::Or)
+    return graph.type(op.operands[0]).elementType == ElementType::I1;
+  return true;
+}
+
+/// Shardy's scatter rule: input, indices, updates, result (the input's
+/// factors).
+OpShardingRule scatterRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
+  const ScatterDimensionNumbers &n = op.attr<ScatterAttrs>().dimensionNumbers;
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  addIndexedFactors(shapes.operands[0], shapes.operands[1], shapes.operands[2],
+                    {n.indexVectorDim, n.updateWindowDims, n.insertedWindowDims,
+                     n.inputBatchingDims, n.scatterIndicesBatchingDims},
+                    true, isCommonScatterReduction(graph, op),
+                    [&](int64_t inputDim, int64_t indicesDim, int64_t updateDim, int64_t size,
+                        FactorKind kind, bool blocked) {
+                      std::vector<std::pair<int64_t, int64_t>> tensorDims;
+                      if (inputDim >= 0)
+                        tensorDims.push_back({0, inputDim});
+                      if (indicesDim >= 0)
+                        tensorDims.push_back({1, indicesDim});
+                      if (updateDim >= 0)
+                        tensorDims.push_back({2, updateDim});
+                      if (inputDim >= 0)
+                        tensorDims.push_back({shapes.result(0), inputDim});
+                      builder.addFactor(size, kind, tensorDims, blocked);
+                    });
+  return builder.take();
+}
+
 /// Ops propagated through their data-flow edges (manual_computation,
 /// optimization_barrier) have no rule.
 OpShardingRule noRule(const Graph &, const Op &op, const OpShapes &) {
@@ -527,7 +660,10 @@ void replicateOneSidedFactors(OpShardingRule &rule) {
 /// offsets the indices per piece, which the local kernel does not.
 void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
   const std::vector<OperandRole> roles = operandRoles(op.kind, op.operands.size());
-  if (std::find(roles.begin(), roles.end(), OperandRole::Index) == roles.end())
+  const auto groups = opRow(op.kind).operands.all();
+  if (std::none_of(groups.begin(), groups.end(), [](const OperandGroup &group) {
+        return group.role == OperandRole::Index && group.variadic;
+      }))
     return;
   std::vector<std::pair<const OpShardingRule::TensorFactors *, const Shape *>> data;
   for (size_t t = 0; t < op.operands.size(); ++t)
@@ -549,6 +685,42 @@ void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule)
   }
 }
 
+/// gather and scatter index the operand globally: their local kernels run on
+/// pieces where every dim the indices reach is whole, except a gather's
+/// reduction factors (a dim it takes one element of: each piece gathers
+/// the starts it holds and writes zeros for the others, the pieces' sum is
+/// the result; not on i1, which has no sum), and a scatter-add's (below).
+/// A scatter's other reduction factors, a factor of the operand that the slices
+/// do not share (a scatter's inserted window dim) and a scatter's indexed
+/// window dim (its updates land shifted by the start, element by element)
+/// need replication here.
+void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
+  if (op.kind != OpKind::Gather && op.kind != OpKind::Scatter)
+    return;
+  // A scatter-add's implicit batch dims split too: each piece scatters its
+  // updates (one into the input, the others into zeros), the pieces' sum
+  // is the result.
+  const bool summable = graph.type(op.results[0]).elementType != ElementType::I1 &&
+                        (op.kind == OpKind::Gather || simpleReducer(op) == Reducer::Add);
+  const OpShardingRule::TensorFactors &slices =
+      op.kind == OpKind::Gather ? rule.results[0] : rule.operands[2];
+  std::vector<bool> inSlices(rule.factorSizes.size(), false);
+  for (const auto &dim : slices)
+    for (int64_t f : dim)
+      inSlices[f] = true;
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    if (rule.factorKinds[f] == FactorKind::Reduction && !summable)
+      rule.factorKinds[f] = FactorKind::NeedReplication;
+  for (const auto &dim : rule.operands[0])
+    for (int64_t f : dim)
+      if (!inSlices[f] && rule.factorKinds[f] != FactorKind::Reduction)
+        rule.factorKinds[f] = FactorKind::NeedReplication;
+  if (op.kind == OpKind::Scatter)
+    for (int64_t d : op.attr<ScatterAttrs>().dimensionNumbers.scatterDimsToOperandDims)
+      for (int64_t f : rule.operands[0][d])
+        rule.factorKinds[f] = FactorKind::NeedReplication;
+}
+
 } // namespace
 
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
@@ -560,6 +732,7 @@ OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
   if (op.kind == OpKind::Reshape)
     replicateOneSidedFactors(rule);
   replicateSlicedDims(graph, op, rule);
+  replicateIndexedDims(graph, op, rule);
   return rule;
 }
 

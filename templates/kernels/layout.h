@@ -49,17 +49,21 @@ SHARDGEN_INLINE void stridedCopy(const S *__restrict in, S *__restrict out) {
   shiftedCopy<S, R, W>(in, 0, out, 0);
 }
 
-/// A start index of a dynamic slice, read at run time from an index of
-/// integer type I and clamped to [0, Last] as StableHLO clamps it: every
-/// value of I, its minimum and maximum included, gives a start in bounds.
-template <typename I, int64_t Last> SHARDGEN_INLINE int64_t clampedStart(const I *index) {
-  const I value = loadAt(index, 0);
+/// A start index of integer type I clamped to [0, last] as StableHLO clamps
+/// it: every value of I, its minimum and maximum included, gives a start in
+/// bounds.
+template <typename I> SHARDGEN_INLINE int64_t clampIndex(I value, int64_t last) {
   if constexpr (static_cast<I>(-1) < static_cast<I>(0)) {
     if (value < 0)
       return 0;
   }
-  return static_cast<uint64_t>(value) > static_cast<uint64_t>(Last) ? Last
-                                                                    : static_cast<int64_t>(value);
+  return static_cast<uint64_t>(value) > static_cast<uint64_t>(last) ? last
+                                                                     : static_cast<int64_t>(value);
+}
+
+/// A start index of a dynamic slice, read at run time, clamped to [0, Last].
+template <typename I, int64_t Last> SHARDGEN_INLINE int64_t clampedStart(const I *index) {
+  return clampIndex<I>(loadAt(index, 0), Last);
 }
 
 template <typename S, int64_t N> SHARDGEN_INLINE void fill(S *__restrict out, S value) {
