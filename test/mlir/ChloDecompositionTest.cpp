@@ -35,8 +35,8 @@ std::vector<double> evalChlo(const std::string &op, const std::string &element,
   const std::string r = tensorOf(values.size(), resultElement.empty() ? element : resultElement);
   const std::string line = generic ? "%r = \"chlo." + op + "\"(%x) : (" + t + ") -> " + r
                                    : "%r = chlo." + op + " %x : " + t + " -> " + r;
-  const std::string text = "func.func @main(%x: " + t + ") -> " + r + " {\n  " + line +
-                           "\n  return %r : " + r + "\n}\n";
+  const std::string text =
+      "func.func @main(%x: " + t + ") -> " + r + " {\n  " + line + "\n  return %r : " + r + "\n}\n";
   ImportedGraph imported = importMlir(text);
   verifyGraph(imported.graph);
   std::string error;
@@ -145,8 +145,7 @@ TEST_CASE("chlo.erf_inv: Giles' approximations against the inverse of libm's erf
   const std::vector<double> x = sweep(-0.999999, 0.999999, 201);
   checkClose(x, evalChlo("erf_inv", "f64", x), erfInvReference, 1e-14, 1e-300, erfInvCondition);
   const std::vector<double> x32 = asF32(x);
-  checkClose(x32, evalChlo("erf_inv", "f32", x32), erfInvReference, 4e-6, 1e-30,
-             erfInvCondition);
+  checkClose(x32, evalChlo("erf_inv", "f32", x32), erfInvReference, 4e-6, 1e-30, erfInvCondition);
   // The ends and beyond; -0 keeps its sign; tiny values are exact.
   const std::vector<double> edges = evalChlo("erf_inv", "f32", {1, -1, 1.5, -2, 0, 1e-30});
   CHECK(edges[0] == kInf);
@@ -210,13 +209,15 @@ TEST_CASE("chlo.erf and chlo.erfc against libm, f64 and f32, the generic form to
   checkClose(x, evalChlo("erf", "f64", x), [](double v) { return std::erf(v); }, 1e-15, 1e-300);
   // exp(-x^2): the rounding of x^2 moves erfc by x^2 times its own.
   const auto squared = [](double v) { return 1 + v * v; };
-  checkClose(x, evalChlo("erfc", "f64", x, true), [](double v) { return std::erfc(v); }, 1e-14,
-             1e-300, squared);
+  checkClose(
+      x, evalChlo("erfc", "f64", x, true), [](double v) { return std::erfc(v); }, 1e-14, 1e-300,
+      squared);
   const std::vector<double> x32 = asF32(x);
   checkClose(x32, evalChlo("erf", "f32", x32), [](double v) { return std::erf(v); }, 3e-7, 1e-30);
   // f32 erfc relative to itself down to its underflow near x = 10.
-  checkClose(x32, evalChlo("erfc", "f32", x32, true), [](double v) { return std::erfc(v); }, 5e-7,
-             1e-30, squared);
+  checkClose(
+      x32, evalChlo("erfc", "f32", x32, true), [](double v) { return std::erfc(v); }, 5e-7, 1e-30,
+      squared);
   const std::vector<double> special = evalChlo("erf", "f64", {kInf, -kInf, kNaN, -0.0});
   CHECK(special[0] == 1);
   CHECK(special[1] == -1);
@@ -340,14 +341,14 @@ TEST_CASE("chlo ops: errors name the op's line:col") {
 
 TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter") {
   const std::vector<std::pair<double, double>> pairs = {
-      {1, 2},     {1, 0},     {0, 1},        {0, -1}, {-0.0, 0.0}, {1, 1},   {kInf, 0},
-      {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN}, {-2, 5},  {1e-30, -1e-30}};
+      {1, 2},       {1, 0},   {0, 1},      {0, -1},   {-0.0, 0.0}, {1, 1},  {kInf, 0},
+      {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN},   {-2, 5}, {1e-30, -1e-30}};
   for (const char *element : {"f32", "f64"}) {
     CAPTURE(element);
     const std::string t = tensorOf(pairs.size(), element);
     const std::string text = "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t +
-                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " +
-                             t + "\n  return %r : " + t + "\n}\n";
+                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " + t +
+                             "\n  return %r : " + t + "\n}\n";
     ImportedGraph imported = importMlir(text);
     verifyGraph(imported.graph);
     std::string error;
@@ -360,9 +361,9 @@ TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter")
     const bool f32 = std::string(element) == "f32";
     for (size_t i = 0; i < pairs.size(); ++i) {
       const double a = x.getFloat(static_cast<int64_t>(i)), b = y.getFloat(static_cast<int64_t>(i));
-      const double want = f32 ? static_cast<double>(std::nextafter(static_cast<float>(a),
-                                                                   static_cast<float>(b)))
-                              : std::nextafter(a, b);
+      const double want =
+          f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
+              : std::nextafter(a, b);
       const double got = out.getFloat(static_cast<int64_t>(i));
       CAPTURE(a);
       CAPTURE(b);
