@@ -420,6 +420,9 @@ Val acos(Builder &b, const std::vector<Val> &args) {
   return b.select(b.compare("EQ", x, b.c(-1, x)), b.c(std::numbers::pi, x), b.mul(b.c(2, x), half));
 }
 
+/// Older JAX prints jnp.tan as chlo.tan: StableHLO has it now.
+Val tan(Builder &b, const std::vector<Val> &args) { return b.unary("tan", args[0]); }
+
 Val atan(Builder &b, const std::vector<Val> &args) { return b.atan2(args[0], b.c(1, args[0])); }
 
 Val asinh(Builder &b, const std::vector<Val> &args) {
@@ -532,6 +535,7 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.is_neg_inf", {isNegInf, 1, false}},
       {"chlo.square", {square, 1, false}},
       {"chlo.next_after", {nextAfter, 2, false}},
+      {"chlo.tan", {tan, 1, false}},
   };
   return ops;
 }

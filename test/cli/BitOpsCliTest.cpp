@@ -66,7 +66,7 @@ TEST_CASE("atan2, is_finite, reduce_precision and bitcast_convert: run --check o
                  ", %h: tensor<8x6xf16> " + kXY +
                  ") -> (tensor<8x6xf32>, tensor<8x6xi1>, "
                  "tensor<8x6xf32>, tensor<8x6xf16>, tensor<8x6xui32>, tensor<8x6x2xui16>, "
-                 "tensor<8x3xf32>, tensor<8x6xf32>)",
+                 "tensor<8x3xf32>, tensor<8x6xf32>, tensor<8x6x16xi1>, tensor<8x6xi16>)",
              R"(    %0 = stablehlo.atan2 %a, %b : tensor<8x6xf32>
     %z = stablehlo.divide %a, %b : tensor<8x6xf32>
     %1 = stablehlo.is_finite %z : (tensor<8x6xf32>) -> tensor<8x6xi1>
@@ -77,8 +77,10 @@ TEST_CASE("atan2, is_finite, reduce_precision and bitcast_convert: run --check o
     %r = stablehlo.reshape %h : (tensor<8x6xf16>) -> tensor<8x3x2xf16>
     %6 = stablehlo.bitcast_convert %r : (tensor<8x3x2xf16>) -> tensor<8x3xf32>
     %u = stablehlo.shift_right_logical %4, %4 : tensor<8x6xui32>
+    %bits = stablehlo.bitcast_convert %h : (tensor<8x6xf16>) -> tensor<8x6x16xi1>
+    %w = stablehlo.bitcast_convert %bits : (tensor<8x6x16xi1>) -> tensor<8x6xi16>
     %7 = stablehlo.bitcast_convert %u : (tensor<8x6xui32>) -> tensor<8x6xf32>
-    return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<8x6xf32>, tensor<8x6xi1>, tensor<8x6xf32>, tensor<8x6xf16>, tensor<8x6xui32>, tensor<8x6x2xui16>, tensor<8x3xf32>, tensor<8x6xf32>)");
+    return %0, %1, %2, %3, %4, %5, %6, %7, %bits, %w : tensor<8x6xf32>, tensor<8x6xi1>, tensor<8x6xf32>, tensor<8x6xf16>, tensor<8x6xui32>, tensor<8x6x2xui16>, tensor<8x3xf32>, tensor<8x6xf32>, tensor<8x6x16xi1>, tensor<8x6xi16>)");
   ToolResult result = runChecked(text);
   INFO(result.err);
   CHECK(result.exitCode == 0);

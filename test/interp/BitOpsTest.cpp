@@ -167,3 +167,21 @@ TEST_CASE("bitcast_convert: the interpreter tests' values, both width changes") 
                      "tensor<2x1x4xui8>")) ==
         std::vector<int64_t>{0x44, 0x33, 0x22, 0x11, 0xDD, 0xCC, 0xBB, 0xAA});
 }
+
+TEST_CASE("bitcast_convert: i1 is one bit (the interpreter tests' i1 <-> i64)") {
+  // 0x0123456789ABCDEF, lowest bit first: the test's 64 booleans.
+  const uint64_t value = 0x0123456789ABCDEF;
+  std::vector<int64_t> flags;
+  for (int j = 0; j < 64; ++j)
+    flags.push_back(static_cast<int64_t>((value >> j) & 1));
+  CHECK(std::vector<int64_t>(flags.begin(), flags.begin() + 8) ==
+        std::vector<int64_t>{1, 1, 1, 1, 0, 1, 1, 1});
+  const Literal bools = intLiteral("tensor<64xi1>", flags);
+  CHECK(bitsOf<uint64_t>(unaryOp("bitcast_convert", bools, "", "tensor<i64>")) ==
+        std::vector<uint64_t>{value});
+  const Literal f = fromBits<uint64_t>("tensor<f64>", {value});
+  CHECK(ints(unaryOp("bitcast_convert", f, "", "tensor<64xi1>")) == flags);
+  CHECK(ints(unaryOp("bitcast_convert", intLiteral("tensor<2xui8>", {0x81, 0x02}), "",
+                     "tensor<2x8xi1>")) ==
+        std::vector<int64_t>{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0});
+}

@@ -265,6 +265,7 @@ TEST_CASE("chlo hyperbolic and inverse trigonometric functions against libm") {
       {"asin", [](double v) { return std::asin(v); }, -1, 1},
       {"acos", [](double v) { return std::acos(v); }, -1, 1},
       {"atan", [](double v) { return std::atan(v); }, -1e3, 1e3},
+      {"tan", [](double v) { return std::tan(v); }, -1.5, 1.5},
       {"asinh", [](double v) { return std::asinh(v); }, -1e4, 1e4},
       {"acosh", [](double v) { return std::acosh(v); }, 1, 1e4},
       {"atanh", [](double v) { return std::atanh(v); }, -1, 1},
