@@ -102,11 +102,16 @@ TEST_CASE("the chlo ops JAX prints: run --check on a 2x2 mesh, f32, f64 and bf16
     body += "    %one = stablehlo.constant dense<1.5> : " + t + "\n";
     body += "    %big = stablehlo.add %a, %one : " + t + "\n";
     for (const char *op : {"erf_inv", "erf", "erfc", "lgamma", "digamma", "sinh", "cosh", "asin",
-                           "acos", "atan", "asinh", "atanh", "square"})
+                           "acos", "atan", "asinh", "atanh", "square", "tan"})
       add(std::string("chlo.") + op + " %a : " + t + " -> " + t, t);
     add("chlo.acosh %big : " + t + " -> " + t, t);
     add("chlo.lgamma %big : " + t + " -> " + t, t);
     add("chlo.digamma %big : " + t + " -> " + t, t);
+    // The binary ones as chlo prints them: `: t, t -> t`.
+    body += "    %two = stablehlo.constant dense<2.0> : " + t + "\n";
+    add("chlo.next_after %a, %big : " + t + ", " + t + " -> " + t, t);
+    add("chlo.zeta %two, %big : " + t + ", " + t + " -> " + t, t);
+    add("chlo.polygamma %two, %big : " + t + ", " + t + " -> " + t, t);
     const std::string b = "tensor<8x6xi1>";
     add("chlo.is_inf %a : " + t + " -> " + b, b);
     add("chlo.is_pos_inf %a : " + t + " -> " + b, b);
