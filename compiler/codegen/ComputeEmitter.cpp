@@ -283,9 +283,23 @@ void emitReshape(StepView s) {
 }
 
 /// bitcast_convert: the local piece's bytes are the result piece's (the
-/// minor dim a width change adds or removes is never split, its rule maps
-/// no factor to it).
+/// minor dim a width change adds or removes is never split: its rule
+/// replicates it); between i1 and a wider type, its bits.
 void emitBitcastConvert(StepView s) {
+  const ElementType in = s.inType(0), out = s.outType();
+  if ((in == ElementType::I1) != (out == ElementType::I1)) {
+    const bool pack = in == ElementType::I1;
+    const ElementType wide = pack ? out : in;
+    const std::string w(storageType(wide));
+    const std::string bits = str(static_cast<int64_t>(elementByteWidth(wide) * 8));
+    return s.perDevice([&](int64_t d) {
+      const std::string n = str(product(pack ? s.outShape(d) : s.inShape(0, d)));
+      return pack ? "packBits<" + w + ", " + bits + ", " + n + ">(as<uint8_t>(" + s.inBuf(0) +
+                        "), as<" + w + ">(" + s.outBuf() + "));"
+                  : "unpackBits<" + w + ", " + bits + ", " + n + ">(as<" + w + ">(" + s.inBuf(0) +
+                        "), as<uint8_t>(" + s.outBuf() + "));";
+    });
+  }
   s.perDevice([&](int64_t d) {
     StridedWalk walk;
     walk.extents = {product(s.outShape(d)) * static_cast<int64_t>(elementByteWidth(s.outType()))};

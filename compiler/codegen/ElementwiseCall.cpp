@@ -70,7 +70,8 @@ template <> std::string otherCall<OpKind::Convert>(const CallText &c) {
 }
 
 template <> std::string otherCall<OpKind::IsFinite>(const CallText &c) {
-  return "isFinite<" + c.inTag + ", " + c.n + ">(" + c.in(0) + ", as<uint8_t>(" + c.call.out + "));";
+  return "isFinite<" + c.inTag + ", " + c.n + ">(" + c.in(0) + ", as<uint8_t>(" + c.call.out +
+         "));";
 }
 
 template <> std::string otherCall<OpKind::ReducePrecision>(const CallText &c) {

@@ -1,7 +1,7 @@
 // The ops that read an element's bits rather than its value, with the
 // StableHLO spec's semantics: is_finite (the exponent field), reduce_precision
 // (rounds the fields to a narrower format, as XLA) and bitcast_convert (the
-// bits under another type).
+// bits under another type; i1 is one bit).
 
 #include <cmath>
 #include <cstring>
@@ -90,10 +90,32 @@ Literal evalReducePrecision(const Literal &operand, int64_t exponentBits, int64_
 }
 
 Literal evalBitcastConvert(const Literal &operand, const TensorType &resultType) {
+  Literal out(resultType);
+  const bool fromBool = operand.elementType() == ElementType::I1;
+  if (fromBool != (resultType.elementType == ElementType::I1)) {
+    // i1 is one bit (the spec's num_bits): wide element i is i1 elements
+    // [i * n, (i + 1) * n), the first its lowest bit.
+    const Literal &wide = fromBool ? out : operand;
+    const size_t bytes = elementByteWidth(wide.elementType()), n = bytes * 8;
+    for (int64_t i = 0; i < wide.numElements(); ++i) {
+      uint64_t bits = 0;
+      if (fromBool) {
+        for (size_t j = 0; j < n; ++j)
+          bits |= static_cast<uint64_t>(
+                      operand.getInt(i * static_cast<int64_t>(n) + static_cast<int64_t>(j)) != 0)
+                  << j;
+        std::memcpy(out.data() + i * bytes, &bits, bytes);
+      } else {
+        std::memcpy(&bits, operand.data() + i * bytes, bytes);
+        for (size_t j = 0; j < n; ++j)
+          out.setInt(i * static_cast<int64_t>(n) + static_cast<int64_t>(j), (bits >> j) & 1);
+      }
+    }
+    return out;
+  }
   // Row-major elements, each little endian (as the spec's example and XLA's
   // CPU): a wide element's bytes are its narrow pieces along the minor dim,
   // lowest first. So the whole tensor's bytes are the result's.
-  Literal out(resultType);
   SHARDGEN_CHECK(out.byteSize() == operand.byteSize(), "bitcast_convert changes the byte count");
   std::memcpy(out.data(), operand.data(), operand.byteSize());
   return out;

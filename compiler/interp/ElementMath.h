@@ -158,8 +158,8 @@ template <typename T> T shiftLeft(T x, T amount) {
     return 0;
   // Narrow types promote to int: shift as unsigned int so no bit reaches the sign.
   using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;
-  return static_cast<T>(static_cast<Unsigned<T>>(static_cast<Wide>(static_cast<Unsigned<T>>(x))
-                                                  << n));
+  return static_cast<T>(
+      static_cast<Unsigned<T>>(static_cast<Wide>(static_cast<Unsigned<T>>(x)) << n));
 }
 
 template <typename T> T shiftRightLogical(T x, T amount) {

@@ -626,8 +626,8 @@ std::vector<Literal> reducePrecisionBound(const BoundsInputs &in) {
     if (e[i] == 0)
       continue;
     const double r = result.getFloat(i);
-    const double spread = std::max(std::fabs(lowResult.getFloat(i) - r),
-                                   std::fabs(highResult.getFloat(i) - r));
+    const double spread =
+        std::max(std::fabs(lowResult.getFloat(i) - r), std::fabs(highResult.getFloat(i) - r));
     out.as<double>()[i] = std::isfinite(spread) ? spread : kUnknown;
   }
   return oneResult(std::move(out));

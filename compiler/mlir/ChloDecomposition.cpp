@@ -49,8 +49,7 @@ public:
   Val constant(double value, ElementType type) {
     Literal element(TensorType{type, {}});
     element.setFloat(0, value);
-    Attribute dense =
-        makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
+    Attribute dense = makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
     dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
     dense.typeText = typeRef(type).text;
     return op("constant", {}, type, {{"value", dense}});
@@ -166,12 +165,12 @@ Val erfInvF64(Builder &b, const Val &x) {
       0.0001867342080340571352,   -0.00074070253416626697512, -0.0060336708714301490533,
       0.24015818242558961693,     1.6536545626831027356};
   static constexpr double kBelow16[] = {
-      2.2137376921775787049e-09,  9.0756561938885390979e-08,  -2.7517406297064545428e-07,
-      1.8239629214389227755e-08,  1.5027403968909827627e-06,  -4.013867526981545969e-06,
-      2.9234449089955446044e-06,  1.2475304481671778723e-05,  -4.7318229009055733981e-05,
-      6.8284851459573175448e-05,  2.4031110387097893999e-05,  -0.0003550375203628474796,
-      0.00095328937973738049703,  -0.0016882755560235047313, 0.0024914420961078508066,
-      -0.0037512085075692412107,  0.005370914553590063617,    1.0052589676941592334,
+      2.2137376921775787049e-09, 9.0756561938885390979e-08, -2.7517406297064545428e-07,
+      1.8239629214389227755e-08, 1.5027403968909827627e-06, -4.013867526981545969e-06,
+      2.9234449089955446044e-06, 1.2475304481671778723e-05, -4.7318229009055733981e-05,
+      6.8284851459573175448e-05, 2.4031110387097893999e-05, -0.0003550375203628474796,
+      0.00095328937973738049703, -0.0016882755560235047313, 0.0024914420961078508066,
+      -0.0037512085075692412107, 0.005370914553590063617,   1.0052589676941592334,
       3.0838856104922207635};
   static constexpr double kAbove16[] = {
       -2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,
@@ -216,16 +215,14 @@ Val erfInv(Builder &b, const std::vector<Val> &args) {
 
 // ---- erf and erfc: Cephes's rational approximations (f64) and XLA's f32 ---
 
-constexpr double kErfcP[] = {2.46196981473530512524E-10, 5.64189564831068821977E-1,
-                             7.46321056442269912687E0,   4.86371970985681366614E1,
-                             1.96520832956077098242E2,   5.26445194995477358631E2,
-                             9.34528527171957607540E2,   1.02755188689515710272E3,
-                             5.57535335369399327526E2};
-constexpr double kErfcQ[] = {1.00000000000000000000E0, 1.32281951154744992508E1,
-                             8.67072140885989742329E1, 3.54937778887819891062E2,
-                             9.75708501743205489753E2, 1.82390916687909736289E3,
-                             2.24633760818710981792E3, 1.65666309194161350182E3,
-                             5.57535340817727675546E2};
+constexpr double kErfcP[] = {
+    2.46196981473530512524E-10, 5.64189564831068821977E-1, 7.46321056442269912687E0,
+    4.86371970985681366614E1,   1.96520832956077098242E2,  5.26445194995477358631E2,
+    9.34528527171957607540E2,   1.02755188689515710272E3,  5.57535335369399327526E2};
+constexpr double kErfcQ[] = {
+    1.00000000000000000000E0, 1.32281951154744992508E1, 8.67072140885989742329E1,
+    3.54937778887819891062E2, 9.75708501743205489753E2, 1.82390916687909736289E3,
+    2.24633760818710981792E3, 1.65666309194161350182E3, 5.57535340817727675546E2};
 constexpr double kErfcR[] = {5.64189583547755073984E-1, 1.27536670759978104416E0,
                              5.01905042251180477414E0,  6.16021097993053585195E0,
                              7.40974269950448939160E0,  2.97886665372100240670E0};
@@ -239,18 +236,15 @@ constexpr double kErfT[] = {9.60497373987051638749E0, 9.00260197203842689217E1,
 constexpr double kErfU[] = {1.00000000000000000000E0, 3.35617141647503099647E1,
                             5.21357949780152679795E2, 4.59432382970980127987E3,
                             2.26290000613890934246E4, 4.92673942608635921086E4};
-constexpr double kErfcF32P[] = {+2.326819970068386E-2, -1.387039388740657E-1,
-                                +3.687424674597105E-1, -5.824733027278666E-1,
-                                +6.210004621745983E-1, -4.944515323274145E-1,
-                                +3.404879937665872E-1, -2.741127028184656E-1,
-                                +5.638259427386472E-1};
-constexpr double kErfcF32R[] = {-1.047766399936249E+1, +1.297719955372516E+1,
-                                -7.495518717768503E+0, +2.921019019210786E+0,
-                                -1.015265279202700E+0, +4.218463358204948E-1,
+constexpr double kErfcF32P[] = {
+    +2.326819970068386E-2, -1.387039388740657E-1, +3.687424674597105E-1,
+    -5.824733027278666E-1, +6.210004621745983E-1, -4.944515323274145E-1,
+    +3.404879937665872E-1, -2.741127028184656E-1, +5.638259427386472E-1};
+constexpr double kErfcF32R[] = {-1.047766399936249E+1, +1.297719955372516E+1, -7.495518717768503E+0,
+                                +2.921019019210786E+0, -1.015265279202700E+0, +4.218463358204948E-1,
                                 -2.820767439740514E-1, +5.641895067754075E-1};
-constexpr double kErfF32T[] = {+7.853861353153693E-5, -8.010193625184903E-4,
-                               +5.188327685732524E-3, -2.685381193529856E-2,
-                               +1.128358514861418E-1, -3.761262582423300E-1,
+constexpr double kErfF32T[] = {+7.853861353153693E-5, -8.010193625184903E-4, +5.188327685732524E-3,
+                               -2.685381193529856E-2, +1.128358514861418E-1, -3.761262582423300E-1,
                                +1.128379165726710E+0};
 
 /// erf for |x| < 1: x T(x^2) / U(x^2) (f64), x T(x^2) (f32).
@@ -271,14 +265,14 @@ Val erfcAwayFromZero(Builder &b, const Val &x) {
   Val approximation;
   if (f64) {
     const Val below8 = b.compare("LT", ax, b.c(8, x));
-    approximation = b.select(
-        below8, b.div(b.mul(expZ, b.polynomial(ax, kErfcP)), b.polynomial(ax, kErfcQ)),
-        b.div(b.mul(expZ, b.polynomial(ax, kErfcR)), b.polynomial(ax, kErfcS)));
+    approximation =
+        b.select(below8, b.div(b.mul(expZ, b.polynomial(ax, kErfcP)), b.polynomial(ax, kErfcQ)),
+                 b.div(b.mul(expZ, b.polynomial(ax, kErfcR)), b.polynomial(ax, kErfcS)));
   } else {
     const Val inverseX2 = b.div(b.c(1, x), b.mul(x, x));
     const Val below2 = b.compare("LT", ax, b.c(2, x));
-    const Val poly = b.select(below2, b.polynomial(inverseX2, kErfcF32P),
-                              b.polynomial(inverseX2, kErfcF32R));
+    const Val poly =
+        b.select(below2, b.polynomial(inverseX2, kErfcF32P), b.polynomial(inverseX2, kErfcF32R));
     approximation = b.mul(b.mul(expZ, b.div(b.c(1, x), ax)), poly);
   }
   const double maxLog = f64 ? 7.09782712893383996843E2 : 88.72283905206835;
@@ -291,17 +285,15 @@ Val erf(Builder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   if (x.type != ElementType::F64) {
     // XLA's f32 rational approximation on [-4, 4] (erf is +-1 in f32 beyond).
-    static constexpr double kAlpha[] = {-2.72614225801306e-10, 2.77068142495902e-08,
-                                        -2.10102402082508e-06, -5.69250639462346e-05,
-                                        -7.34990630326855e-04, -2.95459980854025e-03,
-                                        -1.60960333262415e-02};
+    static constexpr double kAlpha[] = {
+        -2.72614225801306e-10, 2.77068142495902e-08,  -2.10102402082508e-06, -5.69250639462346e-05,
+        -7.34990630326855e-04, -2.95459980854025e-03, -1.60960333262415e-02};
     static constexpr double kBeta[] = {-1.45660718464996e-05, -2.13374055278905e-04,
                                        -1.68282697438203e-03, -7.37332916720468e-03,
                                        -1.42647390514189e-02};
     const Val clamped = b.op("clamp", {b.c(-4, x), x, b.c(4, x)}, x.type);
     const Val x2 = b.mul(clamped, clamped);
-    const Val ratio =
-        b.div(b.mul(clamped, b.polynomial(x2, kAlpha)), b.polynomial(x2, kBeta));
+    const Val ratio = b.div(b.mul(clamped, b.polynomial(x2, kAlpha)), b.polynomial(x2, kBeta));
     return b.op("clamp", {b.c(-1, x), ratio, b.c(1, x)}, x.type);
   }
   const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
@@ -377,8 +369,7 @@ Val digamma(Builder &b, const std::vector<Val> &args) {
     a = b.add(a, b.div(coefficient, zk));
   }
   // digamma(z + 1) = log t + a'/a - g / t.
-  const Val direct =
-      b.sub(b.add(l.logT, b.div(aPrime, a)), b.div(b.c(kLanczosGamma, x), l.t));
+  const Val direct = b.sub(b.add(l.logT, b.div(aPrime, a)), b.div(b.c(kLanczosGamma, x), l.t));
   // x < 1/2: digamma(x) = digamma(1 - x) - pi cot(pi x), with x shifted by
   // an integer into [-1/2, 1/2] first (cot has period 1).
   const Val shifted = b.add(x, b.abs(b.floor(b.add(x, b.c(0.5, x)))));
@@ -386,9 +377,87 @@ Val digamma(Builder &b, const std::vector<Val> &args) {
   const Val cot = b.div(b.mul(b.c(std::numbers::pi, x), b.cos(angle)), b.sin(angle));
   const Val result = b.select(l.reflect, b.sub(direct, cot), direct);
   // The poles (0 and the negative integers) give NaN.
-  const Val pole = b.op("and", {b.compare("LE", x, b.c(0, x)), b.compare("EQ", x, b.floor(x))},
-                        ElementType::I1);
+  const Val pole =
+      b.op("and", {b.compare("LE", x, b.c(0, x)), b.compare("EQ", x, b.floor(x))}, ElementType::I1);
   return b.select(pole, b.c(std::numeric_limits<double>::quiet_NaN(), x), result);
+}
+
+// ---- zeta and polygamma: the Euler-Maclaurin formula -----------------------
+
+/// The Hurwitz zeta function zeta(x, q) = sum over k >= 0 of (q + k)^-x:
+/// the first N = 10 terms summed, the rest by the Euler-Maclaurin formula
+/// with 12 Bernoulli terms (F. Johansson, "Rigorous high-precision
+/// computation of the Hurwitz zeta function", 2015, formula (5)):
+///   a^(1-x) / (x - 1) + a^-x / 2
+///     + a^-x sum_j B_2j / (2j)! x (x + 1) ... (x + 2j - 2) / a^(2j - 1),
+/// a = q + N. The domain as XLA: NaN for x < 1 and for q <= 0 with x not
+/// an integer; the poles (q a non-positive integer) give +inf for even x,
+/// else NaN; x = 1 (the harmonic series) gives +inf.
+Val zetaOf(Builder &b, const Val &x, const Val &q) {
+  // B_2j / (2j)! for j = 1..12.
+  static constexpr double kBernoulliOverFactorial[] = {
+      0.083333333333333329,    -0.0013888888888888889,  3.3068783068783071e-05,
+      -8.2671957671957675e-07, 2.08767569878681e-08,    -5.2841901386874932e-10,
+      1.3382536530684679e-11,  -3.3896802963225827e-13, 8.5860620562778452e-15,
+      -2.1748686985580619e-16, 5.5090028283602295e-18,  -1.3954464685812522e-19,
+  };
+  const Val negX = b.neg(x);
+  Val sum = b.binary("power", q, negX);
+  Val a = q;
+  for (int k = 1; k < 10; ++k) {
+    a = b.add(a, b.c(1, x));
+    sum = b.add(sum, b.binary("power", a, negX));
+  }
+  a = b.add(a, b.c(1, x));
+  const Val aPow = b.binary("power", a, negX);
+  const Val integral = b.div(b.mul(aPow, a), b.sub(x, b.c(1, x)));
+  // term_j = x (x + 1) ... (x + 2j - 2) / a^(2j - 1), from term_1 = x / a.
+  const Val inverseA2 = b.div(b.c(1, x), b.mul(a, a));
+  Val term = b.div(x, a);
+  Val series = b.mul(term, b.c(kBernoulliOverFactorial[0], x));
+  for (size_t j = 2; j <= std::size(kBernoulliOverFactorial); ++j) {
+    const double i = 2.0 * static_cast<double>(j);
+    term = b.mul(b.mul(term, inverseA2), b.mul(b.add(x, b.c(i - 3, x)), b.add(x, b.c(i - 2, x))));
+    series = b.add(series, b.mul(term, b.c(kBernoulliOverFactorial[j - 1], x)));
+  }
+  const Val corrected = b.add(b.add(sum, integral), b.mul(aPow, b.add(b.c(0.5, x), series)));
+  // Where the tail is below the sum's last bit, the sum alone (the
+  // corrections may overflow to inf * 0 there).
+  const double tiny = x.type == ElementType::F64 ? std::numeric_limits<double>::min()
+                                                 : std::numeric_limits<float>::min();
+  const Val negligible = b.compare("LT", b.abs(aPow), b.mul(b.abs(sum), b.c(tiny, x)));
+  Val result = b.select(negligible, sum, corrected);
+  const Val nan = b.c(std::numeric_limits<double>::quiet_NaN(), x);
+  const Val inf = b.c(std::numeric_limits<double>::infinity(), x);
+  result = b.select(b.compare("LT", x, b.c(1, x)), nan, result);
+  const Val qNonPositive = b.compare("LE", q, b.c(0, x));
+  const Val xInteger = b.compare("EQ", x, b.floor(x));
+  result = b.select(
+      b.op("and", {qNonPositive, b.op("not", {xInteger}, ElementType::I1)}, ElementType::I1), nan,
+      result);
+  const Val pole = b.op("and", {qNonPositive, b.compare("EQ", q, b.floor(q))}, ElementType::I1);
+  const Val xEven =
+      b.op("and", {xInteger, b.compare("EQ", b.binary("remainder", x, b.c(2, x)), b.c(0, x))},
+           ElementType::I1);
+  result = b.select(pole, b.select(xEven, inf, nan), result);
+  return b.select(b.compare("EQ", x, b.c(1, x)), inf, result);
+}
+
+Val zeta(Builder &b, const std::vector<Val> &args) { return zetaOf(b, args[0], args[1]); }
+
+/// polygamma(n, x) = (-1)^(n + 1) n! zeta(n + 1, x) for integer n >= 1,
+/// digamma(x) for n = 0, NaN for other n.
+Val polygamma(Builder &b, const std::vector<Val> &args) {
+  const Val &n = args[0], &x = args[1];
+  const Val nPlusOne = b.add(n, b.c(1, n));
+  const Val sign = b.select(b.compare("EQ", b.binary("remainder", n, b.c(2, n)), b.c(0, n)),
+                            b.c(-1, n), b.c(1, n));
+  const Val factorial = b.exp(lgamma(b, {nPlusOne}));
+  const Val higher = b.mul(b.mul(sign, factorial), zetaOf(b, nPlusOne, x));
+  const Val integer = b.compare("EQ", n, b.floor(n));
+  Val result = b.select(b.compare("EQ", n, b.c(0, n)), digamma(b, {x}), higher);
+  return b.select(b.op("and", {integer, b.compare("GE", n, b.c(0, n))}, ElementType::I1), result,
+                  b.c(std::numeric_limits<double>::quiet_NaN(), n));
 }
 
 // ---- hyperbolic and inverse trigonometric functions ------------------------
@@ -409,9 +478,7 @@ Val sinh(Builder &b, const std::vector<Val> &args) {
   return b.select(nearZero, small, halvedExponentials(b, x, "subtract"));
 }
 
-Val cosh(Builder &b, const std::vector<Val> &args) {
-  return halvedExponentials(b, args[0], "add");
-}
+Val cosh(Builder &b, const std::vector<Val> &args) { return halvedExponentials(b, args[0], "add"); }
 
 /// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)): exact factors near |x| = 1.
 Val cosineOfArcsine(Builder &b, const Val &x) {
@@ -428,13 +495,13 @@ Val acos(Builder &b, const std::vector<Val> &args) {
   // acos(x) = 2 atan2(sqrt(1 - x^2), 1 + x); pi at x = -1.
   const Val &x = args[0];
   const Val half = b.atan2(cosineOfArcsine(b, x), b.add(b.c(1, x), x));
-  return b.select(b.compare("EQ", x, b.c(-1, x)), b.c(std::numbers::pi, x),
-                  b.mul(b.c(2, x), half));
+  return b.select(b.compare("EQ", x, b.c(-1, x)), b.c(std::numbers::pi, x), b.mul(b.c(2, x), half));
 }
 
-Val atan(Builder &b, const std::vector<Val> &args) {
-  return b.atan2(args[0], b.c(1, args[0]));
-}
+/// Older JAX prints jnp.tan as chlo.tan: StableHLO has it now.
+Val tan(Builder &b, const std::vector<Val> &args) { return b.unary("tan", args[0]); }
+
+Val atan(Builder &b, const std::vector<Val> &args) { return b.atan2(args[0], b.c(1, args[0])); }
 
 Val asinh(Builder &b, const std::vector<Val> &args) {
   // asinh|x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), accurate near 0;
@@ -497,24 +564,25 @@ Val nextAfter(Builder &b, const std::vector<Val> &args) {
   const int64_t width = x.type == ElementType::F64 ? 64 : x.type == ElementType::F32 ? 32 : 16;
   const Val xBits = b.op("bitcast_convert", {x}, intType);
   const Val yBits = b.op("bitcast_convert", {y}, intType);
-  const int64_t sign = width == 64 ? std::numeric_limits<int64_t>::min()
-                                   : -(int64_t(1) << (width - 1));
+  const int64_t sign =
+      width == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (width - 1));
   const Val signMask = b.ci(sign, xBits), magnitudeMask = b.ci(~sign, xBits);
   const Val xMagnitude = b.binary("and", xBits, magnitudeMask);
   const Val yMagnitude = b.binary("and", yBits, magnitudeMask);
   const Val xSign = b.binary("and", xBits, signMask), ySign = b.binary("and", yBits, signMask);
   const Val zero = b.ci(0, xBits), one = b.ci(1, xBits);
-  const Val shrink = b.op("or", {b.compare("GT", xMagnitude, yMagnitude),
-                                 b.compare("NE", xSign, ySign)},
-                          ElementType::I1);
+  const Val shrink =
+      b.op("or", {b.compare("GT", xMagnitude, yMagnitude), b.compare("NE", xSign, ySign)},
+           ElementType::I1);
   Val result = b.add(xBits, b.select(shrink, b.ci(-1, xBits), one));
-  const Val fromZero = b.select(b.compare("EQ", yMagnitude, zero), yBits, b.binary("or", ySign, one));
+  const Val fromZero =
+      b.select(b.compare("EQ", yMagnitude, zero), yBits, b.binary("or", ySign, one));
   result = b.select(b.compare("EQ", xMagnitude, zero), fromZero, result);
   result = b.select(b.compare("EQ", x, y), yBits, result);
   const Val nan = b.op("or", {b.compare("NE", x, x), b.compare("NE", y, y)}, ElementType::I1);
-  result = b.select(nan, b.op("bitcast_convert", {b.c(std::numeric_limits<double>::quiet_NaN(), x)},
-                              intType),
-                    result);
+  result = b.select(
+      nan, b.op("bitcast_convert", {b.c(std::numeric_limits<double>::quiet_NaN(), x)}, intType),
+      result);
   return b.op("bitcast_convert", {result}, x.type);
 }
 
@@ -527,16 +595,27 @@ struct ChloOp {
 
 const std::map<std::string, ChloOp> &chloOps() {
   static const std::map<std::string, ChloOp> ops = {
-      {"chlo.erf_inv", {erfInv, 1, true}}, {"chlo.erf", {erf, 1, true}},
-      {"chlo.erfc", {erfc, 1, true}},      {"chlo.lgamma", {lgamma, 1, true}},
-      {"chlo.digamma", {digamma, 1, true}}, {"chlo.sinh", {sinh, 1, true}},
-      {"chlo.cosh", {cosh, 1, true}},      {"chlo.asin", {asin, 1, true}},
-      {"chlo.acos", {acos, 1, true}},      {"chlo.atan", {atan, 1, true}},
-      {"chlo.asinh", {asinh, 1, true}},    {"chlo.acosh", {acosh, 1, true}},
-      {"chlo.atanh", {atanh, 1, true}},    {"chlo.is_inf", {isInf, 1, false}},
-      {"chlo.is_pos_inf", {isPosInf, 1, false}}, {"chlo.is_neg_inf", {isNegInf, 1, false}},
+      {"chlo.erf_inv", {erfInv, 1, true}},
+      {"chlo.erf", {erf, 1, true}},
+      {"chlo.erfc", {erfc, 1, true}},
+      {"chlo.lgamma", {lgamma, 1, true}},
+      {"chlo.digamma", {digamma, 1, true}},
+      {"chlo.sinh", {sinh, 1, true}},
+      {"chlo.cosh", {cosh, 1, true}},
+      {"chlo.asin", {asin, 1, true}},
+      {"chlo.acos", {acos, 1, true}},
+      {"chlo.atan", {atan, 1, true}},
+      {"chlo.asinh", {asinh, 1, true}},
+      {"chlo.acosh", {acosh, 1, true}},
+      {"chlo.atanh", {atanh, 1, true}},
+      {"chlo.is_inf", {isInf, 1, false}},
+      {"chlo.is_pos_inf", {isPosInf, 1, false}},
+      {"chlo.is_neg_inf", {isNegInf, 1, false}},
       {"chlo.square", {square, 1, false}},
       {"chlo.next_after", {nextAfter, 2, false}},
+      {"chlo.tan", {tan, 1, false}},
+      {"chlo.zeta", {zeta, 2, true}},
+      {"chlo.polygamma", {polygamma, 2, true}},
   };
   return ops;
 }
@@ -561,8 +640,8 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     if (!type)
       fail(ref.loc.str(), error);
     if (!isFloat(type->elementType))
-      fail(ref.loc.str(), "'" + chlo.name + "' is defined on floating-point tensors, got " +
-                              printType(*type));
+      fail(ref.loc.str(),
+           "'" + chlo.name + "' is defined on floating-point tensors, got " + printType(*type));
     if (!types.empty() && *type != types.front())
       fail(ref.loc.str(), "'" + chlo.name + "' needs operands of one type, got " +
                               printType(types.front()) + " and " + printType(*type));

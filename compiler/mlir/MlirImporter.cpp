@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/frontend/JsonParsing.h"
-#include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/frontend/OriginMetadata.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/NestingLimit.h"
+#include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
 #include "compiler/mlir/GspmdSharding.h"

@@ -706,8 +706,9 @@ void Parser::parseTrailingTypes(Operation &op) {
   do
     types.push_back(parseType());
   while (consumePunct(","));
-  if (types.size() == 1 && consumePunct("->")) {
-    // `t -> r`: chlo's unary ops (`chlo.erf_inv %x : tensor<f32> -> tensor<f32>`).
+  if (consumePunct("->")) {
+    // `t -> r`, `t, u -> r`: chlo's ops (`chlo.erf_inv %x : tensor<f32> ->
+    // tensor<f32>`, `chlo.zeta %x, %q : tensor<f32>, tensor<f32> -> tensor<f32>`).
     op.operandTypes = types;
     op.resultTypes = parseTypeList();
     return;

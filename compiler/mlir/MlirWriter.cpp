@@ -424,12 +424,12 @@ void Writer::writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int inde
 
 void Writer::writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent) {
   const auto &format = op.attr<ReducePrecisionAttrs>();
-  const std::string e = std::to_string(format.exponentBits), m = std::to_string(format.mantissaBits);
+  const std::string e = std::to_string(format.exponentBits),
+                    m = std::to_string(format.mantissaBits);
   parts.props.push_back("exponent_bits = " + e + " : i32");
   parts.props.push_back("mantissa_bits = " + m + " : i32");
-  text.pretty =
-      text.name + " " + operands(op.operands) + ", format = e" + e + "m" + m + text.attrDict +
-      text.shortTypes;
+  text.pretty = text.name + " " + operands(op.operands) + ", format = e" + e + "m" + m +
+                text.attrDict + text.shortTypes;
   emit(op, text, parts, indent);
 }
 

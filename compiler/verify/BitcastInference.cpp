@@ -9,7 +9,7 @@ namespace shardgen::verify {
 
 namespace {
 
-/// The spec's num_bits; i1 is 1 bit there, but a byte in every buffer here.
+/// The spec's num_bits: i1 is 1 bit (a byte in buffers, packed by the kernels).
 int64_t bitWidth(ElementType type) {
   return type == ElementType::I1 ? 1 : static_cast<int64_t>(elementByteWidth(type)) * 8;
 }
@@ -24,9 +24,6 @@ ResultTypes inferBitcastConvert(const InferenceContext &context) {
     context.failOp("cannot reinterpret " + printType(operand) + " as " + printType(result) + ": " +
                    rule);
   };
-  if (from != to && (from == 1 || to == 1))
-    context.failOp("between i1 and a wider element type is not supported, got " +
-                   printType(operand) + " to " + printType(result));
   if (from == to) {
     if (operand.shape != result.shape)
       mismatch("with element types of one width the shapes must be equal");

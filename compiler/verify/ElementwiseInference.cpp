@@ -101,11 +101,11 @@ ResultTypes inferReducePrecision(const InferenceContext &context) {
   checkElementKind(context, operand);
   const auto &attrs = context.attrs<ReducePrecisionAttrs>();
   if (attrs.exponentBits < 1)
-    context.failAttr("exponent_bits", "exponent_bits must be at least 1, got " +
-                                          std::to_string(attrs.exponentBits));
+    context.failAttr("exponent_bits",
+                     "exponent_bits must be at least 1, got " + std::to_string(attrs.exponentBits));
   if (attrs.mantissaBits < 0)
-    context.failAttr("mantissa_bits", "mantissa_bits must be at least 0, got " +
-                                          std::to_string(attrs.mantissaBits));
+    context.failAttr("mantissa_bits",
+                     "mantissa_bits must be at least 0, got " + std::to_string(attrs.mantissaBits));
   return {operand};
 }
 

@@ -349,8 +349,8 @@ template <typename T> SHARDGEN_INLINE T shiftLeft(T x, T amount) {
   const Unsigned<T> n = static_cast<Unsigned<T>>(amount);
   // Narrow types promote to int: shift as unsigned int so no bit reaches the sign.
   using Wide = __typeof__(Unsigned<T>(0) + 0u);
-  const Unsigned<T> shifted =
-      static_cast<Unsigned<T>>(static_cast<Wide>(static_cast<Unsigned<T>>(x)) << (n & (kWidth<T> - 1)));
+  const Unsigned<T> shifted = static_cast<Unsigned<T>>(
+      static_cast<Wide>(static_cast<Unsigned<T>>(x)) << (n & (kWidth<T> - 1)));
   return static_cast<T>(n >= kWidth<T> ? Unsigned<T>(0) : shifted);
 }
 template <typename T> SHARDGEN_INLINE T shiftRightLogical(T x, T amount) {
@@ -364,13 +364,16 @@ template <typename T> SHARDGEN_INLINE T shiftRightArithmetic(T x, T amount) {
   const Unsigned<T> ones = static_cast<Unsigned<T>>(~Unsigned<T>(0));
   // The sign fill: all ones or zero; a shift by `n` (clamped to width - 1,
   // which gives the fill alone) keeps the top `n` bits of it.
-  const Unsigned<T> sign = static_cast<Unsigned<T>>(0) - static_cast<Unsigned<T>>(bits >> (kWidth<T> - 1));
+  const Unsigned<T> sign =
+      static_cast<Unsigned<T>>(0) - static_cast<Unsigned<T>>(bits >> (kWidth<T> - 1));
   const Unsigned<T> m = n >= kWidth<T> ? static_cast<Unsigned<T>>(kWidth<T> - 1) : n;
-  const Unsigned<T> fill = static_cast<Unsigned<T>>(sign & static_cast<Unsigned<T>>(~static_cast<Unsigned<T>>(ones >> m)));
+  const Unsigned<T> fill = static_cast<Unsigned<T>>(
+      sign & static_cast<Unsigned<T>>(~static_cast<Unsigned<T>>(ones >> m)));
   return static_cast<T>(static_cast<Unsigned<T>>(static_cast<Unsigned<T>>(bits >> m) | fill));
 }
 template <typename T> SHARDGEN_INLINE T popcount(T x) {
-  return static_cast<T>(__builtin_popcountll(static_cast<unsigned long long>(static_cast<Unsigned<T>>(x))));
+  return static_cast<T>(
+      __builtin_popcountll(static_cast<unsigned long long>(static_cast<Unsigned<T>>(x))));
 }
 template <typename T> SHARDGEN_INLINE T countLeadingZeros(T x) {
   const unsigned long long bits = static_cast<Unsigned<T>>(x);
@@ -379,7 +382,9 @@ template <typename T> SHARDGEN_INLINE T countLeadingZeros(T x) {
                                   : __builtin_clzll(bits) - (64 - static_cast<int>(kWidth<T>)));
 }
 /// IEEE finiteness on the bits (NaN and infinities have the top exponent).
-SHARDGEN_INLINE bool isfinite(float x) { return (__builtin_bit_cast(uint32_t, x) << 1) < 0xff000000u; }
+SHARDGEN_INLINE bool isfinite(float x) {
+  return (__builtin_bit_cast(uint32_t, x) << 1) < 0xff000000u;
+}
 SHARDGEN_INLINE bool isfinite(double x) {
   return (__builtin_bit_cast(uint64_t, x) << 1) < 0xffe0000000000000ull;
 }

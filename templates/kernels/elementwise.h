@@ -68,30 +68,24 @@ SHARDGEN_LIBM_UNARY_OP(OpRoundNearestAfz, round)
 #undef SHARDGEN_LIBM_UNARY_OP
 
 // A float op of two operands that is one libm function.
-struct OpAtan2 {
-  static SHARDGEN_INLINE float apply(float a, float b) { return __builtin_atan2f(a, b); }
-  static SHARDGEN_INLINE double apply(double a, double b) { return __builtin_atan2(a, b); }
-};
+#define SHARDGEN_LIBM_BINARY_OP(Name, function)                                                    \
+  struct Name {                                                                                    \
+    static SHARDGEN_INLINE float apply(float a, float b) { return __builtin_##function##f(a, b); } \
+    static SHARDGEN_INLINE double apply(double a, double b) { return __builtin_##function(a, b); } \
+  };
+SHARDGEN_LIBM_BINARY_OP(OpAtan2, atan2)
+#undef SHARDGEN_LIBM_BINARY_OP
 
-/// is_finite: f32/f64 (f16 and bf16 compute in f32) to i1.
 /// A float type's bit fields, its bits as an unsigned word.
+template <typename B, int Exponent, int Mantissa> struct BitFields {
+  using Bits = B;
+  static constexpr int exponent = Exponent, mantissa = Mantissa;
+};
 template <typename E> struct FloatFields;
-template <> struct FloatFields<F16> {
-  using Bits = uint16_t;
-  static constexpr int exponent = 5, mantissa = 10;
-};
-template <> struct FloatFields<BF16> {
-  using Bits = uint16_t;
-  static constexpr int exponent = 8, mantissa = 7;
-};
-template <> struct FloatFields<F32> {
-  using Bits = uint32_t;
-  static constexpr int exponent = 8, mantissa = 23;
-};
-template <> struct FloatFields<F64> {
-  using Bits = uint64_t;
-  static constexpr int exponent = 11, mantissa = 52;
-};
+template <> struct FloatFields<F16> : BitFields<uint16_t, 5, 10> {};
+template <> struct FloatFields<BF16> : BitFields<uint16_t, 8, 7> {};
+template <> struct FloatFields<F32> : BitFields<uint32_t, 8, 23> {};
+template <> struct FloatFields<F64> : BitFields<uint64_t, 11, 52> {};
 
 /// reduce_precision on the storage's bits (XLA's): the mantissa rounded to
 /// M bits, ties to even; an exponent beyond E bits' range overflows to inf
@@ -129,6 +123,7 @@ SHARDGEN_INLINE void reducePrecision(const typename E::Storage *__restrict in,
     storeAt(out, i, reducePrecisionElement<E, ExponentBits, MantissaBits>(loadAt(in, i)));
 }
 
+/// is_finite: f32/f64 (f16 and bf16 compute in f32) to i1.
 template <typename E, int64_t N>
 SHARDGEN_INLINE void isFinite(const typename E::Storage *__restrict in, uint8_t *__restrict out) {
   for (int64_t i = 0; i < N; ++i)

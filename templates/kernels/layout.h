@@ -91,4 +91,30 @@ SHARDGEN_INLINE void iota(typename E::Storage *__restrict out) {
     storeAt(out, i, E::store(static_cast<C>((i / Stride) % Size + Offset)));
 }
 
+/// bitcast_convert between i1 (a byte per element in buffers, a bit in
+/// StableHLO) and a type of Bits bits: wide element i holds i1 elements
+/// [i * Bits, (i + 1) * Bits), the first as its lowest bit.
+template <typename W, int64_t Bits, int64_t N>
+SHARDGEN_INLINE void packBits(const uint8_t *__restrict in, W *__restrict out) {
+  for (int64_t i = 0; i < N; ++i) {
+    uint64_t bits = 0;
+    for (int64_t j = 0; j < Bits; ++j)
+      bits |= static_cast<uint64_t>(loadAt(in, i * Bits + j) != 0) << j;
+    W value;
+    __builtin_memcpy(&value, &bits, sizeof(W)); // little endian: the low bytes
+    storeAt(out, i, value);
+  }
+}
+
+template <typename W, int64_t Bits, int64_t N>
+SHARDGEN_INLINE void unpackBits(const W *__restrict in, uint8_t *__restrict out) {
+  for (int64_t i = 0; i < N; ++i) {
+    const W value = loadAt(in, i);
+    uint64_t bits = 0;
+    __builtin_memcpy(&bits, &value, sizeof(W));
+    for (int64_t j = 0; j < Bits; ++j)
+      storeAt(out, i * Bits + j, static_cast<uint8_t>((bits >> j) & 1));
+  }
+}
+
 } // namespace shardgen::kernels

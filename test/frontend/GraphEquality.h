@@ -74,8 +74,7 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
         else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>)
           return left.axes == right.axes && left.shift == right.shift;
         else if constexpr (std::is_same_v<T, ReducePrecisionAttrs>)
-          return left.exponentBits == right.exponentBits &&
-                 left.mantissaBits == right.mantissaBits;
+          return left.exponentBits == right.exponentBits && left.mantissaBits == right.mantissaBits;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

@@ -22,7 +22,7 @@ constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
 
 Literal unaryOp(const std::string &op, const Literal &x, const std::string &attributes = "",
-              const std::string &resultType = "") {
+                const std::string &resultType = "") {
   return evalOne(opGraph(op, {printType(x.type())}, attributes, resultType), {x});
 }
 
@@ -60,17 +60,16 @@ TEST_CASE("shift_left, shift_right_arithmetic, shift_right_logical: the interpre
 TEST_CASE("shifts by the width or more, or by a negative amount: 0, or the sign fill") {
   const Literal x = intLiteral("tensor<5xi32>", {-5, -5, 5, 5, -5});
   const Literal n = intLiteral("tensor<5xi32>", {32, -1, 33, 31, 31});
-  CHECK(ints(binaryOp("shift_left", x, n)) == std::vector<int64_t>{0, 0, 0, INT64_C(-2147483648),
-                                                                  INT64_C(-2147483648)});
+  CHECK(ints(binaryOp("shift_left", x, n)) ==
+        std::vector<int64_t>{0, 0, 0, INT64_C(-2147483648), INT64_C(-2147483648)});
   CHECK(ints(binaryOp("shift_right_logical", x, n)) == std::vector<int64_t>{0, 0, 0, 0, 1});
   CHECK(ints(binaryOp("shift_right_arithmetic", x, n)) == std::vector<int64_t>{-1, -1, 0, 0, -1});
   // i8 promotes to int in C++: no bit may leak past the width.
   CHECK(ints(binaryOp("shift_left", intLiteral("tensor<3xi8>", {-1, 64, 1}),
-                    intLiteral("tensor<3xi8>", {7, 1, 8}))) ==
+                      intLiteral("tensor<3xi8>", {7, 1, 8}))) ==
         std::vector<int64_t>{-128, -128, 0});
   CHECK(ints(binaryOp("shift_left", intLiteral("tensor<2xi64>", {kMin64, 3}),
-                    intLiteral("tensor<2xi64>", {1, 63}))) ==
-        std::vector<int64_t>{0, kMin64});
+                      intLiteral("tensor<2xi64>", {1, 63}))) == std::vector<int64_t>{0, kMin64});
 }
 
 TEST_CASE("unsigned shifts: the arithmetic shift fills with the top bit") {
@@ -80,8 +79,7 @@ TEST_CASE("unsigned shifts: the arithmetic shift fills with the top bit") {
         std::vector<int64_t>{0xc0, 0xff, 0x3f, 0xff});
   CHECK(ints(binaryOp("shift_right_logical", x, n)) == std::vector<int64_t>{0x40, 0, 0x3f, 0x0f});
   CHECK(ints(binaryOp("shift_left", intLiteral("tensor<2xui16>", {0xffff, 1}),
-                    intLiteral("tensor<2xui16>", {15, 16}))) ==
-        std::vector<int64_t>{0x8000, 0});
+                      intLiteral("tensor<2xui16>", {15, 16}))) == std::vector<int64_t>{0x8000, 0});
   const Literal big = intLiteral("tensor<2xui64>", {-1, -1});
   CHECK(ints(binaryOp("shift_right_arithmetic", big, intLiteral("tensor<2xui64>", {63, 64}))) ==
         std::vector<int64_t>{-1, -1});
@@ -105,15 +103,17 @@ TEST_CASE("is_finite: the interpreter test; atan2: quadrants and signed zeros") 
   CHECK(ints(unaryOp("is_finite", x)) == std::vector<int64_t>{0, 0, 0, 1, 1, 1, 1});
   CHECK(ints(unaryOp("is_finite", literal("tensor<3xbf16>", {kInf, 1e38, kNaN}))) ==
         std::vector<int64_t>{0, 1, 0});
-  const std::vector<double> angles = floats(binaryOp(
-      "atan2", literal("tensor<5xf64>", {0, 1, -1, 0, -0.0}), literal("tensor<5xf64>", {0, 0, 0, -1, -1})));
+  const std::vector<double> angles =
+      floats(binaryOp("atan2", literal("tensor<5xf64>", {0, 1, -1, 0, -0.0}),
+                      literal("tensor<5xf64>", {0, 0, 0, -1, -1})));
   CHECK(angles[0] == 0);
   CHECK(angles[1] == doctest::Approx(1.5707963267948966));
   CHECK(angles[2] == doctest::Approx(-1.5707963267948966));
   CHECK(angles[3] == doctest::Approx(std::numbers::pi));
   CHECK(angles[4] == doctest::Approx(-std::numbers::pi));
-  CHECK(floats(binaryOp("atan2", literal("tensor<1xf32>", {1}), literal("tensor<1xf32>", {1})))[0] ==
-        static_cast<double>(std::atan2(1.0f, 1.0f)));
+  CHECK(
+      floats(binaryOp("atan2", literal("tensor<1xf32>", {1}), literal("tensor<1xf32>", {1})))[0] ==
+      static_cast<double>(std::atan2(1.0f, 1.0f)));
 }
 
 TEST_CASE("reduce_precision: the spec's example (f64 to e5m10 and back)") {
@@ -144,7 +144,7 @@ TEST_CASE("reduce_precision: ties to even, signs, f16/bf16 on their own bits") {
   // e2m1 (a tiny format): bias 1, so exponents beyond [0, 1] over- or underflow;
   // -3.5 rounds (a tie, to even) to -4, which overflows.
   CHECK(floats(unaryOp("reduce_precision", literal("tensor<5xf32>", {1.5, 3, 4, 0.75, -3.5}),
-                     R"(, "exponent_bits": 2, "mantissa_bits": 1)")) ==
+                       R"(, "exponent_bits": 2, "mantissa_bits": 1)")) ==
         std::vector<double>{1.5, 3, kInf, 0, -kInf});
 }
 
@@ -162,7 +162,26 @@ TEST_CASE("bitcast_convert: the interpreter tests' values, both width changes") 
   // Same width, a float's bits as an integer.
   CHECK(ints(unaryOp("bitcast_convert", literal("tensor<2xf32>", {1, -2}), "", "tensor<2xi32>")) ==
         std::vector<int64_t>{0x3f800000, INT64_C(-1073741824)});
-  CHECK(ints(unaryOp("bitcast_convert", fromBits<uint32_t>("tensor<2x1xui32>", {0x11223344, 0xAABBCCDD}),
-                   "", "tensor<2x1x4xui8>")) ==
+  CHECK(ints(unaryOp("bitcast_convert",
+                     fromBits<uint32_t>("tensor<2x1xui32>", {0x11223344, 0xAABBCCDD}), "",
+                     "tensor<2x1x4xui8>")) ==
         std::vector<int64_t>{0x44, 0x33, 0x22, 0x11, 0xDD, 0xCC, 0xBB, 0xAA});
+}
+
+TEST_CASE("bitcast_convert: i1 is one bit (the interpreter tests' i1 <-> i64)") {
+  // 0x0123456789ABCDEF, lowest bit first: the test's 64 booleans.
+  const uint64_t value = 0x0123456789ABCDEF;
+  std::vector<int64_t> flags;
+  for (int j = 0; j < 64; ++j)
+    flags.push_back(static_cast<int64_t>((value >> j) & 1));
+  CHECK(std::vector<int64_t>(flags.begin(), flags.begin() + 8) ==
+        std::vector<int64_t>{1, 1, 1, 1, 0, 1, 1, 1});
+  const Literal bools = intLiteral("tensor<64xi1>", flags);
+  CHECK(bitsOf<uint64_t>(unaryOp("bitcast_convert", bools, "", "tensor<i64>")) ==
+        std::vector<uint64_t>{value});
+  const Literal f = fromBits<uint64_t>("tensor<f64>", {value});
+  CHECK(ints(unaryOp("bitcast_convert", f, "", "tensor<64xi1>")) == flags);
+  CHECK(ints(unaryOp("bitcast_convert", intLiteral("tensor<2xui8>", {0x81, 0x02}), "",
+                     "tensor<2x8xi1>")) ==
+        std::vector<int64_t>{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0});
 }

@@ -35,8 +35,8 @@ std::vector<double> evalChlo(const std::string &op, const std::string &element,
   const std::string r = tensorOf(values.size(), resultElement.empty() ? element : resultElement);
   const std::string line = generic ? "%r = \"chlo." + op + "\"(%x) : (" + t + ") -> " + r
                                    : "%r = chlo." + op + " %x : " + t + " -> " + r;
-  const std::string text = "func.func @main(%x: " + t + ") -> " + r + " {\n  " + line +
-                           "\n  return %r : " + r + "\n}\n";
+  const std::string text =
+      "func.func @main(%x: " + t + ") -> " + r + " {\n  " + line + "\n  return %r : " + r + "\n}\n";
   ImportedGraph imported = importMlir(text);
   verifyGraph(imported.graph);
   std::string error;
@@ -145,8 +145,7 @@ TEST_CASE("chlo.erf_inv: Giles' approximations against the inverse of libm's erf
   const std::vector<double> x = sweep(-0.999999, 0.999999, 201);
   checkClose(x, evalChlo("erf_inv", "f64", x), erfInvReference, 1e-14, 1e-300, erfInvCondition);
   const std::vector<double> x32 = asF32(x);
-  checkClose(x32, evalChlo("erf_inv", "f32", x32), erfInvReference, 4e-6, 1e-30,
-             erfInvCondition);
+  checkClose(x32, evalChlo("erf_inv", "f32", x32), erfInvReference, 4e-6, 1e-30, erfInvCondition);
   // The ends and beyond; -0 keeps its sign; tiny values are exact.
   const std::vector<double> edges = evalChlo("erf_inv", "f32", {1, -1, 1.5, -2, 0, 1e-30});
   CHECK(edges[0] == kInf);
@@ -210,13 +209,15 @@ TEST_CASE("chlo.erf and chlo.erfc against libm, f64 and f32, the generic form to
   checkClose(x, evalChlo("erf", "f64", x), [](double v) { return std::erf(v); }, 1e-15, 1e-300);
   // exp(-x^2): the rounding of x^2 moves erfc by x^2 times its own.
   const auto squared = [](double v) { return 1 + v * v; };
-  checkClose(x, evalChlo("erfc", "f64", x, true), [](double v) { return std::erfc(v); }, 1e-14,
-             1e-300, squared);
+  checkClose(
+      x, evalChlo("erfc", "f64", x, true), [](double v) { return std::erfc(v); }, 1e-14, 1e-300,
+      squared);
   const std::vector<double> x32 = asF32(x);
   checkClose(x32, evalChlo("erf", "f32", x32), [](double v) { return std::erf(v); }, 3e-7, 1e-30);
   // f32 erfc relative to itself down to its underflow near x = 10.
-  checkClose(x32, evalChlo("erfc", "f32", x32, true), [](double v) { return std::erfc(v); }, 5e-7,
-             1e-30, squared);
+  checkClose(
+      x32, evalChlo("erfc", "f32", x32, true), [](double v) { return std::erfc(v); }, 5e-7, 1e-30,
+      squared);
   const std::vector<double> special = evalChlo("erf", "f64", {kInf, -kInf, kNaN, -0.0});
   CHECK(special[0] == 1);
   CHECK(special[1] == -1);
@@ -264,6 +265,7 @@ TEST_CASE("chlo hyperbolic and inverse trigonometric functions against libm") {
       {"asin", [](double v) { return std::asin(v); }, -1, 1},
       {"acos", [](double v) { return std::acos(v); }, -1, 1},
       {"atan", [](double v) { return std::atan(v); }, -1e3, 1e3},
+      {"tan", [](double v) { return std::tan(v); }, -1.5, 1.5},
       {"asinh", [](double v) { return std::asinh(v); }, -1e4, 1e4},
       {"acosh", [](double v) { return std::acosh(v); }, 1, 1e4},
       {"atanh", [](double v) { return std::atanh(v); }, -1, 1},
@@ -340,14 +342,14 @@ TEST_CASE("chlo ops: errors name the op's line:col") {
 
 TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter") {
   const std::vector<std::pair<double, double>> pairs = {
-      {1, 2},     {1, 0},     {0, 1},        {0, -1}, {-0.0, 0.0}, {1, 1},   {kInf, 0},
-      {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN}, {-2, 5},  {1e-30, -1e-30}};
+      {1, 2},       {1, 0},   {0, 1},      {0, -1},   {-0.0, 0.0}, {1, 1},  {kInf, 0},
+      {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN},   {-2, 5}, {1e-30, -1e-30}};
   for (const char *element : {"f32", "f64"}) {
     CAPTURE(element);
     const std::string t = tensorOf(pairs.size(), element);
     const std::string text = "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t +
-                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " +
-                             t + "\n  return %r : " + t + "\n}\n";
+                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " + t +
+                             "\n  return %r : " + t + "\n}\n";
     ImportedGraph imported = importMlir(text);
     verifyGraph(imported.graph);
     std::string error;
@@ -360,9 +362,9 @@ TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter")
     const bool f32 = std::string(element) == "f32";
     for (size_t i = 0; i < pairs.size(); ++i) {
       const double a = x.getFloat(static_cast<int64_t>(i)), b = y.getFloat(static_cast<int64_t>(i));
-      const double want = f32 ? static_cast<double>(std::nextafter(static_cast<float>(a),
-                                                                   static_cast<float>(b)))
-                              : std::nextafter(a, b);
+      const double want =
+          f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
+              : std::nextafter(a, b);
       const double got = out.getFloat(static_cast<int64_t>(i));
       CAPTURE(a);
       CAPTURE(b);
@@ -374,4 +376,87 @@ TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter")
       }
     }
   }
+}
+
+namespace chlo_test {
+
+/// `chlo.<op> %a, %b` on pairs of values, evaluated.
+std::vector<double> evalChlo2(const std::string &op, const std::string &element,
+                              const std::vector<std::pair<double, double>> &pairs) {
+  const std::string t = tensorOf(pairs.size(), element);
+  // As chlo prints binary ops: `: t, t -> t`.
+  const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
+                           " {\n  %r = chlo." + op + " %a, %b : " + t + ", " + t + " -> " + t +
+                           "\n  return %r : " + t + "\n}\n";
+  ImportedGraph imported = importMlir(text);
+  verifyGraph(imported.graph);
+  std::string error;
+  Literal a(*parseType(t, &error)), b(*parseType(t, &error));
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    a.setFloat(static_cast<int64_t>(i), pairs[i].first);
+    b.setFloat(static_cast<int64_t>(i), pairs[i].second);
+  }
+  const Literal out = evaluate(imported.graph, {a, b}).at(0);
+  std::vector<double> result;
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    result.push_back(out.getFloat(i));
+  return result;
+}
+
+/// zeta(s, q) by the direct sum of 20000 terms and the integral of the rest
+/// (with its first two Euler-Maclaurin corrections): a reference of another
+/// construction than the decomposition's.
+double zetaReference(double s, double q) {
+  const int n = 20000;
+  long double sum = 0;
+  for (int k = n - 1; k >= 0; --k)
+    sum += std::pow(static_cast<long double>(q) + k, -static_cast<long double>(s));
+  const long double a = static_cast<long double>(q) + n;
+  sum += std::pow(a, 1 - static_cast<long double>(s)) / (s - 1) +
+         std::pow(a, -static_cast<long double>(s)) / 2 +
+         s * std::pow(a, -static_cast<long double>(s) - 1) / 12;
+  return static_cast<double>(sum);
+}
+
+} // namespace chlo_test
+
+TEST_CASE("chlo.zeta and chlo.polygamma: known values, a reference sum, their domains") {
+  const double pi2 = std::numbers::pi * std::numbers::pi;
+  const std::vector<double> z = evalChlo2("zeta", "f64", {{2, 1}, {3, 1}, {2, 0.5}, {4, 2}});
+  CHECK(z[0] == doctest::Approx(pi2 / 6).epsilon(1e-15));
+  CHECK(z[1] == doctest::Approx(1.2020569031595942).epsilon(1e-15));
+  CHECK(z[2] == doctest::Approx(pi2 / 2).epsilon(1e-15));
+  CHECK(z[3] == doctest::Approx(pi2 * pi2 / 90 - 1).epsilon(1e-14));
+  const std::vector<std::pair<double, double>> points = {{1.5, 0.3}, {2.5, 7.25}, {6, 0.9},
+                                                         {11, 1.75}, {1.1, 3},    {30, 2.5}};
+  const std::vector<double> got = evalChlo2("zeta", "f64", points);
+  const std::vector<double> got32 = evalChlo2("zeta", "f32", points);
+  for (size_t i = 0; i < points.size(); ++i) {
+    CAPTURE(points[i].first);
+    CAPTURE(points[i].second);
+    const double want = zetaReference(points[i].first, points[i].second);
+    CHECK(got[i] == doctest::Approx(want).epsilon(1e-12));
+    CHECK(got32[i] == doctest::Approx(want).epsilon(2e-5));
+  }
+  // x < 1 and x = 1; q <= 0 with x not an integer; the poles.
+  const std::vector<double> domain =
+      evalChlo2("zeta", "f64", {{0.5, 1}, {1, 2}, {2.5, -1.5}, {2, -3}, {3, 0}});
+  CHECK(std::isnan(domain[0]));
+  CHECK(domain[1] == kInf);
+  CHECK(std::isnan(domain[2]));
+  CHECK(domain[3] == kInf);
+  CHECK(std::isnan(domain[4]));
+
+  // polygamma(1, x) is the trigamma function; polygamma(0, x) digamma.
+  const std::vector<double> p = evalChlo2(
+      "polygamma", "f64", {{1, 1}, {1, 0.5}, {2, 1}, {0, 1}, {1.5, 2}, {-1, 2}, {3, 2.5}});
+  CHECK(p[0] == doctest::Approx(pi2 / 6).epsilon(1e-14));
+  CHECK(p[1] == doctest::Approx(pi2 / 2).epsilon(1e-14));
+  CHECK(p[2] == doctest::Approx(-2 * 1.2020569031595942).epsilon(1e-14));
+  CHECK(p[3] == doctest::Approx(-0.5772156649015329).epsilon(1e-14));
+  CHECK(std::isnan(p[4]));
+  CHECK(std::isnan(p[5]));
+  // polygamma(3, x) = 6 zeta(4, x).
+  CHECK(p[6] == doctest::Approx(6 * zetaReference(4, 2.5)).epsilon(1e-12));
+  CHECK(evalChlo2("polygamma", "f32", {{1, 1}})[0] == doctest::Approx(pi2 / 6).epsilon(1e-6));
 }

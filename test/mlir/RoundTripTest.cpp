@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/GraphWriter.h"
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/MlirImporter.h"
@@ -124,4 +125,35 @@ TEST_CASE("the MLIR samples compute what their JSON twins compute") {
       CHECK_MESSAGE(literalsClose(actual[i], expected[i], 1e-6, &why), why);
     }
   }
+}
+
+TEST_CASE("the bit ops, is_finite, atan2, reduce_precision and bitcast_convert round trip") {
+  const std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "bits",
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
+  "inputs": [{"name": "a", "type": "tensor<4x2xi32>", "sharding": "<@mesh, [{x}, {}]>"},
+             {"name": "f", "type": "tensor<4x2xf32>"}],
+  "ops": [{"op": "shift_left", "operands": ["a", "a"], "result": "s0"},
+          {"op": "shift_right_arithmetic", "operands": ["s0", "a"], "result": "s1"},
+          {"op": "shift_right_logical", "operands": ["s1", "a"], "result": "s2"},
+          {"op": "popcnt", "operands": ["s2"], "result": "p"},
+          {"op": "count_leading_zeros", "operands": ["p"], "result": "z"},
+          {"op": "atan2", "operands": ["f", "f"], "result": "t"},
+          {"op": "is_finite", "operands": ["t"], "result": "ok"},
+          {"op": "reduce_precision", "operands": ["t"], "result": "r", "exponent_bits": 5,
+           "mantissa_bits": 2},
+          {"op": "bitcast_convert", "operands": ["r"], "result": "bits", "type": "tensor<4x2xi32>"},
+          {"op": "bitcast_convert", "operands": ["bits"], "result": "halves",
+           "type": "tensor<4x2x2xi16>"}],
+  "outputs": [{"value": "z"}, {"value": "ok"}, {"value": "halves"}]})";
+  Graph graph = verified(readGraph(json));
+  checkRoundTrip(graph);
+  Graph again = verified(readGraph(writeGraph(graph)));
+  checkSameGraph(again, graph);
+  const std::string pretty = mlir::writeMlir(graph, MlirForm::Pretty);
+  CHECK(pretty.find("stablehlo.reduce_precision %t, format = e5m2 : tensor<4x2xf32>") !=
+        std::string::npos);
+  CHECK(pretty.find("stablehlo.is_finite %t : (tensor<4x2xf32>) -> tensor<4x2xi1>") !=
+        std::string::npos);
+  const std::string generic = mlir::writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("<{exponent_bits = 5 : i32, mantissa_bits = 2 : i32}>") != std::string::npos);
 }
