@@ -29,12 +29,14 @@ template <int B> struct IndexBatch {
 /// the window elements whose place along the dim is in [0, sizes[k]).
 /// A gather whose operand is sharded along an indexed dim (`partial`: the
 /// devices' results are summed) reads a start in its piece, [first[k],
-/// first[k] + limit[k]], and writes the sum's identity for any other.
+/// first[k] + limit[k]], and writes the sum's identity for any other. A
+/// scatter's input may be sharded along an inserted window dim: its piece,
+/// from first[k], takes the updates that land in it.
 template <int K> struct IndexStarts {
   int64_t offsets[K > 0 ? K : 1];
   int64_t strides[K > 0 ? K : 1];
   int64_t last[K > 0 ? K : 1];  // gather: global dim - slice size
-  int64_t first[K > 0 ? K : 1]; // gather: the piece's global offset
+  int64_t first[K > 0 ? K : 1]; // the piece's global offset
   int64_t limit[K > 0 ? K : 1]; // gather: the piece's last start
   int64_t sizes[K > 0 ? K : 1]; // scatter: the dim's size
   int64_t dims[K > 0 ? K : 1];  // scatter: the operand dim
@@ -125,7 +127,11 @@ SHARDGEN_INLINE void scatter(const I *__restrict indices, const S *__restrict up
         if (static_cast<uint64_t>(value) >= uint64_t{1} << 62)
           return;
       }
-      const int64_t start = static_cast<int64_t>(value);
+      // Nothing lands at a start of -window or less; past it, subtracting the
+      // piece's offset cannot overflow.
+      if (static_cast<int64_t>(value) <= -window)
+        return;
+      const int64_t start = static_cast<int64_t>(value) - Starts.first[k];
       if (start >= size || start <= -window)
         return;
       int64_t &lo = range.lo[Starts.dims[k]], &hi = range.hi[Starts.dims[k]];
