@@ -73,6 +73,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.concatDimension == right.concatDimension;
         else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>)
           return left.axes == right.axes && left.shift == right.shift;
+        else if constexpr (std::is_same_v<T, GatherAttrs> || std::is_same_v<T, ScatterAttrs>)
+          return left == right;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },
