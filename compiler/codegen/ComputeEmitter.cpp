@@ -762,7 +762,9 @@ void emitGather(StepView s) {
         // piece gathers the starts it holds, the others add nothing.
         bool owned = true;
         for (size_t dim = 0; dim < operand.size(); ++dim) {
-          if (operand[dim] == global[dim] || attrs.sliceSizes[dim] == global[dim])
+          const bool batching = std::find(n.operandBatchingDims.begin(), n.operandBatchingDims.end(),
+                                          dim) != n.operandBatchingDims.end();
+          if (batching || operand[dim] == global[dim] || attrs.sliceSizes[dim] == global[dim])
             continue;
           const int64_t first = operandLayout.offset(d, static_cast<int64_t>(dim));
           const auto k = std::find(n.startIndexMap.begin(), n.startIndexMap.end(), dim);
@@ -800,8 +802,9 @@ void emitScatter(StepView s) {
   auto firstPiece = [&](int64_t d) { return partial.empty() || indexOverAxes(mesh, partial, d) == 0; };
   std::vector<SpmdValueId> ids = s.step.inputs;
   ids.insert(ids.end(), s.step.outputs.begin(), s.step.outputs.end());
+  const ShardLayout &inputLayout = s.context.layout(s.in(0));
   auto keyOf = [&](int64_t d, std::vector<int64_t> &key) {
-    s.context.pieceKey(ids, d, key);
+    s.context.pieceKey(ids, d, key, true);
     key.push_back(firstPiece(d) ? 1 : 0);
   };
   s.context.addPerDevice(keyOf, [&](int64_t d) -> std::string {
@@ -833,6 +836,10 @@ void emitScatter(StepView s) {
                                    n.insertedWindowDims, n.inputBatchingDims,
                                    n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
                                    n.indexVectorDim, windowSizes);
+    // An inserted window dim may be sharded: the piece takes the updates
+    // landing in it.
+    for (size_t k = 0; k < plan.startDims.size(); ++k)
+      plan.startFirst[k] = inputLayout.offset(d, plan.startDims[k]);
     // The kernel walks the window per input dim: in the updates (in), the
     // input (out).
     StridedWalk walk{plan.window.extents, plan.window.outStrides, plan.window.inStrides};

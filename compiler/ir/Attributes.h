@@ -341,6 +341,7 @@ struct GatherDimensionNumbers {
       startIndicesBatchingDims, startIndexMap;
   int64_t indexVectorDim = 0;
   static std::span<const AttrField> schema();
+  bool operator==(const GatherDimensionNumbers &) const = default;
 };
 inline std::span<const AttrField> GatherDimensionNumbers::schema() {
   using G = GatherDimensionNumbers;
@@ -363,6 +364,7 @@ struct GatherAttrs {
   std::vector<int64_t> sliceSizes;
   bool indicesAreSorted = false; // a hint: the result does not depend on it
   static std::span<const AttrField> schema();
+  bool operator==(const GatherAttrs &) const = default;
 };
 inline std::span<const AttrField> GatherAttrs::schema() {
   static constexpr AttrField fields[] = {
@@ -378,6 +380,7 @@ struct ScatterDimensionNumbers {
       scatterIndicesBatchingDims, scatterDimsToOperandDims;
   int64_t indexVectorDim = 0;
   static std::span<const AttrField> schema();
+  bool operator==(const ScatterDimensionNumbers &) const = default;
 };
 inline std::span<const AttrField> ScatterDimensionNumbers::schema() {
   using S = ScatterDimensionNumbers;
@@ -401,6 +404,7 @@ struct ScatterAttrs {
   ScatterDimensionNumbers dimensionNumbers;
   bool indicesAreSorted = false, uniqueIndices = false; // hints
   static std::span<const AttrField> schema();
+  bool operator==(const ScatterAttrs &) const = default;
 };
 inline std::span<const AttrField> ScatterAttrs::schema() {
   // The update computation is a scalar body, as a reduce's.

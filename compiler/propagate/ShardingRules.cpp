@@ -685,21 +685,21 @@ void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule)
   }
 }
 
-/// gather and scatter index the operand globally: their local kernels run on
-/// pieces where every dim the indices reach is whole, except a gather's
-/// reduction factors (a dim it takes one element of: each piece gathers
-/// the starts it holds and writes zeros for the others, the pieces' sum is
-/// the result; not on i1, which has no sum), and a scatter-add's (below).
-/// A scatter's other reduction factors, a factor of the operand that the slices
-/// do not share (a scatter's inserted window dim) and a scatter's indexed
-/// window dim (its updates land shifted by the start, element by element)
-/// need replication here.
+/// gather and scatter index the operand globally; their local kernels know
+/// their piece's place only along the dims they take one element of: a
+/// gather's reduction factors (each piece gathers the starts it holds and
+/// writes zeros for the others; the pieces' sum is the result; not on i1,
+/// which has no sum) and a scatter's inserted window dims (each piece
+/// applies the updates that land in it). A scatter-add's implicit batch
+/// dims split too (each piece scatters its updates, one into the input,
+/// the others into zeros; the pieces' sum is the result). Every other
+/// factor the slices (gather's result, scatter's updates) do not share, a
+/// scatter's other reduction factors, and a scatter's indexed window dims
+/// (a window lands shifted by its start, element by element) need
+/// replication here.
 void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
   if (op.kind != OpKind::Gather && op.kind != OpKind::Scatter)
     return;
-  // A scatter-add's implicit batch dims split too: each piece scatters its
-  // updates (one into the input, the others into zeros), the pieces' sum
-  // is the result.
   const bool summable = graph.type(op.results[0]).elementType != ElementType::I1 &&
                         (op.kind == OpKind::Gather || simpleReducer(op) == Reducer::Add);
   const OpShardingRule::TensorFactors &slices =
@@ -711,12 +711,16 @@ void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule
   for (int64_t f = 0; f < rule.numFactors(); ++f)
     if (rule.factorKinds[f] == FactorKind::Reduction && !summable)
       rule.factorKinds[f] = FactorKind::NeedReplication;
-  for (const auto &dim : rule.operands[0])
-    for (int64_t f : dim)
-      if (!inSlices[f] && rule.factorKinds[f] != FactorKind::Reduction)
-        rule.factorKinds[f] = FactorKind::NeedReplication;
-  if (op.kind == OpKind::Scatter)
-    for (int64_t d : op.attr<ScatterAttrs>().dimensionNumbers.scatterDimsToOperandDims)
+  if (op.kind == OpKind::Gather) {
+    for (const auto &dim : rule.operands[0])
+      for (int64_t f : dim)
+        if (!inSlices[f] && rule.factorKinds[f] != FactorKind::Reduction)
+          rule.factorKinds[f] = FactorKind::NeedReplication;
+    return;
+  }
+  const ScatterDimensionNumbers &n = op.attr<ScatterAttrs>().dimensionNumbers;
+  for (int64_t d : n.scatterDimsToOperandDims)
+    if (!contains(n.insertedWindowDims, d))
       for (int64_t f : rule.operands[0][d])
         rule.factorKinds[f] = FactorKind::NeedReplication;
 }

@@ -29,12 +29,14 @@ template <int B> struct IndexBatch {
 /// the window elements whose place along the dim is in [0, sizes[k]).
 /// A gather whose operand is sharded along an indexed dim (`partial`: the
 /// devices' results are summed) reads a start in its piece, [first[k],
-/// first[k] + limit[k]], and writes the sum's identity for any other.
+/// first[k] + limit[k]], and writes the sum's identity for any other. A
+/// scatter's input may be sharded along an inserted window dim: its piece,
+/// from first[k], takes the updates that land in it.
 template <int K> struct IndexStarts {
   int64_t offsets[K > 0 ? K : 1];
   int64_t strides[K > 0 ? K : 1];
   int64_t last[K > 0 ? K : 1];  // gather: global dim - slice size
-  int64_t first[K > 0 ? K : 1]; // gather: the piece's global offset
+  int64_t first[K > 0 ? K : 1]; // the piece's global offset
   int64_t limit[K > 0 ? K : 1]; // gather: the piece's last start
   int64_t sizes[K > 0 ? K : 1]; // scatter: the dim's size
   int64_t dims[K > 0 ? K : 1];  // scatter: the operand dim
@@ -52,6 +54,34 @@ SHARDGEN_INLINE void forEachBatch(int64_t index, int64_t operand, int64_t slice,
   }
 }
 
+/// Rows a row gather asks for ahead of the one it copies: random rows of a
+/// large table come from memory, and one core's prefetcher keeps too few
+/// lines in flight (an embedding lookup: bench_codegen_gather).
+inline constexpr int64_t kGatherAheadRows = 8;
+
+/// gather of whole contiguous rows at one index each (an embedding
+/// lookup): each row copied, the lines of a row kGatherAheadRows later
+/// asked for meanwhile.
+template <typename S, typename I, IndexBatch<1> Batch, IndexStarts<1> Starts, int64_t Row>
+SHARDGEN_INLINE void gatherRows(const S *__restrict operand, const I *__restrict indices,
+                                S *__restrict result) {
+  constexpr int64_t rows = Batch.extents[0];
+  auto rowAt = [&](int64_t b) {
+    return clampIndex<I>(loadAt(indices, b * Batch.indexStrides[0] + Starts.offsets[0]),
+                         Starts.last[0]) *
+               Starts.strides[0] +
+           b * Batch.operandStrides[0];
+  };
+  for (int64_t b = 0; b < rows; ++b) {
+    if (b + kGatherAheadRows < rows) {
+      const auto *ahead = reinterpret_cast<const char *>(operand + rowAt(b + kGatherAheadRows));
+      for (int64_t at = 0; at < Row * int64_t(sizeof(S)); at += 64)
+        __builtin_prefetch(ahead + at);
+    }
+    copy<S, Row>(operand + rowAt(b), result + b * Batch.sliceStrides[0]);
+  }
+}
+
 /// gather: at each batch position the window `Window` (the slice, in the
 /// operand's and the result's strides) copied from its clamped start; a
 /// partial gather writes `Zero` (the sum's identity: -0.0 for floats)
@@ -60,6 +90,16 @@ template <typename S, typename I, int B, IndexBatch<B> Batch, int K, IndexStarts
           Walk<R> Window, S Zero>
 SHARDGEN_INLINE void gather(const S *__restrict operand, const I *__restrict indices,
                             S *__restrict result) {
+  if constexpr (B == 1 && K == 1 && R == 1 && !Starts.partial && Window.inStrides[0] == 1 &&
+                Window.outStrides[0] == 1) {
+    gatherRows<S, I, IndexBatch<1>{{Batch.extents[0]}, {Batch.indexStrides[0]},
+                                   {Batch.operandStrides[0]}, {Batch.sliceStrides[0]}},
+               IndexStarts<1>{{Starts.offsets[0]}, {Starts.strides[0]}, {Starts.last[0]},
+                              {Starts.first[0]}, {Starts.limit[0]}, {Starts.sizes[0]},
+                              {Starts.dims[0]}, false},
+               Window.extents[0]>(operand, indices, result);
+    return;
+  }
   forEachBatch<B, Batch>(0, 0, 0, [&](int64_t index, int64_t base, int64_t slice) {
     bool owned = true;
     for (int k = 0; k < K; ++k) {
@@ -96,6 +136,15 @@ SHARDGEN_INLINE void forEachInRange(const WindowRange<R> &range, int64_t update,
                                     Fn &&fn) {
   if constexpr (D >= R) {
     fn(update, place);
+  } else if constexpr (D == R - 1) {
+    // One window's places are distinct: the innermost dim vectorizes.
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (int64_t i = range.lo[D]; i < range.hi[D]; ++i)
+      fn(update + i * Window.inStrides[D], place + i * Window.outStrides[D]);
   } else {
     for (int64_t i = range.lo[D]; i < range.hi[D]; ++i)
       forEachInRange<R, Window, D + 1>(range, update + i * Window.inStrides[D],
@@ -125,7 +174,11 @@ SHARDGEN_INLINE void scatter(const I *__restrict indices, const S *__restrict up
         if (static_cast<uint64_t>(value) >= uint64_t{1} << 62)
           return;
       }
-      const int64_t start = static_cast<int64_t>(value);
+      // Nothing lands at a start of -window or less; past it, subtracting the
+      // piece's offset cannot overflow.
+      if (static_cast<int64_t>(value) <= -window)
+        return;
+      const int64_t start = static_cast<int64_t>(value) - Starts.first[k];
       if (start >= size || start <= -window)
         return;
       int64_t &lo = range.lo[Starts.dims[k]], &hi = range.hi[Starts.dims[k]];

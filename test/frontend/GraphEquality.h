@@ -75,6 +75,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
           return left.axes == right.axes && left.shift == right.shift;
         else if constexpr (std::is_same_v<T, ReducePrecisionAttrs>)
           return left.exponentBits == right.exponentBits && left.mantissaBits == right.mantissaBits;
+        else if constexpr (std::is_same_v<T, GatherAttrs> || std::is_same_v<T, ScatterAttrs>)
+          return left == right;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

@@ -400,3 +400,109 @@ func.func @main(%x: tensor<3x3xi64>, %i: tensor<i64>) -> tensor<3x3xi64> {
     CHECK(g.main.ops[0].attr<DynamicSliceAttrs>().sliceSizes == std::vector<int64_t>{3, 3});
   }
 }
+
+TEST_CASE("gather and scatter as JAX prints them, the interpreter tests' form, and generic") {
+  const std::string jax = R"(
+func.func public @main(%arg0: tensor<32x8xf32>, %arg1: tensor<4x1xi32>, %arg2: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<32x8xf32>) {
+  %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<32x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  %1 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({
+  ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+    %2 = stablehlo.add %arg3, %arg4 : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) : (tensor<32x8xf32>, tensor<4x1xi32>, tensor<4x8xf32>) -> tensor<32x8xf32>
+  return %0, %1 : tensor<4x8xf32>, tensor<32x8xf32>
+}
+)";
+  Graph graph = importVerified(jax);
+  REQUIRE(graph.main.ops.size() == 2);
+  const auto &gather = graph.main.ops[0].attr<GatherAttrs>();
+  CHECK(gather.dimensionNumbers.offsetDims == std::vector<int64_t>{1});
+  CHECK(gather.dimensionNumbers.collapsedSliceDims == std::vector<int64_t>{0});
+  CHECK(gather.dimensionNumbers.startIndexMap == std::vector<int64_t>{0});
+  CHECK(gather.dimensionNumbers.indexVectorDim == 1);
+  CHECK(gather.sliceSizes == std::vector<int64_t>{1, 8});
+  CHECK_FALSE(gather.indicesAreSorted);
+  const Op &scatter = graph.main.ops[1];
+  CHECK(scatter.attr<ScatterAttrs>().indicesAreSorted);
+  CHECK(scatter.attr<ScatterAttrs>().uniqueIndices);
+  CHECK(scatter.attr<ScatterAttrs>().dimensionNumbers.updateWindowDims == std::vector<int64_t>{1});
+  REQUIRE(scatter.body() != nullptr);
+  CHECK(scatter.body()->pointer == "/ops/1/update_computation");
+  CHECK(simpleReducer(scatter) == Reducer::Add);
+  // Written back as JAX prints them, in both forms.
+  for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
+    const std::string written = writeMlir(graph, form);
+    CHECK(written.find(R"("stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<32x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>)") !=
+          std::string::npos);
+    CHECK(written.find(R"("stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({)") !=
+          std::string::npos);
+    CHECK(written.find(form == MlirForm::Pretty ? "stablehlo.add %arg3, %arg4 : tensor<f32>"
+                                                : "\"stablehlo.add\"(%arg3, %arg4)") !=
+          std::string::npos);
+  }
+
+  // The interpreter tests' form: attributes in a dictionary after the
+  // region, the dimension numbers over several lines, batching dims.
+  Graph interpreted = importVerified(R"(
+func.func @main(%operand: tensor<2x3x4x2xi64>, %indices: tensor<2x2x3x2xi64>, %updates: tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64> {
+  %result = "stablehlo.scatter"(%operand, %indices, %updates) ({
+    ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
+      %0 = stablehlo.add %arg0, %arg1 : tensor<i64>
+      stablehlo.return %0 : tensor<i64>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [3, 4],
+      inserted_window_dims = [1],
+      input_batching_dims = [0],
+      scatter_indices_batching_dims = [1],
+      scatter_dims_to_operand_dims = [2, 1],
+      index_vector_dim = 3>,
+    indices_are_sorted = false,
+    unique_indices = false
+  } : (tensor<2x3x4x2xi64>, tensor<2x2x3x2xi64>, tensor<2x2x3x2x2xi64>) -> tensor<2x3x4x2xi64>
+  return %result : tensor<2x3x4x2xi64>
+}
+)");
+  const auto &numbers = interpreted.main.ops.at(0).attr<ScatterAttrs>().dimensionNumbers;
+  CHECK(numbers.inputBatchingDims == std::vector<int64_t>{0});
+  CHECK(numbers.scatterIndicesBatchingDims == std::vector<int64_t>{1});
+  CHECK(numbers.scatterDimsToOperandDims == std::vector<int64_t>{2, 1});
+  CHECK(numbers.indexVectorDim == 3);
+}
+
+TEST_CASE("gather and scatter errors name the MLIR place") {
+  // index_vector_dim past the indices' rank: at the dimension numbers.
+  auto [place, message] = errorOf(R"(
+func.func @main(%x: tensor<5x8xf32>, %i: tensor<4x1xi32>) -> tensor<4x8xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 3>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<5x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+)");
+  CHECK(place == "3:57"); // the #stablehlo.gather attribute
+  CHECK(message.find("index_vector_dim 3 is out of range [0, 2]") != std::string::npos);
+  // An unknown field of #stablehlo.scatter.
+  auto [place2, message2] = errorOf(R"(
+func.func @main(%x: tensor<5xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> tensor<5xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<window_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) : (tensor<5xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+)");
+  CHECK(place2.find("3:") == 0);
+  CHECK(message2.find("unknown field 'window_dims' in #stablehlo.scatter") != std::string::npos);
+  // The update computation's argument of the wrong type: at the argument.
+  auto [place3, message3] = errorOf(R"(
+func.func @main(%x: tensor<5xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> tensor<5xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>):
+    stablehlo.return %a : tensor<f32>
+  }) : (tensor<5xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+)");
+  CHECK(place3.find("4:") == 0);
+  CHECK(message3.find("update_computation argument 1 has type tensor<i32>, expected tensor<f32>") !=
+        std::string::npos);
+}

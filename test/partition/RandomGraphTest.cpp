@@ -88,6 +88,8 @@ TEST_CASE("random graphs cover the spec's op table") {
                            "reverse",
                            "dynamic_slice",
                            "dynamic_update_slice",
+                           "gather",
+                           "scatter",
                            "sharding_constraint",
                            "sharding_group",
                            "manual_computation",

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "compiler/interp/Interpreter.h"
+#include "compiler/interp/Kernels.h"
 #include "compiler/interp/LocalOps.h"
 #include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
@@ -421,6 +422,10 @@ private:
       local.setInt(0, axisCoordinate(mesh_, AxisRef::full(op.attr<AxisIndexAttrs>().axis), device));
       return local;
     }
+    case OpKind::Gather:
+      return gatherPiece(step, device);
+    case OpKind::Scatter:
+      return scatterPiece(step, device);
     default:
       break;
     }
@@ -448,6 +453,78 @@ private:
       pieces_[step.outputs[r]][device] = std::move(results[r]);
     }
     return std::move(results[0]);
+  }
+
+  /// The sum's identity of `type`: -0.0 for floats, 0 for integers.
+  static Literal sumIdentity(const TensorType &type) {
+    Literal out(type);
+    if (isFloat(type.elementType))
+      for (int64_t i = 0; i < out.numElements(); ++i)
+        out.setFloat(i, -0.0);
+    return out;
+  }
+
+  /// gather on local pieces, as the generated code runs it: a dim the
+  /// operand holds whole or the slice takes whole is read as it is; a dim
+  /// sharded under a slice of size 1 (the devices' results are summed) is
+  /// read in the global frame, where the rows this piece lacks are the
+  /// sum's identity.
+  Literal gatherPiece(const SpmdStep &step, int64_t device) {
+    const Op &op = *step.op;
+    const ShardLayout &operandLayout = layout(step.inputs[0]);
+    const TensorType resultType = layout(step.outputs[0]).localType(device);
+    if (resultType.numElements() == 0)
+      return Literal(resultType);
+    const Literal &piece = pieces_[step.inputs[0]][device];
+    const Shape &global = operandLayout.globalType.shape;
+    GatherAttrs attrs = op.attr<GatherAttrs>();
+    Shape frame = piece.shape();
+    std::vector<int64_t> at(frame.size(), 0);
+    const auto &batching = attrs.dimensionNumbers.operandBatchingDims;
+    for (size_t d = 0; d < frame.size(); ++d) {
+      if (attrs.sliceSizes[d] == global[d])
+        attrs.sliceSizes[d] = piece.shape()[d];
+      else if (piece.shape()[d] != global[d] &&
+               std::find(batching.begin(), batching.end(), d) == batching.end()) {
+        frame[d] = global[d];
+        at[d] = operandLayout.offset(device, static_cast<int64_t>(d));
+      }
+    }
+    Literal framed = sumIdentity(TensorType{piece.elementType(), frame});
+    interp::insertBlock(framed, piece, at);
+    Op local;
+    local.kind = op.kind;
+    local.attrs = attrs;
+    return evaluateLocally(local, {&framed, &pieces_[step.inputs[1]][device]}, {resultType})[0];
+  }
+
+  /// scatter on local pieces: a scatter-add split over its updates (a
+  /// partial result) scatters into the input on the first piece of its
+  /// group and into the sum's identity on the others; an input sharded
+  /// along an inserted window dim is scattered into in the global frame
+  /// (the updates landing elsewhere go nowhere).
+  Literal scatterPiece(const SpmdStep &step, int64_t device) {
+    const ShardLayout &result = layout(step.outputs[0]), &inputLayout = layout(step.inputs[0]);
+    const TensorType type = result.localType(device);
+    if (type.numElements() == 0)
+      return Literal(type);
+    Literal input = pieces_[step.inputs[0]][device];
+    if (!result.partialAxes.empty() && indexOverAxes(mesh_, result.partialAxes, device) != 0)
+      input = sumIdentity(input.type());
+    const auto &inserted = step.op->attr<ScatterAttrs>().dimensionNumbers.insertedWindowDims;
+    Shape frame = input.shape();
+    std::vector<int64_t> at(frame.size(), 0);
+    for (int64_t d : inserted) {
+      frame[d] = inputLayout.globalType.shape[d];
+      at[d] = inputLayout.offset(device, d);
+    }
+    Literal framed(TensorType{input.elementType(), frame});
+    interp::insertBlock(framed, input, at);
+    Literal scattered = interp::evalLocalOp(*program_.graph, *step.op,
+                                            {&framed, &pieces_[step.inputs[1]][device],
+                                             &pieces_[step.inputs[2]][device]},
+                                            nullptr)[0];
+    return interp::extractBlock(scattered, at, input.shape());
   }
 
   const SpmdProgram &program_;

@@ -439,3 +439,32 @@ TEST_CASE("bitcast_convert: a width change's minor dim needs replication; shifts
                  R"({"value": "r"})");
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
 }
+
+TEST_CASE("gather and scatter: Shardy's factors, and what propagates through them") {
+  const std::string inputs = R"({"name": "t", "type": "tensor<32x8xf32>"},
+                                {"name": "i", "type": "tensor<4x1xi32>"},
+                                {"name": "u", "type": "tensor<4x8xf32>"})";
+  // Batch dim (indices, result), a column taken whole, the collapsed row a
+  // reduction, the index vector dim (size 1: no factor, printed 1).
+  CHECK(ruleOf(inputs, R"({"op": "gather", "operands": ["t", "i"], "result": "r",
+      "dimension_numbers": {"offset_dims": [1], "collapsed_slice_dims": [0],
+                            "start_index_map": [0], "index_vector_dim": 1},
+      "slice_sizes": [1, 8]})") == "([k, j], [i, 1])->([i, j]) {i=4, j=8, k=32} reduction={k}");
+  const std::string add = R"("update_computation": {
+      "args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+      "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]})";
+  CHECK(ruleOf(inputs, R"({"op": "scatter", "operands": ["t", "i", "u"], "result": "r",
+      "scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
+      )" + add + "}") == "([k, j], [i, 1], [i, j])->([k, j]) {i=4, j=8, k=32} reduction={i}");
+  // The tokens' batch sharding and the table's column sharding reach the
+  // rows.
+  auto p = basic(R"({"name": "t", "type": "tensor<32x8xf32>", "sharding": "<@mesh, [{}, {y}]>"},
+                    {"name": "i", "type": "tensor<4x1xi32>", "sharding": "<@mesh, [{x}, {}]>"})",
+                 R"({"op": "gather", "operands": ["t", "i"], "result": "r",
+                     "dimension_numbers": {"offset_dims": [1], "collapsed_slice_dims": [0],
+                                           "start_index_map": [0], "index_vector_dim": 1},
+                     "slice_sizes": [1, 8]})",
+                 R"({"value": "r"})");
+  CHECK(p.sharding("r") == R"(<@mesh, [{"x"}, {"y"}]>)");
+}

@@ -252,7 +252,7 @@ private:
       case 19:
         return options_.groups && group();
       case 20:
-        return dynamicSlice();
+        return chance(0.5) ? dynamicSlice() : gatherOrScatter();
       default:
         return options_.manualComputations && manual();
       }
@@ -573,6 +573,69 @@ private:
     const GenValue update = constantSplat(sizes, uniform(-2, 2));
     Json op = opJson("dynamic_update_slice", withStarts({x.name, update.name}));
     emit(op, {fresh("dus"), x.shape, std::max(x.bound, 2.0), x.integral, x.exact});
+    return true;
+  }
+
+  /// A gather of rows of x along one dim, or a scatter into those rows
+  /// (add, replace or maximum) of a constant block: indices are a constant
+  /// tensor<Nx1xi32> of rows, some past either end (gather clamps them,
+  /// scatter skips them).
+  bool gatherOrScatter() {
+    const GenValue x = pickValue([](const GenValue &v) { return !v.shape.empty(); });
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    const int64_t dim = uniform(0, static_cast<int>(rank) - 1), rows = uniform(1, 4);
+    std::vector<int64_t> starts;
+    for (int64_t r = 0; r < rows; ++r)
+      starts.push_back(uniform(-2, static_cast<int>(x.shape[dim]) + 1));
+    Json indexOp = opJson("constant", {});
+    indexOp["type"] = "tensor<" + std::to_string(rows) + "x1xi32>";
+    Json column = Json::array();
+    for (int64_t start : starts)
+      column.push_back(Json::array({start}));
+    indexOp["value"] = column;
+    const std::string indices = fresh("idx");
+    indexOp["result"] = indices;
+    scope_->push_back(std::move(indexOp));
+    Shape slices = {rows}, sizes = x.shape;
+    std::vector<int64_t> windowDims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim) {
+        windowDims.push_back(static_cast<int64_t>(slices.size()));
+        slices.push_back(x.shape[d]);
+      }
+    sizes[dim] = 1;
+    if (chance(0.5)) {
+      Json op = opJson("gather", {x.name, indices});
+      op["dimension_numbers"] = {{"offset_dims", windowDims},
+                                 {"collapsed_slice_dims", {dim}},
+                                 {"start_index_map", {dim}},
+                                 {"index_vector_dim", 1}};
+      op["slice_sizes"] = sizes;
+      emit(op, {fresh("ga"), slices, x.bound, x.integral, x.exact});
+      return true;
+    }
+    const double value = uniform(-2, 2);
+    const GenValue updates = constantSplat(slices, value);
+    static const std::vector<std::string> combiners = {"add", "replace", "maximum"};
+    const std::string combiner = pick(combiners);
+    Json body = {{"args", Json::array({{{"name", "a"}, {"type", "tensor<f32>"}},
+                                       {{"name", "b"}, {"type", "tensor<f32>"}}})},
+                 {"ops", Json::array()},
+                 {"return", Json::array({"b"})}};
+    if (combiner != "replace") {
+      body["ops"].push_back({{"op", combiner}, {"operands", {"a", "b"}}, {"result", "v"}});
+      body["return"] = Json::array({"v"});
+    }
+    Json op = opJson("scatter", {x.name, indices, updates.name});
+    op["scatter_dimension_numbers"] = {{"update_window_dims", windowDims},
+                                       {"inserted_window_dims", {dim}},
+                                       {"scatter_dims_to_operand_dims", {dim}},
+                                       {"index_vector_dim", 1}};
+    op["update_computation"] = body;
+    const double bound =
+        combiner == "add" ? x.bound + static_cast<double>(rows) * std::fabs(value)
+                          : std::max(x.bound, std::fabs(value));
+    emit(op, {fresh("sc"), x.shape, bound, x.integral, x.exact});
     return true;
   }
 

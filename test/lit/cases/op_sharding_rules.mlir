@@ -561,4 +561,61 @@ func.func @bitcast_convert_downcast(%arg0: tensor<4x2xui64>) -> tensor<4x2x2xui3
   // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j, k]) {i=4, j=2, k=2} need_replication={k}>}
   %v0 = stablehlo.bitcast_convert %arg0 : (tensor<4x2xui64>) -> tensor<4x2x2xui32>
   return %v0 : tensor<4x2x2xui32>
+// ---- gather and scatter ----
+
+// Batch dims pass through indices and result; a dim sliced to more than 1
+// needs replication and blocks; a dim sliced to 1 and a collapsed dim are
+// reductions (gather)
+// CHECK-LABEL: func @gather_sliced_and_collapsed(
+func.func @gather_sliced_and_collapsed(%arg0: tensor<3x4x2x5xf32>, %arg1: tensor<2x3x3xi64>) -> tensor<2x3x2x2x1xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([o, k, l, m], [i, j, p])->([i, j, k, l, n]) {i=2, j=3, k=4, l=2, m=5, n=1, o=3, p=3} reduction={m, o} need_replication={k, n, p} blocked_propagation={k}>}
+  %v0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [2, 3, 4], collapsed_slice_dims = [0], start_index_map = [1, 0, 3], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 2, 2, 1>}> : (tensor<3x4x2x5xf32>, tensor<2x3x3xi64>) -> tensor<2x3x2x2x1xf32>
+  return %v0 : tensor<2x3x2x2x1xf32>
+}
+
+// Explicit batching dims share a factor across operand, indices and
+// result (gather_batching_dims)
+// CHECK-LABEL: func @gather_with_batching_dims(
+func.func @gather_with_batching_dims(%arg0: tensor<5x3x7x4xf32>, %arg1: tensor<7x5x3x2xi64>) -> tensor<7x5x3x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([j, m, i, l], [i, j, k, n])->([i, j, k, l]) {i=7, j=5, k=3, l=4, m=3, n=2} reduction={m} need_replication={l, n} blocked_propagation={l}>}
+  %v0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [3], collapsed_slice_dims = [1], operand_batching_dims = [0, 2], start_indices_batching_dims = [1, 0], start_index_map = [1, 3], index_vector_dim = 3>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1, 1, 2>}> : (tensor<5x3x7x4xf32>, tensor<7x5x3x2xi64>) -> tensor<7x5x3x2xf32>
+  return %v0 : tensor<7x5x3x2xf32>
+}
+
+// An add's implicit batch dims are reductions; a window dim narrower than
+// the input needs replication on both sides; an inserted dim passes
+// through input and result (scatter_single_input)
+// CHECK-LABEL: func @scatter_add(
+func.func @scatter_add(%arg0: tensor<3x4x2xf32>, %arg1: tensor<2x3x2xi64>, %arg2: tensor<2x3x2x2xf32>) -> tensor<3x4x2xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([n, k, m], [i, j, o], [i, j, l, m])->([n, k, m]) {i=2, j=3, k=4, l=2, m=2, n=3, o=2} reduction={i, j} need_replication={k, l, o}>}
+  %v0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2, 3], inserted_window_dims = [0], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<2x3x2x2xf32>) -> tensor<3x4x2xf32>
+  return %v0 : tensor<3x4x2xf32>
+}
+
+// Explicit batching dims pass through all four (scatter_batching_dims)
+// CHECK-LABEL: func @scatter_with_batching_dims(
+func.func @scatter_with_batching_dims(%arg0: tensor<5x3x7x4xf32>, %arg1: tensor<7x5x3x2xi64>, %arg2: tensor<7x5x3x2xf32>) -> tensor<5x3x7x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([j, n, i, l], [i, j, k, o], [i, j, k, m])->([j, n, i, l]) {i=7, j=5, k=3, l=4, m=2, n=3, o=2} reduction={k} need_replication={l, m, o}>}
+  %v0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [3], inserted_window_dims = [1], input_batching_dims = [0, 2], scatter_indices_batching_dims = [1, 0], scatter_dims_to_operand_dims = [1, 3], index_vector_dim = 3>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<5x3x7x4xf32>, tensor<7x5x3x2xi64>, tensor<7x5x3x2xf32>) -> tensor<5x3x7x4xf32>
+  return %v0 : tensor<5x3x7x4xf32>
+}
+
+// A replace (no common reduction) makes the implicit batch dims need
+// replication
+// CHECK-LABEL: func @scatter_replace(
+func.func @scatter_replace(%arg0: tensor<8x4xf32>, %arg1: tensor<6x1xi32>, %arg2: tensor<6x4xf32>) -> tensor<8x4xf32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([k, j], [i, l], [i, j])->([k, j]) {i=6, j=4, k=8, l=1} need_replication={i, l}>}
+  %v0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) : (tensor<8x4xf32>, tensor<6x1xi32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+  return %v0 : tensor<8x4xf32>
 }
