@@ -1,5 +1,6 @@
 #include "compiler/frontend/AttributeReader.h"
 
+#include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ops/OpTable.h"
@@ -48,6 +49,11 @@ void readField(const AttrField &field, const Json &json, const PointerRef &point
     return;
   case AttrKind::ShardingRule:
     field.in<BoxedOptional<OpShardingRule>>(attrs) = readShardingRule(json, pointer);
+    return;
+  case AttrKind::Bool:
+    if (!json.is_boolean())
+      fail(pointer.str(), "expected true or false, got " + std::string(jsonKindName(json)));
+    field.in<bool>(attrs) = json.get<bool>();
     return;
   case AttrKind::Constant: // with the result type: the graph reader's
   case AttrKind::Region:   // a scope of its own: the graph reader's

@@ -44,6 +44,8 @@ Json fieldToJson(const AttrField &field, const void *attrs) {
   }
   case AttrKind::Constant:
     return constantValueToJson(field.in<ConstantAttrs>(attrs));
+  case AttrKind::Bool:
+    return field.in<bool>(attrs);
   case AttrKind::Region: // the graph writer's
     return Json();
   }

@@ -55,7 +55,8 @@ std::vector<Literal> binaryKernel(const KernelInputs &in) {
 
 std::vector<Literal> compareKernel(const KernelInputs &in) {
   return oneResult(
-      evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1)));
+      evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1),
+                  in.op.attr<CompareAttrs>().totalOrder()));
 }
 
 std::vector<Literal> selectKernel(const KernelInputs &in) {
@@ -125,6 +126,16 @@ std::vector<Literal> dynamicUpdateSliceKernel(const KernelInputs &in) {
   Literal result = operand(in, 0);
   insertBlock(result, update, clampedStarts(in, 2, update.shape()));
   return oneResult(std::move(result));
+}
+
+std::vector<Literal> sortKernel(const KernelInputs &in) {
+  const int64_t rank = operand(in, 0).type().rank();
+  return evalSort(in.operands, in.op.attr<SortAttrs>().sortedDim(rank),
+                  ScalarRegion(*in.graph, *in.op.body()));
+}
+
+std::vector<Literal> topKKernel(const KernelInputs &in) {
+  return evalTopK(operand(in, 0), in.op.attr<TopKAttrs>().k);
 }
 
 /// Sharding annotations and optimization_barrier: their operands, as they are.

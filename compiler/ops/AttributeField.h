@@ -39,6 +39,7 @@ enum class AttrKind : uint8_t {
   ShardingRule,        // BoxedOptional<OpShardingRule>: absent unless given
   Constant,            // the constant's Literal: read with the result type
   Region,              // a body: no member, the graph reader reads it
+  Bool,                // bool: JSON true/false
 };
 
 /// How a region-valued field's region takes part in the program.
@@ -111,6 +112,9 @@ template <> struct AttrKindOf<BoxedOptional<OpShardingRule>> {
 };
 template <> struct AttrKindOf<Literal> {
   static constexpr AttrKind value = AttrKind::Constant;
+};
+template <> struct AttrKindOf<bool> {
+  static constexpr AttrKind value = AttrKind::Bool;
 };
 
 template <typename> struct MemberOf;

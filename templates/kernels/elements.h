@@ -13,6 +13,7 @@
 
 #include "shardgen/element_types.h"
 #include "shardgen/float16.h"
+#include "shardgen/total_order.h"
 
 #define SHARDGEN_INLINE inline __attribute__((always_inline))
 
@@ -92,6 +93,7 @@ using runtime::halfToFloat;
 // One copy for the compiler, the runtime and generated code.
 
 using runtime::elements::BF16;
+using runtime::elements::TotalOrder;
 using runtime::elements::F16;
 using runtime::elements::F32;
 using runtime::elements::F64;
