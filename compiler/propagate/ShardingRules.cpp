@@ -492,18 +492,17 @@ OpShardingRule sortRule(const Graph &, const Op &op, const OpShapes &shapes) {
 }
 
 /// Shardy's rule of mhlo.topk: the dims before the last pass through to
-/// both results; the last (n in, k out) is a blocked need-replication factor
-/// on each side. (Shardy makes it pass-through when k = n; a top_k of a
-/// sharded row is no top_k of each piece, so here it never is.)
+/// both results; the last (n in, k out) is one factor of size n, blocked and
+/// needing replication. (Shardy makes it pass-through when k = n; a top_k of
+/// a sharded row is no top_k of each piece, so here it never is.)
 OpShardingRule topKRule(const Graph &, const Op &, const OpShapes &shapes) {
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
-  const Shape &in = shapes.operands[0], &out = shapes.results[0];
+  const Shape &in = shapes.operands[0];
   const int64_t last = static_cast<int64_t>(in.size()) - 1;
   const int64_t values = shapes.result(0), indices = shapes.result(1);
   for (int64_t d = 0; d < last; ++d)
     builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {values, d}, {indices, d}});
-  builder.addFactor(in[last], FactorKind::NeedReplication, {{0, last}}, true);
-  builder.addFactor(out[last], FactorKind::NeedReplication, {{values, last}, {indices, last}},
+  builder.addFactor(in[last], FactorKind::NeedReplication, {{0, last}, {values, last}, {indices, last}},
                     true);
   return builder.take();
 }
