@@ -750,6 +750,8 @@ OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
     if (name == "Sharding") {
       kind = OpKind::ShardingConstraint;
       gspmdConstraint = true;
+    } else if (name == "mhlo.topk") { // the custom call older JAX prints for lax.top_k
+      kind = OpKind::TopK;
     } else if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
       failAt(op.loc, "GSPMD manual partitioning (custom_call @" + name +
                          ") is not supported: lower with Shardy (sdy.manual_computation)");
@@ -1456,6 +1458,32 @@ void Importer::readSort(OpAttributes &a) {
 void Importer::readTopK(OpAttributes &a) {
   auto &[op, attrs, ir, places, callStack] = a;
   TopKAttrs topK;
+  if (op.name == "stablehlo.custom_call") {
+    // @mhlo.topk: k and largest in mhlo.attributes.
+    attrs.take("call_target_name");
+    attrs.take("mhlo.version");
+    const Attribute &fields = attrs.require("mhlo.attributes");
+    if (fields.kind != Kind::Dict)
+      failAt(fields.loc, "expected a dictionary {k = ..., largest = true} for mhlo.attributes");
+    bool hasK = false;
+    for (const NamedAttribute &field : fields.fields) {
+      if (field.name == "k") {
+        topK.k = integerOf(field.value, "k");
+        places.add(ir.pointer + "/k", field.value.loc);
+        hasK = true;
+      } else if (field.name == "largest") {
+        if (!booleanOf(field.value, "largest"))
+          failAt(field.value.loc, "mhlo.topk with largest = false (the k smallest) is not "
+                                  "supported; negate the operand and take the k largest");
+      } else {
+        failAt(field.value.loc, "unknown mhlo.topk attribute '" + field.name + "'");
+      }
+    }
+    if (!hasK)
+      failAt(fields.loc, "mhlo.topk needs k in mhlo.attributes");
+    ir.attrs = topK;
+    return;
+  }
   topK.k = a.integer({"k"}, "k");
   if (const Attribute *stable = attrs.take("is_stable")) {
     topK.isStable = booleanOf(*stable, "is_stable");
