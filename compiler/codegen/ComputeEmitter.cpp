@@ -328,8 +328,7 @@ void emitSort(StepView s) {
   const Op &op = s.op();
   const std::string body = scalarBodyStruct(s.context, *op.body());
   const size_t count = s.step.inputs.size();
-  const int64_t dim =
-      op.attr<SortAttrs>().sortedDim(static_cast<int64_t>(s.globalIn(0).size()));
+  const int64_t dim = op.attr<SortAttrs>().sortedDim(static_cast<int64_t>(s.globalIn(0).size()));
   s.perDevice([&](int64_t d) -> std::string {
     const Shape in = s.inShape(0, d);
     int64_t outer = 1, inner = 1;
@@ -349,8 +348,8 @@ void emitSort(StepView s) {
         const std::string storage(storageType(s.inType(i)));
         code.lines("const auto *in" + k + " = as<" + storage + ">(" + s.inBuf(i) + ");");
         code.lines("auto *out" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");");
-        elements += "loadAt(in" + k + ", base + a" + at + ", loadAt(in" + k + ", base + b" + at +
-                    ", ";
+        elements +=
+            "loadAt(in" + k + ", base + a" + at + ", loadAt(in" + k + ", base + b" + at + ", ";
         moves += " storeAt(out" + k + ", base + to * " + str(inner) + ", loadAt(in" + k +
                  ", base + from" + at + ");";
       }

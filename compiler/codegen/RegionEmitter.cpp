@@ -49,8 +49,8 @@ template <> std::string otherValue<OpKind::Compare>(const BodyText &b, const Op 
   if (attrs.totalOrder()) { // on the stored bits' totalOrder keys
     const std::string key =
         "TotalOrder<" + std::string(elementTag(b.typeOf(op.operands[0]))) + ">::key(";
-    return compareFunctor(attrs.direction) + "::apply(" + key + b.names.at(op.operands[0]) +
-           "), " + key + b.names.at(op.operands[1]) + "))";
+    return compareFunctor(attrs.direction) + "::apply(" + key + b.names.at(op.operands[0]) + "), " +
+           key + b.names.at(op.operands[1]) + "))";
   }
   return compareFunctor(attrs.direction) + "::apply(" + b.load(op.operands[0]) + ", " +
          b.load(op.operands[1]) + ")";

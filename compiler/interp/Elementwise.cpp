@@ -45,9 +45,9 @@ void compareAll(const Literal &x, const Literal &y, Literal &out, bool totalOrde
   const S *b = y.as<S>();
   uint8_t *result = out.as<uint8_t>();
   for (int64_t i = 0, n = out.numElements(); i < n; ++i)
-    result[i] = totalOrder ? compare(Direction, totalOrderKey<Traits>(a[i]),
-                                     totalOrderKey<Traits>(b[i]))
-                           : compare(Direction, Traits::load(a[i]), Traits::load(b[i]));
+    result[i] = totalOrder
+                    ? compare(Direction, totalOrderKey<Traits>(a[i]), totalOrderKey<Traits>(b[i]))
+                    : compare(Direction, Traits::load(a[i]), Traits::load(b[i]));
 }
 
 /// Calls fn with an unsigned integer type as wide as one element.

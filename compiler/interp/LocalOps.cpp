@@ -54,9 +54,8 @@ std::vector<Literal> binaryKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> compareKernel(const KernelInputs &in) {
-  return oneResult(
-      evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1),
-                  in.op.attr<CompareAttrs>().totalOrder()));
+  return oneResult(evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1),
+                               in.op.attr<CompareAttrs>().totalOrder()));
 }
 
 std::vector<Literal> selectKernel(const KernelInputs &in) {

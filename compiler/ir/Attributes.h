@@ -352,10 +352,10 @@ struct TopKAttrs {
   static std::span<const AttrField> schema();
 };
 inline std::span<const AttrField> TopKAttrs::schema() {
-  static constexpr AttrField fields[] = {
-      attrField<&TopKAttrs::k>("k", "k", "k"),
-      attrField<&TopKAttrs::isStable>("is_stable", "is_stable", "is_stable",
-                                      AttrPresence::Optional)};
+  static constexpr AttrField fields[] = {attrField<&TopKAttrs::k>("k", "k", "k"),
+                                         attrField<&TopKAttrs::isStable>("is_stable", "is_stable",
+                                                                         "is_stable",
+                                                                         AttrPresence::Optional)};
   return fields;
 }
 

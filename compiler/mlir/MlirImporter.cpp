@@ -1064,8 +1064,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                               std::vector<std::string> &callStack) {
   OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
-      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
-      ir.kind != OpKind::Sort && !op.regions.empty())
+      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && ir.kind != OpKind::Sort &&
+      !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1098,9 +1098,9 @@ void Importer::readKeywordFields(OpAttributes &a) {
 
 void Importer::readCompare(OpAttributes &a) {
   CompareAttrs compare;
-  compare.direction = enumAttribute(a.attrs, "comparison_direction", "comparison_direction",
-                                    parseComparisonDirection,
-                                    "comparison direction (expected EQ NE LT LE GT GE)");
+  compare.direction =
+      enumAttribute(a.attrs, "comparison_direction", "comparison_direction",
+                    parseComparisonDirection, "comparison direction (expected EQ NE LT LE GT GE)");
   // The compare type: kept when the element type does not imply it
   // (TOTALORDER, or a wrong one the type rule reports); NOTYPE is none.
   if (const Attribute *type = a.attrs.take("compare_type")) {
@@ -1111,8 +1111,8 @@ void Importer::readCompare(OpAttributes &a) {
              "unknown compare type '" + word + "' (expected FLOAT TOTALORDER SIGNED UNSIGNED)");
     const std::optional<TensorType> &operand =
         a.ir.operands.empty() ? std::nullopt : valueTypes_[a.ir.operands[0]];
-    const std::string implied = !operand                        ? word
-                                : isFloat(operand->elementType) ? "FLOAT"
+    const std::string implied = !operand                                ? word
+                                : isFloat(operand->elementType)         ? "FLOAT"
                                 : isSignedInteger(operand->elementType) ? "SIGNED"
                                                                         : "UNSIGNED";
     if (word != "NOTYPE" && (word == "TOTALORDER" || word != implied)) {

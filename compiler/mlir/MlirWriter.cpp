@@ -515,8 +515,8 @@ void Writer::writeCompare(const Op &op, OpText &text, OpParts &parts, int indent
   auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
   ElementType element = graph_.type(op.operands.at(0)).elementType;
   const auto &attrs = op.attr<CompareAttrs>();
-  std::string compareType = attrs.compareTypeGiven      ? attrs.compareType
-                            : isFloat(element)           ? "FLOAT"
+  std::string compareType = attrs.compareTypeGiven     ? attrs.compareType
+                            : isFloat(element)         ? "FLOAT"
                             : isSignedInteger(element) ? "SIGNED"
                                                        : "UNSIGNED";
   parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");

@@ -502,8 +502,8 @@ OpShardingRule topKRule(const Graph &, const Op &, const OpShapes &shapes) {
   const int64_t values = shapes.result(0), indices = shapes.result(1);
   for (int64_t d = 0; d < last; ++d)
     builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {values, d}, {indices, d}});
-  builder.addFactor(in[last], FactorKind::NeedReplication, {{0, last}, {values, last}, {indices, last}},
-                    true);
+  builder.addFactor(in[last], FactorKind::NeedReplication,
+                    {{0, last}, {values, last}, {indices, last}}, true);
   return builder.take();
 }
 

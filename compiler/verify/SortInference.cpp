@@ -17,8 +17,7 @@ void checkComparatorSignature(const InferenceContext &context, const Region &com
   if (comparator.args.size() != 2 * numInputs)
     fail(joinPointer(comparator.pointer, "args"),
          context.opLabel() + " comparator takes " + std::to_string(2 * numInputs) +
-             " arguments (two elements per input), got " +
-             std::to_string(comparator.args.size()));
+             " arguments (two elements per input), got " + std::to_string(comparator.args.size()));
   for (size_t i = 0; i < comparator.args.size(); ++i) {
     const TensorType expected{context.operand(i / 2).elementType, {}};
     const TensorType &actual = graph.type(comparator.args[i].value);
@@ -29,13 +28,13 @@ void checkComparatorSignature(const InferenceContext &context, const Region &com
                " (the element type of input " + std::to_string(i / 2) + ")");
   }
   if (comparator.results.size() != 1)
-    fail(joinPointer(comparator.pointer, "return"),
-         context.opLabel() + " comparator returns " + std::to_string(comparator.results.size()) +
-             " values, expected 1 (tensor<i1>)");
+    fail(joinPointer(comparator.pointer, "return"), context.opLabel() + " comparator returns " +
+                                                        std::to_string(comparator.results.size()) +
+                                                        " values, expected 1 (tensor<i1>)");
   const TensorType &returned = graph.type(comparator.results[0].value);
   if (returned != TensorType{ElementType::I1, {}})
-    fail(comparator.results[0].pointer,
-         context.opLabel() + " comparator returns " + printType(returned) + ", expected tensor<i1>");
+    fail(comparator.results[0].pointer, context.opLabel() + " comparator returns " +
+                                            printType(returned) + ", expected tensor<i1>");
 }
 
 } // namespace

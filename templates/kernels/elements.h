@@ -93,7 +93,6 @@ using runtime::halfToFloat;
 // One copy for the compiler, the runtime and generated code.
 
 using runtime::elements::BF16;
-using runtime::elements::TotalOrder;
 using runtime::elements::F16;
 using runtime::elements::F32;
 using runtime::elements::F64;
@@ -102,6 +101,7 @@ using runtime::elements::I16;
 using runtime::elements::I32;
 using runtime::elements::I64;
 using runtime::elements::I8;
+using runtime::elements::TotalOrder;
 using runtime::elements::UI16;
 using runtime::elements::UI32;
 using runtime::elements::UI64;

@@ -75,8 +75,7 @@ SHARDGEN_INLINE void sortSlices(Less &&less, Move &&move) {
 
 /// Whether (key a, index i) comes before (key b, index j) in top_k's order:
 /// the larger key first, on equal keys the lower index.
-template <typename Key>
-SHARDGEN_INLINE bool topKBefore(Key a, int32_t i, Key b, int32_t j) {
+template <typename Key> SHARDGEN_INLINE bool topKBefore(Key a, int32_t i, Key b, int32_t j) {
   return a > b || (a == b && i < j);
 }
 

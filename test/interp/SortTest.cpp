@@ -23,16 +23,15 @@ std::string sortGraph(const std::vector<std::string> &types, int64_t dimension,
   for (size_t i = 0; i < types.size(); ++i) {
     const std::string k = std::to_string(i);
     const std::string element = types[i].substr(types[i].rfind('x') + 1);
-    inputs += (i ? ", " : "") + std::string(R"({"name": "in)") + k + R"(", "type": ")" +
-              types[i] + "\"}";
+    inputs +=
+        (i ? ", " : "") + std::string(R"({"name": "in)") + k + R"(", "type": ")" + types[i] + "\"}";
     operands += (i ? ", \"in" : "\"in") + k + "\"";
     results += (i ? ", \"out" : "\"out") + k + "\"";
     const std::string scalar = "tensor<" + element.substr(0, element.size() - 1) + ">";
     args += (i ? ", " : "") + std::string(R"({"name": "l)") + k + R"(", "type": ")" + scalar +
             R"("}, {"name": "r)" + k + R"(", "type": ")" + scalar + "\"}";
   }
-  const std::string type =
-      compareType.empty() ? "" : R"(, "compare_type": ")" + compareType + "\"";
+  const std::string type = compareType.empty() ? "" : R"(, "compare_type": ")" + compareType + "\"";
   return R"({"format": "shardgen-graph", "version": 1, "meshes": [], "inputs": [)" + inputs +
          R"(], "ops": [{"op": "sort", "operands": [)" + operands + R"(], "results": [)" + results +
          R"(], "dimension": )" + std::to_string(dimension) + R"(, "is_stable": )" +
@@ -73,13 +72,13 @@ TEST_CASE("sort: the spec's example, two inputs sorted together by the first, st
 
 TEST_CASE("sort: issue 2440, 5x7 along dim 0 with LT SIGNED, is_stable absent") {
   Graph graph = loadGraph(sortGraph({"tensor<5x7xi64>"}, 0, "LT", "SIGNED", false));
-  Literal in = intLiteral("tensor<5x7xi64>", {0,  1,  1,  -3, -3, -2, 0,  4,  -1, 3, 0, 4,
-                                              0,  -3, 1,  0,  0,  0,  0,  2,  3,  -3, -4,
-                                              -4, -2, 0,  3,  3,  0,  5,  2,  -2, 0,  -2, 0});
+  Literal in =
+      intLiteral("tensor<5x7xi64>", {0, 1, 1, -3, -3, -2, 0,  4, -1, 3, 0, 4, 0, -3, 1, 0,  0, 0,
+                                     0, 2, 3, -3, -4, -4, -2, 0, 3,  3, 0, 5, 2, -2, 0, -2, 0});
   std::vector<Literal> out = evaluate(graph, {in});
   CHECK(ints(out[0]) == std::vector<int64_t>{-3, -4, -4, -3, -3, -2, -3, 0, -1, 0, -2, 0,
-                                             -2, 0,  0,  0,  1,  -2, 0,  0, 0,  1,  1,  2,
-                                             0,  0,  2,  3,  4,  5,  3,  0, 4,  3,  3});
+                                             -2, 0,  0,  0,  1,  -2, 0,  0, 0,  1, 1,  2,
+                                             0,  0,  2,  3,  4,  5,  3,  0, 4,  3, 3});
 }
 
 TEST_CASE("sort: a negative dimension counts from the back; rank 3 along the middle dim") {
@@ -91,10 +90,9 @@ TEST_CASE("sort: a negative dimension counts from the back; rank 3 along the mid
 
 TEST_CASE("sort with TOTALORDER: -NaN < -inf < -1 < -0 < +0 < 1 < +inf < NaN, stable ties") {
   // jnp.argsort's form: the values and an iota, compared LT TOTALORDER.
-  Graph graph =
-      loadGraph(sortGraph({"tensor<10xf32>", "tensor<10xi32>"}, 0, "LT", "TOTALORDER"));
-  Literal x = literal("tensor<10xf32>", {kNaN, 1, 0.0, -0.0, -kInf, negativeNaN(), kInf, -1,
-                                          -0.0, 1});
+  Graph graph = loadGraph(sortGraph({"tensor<10xf32>", "tensor<10xi32>"}, 0, "LT", "TOTALORDER"));
+  Literal x =
+      literal("tensor<10xf32>", {kNaN, 1, 0.0, -0.0, -kInf, negativeNaN(), kInf, -1, -0.0, 1});
   Literal iota = intLiteral("tensor<10xi32>", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
   std::vector<Literal> out = evaluate(graph, {x, iota});
   CHECK(ints(out[1]) == std::vector<int64_t>{5, 4, 7, 3, 8, 2, 1, 9, 6, 0});
@@ -110,13 +108,11 @@ TEST_CASE("compare with TOTALORDER on tensors, and FLOAT's IEEE answers beside i
   Literal a = literal("tensor<4xf32>", {-0.0, kNaN, 1, kNaN});
   Literal b = literal("tensor<4xf32>", {0.0, kNaN, kNaN, 1});
   Literal total = evalOne(
-      opGraph("compare", types,
-              R"(, "comparison_direction": "LT", "compare_type": "TOTALORDER")"),
+      opGraph("compare", types, R"(, "comparison_direction": "LT", "compare_type": "TOTALORDER")"),
       {a, b});
   CHECK(ints(total) == std::vector<int64_t>{1, 0, 1, 0});
   Literal equal = evalOne(
-      opGraph("compare", types,
-              R"(, "comparison_direction": "EQ", "compare_type": "TOTALORDER")"),
+      opGraph("compare", types, R"(, "comparison_direction": "EQ", "compare_type": "TOTALORDER")"),
       {a, b});
   CHECK(ints(equal) == std::vector<int64_t>{0, 1, 0, 0});
   Literal ieee = evalOne(

@@ -423,14 +423,14 @@ func.func public @main(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi
   CHECK(sort.body()->pointer == "/ops/1/comparator");
   CHECK(sort.body()->ops[0].attr<CompareAttrs>().totalOrder());
   const std::string written = writeMlir(graph, MlirForm::Pretty);
-  CHECK(written.find("\"stablehlo.sort\"(%arg0, %0) <{dimension = 1 : i64, is_stable = true}> ({") !=
-        std::string::npos);
+  CHECK(
+      written.find("\"stablehlo.sort\"(%arg0, %0) <{dimension = 1 : i64, is_stable = true}> ({") !=
+      std::string::npos);
   CHECK(written.find("stablehlo.compare  LT, %arg1, %arg2,  TOTALORDER") != std::string::npos);
   // Round trips in both forms print the same text again.
   CHECK(writeMlir(importVerified(written), MlirForm::Pretty) == written);
   const std::string generic = writeMlir(graph, MlirForm::Generic);
-  CHECK(generic.find("compare_type = #stablehlo<comparison_type TOTALORDER>") !=
-        std::string::npos);
+  CHECK(generic.find("compare_type = #stablehlo<comparison_type TOTALORDER>") != std::string::npos);
   CHECK(writeMlir(importVerified(generic), MlirForm::Generic) == generic);
 
   // The interpreter tests' form: attributes in a dictionary, is_stable and
