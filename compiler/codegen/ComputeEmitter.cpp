@@ -338,27 +338,27 @@ void emitSort(StepView s) {
       inner *= in[k];
     if (product(in) == 0)
       return "";
-    const std::string at = " * " + str(inner) + ")";
     CodeWriter code;
     {
       auto scope = code.block();
-      std::string elements, moves;
+      std::string fields, comparands, loads, stores;
       for (size_t i = 0; i < count; ++i) {
         const std::string k = str(static_cast<int64_t>(i));
         const std::string storage(storageType(s.inType(i)));
         code.lines("const auto *in" + k + " = as<" + storage + ">(" + s.inBuf(i) + ");");
         code.lines("auto *out" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");");
-        elements +=
-            "loadAt(in" + k + ", base + a" + at + ", loadAt(in" + k + ", base + b" + at + ", ";
-        moves += " storeAt(out" + k + ", base + to * " + str(inner) + ", loadAt(in" + k +
-                 ", base + from" + at + ");";
+        fields += " " + storage + " v" + k + ";";
+        comparands += "a.v" + k + ", b.v" + k + ", ";
+        loads += " r.v" + k + " = loadAt(in" + k + ", at);";
+        stores += " storeAt(out" + k + ", at, r.v" + k + ");";
       }
-      const std::string index = in[dim] <= (int64_t(1) << 31) ? "uint32_t" : "int64_t";
-      code.lines("sortSlices<" + str(outer) + ", " + str(in[dim]) + ", " + str(inner) + ", " +
-                 index + ">(");
-      code.lines("    [&](int64_t base, int64_t a, int64_t b) { uint8_t less; " + body +
-                 "::apply(" + elements + "less); return less != 0; },");
-      code.lines("    [&](int64_t base, int64_t to, int64_t from) {" + moves + " });");
+      code.lines("struct Record {" + fields + " };");
+      code.lines("sortSlices<" + str(outer) + ", " + str(in[dim]) + ", " + str(inner) +
+                 ", Record>(");
+      code.lines("    [](const Record &a, const Record &b) { uint8_t less; " + body + "::apply(" +
+                 comparands + "less); return less != 0; },");
+      code.lines("    [&](int64_t at, Record &r) {" + loads + " },");
+      code.lines("    [&](int64_t at, const Record &r) {" + stores + " });");
     }
     return code.take();
   });

@@ -1,11 +1,12 @@
 // shardgen kernel library: sort and top_k.
 //
-// sort orders each slice through a permutation of its positions: a merge
-// sort (runs of kSortRun by insertion, then merges of neighbouring runs,
-// the right element taken only when the comparator says it is less), the
-// schedule of the reference interpreter's (compiler/interp/Sort.cpp), so
-// both give the same result for any comparator, a strict weak order or not;
-// every access stays inside the slice whatever the comparator returns.
+// sort copies each slice's elements into records (one field per input) and
+// sorts those: a merge sort (runs of kSortRun by insertion, then merges of
+// neighbouring runs, the right record taken only when the comparator says it
+// is less), the schedule of the reference interpreter's
+// (compiler/interp/Sort.cpp), so both give the same result for any
+// comparator, a strict weak order or not; every access stays inside the
+// slice whatever the comparator returns.
 // top_k keeps each row's k largest in a heap ordered by (TOTALORDER key
 // descending, index ascending): a total order, so the result is the stable
 // sort's first k, found in O(n log k).
@@ -18,16 +19,17 @@ namespace shardgen::kernels {
 
 inline constexpr int64_t kSortRun = 16;
 
-/// The positions 0..n-1 ordered by less(a, b), stably; `order` and `other`
-/// hold n entries each; returns the one holding the result.
-template <typename Index, typename Less>
-SHARDGEN_INLINE Index *sortPositions(int64_t n, Index *order, Index *other, Less &&less) {
-  for (int64_t i = 0; i < n; ++i)
-    order[i] = static_cast<Index>(i);
+/// Sorts the records `order[0..n)` by less(a, b), stably: insertion-sorted
+/// runs of kSortRun, then merges of neighbouring runs into `other` and back
+/// (the right record taken only when less than the left one). Returns the
+/// array holding the result. Records move by value: a merge reads both runs
+/// and writes its output in order, whatever the comparator returns.
+template <typename Record, typename Less>
+SHARDGEN_INLINE Record *sortRecords(int64_t n, Record *order, Record *other, Less &&less) {
   for (int64_t start = 0; start < n; start += kSortRun) {
     const int64_t end = start + kSortRun < n ? start + kSortRun : n;
     for (int64_t i = start + 1; i < end; ++i) {
-      const Index x = order[i];
+      const Record x = order[i];
       int64_t j = i;
       for (; j > start && less(x, order[j - 1]); --j)
         order[j] = order[j - 1];
@@ -39,14 +41,18 @@ SHARDGEN_INLINE Index *sortPositions(int64_t n, Index *order, Index *other, Less
       const int64_t mid = lo + width < n ? lo + width : n;
       const int64_t hi = lo + 2 * width < n ? lo + 2 * width : n;
       int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi)
-        other[k++] = less(order[j], order[i]) ? order[j++] : order[i++];
+      while (i < mid && j < hi) {
+        const bool right = less(order[j], order[i]);
+        other[k++] = right ? order[j] : order[i];
+        j += right;
+        i += !right;
+      }
       while (i < mid)
         other[k++] = order[i++];
       while (j < hi)
         other[k++] = order[j++];
     }
-    Index *swap = order;
+    Record *swap = order;
     order = other;
     other = swap;
   }
@@ -54,21 +60,23 @@ SHARDGEN_INLINE Index *sortPositions(int64_t n, Index *order, Index *other, Less
 }
 
 /// Sorts the Outer x Inner slices of N elements (the sorted dim between
-/// them): less(base, a, b) compares positions a and b of the slice at
-/// element `base`, move(base, to, from) writes the results' element `to`
-/// from the inputs' element `from`.
-template <int64_t Outer, int64_t N, int64_t Inner, typename Index, typename Less, typename Move>
-SHARDGEN_INLINE void sortSlices(Less &&less, Move &&move) {
+/// them): load(at, record) reads the inputs' elements at `at` into a
+/// record, store(at, record) writes it to the results, less(a, b) is the
+/// comparator on two records.
+template <int64_t Outer, int64_t N, int64_t Inner, typename Record, typename Less, typename Load,
+          typename Store>
+SHARDGEN_INLINE void sortSlices(Less &&less, Load &&load, Store &&store) {
   if constexpr (Outer * N * Inner > 0) {
-    Scratch scratch(2 * N * static_cast<int64_t>(sizeof(Index)));
-    Index *order = scratch.as<Index>(), *other = order + N;
+    Scratch scratch(2 * N * static_cast<int64_t>(sizeof(Record)));
+    Record *order = scratch.as<Record>(), *other = order + N;
     for (int64_t o = 0; o < Outer; ++o)
       for (int64_t i = 0; i < Inner; ++i) {
         const int64_t base = o * N * Inner + i;
-        const Index *sorted = sortPositions<Index>(
-            N, order, other, [&](Index a, Index b) { return less(base, a, b); });
         for (int64_t p = 0; p < N; ++p)
-          move(base, p, static_cast<int64_t>(sorted[p]));
+          load(base + p * Inner, order[p]);
+        const Record *sorted = sortRecords(N, order, other, less);
+        for (int64_t p = 0; p < N; ++p)
+          store(base + p * Inner, sorted[p]);
       }
   }
 }
