@@ -179,6 +179,10 @@ private:
   /// A reduce whose body is no simple reducer: its region, in JAX's form
   /// (`reducer(%a: t, %c: t) (%b: u, %d: u) { ... }`) or the generic one.
   void writeReduceBody(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// Names a scalar body's arguments (their IR names in shardgen.arg_names
+  /// when those differ, its metadata in shardgen.body_metadata) and returns
+  /// each as `%name: type`.
+  std::vector<std::string> bodyArguments(const Region &body, OpParts &parts);
   void writeSlice(const Op &op, OpText &text, OpParts &parts, int indent);
   /// sort: the generic form, as JAX prints it (StableHLO gives it no other).
   void writeSort(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -680,17 +684,7 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
   const Region &body = *op.body();
   parts.props.push_back("dimensions = " + denseArray(op.attr<ReduceAttrs>().dimensions));
   const size_t n = op.operands.size() / 2;
-  std::vector<std::string> names, argTypes;
-  bool nameHint = false;
-  for (const auto &arg : body.args) {
-    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-    names.push_back(graph_.value(arg.value).name);
-    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
-  }
-  if (nameHint)
-    parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
-  if (!body.metadata.empty())
-    parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
+  const std::vector<std::string> argTypes = bodyArguments(body, parts);
   std::string bodyText = regionText(body, indent, "stablehlo.return");
   std::string pad(2 * indent, ' ');
   if (generic_) {
@@ -714,22 +708,27 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
   line(indent, "}");
 }
 
-void Writer::writeSort(const Op &op, OpText &text, OpParts &parts, int indent) {
-  const auto &sort = op.attr<SortAttrs>();
-  const Region &comparator = *op.body();
-  parts.props.push_back("dimension = " + std::to_string(sort.dimension) + " : i64");
-  parts.props.push_back(std::string("is_stable = ") + (sort.isStable ? "true" : "false"));
+std::vector<std::string> Writer::bodyArguments(const Region &body, OpParts &parts) {
   std::vector<std::string> names, argTypes;
   bool nameHint = false;
-  for (const auto &arg : comparator.args) {
+  for (const auto &arg : body.args) {
     nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
     names.push_back(graph_.value(arg.value).name);
     argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
   }
   if (nameHint)
     parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
-  if (!comparator.metadata.empty())
-    parts.attrs.push_back("shardgen.body_metadata = " + metadataText(comparator.metadata));
+  if (!body.metadata.empty())
+    parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
+  return argTypes;
+}
+
+void Writer::writeSort(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &sort = op.attr<SortAttrs>();
+  const Region &comparator = *op.body();
+  parts.props.push_back("dimension = " + std::to_string(sort.dimension) + " : i64");
+  parts.props.push_back(std::string("is_stable = ") + (sort.isStable ? "true" : "false"));
+  const std::vector<std::string> argTypes = bodyArguments(comparator, parts);
   const std::string pad(2 * indent, ' ');
   parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" +
                           regionText(comparator, indent, "stablehlo.return") + pad + "}");

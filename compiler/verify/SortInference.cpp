@@ -45,16 +45,8 @@ ResultTypes inferSort(const InferenceContext &context) {
   const size_t numInputs = context.numOperands();
   if (numInputs == 0)
     context.failAttr("operands", "sorts at least one input, got none");
-  if (op.results.size() != numInputs)
-    context.failAttr(op.pluralResults ? "results" : "result",
-                     "has one result per input (" + std::to_string(numInputs) + "), got " +
-                         std::to_string(op.results.size()));
+  checkInputsOfOneShape(context, numInputs);
   const TensorType &input = context.operand(0);
-  for (size_t i = 1; i < numInputs; ++i)
-    if (context.operand(i).shape != input.shape)
-      fail(joinPointer(attrPointer(op, "operands"), i),
-           context.opLabel() + " requires inputs of one shape, got " + printType(input) + " and " +
-               printType(context.operand(i)));
   const int64_t rank = input.rank();
   if (attrs.dimension < -rank || attrs.dimension >= rank)
     context.failAttr("dimension", "dimension " + std::to_string(attrs.dimension) +

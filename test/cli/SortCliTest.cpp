@@ -150,3 +150,43 @@ TEST_CASE("chlo.top_k on a 2x2 mesh: each sharding and k give eval's answer") {
   for (size_t i = 0; i < expected.size(); ++i)
     CHECK(indices.getInt(static_cast<int64_t>(i)) == expected[i]);
 }
+
+TEST_CASE("sort of several element types by a comparator that is no strict weak order, top_k of "
+          "f64, i8 and i1: eval and run agree bit for bit") {
+  // The comparator mixes LT on ui64 with GT on i1: not a strict weak order,
+  // so only the same merge schedule in the interpreter and the kernel gives
+  // the same answer.
+  std::string work = makeTempDir();
+  writeFile(work + "/g.json", R"({"format": "shardgen-graph", "version": 1, "name": "types",
+ "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+ "inputs": [{"name": "h", "type": "tensor<6x10xf16>", "sharding": "<@mesh, [{x}, {y}]>"},
+            {"name": "b", "type": "tensor<6x10xi1>"},
+            {"name": "u", "type": "tensor<6x10xui64>", "sharding": "<@mesh, [{y}, {}]>"},
+            {"name": "d", "type": "tensor<6x10xf64>", "sharding": "<@mesh, [{}, {x}]>"},
+            {"name": "c", "type": "tensor<6x10xi8>"}],
+ "ops": [
+  {"op": "sort", "operands": ["h", "b", "u"], "results": ["sh", "sb", "su"], "dimension": 0,
+   "comparator": {"args": [{"name": "h0", "type": "tensor<f16>"}, {"name": "h1", "type": "tensor<f16>"},
+                           {"name": "b0", "type": "tensor<i1>"}, {"name": "b1", "type": "tensor<i1>"},
+                           {"name": "u0", "type": "tensor<ui64>"}, {"name": "u1", "type": "tensor<ui64>"}],
+                  "ops": [{"op": "compare", "operands": ["u0", "u1"], "result": "lt", "comparison_direction": "LT"},
+                          {"op": "compare", "operands": ["b0", "b1"], "result": "eqb", "comparison_direction": "GT"},
+                          {"op": "or", "operands": ["lt", "eqb"], "result": "r"}],
+                  "return": ["r"]}},
+  {"op": "top_k", "operands": ["d"], "results": ["dv", "di"], "k": 4},
+  {"op": "top_k", "operands": ["c"], "results": ["cv", "ci"], "k": 10},
+  {"op": "top_k", "operands": ["b"], "results": ["bv", "bi"], "k": 3}
+ ],
+ "outputs": [{"value": "sh"}, {"value": "sb"}, {"value": "su"}, {"value": "dv"}, {"value": "di"}, {"value": "cv"}, {"value": "ci"}, {"value": "bv"}, {"value": "bi"}]})");
+  ToolResult eval = runShardgen("eval '" + work + "/g.json' -o '" + work + "/eval'");
+  INFO(eval.err);
+  REQUIRE(eval.exitCode == 0);
+  ToolResult run =
+      runShardgen("run '" + work + "/g.json' --check --verify-spmd -o '" + work + "/run'");
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  for (int out = 0; out < 9; ++out) {
+    const std::string name = "/out" + std::to_string(out) + ".npy";
+    CHECK(readFile(work + "/eval" + name) == readFile(work + "/run" + name));
+  }
+}
