@@ -362,6 +362,62 @@ void emitReduce(StepView s) {
   });
 }
 
+/// sort on local pieces (the sorted dim is whole on every device): the
+/// comparator as a scalar body, inlined into sortSlices' comparison.
+void emitSort(StepView s) {
+  const Op &op = s.op();
+  const std::string body = scalarBodyStruct(s.context, *op.body());
+  const size_t count = s.step.inputs.size();
+  const int64_t dim = op.attr<SortAttrs>().sortedDim(static_cast<int64_t>(s.globalIn(0).size()));
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape in = s.inShape(0, d);
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < dim; ++k)
+      outer *= in[k];
+    for (int64_t k = dim + 1; k < static_cast<int64_t>(in.size()); ++k)
+      inner *= in[k];
+    if (product(in) == 0)
+      return "";
+    CodeWriter code;
+    {
+      auto scope = code.block();
+      std::string fields, comparands, loads, stores;
+      for (size_t i = 0; i < count; ++i) {
+        const std::string k = str(static_cast<int64_t>(i));
+        const std::string storage(storageType(s.inType(i)));
+        code.lines("const auto *in" + k + " = as<" + storage + ">(" + s.inBuf(i) + ");");
+        code.lines("auto *out" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");");
+        fields += " " + storage + " v" + k + ";";
+        comparands += "a.v" + k + ", b.v" + k + ", ";
+        loads += " r.v" + k + " = loadAt(in" + k + ", at);";
+        stores += " storeAt(out" + k + ", at, r.v" + k + ");";
+      }
+      code.lines("struct Record {" + fields + " };");
+      code.lines("sortSlices<" + str(outer) + ", " + str(in[dim]) + ", " + str(inner) +
+                 ", Record>(");
+      code.lines("    [](const Record &a, const Record &b) { uint8_t less; " + body + "::apply(" +
+                 comparands + "less); return less != 0; },");
+      code.lines("    [&](int64_t at, Record &r) {" + loads + " },");
+      code.lines("    [&](int64_t at, const Record &r) {" + stores + " });");
+    }
+    return code.take();
+  });
+}
+
+/// top_k on local pieces (the last dim whole): a heap per row.
+void emitTopK(StepView s) {
+  const int64_t k = s.op().attr<TopKAttrs>().k;
+  const std::string storage(storageType(s.inType(0)));
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape in = s.inShape(0, d);
+    if (product(s.outShape(d)) == 0)
+      return "";
+    return "topK<" + std::string(elementTag(s.inType(0))) + ", " + str(product(in) / in.back()) +
+           ", " + str(in.back()) + ", " + str(k) + ">(as<" + storage + ">(" + s.inBuf(0) +
+           "), as<" + storage + ">(" + s.outBuf(0) + "), as<int32_t>(" + s.outBuf(1) + "));";
+  });
+}
+
 void emitConcatenate(StepView s) {
   int64_t dim = s.op().attr<ConcatenateAttrs>().dimension;
   s.perDevice([&](int64_t d) {

@@ -50,8 +50,10 @@ std::string binaryCall(const CallText &c) {
 template <OpKind K> std::string otherCall(const CallText &c) = delete;
 
 template <> std::string otherCall<OpKind::Compare>(const CallText &c) {
-  return "compare<" + c.inTag + ", " + compareFunctor(c.call.op->attr<CompareAttrs>().direction) +
-         ", " + c.n + ">(" + c.in(0) + ", " + c.in(1) + ", as<uint8_t>(" + c.call.out + "));";
+  const auto &attrs = c.call.op->attr<CompareAttrs>();
+  return std::string(attrs.totalOrder() ? "compareTotalOrder<" : "compare<") + c.inTag + ", " +
+         compareFunctor(attrs.direction) + ", " + c.n + ">(" + c.in(0) + ", " + c.in(1) +
+         ", as<uint8_t>(" + c.call.out + "));";
 }
 
 template <> std::string otherCall<OpKind::Select>(const CallText &c) {

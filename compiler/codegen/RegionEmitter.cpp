@@ -45,8 +45,15 @@ std::string functorValue(const BodyText &b, const Op &op) {
 template <OpKind K> std::string otherValue(const BodyText &b, const Op &op) = delete;
 
 template <> std::string otherValue<OpKind::Compare>(const BodyText &b, const Op &op) {
-  return compareFunctor(op.attr<CompareAttrs>().direction) + "::apply(" + b.load(op.operands[0]) +
-         ", " + b.load(op.operands[1]) + ")";
+  const auto &attrs = op.attr<CompareAttrs>();
+  if (attrs.totalOrder()) { // on the stored bits' totalOrder keys
+    const std::string key =
+        "TotalOrder<" + std::string(elementTag(b.typeOf(op.operands[0]))) + ">::key(";
+    return compareFunctor(attrs.direction) + "::apply(" + key + b.names.at(op.operands[0]) + "), " +
+           key + b.names.at(op.operands[1]) + "))";
+  }
+  return compareFunctor(attrs.direction) + "::apply(" + b.load(op.operands[0]) + ", " +
+         b.load(op.operands[1]) + ")";
 }
 
 template <> std::string otherValue<OpKind::Select>(const BodyText &b, const Op &op) {

@@ -1,5 +1,6 @@
 #include "compiler/frontend/AttributeReader.h"
 
+#include "compiler/frontend/JsonAccess.h"
 #include "compiler/frontend/TextFields.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ops/OpTable.h"

@@ -9,6 +9,8 @@
 #include <string>
 #include <type_traits>
 
+#include "runtime/include/shardgen/total_order.h"
+
 #include "compiler/interp/ElementMath.h"
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/ir/Attributes.h"
@@ -159,6 +161,13 @@ template <typename C> bool compare(ComparisonDirection direction, C a, C b) {
     return a >= b;
   }
   return false;
+}
+
+/// StableHLO's TOTALORDER: an integer key of an element's stored bits whose
+/// usual order is IEEE totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf
+/// < +NaN); on integers the value itself.
+template <typename Traits> auto totalOrderKey(typename Traits::Storage x) {
+  return runtime::elements::TotalOrder<Traits>::key(x);
 }
 
 template <typename To, typename From> To convertFloatToInteger(From x) {

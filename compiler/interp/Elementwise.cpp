@@ -39,13 +39,15 @@ Literal mapBinary(const Literal &x, const Literal &y, const TensorType &resultTy
 }
 
 template <typename Traits, ComparisonDirection Direction>
-void compareAll(const Literal &x, const Literal &y, Literal &out) {
+void compareAll(const Literal &x, const Literal &y, Literal &out, bool totalOrder) {
   using S = typename Traits::Storage;
   const S *a = x.as<S>();
   const S *b = y.as<S>();
   uint8_t *result = out.as<uint8_t>();
   for (int64_t i = 0, n = out.numElements(); i < n; ++i)
-    result[i] = compare(Direction, Traits::load(a[i]), Traits::load(b[i]));
+    result[i] = totalOrder
+                    ? compare(Direction, totalOrderKey<Traits>(a[i]), totalOrderKey<Traits>(b[i]))
+                    : compare(Direction, Traits::load(a[i]), Traits::load(b[i]));
 }
 
 /// Calls fn with an unsigned integer type as wide as one element.
@@ -82,23 +84,24 @@ Literal evalBinary(OpKind kind, const Literal &lhs, const Literal &rhs) {
   });
 }
 
-Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs) {
+Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs,
+                    bool totalOrder) {
   Literal out(TensorType{ElementType::I1, lhs.shape()});
   dispatchElementType(lhs.elementType(), [&](auto traits) {
     using T = decltype(traits);
     switch (direction) {
     case ComparisonDirection::EQ:
-      return compareAll<T, ComparisonDirection::EQ>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::EQ>(lhs, rhs, out, totalOrder);
     case ComparisonDirection::NE:
-      return compareAll<T, ComparisonDirection::NE>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::NE>(lhs, rhs, out, totalOrder);
     case ComparisonDirection::LT:
-      return compareAll<T, ComparisonDirection::LT>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::LT>(lhs, rhs, out, totalOrder);
     case ComparisonDirection::LE:
-      return compareAll<T, ComparisonDirection::LE>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::LE>(lhs, rhs, out, totalOrder);
     case ComparisonDirection::GT:
-      return compareAll<T, ComparisonDirection::GT>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::GT>(lhs, rhs, out, totalOrder);
     case ComparisonDirection::GE:
-      return compareAll<T, ComparisonDirection::GE>(lhs, rhs, out);
+      return compareAll<T, ComparisonDirection::GE>(lhs, rhs, out, totalOrder);
     }
   });
   return out;

@@ -698,6 +698,11 @@ std::vector<Literal> customCallBound(const BoundsInputs &in) {
   return out;
 }
 
+/// sort and top_k move elements chosen by comparing them: a value within
+/// its bound may land anywhere, so exact from exact operands only (as a
+/// custom call's).
+std::vector<Literal> comparedOrderBound(const BoundsInputs &in) { return customCallBound(in); }
+
 /// Data movement (transpose, reshape, broadcast, slice, pad, the gathering
 /// and permuting collectives, ...) moves the bounds as it moves the values.
 std::vector<Literal> movedBound(const BoundsInputs &in) {

@@ -27,7 +27,10 @@ class ScalarRegion;
 // Elementwise.cpp
 Literal evalUnary(OpKind kind, const Literal &operand);
 Literal evalBinary(OpKind kind, const Literal &lhs, const Literal &rhs);
-Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs);
+/// `totalOrder`: StableHLO's TOTALORDER compare type (IEEE totalOrder on
+/// floats; the usual order on integers).
+Literal evalCompare(ComparisonDirection direction, const Literal &lhs, const Literal &rhs,
+                    bool totalOrder = false);
 /// `pred` is a scalar or has the shape of the branches.
 Literal evalSelect(const Literal &pred, const Literal &onTrue, const Literal &onFalse);
 /// `min` and `max` are scalars or have the operand's shape.
@@ -75,6 +78,16 @@ Literal evalReduce(const Literal &operand, const Literal &init, const std::vecto
 std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
                                       std::span<const Literal *const> inits,
                                       const std::vector<int64_t> &dims, const ScalarRegion &body);
+/// sort: the slices of `inputs` along `dim` sorted together by
+/// `comparator` (2N scalars -> i1), stably: a merge sort whose schedule
+/// (runs of kSortRun by insertion, then pairwise merges) generated code
+/// follows too, so any comparator gives the same result in both.
+std::vector<Literal> evalSort(std::span<const Literal *const> inputs, int64_t dim,
+                              const ScalarRegion &comparator);
+/// chlo.top_k: per last-dim row the k largest elements (TOTALORDER: NaN
+/// above +inf, -NaN below -inf) in descending order, ties by the lower
+/// index first, and their indices (i32).
+std::vector<Literal> evalTopK(const Literal &operand, int64_t k);
 /// Combines same-typed tensors elementwise with `reducer`, in the given order
 /// (floats accumulate in their compute type and round once): all_reduce's
 /// arithmetic.

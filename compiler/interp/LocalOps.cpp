@@ -54,8 +54,8 @@ std::vector<Literal> binaryKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> compareKernel(const KernelInputs &in) {
-  return oneResult(
-      evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1)));
+  return oneResult(evalCompare(in.op.attr<CompareAttrs>().direction, operand(in, 0), operand(in, 1),
+                               in.op.attr<CompareAttrs>().totalOrder()));
 }
 
 std::vector<Literal> selectKernel(const KernelInputs &in) {
@@ -155,6 +155,16 @@ std::vector<Literal> gatherKernel(const KernelInputs &in) {
 std::vector<Literal> scatterKernel(const KernelInputs &in) {
   return oneResult(evalScatter(operand(in, 0), operand(in, 1), operand(in, 2),
                                in.op.attr<ScatterAttrs>(), ScalarRegion(*in.graph, *in.op.body())));
+}
+
+std::vector<Literal> sortKernel(const KernelInputs &in) {
+  const int64_t rank = operand(in, 0).type().rank();
+  return evalSort(in.operands, in.op.attr<SortAttrs>().sortedDim(rank),
+                  ScalarRegion(*in.graph, *in.op.body()));
+}
+
+std::vector<Literal> topKKernel(const KernelInputs &in) {
+  return evalTopK(operand(in, 0), in.op.attr<TopKAttrs>().k);
 }
 
 /// Sharding annotations and optimization_barrier: their operands, as they are.

@@ -39,6 +39,20 @@ void compareStep(uint64_t *r, const int32_t *s) {
   r[s[2]] = compare(Direction, load<Traits>(r[s[0]]), load<Traits>(r[s[1]])) ? 1 : 0;
 }
 
+template <typename Traits> typename Traits::Storage storage(uint64_t bits) {
+  typename Traits::Storage value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+template <typename Traits, ComparisonDirection Direction>
+void totalOrderStep(uint64_t *r, const int32_t *s) {
+  r[s[2]] = compare(Direction, totalOrderKey<Traits>(storage<Traits>(r[s[0]])),
+                    totalOrderKey<Traits>(storage<Traits>(r[s[1]])))
+                ? 1
+                : 0;
+}
+
 void selectStep(uint64_t *r, const int32_t *s) { r[s[3]] = r[s[0]] != 0 ? r[s[1]] : r[s[2]]; }
 
 template <typename Traits> void clampStep(uint64_t *r, const int32_t *s) {
@@ -54,20 +68,26 @@ template <typename Traits> void isFiniteStep(uint64_t *r, const int32_t *s) {
   r[s[1]] = std::isfinite(load<Traits>(r[s[0]])) ? 1 : 0;
 }
 
-template <typename Traits> ScalarRegion::StepFn compareFn(ComparisonDirection direction) {
+template <typename Traits, ComparisonDirection Direction>
+ScalarRegion::StepFn compareStepFn(bool totalOrder) {
+  return totalOrder ? &totalOrderStep<Traits, Direction> : &compareStep<Traits, Direction>;
+}
+
+template <typename Traits>
+ScalarRegion::StepFn compareFn(ComparisonDirection direction, bool totalOrder) {
   switch (direction) {
   case ComparisonDirection::EQ:
-    return &compareStep<Traits, ComparisonDirection::EQ>;
+    return compareStepFn<Traits, ComparisonDirection::EQ>(totalOrder);
   case ComparisonDirection::NE:
-    return &compareStep<Traits, ComparisonDirection::NE>;
+    return compareStepFn<Traits, ComparisonDirection::NE>(totalOrder);
   case ComparisonDirection::LT:
-    return &compareStep<Traits, ComparisonDirection::LT>;
+    return compareStepFn<Traits, ComparisonDirection::LT>(totalOrder);
   case ComparisonDirection::LE:
-    return &compareStep<Traits, ComparisonDirection::LE>;
+    return compareStepFn<Traits, ComparisonDirection::LE>(totalOrder);
   case ComparisonDirection::GT:
-    return &compareStep<Traits, ComparisonDirection::GT>;
+    return compareStepFn<Traits, ComparisonDirection::GT>(totalOrder);
   case ComparisonDirection::GE:
-    return &compareStep<Traits, ComparisonDirection::GE>;
+    return compareStepFn<Traits, ComparisonDirection::GE>(totalOrder);
   }
   return nullptr;
 }
@@ -78,7 +98,8 @@ template <typename Traits> ScalarRegion::StepFn compareFn(ComparisonDirection di
 template <OpKind K> struct OtherStep;
 template <> struct OtherStep<OpKind::Compare> {
   template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &op) {
-    return compareFn<T>(op.attr<CompareAttrs>().direction);
+    const auto &attrs = op.attr<CompareAttrs>();
+    return compareFn<T>(attrs.direction, attrs.totalOrder());
   }
 };
 template <> struct OtherStep<OpKind::Select> {

@@ -81,11 +81,20 @@ inline std::span<const AttrField> IotaAttrs::schema() {
 }
 struct CompareAttrs {
   ComparisonDirection direction = ComparisonDirection::EQ;
+  /// StableHLO's compare_type when given: "FLOAT", "TOTALORDER" (floats),
+  /// "SIGNED", "UNSIGNED" (integers, i1); absent, the element type's
+  /// (TOTALORDER is the one it cannot imply: a sort comparator's).
+  std::string compareType;
+  bool compareTypeGiven = false;
+  bool totalOrder() const { return compareType == "TOTALORDER"; }
   static std::span<const AttrField> schema();
 };
 inline std::span<const AttrField> CompareAttrs::schema() {
+  // MLIR: the pretty form's trailing keyword, the generic form's property.
   static constexpr AttrField fields[] = {
-      attrField<&CompareAttrs::direction>("comparison_direction", "comparison_direction", "")};
+      attrField<&CompareAttrs::direction>("comparison_direction", "comparison_direction", ""),
+      givenAttrField<&CompareAttrs::compareType, &CompareAttrs::compareTypeGiven>(
+          "compare_type", "compare_type", "")};
   return fields;
 }
 struct DotGeneralAttrs {
@@ -418,6 +427,35 @@ inline std::span<const AttrField> ScatterAttrs::schema() {
       regionField("update_computation", AttrPresence::Required, RegionRole::Scalar)};
   return fields;
 }
+// ---- sorting ----
+struct SortAttrs {
+  /// StableHLO allows -rank <= dimension < rank (sortedDim adjusts it).
+  int64_t dimension = -1;
+  bool isStable = false;
+  int64_t sortedDim(int64_t rank) const { return dimension >= 0 ? dimension : dimension + rank; }
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> SortAttrs::schema() {
+  // MLIR: properties of the generic form (sort has no pretty form).
+  static constexpr AttrField fields[] = {
+      attrField<&SortAttrs::dimension>("dimension", "dimension", "", AttrPresence::Optional),
+      attrField<&SortAttrs::isStable>("is_stable", "is_stable", "", AttrPresence::Optional),
+      regionField("comparator", AttrPresence::Required, RegionRole::Scalar)};
+  return fields;
+}
+struct TopKAttrs {
+  int64_t k = 0;
+  /// chlo's is_stable (default true); shardgen orders ties by index always.
+  bool isStable = true;
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> TopKAttrs::schema() {
+  static constexpr AttrField fields[] = {attrField<&TopKAttrs::k>("k", "k", "k"),
+                                         attrField<&TopKAttrs::isStable>("is_stable", "is_stable",
+                                                                         "is_stable",
+                                                                         AttrPresence::Optional)};
+  return fields;
+}
 
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
@@ -425,7 +463,7 @@ using Attributes =
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
-                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs>;
+                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

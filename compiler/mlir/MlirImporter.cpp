@@ -127,6 +127,12 @@ int64_t integerOf(const Attribute &attr, const std::string &what) {
   return attr.integer;
 }
 
+bool booleanOf(const Attribute &attr, const std::string &what) {
+  if (attr.kind != Kind::Word || (attr.text != "true" && attr.text != "false"))
+    failAt(attr.loc, "expected true or false for " + what);
+  return attr.text == "true";
+}
+
 /// [1, 2], array<i64: 1, 2>, dense<[1, 2]> : tensor<2xi64>.
 std::vector<int64_t> integersOf(const Attribute &attr, const std::string &what) {
   std::vector<int64_t> values;
@@ -303,6 +309,8 @@ private:
   void readCompare(OpAttributes &a);
   void readDotGeneral(OpAttributes &a);
   void readReduce(OpAttributes &a);
+  void readSort(OpAttributes &a);
+  void readTopK(OpAttributes &a);
   void readSlice(OpAttributes &a);
   /// The op's region `block` into `body` (isolated from above): its
   /// arguments (named by `argNames` when given), its ops, and the values
@@ -670,13 +678,15 @@ std::optional<OpKind> kindOf(const std::string &name) {
       {"sdy.propagation_barrier", OpKind::PropagationBarrier},
       {"sdy.manual_computation", OpKind::ManualComputation},
       {"shardgen.axis_index", OpKind::AxisIndex},
+      {"chlo.top_k", OpKind::TopK},
   };
   if (auto it = special.find(name); it != special.end())
     return it->second;
   if (!name.starts_with("stablehlo."))
     return std::nullopt;
   auto kind = parseOpKind(name);
-  if (!kind || (opCategory(*kind) == OpCategory::Sharding) || *kind == OpKind::AxisIndex)
+  if (!kind || (opCategory(*kind) == OpCategory::Sharding) || *kind == OpKind::AxisIndex ||
+      *kind == OpKind::TopK)
     return std::nullopt;
   return kind;
 }
@@ -773,6 +783,8 @@ OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
     if (name == "Sharding") {
       kind = OpKind::ShardingConstraint;
       gspmdConstraint = true;
+    } else if (name == "mhlo.topk") { // the custom call older JAX prints for lax.top_k
+      kind = OpKind::TopK;
     } else if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
       failAt(op.loc, "GSPMD manual partitioning (custom_call @" + name +
                          ") is not supported: lower with Shardy (sdy.manual_computation)");
@@ -1086,7 +1098,7 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
   OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
       ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
-      ir.kind != OpKind::Scatter && !op.regions.empty())
+      ir.kind != OpKind::Scatter && ir.kind != OpKind::Sort && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1118,9 +1130,31 @@ void Importer::readKeywordFields(OpAttributes &a) {
 }
 
 void Importer::readCompare(OpAttributes &a) {
-  a.ir.attrs = CompareAttrs{enumAttribute(a.attrs, "comparison_direction", "comparison_direction",
-                                          parseComparisonDirection,
-                                          "comparison direction (expected EQ NE LT LE GT GE)")};
+  CompareAttrs compare;
+  compare.direction =
+      enumAttribute(a.attrs, "comparison_direction", "comparison_direction",
+                    parseComparisonDirection, "comparison direction (expected EQ NE LT LE GT GE)");
+  // The compare type: kept when the element type does not imply it
+  // (TOTALORDER, or a wrong one the type rule reports); NOTYPE is none.
+  if (const Attribute *type = a.attrs.take("compare_type")) {
+    const std::string word = enumWord(*type, "comparison_type");
+    if (word != "FLOAT" && word != "TOTALORDER" && word != "SIGNED" && word != "UNSIGNED" &&
+        word != "NOTYPE")
+      failAt(type->loc,
+             "unknown compare type '" + word + "' (expected FLOAT TOTALORDER SIGNED UNSIGNED)");
+    const std::optional<TensorType> &operand =
+        a.ir.operands.empty() ? std::nullopt : valueTypes_[a.ir.operands[0]];
+    const std::string implied = !operand                                ? word
+                                : isFloat(operand->elementType)         ? "FLOAT"
+                                : isSignedInteger(operand->elementType) ? "SIGNED"
+                                                                        : "UNSIGNED";
+    if (word != "NOTYPE" && (word == "TOTALORDER" || word != implied)) {
+      compare.compareType = word;
+      compare.compareTypeGiven = true;
+      places_.add(a.ir.pointer + "/compare_type", type->loc);
+    }
+  }
+  a.ir.attrs = compare;
 }
 
 void Importer::readSlice(OpAttributes &a) {
@@ -1501,9 +1535,7 @@ bool Importer::readFlag(OpAttributes &a, const AttrField &field) {
   if (!attr)
     return false;
   places_.add(a.ir.pointer + "/" + std::string(field.json), attr->loc);
-  if (attr->kind != Kind::Word || (attr->text != "true" && attr->text != "false"))
-    failAt(attr->loc, "expected true or false for " + std::string(field.mlir));
-  return attr->text == "true";
+  return booleanOf(*attr, std::string(field.mlir));
 }
 
 void Importer::readGather(OpAttributes &a) {
@@ -1534,6 +1566,65 @@ void Importer::readScatter(OpAttributes &a) {
                   std::string(fields[3].json));
   ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
   ir.attrs = std::move(scatter);
+}
+
+void Importer::readSort(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  SortAttrs sort;
+  if (const Attribute *dimension = attrs.take("dimension")) {
+    sort.dimension = integerOf(*dimension, "dimension");
+    places.add(ir.pointer + "/dimension", dimension->loc);
+  }
+  if (const Attribute *stable = attrs.take("is_stable")) {
+    sort.isStable = booleanOf(*stable, "is_stable");
+    places.add(ir.pointer + "/is_stable", stable->loc);
+  }
+  const Attribute *argNames = attrs.take("shardgen.arg_names");
+  const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
+  const Block &block = a.singleRegion();
+  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+    failAt(argNames->loc, "expected one entry per comparator argument");
+  readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add(),
+                  "comparator");
+  ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
+  ir.attrs = sort;
+}
+
+void Importer::readTopK(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  TopKAttrs topK;
+  if (op.name == "stablehlo.custom_call") {
+    // @mhlo.topk: k and largest in mhlo.attributes.
+    attrs.take("call_target_name");
+    attrs.take("mhlo.version");
+    const Attribute &fields = attrs.require("mhlo.attributes");
+    if (fields.kind != Kind::Dict)
+      failAt(fields.loc, "expected a dictionary {k = ..., largest = true} for mhlo.attributes");
+    bool hasK = false;
+    for (const NamedAttribute &field : fields.fields) {
+      if (field.name == "k") {
+        topK.k = integerOf(field.value, "k");
+        places.add(ir.pointer + "/k", field.value.loc);
+        hasK = true;
+      } else if (field.name == "largest") {
+        if (!booleanOf(field.value, "largest"))
+          failAt(field.value.loc, "mhlo.topk with largest = false (the k smallest) is not "
+                                  "supported; negate the operand and take the k largest");
+      } else {
+        failAt(field.value.loc, "unknown mhlo.topk attribute '" + field.name + "'");
+      }
+    }
+    if (!hasK)
+      failAt(fields.loc, "mhlo.topk needs k in mhlo.attributes");
+    ir.attrs = topK;
+    return;
+  }
+  topK.k = a.integer({"k"}, "k");
+  if (const Attribute *stable = attrs.take("is_stable")) {
+    topK.isStable = booleanOf(*stable, "is_stable");
+    places.add(ir.pointer + "/is_stable", stable->loc);
+  }
+  ir.attrs = topK;
 }
 
 } // namespace

@@ -935,6 +935,17 @@ void Parser::parsePretty(Operation &op) {
   } else if (name == "stablehlo.optimization_barrier" || name == "stablehlo.return" ||
              name == "func.return" || name == "return" || name == "sdy.return") {
     parsePrettyValueList(op);
+  } else if (name == "chlo.top_k") {
+    // chlo.top_k(%x, k = 5[, is_stable = true]) {attrs} : t -> (t, ti)
+    expectPunct("(");
+    op.operands = parseOperandList();
+    parseKeywordAttributes(op);
+    expectPunct(")");
+    parseOptionalAttrDict(op);
+    expectPunct(":");
+    op.operandTypes = {parseType()};
+    expectPunct("->");
+    op.resultTypes = parseTypeList();
   } else if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
     // The common forms: `%a, %b[, key = value...] {attrs} : types`.
     op.operands = parseOperandList();

@@ -199,6 +199,10 @@ private:
   // gather and scatter: the generic form (JAX prints them so) in both forms.
   void writeGather(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeScatter(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// sort: the generic form, as JAX prints it (StableHLO gives it no other).
+  void writeSort(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// chlo.top_k(%x, k = 5) : t -> (t, ti), or the generic form.
+  void writeTopK(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeCustomCall(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeShardingConstraint(const Op &op, OpText &text, OpParts &parts, int indent);
   void writePropagationBarrier(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -541,7 +545,9 @@ void Writer::writeConstant(const Op &op, OpText &text, OpParts &parts, int inden
 void Writer::writeCompare(const Op &op, OpText &text, OpParts &parts, int indent) {
   auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
   ElementType element = graph_.type(op.operands.at(0)).elementType;
-  std::string compareType = isFloat(element)           ? "FLOAT"
+  const auto &attrs = op.attr<CompareAttrs>();
+  std::string compareType = attrs.compareTypeGiven     ? attrs.compareType
+                            : isFloat(element)         ? "FLOAT"
                             : isSignedInteger(element) ? "SIGNED"
                                                        : "UNSIGNED";
   parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
@@ -776,6 +782,26 @@ void Writer::writeScatter(const Op &op, OpText &text, OpParts &parts, int indent
   parts.props.push_back("unique_indices = " + std::string(s.uniqueIndices ? "true" : "false"));
   parts.regions.push_back(regionBlock(scalarBody(op, parts, indent), indent));
   writeGeneric(op, text.lhs, parts, indent);
+void Writer::writeSort(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &sort = op.attr<SortAttrs>();
+  parts.props.push_back("dimension = " + std::to_string(sort.dimension) + " : i64");
+  parts.props.push_back(std::string("is_stable = ") + (sort.isStable ? "true" : "false"));
+  parts.regions.push_back(regionBlock(scalarBody(op, parts, indent), indent));
+  writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeTopK(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &topK = op.attr<TopKAttrs>();
+  parts.props.push_back("k = " + std::to_string(topK.k) + " : i64");
+  std::string stable;
+  if (!topK.isStable) { // true is chlo's default
+    parts.props.push_back("is_stable = false");
+    stable = ", is_stable = false";
+  }
+  text.pretty = text.name + "(" + ssa_[op.operands[0]] + ", k = " + std::to_string(topK.k) +
+                stable + ")" + text.attrDict + " : " + type(op.operands[0]) + " -> (" +
+                type(op.results[0]) + ", " + type(op.results[1]) + ")";
+  emit(op, text, parts, indent);
 }
 
 std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {

@@ -21,6 +21,7 @@ using namespace rowvalues;
 #define SHARDGEN_DIALECT_sdy MlirDialect::Sdy
 #define SHARDGEN_DIALECT_shardgen MlirDialect::Shardgen
 #define SHARDGEN_DIALECT_none MlirDialect::None
+#define SHARDGEN_DIALECT_chlo MlirDialect::Chlo
 
 template <typename Attrs> Attributes emptyOf() { return Attrs{}; }
 
@@ -46,6 +47,7 @@ static_assert(std::size(kRows) == kNumOpKinds);
 #undef SHARDGEN_DIALECT_sdy
 #undef SHARDGEN_DIALECT_shardgen
 #undef SHARDGEN_DIALECT_none
+#undef SHARDGEN_DIALECT_chlo
 
 } // namespace
 
@@ -101,6 +103,8 @@ std::string mlirOpName(OpKind kind) {
     return "sdy." + std::string(row.name);
   case MlirDialect::Shardgen:
     return "shardgen." + std::string(row.name);
+  case MlirDialect::Chlo:
+    return "chlo." + std::string(row.name);
   case MlirDialect::None:
     return "";
   }

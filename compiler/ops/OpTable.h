@@ -110,7 +110,8 @@ enum class BoundClass : uint8_t {
 };
 
 /// The MLIR dialect of an op's name; None: the op has no MLIR form.
-enum class MlirDialect : uint8_t { StableHlo, Sdy, Shardgen, None };
+/// (Chlo: an op JAX prints in the chlo dialect, chlo.top_k.)
+enum class MlirDialect : uint8_t { StableHlo, Sdy, Shardgen, None, Chlo };
 
 struct OpRow {
   OpKind kind;

@@ -618,6 +618,46 @@ OpShardingRule scatterRule(const Graph &graph, const Op &op, const OpShapes &sha
 
 /// Ops propagated through their data-flow edges (manual_computation,
 /// optimization_barrier) have no rule.
+/// Shardy's sort rule: each dim a factor of every input and result; the
+/// sorted dim needs replication, blocked when no other dim is larger than 1.
+OpShardingRule sortRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0];
+  const int64_t rank = static_cast<int64_t>(in.size());
+  const int64_t sorted = op.attr<SortAttrs>().sortedDim(rank);
+  bool onlySorted = true;
+  for (int64_t d = 0; d < rank; ++d)
+    onlySorted &= d == sorted || in[d] == 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    for (size_t t = 0; t < shapes.operands.size(); ++t)
+      tensorDims.push_back({static_cast<int64_t>(t), d});
+    for (size_t r = 0; r < shapes.results.size(); ++r)
+      tensorDims.push_back({shapes.result(static_cast<int64_t>(r)), d});
+    if (d == sorted)
+      builder.addFactor(in[d], FactorKind::NeedReplication, tensorDims, onlySorted);
+    else
+      builder.addFactor(in[d], FactorKind::PassThrough, tensorDims);
+  }
+  return builder.take();
+}
+
+/// Shardy's rule of mhlo.topk: the dims before the last pass through to
+/// both results; the last (n in, k out) is one factor of size n, blocked and
+/// needing replication. (Shardy makes it pass-through when k = n; a top_k of
+/// a sharded row is no top_k of each piece, so here it never is.)
+OpShardingRule topKRule(const Graph &, const Op &, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0];
+  const int64_t last = static_cast<int64_t>(in.size()) - 1;
+  const int64_t values = shapes.result(0), indices = shapes.result(1);
+  for (int64_t d = 0; d < last; ++d)
+    builder.addFactor(in[d], FactorKind::PassThrough, {{0, d}, {values, d}, {indices, d}});
+  builder.addFactor(in[last], FactorKind::NeedReplication,
+                    {{0, last}, {values, last}, {indices, last}}, true);
+  return builder.take();
+}
+
 OpShardingRule noRule(const Graph &, const Op &op, const OpShapes &) {
   fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
                                             "its data-flow edges");

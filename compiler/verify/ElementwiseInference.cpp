@@ -87,6 +87,21 @@ ResultTypes inferConvert(const InferenceContext &context) {
 
 ResultTypes inferCompare(const InferenceContext &context) {
   requireSameType(context, context.operand(0), context.operand(1));
+  // StableHLO's C3: the compare type follows the element type; floats
+  // take FLOAT or TOTALORDER.
+  const auto &attrs = context.attrs<CompareAttrs>();
+  if (attrs.compareTypeGiven) {
+    const ElementType element = context.operand(0).elementType;
+    const bool valid = isFloat(element) ? attrs.compareType == "FLOAT" || attrs.totalOrder()
+                       : isSignedInteger(element) ? attrs.compareType == "SIGNED"
+                                                  : attrs.compareType == "UNSIGNED";
+    if (!valid)
+      context.failAttr("compare_type",
+                       "compare type \"" + attrs.compareType + "\" does not fit " +
+                           printType(context.operand(0)) +
+                           " (FLOAT or TOTALORDER for floats, SIGNED for signed integers, "
+                           "UNSIGNED for unsigned integers and i1)");
+  }
   return {TensorType{ElementType::I1, context.operand(0).shape}};
 }
 

@@ -28,6 +28,10 @@ void verifyArity(const InferenceContext &context);
 void checkDimensions(const InferenceContext &context, const std::string &key,
                      const std::vector<int64_t> &dims, int64_t rank);
 
+/// A variadic op's first `numInputs` operands (reduce's and sort's inputs):
+/// one result each, all of one shape.
+void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs);
+
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);
 

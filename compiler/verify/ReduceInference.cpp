@@ -46,15 +46,8 @@ void checkBodySignature(const InferenceContext &context, const Region &body, siz
 
 } // namespace
 
-ResultTypes inferReduce(const InferenceContext &context) {
-  const auto &attrs = context.attrs<ReduceAttrs>();
+void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs) {
   const Op &op = context.op;
-  const size_t numOperands = context.numOperands();
-  if (numOperands < 2 || numOperands % 2 != 0)
-    context.failAttr("operands", "takes its inputs, then their init values (an even number of "
-                                 "operands, at least 2), got " +
-                                     std::to_string(numOperands));
-  const size_t numInputs = numOperands / 2;
   if (op.results.size() != numInputs)
     context.failAttr(op.pluralResults ? "results" : "result",
                      "has one result per input (" + std::to_string(numInputs) + "), got " +
@@ -65,6 +58,19 @@ ResultTypes inferReduce(const InferenceContext &context) {
       fail(joinPointer(attrPointer(op, "operands"), i),
            context.opLabel() + " requires inputs of one shape, got " + printType(input) + " and " +
                printType(context.operand(i)));
+}
+
+ResultTypes inferReduce(const InferenceContext &context) {
+  const auto &attrs = context.attrs<ReduceAttrs>();
+  const Op &op = context.op;
+  const size_t numOperands = context.numOperands();
+  if (numOperands < 2 || numOperands % 2 != 0)
+    context.failAttr("operands", "takes its inputs, then their init values (an even number of "
+                                 "operands, at least 2), got " +
+                                     std::to_string(numOperands));
+  const size_t numInputs = numOperands / 2;
+  checkInputsOfOneShape(context, numInputs);
+  const TensorType &input = context.operand(0);
   for (size_t i = 0; i < numInputs; ++i) {
     const TensorType &init = context.operand(numInputs + i);
     if (init.rank() != 0)

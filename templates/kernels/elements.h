@@ -13,6 +13,7 @@
 
 #include "shardgen/element_types.h"
 #include "shardgen/float16.h"
+#include "shardgen/total_order.h"
 
 #define SHARDGEN_INLINE inline __attribute__((always_inline))
 
@@ -100,6 +101,7 @@ using runtime::elements::I16;
 using runtime::elements::I32;
 using runtime::elements::I64;
 using runtime::elements::I8;
+using runtime::elements::TotalOrder;
 using runtime::elements::UI16;
 using runtime::elements::UI32;
 using runtime::elements::UI64;

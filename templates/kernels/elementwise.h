@@ -197,6 +197,15 @@ SHARDGEN_INLINE void compare(const typename E::Storage *a, const typename E::Sto
     storeAt(out, i, Cmp::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i))));
 }
 
+/// compare with StableHLO's TOTALORDER compare type: Cmp on the elements'
+/// totalOrder keys (shardgen/total_order.h).
+template <typename E, typename Cmp, int64_t N>
+SHARDGEN_INLINE void compareTotalOrder(const typename E::Storage *a, const typename E::Storage *b,
+                                       uint8_t *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, Cmp::apply(TotalOrder<E>::key(loadAt(a, i)), TotalOrder<E>::key(loadAt(b, i))));
+}
+
 /// `PredStride` is 0 for a scalar predicate (broadcast), else 1.
 template <typename E, int64_t N, int64_t PredStride>
 SHARDGEN_INLINE void select(const uint8_t *pred, const typename E::Storage *onTrue,

@@ -9,3 +9,4 @@
 #include "kernels/reduce.h"
 #include "kernels/region.h"
 #include "kernels/scratch.h"
+#include "kernels/sort.h"

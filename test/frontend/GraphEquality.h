@@ -25,7 +25,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
         else if constexpr (std::is_same_v<T, IotaAttrs>)
           return left.iotaDimension == right.iotaDimension;
         else if constexpr (std::is_same_v<T, CompareAttrs>)
-          return left.direction == right.direction;
+          return left.direction == right.direction && left.compareType == right.compareType &&
+                 left.compareTypeGiven == right.compareTypeGiven;
         else if constexpr (std::is_same_v<T, DotGeneralAttrs>)
           return left.lhsBatchingDimensions == right.lhsBatchingDimensions &&
                  left.rhsBatchingDimensions == right.rhsBatchingDimensions &&
@@ -77,6 +78,10 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
           return left.exponentBits == right.exponentBits && left.mantissaBits == right.mantissaBits;
         else if constexpr (std::is_same_v<T, GatherAttrs> || std::is_same_v<T, ScatterAttrs>)
           return left == right;
+        else if constexpr (std::is_same_v<T, SortAttrs>)
+          return left.dimension == right.dimension && left.isStable == right.isStable;
+        else if constexpr (std::is_same_v<T, TopKAttrs>)
+          return left.k == right.k && left.isStable == right.isStable;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

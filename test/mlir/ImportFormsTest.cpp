@@ -506,3 +506,88 @@ func.func @main(%x: tensor<5xf32>, %i: tensor<1x1xi32>, %u: tensor<1xf32>) -> te
   CHECK(message3.find("update_computation argument 1 has type tensor<i32>, expected tensor<f32>") !=
         std::string::npos);
 }
+
+TEST_CASE("sort as JAX prints it (jnp.argsort: values and iota, LT TOTALORDER), both forms") {
+  const std::string jax = R"(
+func.func public @main(%arg0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
+  %0 = stablehlo.iota dim = 1 : tensor<4x8xi32>
+  %1:2 = "stablehlo.sort"(%arg0, %0) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>, %arg3: tensor<i32>, %arg4: tensor<i32>):
+    %2 = stablehlo.compare  LT, %arg1, %arg2,  TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %2 : tensor<i1>
+  }) : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>)
+  return %1#0, %1#1 : tensor<4x8xf32>, tensor<4x8xi32>
+}
+)";
+  Graph graph = importVerified(jax);
+  const Op &sort = opAt(graph, 1);
+  REQUIRE(sort.kind == OpKind::Sort);
+  CHECK(sort.attr<SortAttrs>().dimension == 1);
+  CHECK(sort.attr<SortAttrs>().isStable);
+  REQUIRE(sort.body() != nullptr);
+  CHECK(sort.body()->args.size() == 4);
+  CHECK(sort.body()->pointer == "/ops/1/comparator");
+  CHECK(sort.body()->ops[0].attr<CompareAttrs>().totalOrder());
+  const std::string written = writeMlir(graph, MlirForm::Pretty);
+  CHECK(
+      written.find("\"stablehlo.sort\"(%arg0, %0) <{dimension = 1 : i64, is_stable = true}> ({") !=
+      std::string::npos);
+  CHECK(written.find("stablehlo.compare  LT, %arg1, %arg2,  TOTALORDER") != std::string::npos);
+  // Round trips in both forms print the same text again.
+  CHECK(writeMlir(importVerified(written), MlirForm::Pretty) == written);
+  const std::string generic = writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("compare_type = #stablehlo<comparison_type TOTALORDER>") != std::string::npos);
+  CHECK(writeMlir(importVerified(generic), MlirForm::Generic) == generic);
+
+  // The interpreter tests' form: attributes in a dictionary, is_stable and
+  // the compare type left out (the element type's).
+  Graph plain = importVerified(R"(
+func.func @main(%x: tensor<5x7xi64>) -> tensor<5x7xi64> {
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
+    %p = stablehlo.compare LT, %a, %b : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<5x7xi64>) -> tensor<5x7xi64>
+  return %r : tensor<5x7xi64>
+}
+)");
+  CHECK(opAt(plain, 0).attr<SortAttrs>().dimension == 0);
+  CHECK_FALSE(opAt(plain, 0).attr<SortAttrs>().isStable);
+  CHECK_FALSE(opAt(plain, 0).body()->ops[0].attr<CompareAttrs>().compareTypeGiven);
+}
+
+TEST_CASE("chlo.top_k as JAX prints it, and generic") {
+  Graph graph = importVerified(R"(
+func.func public @main(%arg0: tensor<3x16xf32>) -> (tensor<3x5xf32>, tensor<3x5xi32>) {
+  %values, %indices = chlo.top_k(%arg0, k = 5) : tensor<3x16xf32> -> (tensor<3x5xf32>, tensor<3x5xi32>)
+  return %values, %indices : tensor<3x5xf32>, tensor<3x5xi32>
+}
+)");
+  const Op &topK = opAt(graph, 0);
+  REQUIRE(topK.kind == OpKind::TopK);
+  CHECK(topK.attr<TopKAttrs>().k == 5);
+  CHECK(graph.type(topK.results[1]) == TensorType{ElementType::I32, {3, 5}});
+  const std::string written = writeMlir(graph, MlirForm::Pretty);
+  CHECK(written.find("chlo.top_k(%arg0, k = 5) {shardgen.result_names = [\"values\", "
+                     "\"indices\"]} : tensor<3x16xf32> -> (tensor<3x5xf32>, tensor<3x5xi32>)") !=
+        std::string::npos);
+  CHECK(writeMlir(importVerified(written), MlirForm::Pretty) == written);
+  const std::string generic = writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("\"chlo.top_k\"(%arg0) <{k = 5 : i64}>") != std::string::npos);
+  CHECK(writeMlir(importVerified(generic), MlirForm::Generic) == generic);
+  // is_stable (chlo's default true) read in both forms; stablehlo.top_k is no op.
+  Graph unstable = importVerified(R"(
+func.func @main(%x: tensor<8xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+  %v:2 = "chlo.top_k"(%x) <{is_stable = false, k = 2 : i64}> : (tensor<8xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  return %v#0, %v#1 : tensor<2xi32>, tensor<2xi32>
+}
+)");
+  CHECK_FALSE(opAt(unstable, 0).attr<TopKAttrs>().isStable);
+  CHECK(errorOf(R"(
+func.func @main(%x: tensor<8xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+  %v:2 = "stablehlo.top_k"(%x) <{k = 2 : i64}> : (tensor<8xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  return %v#0, %v#1 : tensor<2xi32>, tensor<2xi32>
+}
+)")
+            .second.find("is not supported") != std::string::npos);
+}

@@ -105,7 +105,7 @@ TEST_CASE("export(import(t)) keeps every op and sharding of the hand-written MLI
 
 TEST_CASE("the MLIR samples compute what their JSON twins compute") {
   fs::path root = fs::path(SHARDGEN_SOURCE_DIR) / "samples";
-  for (const char *name : {"mlp", "attention", "dp_grad_step", "argmax"}) {
+  for (const char *name : {"mlp", "attention", "dp_grad_step", "argmax", "argsort_topk"}) {
     INFO(name);
     Graph fromMlir = importText(readText(root / "mlir" / (std::string(name) + ".mlir")));
     Graph fromJson = verified(readGraph(readText(root / (std::string(name) + ".json"))));

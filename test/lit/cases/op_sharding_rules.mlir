@@ -619,3 +619,77 @@ func.func @scatter_replace(%arg0: tensor<8x4xf32>, %arg1: tensor<6x1xi32>, %arg2
   }) : (tensor<8x4xf32>, tensor<6x1xi32>, tensor<6x4xf32>) -> tensor<8x4xf32>
   return %v0 : tensor<8x4xf32>
 }
+
+// The sorted dim needs replication; the other dims pass through all inputs
+// and results (sort)
+// CHECK-LABEL: func @sort(
+func.func @sort(%arg0: tensor<4x32x8xi32>, %arg1: tensor<4x32x8xf32>) -> (tensor<4x32x8xi32>, tensor<4x32x8xf32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k], [i, j, k]) {i=4, j=32, k=8} need_replication={i}>}
+  %v0:2 = "stablehlo.sort"(%arg0, %arg1) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<f32>):
+    %p = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<4x32x8xi32>, tensor<4x32x8xf32>) -> (tensor<4x32x8xi32>, tensor<4x32x8xf32>)
+  return %v0#0, %v0#1 : tensor<4x32x8xi32>, tensor<4x32x8xf32>
+}
+
+// With every other dim of size 1 the sorted dim also blocks propagation
+// (sort_all_other_dims_size_one)
+// CHECK-LABEL: func @sort_all_other_dims_size_one(
+func.func @sort_all_other_dims_size_one(%arg0: tensor<1x4x1xi32>) -> tensor<1x4x1xi32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, j, k]) {i=1, j=4, k=1} need_replication={j} blocked_propagation={j}>}
+  %v0 = "stablehlo.sort"(%arg0) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %p = stablehlo.compare GT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<1x4x1xi32>) -> tensor<1x4x1xi32>
+  return %v0 : tensor<1x4x1xi32>
+}
+
+// mhlo.topk (read as top_k): the last dim one blocked factor needing
+// replication, of the operand's size (custom_call_topk_of_1d)
+// CHECK-LABEL: func @custom_call_topk_of_1d(
+func.func @custom_call_topk_of_1d(%arg0: tensor<16xf32>) -> (tensor<1xf32>, tensor<1xi32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i], [i]) {i=16} need_replication={i} blocked_propagation={i}>}
+  %v0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 1 : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<16xf32>) -> (tensor<1xf32>, tensor<1xi32>)
+  return %v0#0, %v0#1 : tensor<1xf32>, tensor<1xi32>
+}
+
+// The other dims pass through (custom_call_topk_of_2d)
+// CHECK-LABEL: func @custom_call_topk_of_2d(
+func.func @custom_call_topk_of_2d(%arg0: tensor<16x8xf32>) -> (tensor<16x1xf32>, tensor<16x1xi32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j], [i, j]) {i=16, j=8} need_replication={j} blocked_propagation={j}>}
+  %v0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 1 : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<16x8xf32>) -> (tensor<16x1xf32>, tensor<16x1xi32>)
+  return %v0#0, %v0#1 : tensor<16x1xf32>, tensor<16x1xi32>
+}
+
+// k = 2 (custom_call_top2_of_2d)
+// CHECK-LABEL: func @custom_call_top2_of_2d(
+func.func @custom_call_top2_of_2d(%arg0: tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j], [i, j]) {i=16, j=8} need_replication={j} blocked_propagation={j}>}
+  %v0:2 = stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = 2 : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<16x8xf32>) -> (tensor<16x2xf32>, tensor<16x2xi32>)
+  return %v0#0, %v0#1 : tensor<16x2xf32>, tensor<16x2xi32>
+}
+
+// chlo.top_k as JAX prints it: the same rule as mhlo.topk's
+// CHECK-LABEL: func @chlo_top_k(
+func.func @chlo_top_k(%arg0: tensor<16x8xf32>) -> (tensor<16x1xf32>, tensor<16x1xi32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j], [i, j]) {i=16, j=8} need_replication={j} blocked_propagation={j}>}
+  %v0:2 = chlo.top_k(%arg0, k = 1) : tensor<16x8xf32> -> (tensor<16x1xf32>, tensor<16x1xi32>)
+  return %v0#0, %v0#1 : tensor<16x1xf32>, tensor<16x1xi32>
+}
+
+// Several inputs share every factor (reduce_multiple_results)
+// CHECK-LABEL: func @reduce_multiple_results(
+func.func @reduce_multiple_results(%arg0: tensor<2x64x13xf32>, %arg1: tensor<2x64x13xi32>) -> (tensor<64xf32>, tensor<64xi32>) {
+  %c0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %c1 = stablehlo.constant dense<0> : tensor<i32>
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k], [], [])->([j], [j]) {i=2, j=64, k=13} reduction={i, k}>}
+  %v0:2 = stablehlo.reduce(%arg0 init: %c0), (%arg1 init: %c1) across dimensions = [0, 2] : (tensor<2x64x13xf32>, tensor<2x64x13xi32>, tensor<f32>, tensor<i32>) -> (tensor<64xf32>, tensor<64xi32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<i32>, %d: tensor<i32>)  {
+    %s = stablehlo.add %a, %c : tensor<f32>
+    %t = stablehlo.add %b, %d : tensor<i32>
+    stablehlo.return %s, %t : tensor<f32>, tensor<i32>
+  }
+  return %v0#0, %v0#1 : tensor<64xf32>, tensor<64xi32>
+}
