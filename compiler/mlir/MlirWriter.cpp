@@ -782,6 +782,8 @@ void Writer::writeScatter(const Op &op, OpText &text, OpParts &parts, int indent
   parts.props.push_back("unique_indices = " + std::string(s.uniqueIndices ? "true" : "false"));
   parts.regions.push_back(regionBlock(scalarBody(op, parts, indent), indent));
   writeGeneric(op, text.lhs, parts, indent);
+}
+
 void Writer::writeSort(const Op &op, OpText &text, OpParts &parts, int indent) {
   const auto &sort = op.attr<SortAttrs>();
   parts.props.push_back("dimension = " + std::to_string(sort.dimension) + " : i64");
