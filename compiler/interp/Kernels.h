@@ -4,7 +4,9 @@
 // operand combinations StableHLO does not define (e.g. `and` on floats) raise
 // a GraphError with an empty pointer that the interpreter fills in.
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -69,5 +71,36 @@ std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
 /// (floats accumulate in their compute type and round once): all_reduce's
 /// arithmetic.
 Literal combineElementwise(const std::vector<const Literal *> &operands, Reducer reducer);
+
+// Windows.cpp
+/// A window over every dim of a tensor (reduce_window's attributes; a
+/// convolution's lhs window, select_and_scatter's with no dilations).
+struct WindowSpec {
+  Shape dimensions;
+  std::vector<int64_t> strides, baseDilations, windowDilations;
+  std::vector<std::array<int64_t, 2>> padding;
+};
+WindowSpec reduceWindowSpec(const ReduceWindowAttrs &attrs);
+/// select_and_scatter's window: no dilations.
+WindowSpec selectAndScatterSpec(const SelectAndScatterAttrs &attrs);
+/// The number of windows along each dim (StableHLO's num_windows).
+Shape windowOutputShape(const Shape &input, const WindowSpec &window);
+/// Calls visit(window, offset) for each element of each window: windows in
+/// row-major order (their flat index), positions in row-major order within
+/// each; `offset` is the input element's, -1 for padding or a hole.
+void forEachWindowElement(const Shape &input, const WindowSpec &window,
+                          const std::function<void(int64_t, int64_t)> &visit);
+/// reduce_window of one input: acc = body(acc, x) from the init value over
+/// each window's elements, padding and holes reading the init value.
+Literal evalReduceWindow(const Literal &input, const Literal &init, const WindowSpec &window,
+                         const ScalarRegion &body);
+Literal evalSelectAndScatter(const Literal &operand, const Literal &source, const Literal &init,
+                             const WindowSpec &window, const ScalarRegion &select,
+                             const ScalarRegion &scatter);
+/// The convolution's lhs window over every lhs dim (size 1 on batch and
+/// feature).
+WindowSpec convolutionLhsWindow(const ConvolutionAttrs &attrs, const Shape &lhs, const Shape &rhs);
+Literal evalConvolution(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs &attrs,
+                        const TensorType &resultType);
 
 } // namespace shardgen::interp

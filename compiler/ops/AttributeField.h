@@ -7,6 +7,7 @@
 // schema()`); the readers and writers walk that list instead of naming keys.
 
 #include <cstdint>
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@ enum class AttrKind : uint8_t {
   ShardingRule,        // BoxedOptional<OpShardingRule>: absent unless given
   Constant,            // the constant's Literal: read with the result type
   Region,              // a body: no member, the graph reader reads it
+  IntPairs,            // std::vector<std::array<int64_t, 2>>: a window's padding [[lo, hi], ...]
+  Bools,               // std::vector<bool>: a convolution's window_reversal
 };
 
 /// How a region-valued field's region takes part in the program.
@@ -111,6 +114,13 @@ template <> struct AttrKindOf<BoxedOptional<OpShardingRule>> {
 };
 template <> struct AttrKindOf<Literal> {
   static constexpr AttrKind value = AttrKind::Constant;
+};
+
+template <> struct AttrKindOf<std::vector<std::array<int64_t, 2>>> {
+  static constexpr AttrKind value = AttrKind::IntPairs;
+};
+template <> struct AttrKindOf<std::vector<bool>> {
+  static constexpr AttrKind value = AttrKind::Bools;
 };
 
 template <typename> struct MemberOf;

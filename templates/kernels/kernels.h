@@ -8,3 +8,4 @@
 #include "kernels/reduce.h"
 #include "kernels/region.h"
 #include "kernels/scratch.h"
+#include "kernels/window.h"

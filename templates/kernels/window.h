@@ -1,0 +1,163 @@
+// shardgen kernel library: the window ops on local pieces. reduce_window and
+// select_and_scatter walk each window in row-major order of its positions,
+// as the reference interpreter does (so exact operands give its bits);
+// padding and the holes of base dilation read the init value (reduce_window)
+// or are skipped (select_and_scatter). Convolution sums each output
+// element's window and input features in the compute type. The geometry is
+// a template argument: every extent and stride is a constant.
+#pragma once
+
+#include "kernels/elementwise.h"
+#include "kernels/layout.h"
+
+namespace shardgen::kernels {
+
+/// A window over R dims (R >= 1: a rank-0 op is given one dim of 1).
+template <int R> struct WindowGeometry {
+  int64_t in[R];             // input extents
+  int64_t out[R];            // number of windows per dim
+  int64_t size[R];           // window extents
+  int64_t stride[R];         // window strides
+  int64_t baseDilation[R];   // input dilation
+  int64_t windowDilation[R]; // window dilation
+  int64_t low[R];            // low padding (may be negative)
+};
+
+template <int R> constexpr int64_t countOf(const int64_t (&extents)[R]) {
+  int64_t n = 1;
+  for (int d = 0; d < R; ++d)
+    n *= extents[d];
+  return n;
+}
+
+/// The input offset window position `w` of window `o` reads, or -1 for
+/// padding or a hole.
+template <int R, WindowGeometry<R> G>
+SHARDGEN_INLINE int64_t windowOffset(const int64_t (&o)[R], const int64_t (&w)[R]) {
+  int64_t offset = 0, stride = 1;
+  for (int d = R - 1; d >= 0; --d) {
+    const int64_t q = o[d] * G.stride[d] + w[d] * G.windowDilation[d] - G.low[d];
+    const int64_t dilated = (G.in[d] - 1) * G.baseDilation[d] + 1;
+    if (q < 0 || q >= dilated || q % G.baseDilation[d] != 0)
+      return -1;
+    offset += q / G.baseDilation[d] * stride;
+    stride *= G.in[d];
+  }
+  return offset;
+}
+
+/// Advances the row-major multi-index `index` within `extents`.
+template <int R> SHARDGEN_INLINE void nextIndex(int64_t (&index)[R], const int64_t (&extents)[R]) {
+  for (int d = R - 1; d >= 0; --d) {
+    if (++index[d] < extents[d])
+      return;
+    index[d] = 0;
+  }
+}
+
+/// reduce_window of one input: acc = Body(acc, x) from the init value.
+template <typename Body, typename S, int R, WindowGeometry<R> G>
+void reduceWindow(const S *in, const S *init, S *out) {
+  constexpr int64_t windows = countOf(G.out), positions = countOf(G.size);
+  const S initValue = loadAt(init, 0);
+  int64_t o[R] = {};
+  for (int64_t flat = 0; flat < windows; ++flat, nextIndex(o, G.out)) {
+    S acc = initValue;
+    int64_t w[R] = {};
+    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.size)) {
+      const int64_t offset = windowOffset<R, G>(o, w);
+      Body::apply(acc, offset < 0 ? initValue : loadAt(in, offset), acc);
+    }
+    storeAt(out, flat, acc);
+  }
+}
+
+/// select_and_scatter: per window (source element) the operand element
+/// `Select` keeps (select(a, b) ? a : b over the window's elements inside
+/// the operand) takes the source value through `Scatter`; every other
+/// result element is the init value. `P` is i1's storage.
+template <typename Select, typename Scatter, typename S, typename P, int R, WindowGeometry<R> G>
+void selectAndScatter(const S *operand, const S *source, const S *init, S *out) {
+  constexpr int64_t windows = countOf(G.out), positions = countOf(G.size);
+  const S initValue = loadAt(init, 0);
+  for (int64_t i = 0; i < countOf(G.in); ++i)
+    storeAt(out, i, initValue);
+  int64_t o[R] = {};
+  for (int64_t flat = 0; flat < windows; ++flat, nextIndex(o, G.out)) {
+    int64_t selected = -1;
+    S best{};
+    int64_t w[R] = {};
+    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.size)) {
+      const int64_t offset = windowOffset<R, G>(o, w);
+      if (offset < 0)
+        continue;
+      const S x = loadAt(operand, offset);
+      P keep{};
+      if (selected >= 0)
+        Select::apply(best, x, keep);
+      if (selected < 0 || !keep) {
+        selected = offset;
+        best = x;
+      }
+    }
+    if (selected < 0)
+      continue; // a window of padding only selects nothing
+    S combined = loadAt(out, selected);
+    Scatter::apply(combined, loadAt(source, flat), combined);
+    storeAt(out, selected, combined);
+  }
+}
+
+/// A convolution's geometry over N >= 1 spatial dims (a convolution without
+/// spatial dims is given one of extent 1).
+template <int N> struct ConvGeometry {
+  int64_t outBatch, outFeatures, kernelIn;
+  int64_t featureGroupSize, batchGroupSize; // output features per group
+  int64_t lhsBatchStride, lhsFeatureStride, lhsSpatialStride[N], lhsSpatial[N];
+  int64_t kernelInStride, kernelOutStride, kernelSpatialStride[N], window[N];
+  int64_t outBatchStride, outFeatureStride, outSpatialStride[N], outSpatial[N];
+  int64_t stride[N], lhsDilation[N], rhsDilation[N], low[N];
+  bool reversed[N];
+};
+
+/// convolution by direct loops: per output element, the sum over its
+/// window's positions (row-major) and the group's input features.
+template <typename E, int N, ConvGeometry<N> G>
+void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
+                 typename E::Storage *out) {
+  using A = typename E::Compute;
+  constexpr int64_t points = countOf(G.outSpatial), positions = countOf(G.window);
+  int64_t o[N] = {};
+  for (int64_t p = 0; p < points; ++p, nextIndex(o, G.outSpatial))
+    for (int64_t b = 0; b < G.outBatch; ++b)
+      for (int64_t f = 0; f < G.outFeatures; ++f) {
+        const int64_t batch = b + (f / G.batchGroupSize) * G.outBatch;
+        const int64_t firstFeature = (f / G.featureGroupSize) * G.kernelIn;
+        A acc = A(0);
+        int64_t w[N] = {};
+        for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
+          int64_t lhsOffset = batch * G.lhsBatchStride + firstFeature * G.lhsFeatureStride;
+          int64_t kernelOffset = f * G.kernelOutStride;
+          bool inside = true;
+          for (int s = 0; s < N; ++s) {
+            const int64_t position = G.reversed[s] ? G.window[s] - 1 - w[s] : w[s];
+            const int64_t q = o[s] * G.stride[s] + position * G.rhsDilation[s] - G.low[s];
+            const int64_t dilated = (G.lhsSpatial[s] - 1) * G.lhsDilation[s] + 1;
+            inside = inside && q >= 0 && q < dilated && q % G.lhsDilation[s] == 0;
+            lhsOffset += (inside ? q / G.lhsDilation[s] : 0) * G.lhsSpatialStride[s];
+            kernelOffset += w[s] * G.kernelSpatialStride[s];
+          }
+          if (!inside)
+            continue;
+          for (int64_t i = 0; i < G.kernelIn; ++i)
+            acc = math::add(acc, math::multiply(A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride))),
+                                                A(E::load(loadAt(rhs, kernelOffset + i * G.kernelInStride)))));
+        }
+        int64_t outOffset = b * G.outBatchStride + f * G.outFeatureStride;
+        for (int s = 0; s < N; ++s)
+          outOffset += o[s] * G.outSpatialStride[s];
+        storeAt(out, outOffset, E::store(acc));
+      }
+}
+
+} // namespace shardgen::kernels
