@@ -663,8 +663,8 @@ void emitSelectAndScatter(StepView s) {
 
 void emitConvolution(StepView s) {
   const auto &a = s.op().attr<ConvolutionAttrs>();
-  const std::string tag(elementTag(s.outType()));
-  const std::string storage = s.outStorage();
+  const std::string inTag(elementTag(s.inType(0))), outTag(elementTag(s.outType()));
+  const std::string inStorage(storageType(s.inType(0))), storage = s.outStorage();
   s.perDevice([&](int64_t d) -> std::string {
     const Shape lhs = s.inShape(0, d), rhs = s.inShape(1, d), out = s.outShape(d);
     if (product(out) == 0)
@@ -704,9 +704,10 @@ void emitConvolution(StepView s) {
         joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
         joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
         boolList(reversed) + "}}";
-    return "convolution<" + tag + ", " + str(static_cast<int64_t>(window.size())) + ", " +
-           geometry + ">(as<" + storage + ">(" + s.inBuf(0) + "), as<" + storage + ">(" +
-           s.inBuf(1) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    return "convolution<" + inTag + ", " + outTag + ", " +
+           str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage +
+           ">(" + s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage +
+           ">(" + s.outBuf() + "));";
   });
 }
 

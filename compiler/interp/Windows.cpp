@@ -251,6 +251,9 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
 
 Literal evalConvolution(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs &attrs,
                         const TensorType &resultType) {
+  if (lhs.elementType() != resultType.elementType) // a wider result: the operands widen first
+    return evalConvolution(evalConvert(lhs, resultType.elementType),
+                           evalConvert(rhs, resultType.elementType), attrs, resultType);
   return dispatchElementType(lhs.elementType(), [&](auto traits) -> Literal {
     using Traits = decltype(traits);
     if constexpr (isBoolTraits<Traits>)

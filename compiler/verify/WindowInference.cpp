@@ -234,7 +234,19 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   if (kernelOut % a.featureGroupCount != 0)
     context.failAttr("feature_group_count", "must divide the kernel output feature size " +
                                                 std::to_string(kernelOut));
-  TensorType result{lhs.elementType, Shape(rank, 0)};
+  // The result's element type: the operands', or a wider one of the same
+  // kind the file declares (JAX's preferred_element_type: i8 -> i32).
+  ElementType element = lhs.elementType;
+  if (UniquedOptional<TensorType> declared = context.declared(0);
+      declared && declared->elementType != element) {
+    const ElementType wanted = declared->elementType;
+    if (isFloat(wanted) != isFloat(element) || wanted == ElementType::I1 ||
+        elementByteWidth(wanted) < elementByteWidth(element))
+      context.failOp("cannot produce " + std::string(elementTypeName(wanted)) + " from " +
+                     printType(lhs) + " (a wider type of the same kind only)");
+    element = wanted;
+  }
+  TensorType result{element, Shape(rank, 0)};
   result.shape[a.outputBatchDimension] = batch / a.batchGroupCount;
   result.shape[a.outputFeatureDimension] = kernelOut;
   Shape window;

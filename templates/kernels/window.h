@@ -121,11 +121,12 @@ template <int N> struct ConvGeometry {
 };
 
 /// convolution by direct loops: per output element, the sum over its
-/// window's positions (row-major) and the group's input features.
-template <typename E, int N, ConvGeometry<N> G>
+/// window's positions (row-major) and the group's input features. The
+/// operands (E) widen to the result's type (R) first.
+template <typename E, typename R, int N, ConvGeometry<N> G>
 void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
-                 typename E::Storage *out) {
-  using A = typename E::Compute;
+                 typename R::Storage *out) {
+  using A = typename R::Compute;
   constexpr int64_t points = countOf(G.outSpatial), positions = countOf(G.window);
   int64_t o[N] = {};
   for (int64_t p = 0; p < points; ++p, nextIndex(o, G.outSpatial))
@@ -156,7 +157,7 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
         int64_t outOffset = b * G.outBatchStride + f * G.outFeatureStride;
         for (int s = 0; s < N; ++s)
           outOffset += o[s] * G.outSpatialStride[s];
-        storeAt(out, outOffset, E::store(acc));
+        storeAt(out, outOffset, R::store(acc));
       }
 }
 

@@ -73,6 +73,29 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.concatDimension == right.concatDimension;
         else if constexpr (std::is_same_v<T, CollectivePermuteAttrs>)
           return left.axes == right.axes && left.shift == right.shift;
+        else if constexpr (std::is_same_v<T, ReduceWindowAttrs>)
+          return left.windowDimensions == right.windowDimensions &&
+                 left.windowStrides == right.windowStrides &&
+                 left.baseDilations == right.baseDilations &&
+                 left.windowDilations == right.windowDilations && left.padding == right.padding;
+        else if constexpr (std::is_same_v<T, SelectAndScatterAttrs>)
+          return left.windowDimensions == right.windowDimensions &&
+                 left.windowStrides == right.windowStrides && left.padding == right.padding;
+        else if constexpr (std::is_same_v<T, ConvolutionAttrs>)
+          return left.inputBatchDimension == right.inputBatchDimension &&
+                 left.inputFeatureDimension == right.inputFeatureDimension &&
+                 left.inputSpatialDimensions == right.inputSpatialDimensions &&
+                 left.kernelInputFeatureDimension == right.kernelInputFeatureDimension &&
+                 left.kernelOutputFeatureDimension == right.kernelOutputFeatureDimension &&
+                 left.kernelSpatialDimensions == right.kernelSpatialDimensions &&
+                 left.outputBatchDimension == right.outputBatchDimension &&
+                 left.outputFeatureDimension == right.outputFeatureDimension &&
+                 left.outputSpatialDimensions == right.outputSpatialDimensions &&
+                 left.windowStrides == right.windowStrides && left.padding == right.padding &&
+                 left.lhsDilation == right.lhsDilation && left.rhsDilation == right.rhsDilation &&
+                 left.windowReversal == right.windowReversal &&
+                 left.featureGroupCount == right.featureGroupCount &&
+                 left.batchGroupCount == right.batchGroupCount;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },
