@@ -4,6 +4,7 @@
 // their size) is bounded before anything runs.
 
 #include <algorithm>
+#include <cmath>
 
 #include "compiler/verify/InferenceRules.h"
 
@@ -56,13 +57,15 @@ int64_t numWindows(const InferenceContext &context, int64_t size, int64_t baseDi
 }
 
 void checkWork(const InferenceContext &context, const Shape &result, const Shape &window) {
-  int64_t work = 1;
+  // In doubles: the product may exceed int64 before it is refused.
+  double work = 1;
   for (int64_t extent : result)
-    work = checked(context, checkedMul(work, std::max<int64_t>(extent, 1)), "the window work");
+    work *= static_cast<double>(std::max<int64_t>(extent, 1));
   for (int64_t extent : window)
-    work = checked(context, checkedMul(work, std::max<int64_t>(extent, 1)), "the window work");
-  if (work > kMaxWindowWork)
-    context.failOp("implies " + std::to_string(work) + " window element visits (at most 2^40)");
+    work *= static_cast<double>(std::max<int64_t>(extent, 1));
+  if (work > static_cast<double>(kMaxWindowWork))
+    context.failOp("implies about 2^" + std::to_string(static_cast<int>(std::log2(work))) +
+                   " window element visits (outputs times window size; at most 2^40)");
 }
 
 /// A scalar body of `arguments` scalars of `element` returning one of
