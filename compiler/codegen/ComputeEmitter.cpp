@@ -661,6 +661,23 @@ void emitSelectAndScatter(StepView s) {
   });
 }
 
+/// Whether convolutionLowered (im2col and the blocked f32 matmul) applies:
+/// f32 without groups, an NHWC lhs and output and an HWIO kernel (each
+/// spatial dim in order), so the kernel is the matmul's B as it lies.
+bool loweredToMatmul(const ConvolutionAttrs &a, ElementType in, ElementType out, size_t rank) {
+  if (in != out || in != ElementType::F32 ||
+      a.featureGroupCount != 1 || a.batchGroupCount != 1 || rank < 3)
+    return false;
+  const int64_t spatial = static_cast<int64_t>(rank) - 2;
+  bool ordered = a.inputFeatureDimension == spatial + 1 && a.outputBatchDimension == 0 &&
+                 a.outputFeatureDimension == spatial + 1 &&
+                 a.kernelInputFeatureDimension == spatial &&
+                 a.kernelOutputFeatureDimension == spatial + 1;
+  for (int64_t i = 0; i < spatial; ++i)
+    ordered = ordered && a.kernelSpatialDimensions[i] == i && a.outputSpatialDimensions[i] == i + 1;
+  return ordered;
+}
+
 void emitConvolution(StepView s) {
   const auto &a = s.op().attr<ConvolutionAttrs>();
   const std::string inTag(elementTag(s.inType(0))), outTag(elementTag(s.outType()));
@@ -704,6 +721,10 @@ void emitConvolution(StepView s) {
         joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
         joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
         boolList(reversed) + "}}";
+    if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()))
+      return "convolutionLowered<" + str(static_cast<int64_t>(window.size())) + ", " + geometry +
+             ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +
+             s.outBuf() + "));";
     return "convolution<" + inTag + ", " + outTag + ", " +
            str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage +
            ">(" + s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage +

@@ -7,8 +7,10 @@
 // a template argument: every extent and stride is a constant.
 #pragma once
 
+#include "kernels/dot.h"
 #include "kernels/elementwise.h"
 #include "kernels/layout.h"
+#include "kernels/scratch.h"
 
 namespace shardgen::kernels {
 
@@ -159,6 +161,74 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
           outOffset += o[s] * G.outSpatialStride[s];
         storeAt(out, outOffset, R::store(acc));
       }
+}
+
+/// Output points lowered per matmul in convolutionLowered: a multiple of
+/// the matmul's row block; the matmul packs the kernel once per chunk, so
+/// larger chunks pack it less often (768 points of a 3x3x64 window: 1.7 MB
+/// lowered; 384 and 1536 measured slower, bench/conv_vs_torch.py).
+inline constexpr int64_t kLoweredRows = 8 * kRowBlock;
+
+/// Writes the lowered lhs rows [row0, row0 + rows) into `lowered`: per
+/// output point (batch, then spatial, row-major) its window's positions in
+/// row-major order, each the point's `kernelIn` features (contiguous in the
+/// lhs: features innermost), zeros for padding and holes.
+template <typename S, int N, ConvGeometry<N> G>
+void lowerRows(const S *lhs, S *lowered, int64_t row0, int64_t rows) {
+  constexpr int64_t points = countOf(G.outSpatial), positions = countOf(G.window);
+  int64_t b = row0 / points, point = row0 % points, o[N] = {};
+  for (int64_t rest = point, s = N - 1; s >= 0; --s) {
+    o[s] = rest % G.outSpatial[s];
+    rest /= G.outSpatial[s];
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    S *row = lowered + r * positions * G.kernelIn;
+    int64_t w[N] = {};
+    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
+      int64_t offset = b * G.lhsBatchStride;
+      bool inside = true;
+      for (int s = 0; s < N; ++s) {
+        const int64_t position = G.reversed[s] ? G.window[s] - 1 - w[s] : w[s];
+        const int64_t q = o[s] * G.stride[s] + position * G.rhsDilation[s] - G.low[s];
+        const int64_t dilated = (G.lhsSpatial[s] - 1) * G.lhsDilation[s] + 1;
+        inside = inside && q >= 0 && q < dilated && q % G.lhsDilation[s] == 0;
+        offset += (inside ? q / G.lhsDilation[s] : 0) * G.lhsSpatialStride[s];
+      }
+      if (inside)
+        __builtin_memcpy(row + k * G.kernelIn, lhs + offset, G.kernelIn * sizeof(S));
+      else
+        __builtin_memset(row + k * G.kernelIn, 0, G.kernelIn * sizeof(S));
+    }
+    nextIndex(o, G.outSpatial);
+    if (++point == points) {
+      point = 0;
+      ++b;
+    }
+  }
+}
+
+/// f32 convolution lowered to the blocked matmul (im2col): the lhs windows
+/// of kLoweredRows output points at a time become the rows of A [points,
+/// window * kernelIn], the kernel (spatial dims, input, then output
+/// features: HWIO) is B [window * kernelIn, outFeatures] as it lies, and C
+/// is the output (batch, spatial dims, then features: NHWC). The matmul
+/// sums in its own order (the convolution's bound is a dot's).
+template <int N, ConvGeometry<N> G>
+void convolutionLowered(const float *lhs, const float *rhs, float *out) {
+  constexpr int64_t rows = G.outBatch * countOf(G.outSpatial);
+  constexpr int64_t depth = countOf(G.window) * G.kernelIn;
+  constexpr int64_t chunk = rows < kLoweredRows ? rows : kLoweredRows;
+  constexpr int64_t tail = rows % chunk;
+  Scratch lowered(chunk * depth * int64_t(sizeof(float)));
+  float *a = lowered.as<float>();
+  for (int64_t row0 = 0; row0 + chunk <= rows; row0 += chunk) {
+    lowerRows<float, N, G>(lhs, a, row0, chunk);
+    matmulBlocked<F32, chunk, G.outFeatures, depth>(a, rhs, out + row0 * G.outFeatures);
+  }
+  if constexpr (tail > 0) {
+    lowerRows<float, N, G>(lhs, a, rows - tail, tail);
+    matmulBlocked<F32, tail, G.outFeatures, depth>(a, rhs, out + (rows - tail) * G.outFeatures);
+  }
 }
 
 } // namespace shardgen::kernels

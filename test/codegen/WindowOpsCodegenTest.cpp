@@ -131,3 +131,37 @@ TEST_CASE("convolution of integers widened to the result type, and bf16") {
       loadVerified(graphOn2x2("conv1d", inputs, ops, R"({"value": "wide"}, {"value": "half"})"));
   CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
 }
+
+TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d and 3-d") {
+  // 2 x 30 x 20 = 1200 output points: a chunk of 768 and a tail of 432.
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "y2",
+     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     "padding": [[1, 1], [2, 0]], "rhs_dilation": [1, 2], "window_reversal": [false, true]},
+    {"op": "convolution", "operands": ["s", "k"], "result": "y1",
+     "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
+     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
+     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
+     "output_feature_dimension": 2, "output_spatial_dimensions": [1],
+     "window_strides": [3], "lhs_dilation": [2], "padding": [[4, 1]]},
+    {"op": "convolution", "operands": ["v", "u"], "result": "y3",
+     "input_batch_dimension": 0, "input_feature_dimension": 4, "input_spatial_dimensions": [1, 2, 3],
+     "kernel_input_feature_dimension": 3, "kernel_output_feature_dimension": 4,
+     "kernel_spatial_dimensions": [0, 1, 2], "output_batch_dimension": 0,
+     "output_feature_dimension": 4, "output_spatial_dimensions": [1, 2, 3],
+     "padding": [[1, 1], [0, 0], [1, 0]]})";
+  const std::string inputs =
+      R"({"name": "x", "type": "tensor<2x30x20x8xf32>"}, {"name": "w", "type": "tensor<3x3x8x20xf32>"},
+         {"name": "s", "type": "tensor<4x50x5xf32>", "sharding": "<@m, [{x}, {}, {}]>"},
+         {"name": "k", "type": "tensor<5x5x7xf32>", "sharding": "<@m, [{}, {}, {y}]>"},
+         {"name": "v", "type": "tensor<2x4x5x6x3xf32>"}, {"name": "u", "type": "tensor<3x2x2x3x4xf32>"})";
+  Graph graph = loadVerified(
+      graphOn2x2("lowered", inputs, ops, R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
+  CHECK(countOccurrences(generatedSource(graphOn2x2("lowered", inputs, ops,
+                                                    R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})")),
+                         "convolutionLowered<") >= 3);
+}
