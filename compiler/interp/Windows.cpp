@@ -37,21 +37,13 @@ bool nextIndex(std::vector<int64_t> &index, const Shape &shape) {
   return false;
 }
 
-/// Per dim: the input coordinate each (window, position) pair reads, or -1
-/// for padding and the holes of base dilation. taps[d][o * size + w].
-std::vector<std::vector<int64_t>> windowTaps(const Shape &input, const WindowSpec &window,
-                                             const Shape &output) {
-  std::vector<std::vector<int64_t>> taps(input.size());
-  for (size_t d = 0; d < input.size(); ++d) {
-    const int64_t size = window.dimensions[d], dilated = (input[d] - 1) * window.baseDilations[d] + 1;
-    for (int64_t o = 0; o < output[d]; ++o)
-      for (int64_t w = 0; w < size; ++w) {
-        const int64_t q = o * window.strides[d] + w * window.windowDilations[d] - window.padding[d][0];
-        const bool inside = input[d] > 0 && q >= 0 && q < dilated && q % window.baseDilations[d] == 0;
-        taps[d].push_back(inside ? q / window.baseDilations[d] : -1);
-      }
-  }
-  return taps;
+/// The input coordinate position `w` of window `o` reads along dim `d`, or
+/// -1 for padding and the holes of base dilation.
+int64_t windowTap(const Shape &input, const WindowSpec &window, size_t d, int64_t o, int64_t w) {
+  const int64_t dilated = (input[d] - 1) * window.baseDilations[d] + 1;
+  const int64_t q = o * window.strides[d] + w * window.windowDilations[d] - window.padding[d][0];
+  const bool inside = input[d] > 0 && q >= 0 && q < dilated && q % window.baseDilations[d] == 0;
+  return inside ? q / window.baseDilations[d] : -1;
 }
 
 } // namespace
@@ -83,7 +75,6 @@ void forEachWindowElement(const Shape &input, const WindowSpec &window,
   const Shape output = windowOutputShape(input, window);
   if (elementCount(output) == 0 || elementCount(window.dimensions) == 0)
     return;
-  const std::vector<std::vector<int64_t>> taps = windowTaps(input, window, output);
   const std::vector<int64_t> strides = denseStrides(input);
   const size_t rank = input.size();
   std::vector<int64_t> o(rank, 0);
@@ -93,7 +84,7 @@ void forEachWindowElement(const Shape &input, const WindowSpec &window,
     do {
       int64_t offset = 0;
       for (size_t d = 0; d < rank && offset >= 0; ++d) {
-        const int64_t coordinate = taps[d][o[d] * window.dimensions[d] + w[d]];
+        const int64_t coordinate = windowTap(input, window, d, o[d], w[d]);
         offset = coordinate < 0 ? -1 : offset + coordinate * strides[d];
       }
       visit(flat, offset);
