@@ -617,8 +617,7 @@ std::string windowGeometry(Shape in, Shape out, std::vector<int64_t> size,
   }
   return "WindowGeometry<" + str(static_cast<int64_t>(in.size())) + ">{{" + joinInts(in) + "}, {" +
          joinInts(out) + "}, {" + joinInts(size) + "}, {" + joinInts(stride) + "}, {" +
-         joinInts(baseDilation) + "}, {" + joinInts(windowDilation) + "}, {" + joinInts(low) +
-         "}}";
+         joinInts(baseDilation) + "}, {" + joinInts(windowDilation) + "}, {" + joinInts(low) + "}}";
 }
 
 std::string windowRank(const Shape &shape) {
@@ -634,8 +633,8 @@ void emitReduceWindow(StepView s) {
     if (product(out) == 0)
       return "";
     return "reduceWindow<" + body + ", " + storage + ", " + windowRank(in) + ", " +
-           windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides,
-                          attrs.baseDilations, attrs.windowDilations, attrs.padding) +
+           windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides, attrs.baseDilations,
+                          attrs.windowDilations, attrs.padding) +
            ">(as<" + storage + ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.inBuf(1) +
            "), as<" + storage + ">(" + s.outBuf() + "));";
   });
@@ -656,8 +655,7 @@ void emitSelectAndScatter(StepView s) {
            windowGeometry(in, windows, attrs.windowDimensions, attrs.windowStrides, ones, ones,
                           attrs.padding) +
            ">(as<" + storage + ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.inBuf(1) +
-           "), as<" + storage + ">(" + s.inBuf(2) + "), as<" + storage + ">(" + s.outBuf() +
-           "));";
+           "), as<" + storage + ">(" + s.inBuf(2) + "), as<" + storage + ">(" + s.outBuf() + "));";
   });
 }
 
@@ -665,8 +663,8 @@ void emitSelectAndScatter(StepView s) {
 /// f32 without groups, an NHWC lhs and output and an HWIO kernel (each
 /// spatial dim in order), so the kernel is the matmul's B as it lies.
 bool loweredToMatmul(const ConvolutionAttrs &a, ElementType in, ElementType out, size_t rank) {
-  if (in != out || in != ElementType::F32 ||
-      a.featureGroupCount != 1 || a.batchGroupCount != 1 || rank < 3)
+  if (in != out || in != ElementType::F32 || a.featureGroupCount != 1 || a.batchGroupCount != 1 ||
+      rank < 3)
     return false;
   const int64_t spatial = static_cast<int64_t>(rank) - 2;
   bool ordered = a.inputFeatureDimension == spatial + 1 && a.outputBatchDimension == 0 &&
@@ -701,9 +699,9 @@ void emitConvolution(StepView s) {
       low.push_back(a.padding[i][0]);
     }
     if (window.empty()) { // one spatial dim of 1
-      for (std::vector<int64_t> *list : {&lhsStride, &lhsSpatial, &kernelStride, &window,
-                                         &outStride, &outSpatial, &stride, &lhsDilation,
-                                         &rhsDilation})
+      for (std::vector<int64_t> *list :
+           {&lhsStride, &lhsSpatial, &kernelStride, &window, &outStride, &outSpatial, &stride,
+            &lhsDilation, &rhsDilation})
         list->push_back(1);
       low.push_back(0);
       reversed.push_back(false);
@@ -726,9 +724,9 @@ void emitConvolution(StepView s) {
              ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +
              s.outBuf() + "));";
     return "convolution<" + inTag + ", " + outTag + ", " +
-           str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage +
-           ">(" + s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage +
-           ">(" + s.outBuf() + "));";
+           str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage + ">(" +
+           s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage + ">(" +
+           s.outBuf() + "));";
   });
 }
 

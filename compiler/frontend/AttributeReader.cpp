@@ -24,8 +24,8 @@ std::vector<std::array<int64_t, 2>> readIntPairs(const Json &json, const Pointer
     const PointerRef at(pointer, i);
     std::vector<int64_t> pair = readIntegerArray(array[i], at);
     if (pair.size() != 2)
-      fail(at.str(), "expected a pair [low, high], got " + std::to_string(pair.size()) +
-                         " integers");
+      fail(at.str(),
+           "expected a pair [low, high], got " + std::to_string(pair.size()) + " integers");
     pairs.push_back({pair[0], pair[1]});
   }
   return pairs;

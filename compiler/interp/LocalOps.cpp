@@ -159,15 +159,15 @@ std::vector<Literal> reduceWindowKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> selectAndScatterKernel(const KernelInputs &in) {
-  return oneResult(evalSelectAndScatter(
-      operand(in, 0), operand(in, 1), operand(in, 2),
-      selectAndScatterSpec(in.op.attr<SelectAndScatterAttrs>()),
-      ScalarRegion(*in.graph, in.op.regions[0]), ScalarRegion(*in.graph, in.op.regions[1])));
+  return oneResult(evalSelectAndScatter(operand(in, 0), operand(in, 1), operand(in, 2),
+                                        selectAndScatterSpec(in.op.attr<SelectAndScatterAttrs>()),
+                                        ScalarRegion(*in.graph, in.op.regions[0]),
+                                        ScalarRegion(*in.graph, in.op.regions[1])));
 }
 
 std::vector<Literal> convolutionKernel(const KernelInputs &in) {
-  return oneResult(evalConvolution(operand(in, 0), operand(in, 1),
-                                   in.op.attr<ConvolutionAttrs>(), resultType(in)));
+  return oneResult(evalConvolution(operand(in, 0), operand(in, 1), in.op.attr<ConvolutionAttrs>(),
+                                   resultType(in)));
 }
 
 std::vector<Literal> runKernel(const KernelInputs &in) {

@@ -149,8 +149,7 @@ Literal evalSelectAndScatter(const Literal &operand, const Literal &source, cons
   return out;
 }
 
-WindowSpec convolutionLhsWindow(const ConvolutionAttrs &attrs, const Shape &lhs,
-                                const Shape &rhs) {
+WindowSpec convolutionLhsWindow(const ConvolutionAttrs &attrs, const Shape &lhs, const Shape &rhs) {
   const size_t rank = lhs.size();
   WindowSpec window{Shape(rank, 1), std::vector<int64_t>(rank, 1), std::vector<int64_t>(rank, 1),
                     std::vector<int64_t>(rank, 1), std::vector<std::array<int64_t, 2>>(rank)};
@@ -210,8 +209,8 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
             const int64_t d = a.inputSpatialDimensions[s];
             // The reversed window reads its positions from the far end.
             const int64_t position = a.windowReversal[s] ? window[s] - 1 - w[s] : w[s];
-            const int64_t q = o[s] * a.windowStrides[s] + position * a.rhsDilation[s] -
-                              a.padding[s][0];
+            const int64_t q =
+                o[s] * a.windowStrides[s] + position * a.rhsDilation[s] - a.padding[s][0];
             const int64_t dilated = (ls[d] - 1) * a.lhsDilation[s] + 1;
             if (q < 0 || q >= dilated || q % a.lhsDilation[s] != 0)
               lOffset = -1; // padding or a hole: a zero term
@@ -222,14 +221,15 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
           if (lOffset < 0)
             continue;
           for (int64_t i = 0; i < kernelIn; ++i) {
-            const Acc xv = static_cast<Acc>(Traits::load(
-                x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
+            const Acc xv = static_cast<Acc>(
+                Traits::load(x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
             const Acc kv = static_cast<Acc>(
                 Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
             acc = static_cast<Acc>(acc + xv * kv);
           }
         } while (nextIndex(w, window));
-        int64_t oOffset = b * oStrides[a.outputBatchDimension] + f * oStrides[a.outputFeatureDimension];
+        int64_t oOffset =
+            b * oStrides[a.outputBatchDimension] + f * oStrides[a.outputFeatureDimension];
         for (size_t s = 0; s < spatial; ++s)
           oOffset += o[s] * oStrides[a.outputSpatialDimensions[s]];
         result[oOffset] = Traits::store(static_cast<C>(acc));

@@ -816,9 +816,9 @@ void Writer::writeConvolution(const Op &op, OpText &text, OpParts &parts, int in
   for (size_t i = 0; i < reversal.size(); ++i)
     reversalArray += std::string(i ? ", " : ": ") + (reversal[i] ? "true" : "false");
   reversalArray += ">";
-  const std::string groups = "batch_group_count = " + std::to_string(c.batchGroupCount) +
-                             " : i64, feature_group_count = " +
-                             std::to_string(c.featureGroupCount) + " : i64";
+  const std::string groups =
+      "batch_group_count = " + std::to_string(c.batchGroupCount) +
+      " : i64, feature_group_count = " + std::to_string(c.featureGroupCount) + " : i64";
   parts.props = {"batch_group_count = " + std::to_string(c.batchGroupCount) + " : i64",
                  "dimension_numbers = #stablehlo.conv<" + convDimensions(c) + ">",
                  "feature_group_count = " + std::to_string(c.featureGroupCount) + " : i64",

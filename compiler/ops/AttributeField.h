@@ -6,8 +6,8 @@
 // attribute struct lists its fields (`static std::span<const AttrField>
 // schema()`); the readers and writers walk that list instead of naming keys.
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

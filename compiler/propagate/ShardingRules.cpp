@@ -622,7 +622,8 @@ OpShardingRule convolutionRule(const Graph &, const Op &op, const OpShapes &shap
                        {result, a.outputFeatureDimension}});
   builder.addFactor(rhs[a.kernelInputFeatureDimension], FactorKind::Reduction,
                     {{0, a.inputFeatureDimension}, {1, a.kernelInputFeatureDimension}});
-  const int64_t outFeatures = out[a.outputFeatureDimension] / (a.batchGroupCount * a.featureGroupCount);
+  const int64_t outFeatures =
+      out[a.outputFeatureDimension] / (a.batchGroupCount * a.featureGroupCount);
   if (outFeatures > 1)
     builder.addFactor(outFeatures, FactorKind::PassThrough,
                       {{1, a.kernelOutputFeatureDimension}, {result, a.outputFeatureDimension}});

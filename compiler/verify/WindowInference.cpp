@@ -80,9 +80,9 @@ void checkScalarBody(const InferenceContext &context, const Region &body, const 
   const TensorType scalar{element, {}};
   for (const RegionArgument &arg : body.args)
     if (graph.type(arg.value) != scalar)
-      fail(joinPointer(arg.pointer, "type"), context.opLabel() + " " + what + " argument has type " +
-                                                 printType(graph.type(arg.value)) + ", expected " +
-                                                 printType(scalar));
+      fail(joinPointer(arg.pointer, "type"),
+           context.opLabel() + " " + what + " argument has type " +
+               printType(graph.type(arg.value)) + ", expected " + printType(scalar));
   if (body.results.size() != 1)
     fail(joinPointer(body.pointer, "return"), context.opLabel() + " " + what +
                                                   " returns one value, got " +
@@ -90,8 +90,8 @@ void checkScalarBody(const InferenceContext &context, const Region &body, const 
   const TensorType expected{returns, {}};
   if (graph.type(body.results[0].value) != expected)
     fail(body.results[0].pointer, context.opLabel() + " " + what + " returns " +
-                                      printType(graph.type(body.results[0].value)) +
-                                      ", expected " + printType(expected));
+                                      printType(graph.type(body.results[0].value)) + ", expected " +
+                                      printType(expected));
 }
 
 void checkScalarInit(const InferenceContext &context, size_t index, const TensorType &input) {
@@ -222,21 +222,21 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   const int64_t kernelIn = rhs.shape[a.kernelInputFeatureDimension];
   const int64_t kernelOut = rhs.shape[a.kernelOutputFeatureDimension];
   if (batch % a.batchGroupCount != 0)
-    context.failAttr("batch_group_count", "must divide the input batch size " +
-                                              std::to_string(batch));
+    context.failAttr("batch_group_count",
+                     "must divide the input batch size " + std::to_string(batch));
   if (features % a.featureGroupCount != 0)
-    context.failAttr("feature_group_count", "must divide the input feature size " +
-                                                std::to_string(features));
+    context.failAttr("feature_group_count",
+                     "must divide the input feature size " + std::to_string(features));
   if (kernelIn != features / a.featureGroupCount)
     context.failOp("requires a kernel input feature size of " +
                    std::to_string(features / a.featureGroupCount) +
                    " (input features / feature_group_count), got " + std::to_string(kernelIn));
   if (kernelOut % a.batchGroupCount != 0)
-    context.failAttr("batch_group_count", "must divide the kernel output feature size " +
-                                              std::to_string(kernelOut));
+    context.failAttr("batch_group_count",
+                     "must divide the kernel output feature size " + std::to_string(kernelOut));
   if (kernelOut % a.featureGroupCount != 0)
-    context.failAttr("feature_group_count", "must divide the kernel output feature size " +
-                                                std::to_string(kernelOut));
+    context.failAttr("feature_group_count",
+                     "must divide the kernel output feature size " + std::to_string(kernelOut));
   // The result's element type: the operands', or a wider one of the same
   // kind the file declares (JAX's preferred_element_type: i8 -> i32).
   ElementType element = lhs.elementType;

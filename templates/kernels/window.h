@@ -153,8 +153,9 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
           if (!inside)
             continue;
           for (int64_t i = 0; i < G.kernelIn; ++i)
-            acc = math::add(acc, math::multiply(A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride))),
-                                                A(E::load(loadAt(rhs, kernelOffset + i * G.kernelInStride)))));
+            acc = math::add(
+                acc, math::multiply(A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride))),
+                                    A(E::load(loadAt(rhs, kernelOffset + i * G.kernelInStride)))));
         }
         int64_t outOffset = b * G.outBatchStride + f * G.outFeatureStride;
         for (int s = 0; s < N; ++s)

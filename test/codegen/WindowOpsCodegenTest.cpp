@@ -13,11 +13,14 @@ using namespace shardgen::testing;
 
 namespace {
 
-const char *kMaxBody = R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+const char *kMaxBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
   "ops": [{"op": "maximum", "operands": ["a", "b"], "result": "m"}], "return": ["m"]})";
-const char *kAddBody = R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+const char *kAddBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
   "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]})";
-const char *kGeBody = R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+const char *kGeBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
   "ops": [{"op": "compare", "comparison_direction": "GE", "operands": ["a", "b"], "result": "c"}],
   "return": ["c"]})";
 
@@ -72,8 +75,8 @@ TEST_CASE("select_and_scatter on a 2x2 mesh: the max-pool gradient") {
         R"({"name": "a", "type": "tensor<4x8x8x6xf32>", "sharding": "<@m, )" +
         std::string(sharding) + R"(>"}, {"name": "g", "type": "tensor<4x4x4x6xf32>"},
            {"name": "h", "type": "tensor<4x4x4x6xf32>", "sharding": "<@m, [{x}, {}, {}, {}]>"})";
-    Graph graph =
-        loadVerified(graphOn2x2("pool_grad", inputs, ops, R"({"value": "grad"}, {"value": "padded"})"));
+    Graph graph = loadVerified(
+        graphOn2x2("pool_grad", inputs, ops, R"({"value": "grad"}, {"value": "padded"})"));
     CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
   }
 }
@@ -84,14 +87,18 @@ TEST_CASE("convolution on a 2x2 mesh: batch, output and input features sharded; 
      "kernel_output_feature_dimension": 3, "kernel_spatial_dimensions": [0, 1],
      "output_batch_dimension": 0, "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2])";
   const std::string ops = R"(
-    {"op": "convolution", "operands": ["x", "w"], "result": "same", )" + conv + R"(,
+    {"op": "convolution", "operands": ["x", "w"], "result": "same", )" +
+                          conv + R"(,
      "padding": [[1, 1], [1, 1]]},
-    {"op": "convolution", "operands": ["x", "w"], "result": "strided", )" + conv + R"(,
+    {"op": "convolution", "operands": ["x", "w"], "result": "strided", )" +
+                          conv + R"(,
      "window_strides": [2, 1], "lhs_dilation": [1, 2], "rhs_dilation": [2, 1],
      "window_reversal": [true, false], "padding": [[2, 0], [0, 1]]},
-    {"op": "convolution", "operands": ["x", "g"], "result": "grouped", )" + conv + R"(,
+    {"op": "convolution", "operands": ["x", "g"], "result": "grouped", )" +
+                          conv + R"(,
      "feature_group_count": 2},
-    {"op": "convolution", "operands": ["x", "v"], "result": "batched", )" + conv + R"(,
+    {"op": "convolution", "operands": ["x", "v"], "result": "batched", )" +
+                          conv + R"(,
      "batch_group_count": 2})";
   const std::string outputs =
       R"({"value": "same"}, {"value": "strided", "sharding": "<@m, [{x}, {}, {}, {}]>"},
@@ -103,8 +110,8 @@ TEST_CASE("convolution on a 2x2 mesh: batch, output and input features sharded; 
     CAPTURE(w);
     const std::string inputs =
         R"({"name": "x", "type": "tensor<4x7x6x4xf32>", "sharding": "<@m, )" + std::string(x) +
-        R"(>"}, {"name": "w", "type": "tensor<3x3x4x6xf32>", "sharding": "<@m, )" +
-        std::string(w) + R"(>"},
+        R"(>"}, {"name": "w", "type": "tensor<3x3x4x6xf32>", "sharding": "<@m, )" + std::string(w) +
+        R"(>"},
            {"name": "g", "type": "tensor<3x3x2x6xf32>", "sharding": "<@m, [{}, {}, {}, {y}]>"},
            {"name": "v", "type": "tensor<3x3x4x6xf32>", "sharding": "<@m, [{}, {}, {}, {x}]>"})";
     Graph graph = loadVerified(graphOn2x2("conv", inputs, ops, outputs));
@@ -121,7 +128,8 @@ TEST_CASE("convolution of integers widened to the result type, and bf16") {
   const std::string ops = R"(
     {"op": "convolution", "operands": ["x", "w"], "result": "wide", "type": "tensor<4x6x9xi32>", )" +
                           conv + R"(},
-    {"op": "convolution", "operands": ["p", "q"], "result": "half", )" + conv + R"(})";
+    {"op": "convolution", "operands": ["p", "q"], "result": "half", )" +
+                          conv + R"(})";
   const std::string inputs =
       R"({"name": "x", "type": "tensor<4x8x9xi8>", "sharding": "<@m, [{x}, {y}, {}]>"},
          {"name": "w", "type": "tensor<6x8x3xi8>", "sharding": "<@m, [{}, {y}, {}]>"},
@@ -161,7 +169,8 @@ TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d a
   Graph graph = loadVerified(
       graphOn2x2("lowered", inputs, ops, R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})"));
   CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
-  CHECK(countOccurrences(generatedSource(graphOn2x2("lowered", inputs, ops,
-                                                    R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})")),
-                         "convolutionLowered<") >= 3);
+  CHECK(countOccurrences(
+            generatedSource(graphOn2x2("lowered", inputs, ops,
+                                       R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})")),
+            "convolutionLowered<") >= 3);
 }

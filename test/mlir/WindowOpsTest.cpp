@@ -170,8 +170,7 @@ func.func @main() -> tensor<2x4xi32> {
   }) : (tensor<2x4xi32>, tensor<i32>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 })";
-  CHECK(evalInts(cumsum) ==
-        std::vector<std::vector<int64_t>>{{1, 3, 6, 10, 10, -10, 20, -20}});
+  CHECK(evalInts(cumsum) == std::vector<std::vector<int64_t>>{{1, 3, 6, 10, 10, -10, 20, -20}});
   checkWindowRoundTrip(cumsum);
 }
 
@@ -269,16 +268,14 @@ TEST_CASE("convolution: the interpreter tests (lhs dilation, padding, batch and 
                              ungrouped, "3x3x1x1xi64", "1x2x2x1xi64")) ==
         std::vector<std::vector<int64_t>>{{1, 5, 10, 14}});
   // @convolution_batch_group_count_4
-  CHECK(evalInts(convolution("[0, b, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
-                             "stride = [4, 4], lhs_dilate = [2, 2]",
-                             "4 : i64, feature_group_count = 1 : i64", "1x2x1x4xi64",
-                             "1x1x2x4xi64")) ==
+  CHECK(evalInts(convolution(
+            "[0, b, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", "stride = [4, 4], lhs_dilate = [2, 2]",
+            "4 : i64, feature_group_count = 1 : i64", "1x2x1x4xi64", "1x1x2x4xi64")) ==
         std::vector<std::vector<int64_t>>{{1, 3, 10, 12, 5, 7, 14, 16}});
   // @convolution_feature_group_count_2
-  CHECK(evalInts(convolution("[b, 0, f, 1]x[0, i, 1, o]->[b, 0, 1, f]",
-                             "stride = [4, 4], lhs_dilate = [2, 2]",
-                             "1 : i64, feature_group_count = 2 : i64", "1x2x1x4xi64",
-                             "1x2x1x4xi64")) ==
+  CHECK(evalInts(convolution(
+            "[b, 0, f, 1]x[0, i, 1, o]->[b, 0, 1, f]", "stride = [4, 4], lhs_dilate = [2, 2]",
+            "1 : i64, feature_group_count = 2 : i64", "1x2x1x4xi64", "1x2x1x4xi64")) ==
         std::vector<std::vector<int64_t>>{{3, 3, 11, 11, 21, 21, 29, 29}});
 }
 
@@ -292,7 +289,8 @@ func.func @main() -> tensor<)" +
   %x = stablehlo.constant dense<[[[1], [2], [3], [4], [5]]]> : tensor<1x5x1xi64>
   %k = stablehlo.constant dense<[[[1]], [[10]]]> : tensor<2x1x1xi64>
   %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {)" +
-           window + R"(} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x1xi64>, tensor<2x1x1xi64>) -> tensor<)" +
+           window +
+           R"(} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x1xi64>, tensor<2x1x1xi64>) -> tensor<)" +
            resultType + R"(>
   return %0 : tensor<)" +
            resultType + R"(>
