@@ -197,6 +197,10 @@ private:
   void writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeSelectAndScatter(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeConvolution(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// Names a scalar body's arguments; returns their `%name: type` texts.
+  /// Names that do not read back as written go into attribute `hintKey`.
+  std::vector<std::string> regionArguments(const Region &body, const std::string &hintKey,
+                                           OpParts &parts);
   /// The op's scalar regions into parts.regions; argument names that do not
   /// read back as written go into `shardgen.<key>_arg_names`.
   void scalarRegions(const Op &op, const std::vector<std::string> &keys, OpParts &parts,
@@ -683,15 +687,7 @@ void Writer::writeReduceBody(const Op &op, OpText &text, OpParts &parts, int ind
   const Region &body = *op.body();
   parts.props.push_back("dimensions = " + denseArray(op.attr<ReduceAttrs>().dimensions));
   const size_t n = op.operands.size() / 2;
-  std::vector<std::string> names, argTypes;
-  bool nameHint = false;
-  for (const auto &arg : body.args) {
-    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-    names.push_back(graph_.value(arg.value).name);
-    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
-  }
-  if (nameHint)
-    parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
+  const std::vector<std::string> argTypes = regionArguments(body, "shardgen.arg_names", parts);
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
   std::string bodyText = regionText(body, indent, "stablehlo.return");
@@ -775,15 +771,8 @@ void Writer::scalarRegions(const Op &op, const std::vector<std::string> &keys, O
   std::string pad(2 * indent, ' ');
   for (size_t r = 0; r < keys.size(); ++r) {
     const Region &body = op.regions[r];
-    std::vector<std::string> names, argTypes;
-    bool nameHint = false;
-    for (const auto &arg : body.args) {
-      nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-      names.push_back(graph_.value(arg.value).name);
-      argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
-    }
-    if (nameHint)
-      parts.attrs.push_back("shardgen." + keys[r] + "_arg_names = " + stringList(names));
+    const std::vector<std::string> argTypes =
+        regionArguments(body, "shardgen." + keys[r] + "_arg_names", parts);
     parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" +
                             regionText(body, indent, "stablehlo.return") + pad + "}");
   }
@@ -835,6 +824,20 @@ void Writer::writeConvolution(const Op &op, OpText &text, OpParts &parts, int in
                 ", rhs_dilate = " + intList(c.rhsDilation) + ", reverse = " + boolList(reversal) +
                 "} {" + join(attrs) + "} : " + functionType(op.operands, op.results);
   emit(op, text, parts, indent);
+}
+
+std::vector<std::string> Writer::regionArguments(const Region &body, const std::string &hintKey,
+                                                 OpParts &parts) {
+  std::vector<std::string> names, argTypes;
+  bool nameHint = false;
+  for (const auto &arg : body.args) {
+    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
+    names.push_back(graph_.value(arg.value).name);
+    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+  }
+  if (nameHint)
+    parts.attrs.push_back(hintKey + " = " + stringList(names));
+  return argTypes;
 }
 
 std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {

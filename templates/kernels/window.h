@@ -122,6 +122,23 @@ template <int N> struct ConvGeometry {
   bool reversed[N];
 };
 
+/// The lhs offset along the spatial dims that window position `w` of
+/// output point `o` reads (the reversed window reads from its far end), or
+/// -1 for padding and the holes of lhs dilation.
+template <int N, ConvGeometry<N> G>
+SHARDGEN_INLINE int64_t convWindowOffset(const int64_t (&o)[N], const int64_t (&w)[N]) {
+  int64_t offset = 0;
+  for (int s = 0; s < N; ++s) {
+    const int64_t position = G.reversed[s] ? G.window[s] - 1 - w[s] : w[s];
+    const int64_t q = o[s] * G.stride[s] + position * G.rhsDilation[s] - G.low[s];
+    const int64_t dilated = (G.lhsSpatial[s] - 1) * G.lhsDilation[s] + 1;
+    if (q < 0 || q >= dilated || q % G.lhsDilation[s] != 0)
+      return -1;
+    offset += q / G.lhsDilation[s] * G.lhsSpatialStride[s];
+  }
+  return offset;
+}
+
 /// convolution by direct loops: per output element, the sum over its
 /// window's positions (row-major) and the group's input features. The
 /// operands (E) widen to the result's type (R) first.
@@ -139,19 +156,14 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
         A acc = A(0);
         int64_t w[N] = {};
         for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
-          int64_t lhsOffset = batch * G.lhsBatchStride + firstFeature * G.lhsFeatureStride;
-          int64_t kernelOffset = f * G.kernelOutStride;
-          bool inside = true;
-          for (int s = 0; s < N; ++s) {
-            const int64_t position = G.reversed[s] ? G.window[s] - 1 - w[s] : w[s];
-            const int64_t q = o[s] * G.stride[s] + position * G.rhsDilation[s] - G.low[s];
-            const int64_t dilated = (G.lhsSpatial[s] - 1) * G.lhsDilation[s] + 1;
-            inside = inside && q >= 0 && q < dilated && q % G.lhsDilation[s] == 0;
-            lhsOffset += (inside ? q / G.lhsDilation[s] : 0) * G.lhsSpatialStride[s];
-            kernelOffset += w[s] * G.kernelSpatialStride[s];
-          }
-          if (!inside)
+          const int64_t spatialOffset = convWindowOffset<N, G>(o, w);
+          if (spatialOffset < 0)
             continue;
+          const int64_t lhsOffset =
+              batch * G.lhsBatchStride + firstFeature * G.lhsFeatureStride + spatialOffset;
+          int64_t kernelOffset = f * G.kernelOutStride;
+          for (int s = 0; s < N; ++s)
+            kernelOffset += w[s] * G.kernelSpatialStride[s];
           for (int64_t i = 0; i < G.kernelIn; ++i)
             acc = math::add(
                 acc, math::multiply(A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride))),
@@ -186,17 +198,10 @@ void lowerRows(const S *lhs, S *lowered, int64_t row0, int64_t rows) {
     S *row = lowered + r * positions * G.kernelIn;
     int64_t w[N] = {};
     for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
-      int64_t offset = b * G.lhsBatchStride;
-      bool inside = true;
-      for (int s = 0; s < N; ++s) {
-        const int64_t position = G.reversed[s] ? G.window[s] - 1 - w[s] : w[s];
-        const int64_t q = o[s] * G.stride[s] + position * G.rhsDilation[s] - G.low[s];
-        const int64_t dilated = (G.lhsSpatial[s] - 1) * G.lhsDilation[s] + 1;
-        inside = inside && q >= 0 && q < dilated && q % G.lhsDilation[s] == 0;
-        offset += (inside ? q / G.lhsDilation[s] : 0) * G.lhsSpatialStride[s];
-      }
-      if (inside)
-        __builtin_memcpy(row + k * G.kernelIn, lhs + offset, G.kernelIn * sizeof(S));
+      const int64_t offset = convWindowOffset<N, G>(o, w);
+      if (offset >= 0)
+        __builtin_memcpy(row + k * G.kernelIn, lhs + b * G.lhsBatchStride + offset,
+                         G.kernelIn * sizeof(S));
       else
         __builtin_memset(row + k * G.kernelIn, 0, G.kernelIn * sizeof(S));
     }
