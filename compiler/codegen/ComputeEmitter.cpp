@@ -624,19 +624,44 @@ std::string windowRank(const Shape &shape) {
   return str(std::max<int64_t>(1, static_cast<int64_t>(shape.size())));
 }
 
+/// reduce_window of N inputs: walkWindows with N accumulators, each window
+/// folded by the body from the inits (padding and holes read the inits).
 void emitReduceWindow(StepView s) {
   const auto &attrs = s.op().attr<ReduceWindowAttrs>();
   const std::string body = scalarBodyStruct(s.context, *s.op().body());
-  const std::string storage = s.outStorage();
+  const size_t n = s.step.outputs.size();
   s.perDevice([&](int64_t d) -> std::string {
     const Shape in = s.inShape(0, d), out = s.outShape(d);
     if (product(out) == 0)
       return "";
-    return "reduceWindow<" + body + ", " + storage + ", " + windowRank(in) + ", " +
-           windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides, attrs.baseDilations,
-                          attrs.windowDilations, attrs.padding) +
-           ">(as<" + storage + ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.inBuf(1) +
-           "), as<" + storage + ">(" + s.outBuf() + "));";
+    CodeWriter code;
+    std::string accumulators, elements, start, finish;
+    {
+      auto scope = code.block();
+      for (size_t i = 0; i < n; ++i) {
+        const std::string k = str(static_cast<int64_t>(i));
+        const std::string storage(storageType(s.outType(i)));
+        code.lines("const auto *in" + k + " = as<" + storage + ">(" + s.inBuf(i) + ");");
+        code.lines("auto *out" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");");
+        code.lines("const " + storage + " init" + k + " = loadAt(as<" + storage + ">(" +
+                   s.inBuf(n + i) + "), 0);");
+        code.lines(storage + " acc" + k + " = init" + k + ";");
+        accumulators += "acc" + k + ", ";
+        elements += "offset < 0 ? init" + k + " : loadAt(in" + k + ", offset), ";
+        start += "acc" + k + " = init" + k + "; ";
+        finish += "storeAt(out" + k + ", window, acc" + k + "); ";
+      }
+      accumulators.resize(accumulators.size() - 2);
+      code.lines("walkWindows<" + windowRank(in) + ", " +
+                 windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides,
+                                attrs.baseDilations, attrs.windowDilations, attrs.padding) +
+                 ">(");
+      code.lines("    [&](int64_t) { " + start + "},");
+      code.lines("    [&](int64_t offset) { " + body + "::apply(" + accumulators + ", " + elements +
+                 accumulators + "); },");
+      code.lines("    [&](int64_t window) { " + finish + "});");
+    }
+    return code.take();
   });
 }
 

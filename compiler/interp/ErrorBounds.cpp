@@ -690,9 +690,19 @@ std::vector<Literal> regionBound(const BoundsInputs &in) {
 /// any other body leaves the bound undetermined.
 std::vector<Literal> reduceWindowBound(const BoundsInputs &in) {
   const Literal &result = in.result(0);
-  if (allZero(in.operandBounds))
-    return oneResult(exactBounds(result.shape()));
-  const std::optional<Reducer> reducer = simpleReducer(in.op);
+  if (allZero(in.operandBounds)) {
+    std::vector<Literal> out;
+    for (const Literal &each : *in.results)
+      out.push_back(exactBounds(each.shape()));
+    return out;
+  }
+  const std::optional<Reducer> reducer = simpleReducer(in.op); // one input only
+  if (in.results->size() != 1) {
+    std::vector<Literal> out;
+    for (const Literal &each : *in.results)
+      out.push_back(filled(each.shape(), kUnknown));
+    return out;
+  }
   const bool sum = reducer == Reducer::Add && isFloat(result.elementType());
   if (!sum && reducer != Reducer::Max && reducer != Reducer::Min)
     return oneResult(filled(result.shape(), kUnknown));

@@ -90,10 +90,11 @@ Shape windowOutputShape(const Shape &input, const WindowSpec &window);
 /// each; `offset` is the input element's, -1 for padding or a hole.
 void forEachWindowElement(const Shape &input, const WindowSpec &window,
                           const std::function<void(int64_t, int64_t)> &visit);
-/// reduce_window of one input: acc = body(acc, x) from the init value over
-/// each window's elements, padding and holes reading the init value.
-Literal evalReduceWindow(const Literal &input, const Literal &init, const WindowSpec &window,
-                         const ScalarRegion &body);
+/// reduce_window of N inputs: acc... = body(acc..., x...) from the init
+/// values over each window's elements, padding and holes reading the inits.
+std::vector<Literal> evalReduceWindow(std::span<const Literal *const> inputs,
+                                      std::span<const Literal *const> inits,
+                                      const WindowSpec &window, const ScalarRegion &body);
 Literal evalSelectAndScatter(const Literal &operand, const Literal &source, const Literal &init,
                              const WindowSpec &window, const ScalarRegion &select,
                              const ScalarRegion &scatter);

@@ -153,9 +153,10 @@ std::vector<Literal> regionKernel(const KernelInputs &in) {
 // ---- windows (Windows.cpp) ----
 
 std::vector<Literal> reduceWindowKernel(const KernelInputs &in) {
-  return oneResult(evalReduceWindow(operand(in, 0), operand(in, 1),
-                                    reduceWindowSpec(in.op.attr<ReduceWindowAttrs>()),
-                                    ScalarRegion(*in.graph, *in.op.body())));
+  const size_t n = in.operands.size() / 2;
+  return evalReduceWindow(std::span(in.operands).first(n), std::span(in.operands).subspan(n),
+                          reduceWindowSpec(in.op.attr<ReduceWindowAttrs>()),
+                          ScalarRegion(*in.graph, *in.op.body()));
 }
 
 std::vector<Literal> selectAndScatterKernel(const KernelInputs &in) {

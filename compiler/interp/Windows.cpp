@@ -93,20 +93,35 @@ void forEachWindowElement(const Shape &input, const WindowSpec &window,
   } while (nextIndex(o, output));
 }
 
-Literal evalReduceWindow(const Literal &input, const Literal &init, const WindowSpec &window,
-                         const ScalarRegion &body) {
-  Literal out(TensorType{input.elementType(), windowOutputShape(input.shape(), window)});
-  const uint64_t initBits = loadScalarBits(init, 0);
-  std::vector<uint64_t> acc(static_cast<size_t>(out.numElements()), initBits);
-  uint64_t arguments[2], result[1];
-  forEachWindowElement(input.shape(), window, [&](int64_t o, int64_t offset) {
-    arguments[0] = acc[o];
-    arguments[1] = offset < 0 ? initBits : loadScalarBits(input, offset);
-    body.run(arguments, result);
-    acc[o] = result[0];
+std::vector<Literal> evalReduceWindow(std::span<const Literal *const> inputs,
+                                      std::span<const Literal *const> inits,
+                                      const WindowSpec &window, const ScalarRegion &body) {
+  const size_t n = inputs.size();
+  const Shape shape = windowOutputShape(inputs[0]->shape(), window);
+  std::vector<Literal> out;
+  std::vector<uint64_t> initBits;
+  for (size_t i = 0; i < n; ++i) {
+    out.emplace_back(TensorType{inputs[i]->elementType(), shape});
+    initBits.push_back(loadScalarBits(*inits[i], 0));
+  }
+  // Per window its n accumulators (scalar bits), each from its init.
+  const int64_t count = out[0].numElements();
+  std::vector<uint64_t> acc(static_cast<size_t>(count) * n);
+  for (int64_t e = 0; e < count; ++e)
+    std::copy(initBits.begin(), initBits.end(), acc.begin() + e * static_cast<int64_t>(n));
+  std::vector<uint64_t> arguments(2 * n), results(n);
+  forEachWindowElement(inputs[0]->shape(), window, [&](int64_t o, int64_t offset) {
+    uint64_t *a = acc.data() + o * static_cast<int64_t>(n);
+    for (size_t i = 0; i < n; ++i) {
+      arguments[i] = a[i];
+      arguments[n + i] = offset < 0 ? initBits[i] : loadScalarBits(*inputs[i], offset);
+    }
+    body.run(arguments, results);
+    std::copy(results.begin(), results.end(), a);
   });
-  for (int64_t e = 0; e < out.numElements(); ++e)
-    storeScalarBits(out, e, acc[e]);
+  for (int64_t e = 0; e < count; ++e)
+    for (size_t i = 0; i < n; ++i)
+      storeScalarBits(out[i], e, acc[static_cast<size_t>(e) * n + i]);
   return out;
 }
 

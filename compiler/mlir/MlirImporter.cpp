@@ -1541,9 +1541,6 @@ void Importer::readScalarRegions(OpAttributes &a, const std::vector<std::string>
 }
 
 void Importer::readReduceWindow(OpAttributes &a) {
-  if (a.ir.operands.size() != 2)
-    failAt(a.op.loc, "reduce_window of several inputs is not supported (one input and its init "
-                     "value)");
   ReduceWindowAttrs w;
   w.windowDimensions = a.ints({"window_dimensions"}, "window_dimensions");
   auto optionalInts = [&](const char *key, std::vector<int64_t> &values) {

@@ -554,8 +554,15 @@ OpShardingRule reduceWindowRule(const Graph &, const Op &op, const OpShapes &sha
     // partitioner from sharding the factor.
     const bool passThrough =
         isWindowPassthroughDim(attrs.padding, attrs.windowDimensions, attrs.windowStrides, d);
+    // Every input and result shares it; the inits map none.
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    const int64_t numInputs = static_cast<int64_t>(shapes.results.size());
+    for (int64_t t = 0; t < numInputs; ++t)
+      tensorDims.push_back({t, static_cast<int64_t>(d)});
+    for (int64_t r = 0; r < numInputs; ++r)
+      tensorDims.push_back({shapes.result(r), static_cast<int64_t>(d)});
     builder.addFactor(out[d], passThrough ? FactorKind::PassThrough : FactorKind::Permutation,
-                      {{0, static_cast<int64_t>(d)}, {shapes.result(0), static_cast<int64_t>(d)}});
+                      tensorDims);
   }
   return builder.take();
 }

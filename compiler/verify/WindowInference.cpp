@@ -68,30 +68,35 @@ void checkWork(const InferenceContext &context, const Shape &result, const Shape
                    " window element visits (outputs times window size; at most 2^40)");
 }
 
-/// A scalar body of `arguments` scalars of `element` returning one of
-/// `returns` (StableHLO's C13 of reduce_window, C9/C10 of select_and_scatter).
+/// A scalar body taking scalars of `arguments` and returning scalars of
+/// `returns` (StableHLO's C13 of reduce_window, C9/C10 of
+/// select_and_scatter).
 void checkScalarBody(const InferenceContext &context, const Region &body, const std::string &what,
-                     ElementType element, size_t arguments, ElementType returns) {
+                     const std::vector<ElementType> &arguments,
+                     const std::vector<ElementType> &returns) {
   const Graph &graph = context.graph;
-  if (body.args.size() != arguments)
-    fail(joinPointer(body.pointer, "args"), context.opLabel() + " " + what + " takes " +
-                                                std::to_string(arguments) + " arguments, got " +
-                                                std::to_string(body.args.size()));
-  const TensorType scalar{element, {}};
-  for (const RegionArgument &arg : body.args)
-    if (graph.type(arg.value) != scalar)
-      fail(joinPointer(arg.pointer, "type"),
+  if (body.args.size() != arguments.size())
+    fail(joinPointer(body.pointer, "args"),
+         context.opLabel() + " " + what + " takes " + std::to_string(arguments.size()) +
+             " arguments, got " + std::to_string(body.args.size()));
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const TensorType scalar{arguments[i], {}};
+    if (graph.type(body.args[i].value) != scalar)
+      fail(joinPointer(body.args[i].pointer, "type"),
            context.opLabel() + " " + what + " argument has type " +
-               printType(graph.type(arg.value)) + ", expected " + printType(scalar));
-  if (body.results.size() != 1)
-    fail(joinPointer(body.pointer, "return"), context.opLabel() + " " + what +
-                                                  " returns one value, got " +
-                                                  std::to_string(body.results.size()));
-  const TensorType expected{returns, {}};
-  if (graph.type(body.results[0].value) != expected)
-    fail(body.results[0].pointer, context.opLabel() + " " + what + " returns " +
-                                      printType(graph.type(body.results[0].value)) + ", expected " +
-                                      printType(expected));
+               printType(graph.type(body.args[i].value)) + ", expected " + printType(scalar));
+  }
+  if (body.results.size() != returns.size())
+    fail(joinPointer(body.pointer, "return"),
+         context.opLabel() + " " + what + " returns " + std::to_string(returns.size()) + " value" +
+             (returns.size() == 1 ? "" : "s") + ", got " + std::to_string(body.results.size()));
+  for (size_t i = 0; i < returns.size(); ++i) {
+    const TensorType expected{returns[i], {}};
+    if (graph.type(body.results[i].value) != expected)
+      fail(body.results[i].pointer, context.opLabel() + " " + what + " returns " +
+                                        printType(graph.type(body.results[i].value)) +
+                                        ", expected " + printType(expected));
+  }
 }
 
 void checkScalarInit(const InferenceContext &context, size_t index, const TensorType &input) {
@@ -118,8 +123,27 @@ void checkWindow(const InferenceContext &context, int64_t rank,
 
 ResultTypes inferReduceWindow(const InferenceContext &context) {
   const auto &attrs = context.attrs<ReduceWindowAttrs>();
+  const Op &op = context.op;
+  const size_t numOperands = context.numOperands();
+  if (numOperands < 2 || numOperands % 2 != 0)
+    context.failAttr("operands", "takes its inputs, then their init values (an even number of "
+                                 "operands, at least 2), got " +
+                                     std::to_string(numOperands));
+  const size_t numInputs = numOperands / 2;
+  if (op.results.size() != numInputs)
+    context.failAttr(op.pluralResults ? "results" : "result",
+                     "has one result per input (" + std::to_string(numInputs) + "), got " +
+                         std::to_string(op.results.size()));
   const TensorType &input = context.operand(0);
-  checkScalarInit(context, 1, input);
+  std::vector<ElementType> elements;
+  for (size_t i = 0; i < numInputs; ++i) {
+    if (context.operand(i).shape != input.shape)
+      fail(joinPointer(attrPointer(op, "operands"), i),
+           context.opLabel() + " requires inputs of one shape, got " + printType(input) + " and " +
+               printType(context.operand(i)));
+    checkScalarInit(context, numInputs + i, context.operand(i));
+    elements.push_back(context.operand(i).elementType);
+  }
   const int64_t rank = input.rank();
   checkWindow(context, rank, attrs.windowDimensions, attrs.windowStrides, attrs.padding);
   requireSize(context, "base_dilations", attrs.baseDilations.size(), rank,
@@ -128,14 +152,20 @@ ResultTypes inferReduceWindow(const InferenceContext &context) {
               "one per operand dimension");
   requirePositive(context, "base_dilations", attrs.baseDilations);
   requirePositive(context, "window_dilations", attrs.windowDilations);
-  checkScalarBody(context, *context.op.body(), "body", input.elementType, 2, input.elementType);
-  TensorType result{input.elementType, {}};
+  // N accumulators, then N elements -> N values.
+  std::vector<ElementType> arguments = elements;
+  arguments.insert(arguments.end(), elements.begin(), elements.end());
+  checkScalarBody(context, *op.body(), "body", arguments, elements);
+  Shape windows;
   for (int64_t d = 0; d < rank; ++d)
-    result.shape.push_back(numWindows(context, input.shape[d], attrs.baseDilations[d],
-                                      attrs.padding[d], attrs.windowDimensions[d],
-                                      attrs.windowDilations[d], attrs.windowStrides[d], d));
-  checkWork(context, result.shape, attrs.windowDimensions);
-  return {result};
+    windows.push_back(numWindows(context, input.shape[d], attrs.baseDilations[d], attrs.padding[d],
+                                 attrs.windowDimensions[d], attrs.windowDilations[d],
+                                 attrs.windowStrides[d], d));
+  checkWork(context, windows, attrs.windowDimensions);
+  ResultTypes results;
+  for (ElementType element : elements)
+    results.push_back(TensorType{element, windows});
+  return results;
 }
 
 ResultTypes inferSelectAndScatter(const InferenceContext &context) {
@@ -156,10 +186,9 @@ ResultTypes inferSelectAndScatter(const InferenceContext &context) {
                    printType(TensorType{operand.elementType, windows}) + ", got " +
                    printType(source));
   checkWork(context, windows, attrs.windowDimensions);
-  checkScalarBody(context, context.op.regions[0], "select", operand.elementType, 2,
-                  ElementType::I1);
-  checkScalarBody(context, context.op.regions[1], "scatter", operand.elementType, 2,
-                  operand.elementType);
+  const std::vector<ElementType> pair(2, operand.elementType);
+  checkScalarBody(context, context.op.regions[0], "select", pair, {ElementType::I1});
+  checkScalarBody(context, context.op.regions[1], "scatter", pair, {operand.elementType});
   return {operand};
 }
 

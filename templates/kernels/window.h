@@ -57,20 +57,20 @@ template <int R> SHARDGEN_INLINE void nextIndex(int64_t (&index)[R], const int64
   }
 }
 
-/// reduce_window of one input: acc = Body(acc, x) from the init value.
-template <typename Body, typename S, int R, WindowGeometry<R> G>
-void reduceWindow(const S *in, const S *init, S *out) {
+/// Walks every window in row-major order: start(window), then fold(offset)
+/// for each of its positions in row-major order (offset -1: padding or a
+/// hole), then finish(window). reduce_window's generated loop folds its
+/// inputs with its body here.
+template <int R, WindowGeometry<R> G, typename Start, typename Fold, typename Finish>
+SHARDGEN_INLINE void walkWindows(Start &&start, Fold &&fold, Finish &&finish) {
   constexpr int64_t windows = countOf(G.out), positions = countOf(G.size);
-  const S initValue = loadAt(init, 0);
   int64_t o[R] = {};
   for (int64_t flat = 0; flat < windows; ++flat, nextIndex(o, G.out)) {
-    S acc = initValue;
+    start(flat);
     int64_t w[R] = {};
-    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.size)) {
-      const int64_t offset = windowOffset<R, G>(o, w);
-      Body::apply(acc, offset < 0 ? initValue : loadAt(in, offset), acc);
-    }
-    storeAt(out, flat, acc);
+    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.size))
+      fold(windowOffset<R, G>(o, w));
+    finish(flat);
   }
 }
 
@@ -80,34 +80,31 @@ void reduceWindow(const S *in, const S *init, S *out) {
 /// result element is the init value. `P` is i1's storage.
 template <typename Select, typename Scatter, typename S, typename P, int R, WindowGeometry<R> G>
 void selectAndScatter(const S *operand, const S *source, const S *init, S *out) {
-  constexpr int64_t windows = countOf(G.out), positions = countOf(G.size);
   const S initValue = loadAt(init, 0);
   for (int64_t i = 0; i < countOf(G.in); ++i)
     storeAt(out, i, initValue);
-  int64_t o[R] = {};
-  for (int64_t flat = 0; flat < windows; ++flat, nextIndex(o, G.out)) {
-    int64_t selected = -1;
-    S best{};
-    int64_t w[R] = {};
-    for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.size)) {
-      const int64_t offset = windowOffset<R, G>(o, w);
-      if (offset < 0)
-        continue;
-      const S x = loadAt(operand, offset);
-      P keep{};
-      if (selected >= 0)
-        Select::apply(best, x, keep);
-      if (selected < 0 || !keep) {
-        selected = offset;
-        best = x;
-      }
-    }
-    if (selected < 0)
-      continue; // a window of padding only selects nothing
-    S combined = loadAt(out, selected);
-    Scatter::apply(combined, loadAt(source, flat), combined);
-    storeAt(out, selected, combined);
-  }
+  int64_t selected = -1;
+  S best{};
+  walkWindows<R, G>([&](int64_t) { selected = -1; },
+                    [&](int64_t offset) {
+                      if (offset < 0)
+                        return;
+                      const S x = loadAt(operand, offset);
+                      P keep{};
+                      if (selected >= 0)
+                        Select::apply(best, x, keep);
+                      if (selected < 0 || !keep) {
+                        selected = offset;
+                        best = x;
+                      }
+                    },
+                    [&](int64_t window) {
+                      if (selected < 0)
+                        return; // a window of padding only selects nothing
+                      S combined = loadAt(out, selected);
+                      Scatter::apply(combined, loadAt(source, window), combined);
+                      storeAt(out, selected, combined);
+                    });
 }
 
 /// A convolution's geometry over N >= 1 spatial dims (a convolution without

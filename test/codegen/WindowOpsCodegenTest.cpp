@@ -174,3 +174,26 @@ TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d a
                                        R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})")),
             "convolutionLowered<") >= 3);
 }
+
+TEST_CASE("reduce_window of two inputs on a 2x2 mesh: max pooling with its argmax") {
+  const std::string ops = R"(
+    {"op": "iota", "iota_dimension": 2, "type": "tensor<4x6x8xi32>", "result": "index"},
+    {"op": "constant", "value": "-inf", "type": "tensor<f32>", "result": "lowest"},
+    {"op": "constant", "value": -1, "type": "tensor<i32>", "result": "none"},
+    {"op": "reduce_window", "operands": ["a", "index", "lowest", "none"], "results": ["m", "i"],
+     "window_dimensions": [1, 2, 3], "window_strides": [1, 2, 2], "padding": [[0, 0], [0, 1], [1, 1]],
+     "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "ai", "type": "tensor<i32>"},
+                       {"name": "b", "type": "tensor<f32>"}, {"name": "bi", "type": "tensor<i32>"}],
+              "ops": [{"op": "compare", "comparison_direction": "GT", "operands": ["b", "a"], "result": "gt"},
+                      {"op": "select", "operands": ["gt", "b", "a"], "result": "v"},
+                      {"op": "select", "operands": ["gt", "bi", "ai"], "result": "j"}],
+              "return": ["v", "j"]}})";
+  for (const char *sharding : {"[{x}, {}, {y}]", "[{y}, {x}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string inputs = R"({"name": "a", "type": "tensor<4x6x8xf32>", "sharding": "<@m, )" +
+                               std::string(sharding) + R"(>"})";
+    Graph graph =
+        loadVerified(graphOn2x2("argmax_pool", inputs, ops, R"({"value": "m"}, {"value": "i"})"));
+    CHECK(checkCompiledEqualsInterpreter(graph, 19) == "");
+  }
+}

@@ -394,3 +394,36 @@ func.func @main(%x: tensor<1x4x4x3xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x2x
   CHECK(labelPlace == "3:52");
   CHECK(labelMessage.find("unexpected dimension label 'q'") != std::string::npos);
 }
+
+TEST_CASE("reduce_window of two inputs: max pooling with the argmax") {
+  // Windows of 2, stride 2, one of padding at the end (reads the inits);
+  // the body keeps the larger value and its index, the smaller index on
+  // ties.
+  const std::string text = R"(
+func.func @main() -> (tensor<4xf32>, tensor<4xi32>) {
+  %x = stablehlo.constant dense<[3.0, 1.0, 4.0, 4.0, 5.0, 9.0, -7.0]> : tensor<7xf32>
+  %i = stablehlo.iota dim = 0 : tensor<7xi32>
+  %lowest = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %none = stablehlo.constant dense<-1> : tensor<i32>
+  %0:2 = "stablehlo.reduce_window"(%x, %i, %lowest, %none) <{padding = dense<[[0, 1]]> : tensor<1x2xi64>, window_dimensions = array<i64: 2>, window_strides = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %ai: tensor<i32>, %b: tensor<f32>, %bi: tensor<i32>):
+    %gt = stablehlo.compare GT, %b, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %v = stablehlo.select %gt, %b, %a : tensor<i1>, tensor<f32>
+    %j = stablehlo.select %gt, %bi, %ai : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+  }) : (tensor<7xf32>, tensor<7xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
+})";
+  Graph graph = importWindowGraph(text);
+  std::vector<Literal> out = evaluate(graph, {});
+  REQUIRE(out.size() == 2);
+  std::vector<double> values;
+  std::vector<int64_t> indices;
+  for (int64_t k = 0; k < 4; ++k) {
+    values.push_back(out[0].getFloat(k));
+    indices.push_back(out[1].getInt(k));
+  }
+  CHECK(values == std::vector<double>{3, 4, 9, -7});
+  CHECK(indices == std::vector<int64_t>{0, 2, 5, 6});
+  checkWindowRoundTrip(text);
+}
