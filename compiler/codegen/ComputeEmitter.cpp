@@ -908,6 +908,171 @@ void emitScatter(StepView s) {
   });
 }
 
+// ---- windows (templates/kernels/window.h) ----
+
+std::string boolList(const std::vector<bool> &values) {
+  std::string out;
+  for (bool value : values)
+    out += std::string(out.empty() ? "" : ", ") + (value ? "true" : "false");
+  return out;
+}
+
+/// WindowGeometry<R>{...} of a window over the local pieces `in` (the
+/// input) and `out` (the windows): the windowed dims are whole on every
+/// device (the sharding rule's permutation factors), the others pass
+/// through. A rank-0 op is given one dim of 1.
+std::string windowGeometry(Shape in, Shape out, std::vector<int64_t> size,
+                           std::vector<int64_t> stride, std::vector<int64_t> baseDilation,
+                           std::vector<int64_t> windowDilation,
+                           const std::vector<std::array<int64_t, 2>> &padding) {
+  std::vector<int64_t> low;
+  for (const auto &pair : padding)
+    low.push_back(pair[0]);
+  if (in.empty()) {
+    for (std::vector<int64_t> *list : {&in, &out, &size, &stride, &baseDilation, &windowDilation})
+      list->push_back(1);
+    low.push_back(0);
+  }
+  return "WindowGeometry<" + str(static_cast<int64_t>(in.size())) + ">{{" + joinInts(in) + "}, {" +
+         joinInts(out) + "}, {" + joinInts(size) + "}, {" + joinInts(stride) + "}, {" +
+         joinInts(baseDilation) + "}, {" + joinInts(windowDilation) + "}, {" + joinInts(low) + "}}";
+}
+
+std::string windowRank(const Shape &shape) {
+  return str(std::max<int64_t>(1, static_cast<int64_t>(shape.size())));
+}
+
+/// reduce_window of N inputs: walkWindows with N accumulators, each window
+/// folded by the body from the inits (padding and holes read the inits).
+void emitReduceWindow(StepView s) {
+  const auto &attrs = s.op().attr<ReduceWindowAttrs>();
+  const std::string body = scalarBodyStruct(s.context, *s.op().body());
+  const size_t n = s.step.outputs.size();
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape in = s.inShape(0, d), out = s.outShape(d);
+    if (product(out) == 0)
+      return "";
+    CodeWriter code;
+    std::string accumulators, elements, start, finish;
+    {
+      auto scope = code.block();
+      for (size_t i = 0; i < n; ++i) {
+        const std::string k = str(static_cast<int64_t>(i));
+        const std::string storage(storageType(s.outType(i)));
+        code.lines("const auto *in" + k + " = as<" + storage + ">(" + s.inBuf(i) + ");");
+        code.lines("auto *out" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");");
+        code.lines("const " + storage + " init" + k + " = loadAt(as<" + storage + ">(" +
+                   s.inBuf(n + i) + "), 0);");
+        code.lines(storage + " acc" + k + " = init" + k + ";");
+        accumulators += "acc" + k + ", ";
+        elements += "offset < 0 ? init" + k + " : loadAt(in" + k + ", offset), ";
+        start += "acc" + k + " = init" + k + "; ";
+        finish += "storeAt(out" + k + ", window, acc" + k + "); ";
+      }
+      accumulators.resize(accumulators.size() - 2);
+      code.lines("walkWindows<" + windowRank(in) + ", " +
+                 windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides,
+                                attrs.baseDilations, attrs.windowDilations, attrs.padding) +
+                 ">(");
+      code.lines("    [&](int64_t) { " + start + "},");
+      code.lines("    [&](int64_t offset) { " + body + "::apply(" + accumulators + ", " + elements +
+                 accumulators + "); },");
+      code.lines("    [&](int64_t window) { " + finish + "});");
+    }
+    return code.take();
+  });
+}
+
+void emitSelectAndScatter(StepView s) {
+  const auto &attrs = s.op().attr<SelectAndScatterAttrs>();
+  const std::string select = scalarBodyStruct(s.context, s.op().regions[0]);
+  const std::string scatter = scalarBodyStruct(s.context, s.op().regions[1]);
+  const std::string storage = s.outStorage();
+  const std::vector<int64_t> ones(attrs.windowDimensions.size(), 1);
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape in = s.inShape(0, d), windows = s.inShape(1, d);
+    if (product(in) == 0)
+      return "";
+    return "selectAndScatter<" + select + ", " + scatter + ", " + storage + ", " +
+           std::string(storageType(ElementType::I1)) + ", " + windowRank(in) + ", " +
+           windowGeometry(in, windows, attrs.windowDimensions, attrs.windowStrides, ones, ones,
+                          attrs.padding) +
+           ">(as<" + storage + ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.inBuf(1) +
+           "), as<" + storage + ">(" + s.inBuf(2) + "), as<" + storage + ">(" + s.outBuf() + "));";
+  });
+}
+
+/// Whether convolutionLowered (im2col and the blocked f32 matmul) applies:
+/// f32 without groups, an NHWC lhs and output and an HWIO kernel (each
+/// spatial dim in order), so the kernel is the matmul's B as it lies.
+bool loweredToMatmul(const ConvolutionAttrs &a, ElementType in, ElementType out, size_t rank) {
+  if (in != out || in != ElementType::F32 || a.featureGroupCount != 1 || a.batchGroupCount != 1 ||
+      rank < 3)
+    return false;
+  const int64_t spatial = static_cast<int64_t>(rank) - 2;
+  bool ordered = a.inputFeatureDimension == spatial + 1 && a.outputBatchDimension == 0 &&
+                 a.outputFeatureDimension == spatial + 1 &&
+                 a.kernelInputFeatureDimension == spatial &&
+                 a.kernelOutputFeatureDimension == spatial + 1;
+  for (int64_t i = 0; i < spatial; ++i)
+    ordered = ordered && a.kernelSpatialDimensions[i] == i && a.outputSpatialDimensions[i] == i + 1;
+  return ordered;
+}
+
+void emitConvolution(StepView s) {
+  const auto &a = s.op().attr<ConvolutionAttrs>();
+  const std::string inTag(elementTag(s.inType(0))), outTag(elementTag(s.outType()));
+  const std::string inStorage(storageType(s.inType(0))), storage = s.outStorage();
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape lhs = s.inShape(0, d), rhs = s.inShape(1, d), out = s.outShape(d);
+    if (product(out) == 0)
+      return "";
+    const std::vector<int64_t> ls = denseStrides(lhs), rs = denseStrides(rhs),
+                               os = denseStrides(out);
+    std::vector<int64_t> lhsStride, lhsSpatial, kernelStride, window, outStride, outSpatial,
+        stride = a.windowStrides, lhsDilation = a.lhsDilation, rhsDilation = a.rhsDilation, low;
+    std::vector<bool> reversed = a.windowReversal;
+    for (size_t i = 0; i < a.inputSpatialDimensions.size(); ++i) {
+      lhsStride.push_back(ls[a.inputSpatialDimensions[i]]);
+      lhsSpatial.push_back(lhs[a.inputSpatialDimensions[i]]);
+      kernelStride.push_back(rs[a.kernelSpatialDimensions[i]]);
+      window.push_back(rhs[a.kernelSpatialDimensions[i]]);
+      outStride.push_back(os[a.outputSpatialDimensions[i]]);
+      outSpatial.push_back(out[a.outputSpatialDimensions[i]]);
+      low.push_back(a.padding[i][0]);
+    }
+    if (window.empty()) { // one spatial dim of 1
+      for (std::vector<int64_t> *list :
+           {&lhsStride, &lhsSpatial, &kernelStride, &window, &outStride, &outSpatial, &stride,
+            &lhsDilation, &rhsDilation})
+        list->push_back(1);
+      low.push_back(0);
+      reversed.push_back(false);
+    }
+    const int64_t outFeatures = out[a.outputFeatureDimension];
+    const std::string geometry =
+        "ConvGeometry<" + str(static_cast<int64_t>(window.size())) + ">{" +
+        joinInts({out[a.outputBatchDimension], outFeatures, rhs[a.kernelInputFeatureDimension],
+                  outFeatures / a.featureGroupCount, outFeatures / a.batchGroupCount,
+                  ls[a.inputBatchDimension], ls[a.inputFeatureDimension]}) +
+        ", {" + joinInts(lhsStride) + "}, {" + joinInts(lhsSpatial) + "}, " +
+        joinInts({rs[a.kernelInputFeatureDimension], rs[a.kernelOutputFeatureDimension]}) + ", {" +
+        joinInts(kernelStride) + "}, {" + joinInts(window) + "}, " +
+        joinInts({os[a.outputBatchDimension], os[a.outputFeatureDimension]}) + ", {" +
+        joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
+        joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
+        boolList(reversed) + "}}";
+    if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()))
+      return "convolutionLowered<" + str(static_cast<int64_t>(window.size())) + ", " + geometry +
+             ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +
+             s.outBuf() + "));";
+    return "convolution<" + inTag + ", " + outTag + ", " +
+           str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage + ">(" +
+           s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage + ">(" +
+           s.outBuf() + "));";
+  });
+}
+
 } // namespace
 
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,

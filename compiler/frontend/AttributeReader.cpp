@@ -37,6 +37,32 @@ void readObject(const AttrField &field, const Json &json, const PointerRef &poin
   fields.checkKeys({}, keys);
 }
 
+/// [[lo, hi], ...]: a window's padding.
+std::vector<std::array<int64_t, 2>> readIntPairs(const Json &json, const PointerRef &pointer) {
+  const Json &array = readArray(json, pointer);
+  std::vector<std::array<int64_t, 2>> pairs;
+  for (size_t i = 0; i < array.size(); ++i) {
+    const PointerRef at(pointer, i);
+    std::vector<int64_t> pair = readIntegerArray(array[i], at);
+    if (pair.size() != 2)
+      fail(at.str(),
+           "expected a pair [low, high], got " + std::to_string(pair.size()) + " integers");
+    pairs.push_back({pair[0], pair[1]});
+  }
+  return pairs;
+}
+
+std::vector<bool> readBools(const Json &json, const PointerRef &pointer) {
+  const Json &array = readArray(json, pointer);
+  std::vector<bool> values;
+  for (size_t i = 0; i < array.size(); ++i) {
+    if (!array[i].is_boolean())
+      fail(PointerRef(pointer, i).str(), "expected true or false");
+    values.push_back(array[i].get<bool>());
+  }
+  return values;
+}
+
 /// Reads `field`'s value `json` (at `pointer`) into its member.
 void readField(const AttrField &field, const Json &json, const PointerRef &pointer, void *attrs) {
   switch (field.kind) {
@@ -77,6 +103,12 @@ void readField(const AttrField &field, const Json &json, const PointerRef &point
     return;
   case AttrKind::Object:
     readObject(field, json, pointer, field.member(attrs));
+    return;
+  case AttrKind::IntPairs:
+    field.in<std::vector<std::array<int64_t, 2>>>(attrs) = readIntPairs(json, pointer);
+    return;
+  case AttrKind::Bools:
+    field.in<std::vector<bool>>(attrs) = readBools(json, pointer);
     return;
   case AttrKind::Constant: // with the result type: the graph reader's
   case AttrKind::Region:   // a scope of its own: the graph reader's

@@ -60,6 +60,10 @@ Json fieldToJson(const AttrField &field, const void *attrs) {
     return constantValueToJson(field.in<ConstantAttrs>(attrs));
   case AttrKind::Region: // the graph writer's
     return Json();
+  case AttrKind::IntPairs:
+    return field.in<std::vector<std::array<int64_t, 2>>>(attrs);
+  case AttrKind::Bools:
+    return field.in<std::vector<bool>>(attrs);
   }
   return Json();
 }

@@ -781,6 +781,91 @@ std::vector<Literal> regionBound(const BoundsInputs &in) {
   throw InternalError(std::string(in.op.name()) + "'s bounds come from its body's ops");
 }
 
+// ---- windows ----
+
+/// reduce_window: the kernel folds each window in the interpreter's order
+/// and the partitioner never splits a window, so exact operands give the
+/// same bits. Inexact ones: max and min move by at most the largest bound
+/// in the window, a float sum by the sum of the bounds and its rounding;
+/// any other body leaves the bound undetermined.
+std::vector<Literal> reduceWindowBound(const BoundsInputs &in) {
+  const Literal &result = in.result(0);
+  if (allZero(in.operandBounds)) {
+    std::vector<Literal> out;
+    for (const Literal &each : *in.results)
+      out.push_back(exactBounds(each.shape()));
+    return out;
+  }
+  const std::optional<Reducer> reducer = simpleReducer(in.op); // one input only
+  if (in.results->size() != 1) {
+    std::vector<Literal> out;
+    for (const Literal &each : *in.results)
+      out.push_back(filled(each.shape(), kUnknown));
+    return out;
+  }
+  const bool sum = reducer == Reducer::Add && isFloat(result.elementType());
+  if (!sum && reducer != Reducer::Max && reducer != Reducer::Min)
+    return oneResult(filled(result.shape(), kUnknown));
+  const double initBound = in.e(1).as<double>()[0];
+  const double initMagnitude = std::fabs(in.x(1).getFloat(0));
+  Literal spread = filled(result.shape(), initBound), terms = filled(result.shape(), initMagnitude);
+  double *bound = spread.as<double>(), *magnitude = terms.as<double>();
+  const double *operandBound = in.e(0).as<double>();
+  int64_t count = 1;
+  forEachWindowElement(in.x(0).shape(), reduceWindowSpec(in.op.attr<ReduceWindowAttrs>()),
+                       [&](int64_t o, int64_t offset) {
+                         const double e = offset < 0 ? initBound : operandBound[offset];
+                         const double x =
+                             offset < 0 ? initMagnitude : std::fabs(in.x(0).getFloat(offset));
+                         bound[o] = sum ? bound[o] + e : std::max(bound[o], e);
+                         magnitude[o] += x;
+                         if (o == 0)
+                           ++count;
+                       });
+  if (sum)
+    addSumBound(spread, terms, result, count);
+  return oneResult(std::move(spread));
+}
+
+/// select_and_scatter: the kernel selects and scatters in the interpreter's
+/// order; an inexact operand may select another element.
+std::vector<Literal> selectAndScatterBound(const BoundsInputs &in) {
+  return oneResult(exactOrUnknown(in.result(0).shape(), in.operandBounds));
+}
+
+/// convolution: a dot product per output element (as dot_general's bound),
+/// the kernel summing in another order.
+std::vector<Literal> convolutionBound(const BoundsInputs &in) {
+  const auto &attrs = in.op.attr<ConvolutionAttrs>();
+  const Literal &result = in.result(0);
+  const ElementType type = result.elementType();
+  if (!isFloat(type))
+    return oneResult(exactOrUnknown(result.shape(), in.operandBounds));
+  const TensorType f64{ElementType::F64, result.shape()};
+  const auto convolve = [&](const Literal &lhs, const Literal &rhs) {
+    return evalConvolution(lhs, rhs, attrs, f64);
+  };
+  const Literal a = magnitudes(in.x(0)), b = magnitudes(in.x(1));
+  Literal spread = exactBounds(result.shape());
+  const bool lhsExact = allZero(in.e(0)), rhsExact = allZero(in.e(1));
+  if (!rhsExact)
+    addInto(spread, convolve(a, in.e(1)));
+  if (!lhsExact)
+    addInto(spread, convolve(in.e(0), b));
+  if (!lhsExact && !rhsExact)
+    addInto(spread, convolve(in.e(0), in.e(1)));
+  const Literal terms = convolve(a, b);
+  int64_t depth = in.x(1).shape()[attrs.kernelInputFeatureDimension];
+  for (int64_t d : attrs.kernelSpatialDimensions)
+    depth *= in.x(1).shape()[d];
+  const double factor = sumFactor(type, depth);
+  double *bound = spread.as<double>();
+  const double *magnitude = terms.as<double>();
+  for (int64_t i = 0; i < spread.numElements(); ++i)
+    bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
+  return oneResult(std::move(spread));
+}
+
 using BoundsFunction = std::vector<Literal> (*)(const BoundsInputs &);
 constexpr BoundsFunction kBounds[] = {
 #define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \

@@ -4,6 +4,7 @@
 // operand combinations StableHLO does not define (e.g. `and` on floats) raise
 // a GraphError with an empty pointer that the interpreter fills in.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -109,5 +110,36 @@ void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, cons
 /// place lies outside the input is skipped.
 Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
                     const ScatterAttrs &attrs, const ScalarRegion &updateComputation);
+// Windows.cpp
+/// A window over every dim of a tensor (reduce_window's attributes; a
+/// convolution's lhs window, select_and_scatter's with no dilations).
+struct WindowSpec {
+  Shape dimensions;
+  std::vector<int64_t> strides, baseDilations, windowDilations;
+  std::vector<std::array<int64_t, 2>> padding;
+};
+WindowSpec reduceWindowSpec(const ReduceWindowAttrs &attrs);
+/// select_and_scatter's window: no dilations.
+WindowSpec selectAndScatterSpec(const SelectAndScatterAttrs &attrs);
+/// The number of windows along each dim (StableHLO's num_windows).
+Shape windowOutputShape(const Shape &input, const WindowSpec &window);
+/// Calls visit(window, offset) for each element of each window: windows in
+/// row-major order (their flat index), positions in row-major order within
+/// each; `offset` is the input element's, -1 for padding or a hole.
+void forEachWindowElement(const Shape &input, const WindowSpec &window,
+                          const std::function<void(int64_t, int64_t)> &visit);
+/// reduce_window of N inputs: acc... = body(acc..., x...) from the init
+/// values over each window's elements, padding and holes reading the inits.
+std::vector<Literal> evalReduceWindow(std::span<const Literal *const> inputs,
+                                      std::span<const Literal *const> inits,
+                                      const WindowSpec &window, const ScalarRegion &body);
+Literal evalSelectAndScatter(const Literal &operand, const Literal &source, const Literal &init,
+                             const WindowSpec &window, const ScalarRegion &select,
+                             const ScalarRegion &scatter);
+/// The convolution's lhs window over every lhs dim (size 1 on batch and
+/// feature).
+WindowSpec convolutionLhsWindow(const ConvolutionAttrs &attrs, const Shape &lhs, const Shape &rhs);
+Literal evalConvolution(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs &attrs,
+                        const TensorType &resultType);
 
 } // namespace shardgen::interp

@@ -190,6 +190,27 @@ std::vector<Literal> regionKernel(const KernelInputs &in) {
   throw InternalError(std::string(in.op.name()) + " is run by the region evaluator");
 }
 
+// ---- windows (Windows.cpp) ----
+
+std::vector<Literal> reduceWindowKernel(const KernelInputs &in) {
+  const size_t n = in.operands.size() / 2;
+  return evalReduceWindow(std::span(in.operands).first(n), std::span(in.operands).subspan(n),
+                          reduceWindowSpec(in.op.attr<ReduceWindowAttrs>()),
+                          ScalarRegion(*in.graph, *in.op.body()));
+}
+
+std::vector<Literal> selectAndScatterKernel(const KernelInputs &in) {
+  return oneResult(evalSelectAndScatter(operand(in, 0), operand(in, 1), operand(in, 2),
+                                        selectAndScatterSpec(in.op.attr<SelectAndScatterAttrs>()),
+                                        ScalarRegion(*in.graph, in.op.regions[0]),
+                                        ScalarRegion(*in.graph, in.op.regions[1])));
+}
+
+std::vector<Literal> convolutionKernel(const KernelInputs &in) {
+  return oneResult(evalConvolution(operand(in, 0), operand(in, 1), in.op.attr<ConvolutionAttrs>(),
+                                   resultType(in)));
+}
+
 std::vector<Literal> runKernel(const KernelInputs &in) {
   using Kernel = std::vector<Literal> (*)(const KernelInputs &);
   static constexpr Kernel kKernels[] = {

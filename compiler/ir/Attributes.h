@@ -5,6 +5,7 @@
 // keys in the spec table's order, the MLIR names, the members. Readers and
 // writers walk the schema; adding an attribute is adding it here.
 
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <memory>
@@ -456,6 +457,122 @@ inline std::span<const AttrField> TopKAttrs::schema() {
                                                                          AttrPresence::Optional)};
   return fields;
 }
+// ---- windows: reduce_window, select_and_scatter, convolution ----
+
+/// Fills `values` with `size` copies of `fill` when it was not given.
+inline void defaultFilled(std::vector<int64_t> &values, size_t size, int64_t fill) {
+  if (values.empty())
+    values.assign(size, fill);
+}
+inline void defaultPadding(std::vector<std::array<int64_t, 2>> &padding, size_t size) {
+  if (padding.empty())
+    padding.assign(size, {0, 0});
+}
+
+struct ReduceWindowAttrs {
+  std::vector<int64_t> windowDimensions;
+  /// 1s when not given; padding 0s.
+  std::vector<int64_t> windowStrides, baseDilations, windowDilations;
+  std::vector<std::array<int64_t, 2>> padding;
+  static std::span<const AttrField> schema();
+  void completeDefaults() {
+    const size_t rank = windowDimensions.size();
+    defaultFilled(windowStrides, rank, 1);
+    defaultFilled(baseDilations, rank, 1);
+    defaultFilled(windowDilations, rank, 1);
+    defaultPadding(padding, rank);
+  }
+};
+inline std::span<const AttrField> ReduceWindowAttrs::schema() {
+  // MLIR: always the generic form (StableHLO has no pretty one), the body
+  // a region of one accumulator and one element per input.
+  static constexpr AttrField fields[] = {
+      attrField<&ReduceWindowAttrs::windowDimensions>("window_dimensions", "window_dimensions", ""),
+      attrField<&ReduceWindowAttrs::windowStrides>("window_strides", "window_strides", "",
+                                                   AttrPresence::Optional),
+      attrField<&ReduceWindowAttrs::baseDilations>("base_dilations", "base_dilations", "",
+                                                   AttrPresence::Optional),
+      attrField<&ReduceWindowAttrs::windowDilations>("window_dilations", "window_dilations", "",
+                                                     AttrPresence::Optional),
+      attrField<&ReduceWindowAttrs::padding>("padding", "padding", "", AttrPresence::Optional),
+      regionField("body", AttrPresence::Required, RegionRole::Scalar)};
+  return fields;
+}
+
+struct SelectAndScatterAttrs {
+  std::vector<int64_t> windowDimensions, windowStrides; // 1s when not given
+  std::vector<std::array<int64_t, 2>> padding;          // 0s when not given
+  static std::span<const AttrField> schema();
+  void completeDefaults() {
+    const size_t rank = windowDimensions.size();
+    defaultFilled(windowStrides, rank, 1);
+    defaultPadding(padding, rank);
+  }
+};
+inline std::span<const AttrField> SelectAndScatterAttrs::schema() {
+  // MLIR: the generic form; `select` (a, b -> i1) then `scatter` (a, b -> a).
+  static constexpr AttrField fields[] = {
+      attrField<&SelectAndScatterAttrs::windowDimensions>("window_dimensions", "window_dimensions",
+                                                          ""),
+      attrField<&SelectAndScatterAttrs::windowStrides>("window_strides", "window_strides", "",
+                                                       AttrPresence::Optional),
+      attrField<&SelectAndScatterAttrs::padding>("padding", "padding", "", AttrPresence::Optional),
+      regionField("select", AttrPresence::Required, RegionRole::Scalar),
+      regionField("scatter", AttrPresence::Required, RegionRole::Scalar)};
+  return fields;
+}
+
+struct ConvolutionAttrs {
+  /// StableHLO's ConvDimensionNumbers, each field a key of its own.
+  int64_t inputBatchDimension = 0, inputFeatureDimension = 0;
+  std::vector<int64_t> inputSpatialDimensions;
+  int64_t kernelInputFeatureDimension = 0, kernelOutputFeatureDimension = 0;
+  std::vector<int64_t> kernelSpatialDimensions;
+  int64_t outputBatchDimension = 0, outputFeatureDimension = 0;
+  std::vector<int64_t> outputSpatialDimensions;
+  /// Per spatial dim; 1s (padding 0s, reversal false) when not given.
+  std::vector<int64_t> windowStrides, lhsDilation, rhsDilation;
+  std::vector<std::array<int64_t, 2>> padding;
+  std::vector<bool> windowReversal;
+  int64_t featureGroupCount = 1, batchGroupCount = 1;
+  static std::span<const AttrField> schema();
+  void completeDefaults() {
+    const size_t spatial = inputSpatialDimensions.size();
+    defaultFilled(windowStrides, spatial, 1);
+    defaultFilled(lhsDilation, spatial, 1);
+    defaultFilled(rhsDilation, spatial, 1);
+    defaultPadding(padding, spatial);
+    if (windowReversal.empty())
+      windowReversal.assign(spatial, false);
+  }
+};
+inline std::span<const AttrField> ConvolutionAttrs::schema() {
+  // MLIR: `dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window =
+  // {...}` (pretty) or #stablehlo.conv<...> (generic); precision_config is
+  // read and ignored (shardgen computes in the element type).
+  using C = ConvolutionAttrs;
+  static constexpr AttrField fields[] = {
+      attrField<&C::inputBatchDimension>("input_batch_dimension", "", ""),
+      attrField<&C::inputFeatureDimension>("input_feature_dimension", "", ""),
+      attrField<&C::inputSpatialDimensions>("input_spatial_dimensions", "", ""),
+      attrField<&C::kernelInputFeatureDimension>("kernel_input_feature_dimension", "", ""),
+      attrField<&C::kernelOutputFeatureDimension>("kernel_output_feature_dimension", "", ""),
+      attrField<&C::kernelSpatialDimensions>("kernel_spatial_dimensions", "", ""),
+      attrField<&C::outputBatchDimension>("output_batch_dimension", "", ""),
+      attrField<&C::outputFeatureDimension>("output_feature_dimension", "", ""),
+      attrField<&C::outputSpatialDimensions>("output_spatial_dimensions", "", ""),
+      attrField<&C::windowStrides>("window_strides", "window_strides", "", AttrPresence::Optional),
+      attrField<&C::padding>("padding", "padding", "", AttrPresence::Optional),
+      attrField<&C::lhsDilation>("lhs_dilation", "lhs_dilation", "", AttrPresence::Optional),
+      attrField<&C::rhsDilation>("rhs_dilation", "rhs_dilation", "", AttrPresence::Optional),
+      attrField<&C::windowReversal>("window_reversal", "window_reversal", "",
+                                    AttrPresence::Optional),
+      attrField<&C::featureGroupCount>("feature_group_count", "feature_group_count", "",
+                                       AttrPresence::Optional),
+      attrField<&C::batchGroupCount>("batch_group_count", "batch_group_count", "",
+                                     AttrPresence::Optional)};
+  return fields;
+}
 
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
@@ -463,7 +580,7 @@ using Attributes =
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
-                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs>;
+                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs, ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -2,6 +2,7 @@
 #include "compiler/ops/OpTable.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <unordered_map>
 
@@ -314,7 +315,7 @@ private:
   void readSlice(OpAttributes &a);
   /// The op's region `block` into `body` (isolated from above): its
   /// arguments (named by `argNames` when given), its ops, and the values
-  /// its `terminator` returns.
+  /// its `terminator` returns. `key`: the region's JSON key.
   void readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                        const std::string &terminator, std::vector<std::string> &callStack,
                        Region &body, const std::string &key = "body");
@@ -325,6 +326,13 @@ private:
   bool readFlag(OpAttributes &a, const AttrField &field);
   void readGather(OpAttributes &a);
   void readScatter(OpAttributes &a);
+  // The window ops (generic form; convolution's pretty one too).
+  void readReduceWindow(OpAttributes &a);
+  void readSelectAndScatter(OpAttributes &a);
+  void readConvolution(OpAttributes &a);
+  /// The scalar regions of a window op, in order, by their JSON keys; each
+  /// region's argument names from `shardgen.<key>_arg_names` when given.
+  void readScalarRegions(OpAttributes &a, const std::vector<std::string> &keys);
   /// `applies OP` with a commutative op that is no simple reducer (xor):
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
@@ -1098,7 +1106,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
   OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
       ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
-      ir.kind != OpKind::Scatter && ir.kind != OpKind::Sort && !op.regions.empty())
+      ir.kind != OpKind::Scatter && ir.kind != OpKind::Sort && ir.kind != OpKind::ReduceWindow &&
+      ir.kind != OpKind::SelectAndScatter && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1625,6 +1634,212 @@ void Importer::readTopK(OpAttributes &a) {
     places.add(ir.pointer + "/is_stable", stable->loc);
   }
   ir.attrs = topK;
+}
+
+// ---- windows ----
+
+namespace {
+
+/// [[lo, hi], ...] from dense<...> : tensor<Nx2xi64> (a splat too).
+std::vector<std::array<int64_t, 2>> integerPairs(const Attribute &attr, const std::string &what) {
+  if (attr.kind == Kind::Array) { // the pretty form's [[1, 1], [0, 0]]
+    std::vector<std::array<int64_t, 2>> pairs;
+    for (const Attribute &row : attr.elements) {
+      std::vector<int64_t> pair = integersOf(row, what);
+      if (pair.size() != 2)
+        failAt(row.loc, what + " needs pairs [low, high]");
+      pairs.push_back({pair[0], pair[1]});
+    }
+    return pairs;
+  }
+  if (attr.kind != Kind::Dense)
+    failAt(attr.loc, "expected dense<...> for " + what);
+  std::string error;
+  auto type = parseType(attr.typeText, &error);
+  if (!type || type->rank() != 2 || type->shape[1] != 2)
+    failAt(attr.loc, what + " needs the type tensor<Nx2xi64>, got '" + attr.typeText + "'");
+  std::vector<int64_t> flat = integersOf(attr, what);
+  const int64_t rows = type->shape[0];
+  if (flat.size() == 1) // a splat
+    flat.assign(static_cast<size_t>(2 * rows), flat[0]);
+  if (static_cast<int64_t>(flat.size()) != 2 * rows)
+    failAt(attr.loc, what + " has " + std::to_string(flat.size()) + " entries, " + attr.typeText +
+                         " needs " + std::to_string(2 * rows));
+  std::vector<std::array<int64_t, 2>> pairs;
+  for (int64_t r = 0; r < rows; ++r)
+    pairs.push_back({flat[2 * r], flat[2 * r + 1]});
+  return pairs;
+}
+
+/// [false, true], array<i1: false, true>, dense<[false, true]>.
+std::vector<bool> boolsOf(const Attribute &attr, const std::string &what) {
+  std::vector<bool> values;
+  if (attr.kind == Kind::Array) {
+    for (const Attribute &element : attr.elements) {
+      if (element.kind == Kind::Word && (element.text == "true" || element.text == "false"))
+        values.push_back(element.text == "true");
+      else
+        values.push_back(integerOf(element, what) != 0);
+    }
+    return values;
+  }
+  if (attr.kind == Kind::Dense) {
+    Lexer lexer(attr.body);
+    while (lexer.peek().kind != TokenKind::End) {
+      Token t = lexer.next();
+      if (t.text == "true" || t.text == "1")
+        values.push_back(true);
+      else if (t.text == "false" || t.text == "0")
+        values.push_back(false);
+      else if (!t.isPunct("[") && !t.isPunct("]") && !t.isPunct(","))
+        failAt(attr.loc, "expected booleans for " + what);
+    }
+    return values;
+  }
+  failAt(attr.loc, "expected a list of booleans for " + what);
+}
+
+/// The three lists of `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`.
+void readConvDimensions(const Attribute &attr, const std::string &text, ConvolutionAttrs &c) {
+  std::string compact;
+  for (char ch : text)
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      compact += ch;
+  const size_t cross = compact.find("]x["), arrow = compact.find("]->[");
+  if (compact.empty() || compact.front() != '[' || compact.back() != ']' ||
+      cross == std::string::npos || arrow == std::string::npos || arrow < cross)
+    failAt(attr.loc, "expected dimension numbers as [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]");
+  const std::string lists[3] = {compact.substr(1, cross - 1),
+                                compact.substr(cross + 3, arrow - cross - 3),
+                                compact.substr(arrow + 4, compact.size() - arrow - 5)};
+  const char *firstLabels[3] = {"b", "i", "b"}, *lastLabels[3] = {"f", "o", "f"};
+  int64_t *firsts[3] = {&c.inputBatchDimension, &c.kernelInputFeatureDimension,
+                        &c.outputBatchDimension};
+  int64_t *lasts[3] = {&c.inputFeatureDimension, &c.kernelOutputFeatureDimension,
+                       &c.outputFeatureDimension};
+  std::vector<int64_t> *spatials[3] = {&c.inputSpatialDimensions, &c.kernelSpatialDimensions,
+                                       &c.outputSpatialDimensions};
+  for (int l = 0; l < 3; ++l) {
+    std::vector<std::string> labels;
+    std::string label;
+    for (char ch : lists[l] + ",") {
+      if (ch != ',') {
+        label += ch;
+        continue;
+      }
+      labels.push_back(label);
+      label.clear();
+    }
+    const int64_t rank = static_cast<int64_t>(labels.size());
+    std::vector<int64_t> &spatial = *spatials[l];
+    spatial.assign(static_cast<size_t>(std::max<int64_t>(rank - 2, 0)), -1);
+    bool first = false, last = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      const std::string &name = labels[d];
+      int64_t index = -1;
+      if (name == firstLabels[l] && !first) {
+        *firsts[l] = d;
+        first = true;
+      } else if (name == lastLabels[l] && !last) {
+        *lasts[l] = d;
+        last = true;
+      } else if (integerValue(name, index) && index >= 0 &&
+                 index < static_cast<int64_t>(spatial.size()) && spatial[index] < 0) {
+        spatial[index] = d;
+      } else {
+        failAt(attr.loc, "unexpected dimension label '" + name + "' in the dimension numbers");
+      }
+    }
+    if (!first || !last)
+      failAt(attr.loc, std::string("the dimension numbers need '") + firstLabels[l] + "' and '" +
+                           lastLabels[l] + "' in each list");
+  }
+}
+
+} // namespace
+
+void Importer::readScalarRegions(OpAttributes &a, const std::vector<std::string> &keys) {
+  if (a.op.regions.size() != keys.size())
+    failAt(a.op.loc, "'" + a.op.name + "' needs " + std::to_string(keys.size()) + " region" +
+                         (keys.size() == 1 ? "" : "s"));
+  for (size_t r = 0; r < keys.size(); ++r) {
+    const Block &block = a.op.regions[r];
+    const Attribute *argNames = a.attrs.take("shardgen." + keys[r] + "_arg_names");
+    if (argNames &&
+        (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+      failAt(argNames->loc, "expected one entry per body argument");
+    readRegionBlock(a.ir, block, argNames, "stablehlo.return", a.callStack, a.ir.regions.add(),
+                    keys[r]);
+  }
+}
+
+void Importer::readReduceWindow(OpAttributes &a) {
+  ReduceWindowAttrs w;
+  w.windowDimensions = a.ints({"window_dimensions"}, "window_dimensions");
+  auto optionalInts = [&](const char *key, std::vector<int64_t> &values) {
+    if (const Attribute *attr = a.attrs.take(key)) {
+      places_.add(a.ir.pointer + "/" + key, attr->loc);
+      values = integersOf(*attr, key);
+    }
+  };
+  optionalInts("window_strides", w.windowStrides);
+  optionalInts("base_dilations", w.baseDilations);
+  optionalInts("window_dilations", w.windowDilations);
+  if (const Attribute *padding = a.attrs.take("padding")) {
+    places_.add(a.ir.pointer + "/padding", padding->loc);
+    w.padding = integerPairs(*padding, "padding");
+  }
+  w.completeDefaults();
+  readScalarRegions(a, {"body"});
+  a.ir.attrs = w;
+}
+
+void Importer::readSelectAndScatter(OpAttributes &a) {
+  SelectAndScatterAttrs w;
+  w.windowDimensions = a.ints({"window_dimensions"}, "window_dimensions");
+  if (const Attribute *strides = a.attrs.take("window_strides")) {
+    places_.add(a.ir.pointer + "/window_strides", strides->loc);
+    w.windowStrides = integersOf(*strides, "window_strides");
+  }
+  if (const Attribute *padding = a.attrs.take("padding")) {
+    places_.add(a.ir.pointer + "/padding", padding->loc);
+    w.padding = integerPairs(*padding, "padding");
+  }
+  w.completeDefaults();
+  readScalarRegions(a, {"select", "scatter"});
+  a.ir.attrs = w;
+}
+
+void Importer::readConvolution(OpAttributes &a) {
+  ConvolutionAttrs c;
+  const Attribute &numbers = a.attrs.require("dimension_numbers");
+  if (numbers.kind != Kind::Dialect || numbers.text != "stablehlo.conv")
+    failAt(numbers.loc, "expected #stablehlo.conv<...> for dimension_numbers");
+  readConvDimensions(numbers, numbers.body, c);
+  auto take = [&](std::initializer_list<const char *> keys, const char *json) -> const Attribute * {
+    for (const char *key : keys)
+      if (const Attribute *attr = a.attrs.take(key)) {
+        places_.add(a.ir.pointer + "/" + json, attr->loc);
+        return attr;
+      }
+    return nullptr;
+  };
+  if (const Attribute *attr = take({"window_strides", "stride"}, "window_strides"))
+    c.windowStrides = integersOf(*attr, "window_strides");
+  if (const Attribute *attr = take({"padding", "pad"}, "padding"))
+    c.padding = integerPairs(*attr, "padding");
+  if (const Attribute *attr = take({"lhs_dilation", "lhs_dilate"}, "lhs_dilation"))
+    c.lhsDilation = integersOf(*attr, "lhs_dilation");
+  if (const Attribute *attr = take({"rhs_dilation", "rhs_dilate"}, "rhs_dilation"))
+    c.rhsDilation = integersOf(*attr, "rhs_dilation");
+  if (const Attribute *attr = take({"window_reversal", "reverse"}, "window_reversal"))
+    c.windowReversal = boolsOf(*attr, "window_reversal");
+  if (const Attribute *attr = take({"feature_group_count"}, "feature_group_count"))
+    c.featureGroupCount = integerOf(*attr, "feature_group_count");
+  if (const Attribute *attr = take({"batch_group_count"}, "batch_group_count"))
+    c.batchGroupCount = integerOf(*attr, "batch_group_count");
+  c.completeDefaults();
+  a.ir.attrs = c;
 }
 
 } // namespace

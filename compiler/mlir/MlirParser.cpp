@@ -119,6 +119,9 @@ private:
   /// `%a, %b : ta, tb`: the return ops and optimization_barrier.
   void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
+  /// `(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+  /// window = {stride = [..], pad = [[..]], ...} {attrs} : types`.
+  void parsePrettyConvolution(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
   /// forms continue with `key = value` or a keyword (compare's FLOAT).
@@ -871,6 +874,40 @@ void Parser::parsePrettyValueList(Operation &op) {
     op.resultTypes = op.operandTypes;
 }
 
+void Parser::parsePrettyConvolution(Operation &op) {
+  expectPunct("(");
+  op.operands = parseOperandList();
+  expectPunct(")");
+  expectWord("dim_numbers");
+  expectPunct("=");
+  // The dimension numbers' text up to the ',' before `window`, as the
+  // generic form's #stablehlo.conv<...> holds it.
+  Attribute numbers;
+  numbers.kind = Attribute::Kind::Dialect;
+  numbers.text = "stablehlo.conv";
+  numbers.loc = peek().loc;
+  int depth = 0;
+  while (!(depth == 0 && (atPunct(",") || atPunct("{") || atPunct(":")))) {
+    const Token &t = peek();
+    if (t.kind == TokenKind::End)
+      failHere("unterminated dimension numbers");
+    depth += t.isPunct("[") ? 1 : t.isPunct("]") ? -1 : 0;
+    numbers.body += lex_.next().text;
+    if (numbers.body.size() > 4096)
+      failHere("dimension numbers too long");
+  }
+  op.attrs.push_back({"dimension_numbers", numbers});
+  if (consumePunct(",")) {
+    expectWord("window");
+    expectPunct("=");
+    for (auto &field : parseAttributeDict())
+      op.attrs.push_back(std::move(field));
+  }
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
 void Parser::parsePretty(Operation &op) {
   const std::string &name = op.name;
   if (name == "stablehlo.reduce") {
@@ -879,6 +916,8 @@ void Parser::parsePretty(Operation &op) {
     parsePrettySlice(op);
   } else if (name == "sdy.manual_computation") {
     parsePrettyManual(op);
+  } else if (name == "stablehlo.convolution") {
+    parsePrettyConvolution(op);
   } else if (name == "stablehlo.constant" || name == "sdy.constant") {
     parseOptionalAttrDict(op);
     op.attrs.push_back({"value", parseAttribute()});

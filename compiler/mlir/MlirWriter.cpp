@@ -216,6 +216,19 @@ private:
   void writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent);
+  // The window ops: reduce_window and select_and_scatter in the generic
+  // form (StableHLO has no other), convolution in JAX's or the generic.
+  void writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeSelectAndScatter(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeConvolution(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// Names a scalar body's arguments; returns their `%name: type` texts.
+  /// Names that do not read back as written go into attribute `hintKey`.
+  std::vector<std::string> regionArguments(const Region &body, const std::string &hintKey,
+                                           OpParts &parts);
+  /// The op's scalar regions into parts.regions; argument names that do not
+  /// read back as written go into `shardgen.<key>_arg_names`.
+  void scalarRegions(const Op &op, const std::vector<std::string> &keys, OpParts &parts,
+                     int indent);
   /// An op without an MLIR form: a graph holding one is refused first.
   void writeNoSyntax(const Op &op, OpText &text, OpParts &parts, int indent);
 
@@ -709,15 +722,7 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
 
 Writer::ScalarBody Writer::scalarBody(const Op &op, OpParts &parts, int indent) {
   const Region &body = *op.body();
-  std::vector<std::string> names, argTypes;
-  bool nameHint = false;
-  for (const auto &arg : body.args) {
-    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-    names.push_back(graph_.value(arg.value).name);
-    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
-  }
-  if (nameHint)
-    parts.attrs.push_back("shardgen.arg_names = " + stringList(names));
+  const std::vector<std::string> argTypes = regionArguments(body, "shardgen.arg_names", parts);
   if (!body.metadata.empty())
     parts.attrs.push_back("shardgen.body_metadata = " + metadataText(body.metadata));
   return {argTypes, regionText(body, indent, "stablehlo.return")};
@@ -804,6 +809,134 @@ void Writer::writeTopK(const Op &op, OpText &text, OpParts &parts, int indent) {
                 stable + ")" + text.attrDict + " : " + type(op.operands[0]) + " -> (" +
                 type(op.results[0]) + ", " + type(op.results[1]) + ")";
   emit(op, text, parts, indent);
+}
+
+
+// ---- windows ----
+
+namespace {
+
+std::string paddingDense(const std::vector<std::array<int64_t, 2>> &padding) {
+  std::vector<std::string> rows;
+  for (const auto &pair : padding)
+    rows.push_back("[" + std::to_string(pair[0]) + ", " + std::to_string(pair[1]) + "]");
+  return "dense<" + (rows.empty() ? std::string() : "[" + join(rows) + "]") + "> : tensor<" +
+         std::to_string(padding.size()) + "x2xi64>";
+}
+
+std::string paddingList(const std::vector<std::array<int64_t, 2>> &padding) {
+  std::vector<std::string> rows;
+  for (const auto &pair : padding)
+    rows.push_back("[" + std::to_string(pair[0]) + ", " + std::to_string(pair[1]) + "]");
+  return "[" + join(rows) + "]";
+}
+
+std::string boolList(const std::vector<bool> &values) {
+  std::vector<std::string> words;
+  for (bool value : values)
+    words.push_back(value ? "true" : "false");
+  return "[" + join(words) + "]";
+}
+
+/// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`.
+std::string convDimensions(const ConvolutionAttrs &c) {
+  auto list = [](size_t rank, int64_t first, const char *firstLabel,
+                 const std::vector<int64_t> &spatial, int64_t last, const char *lastLabel) {
+    std::vector<std::string> labels(rank);
+    if (first >= 0 && first < static_cast<int64_t>(rank))
+      labels[first] = firstLabel;
+    if (last >= 0 && last < static_cast<int64_t>(rank))
+      labels[last] = lastLabel;
+    for (size_t s = 0; s < spatial.size(); ++s)
+      if (spatial[s] >= 0 && spatial[s] < static_cast<int64_t>(rank))
+        labels[spatial[s]] = std::to_string(s);
+    return "[" + join(labels) + "]";
+  };
+  const size_t rank = c.inputSpatialDimensions.size() + 2;
+  return list(rank, c.inputBatchDimension, "b", c.inputSpatialDimensions, c.inputFeatureDimension,
+              "f") +
+         "x" +
+         list(rank, c.kernelInputFeatureDimension, "i", c.kernelSpatialDimensions,
+              c.kernelOutputFeatureDimension, "o") +
+         "->" +
+         list(rank, c.outputBatchDimension, "b", c.outputSpatialDimensions,
+              c.outputFeatureDimension, "f");
+}
+
+} // namespace
+
+void Writer::scalarRegions(const Op &op, const std::vector<std::string> &keys, OpParts &parts,
+                           int indent) {
+  std::string pad(2 * indent, ' ');
+  for (size_t r = 0; r < keys.size(); ++r) {
+    const Region &body = op.regions[r];
+    const std::vector<std::string> argTypes =
+        regionArguments(body, "shardgen." + keys[r] + "_arg_names", parts);
+    parts.regions.push_back("{\n" + pad + "^bb0(" + join(argTypes) + "):\n" +
+                            regionText(body, indent, "stablehlo.return") + pad + "}");
+  }
+}
+
+void Writer::writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &w = op.attr<ReduceWindowAttrs>();
+  parts.props = {"base_dilations = " + denseArray(w.baseDilations),
+                 "padding = " + paddingDense(w.padding),
+                 "window_dilations = " + denseArray(w.windowDilations),
+                 "window_dimensions = " + denseArray(w.windowDimensions),
+                 "window_strides = " + denseArray(w.windowStrides)};
+  scalarRegions(op, {"body"}, parts, indent);
+  writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeSelectAndScatter(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &w = op.attr<SelectAndScatterAttrs>();
+  parts.props = {"padding = " + paddingDense(w.padding),
+                 "window_dimensions = " + denseArray(w.windowDimensions),
+                 "window_strides = " + denseArray(w.windowStrides)};
+  scalarRegions(op, {"select", "scatter"}, parts, indent);
+  writeGeneric(op, text.lhs, parts, indent);
+}
+
+void Writer::writeConvolution(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &c = op.attr<ConvolutionAttrs>();
+  std::vector<bool> reversal = c.windowReversal;
+  std::string reversalArray = "array<i1";
+  for (size_t i = 0; i < reversal.size(); ++i)
+    reversalArray += std::string(i ? ", " : ": ") + (reversal[i] ? "true" : "false");
+  reversalArray += ">";
+  const std::string groups =
+      "batch_group_count = " + std::to_string(c.batchGroupCount) +
+      " : i64, feature_group_count = " + std::to_string(c.featureGroupCount) + " : i64";
+  parts.props = {"batch_group_count = " + std::to_string(c.batchGroupCount) + " : i64",
+                 "dimension_numbers = #stablehlo.conv<" + convDimensions(c) + ">",
+                 "feature_group_count = " + std::to_string(c.featureGroupCount) + " : i64",
+                 "lhs_dilation = " + denseArray(c.lhsDilation),
+                 "padding = " + paddingDense(c.padding),
+                 "rhs_dilation = " + denseArray(c.rhsDilation),
+                 "window_reversal = " + reversalArray,
+                 "window_strides = " + denseArray(c.windowStrides)};
+  std::vector<std::string> attrs = parts.attrs;
+  attrs.insert(attrs.begin(), groups);
+  text.pretty = text.name + "(" + operands(op.operands) + ") dim_numbers = " + convDimensions(c) +
+                ", window = {stride = " + intList(c.windowStrides) +
+                ", pad = " + paddingList(c.padding) + ", lhs_dilate = " + intList(c.lhsDilation) +
+                ", rhs_dilate = " + intList(c.rhsDilation) + ", reverse = " + boolList(reversal) +
+                "} {" + join(attrs) + "} : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+std::vector<std::string> Writer::regionArguments(const Region &body, const std::string &hintKey,
+                                                 OpParts &parts) {
+  std::vector<std::string> names, argTypes;
+  bool nameHint = false;
+  for (const auto &arg : body.args) {
+    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
+    names.push_back(graph_.value(arg.value).name);
+    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+  }
+  if (nameHint)
+    parts.attrs.push_back(hintKey + " = " + stringList(names));
+  return argTypes;
 }
 
 std::string Writer::regionText(const Region &body, int indent, const std::string &terminator) {

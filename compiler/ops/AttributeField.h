@@ -6,6 +6,7 @@
 // attribute struct lists its fields (`static std::span<const AttrField>
 // schema()`); the readers and writers walk that list instead of naming keys.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -43,6 +44,8 @@ enum class AttrKind : uint8_t {
   Bool,                // bool: a hint (gather's indices_are_sorted)
   Object,              // a struct of Int and Ints fields with a schema of its own
                        // (#stablehlo.gather<...>): a JSON object
+  IntPairs,            // std::vector<std::array<int64_t, 2>>: a window's padding [[lo, hi], ...]
+  Bools,               // std::vector<bool>: a convolution's window_reversal
 };
 
 /// How a region-valued field's region takes part in the program.
@@ -121,6 +124,13 @@ template <> struct AttrKindOf<bool> {
 };
 template <> struct AttrKindOf<Literal> {
   static constexpr AttrKind value = AttrKind::Constant;
+};
+
+template <> struct AttrKindOf<std::vector<std::array<int64_t, 2>>> {
+  static constexpr AttrKind value = AttrKind::IntPairs;
+};
+template <> struct AttrKindOf<std::vector<bool>> {
+  static constexpr AttrKind value = AttrKind::Bools;
 };
 
 template <typename> struct MemberOf;

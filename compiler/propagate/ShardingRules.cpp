@@ -765,6 +765,139 @@ void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule
         rule.factorKinds[f] = FactorKind::NeedReplication;
 }
 
+// ---- windows ----
+
+/// Shardy's isWindowPassthroughDim: no padding, window and stride of 1.
+bool isWindowPassthroughDim(const std::vector<std::array<int64_t, 2>> &padding,
+                            const std::vector<int64_t> &dimensions,
+                            const std::vector<int64_t> &strides, size_t dim) {
+  return (dim >= padding.size() || (padding[dim][0] == 0 && padding[dim][1] == 0)) &&
+         (dim >= strides.size() || strides[dim] == 1) &&
+         (dim >= dimensions.size() || dimensions[dim] == 1);
+}
+
+/// Shardy's rule: a factor per result dim (the number of windows), shared
+/// with the input; a windowed dim's is a permutation factor (its elements
+/// move between shards). The init value maps no factor.
+OpShardingRule reduceWindowRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<ReduceWindowAttrs>();
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &out = shapes.results[0];
+  for (size_t d = 0; d < out.size(); ++d) {
+    // As Shardy's: a base dilation changes the size, which keeps the
+    // partitioner from sharding the factor.
+    const bool passThrough =
+        isWindowPassthroughDim(attrs.padding, attrs.windowDimensions, attrs.windowStrides, d);
+    // Every input and result shares it; the inits map none.
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    const int64_t numInputs = static_cast<int64_t>(shapes.results.size());
+    for (int64_t t = 0; t < numInputs; ++t)
+      tensorDims.push_back({t, static_cast<int64_t>(d)});
+    for (int64_t r = 0; r < numInputs; ++r)
+      tensorDims.push_back({shapes.result(r), static_cast<int64_t>(d)});
+    builder.addFactor(out[d], passThrough ? FactorKind::PassThrough : FactorKind::Permutation,
+                      tensorDims);
+  }
+  return builder.take();
+}
+
+/// Shardy's rule: pass-through dims are shared by operand, source and
+/// result; on a windowed dim the source's factor needs replication and the
+/// operand's and result's is a permutation factor.
+OpShardingRule selectAndScatterRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &attrs = op.attr<SelectAndScatterAttrs>();
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &out = shapes.results[0], &source = shapes.operands[1];
+  const int64_t result = shapes.result(0);
+  for (int64_t d = 0; d < static_cast<int64_t>(out.size()); ++d) {
+    if (isWindowPassthroughDim(attrs.padding, attrs.windowDimensions, attrs.windowStrides,
+                               static_cast<size_t>(d))) {
+      builder.addFactor(out[d], FactorKind::PassThrough, {{0, d}, {1, d}, {result, d}});
+      continue;
+    }
+    builder.addFactor(source[d], FactorKind::NeedReplication, {{1, d}});
+    builder.addFactor(out[d], FactorKind::Permutation, {{0, d}, {result, d}});
+  }
+  return builder.take();
+}
+
+/// Shardy's rule: batch and output feature pass through as a dot's free
+/// dims, the input feature is a reduction factor (lhs and kernel), the
+/// groups a factor of their own; per spatial dim a permutation factor (the
+/// number of windows, lhs and output) and a reduction factor (the window
+/// size, lhs and kernel), the larger one major.
+OpShardingRule convolutionRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  const auto &a = op.attr<ConvolutionAttrs>();
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &lhs = shapes.operands[0], &rhs = shapes.operands[1], &out = shapes.results[0];
+  const int64_t result = shapes.result(0);
+  if (a.batchGroupCount > 1)
+    builder.addFactor(a.batchGroupCount, FactorKind::PassThrough,
+                      {{0, a.inputBatchDimension},
+                       {1, a.kernelOutputFeatureDimension},
+                       {result, a.outputFeatureDimension}});
+  builder.addFactor(out[a.outputBatchDimension], FactorKind::PassThrough,
+                    {{0, a.inputBatchDimension}, {result, a.outputBatchDimension}});
+  for (size_t s = 0; s < a.inputSpatialDimensions.size(); ++s) {
+    const int64_t lhsDim = a.inputSpatialDimensions[s], rhsDim = a.kernelSpatialDimensions[s],
+                  outDim = a.outputSpatialDimensions[s];
+    int64_t remaining = lhs[lhsDim];
+    const auto addSpatial = [&](int64_t size, bool window) {
+      size = std::min(remaining, size);
+      if (size <= 1)
+        return;
+      if (window)
+        builder.addFactor(size, FactorKind::Reduction, {{0, lhsDim}, {1, rhsDim}});
+      else
+        builder.addFactor(size, FactorKind::Permutation, {{0, lhsDim}, {result, outDim}});
+      remaining /= size;
+    };
+    const int64_t windows = out[outDim], windowSize = rhs[rhsDim];
+    addSpatial(windows >= windowSize ? windows : windowSize, windows < windowSize);
+    addSpatial(windows >= windowSize ? windowSize : windows, windows >= windowSize);
+  }
+  if (a.featureGroupCount > 1)
+    builder.addFactor(a.featureGroupCount, FactorKind::PassThrough,
+                      {{0, a.inputFeatureDimension},
+                       {1, a.kernelOutputFeatureDimension},
+                       {result, a.outputFeatureDimension}});
+  builder.addFactor(rhs[a.kernelInputFeatureDimension], FactorKind::Reduction,
+                    {{0, a.inputFeatureDimension}, {1, a.kernelInputFeatureDimension}});
+  const int64_t outFeatures =
+      out[a.outputFeatureDimension] / (a.batchGroupCount * a.featureGroupCount);
+  if (outFeatures > 1)
+    builder.addFactor(outFeatures, FactorKind::PassThrough,
+                      {{1, a.kernelOutputFeatureDimension}, {result, a.outputFeatureDimension}});
+  return builder.take();
+}
+
+/// The local convolution kernel runs on whole windows and whole groups:
+/// the factors of spatial dims, and of the dims a group factor shares,
+/// need replication in the partitioner (halo exchange is not done).
+void replicateConvolutionFactors(const Op &op, OpShardingRule &rule) {
+  const auto &a = op.attr<ConvolutionAttrs>();
+  const auto replicate = [&](const OpShardingRule::TensorFactors &tensor, int64_t dim) {
+    for (int64_t f : tensor[dim])
+      rule.factorKinds[f] = FactorKind::NeedReplication;
+  };
+  for (int64_t d : a.inputSpatialDimensions)
+    replicate(rule.operands[0], d);
+  for (int64_t d : a.kernelSpatialDimensions)
+    replicate(rule.operands[1], d);
+  for (int64_t d : a.outputSpatialDimensions)
+    replicate(rule.results[0], d);
+  if (a.batchGroupCount > 1) {
+    replicate(rule.operands[0], a.inputBatchDimension);
+    replicate(rule.operands[1], a.kernelOutputFeatureDimension);
+    replicate(rule.results[0], a.outputFeatureDimension);
+  }
+  if (a.featureGroupCount > 1) {
+    replicate(rule.operands[0], a.inputFeatureDimension);
+    replicate(rule.operands[1], a.kernelOutputFeatureDimension);
+    replicate(rule.results[0], a.outputFeatureDimension);
+  }
+}
+
 } // namespace
 
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
@@ -777,6 +910,8 @@ OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {
     replicateOneSidedFactors(rule);
   replicateSlicedDims(graph, op, rule);
   replicateIndexedDims(graph, op, rule);
+  if (op.kind == OpKind::Convolution)
+    replicateConvolutionFactors(op, rule);
   return rule;
 }
 

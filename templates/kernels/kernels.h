@@ -10,3 +10,4 @@
 #include "kernels/region.h"
 #include "kernels/scratch.h"
 #include "kernels/sort.h"
+#include "kernels/window.h"

@@ -82,6 +82,29 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
           return left.dimension == right.dimension && left.isStable == right.isStable;
         else if constexpr (std::is_same_v<T, TopKAttrs>)
           return left.k == right.k && left.isStable == right.isStable;
+        else if constexpr (std::is_same_v<T, ReduceWindowAttrs>)
+          return left.windowDimensions == right.windowDimensions &&
+                 left.windowStrides == right.windowStrides &&
+                 left.baseDilations == right.baseDilations &&
+                 left.windowDilations == right.windowDilations && left.padding == right.padding;
+        else if constexpr (std::is_same_v<T, SelectAndScatterAttrs>)
+          return left.windowDimensions == right.windowDimensions &&
+                 left.windowStrides == right.windowStrides && left.padding == right.padding;
+        else if constexpr (std::is_same_v<T, ConvolutionAttrs>)
+          return left.inputBatchDimension == right.inputBatchDimension &&
+                 left.inputFeatureDimension == right.inputFeatureDimension &&
+                 left.inputSpatialDimensions == right.inputSpatialDimensions &&
+                 left.kernelInputFeatureDimension == right.kernelInputFeatureDimension &&
+                 left.kernelOutputFeatureDimension == right.kernelOutputFeatureDimension &&
+                 left.kernelSpatialDimensions == right.kernelSpatialDimensions &&
+                 left.outputBatchDimension == right.outputBatchDimension &&
+                 left.outputFeatureDimension == right.outputFeatureDimension &&
+                 left.outputSpatialDimensions == right.outputSpatialDimensions &&
+                 left.windowStrides == right.windowStrides && left.padding == right.padding &&
+                 left.lhsDilation == right.lhsDilation && left.rhsDilation == right.rhsDilation &&
+                 left.windowReversal == right.windowReversal &&
+                 left.featureGroupCount == right.featureGroupCount &&
+                 left.batchGroupCount == right.batchGroupCount;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

@@ -468,3 +468,38 @@ TEST_CASE("gather and scatter: Shardy's factors, and what propagates through the
                  R"({"value": "r"})");
   CHECK(p.sharding("r") == R"(<@mesh, [{"x"}, {"y"}]>)");
 }
+
+TEST_CASE("window ops: windowed dims are permutation factors, a convolution is a dot per window") {
+  const std::string body =
+      R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+    "ops": [{"op": "maximum", "operands": ["a", "b"], "result": "m"}], "return": ["m"]})";
+  const std::string inputs = R"({"name": "a", "type": "tensor<8x16x6xf32>"},
+                                {"name": "c", "type": "tensor<f32>"})";
+  CHECK(ruleOf(inputs, R"({"op": "reduce_window", "operands": ["a", "c"], "result": "p",
+                           "window_dimensions": [1, 2, 1], "window_strides": [1, 2, 1],
+                           "body": )" +
+                           body + "}") ==
+        "([i, j, k], [])->([i, j, k]) {i=8, j=8, k=6} permutation={j}");
+  CHECK(
+      ruleOf(
+          R"({"name": "a", "type": "tensor<4x8x8x3xf32>"}, {"name": "w", "type": "tensor<3x3x3x16xf32>"})",
+          R"({"op": "convolution", "operands": ["a", "w"], "result": "y",
+                   "input_batch_dimension": 0, "input_feature_dimension": 3,
+                   "input_spatial_dimensions": [1, 2], "kernel_input_feature_dimension": 2,
+                   "kernel_output_feature_dimension": 3, "kernel_spatial_dimensions": [0, 1],
+                   "output_batch_dimension": 0, "output_feature_dimension": 3,
+                   "output_spatial_dimensions": [1, 2], "padding": [[1, 1], [1, 1]]})") ==
+      "([i, j, k, l], [1, 1, l, m])->([i, j, k, m]) {i=4, j=8, k=8, l=3, m=16} reduction={l} "
+      "permutation={j, k}"); // 8 windows of 3: no window-size factor is left
+
+  // Shardy propagates along permutation factors too (the partitioner then
+  // keeps the pooled dim whole and reshards the result).
+  auto p =
+      basic(R"({"name": "a", "type": "tensor<8x16x6xf32>", "sharding": "<@mesh, [{x}, {y}, {}]>"},
+                    {"name": "c", "type": "tensor<f32>"})",
+            R"({"op": "reduce_window", "operands": ["a", "c"], "result": "p",
+                     "window_dimensions": [1, 2, 1], "window_strides": [1, 2, 1], "body": )" +
+                body + "}",
+            R"({"value": "p"})");
+  CHECK(p.sharding("p") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
+}

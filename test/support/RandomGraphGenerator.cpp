@@ -212,7 +212,7 @@ private:
 
   bool randomMove() {
     try {
-      int kind = uniform(0, 22);
+      int kind = uniform(0, 23);
       switch (kind) {
       case 0:
       case 1:
@@ -253,6 +253,8 @@ private:
         return options_.groups && group();
       case 20:
         return chance(0.5) ? dynamicSlice() : gatherOrScatter();
+      case 21:
+        return windowOp();
       default:
         return options_.manualComputations && manual();
       }
@@ -636,6 +638,135 @@ private:
         combiner == "add" ? x.bound + static_cast<double>(rows) * std::fabs(value)
                           : std::max(x.bound, std::fabs(value));
     emit(op, {fresh("sc"), x.shape, bound, x.integral, x.exact});
+    return true;
+  }
+
+  /// A scalar body of two f32 arguments applying `op` (a compare's
+  /// direction when given).
+  static Json scalarBody(const std::string &op, const std::string &direction = "") {
+    Json body;
+    body["args"] = Json::array({Json{{"name", "a"}, {"type", "tensor<f32>"}},
+                                Json{{"name", "b"}, {"type", "tensor<f32>"}}});
+    Json apply{{"op", op}, {"operands", {"a", "b"}}, {"result", "r"}};
+    if (!direction.empty())
+      apply["comparison_direction"] = direction;
+    body["ops"] = Json::array({apply});
+    body["return"] = Json::array({"r"});
+    return body;
+  }
+
+  /// reduce_window (max or add over padded, dilated, strided windows),
+  /// select_and_scatter over x's windows, or a convolution of x (rank 3 or
+  /// more: batch, spatial dims, features) with a constant kernel.
+  bool windowOp() {
+    const GenValue x = pickValue([](const GenValue &v) {
+      return !v.shape.empty() && std::find(v.shape.begin(), v.shape.end(), 0) == v.shape.end();
+    });
+    if (x.shape.size() >= 3 && chance(0.4))
+      return convolution(x);
+    const bool scatter = chance(0.3);
+    std::vector<int64_t> dims, strides, base, dilations;
+    Json padding = Json::array();
+    Shape windows;
+    int64_t count = 1;
+    for (int64_t size : x.shape) {
+      const bool windowed = chance(0.5);
+      int64_t d = windowed ? uniform(1, 3) : 1, s = windowed ? uniform(1, 2) : 1;
+      int64_t b = !scatter && windowed && chance(0.3) ? 2 : 1;
+      int64_t w = !scatter && windowed && chance(0.3) ? 2 : 1;
+      int64_t low = windowed ? uniform(0, 2) : 0, high = windowed ? uniform(0, 1) : 0;
+      const int64_t padded = low + (size - 1) * b + 1 + high;
+      if ((d - 1) * w + 1 > padded)
+        d = w = 1;
+      dims.push_back(d);
+      strides.push_back(s);
+      base.push_back(b);
+      dilations.push_back(w);
+      padding.push_back({low, high});
+      windows.push_back((padded - ((d - 1) * w + 1)) / s + 1);
+      count *= d;
+    }
+    if (scatter) {
+      const GenValue source = constantSplat(windows, uniform(-2, 2));
+      GenValue init = constantSplat({}, 0.0);
+      Json op = opJson("select_and_scatter", {x.name, source.name, init.name});
+      op["window_dimensions"] = dims;
+      op["window_strides"] = strides;
+      op["padding"] = padding;
+      op["select"] = scalarBody("compare", chance(0.5) ? "GE" : "LT");
+      op["scatter"] = scalarBody("add");
+      GenValue result{fresh("sas"), x.shape, source.bound * static_cast<double>(count), true,
+                      x.exact};
+      if (!withinBounds(result))
+        return false;
+      emit(op, result);
+      return true;
+    }
+    const bool sum = chance(0.5);
+    GenValue init = constantSplat({}, sum ? 0.0 : -100.0);
+    Json op = opJson("reduce_window", {x.name, init.name});
+    op["window_dimensions"] = dims;
+    op["window_strides"] = strides;
+    op["base_dilations"] = base;
+    op["window_dilations"] = dilations;
+    op["padding"] = padding;
+    op["body"] = scalarBody(sum ? "add" : "maximum");
+    // The kernel folds each window in the interpreter's order: exactness
+    // carries over, sums included.
+    GenValue result{fresh("rw"), windows,
+                    sum ? x.bound * static_cast<double>(count) : std::max(x.bound, 100.0),
+                    x.integral, x.exact};
+    if (!withinBounds(result))
+      return false;
+    emit(op, result);
+    return true;
+  }
+
+  /// x as [batch, spatial..., features] convolved with a constant kernel of
+  /// 1 or 2 per spatial dim: features in any order of the result's dims.
+  bool convolution(const GenValue &x) {
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    const int64_t spatial = rank - 2, features = x.shape.back();
+    const int64_t outFeatures = uniform(1, 3);
+    Shape kernel, out{x.shape[0]};
+    std::vector<int64_t> spatialDims, kernelDims, outDims, strides;
+    Json padding = Json::array();
+    int64_t depth = features;
+    for (int64_t s = 0; s < spatial; ++s) {
+      const int64_t size = x.shape[s + 1];
+      const int64_t k = std::min<int64_t>(size, uniform(1, 2)), stride = uniform(1, 2);
+      const int64_t low = uniform(0, 1), high = uniform(0, 1);
+      kernel.push_back(k);
+      strides.push_back(stride);
+      padding.push_back({low, high});
+      out.push_back((low + size + high - k) / stride + 1);
+      spatialDims.push_back(s + 1);
+      kernelDims.push_back(s);
+      outDims.push_back(s + 1);
+      depth *= k;
+    }
+    kernel.push_back(features);
+    kernel.push_back(outFeatures);
+    out.push_back(outFeatures);
+    const GenValue w = constantSplat(kernel, uniform(-1, 1) == 0 ? 1 : -1);
+    Json op = opJson("convolution", {x.name, w.name});
+    op["input_batch_dimension"] = 0;
+    op["input_feature_dimension"] = rank - 1;
+    op["input_spatial_dimensions"] = spatialDims;
+    op["kernel_input_feature_dimension"] = spatial;
+    op["kernel_output_feature_dimension"] = spatial + 1;
+    op["kernel_spatial_dimensions"] = kernelDims;
+    op["output_batch_dimension"] = 0;
+    op["output_feature_dimension"] = rank - 1;
+    op["output_spatial_dimensions"] = outDims;
+    op["window_strides"] = strides;
+    op["padding"] = padding;
+    // The lowered kernel sums in the matmul's order.
+    GenValue result{fresh("conv"), out, x.bound * static_cast<double>(depth), x.integral,
+                    x.integral};
+    if (!withinBounds(result))
+      return false;
+    emit(op, result);
     return true;
   }
 

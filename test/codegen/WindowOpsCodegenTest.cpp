@@ -1,0 +1,199 @@
+// The window ops compiled and run on a 2x2 mesh against the interpreter:
+// pooling and cumsum (reduce_window), the max-pool gradient
+// (select_and_scatter) and convolution, each with operands sharded on the
+// dims that pass through (no communication), on the reduced input features
+// (partial sums and an all_reduce) and on windowed dims (replicated first).
+
+#include <doctest/doctest.h>
+
+#include "test/codegen/CodegenTestUtil.h"
+
+using namespace shardgen;
+using namespace shardgen::testing;
+
+namespace {
+
+const char *kMaxBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+  "ops": [{"op": "maximum", "operands": ["a", "b"], "result": "m"}], "return": ["m"]})";
+const char *kAddBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+  "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]})";
+const char *kGeBody =
+    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+  "ops": [{"op": "compare", "comparison_direction": "GE", "operands": ["a", "b"], "result": "c"}],
+  "return": ["c"]})";
+
+} // namespace
+
+TEST_CASE("reduce_window on a 2x2 mesh: max and average pooling, cumsum, dilations") {
+  const std::string ops = std::string(R"(
+    {"op": "constant", "value": "-inf", "type": "tensor<f32>", "result": "lowest"},
+    {"op": "constant", "value": 0.0, "type": "tensor<f32>", "result": "zero"},
+    {"op": "constant", "value": 1.5, "type": "tensor<f32>", "result": "odd"},
+    {"op": "reduce_window", "operands": ["a", "lowest"], "result": "max",
+     "window_dimensions": [1, 2, 2, 1], "window_strides": [1, 2, 2, 1], "body": )") +
+                          kMaxBody + R"(},
+    {"op": "reduce_window", "operands": ["a", "zero"], "result": "sum",
+     "window_dimensions": [1, 3, 3, 1], "window_strides": [1, 2, 2, 1],
+     "padding": [[0, 0], [1, 1], [1, 1], [0, 0]], "body": )" +
+                          kAddBody + R"(},
+    {"op": "reduce_window", "operands": ["c", "zero"], "result": "cumsum",
+     "window_dimensions": [1, 10], "padding": [[0, 0], [9, 0]], "body": )" +
+                          kAddBody + R"(},
+    {"op": "reduce_window", "operands": ["c", "odd"], "result": "dilated",
+     "window_dimensions": [2, 3], "window_strides": [1, 2], "base_dilations": [2, 1],
+     "window_dilations": [1, 2], "padding": [[1, -1], [2, 1]], "body": )" +
+                          kAddBody + R"(})";
+  const std::string outputs =
+      R"({"value": "max"}, {"value": "sum", "sharding": "<@m, [{}, {}, {}, {y}]>"},
+         {"value": "cumsum"}, {"value": "dilated"})";
+  for (const char *sharding : {"[{x}, {}, {}, {y}]", "[{}, {x}, {}, {}]", "[{y}, {}, {x}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string inputs =
+        R"({"name": "a", "type": "tensor<4x8x8x6xf32>", "sharding": "<@m, )" +
+        std::string(sharding) +
+        R"(>"}, {"name": "c", "type": "tensor<4x10xf32>", "sharding": "<@m, [{x}, {y}]>"})";
+    Graph graph = loadVerified(graphOn2x2("windows", inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 3) == "");
+  }
+}
+
+TEST_CASE("select_and_scatter on a 2x2 mesh: the max-pool gradient") {
+  const std::string ops = std::string(R"(
+    {"op": "constant", "value": 0.0, "type": "tensor<f32>", "result": "zero"},
+    {"op": "select_and_scatter", "operands": ["a", "g", "zero"], "result": "grad",
+     "window_dimensions": [1, 2, 2, 1], "window_strides": [1, 2, 2, 1], "select": )") +
+                          kGeBody + R"(, "scatter": )" + kAddBody + R"(},
+    {"op": "select_and_scatter", "operands": ["a", "h", "zero"], "result": "padded",
+     "window_dimensions": [1, 3, 3, 1], "window_strides": [1, 2, 2, 1],
+     "padding": [[0, 0], [1, 1], [1, 1], [0, 0]], "select": )" +
+                          kGeBody + R"(, "scatter": )" + kAddBody + R"(})";
+  for (const char *sharding : {"[{x}, {}, {}, {y}]", "[{}, {y}, {x}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string inputs =
+        R"({"name": "a", "type": "tensor<4x8x8x6xf32>", "sharding": "<@m, )" +
+        std::string(sharding) + R"(>"}, {"name": "g", "type": "tensor<4x4x4x6xf32>"},
+           {"name": "h", "type": "tensor<4x4x4x6xf32>", "sharding": "<@m, [{x}, {}, {}, {}]>"})";
+    Graph graph = loadVerified(
+        graphOn2x2("pool_grad", inputs, ops, R"({"value": "grad"}, {"value": "padded"})"));
+    CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
+  }
+}
+
+TEST_CASE("convolution on a 2x2 mesh: batch, output and input features sharded; groups") {
+  const std::string conv = R"("input_batch_dimension": 0, "input_feature_dimension": 3,
+     "input_spatial_dimensions": [1, 2], "kernel_input_feature_dimension": 2,
+     "kernel_output_feature_dimension": 3, "kernel_spatial_dimensions": [0, 1],
+     "output_batch_dimension": 0, "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2])";
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "same", )" +
+                          conv + R"(,
+     "padding": [[1, 1], [1, 1]]},
+    {"op": "convolution", "operands": ["x", "w"], "result": "strided", )" +
+                          conv + R"(,
+     "window_strides": [2, 1], "lhs_dilation": [1, 2], "rhs_dilation": [2, 1],
+     "window_reversal": [true, false], "padding": [[2, 0], [0, 1]]},
+    {"op": "convolution", "operands": ["x", "g"], "result": "grouped", )" +
+                          conv + R"(,
+     "feature_group_count": 2},
+    {"op": "convolution", "operands": ["x", "v"], "result": "batched", )" +
+                          conv + R"(,
+     "batch_group_count": 2})";
+  const std::string outputs =
+      R"({"value": "same"}, {"value": "strided", "sharding": "<@m, [{x}, {}, {}, {}]>"},
+         {"value": "grouped"}, {"value": "batched"})";
+  for (auto [x, w] : {std::pair{"[{x}, {}, {}, {}]", "[{}, {}, {}, {y}]"},
+                      std::pair{"[{x}, {}, {}, {y}]", "[{}, {}, {y}, {}]"},
+                      std::pair{"[{}, {y}, {x}, {}]", "[{x}, {}, {}, {}]"}}) {
+    CAPTURE(x);
+    CAPTURE(w);
+    const std::string inputs =
+        R"({"name": "x", "type": "tensor<4x7x6x4xf32>", "sharding": "<@m, )" + std::string(x) +
+        R"(>"}, {"name": "w", "type": "tensor<3x3x4x6xf32>", "sharding": "<@m, )" + std::string(w) +
+        R"(>"},
+           {"name": "g", "type": "tensor<3x3x2x6xf32>", "sharding": "<@m, [{}, {}, {}, {y}]>"},
+           {"name": "v", "type": "tensor<3x3x4x6xf32>", "sharding": "<@m, [{}, {}, {}, {x}]>"})";
+    Graph graph = loadVerified(graphOn2x2("conv", inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
+}
+
+TEST_CASE("convolution of integers widened to the result type, and bf16") {
+  const std::string conv = R"("input_batch_dimension": 0, "input_feature_dimension": 1,
+     "input_spatial_dimensions": [2], "kernel_input_feature_dimension": 1,
+     "kernel_output_feature_dimension": 0, "kernel_spatial_dimensions": [2],
+     "output_batch_dimension": 0, "output_feature_dimension": 1, "output_spatial_dimensions": [2],
+     "padding": [[1, 1]])";
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "wide", "type": "tensor<4x6x9xi32>", )" +
+                          conv + R"(},
+    {"op": "convolution", "operands": ["p", "q"], "result": "half", )" +
+                          conv + R"(})";
+  const std::string inputs =
+      R"({"name": "x", "type": "tensor<4x8x9xi8>", "sharding": "<@m, [{x}, {y}, {}]>"},
+         {"name": "w", "type": "tensor<6x8x3xi8>", "sharding": "<@m, [{}, {y}, {}]>"},
+         {"name": "p", "type": "tensor<4x8x9xbf16>", "sharding": "<@m, [{x}, {y}, {}]>"},
+         {"name": "q", "type": "tensor<6x8x3xbf16>"})";
+  Graph graph =
+      loadVerified(graphOn2x2("conv1d", inputs, ops, R"({"value": "wide"}, {"value": "half"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
+}
+
+TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d and 3-d") {
+  // 2 x 30 x 20 = 1200 output points: a chunk of 768 and a tail of 432.
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "y2",
+     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     "padding": [[1, 1], [2, 0]], "rhs_dilation": [1, 2], "window_reversal": [false, true]},
+    {"op": "convolution", "operands": ["s", "k"], "result": "y1",
+     "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
+     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
+     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
+     "output_feature_dimension": 2, "output_spatial_dimensions": [1],
+     "window_strides": [3], "lhs_dilation": [2], "padding": [[4, 1]]},
+    {"op": "convolution", "operands": ["v", "u"], "result": "y3",
+     "input_batch_dimension": 0, "input_feature_dimension": 4, "input_spatial_dimensions": [1, 2, 3],
+     "kernel_input_feature_dimension": 3, "kernel_output_feature_dimension": 4,
+     "kernel_spatial_dimensions": [0, 1, 2], "output_batch_dimension": 0,
+     "output_feature_dimension": 4, "output_spatial_dimensions": [1, 2, 3],
+     "padding": [[1, 1], [0, 0], [1, 0]]})";
+  const std::string inputs =
+      R"({"name": "x", "type": "tensor<2x30x20x8xf32>"}, {"name": "w", "type": "tensor<3x3x8x20xf32>"},
+         {"name": "s", "type": "tensor<4x50x5xf32>", "sharding": "<@m, [{x}, {}, {}]>"},
+         {"name": "k", "type": "tensor<5x5x7xf32>", "sharding": "<@m, [{}, {}, {y}]>"},
+         {"name": "v", "type": "tensor<2x4x5x6x3xf32>"}, {"name": "u", "type": "tensor<3x2x2x3x4xf32>"})";
+  Graph graph = loadVerified(
+      graphOn2x2("lowered", inputs, ops, R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
+  CHECK(countOccurrences(
+            generatedSource(graphOn2x2("lowered", inputs, ops,
+                                       R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})")),
+            "convolutionLowered<") >= 3);
+}
+
+TEST_CASE("reduce_window of two inputs on a 2x2 mesh: max pooling with its argmax") {
+  const std::string ops = R"(
+    {"op": "iota", "iota_dimension": 2, "type": "tensor<4x6x8xi32>", "result": "index"},
+    {"op": "constant", "value": "-inf", "type": "tensor<f32>", "result": "lowest"},
+    {"op": "constant", "value": -1, "type": "tensor<i32>", "result": "none"},
+    {"op": "reduce_window", "operands": ["a", "index", "lowest", "none"], "results": ["m", "i"],
+     "window_dimensions": [1, 2, 3], "window_strides": [1, 2, 2], "padding": [[0, 0], [0, 1], [1, 1]],
+     "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "ai", "type": "tensor<i32>"},
+                       {"name": "b", "type": "tensor<f32>"}, {"name": "bi", "type": "tensor<i32>"}],
+              "ops": [{"op": "compare", "comparison_direction": "GT", "operands": ["b", "a"], "result": "gt"},
+                      {"op": "select", "operands": ["gt", "b", "a"], "result": "v"},
+                      {"op": "select", "operands": ["gt", "bi", "ai"], "result": "j"}],
+              "return": ["v", "j"]}})";
+  for (const char *sharding : {"[{x}, {}, {y}]", "[{y}, {x}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string inputs = R"({"name": "a", "type": "tensor<4x6x8xf32>", "sharding": "<@m, )" +
+                               std::string(sharding) + R"(>"})";
+    Graph graph =
+        loadVerified(graphOn2x2("argmax_pool", inputs, ops, R"({"value": "m"}, {"value": "i"})"));
+    CHECK(checkCompiledEqualsInterpreter(graph, 19) == "");
+  }
+}
