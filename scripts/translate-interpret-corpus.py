@@ -23,7 +23,8 @@ import sys
 
 # Features outside the corpus's scope (the list), by what marks them.
 OUT_OF_SCOPE = [
-    (re.compile(r"tensor<[^>]*\?"), "dynamic shapes"),
+    (re.compile(r"tensor<[^>]*\?|stablehlo\.(dynamic_(broadcast_in_dim|conv|gather|iota|pad|reshape)|"
+                r"get_dimension_size|real_dynamic_slice)\b"), "dynamic shapes"),
     (re.compile(r"!quant\.|quant\.uniform"), "quantized types"),
     (re.compile(r"!stablehlo\.token|after_all|create_token|infeed|outfeed|\"?stablehlo\.send|\"?stablehlo\.recv"),
      "tokens, infeed, outfeed, send and recv"),
