@@ -195,11 +195,11 @@ def translate_function(name, body, others):
 
 
 def translate_chunk(chunk):
-    for pattern, reason in OUT_OF_SCOPE:
-        if pattern.search(chunk):
-            return None, {"skip": "out of scope: " + reason}
     funcs = functions(chunk)
     checked = [f for f in funcs if any("check." in line for line in f[2])]
+    for pattern, reason in OUT_OF_SCOPE:
+        if pattern.search(chunk):
+            return (checked or funcs or [[None]])[0][0], {"skip": "out of scope: " + reason}
     if len(checked) != 1:
         return (funcs[0][0] if funcs else None), {"skip": "no single function states the results"}
     name, signature, body, _ = checked[0]
