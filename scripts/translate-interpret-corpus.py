@@ -23,7 +23,8 @@ import sys
 
 # Features outside the corpus's scope (the list), by what marks them.
 OUT_OF_SCOPE = [
-    (re.compile(r"tensor<[^>]*\?"), "dynamic shapes"),
+    (re.compile(r"tensor<[^>]*\?|stablehlo\.(dynamic_(broadcast_in_dim|conv|gather|iota|pad|reshape)|"
+                r"get_dimension_size|real_dynamic_slice)\b"), "dynamic shapes"),
     (re.compile(r"!quant\.|quant\.uniform"), "quantized types"),
     (re.compile(r"!stablehlo\.token|after_all|create_token|infeed|outfeed|\"?stablehlo\.send|\"?stablehlo\.recv"),
      "tokens, infeed, outfeed, send and recv"),
@@ -194,11 +195,11 @@ def translate_function(name, body, others):
 
 
 def translate_chunk(chunk):
-    for pattern, reason in OUT_OF_SCOPE:
-        if pattern.search(chunk):
-            return None, {"skip": "out of scope: " + reason}
     funcs = functions(chunk)
     checked = [f for f in funcs if any("check." in line for line in f[2])]
+    for pattern, reason in OUT_OF_SCOPE:
+        if pattern.search(chunk):
+            return (checked or funcs or [[None]])[0][0], {"skip": "out of scope: " + reason}
     if len(checked) != 1:
         return (funcs[0][0] if funcs else None), {"skip": "no single function states the results"}
     name, signature, body, _ = checked[0]
