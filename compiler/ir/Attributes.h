@@ -320,12 +320,37 @@ inline std::span<const AttrField> AxisIndexAttrs::schema() {
   return fields;
 }
 
+// ---- control flow (issue 25) ----
+struct WhileAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> WhileAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionField("cond"), controlRegionField("body")};
+  return fields;
+}
+struct CaseAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> CaseAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionListField("branches")};
+  return fields;
+}
+struct IfAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> IfAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionField("true_branch"),
+                                         controlRegionField("false_branch")};
+  return fields;
+}
+
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
                  BroadcastInDimAttrs, ReduceAttrs, ConcatenateAttrs, SliceAttrs, PadAttrs,
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
-                 ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs>;
+                 ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
+                 WhileAttrs, CaseAttrs, IfAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

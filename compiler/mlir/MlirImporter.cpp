@@ -9,6 +9,7 @@
 
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OriginMetadata.h"
+#include "compiler/ir/ControlFlow.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/NestingLimit.h"
@@ -201,6 +202,8 @@ auto enumAttribute(AttrTaker &attrs, const std::string &key, const std::string &
 
 struct Names {
   std::unordered_map<std::string, ValueId> ssa; // MLIR name -> value
+  /// The enclosing region's names, seen by a control-flow region (null: none).
+  const Names *outer = nullptr;
 };
 
 /// The parts of #stablehlo.dot<lhs_batching_dimensions = [0], ...>.
@@ -245,6 +248,9 @@ private:
     /// The next suffix to try per name (name_1, name_2, ...): a name used
     /// many times (a function inlined at every call) costs no probing.
     std::unordered_map<std::string, int64_t> nextSuffix = {};
+    /// The enclosing region's state, for a control-flow region: its value
+    /// names are new to the enclosing ones' too.
+    RegionState *outer = nullptr;
   };
 
   // run's steps, in order.
@@ -306,6 +312,18 @@ private:
   void readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                        const std::string &terminator, std::vector<std::string> &callStack,
                        Region &body);
+  /// A control-flow op's region `block` into `region` at `key` (cond, body,
+  /// branches/0, ...): it sees the enclosing region's values.
+  void readControlRegion(const Op &ir, const Block &block, const std::string &key,
+                         std::vector<std::string> &callStack, Region &region,
+                         const Attribute *argNames = nullptr);
+  void readWhile(OpAttributes &a);
+  void readBlockInto(const Op &ir, const Block &block, const Attribute *argNames,
+                     const std::string &terminator, std::vector<std::string> &callStack,
+                     Region &body, const std::string &key, const Names *outerNames,
+                     RegionState *outerState);
+  void readCase(OpAttributes &a);
+  void readIf(OpAttributes &a);
   /// `applies OP` with a commutative op that is no simple reducer (xor):
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
@@ -343,6 +361,10 @@ private:
   std::map<std::string, const Function *> functions_;
   std::vector<std::optional<TensorType>> valueTypes_; // as the text declares them
   std::vector<const ManualComputationAttrs *> manualStack_;
+  /// The names and region of the op whose attributes are read (a
+  /// control-flow op's regions see them).
+  Names *enclosingNames_ = nullptr;
+  RegionState *enclosingState_ = nullptr;
   GspmdMesh gspmd_;
   bool gspmdDerived_ = false;
 };
@@ -601,13 +623,22 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
     failAt(loc, "redefinition of %" + ssaName);
   if (irName.empty())
     failAt(loc, "a value name must not be empty");
+  // New to this region and to those whose values it sees (a control-flow
+  // region's enclosing ones): the JSON reader's rule.
+  auto taken = [&](const std::string &candidate) {
+    for (const RegionState *scope = &state; scope; scope = scope->outer)
+      if (scope->usedNames.count(candidate))
+        return true;
+    return false;
+  };
   std::string name = irName;
-  if (!state.usedNames.insert(name).second) {
+  if (taken(name)) {
     int64_t &n = state.nextSuffix.try_emplace(irName, 1).first->second;
     do
       name = irName + "_" + std::to_string(n++);
-    while (!state.usedNames.insert(name).second);
+    while (taken(name));
   }
+  state.usedNames.insert(name);
   ValueId id = graph_.addValue(name);
   if (argument)
     graph_.values[id].type = type; // arguments carry their type, as in the JSON reader
@@ -618,10 +649,12 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
 }
 
 ValueId Importer::use(const Names &names, const ValueUse &use) const {
-  auto it = names.ssa.find(use.name);
-  if (it == names.ssa.end())
-    failAt(use.loc, "use of undefined value %" + use.name);
-  return it->second;
+  for (const Names *in = &names; in; in = in->outer) {
+    auto it = in->ssa.find(use.name);
+    if (it != in->ssa.end())
+      return it->second;
+  }
+  failAt(use.loc, "use of undefined value %" + use.name);
 }
 
 void Importer::checkUseType(ValueId value, const TypeRef &type) const {
@@ -713,7 +746,14 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     if (!ir.shardings[0])
       failAt(op.loc, "custom_call @Sharding needs mhlo.sharding");
   } else {
+    // A control-flow op's regions see this region's values.
+    Names *enclosingNames = enclosingNames_;
+    RegionState *enclosingState = enclosingState_;
+    enclosingNames_ = &names;
+    enclosingState_ = &state;
     readAttributes(op, attrs, ir, callStack);
+    enclosingNames_ = enclosingNames;
+    enclosingState_ = enclosingState;
   }
   if (ir.kind == OpKind::ShardingConstraint && !ir.shardings[0])
     failAt(op.loc, "'" + op.name + "' needs a sharding");
@@ -1052,7 +1092,8 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                               std::vector<std::string> &callStack) {
   OpAttributes a{op, attrs, ir, places_, callStack};
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
-      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !op.regions.empty())
+      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter && !isControlFlow(ir.kind) &&
+      !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1363,10 +1404,66 @@ void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints 
 void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                                const std::string &terminator, std::vector<std::string> &callStack,
                                Region &body) {
-  body.pointer = ir.pointer + "/body";
+  readBlockInto(ir, block, argNames, terminator, callStack, body, "body", nullptr, nullptr);
+}
+
+void Importer::readControlRegion(const Op &ir, const Block &block, const std::string &key,
+                                 std::vector<std::string> &callStack, Region &region,
+                                 const Attribute *argNames) {
+  SHARDGEN_CHECK(enclosingNames_ && enclosingState_, "a control-flow region outside a region");
+  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+    failAt(argNames->loc, "expected one entry per " + key + " argument");
+  // The regions' ops run with the enclosing names in reach; their own ops
+  // may hold control flow again.
+  Names *names = enclosingNames_;
+  RegionState *state = enclosingState_;
+  readBlockInto(ir, block, argNames, "stablehlo.return", callStack, region, key, names, state);
+  enclosingNames_ = names;
+  enclosingState_ = state;
+}
+
+void Importer::readWhile(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.size() != 2)
+    failAt(op.loc, "'" + op.name + "' needs two regions (cond and body), got " +
+                       std::to_string(op.regions.size()));
+  ir.attrs = WhileAttrs{};
+  const Attribute *condNames = attrs.take("shardgen.cond_arg_names");
+  const Attribute *bodyNames = attrs.take("shardgen.body_arg_names");
+  readControlRegion(ir, op.regions[0], "cond", callStack, ir.regions.add(), condNames);
+  readControlRegion(ir, op.regions[1], "body", callStack, ir.regions.add(), bodyNames);
+}
+
+void Importer::readCase(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.empty())
+    failAt(op.loc, "'" + op.name + "' needs at least one branch (a region)");
+  ir.attrs = CaseAttrs{};
+  for (size_t b = 0; b < op.regions.size(); ++b)
+    readControlRegion(ir, op.regions[b], "branches/" + std::to_string(b), callStack,
+                      ir.regions.add());
+}
+
+void Importer::readIf(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.size() != 2)
+    failAt(op.loc, "'" + op.name + "' needs two regions (true_branch and false_branch), got " +
+                       std::to_string(op.regions.size()));
+  ir.attrs = IfAttrs{};
+  readControlRegion(ir, op.regions[0], "true_branch", callStack, ir.regions.add());
+  readControlRegion(ir, op.regions[1], "false_branch", callStack, ir.regions.add());
+}
+
+void Importer::readBlockInto(const Op &ir, const Block &block, const Attribute *argNames,
+                             const std::string &terminator, std::vector<std::string> &callStack,
+                             Region &body, const std::string &key, const Names *outerNames,
+                             RegionState *outerState) {
+  body.pointer = ir.pointer + "/" + key;
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
-  Names innerNames; // the body is isolated from above
+  inner.outer = outerState;
+  Names innerNames; // isolated from above unless the op's regions see the enclosing values
+  innerNames.outer = outerNames;
   for (size_t i = 0; i < block.args.size(); ++i) {
     const BlockArgument &arg = block.args[i];
     RegionArgument argument;

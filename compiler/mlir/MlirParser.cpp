@@ -119,6 +119,7 @@ private:
   /// `%a, %b : ta, tb`: the return ops and optimization_barrier.
   void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
+  void parsePrettyWhile(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
   /// forms continue with `key = value` or a keyword (compare's FLOAT).
@@ -846,6 +847,41 @@ void Parser::parsePrettyManual(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
+void Parser::parsePrettyWhile(Operation &op) {
+  // (%iterArg = %a, %iterArg_0 = %b) : ta, tb [attributes {...}] cond { ... } do { ... }:
+  // both regions take the iteration arguments, of the operands' types.
+  std::vector<BlockArgument> args;
+  expectPunct("(");
+  if (!consumePunct(")")) {
+    do {
+      BlockArgument arg;
+      arg.loc = peek().loc;
+      arg.name = expect(TokenKind::PercentId, "an iteration argument (%name)").text;
+      expectPunct("=");
+      op.operands.push_back(parseOperand());
+      args.push_back(std::move(arg));
+    } while (consumePunct(","));
+    expectPunct(")");
+  }
+  if (!args.empty()) {
+    expectPunct(":");
+    for (BlockArgument &arg : args) {
+      if (&arg != &args.front())
+        expectPunct(",");
+      arg.type = parseType();
+      op.operandTypes.push_back(arg.type);
+    }
+  }
+  op.resultTypes = op.operandTypes;
+  if (consumeWord("attributes"))
+    for (auto &field : parseAttributeDict())
+      op.attrs.push_back(std::move(field));
+  expectWord("cond");
+  op.regions.push_back(parseRegion(true, args));
+  expectWord("do");
+  op.regions.push_back(parseRegion(true, args));
+}
+
 void Parser::parsePrettyValueList(Operation &op) {
   // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
   // (its attributes come first: `{...} %a, %b`).
@@ -872,6 +908,8 @@ void Parser::parsePretty(Operation &op) {
     parsePrettySlice(op);
   } else if (name == "sdy.manual_computation") {
     parsePrettyManual(op);
+  } else if (name == "stablehlo.while") {
+    parsePrettyWhile(op);
   } else if (name == "stablehlo.constant" || name == "sdy.constant") {
     parseOptionalAttrDict(op);
     op.attrs.push_back({"value", parseAttribute()});

@@ -356,8 +356,10 @@ SpmdValueId RegionPartitioner::reshard(SpmdValueId value, const ShardLayout &to,
     if (sameLayout(done.layout, to))
       return done.value;
   SpmdValueId result = appendReshard(program_, value, to, op, pointer);
-  if (result != value)
+  if (result != value) {
     resharded_[value].push_back(Resharded{to, result});
+    reshardLog_.push_back(value);
+  }
   return result;
 }
 

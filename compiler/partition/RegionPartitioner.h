@@ -3,6 +3,7 @@
 // graph value, the SPMD value holding it in its sharding. Ops are
 // partitioned in program order; manual computations recurse into their body.
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,17 @@ private:
   void partitionNothing(const Op &op);
   void partitionManualComputation(const Op &op);
   void partitionCollective(const Op &op);
+  /// while: one Loop step (ControlFlowPartitioning.cpp).
+  void partitionWhile(const Op &op);
+  /// case, if: one Branch step.
+  void partitionBranches(const Op &op);
+  /// The steps `build` appends, as a block of their own: the reshards made
+  /// there are not reused after it (they run only when the block does).
+  std::vector<SpmdStep> partitionBlock(const std::function<void()> &build);
+  /// `value` in layout `to`, as a value none of `avoid` is: a copy (an
+  /// all_slice to the same layout) when it would be one of them.
+  SpmdValueId reshardApart(SpmdValueId value, const ShardLayout &to, const Op &op,
+                           const std::vector<SpmdValueId> &avoid, size_t allowed);
   /// The full values of a general-body reduce from its partial results
   /// (partial over the sharded reduced dims' axes): one RegionAllReduce.
   std::vector<SpmdValueId> combinePartials(const Op &op, const std::vector<SpmdValueId> &partials);
@@ -67,6 +79,7 @@ private:
     SpmdValueId value;
   };
   std::vector<std::vector<Resharded>> resharded_; // per SpmdValueId: its reshards so far
+  std::vector<SpmdValueId> reshardLog_;           // the values resharded_ grew for, in order
 };
 
 } // namespace shardgen

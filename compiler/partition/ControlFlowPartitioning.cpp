@@ -1,0 +1,173 @@
+// while, case and if: a Loop or Branch step (SpmdProgram.h) whose blocks
+// hold the steps of their regions. A carried value keeps one layout across
+// iterations (its result's sharding, which propagation gave the operand,
+// the body's arguments and returned value too): the operand is resharded to
+// it before the loop and the body's returned value at the end of the body.
+// The condition and the case index are made whole on every device, so all
+// devices take the same path and the collectives of a block stay matched.
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "compiler/partition/RegionPartitioner.h"
+#include "compiler/partition/Reshard.h"
+
+namespace shardgen {
+
+namespace {
+
+/// The values a structured step's blocks read that they do not define
+/// (values of the enclosing steps), each once, in the order first read.
+std::vector<SpmdValueId> blockCaptures(const SpmdStep &step) {
+  std::unordered_set<SpmdValueId> defined(step.carried.begin(), step.carried.end()), seen;
+  std::vector<SpmdValueId> captured;
+  auto read = [&](SpmdValueId v) {
+    if (!defined.count(v) && seen.insert(v).second)
+      captured.push_back(v);
+  };
+  std::function<void(const std::vector<SpmdStep> &)> walk =
+      [&](const std::vector<SpmdStep> &steps) {
+        for (const SpmdStep &inner : steps) {
+          for (SpmdValueId v : inner.inputs)
+            read(v);
+          for (SpmdValueId v : inner.carried)
+            defined.insert(v);
+          for (const SpmdBlock &block : inner.blocks) {
+            walk(block.steps);
+            for (SpmdValueId v : block.results)
+              read(v);
+          }
+          for (SpmdValueId v : inner.outputs)
+            defined.insert(v);
+        }
+      };
+  for (const SpmdBlock &block : step.blocks) {
+    walk(block.steps);
+    for (SpmdValueId v : block.results)
+      read(v);
+  }
+  return captured;
+}
+
+void appendCaptures(SpmdStep &step) {
+  for (SpmdValueId v : blockCaptures(step))
+    if (std::find(step.inputs.begin(), step.inputs.end(), v) == step.inputs.end())
+      step.inputs.push_back(v);
+}
+
+} // namespace
+
+std::vector<SpmdStep> RegionPartitioner::partitionBlock(const std::function<void()> &build) {
+  std::vector<SpmdStep> outer;
+  std::swap(outer, program_.steps);
+  const size_t mark = reshardLog_.size();
+  build();
+  while (reshardLog_.size() > mark) {
+    resharded_[reshardLog_.back()].pop_back();
+    reshardLog_.pop_back();
+  }
+  std::vector<SpmdStep> block;
+  std::swap(block, program_.steps);
+  program_.steps = std::move(outer);
+  return block;
+}
+
+SpmdValueId RegionPartitioner::reshardApart(SpmdValueId value, const ShardLayout &to, const Op &op,
+                                            const std::vector<SpmdValueId> &avoid, size_t allowed) {
+  SpmdValueId result = reshard(value, to, &op, op.pointer);
+  for (size_t j = 0; j < avoid.size(); ++j)
+    if (avoid[j] == result && j != allowed) {
+      // Copied apart: the loop writes its carried values one after another.
+      SpmdStep copy;
+      copy.kind = StepKind::AllSlice;
+      copy.op = &op;
+      copy.pointer = op.pointer;
+      copy.inputs = {result};
+      return addStep(std::move(copy), to, program_.values[result].source);
+    }
+  return result;
+}
+
+void RegionPartitioner::partitionWhile(const Op &op) {
+  const Region &cond = op.regions[0], &body = op.regions[1];
+  const size_t n = op.operands.size();
+  SpmdStep loop;
+  loop.kind = StepKind::Loop;
+  loop.op = &op;
+  loop.pointer = op.pointer;
+  std::vector<ShardLayout> layouts;
+  for (size_t i = 0; i < n; ++i) {
+    layouts.push_back(resultLayout(op, i));
+    loop.inputs.push_back(reshard(held_[op.operands[i]], layouts[i], &op, op.pointer));
+  }
+  for (size_t i = 0; i < n; ++i)
+    loop.carried.push_back(
+        addValue(graph_.value(body.args[i].value).name, layouts[i], op.results[i]));
+
+  SpmdBlock condition;
+  for (size_t i = 0; i < n; ++i)
+    held_[cond.args[i].value] = loop.carried[i];
+  condition.steps = partitionBlock([&] {
+    partitionRegion(cond);
+    const ValueId predicate = cond.results[0].value;
+    const TensorType &type = graph_.type(predicate);
+    condition.results.push_back(reshard(
+        held_[predicate], makeShardLayout(mesh_, type, DimAxes(type.rank())), &op, op.pointer));
+  });
+
+  SpmdBlock iteration;
+  for (size_t i = 0; i < n; ++i)
+    held_[body.args[i].value] = loop.carried[i];
+  iteration.steps = partitionBlock([&] {
+    partitionRegion(body);
+    for (size_t i = 0; i < n; ++i)
+      iteration.results.push_back(
+          reshardApart(held_[body.results[i].value], layouts[i], op, loop.carried, i));
+  });
+
+  loop.blocks = {std::move(condition), std::move(iteration)};
+  for (size_t i = 0; i < n; ++i) {
+    loop.outputs.push_back(addValue(graph_.value(op.results[i]).name, layouts[i], op.results[i]));
+    held_[op.results[i]] = loop.outputs[i];
+  }
+  appendCaptures(loop);
+  program_.steps.push_back(std::move(loop));
+}
+
+void RegionPartitioner::partitionBranches(const Op &op) {
+  SpmdStep branch;
+  branch.kind = StepKind::Branch;
+  branch.op = &op;
+  branch.pointer = op.pointer;
+  const TensorType &indexType = graph_.type(op.operands[0]);
+  branch.inputs.push_back(reshard(held_[op.operands[0]],
+                                  makeShardLayout(mesh_, indexType, DimAxes(indexType.rank())), &op,
+                                  op.pointer));
+  std::vector<ShardLayout> layouts;
+  for (size_t j = 0; j < op.results.size(); ++j)
+    layouts.push_back(resultLayout(op, j));
+  // A Branch runs block k for index k: if's pred is 1 for true_branch.
+  std::vector<const Region *> order;
+  for (const Region &region : op.regions)
+    order.push_back(&region);
+  if (op.kind == OpKind::If)
+    std::reverse(order.begin(), order.end());
+  for (const Region *region : order) {
+    SpmdBlock block;
+    block.steps = partitionBlock([&] {
+      partitionRegion(*region);
+      for (size_t j = 0; j < op.results.size(); ++j)
+        block.results.push_back(
+            reshard(held_[region->results[j].value], layouts[j], &op, op.pointer));
+    });
+    branch.blocks.push_back(std::move(block));
+  }
+  for (size_t j = 0; j < op.results.size(); ++j) {
+    branch.outputs.push_back(addValue(graph_.value(op.results[j]).name, layouts[j], op.results[j]));
+    held_[op.results[j]] = branch.outputs[j];
+  }
+  appendCaptures(branch);
+  program_.steps.push_back(std::move(branch));
+}
+
+} // namespace shardgen
