@@ -290,6 +290,10 @@ private:
   void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// sdy.named_computation: its body's ops join the region (as a call's),
+  /// their names prefixed with the computation's.
+  void inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
+                              const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The op's attributes by its row's syntax (Ops.def's Mlir column).
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                       std::vector<std::string> &callStack);
@@ -721,6 +725,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
                                  std::vector<std::string> &callStack) {
   if (isCall(op))
     return inlineCall(op, state, names, namePrefix, callStack);
+  if (op.name == "sdy.named_computation")
+    return inlineNamedComputation(op, state, names, namePrefix, callStack);
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -911,6 +917,45 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
     if (names.ssa.count(op.results[i]))
       failAt(op.loc, "redefinition of %" + op.results[i]);
     names.ssa[op.results[i]] = value; // the call's results are the callee's values
+  }
+}
+
+void Importer::inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
+                                      const std::string &namePrefix,
+                                      std::vector<std::string> &callStack) {
+  AttrTaker attrs(op);
+  const std::string name = stringOf(attrs.require("name", "a name"), "the computation's name");
+  // Its in/out shardings are Shardy's record of what propagation gave its
+  // scope; inlined, its values are propagated as the program's own.
+  attrs.take("in_shardings");
+  attrs.take("out_shardings");
+  attrs.checkAllTaken();
+  if (op.regions.size() != 1)
+    failAt(op.loc, "'" + op.name + "' needs one region");
+  const Block &block = op.regions[0];
+  if (block.args.size() != op.operands.size())
+    failAt(block.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+                          " operands but its body takes " + std::to_string(block.args.size()));
+  Names inner; // isolated from above, as a function
+  for (size_t i = 0; i < block.args.size(); ++i) {
+    ValueId value = use(names, op.operands[i]);
+    checkUseType(value, block.args[i].type);
+    inner.ssa[block.args[i].name] = value;
+  }
+  const Operation &ret = emitBlock(block, state, inner, namePrefix + name + ".", callStack);
+  if (ret.name != "sdy.return")
+    failAt(ret.loc, "the body of sdy.named_computation must end in sdy.return");
+  if (ret.operands.size() != op.results.size())
+    failAt(op.loc, "sdy.named_computation \"" + name + "\" returns " +
+                       std::to_string(ret.operands.size()) + " values, it defines " +
+                       std::to_string(op.results.size()));
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    ValueId value = use(inner, ret.operands[i]);
+    if (i < op.resultTypes.size())
+      checkUseType(value, op.resultTypes[i]);
+    if (names.ssa.count(op.results[i]))
+      failAt(op.loc, "redefinition of %" + op.results[i]);
+    names.ssa[op.results[i]] = value;
   }
 }
 

@@ -120,6 +120,7 @@ private:
   void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
   void parsePrettyWhile(Operation &op);
+  void parsePrettyNamedComputation(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
   /// forms continue with `key = value` or a keyword (compare's FLOAT).
@@ -882,6 +883,39 @@ void Parser::parsePrettyWhile(Operation &op) {
   op.regions.push_back(parseRegion(true, args));
 }
 
+void Parser::parsePrettyNamedComputation(Operation &op) {
+  // <"name">(%a) [in_shardings=[...]] [out_shardings=[...]] (%x: t) { ... } : (ts) -> ts
+  expectPunct("<");
+  Attribute name = makeAttribute(Attribute::Kind::String, peek().loc);
+  name.text = expect(TokenKind::String, "the computation's name (a string)").text;
+  op.attrs.push_back({"name", name});
+  expectPunct(">");
+  expectPunct("(");
+  op.operands = parseOperandList();
+  expectPunct(")");
+  for (const char *key : {"in_shardings", "out_shardings"}) {
+    if (!consumeWord(key))
+      continue;
+    expectPunct("=");
+    Attribute value = makeAttribute(Attribute::Kind::Dialect, peek().loc, "sdy.sharding_per_value");
+    expectPunct("[");
+    value.body = "[" + lex_.balancedUntilClose('[', ']') + "]";
+    op.attrs.push_back({key, value});
+  }
+  std::vector<BlockArgument> args;
+  expectPunct("(");
+  if (!consumePunct(")")) {
+    do
+      args.push_back(parseBlockArgument(false));
+    while (consumePunct(","));
+    expectPunct(")");
+  }
+  op.regions.push_back(parseRegion(true, args));
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
 void Parser::parsePrettyValueList(Operation &op) {
   // `%a, %b : ta, tb`: a barrier's operand i passes through as result i
   // (its attributes come first: `{...} %a, %b`).
@@ -910,6 +944,8 @@ void Parser::parsePretty(Operation &op) {
     parsePrettyManual(op);
   } else if (name == "stablehlo.while") {
     parsePrettyWhile(op);
+  } else if (name == "sdy.named_computation") {
+    parsePrettyNamedComputation(op);
   } else if (name == "stablehlo.constant" || name == "sdy.constant") {
     parseOptionalAttrDict(op);
     op.attrs.push_back({"value", parseAttribute()});

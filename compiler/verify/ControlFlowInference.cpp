@@ -2,6 +2,10 @@
 // take and return. The regions' own ops were verified before (Verifier.cpp:
 // an op's regions before its rule).
 
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
 #include "compiler/verify/InferenceRules.h"
 
 namespace shardgen::verify {
@@ -90,6 +94,82 @@ ResultTypes inferBranches(const InferenceContext &context, const std::vector<std
        context.opLabel() + " " + message);
 }
 
+/// Whether a value inside a manual computation body is the same on every
+/// device: made of constants, of loop counters that start and step by them,
+/// and of all_reduce results over every manual axis; not of the devices' own
+/// pieces (the body's arguments), axis_index or other collectives.
+class Uniformity {
+public:
+  Uniformity(const Graph &graph, const ManualScope &scope) : graph_(graph), scope_(scope) {}
+
+  bool uniform(ValueId v) {
+    if (auto found = memo_.find(v); found != memo_.end())
+      return found->second;
+    if (!inProgress_.insert(v).second)
+      return true; // a loop's value through its own body: the other sources decide
+    const bool result = compute(graph_.value(v));
+    inProgress_.erase(v);
+    memo_[v] = result;
+    return result;
+  }
+
+private:
+  bool compute(const Value &value) {
+    if (!value.definingOp) {
+      const Op *parent = value.region ? value.region->parentOp : nullptr;
+      if (!parent)
+        return true;
+      if (parent->kind != OpKind::While)
+        return false; // a manual computation's argument: the device's own piece
+      const auto i = static_cast<size_t>(value.argumentIndex);
+      return uniform(parent->operands[i]) && uniform(parent->regions[1].results[i].value);
+    }
+    const Op &op = *value.definingOp;
+    const auto r = static_cast<size_t>(value.resultIndex);
+    if (op.kind == OpKind::AllReduce) {
+      const std::vector<std::string> &axes = op.attr<AllReduceAttrs>().axes;
+      return std::all_of(scope_.manualAxes.begin(), scope_.manualAxes.end(), [&](const auto &axis) {
+        return std::find(axes.begin(), axes.end(), axis.first) != axes.end();
+      });
+    }
+    if (isCollective(op.kind) || op.kind == OpKind::ManualComputation)
+      return false;
+    if (op.kind == OpKind::While)
+      return uniform(op.operands[r]) && uniform(op.regions[1].results[r].value) &&
+             uniform(op.regions[0].results[0].value);
+    if (op.kind == OpKind::Case || op.kind == OpKind::If) {
+      bool all = uniform(op.operands[0]);
+      for (const Region &branch : op.regions)
+        all = all && uniform(branch.results[r].value);
+      return all;
+    }
+    return std::all_of(op.operands.begin(), op.operands.end(),
+                       [&](ValueId operand) { return uniform(operand); });
+  }
+
+  const Graph &graph_;
+  const ManualScope &scope_;
+  std::unordered_map<ValueId, bool> memo_;
+  std::unordered_set<ValueId> inProgress_;
+};
+
+/// Inside a manual computation each device runs the body on its own data: a
+/// loop or branch whose regions hold collectives must take one path on every
+/// device (else the devices wait for each other forever).
+void checkOnePath(const InferenceContext &context, ValueId selector, const std::string &what) {
+  if (!context.scope.insideBody)
+    return;
+  bool collectives = false;
+  for (const Region &region : context.op.regions)
+    walkAllOps(region, [&](const Op &inner) {
+      collectives |= isCollective(inner.kind) && inner.kind != OpKind::AxisIndex;
+    });
+  if (collectives && !Uniformity(context.graph, context.scope).uniform(selector))
+    context.failOp("inside a manual computation runs collectives, but its " + what +
+                   " may differ between the devices (it depends on a device's own data or "
+                   "position): every device must take the same path");
+}
+
 } // namespace
 
 ResultTypes inferWhile(const InferenceContext &context) {
@@ -107,6 +187,7 @@ ResultTypes inferWhile(const InferenceContext &context) {
   checkArguments(context, body, "body", carried);
   checkReturned(context, body, "body", carried, "(the types of the operands)");
   checkResultCount(context, carried.size());
+  checkOnePath(context, cond.results[0].value, "condition");
   return carried; // (C3)
 }
 
@@ -120,7 +201,9 @@ ResultTypes inferCase(const InferenceContext &context) {
     names.push_back("branch " + std::to_string(b));
   if (names.empty())
     names.push_back("branches");
-  return inferBranches(context, names);
+  ResultTypes types = inferBranches(context, names);
+  checkOnePath(context, context.op.operands[0], "index");
+  return types;
 }
 
 ResultTypes inferIf(const InferenceContext &context) {
@@ -128,7 +211,9 @@ ResultTypes inferIf(const InferenceContext &context) {
     failSelector(context, "pred must be a tensor<i1> scalar, got " + printType(context.operand(0)));
   if (context.op.regions.size() != 2)
     context.failOp("needs a `true_branch` and a `false_branch` region");
-  return inferBranches(context, {"true_branch", "false_branch"});
+  ResultTypes types = inferBranches(context, {"true_branch", "false_branch"});
+  checkOnePath(context, context.op.operands[0], "predicate");
+  return types;
 }
 
 } // namespace shardgen::verify

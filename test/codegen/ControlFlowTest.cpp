@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/verify/Verifier.h"
@@ -100,6 +103,66 @@ const std::string kDotLoop =
 }
 )";
 
+// shard_map inside scan: a manual computation (an all_reduce over x) in a
+// loop's body.
+const std::string kManualInLoop =
+    R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0) : tensor<i32>, tensor<8x4xf32>
+     cond {
+      %c_1 = stablehlo.constant dense<2> : tensor<i32>
+      %1 = stablehlo.compare  LT, %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c_1 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+      %2 = sdy.manual_computation(%iterArg_0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<4x4xf32>) {
+        %3 = "stablehlo.all_reduce"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+          %4 = stablehlo.add %p, %q : tensor<f32>
+          stablehlo.return %4 : tensor<f32>
+        }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        sdy.return %3 : tensor<4x4xf32>
+      } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+      stablehlo.return %1, %2 : tensor<i32>, tensor<8x4xf32>
+    }
+    return %0#1 : tensor<8x4xf32>
+  }
+}
+)";
+
+// scan inside shard_map: a loop (an all_reduce per iteration) in a manual
+// computation's body; its counter is the same on every device.
+const std::string kLoopInManual =
+    R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<4x4xf32>) {
+      %c = stablehlo.constant dense<0> : tensor<i32>
+      %1:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %a) : tensor<i32>, tensor<4x4xf32>
+       cond {
+        %c_1 = stablehlo.constant dense<2> : tensor<i32>
+        %2 = stablehlo.compare  LT, %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %2 : tensor<i1>
+      } do {
+        %c_1 = stablehlo.constant dense<1> : tensor<i32>
+        %2 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+        %3 = "stablehlo.all_reduce"(%iterArg_0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+          %4 = stablehlo.add %p, %q : tensor<f32>
+          stablehlo.return %4 : tensor<f32>
+        }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        stablehlo.return %2, %3 : tensor<i32>, tensor<4x4xf32>
+      }
+      sdy.return %1#1 : tensor<4x4xf32>
+    } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)";
+
 } // namespace
 
 TEST_CASE("a while loop scaling a sharded tensor: a per-device loop, equal to the interpreter") {
@@ -138,4 +201,22 @@ TEST_CASE("a while whose body contracts sharded operands: a collective per itera
   CHECK(loop.inputs[2] == program.inputs[1]);
   Graph again = importVerified(kDotLoop);
   CHECK(checkCompiledEqualsInterpreter(again, 5) == "");
+}
+
+TEST_CASE("shard_map inside scan and scan inside shard_map") {
+  for (const std::string *text : {&kManualInLoop, &kLoopInManual}) {
+    Graph graph = importVerified(*text);
+    CHECK(checkCompiledEqualsInterpreter(graph, 2) == "");
+  }
+}
+
+TEST_CASE("the control-flow samples: a scanned MLP and a lax.cond per step") {
+  for (const char *name : {"scan_mlp", "cond_loop"}) {
+    CAPTURE(name);
+    std::ifstream file(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlir/" + name + ".mlir");
+    std::stringstream text;
+    text << file.rdbuf();
+    Graph graph = importVerified(text.str());
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
 }

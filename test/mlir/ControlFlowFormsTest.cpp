@@ -199,3 +199,64 @@ TEST_CASE("the type rules of while, case and if, at their line:col") {
   CHECK(place == "6:15");
   CHECK(message == "use of undefined value %y");
 }
+
+TEST_CASE("a loop with collectives in a manual computation must take one path on every device") {
+  // Its bound depends on axis_index: the devices would iterate differently
+  // and wait in the all_reduce for each other forever.
+  auto [place, message] = controlFlowErrorOf(
+      R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<4x4xf32>) {
+      %c = stablehlo.constant dense<0> : tensor<i32>
+      %1:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %a) : tensor<i32>, tensor<4x4xf32>
+       cond {
+        %c_1 = stablehlo.constant dense<2> : tensor<i32>
+        %ax = "shardgen.axis_index"() <{axis = "x"}> : () -> tensor<i32>
+        %c_2 = stablehlo.add %c_1, %ax : tensor<i32>
+        %2 = stablehlo.compare  LT, %iterArg, %c_2,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %2 : tensor<i1>
+      } do {
+        %c_1 = stablehlo.constant dense<1> : tensor<i32>
+        %2 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+        %3 = "stablehlo.all_reduce"(%iterArg_0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+          %4 = stablehlo.add %p, %q : tensor<f32>
+          stablehlo.return %4 : tensor<f32>
+        }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        stablehlo.return %2, %3 : tensor<i32>, tensor<4x4xf32>
+      }
+      sdy.return %1#1 : tensor<4x4xf32>
+    } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)");
+  CHECK(place == "6:7");
+  CHECK(message == "\"while\" inside a manual computation runs collectives, but its condition "
+                   "may differ between the devices (it depends on a device's own data or "
+                   "position): every device must take the same path");
+}
+
+TEST_CASE("sdy.named_computation is inlined, its values named after it (both forms)") {
+  Graph graph = importControlFlow(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x2xf32> {
+  %0 = sdy.named_computation<"foo">(%arg0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] (%arg1: tensor<8x2xf32>) {
+    %1 = stablehlo.negate %arg1 : tensor<8x2xf32>
+    sdy.return %1 : tensor<8x2xf32>
+  } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %2 = "sdy.named_computation"(%0) <{name = "bar"}> ({
+  ^bb0(%arg1: tensor<8x2xf32>):
+    %3 = stablehlo.add %arg1, %arg1 : tensor<8x2xf32>
+    sdy.return %3 : tensor<8x2xf32>
+  }) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %2 : tensor<8x2xf32>
+}
+)");
+  REQUIRE(graph.main.ops.size() == 2);
+  CHECK(graph.main.ops[0].kind == OpKind::Negate);
+  CHECK(graph.value(graph.main.ops[0].results[0]).name == "foo.1");
+  CHECK(graph.main.ops[1].operands[0] == graph.main.ops[0].results[0]);
+  CHECK(graph.value(graph.main.ops[1].results[0]).name == "bar.3");
+  CHECK(graph.main.results[0].value == graph.main.ops[1].results[0]);
+}
