@@ -57,18 +57,36 @@ void appendCaptures(SpmdStep &step) {
 
 } // namespace
 
-std::vector<SpmdStep> RegionPartitioner::partitionBlock(const std::function<void()> &build) {
-  std::vector<SpmdStep> outer;
-  std::swap(outer, program_.steps);
+void RegionPartitioner::setLevels(SpmdValueId from, int level) {
+  const size_t end = program_.values.size();
+  if (levels_.size() < end)
+    levels_.resize(end, 0);
+  std::fill(levels_.begin() + from, levels_.end(), level);
+}
+
+std::vector<SpmdStep> RegionPartitioner::partitionBlock(const std::function<void()> &build,
+                                                        bool loop) {
+  outerSteps_.push_back(std::move(program_.steps));
+  program_.steps.clear();
+  loopLevels_.push_back(loop);
   const size_t mark = reshardLog_.size();
+  ++depth_;
   build();
-  while (reshardLog_.size() > mark) {
-    resharded_[reshardLog_.back()].pop_back();
-    reshardLog_.pop_back();
+  --depth_;
+  // Forget the reshards whose steps are in the block (or deeper); those
+  // hoisted out of it stay, as long as their level lasts.
+  size_t kept = mark;
+  for (size_t k = mark; k < reshardLog_.size(); ++k) {
+    std::vector<Resharded> &list = resharded_[reshardLog_[k]];
+    std::erase_if(list, [&](const Resharded &done) { return done.level > depth_; });
+    if (!list.empty() && depth_ > 0)
+      reshardLog_[kept++] = reshardLog_[k];
   }
-  std::vector<SpmdStep> block;
-  std::swap(block, program_.steps);
-  program_.steps = std::move(outer);
+  reshardLog_.resize(kept);
+  std::vector<SpmdStep> block = std::move(program_.steps);
+  program_.steps = std::move(outerSteps_.back());
+  outerSteps_.pop_back();
+  loopLevels_.pop_back();
   return block;
 }
 
@@ -103,27 +121,33 @@ void RegionPartitioner::partitionWhile(const Op &op) {
   for (size_t i = 0; i < n; ++i)
     loop.carried.push_back(
         addValue(graph_.value(body.args[i].value).name, layouts[i], op.results[i]));
+  if (n > 0)
+    setLevels(loop.carried[0], depth_ + 1); // defined by the loop: never hoisted out of it
 
   SpmdBlock condition;
   for (size_t i = 0; i < n; ++i)
     held_[cond.args[i].value] = loop.carried[i];
-  condition.steps = partitionBlock([&] {
-    partitionRegion(cond);
-    const ValueId predicate = cond.results[0].value;
-    const TensorType &type = graph_.type(predicate);
-    condition.results.push_back(reshard(
-        held_[predicate], makeShardLayout(mesh_, type, DimAxes(type.rank())), &op, op.pointer));
-  });
+  condition.steps = partitionBlock(
+      [&] {
+        partitionRegion(cond);
+        const ValueId predicate = cond.results[0].value;
+        const TensorType &type = graph_.type(predicate);
+        condition.results.push_back(reshard(
+            held_[predicate], makeShardLayout(mesh_, type, DimAxes(type.rank())), &op, op.pointer));
+      },
+      true);
 
   SpmdBlock iteration;
   for (size_t i = 0; i < n; ++i)
     held_[body.args[i].value] = loop.carried[i];
-  iteration.steps = partitionBlock([&] {
-    partitionRegion(body);
-    for (size_t i = 0; i < n; ++i)
-      iteration.results.push_back(
-          reshardApart(held_[body.results[i].value], layouts[i], op, loop.carried, i));
-  });
+  iteration.steps = partitionBlock(
+      [&] {
+        partitionRegion(body);
+        for (size_t i = 0; i < n; ++i)
+          iteration.results.push_back(
+              reshardApart(held_[body.results[i].value], layouts[i], op, loop.carried, i));
+      },
+      true);
 
   loop.blocks = {std::move(condition), std::move(iteration)};
   for (size_t i = 0; i < n; ++i) {
@@ -154,12 +178,14 @@ void RegionPartitioner::partitionBranches(const Op &op) {
     std::reverse(order.begin(), order.end());
   for (const Region *region : order) {
     SpmdBlock block;
-    block.steps = partitionBlock([&] {
-      partitionRegion(*region);
-      for (size_t j = 0; j < op.results.size(); ++j)
-        block.results.push_back(
-            reshard(held_[region->results[j].value], layouts[j], &op, op.pointer));
-    });
+    block.steps = partitionBlock(
+        [&] {
+          partitionRegion(*region);
+          for (size_t j = 0; j < op.results.size(); ++j)
+            block.results.push_back(
+                reshard(held_[region->results[j].value], layouts[j], &op, op.pointer));
+        },
+        false);
     branch.blocks.push_back(std::move(block));
   }
   for (size_t j = 0; j < op.results.size(); ++j) {

@@ -220,3 +220,43 @@ TEST_CASE("the control-flow samples: a scanned MLP and a lax.cond per step") {
     CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
   }
 }
+
+TEST_CASE("a loop-invariant reshard runs once, before the loop") {
+  // The body adds %arg1 ([{}, {y}]) to the carried [{x}, {}] value: %arg1
+  // is resharded before the loop, the body moves nothing.
+  const std::string text =
+      R"(module @jit_h attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0) : tensor<i32>, tensor<8x4xf32>
+     cond {
+      %c_1 = stablehlo.constant dense<3> : tensor<i32>
+      %1 = stablehlo.compare  LT, %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c_1 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+      %2 = stablehlo.add %iterArg_0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x4xf32>
+      stablehlo.return %1, %2 : tensor<i32>, tensor<8x4xf32>
+    }
+    return %0#1 : tensor<8x4xf32>
+  }
+}
+)";
+  Graph graph = importVerified(text);
+  SpmdProgram program = partitionVerified(graph);
+  REQUIRE(program.steps.size() == 4);
+  CHECK(program.steps[1].kind == StepKind::AllSlice);
+  CHECK(program.steps[2].kind == StepKind::AllGather);
+  const SpmdStep &loop = program.steps[3];
+  REQUIRE(loop.kind == StepKind::Loop);
+  for (const SpmdBlock &block : loop.blocks)
+    for (const SpmdStep &step : block.steps)
+      CHECK(step.kind == StepKind::Compute);
+  // The hoisted value is read by the loop (it lives while the loop runs).
+  CHECK(std::find(loop.inputs.begin(), loop.inputs.end(), program.steps[2].outputs[0]) !=
+        loop.inputs.end());
+  Graph again = importVerified(text);
+  CHECK(checkCompiledEqualsInterpreter(again, 4) == "");
+}
