@@ -210,8 +210,8 @@ TEST_CASE("shard_map inside scan and scan inside shard_map") {
   }
 }
 
-TEST_CASE("the control-flow samples: a scanned MLP and a lax.cond per step") {
-  for (const char *name : {"scan_mlp", "cond_loop"}) {
+TEST_CASE("the control-flow samples: scanned MLP, lax.cond per step, greedy decode, remat") {
+  for (const char *name : {"scan_mlp", "cond_loop", "greedy_decode", "remat_block"}) {
     CAPTURE(name);
     std::ifstream file(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlir/" + name + ".mlir");
     std::stringstream text;
@@ -259,4 +259,23 @@ TEST_CASE("a loop-invariant reshard runs once, before the loop") {
         loop.inputs.end());
   Graph again = importVerified(text);
   CHECK(checkCompiledEqualsInterpreter(again, 4) == "");
+}
+
+TEST_CASE("two dots read by one elementwise chain: one dot per epilogue") {
+  // (1 - a @ b) * (a @ b) with the product computed twice (as remat
+  // writes it): the second dot's product was read from a buffer nothing
+  // wrote when both dots joined one epilogue.
+  const std::string text =
+      R"(func.func public @main(%arg0: tensor<8x16xf32>, %arg1: tensor<16x16xf32>) -> (tensor<8x16xf32>) {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %2 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
+  %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %5 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x16xf32>
+  %6 = stablehlo.subtract %5, %2 : tensor<8x16xf32>
+  %7 = stablehlo.multiply %6, %0 : tensor<8x16xf32>
+  return %7 : tensor<8x16xf32>
+}
+)";
+  Graph graph = importVerified(text);
+  CHECK(checkCompiledEqualsInterpreter(graph, 6) == "");
 }
