@@ -57,16 +57,15 @@ public:
     auto &values = frame.values;
     auto &bounds = frame.bounds;
     std::unordered_map<ValueId, int64_t> remainingUses;
-    // Per op, what it reads: its operands and the values its control-flow
-    // regions read from here (released only after the op).
-    std::vector<std::vector<ValueId>> reads(region.ops.size());
-    for (size_t i = 0; i < region.ops.size(); ++i) {
-      const Op &op = region.ops[i];
-      reads[i].assign(op.operands.begin(), op.operands.end());
-      for (ValueId v : capturedValues(op))
-        reads[i].push_back(v);
-      for (ValueId v : reads[i])
-        ++remainingUses[v];
+    // Per control-flow op, the values its regions read from here: uses of
+    // the op like its operands (released only after it).
+    std::unordered_map<const Op *, std::vector<ValueId>> captured;
+    for (const Op &op : region.ops) {
+      for (ValueId operand : op.operands)
+        ++remainingUses[operand];
+      if (isControlFlow(op.kind))
+        for (ValueId v : captured[&op] = capturedValues(op))
+          ++remainingUses[v];
     }
     for (const RegionResult &result : region.results)
       ++remainingUses[result.value];
@@ -87,11 +86,17 @@ public:
       Tracked results = isControlFlow(op.kind)
                             ? evalControlFlow(op, grid, operands, operandBounds, frame)
                             : evalOp(op, grid, operands, operandBounds);
-      for (ValueId read : reads[i])
+      auto release = [&](ValueId read) {
         if (--remainingUses[read] == 0) {
           values.erase(read);
           bounds.erase(read);
         }
+      };
+      for (ValueId operand : op.operands)
+        release(operand);
+      if (auto found = captured.find(&op); found != captured.end())
+        for (ValueId read : found->second)
+          release(read);
       for (size_t r = 0; r < op.results.size(); ++r) {
         values[op.results[r]] = std::move(results.values[r]);
         if (trackBounds_)
