@@ -290,6 +290,10 @@ private:
   void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// The results of an inlined call or named computation: the values its
+  /// body returns (`ret`, in `inner`'s names).
+  void bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
+                          Names &names);
   /// sdy.named_computation: its body's ops join the region (as a call's),
   /// their names prefixed with the computation's.
   void inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
@@ -910,13 +914,18 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
   if (ret.operands.size() != op.results.size())
     failAt(op.loc, "@" + callee + " returns " + std::to_string(ret.operands.size()) +
                        " values, the call defines " + std::to_string(op.results.size()));
+  bindInlinedResults(op, ret, inner, names);
+}
+
+void Importer::bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
+                                  Names &names) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId value = use(inner, ret.operands[i]);
     if (i < op.resultTypes.size())
       checkUseType(value, op.resultTypes[i]);
     if (names.ssa.count(op.results[i]))
       failAt(op.loc, "redefinition of %" + op.results[i]);
-    names.ssa[op.results[i]] = value; // the call's results are the callee's values
+    names.ssa[op.results[i]] = value; // the op's results are the inlined body's values
   }
 }
 
@@ -949,14 +958,7 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
     failAt(op.loc, "sdy.named_computation \"" + name + "\" returns " +
                        std::to_string(ret.operands.size()) + " values, it defines " +
                        std::to_string(op.results.size()));
-  for (size_t i = 0; i < op.results.size(); ++i) {
-    ValueId value = use(inner, ret.operands[i]);
-    if (i < op.resultTypes.size())
-      checkUseType(value, op.resultTypes[i]);
-    if (names.ssa.count(op.results[i]))
-      failAt(op.loc, "redefinition of %" + op.results[i]);
-    names.ssa[op.results[i]] = value;
-  }
+  bindInlinedResults(op, ret, inner, names);
 }
 
 /// The simple reducers by the op they apply.

@@ -119,6 +119,9 @@ private:
   /// `%a, %b : ta, tb`: the return ops and optimization_barrier.
   void parsePrettyValueList(Operation &op);
   void parsePrettyManual(Operation &op);
+  /// `(%x: t, ...) { ... } {attrs} : (ts) -> ts`: a body with its entry
+  /// arguments, then the type (manual_computation, named_computation).
+  void parseBodyAndType(Operation &op);
   void parsePrettyWhile(Operation &op);
   void parsePrettyNamedComputation(Operation &op);
 
@@ -814,6 +817,22 @@ void Parser::parsePrettySlice(Operation &op) {
   parseTrailingTypes(op);
 }
 
+void Parser::parseBodyAndType(Operation &op) {
+  // (%x: t, ...) { ... } {attrs} : (ts) -> ts
+  std::vector<BlockArgument> args;
+  expectPunct("(");
+  if (!consumePunct(")")) {
+    do
+      args.push_back(parseBlockArgument(false));
+    while (consumePunct(","));
+    expectPunct(")");
+  }
+  op.regions.push_back(parseRegion(true, args));
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
 void Parser::parsePrettyManual(Operation &op) {
   // (%a, %b) in_shardings=[...] out_shardings=[...] manual_axes={...} (%x: t, ...) { ... } : type
   expectPunct("(");
@@ -834,18 +853,7 @@ void Parser::parsePrettyManual(Operation &op) {
     (void)loc;
     op.attrs.push_back({key, value});
   }
-  std::vector<BlockArgument> args;
-  expectPunct("(");
-  if (!consumePunct(")")) {
-    do
-      args.push_back(parseBlockArgument(false));
-    while (consumePunct(","));
-    expectPunct(")");
-  }
-  op.regions.push_back(parseRegion(true, args));
-  parseOptionalAttrDict(op);
-  expectPunct(":");
-  parseFunctionType(op.operandTypes, op.resultTypes);
+  parseBodyAndType(op);
 }
 
 void Parser::parsePrettyWhile(Operation &op) {
@@ -902,18 +910,7 @@ void Parser::parsePrettyNamedComputation(Operation &op) {
     value.body = "[" + lex_.balancedUntilClose('[', ']') + "]";
     op.attrs.push_back({key, value});
   }
-  std::vector<BlockArgument> args;
-  expectPunct("(");
-  if (!consumePunct(")")) {
-    do
-      args.push_back(parseBlockArgument(false));
-    while (consumePunct(","));
-    expectPunct(")");
-  }
-  op.regions.push_back(parseRegion(true, args));
-  parseOptionalAttrDict(op);
-  expectPunct(":");
-  parseFunctionType(op.operandTypes, op.resultTypes);
+  parseBodyAndType(op);
 }
 
 void Parser::parsePrettyValueList(Operation &op) {

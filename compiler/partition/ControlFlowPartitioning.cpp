@@ -19,33 +19,28 @@ namespace {
 /// The values a structured step's blocks read that they do not define
 /// (values of the enclosing steps), each once, in the order first read.
 std::vector<SpmdValueId> blockCaptures(const SpmdStep &step) {
-  std::unordered_set<SpmdValueId> defined(step.carried.begin(), step.carried.end()), seen;
+  std::unordered_set<SpmdValueId> defined, seen;
   std::vector<SpmdValueId> captured;
   auto read = [&](SpmdValueId v) {
     if (!defined.count(v) && seen.insert(v).second)
       captured.push_back(v);
   };
-  std::function<void(const std::vector<SpmdStep> &)> walk =
-      [&](const std::vector<SpmdStep> &steps) {
-        for (const SpmdStep &inner : steps) {
-          for (SpmdValueId v : inner.inputs)
-            read(v);
-          for (SpmdValueId v : inner.carried)
-            defined.insert(v);
-          for (const SpmdBlock &block : inner.blocks) {
-            walk(block.steps);
-            for (SpmdValueId v : block.results)
-              read(v);
-          }
-          for (SpmdValueId v : inner.outputs)
-            defined.insert(v);
-        }
-      };
-  for (const SpmdBlock &block : step.blocks) {
-    walk(block.steps);
-    for (SpmdValueId v : block.results)
-      read(v);
-  }
+  // A step's carried values, its blocks' steps and results; its outputs
+  // after it.
+  std::function<void(const SpmdStep &)> enter = [&](const SpmdStep &structured) {
+    defined.insert(structured.carried.begin(), structured.carried.end());
+    for (const SpmdBlock &block : structured.blocks) {
+      for (const SpmdStep &inner : block.steps) {
+        for (SpmdValueId v : inner.inputs)
+          read(v);
+        enter(inner);
+        defined.insert(inner.outputs.begin(), inner.outputs.end());
+      }
+      for (SpmdValueId v : block.results)
+        read(v);
+    }
+  };
+  enter(step);
   return captured;
 }
 
