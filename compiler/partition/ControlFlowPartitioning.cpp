@@ -44,6 +44,15 @@ std::vector<SpmdValueId> blockCaptures(const SpmdStep &step) {
   return captured;
 }
 
+/// The result's layout without partial axes: a carried value or a branch's
+/// result is held complete (an `unreduced` result sharding is a hint the
+/// loop does not keep; its later readers reshard as they would).
+ShardLayout completeLayout(ShardLayout layout) {
+  layout.partialAxes.clear();
+  layout.sharding.unreduced.clear();
+  return layout;
+}
+
 void appendCaptures(SpmdStep &step) {
   for (SpmdValueId v : blockCaptures(step))
     if (std::find(step.inputs.begin(), step.inputs.end(), v) == step.inputs.end())
@@ -110,7 +119,7 @@ void RegionPartitioner::partitionWhile(const Op &op) {
   loop.pointer = op.pointer;
   std::vector<ShardLayout> layouts;
   for (size_t i = 0; i < n; ++i) {
-    layouts.push_back(resultLayout(op, i));
+    layouts.push_back(completeLayout(resultLayout(op, i)));
     loop.inputs.push_back(reshard(held_[op.operands[i]], layouts[i], &op, op.pointer));
   }
   for (size_t i = 0; i < n; ++i)
@@ -164,7 +173,7 @@ void RegionPartitioner::partitionBranches(const Op &op) {
                                   op.pointer));
   std::vector<ShardLayout> layouts;
   for (size_t j = 0; j < op.results.size(); ++j)
-    layouts.push_back(resultLayout(op, j));
+    layouts.push_back(completeLayout(resultLayout(op, j)));
   // A Branch runs block k for index k: if's pred is 1 for true_branch.
   std::vector<const Region *> order;
   for (const Region &region : op.regions)

@@ -279,3 +279,23 @@ TEST_CASE("two dots read by one elementwise chain: one dot per epilogue") {
   Graph graph = importVerified(text);
   CHECK(checkCompiledEqualsInterpreter(graph, 6) == "");
 }
+
+TEST_CASE("a loop result annotated unreduced: the carried value is held complete") {
+  // The loop runs no iteration; its carried buffers held the operand whole
+  // but were laid out as partial over y, and the output summed them (2x).
+  const std::string text = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<8x4xf32> attributes {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"y"}>]>}
+   cond {
+    %c = stablehlo.constant dense<false> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %1 = stablehlo.negate %iterArg : tensor<8x4xf32>
+    stablehlo.return %1 : tensor<8x4xf32>
+  }
+  func.return %0 : tensor<8x4xf32>
+}
+)";
+  Graph graph = importVerified(text);
+  CHECK(checkCompiledEqualsInterpreter(graph, 8) == "");
+}
