@@ -161,25 +161,47 @@ private:
         }
         // internal_state = operand; while cond(*internal_state):
         // internal_state = body(*internal_state).
+        bool pathCertain = true;
         while (true) {
           Tracked cond = run(op.regions[0], grid, state, &frame);
+          pathCertain = pathCertain && (!trackBounds_ || exact(cond.bounds.at(0)));
           if (sameOnEveryDevice(op, cond.values.at(0), "condition") == 0)
-            return state;
+            return pathCertain ? state : withUnknownBounds(std::move(state));
           state = run(op.regions[1], grid, std::move(state), &frame);
         }
       }
+      const bool pathCertain = !trackBounds_ || exact(*operandBounds.at(0));
       int64_t taken = sameOnEveryDevice(op, *operands.at(0), "index");
       const auto branches = static_cast<int64_t>(op.regions.size());
       if (op.kind == OpKind::If)
         taken = taken != 0 ? 0 : 1; // true_branch, false_branch
       else if (taken < 0 || taken >= branches)
         taken = branches - 1; // the spec: an index out of range takes the last branch
-      return run(op.regions[static_cast<size_t>(taken)], grid, Tracked{}, &frame);
+      Tracked out = run(op.regions[static_cast<size_t>(taken)], grid, Tracked{}, &frame);
+      return pathCertain ? out : withUnknownBounds(std::move(out));
     } catch (const GraphError &error) {
       if (error.pointer().empty())
         throw GraphError(op.pointer, error.what());
       throw;
     }
+  }
+
+  /// Whether a condition's or index's bound is 0 on every device: compiled
+  /// code takes the interpreter's path. (A comparison that may flip, an
+  /// index computed inexactly, may take another: then any result is right.)
+  static bool exact(const PerDevice &bound) {
+    for (const Literal &device : bound)
+      for (int64_t i = 0; i < device.numElements(); ++i)
+        if (device.getFloat(i) != 0)
+          return false;
+    return true;
+  }
+
+  static Tracked withUnknownBounds(Tracked tracked) {
+    for (size_t r = 0; r < tracked.bounds.size(); ++r)
+      for (size_t device = 0; device < tracked.bounds[r].size(); ++device)
+        tracked.bounds[r][device] = unknownBounds(tracked.values[r][device].shape());
+    return tracked;
   }
 
   /// The scalar every device of the grid holds (a condition, an index): the

@@ -156,3 +156,33 @@ TEST_CASE("JSON form: a loop scaling a tensor, a case in its body reading outer 
   CHECK(floats(bounded.values[0]) == std::vector<double>{200, 300});
   CHECK(bounded.bounds.size() == 2);
 }
+
+TEST_CASE("a path that compiled code may take otherwise makes the results' bounds unknown") {
+  // sum([0.1, 0.2, -0.3]) > 0 depends on the order of the sum (sharded, it
+  // may be another): the branch is uncertain, any result is right. A
+  // constant predicate is certain: the branch's own bounds hold.
+  auto graphWith = [](const std::string &pred) {
+    return R"({"format": "shardgen-graph", "version": 1,
+    "inputs": [{"name": "x", "type": "tensor<3xf32>"}],
+    "ops": [
+      {"op": "constant", "result": "zero", "value": 0, "type": "tensor<f32>"},
+      {"op": "reduce", "operands": ["x", "zero"], "result": "sum", "dimensions": [0], "reducer": "add"},
+      {"op": "constant", "result": "yes", "value": true, "type": "tensor<i1>"},
+      {"op": "compare", "operands": ["sum", "zero"], "result": "positive", "comparison_direction": "GT"},
+      {"op": "if", "operands": [")" +
+           pred + R"("], "result": "y",
+       "true_branch": {"args": [], "ops": [{"op": "add", "operands": ["x", "x"], "result": "twice"}],
+                       "return": ["twice"]},
+       "false_branch": {"args": [], "ops": [{"op": "negate", "operands": ["x"], "result": "neg"}],
+                        "return": ["neg"]}}],
+    "outputs": [{"value": "y"}]})";
+  };
+  const Literal x = literal("tensor<3xf32>", {0.1, 0.2, -0.3});
+  BoundedEvaluation uncertain = evaluateWithBounds(loadGraph(graphWith("positive")), {x});
+  for (double bound : floats(uncertain.bounds[0]))
+    CHECK(bound == kInf);
+  BoundedEvaluation certain = evaluateWithBounds(loadGraph(graphWith("yes")), {x});
+  CHECK(floats(certain.values[0]) == floats(evalOne(graphWith("yes"), {x})));
+  for (double bound : floats(certain.bounds[0]))
+    CHECK(bound < kInf);
+}
