@@ -143,7 +143,7 @@ TEST_CASE("random graphs exercise every kind of SPMD step") {
 TEST_CASE("random graphs with loops and branches: partitioned equals the interpreter") {
   RandomGraphOptions options;
   options.controlFlowMoves = 2;
-  size_t loops = 0, branches = 0;
+  size_t loops = 0, branches = 0, ifs = 0;
   for (uint64_t seed = 0; seed < 120; ++seed) {
     CAPTURE(seed);
     std::string json = randomGraphJson(seed, options);
@@ -154,7 +154,8 @@ TEST_CASE("random graphs with loops and branches: partitioned equals the interpr
         Graph graph = loadGraph(json);
         walkOps(graph.main, [&](const Op &op) {
           loops += op.kind == OpKind::While;
-          branches += op.kind == OpKind::Case;
+          branches += op.kind == OpKind::Case || op.kind == OpKind::If;
+          ifs += op.kind == OpKind::If;
         });
         if (propagate)
           propagateInPlace(graph);
@@ -167,4 +168,5 @@ TEST_CASE("random graphs with loops and branches: partitioned equals the interpr
   }
   CHECK(loops > 50);
   CHECK(branches > 50);
+  CHECK(ifs > 10);
 }

@@ -830,22 +830,31 @@ private:
       return false;
     const GenValue x = pickValue();
     if (chance(0.5)) {
-      std::string index = fresh("k");
-      scope_->push_back(scalarConstant(index, "tensor<i32>", uniform(-1, 3)));
-      Json op = opJson("case", {index});
-      op["branches"] = Json::array();
-      GenValue result{fresh("case"), x.shape, 0, true, true};
-      for (int b = uniform(2, 3); b > 0; --b) {
+      // A case on a constant index (maybe out of range), or an if.
+      const bool isIf = chance(0.3);
+      std::string selector = fresh("k");
+      scope_->push_back(isIf ? scalarConstant(selector, "tensor<i1>", chance(0.5))
+                             : scalarConstant(selector, "tensor<i32>", uniform(-1, 3)));
+      Json op = opJson(isIf ? "if" : "case", {selector});
+      GenValue result{fresh(isIf ? "if" : "case"), x.shape, 0, true, true};
+      std::vector<Json> branches;
+      for (int b = isIf ? 2 : uniform(2, 3); b > 0; --b) {
         Json branch = {{"args", Json::array()}, {"ops", Json::array()}};
         GenValue out = regionStep(x, branch["ops"]);
         branch["return"] = Json::array({out.name});
-        op["branches"].push_back(std::move(branch));
+        branches.push_back(std::move(branch));
         result.bound = std::max(result.bound, out.bound);
         result.integral = result.integral && out.integral;
         result.exact = result.exact && out.exact;
       }
       if (!withinBounds(result))
         return false;
+      if (isIf) {
+        op["true_branch"] = branches[0];
+        op["false_branch"] = branches[1];
+      } else {
+        op["branches"] = branches;
+      }
       emit(op, result);
       return true;
     }
