@@ -17,9 +17,9 @@ void verifySpmdIfAsked(const ParsedArgs &args, const std::string &graphPath,
   if (!args.has("--verify-spmd"))
     return;
   verifySpmdCoherence(program);
-  int64_t collectives = 0;
-  for (const SpmdStep &step : program.steps)
-    collectives += isCommunication(step.kind);
+  int64_t collectives = 0; // those of loops and branches once each
+  forEachStep(program.steps,
+              [&](const SpmdStep &step) { collectives += isCommunication(step.kind); });
   std::cerr << displayName(graphPath) << ": SPMD coherence verified: " << collectives
             << " collectives on " << program.mesh.numDevices() << " devices\n";
 }

@@ -50,6 +50,9 @@ void fuseDotEpilogues(const SpmdProgram &program, FusionPlan &plan,
       continue;
     const size_t consumer = *reader;
     int64_t group = plan.groupOfStep[consumer];
+    if (group >= 0 && plan.groups[group].dotEpilogue)
+      continue; // one dot per epilogue: another dot's product is read stored
+
     FusedGroup candidate = group >= 0 ? plan.groups[group] : FusedGroup{{consumer}};
     if (!epilogueReads(program, candidate, rowDims(program, dot)))
       continue;

@@ -68,6 +68,11 @@ void emitStructured(EmitterContext &context, const SpmdStep &step) {
     emitCopies(context, initial, step.carried);
     {
       auto loop = out.block("for (;;)");
+      // Each iteration names the loop: a loop that never ends is stopped
+      // here (run --timeout) and reported in it, collectives or not.
+      std::string pointer = step.pointer.empty() && step.op ? step.op->pointer : step.pointer;
+      if (!pointer.empty())
+        out.lines("rt::traceOp(device, " + cppStringLiteral(pointer) + ");");
       emitBlockSteps(context, step.blocks[0]);
       out.lines("if (!" + scalar(context, step.blocks[0].results.at(0)) + ")");
       out.lines("  break;");

@@ -25,9 +25,11 @@ constexpr std::string_view kFormatName = "shardgen-graph";
 constexpr int64_t kFormatVersion = 1;
 
 /// The names visible in one region (the graph, or one manual body: a body sees
-/// no outer names).
+/// no outer names; a control-flow region sees its enclosing regions' names).
 struct Scope {
   NameTable names;
+  /// The enclosing region's scope, for a control-flow region (null: none).
+  const Scope *outer = nullptr;
   /// The region's op array and the op being read, to tell a name defined
   /// later apart from one never defined.
   const Json *ops = nullptr;
@@ -85,9 +87,11 @@ private:
   void readResultShardings(const JsonObject &object, Op &op);
   void readResultDistributions(const JsonObject &object, Op &op);
   /// An op's region (`what`: "manual_computation body", "reduce body"); it
-  /// sees no outer names.
+  /// sees the names of `outer` (a control-flow region's) or none.
   void readRegion(const Json &json, const std::string &pointer, const std::string &what,
-                  Region &region);
+                  Region &region, const Scope *outer = nullptr);
+  /// The op's regions, by its schema's region fields in order.
+  void readRegions(const JsonObject &object, Op &op, const Scope &scope);
 
   ValueId lookup(const Json &json, const PointerRef &pointer, const Scope &scope);
   /// Defines the name `json` (a string at `pointer`) for a value.
@@ -324,18 +328,30 @@ Op GraphReader::readOp(const Json &json, const std::string &pointer, Scope &scop
   } else {
     op.attrs = readAttributes(op.kind, object);
   }
-  // The op's regions: its schema's region fields, in order.
+  readRegions(object, op, scope);
+  defineResults(object, op, scope);
+  return op;
+}
+
+void GraphReader::readRegions(const JsonObject &object, Op &op, const Scope &scope) {
   for (const AttrField &field : attributeSchema(op.kind)) {
     if (field.kind != AttrKind::Region)
       continue;
     const Json *region = field.presence == AttrPresence::Required ? &object.require(field.json)
                                                                   : object.find(field.json);
-    if (region)
-      readRegion(*region, object.pointerTo(field.json),
-                 std::string(op.name()) + " " + std::string(field.json), op.regions.add());
+    if (!region)
+      continue;
+    const std::string what = std::string(op.name()) + " " + std::string(field.json);
+    const Scope *outer = field.capturing ? &scope : nullptr;
+    if (!field.list) {
+      readRegion(*region, object.pointerTo(field.json), what, op.regions.add(), outer);
+      continue;
+    }
+    const Json &list = readArray(*region, object.at(field.json));
+    for (size_t i = 0; i < list.size(); ++i)
+      readRegion(list[i], joinPointer(object.pointerTo(field.json), i), what, op.regions.add(),
+                 outer);
   }
-  defineResults(object, op, scope);
-  return op;
 }
 
 void GraphReader::defineResults(const JsonObject &object, Op &op, Scope &scope) {
@@ -430,11 +446,12 @@ void GraphReader::readResultDistributions(const JsonObject &object, Op &op) {
 }
 
 void GraphReader::readRegion(const Json &json, const std::string &pointer, const std::string &what,
-                             Region &region) {
+                             Region &region, const Scope *outer) {
   JsonObject object(json, pointer, what);
   region.pointer = pointer;
   region.metadata = object.checkKeys({"args", "ops", "return"});
-  Scope scope; // a body sees no outer names
+  Scope scope;
+  scope.outer = outer;
   const Json &args = readArray(object.require("args"), object.at("args"));
   for (size_t i = 0; i < args.size(); ++i)
     region.args.push_back(
@@ -453,8 +470,9 @@ ValueId GraphReader::lookup(const Json &json, const PointerRef &pointer, const S
   if (!json.is_string())
     readString(json, pointer); // reports the wrong kind
   const std::string &name = json.get_ref<const std::string &>();
-  if (std::optional<ValueId> found = scope.names.find(name))
-    return *found;
+  for (const Scope *in = &scope; in; in = in->outer)
+    if (std::optional<ValueId> found = in->names.find(name))
+      return *found;
   if (scope.ops && definedLater(*scope.ops, scope.currentOp, name))
     fail(pointer.str(), "value \"" + name + "\" is used before it is defined");
   fail(pointer.str(), "unknown value \"" + name + "\"");
@@ -468,7 +486,10 @@ ValueId GraphReader::define(const Json &json, const PointerRef &pointer,
   if (name.empty())
     fail(pointer.str(), "a value name must not be empty");
   ValueId id = static_cast<ValueId>(graph_.values.size());
-  if (!scope.names.insert(name, id))
+  bool seenOutside = false; // a control-flow region's names are new to its enclosing ones too
+  for (const Scope *in = scope.outer; in && !seenOutside; in = in->outer)
+    seenOutside = in->names.find(name).has_value();
+  if (seenOutside || !scope.names.insert(name, id))
     fail(pointer.str(), "redefinition of value \"" + name + "\"");
   return graph_.addValue(name, type);
 }

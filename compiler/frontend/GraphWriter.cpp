@@ -223,9 +223,18 @@ Json GraphWriter::opToJson(const Op &op) const {
 
   JsonFields fields = attributesToJson(op.attrs);
   size_t region = 0; // the op's regions, by its schema's region fields
-  for (const AttrField &field : attributeSchema(op.kind))
-    if (field.kind == AttrKind::Region && region < op.regions.size())
+  for (const AttrField &field : attributeSchema(op.kind)) {
+    if (field.kind != AttrKind::Region || region >= op.regions.size())
+      continue;
+    if (!field.list) {
       fields.emplace_back(field.json, bodyToJson(op.regions[region++]));
+      continue;
+    }
+    Json list = Json::array(); // the op's remaining regions
+    while (region < op.regions.size())
+      list.push_back(bodyToJson(op.regions[region++]));
+    fields.emplace_back(field.json, std::move(list));
+  }
   for (std::string_view key : attributeKeys(op.kind))
     for (auto &[fieldKey, value] : fields)
       if (fieldKey == key)

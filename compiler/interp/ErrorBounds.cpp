@@ -357,6 +357,8 @@ std::vector<Literal> regionReduceBounds(const Graph &graph, const Op &op,
 
 Literal exactBounds(const Shape &shape) { return filled(shape, 0.0); }
 
+Literal unknownBounds(const Shape &shape) { return filled(shape, kUnknown); }
+
 Literal magnitudes(const Literal &x) {
   Literal out(TensorType{ElementType::F64, x.shape()});
   const bool isFloatType = isFloat(x.elementType());

@@ -28,6 +28,8 @@ namespace shardgen::interp {
 
 /// All-zero bounds for a value of `shape`.
 Literal exactBounds(const Shape &shape);
+/// Unknown (infinite) bounds for a value of `shape`: any value is accepted.
+Literal unknownBounds(const Shape &shape);
 
 /// The bounds of a local op's results (on one device), by the op's row's
 /// Bounds column (compiler/ops/Ops.def).

@@ -11,7 +11,9 @@
 #include "compiler/interp/ErrorBounds.h"
 #include "compiler/interp/LocalOps.h"
 #include "compiler/interp/ManualComputation.h"
+#include "compiler/ir/ControlFlow.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen {
 namespace interp {
@@ -28,12 +30,43 @@ public:
   RegionEvaluator(const Graph &graph, const EvalOptions &options, bool trackBounds)
       : graph_(graph), options_(options), trackBounds_(trackBounds) {}
 
-  Tracked run(const Region &region, const DeviceGrid &grid, Tracked arguments) {
+  /// The values of one running region; a control-flow region reads its
+  /// enclosing regions' values through `outer`.
+  struct Frame {
     std::unordered_map<ValueId, PerDevice> values, bounds;
+    const Frame *outer = nullptr;
+
+    const PerDevice &value(ValueId v) const { return lookup(&Frame::values, v); }
+    const PerDevice &bound(ValueId v) const { return lookup(&Frame::bounds, v); }
+
+  private:
+    const PerDevice &lookup(std::unordered_map<ValueId, PerDevice> Frame::*map, ValueId v) const {
+      for (const Frame *frame = this; frame; frame = frame->outer) {
+        auto found = (frame->*map).find(v);
+        if (found != (frame->*map).end())
+          return found->second;
+      }
+      throw InternalError("a value read before it is defined");
+    }
+  };
+
+  Tracked run(const Region &region, const DeviceGrid &grid, Tracked arguments,
+              const Frame *outer = nullptr) {
+    Frame frame;
+    frame.outer = outer;
+    auto &values = frame.values;
+    auto &bounds = frame.bounds;
     std::unordered_map<ValueId, int64_t> remainingUses;
-    for (const Op &op : region.ops)
+    // Per control-flow op, the values its regions read from here: uses of
+    // the op like its operands (released only after it).
+    std::unordered_map<const Op *, std::vector<ValueId>> captured;
+    for (const Op &op : region.ops) {
       for (ValueId operand : op.operands)
         ++remainingUses[operand];
+      if (isControlFlow(op.kind))
+        for (ValueId v : captured[&op] = capturedValues(op))
+          ++remainingUses[v];
+    }
     for (const RegionResult &result : region.results)
       ++remainingUses[result.value];
 
@@ -42,19 +75,28 @@ public:
       if (trackBounds_)
         bounds[region.args[i].value] = std::move(arguments.bounds[i]);
     }
-    for (const Op &op : region.ops) {
+    for (size_t i = 0; i < region.ops.size(); ++i) {
+      const Op &op = region.ops[i];
       std::vector<const PerDevice *> operands, operandBounds;
       for (ValueId operand : op.operands) {
-        operands.push_back(&values.at(operand));
+        operands.push_back(&frame.value(operand));
         if (trackBounds_)
-          operandBounds.push_back(&bounds.at(operand));
+          operandBounds.push_back(&frame.bound(operand));
       }
-      Tracked results = evalOp(op, grid, operands, operandBounds);
-      for (ValueId operand : op.operands)
-        if (--remainingUses[operand] == 0) {
-          values.erase(operand);
-          bounds.erase(operand);
+      Tracked results = isControlFlow(op.kind)
+                            ? evalControlFlow(op, grid, operands, operandBounds, frame)
+                            : evalOp(op, grid, operands, operandBounds);
+      auto release = [&](ValueId read) {
+        if (--remainingUses[read] == 0) {
+          values.erase(read);
+          bounds.erase(read);
         }
+      };
+      for (ValueId operand : op.operands)
+        release(operand);
+      if (auto found = captured.find(&op); found != captured.end())
+        for (ValueId read : found->second)
+          release(read);
       for (size_t r = 0; r < op.results.size(); ++r) {
         values[op.results[r]] = std::move(results.values[r]);
         if (trackBounds_)
@@ -64,9 +106,9 @@ public:
 
     Tracked results;
     for (const RegionResult &result : region.results) {
-      results.values.push_back(values.at(result.value));
+      results.values.push_back(frame.value(result.value));
       if (trackBounds_)
-        results.bounds.push_back(bounds.at(result.value));
+        results.bounds.push_back(frame.bound(result.value));
     }
     return results;
   }
@@ -102,6 +144,79 @@ private:
       throw;
     }
   }
+
+  /// while, case, if (StableHLO's spec): the regions run on the devices'
+  /// values, reading the enclosing ones through `frame`; every device of
+  /// the grid must take the same path.
+  Tracked evalControlFlow(const Op &op, const DeviceGrid &grid,
+                          const std::vector<const PerDevice *> &operands,
+                          const std::vector<const PerDevice *> &operandBounds, const Frame &frame) {
+    try {
+      if (op.kind == OpKind::While) {
+        Tracked state;
+        for (size_t i = 0; i < operands.size(); ++i) {
+          state.values.push_back(*operands[i]);
+          if (trackBounds_)
+            state.bounds.push_back(*operandBounds[i]);
+        }
+        // internal_state = operand; while cond(*internal_state):
+        // internal_state = body(*internal_state).
+        bool pathCertain = true;
+        while (true) {
+          Tracked cond = run(op.regions[0], grid, state, &frame);
+          pathCertain = pathCertain && (!trackBounds_ || exact(cond.bounds.at(0)));
+          if (sameOnEveryDevice(op, cond.values.at(0), "condition") == 0)
+            return pathCertain ? state : withUnknownBounds(std::move(state));
+          state = run(op.regions[1], grid, std::move(state), &frame);
+        }
+      }
+      const bool pathCertain = !trackBounds_ || exact(*operandBounds.at(0));
+      int64_t taken = sameOnEveryDevice(op, *operands.at(0), "index");
+      const auto branches = static_cast<int64_t>(op.regions.size());
+      if (op.kind == OpKind::If)
+        taken = taken != 0 ? 0 : 1; // true_branch, false_branch
+      else if (taken < 0 || taken >= branches)
+        taken = branches - 1; // the spec: an index out of range takes the last branch
+      Tracked out = run(op.regions[static_cast<size_t>(taken)], grid, Tracked{}, &frame);
+      return pathCertain ? out : withUnknownBounds(std::move(out));
+    } catch (const GraphError &error) {
+      if (error.pointer().empty())
+        throw GraphError(op.pointer, error.what());
+      throw;
+    }
+  }
+
+  /// Whether a condition's or index's bound is 0 on every device: compiled
+  /// code takes the interpreter's path. (A comparison that may flip, an
+  /// index computed inexactly, may take another: then any result is right.)
+  static bool exact(const PerDevice &bound) {
+    for (const Literal &device : bound)
+      for (int64_t i = 0; i < device.numElements(); ++i)
+        if (device.getFloat(i) != 0)
+          return false;
+    return true;
+  }
+
+  static Tracked withUnknownBounds(Tracked tracked) {
+    for (size_t r = 0; r < tracked.bounds.size(); ++r)
+      for (size_t device = 0; device < tracked.bounds[r].size(); ++device)
+        tracked.bounds[r][device] = unknownBounds(tracked.values[r][device].shape());
+    return tracked;
+  }
+
+  /// The scalar every device of the grid holds (a condition, an index): the
+  /// devices of a manual computation must agree on the path they take.
+  static int64_t sameOnEveryDevice(const Op &op, const PerDevice &scalar, const char *what) {
+    const int64_t value = scalar.front().getInt(0);
+    for (const Literal &device : scalar)
+      if (device.getInt(0) != value)
+        fail(op.pointer, quotedName(op) + "'s " + what +
+                             " differs between the devices of a manual computation; each "
+                             "device would take another path");
+    return value;
+  }
+
+  static std::string quotedName(const Op &op) { return "\"" + std::string(op.name()) + "\""; }
 
   /// The body runs once on values and bounds sliced alike; results are put
   /// together alike, and a sum over unreduced axes adds its reorder bound.

@@ -573,6 +573,29 @@ inline std::span<const AttrField> ConvolutionAttrs::schema() {
                                      AttrPresence::Optional)};
   return fields;
 }
+// ---- control flow (issue 25) ----
+struct WhileAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> WhileAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionField("cond"), controlRegionField("body")};
+  return fields;
+}
+struct CaseAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> CaseAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionListField("branches")};
+  return fields;
+}
+struct IfAttrs {
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> IfAttrs::schema() {
+  static constexpr AttrField fields[] = {controlRegionField("true_branch"),
+                                         controlRegionField("false_branch")};
+  return fields;
+}
 
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
@@ -580,7 +603,7 @@ using Attributes =
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
-                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs, ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs>;
+                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs, ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs, WhileAttrs, CaseAttrs, IfAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

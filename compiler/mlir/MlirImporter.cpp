@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/JsonParsing.h"
 #include "compiler/frontend/OriginMetadata.h"
+#include "compiler/ir/ControlFlow.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/NestingLimit.h"
@@ -209,6 +210,8 @@ auto enumAttribute(AttrTaker &attrs, const std::string &key, const std::string &
 
 struct Names {
   std::unordered_map<std::string, ValueId> ssa; // MLIR name -> value
+  /// The enclosing region's names, seen by a control-flow region (null: none).
+  const Names *outer = nullptr;
 };
 
 /// The parts of #stablehlo.dot<lhs_batching_dimensions = [0], ...>.
@@ -253,6 +256,9 @@ private:
     /// The next suffix to try per name (name_1, name_2, ...): a name used
     /// many times (a function inlined at every call) costs no probing.
     std::unordered_map<std::string, int64_t> nextSuffix = {};
+    /// The enclosing region's state, for a control-flow region: its value
+    /// names are new to the enclosing ones' too.
+    RegionState *outer = nullptr;
   };
 
   // run's steps, in order.
@@ -295,6 +301,14 @@ private:
   /// A chlo op as the StableHLO ops of its decomposition (ChloDecomposition.h).
   void emitChlo(const Operation &op, RegionState &state, Names &names,
                 const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// The results of an inlined call or named computation: the values its
+  /// body returns (`ret`, in `inner`'s names).
+  void bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
+                          Names &names);
+  /// sdy.named_computation: its body's ops join the region (as a call's),
+  /// their names prefixed with the computation's.
+  void inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
+                              const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The op's attributes by its row's syntax (Ops.def's Mlir column).
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                       std::vector<std::string> &callStack);
@@ -333,6 +347,18 @@ private:
   /// The scalar regions of a window op, in order, by their JSON keys; each
   /// region's argument names from `shardgen.<key>_arg_names` when given.
   void readScalarRegions(OpAttributes &a, const std::vector<std::string> &keys);
+  /// A control-flow op's region `block` into `region` at `key` (cond, body,
+  /// branches/0, ...): it sees the enclosing region's values.
+  void readControlRegion(const Op &ir, const Block &block, const std::string &key,
+                         std::vector<std::string> &callStack, Region &region,
+                         const Attribute *argNames = nullptr);
+  void readWhile(OpAttributes &a);
+  void readBlockInto(const Op &ir, const Block &block, const Attribute *argNames,
+                     const std::string &terminator, std::vector<std::string> &callStack,
+                     Region &body, const std::string &key, const Names *outerNames,
+                     RegionState *outerState);
+  void readCase(OpAttributes &a);
+  void readIf(OpAttributes &a);
   /// `applies OP` with a commutative op that is no simple reducer (xor):
   /// the body OP(a, b).
   void compactBody(Op &ir, const Attribute &applies, OpKind kind, Region &body);
@@ -372,6 +398,10 @@ private:
   std::map<std::string, const Function *> functions_;
   std::vector<std::optional<TensorType>> valueTypes_; // as the text declares them
   std::vector<const ManualComputationAttrs *> manualStack_;
+  /// The names and region of the op whose attributes are read (a
+  /// control-flow op's regions see them).
+  Names *enclosingNames_ = nullptr;
+  RegionState *enclosingState_ = nullptr;
   GspmdMesh gspmd_;
   bool gspmdDerived_ = false;
 };
@@ -630,13 +660,22 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
     failAt(loc, "redefinition of %" + ssaName);
   if (irName.empty())
     failAt(loc, "a value name must not be empty");
+  // New to this region and to those whose values it sees (a control-flow
+  // region's enclosing ones): the JSON reader's rule.
+  auto taken = [&](const std::string &candidate) {
+    for (const RegionState *scope = &state; scope; scope = scope->outer)
+      if (scope->usedNames.count(candidate))
+        return true;
+    return false;
+  };
   std::string name = irName;
-  if (!state.usedNames.insert(name).second) {
+  if (taken(name)) {
     int64_t &n = state.nextSuffix.try_emplace(irName, 1).first->second;
     do
       name = irName + "_" + std::to_string(n++);
-    while (!state.usedNames.insert(name).second);
+    while (taken(name));
   }
+  state.usedNames.insert(name);
   ValueId id = graph_.addValue(name);
   if (argument)
     graph_.values[id].type = type; // arguments carry their type, as in the JSON reader
@@ -647,10 +686,12 @@ ValueId Importer::define(RegionState &state, Names &names, const std::string &ss
 }
 
 ValueId Importer::use(const Names &names, const ValueUse &use) const {
-  auto it = names.ssa.find(use.name);
-  if (it == names.ssa.end())
-    failAt(use.loc, "use of undefined value %" + use.name);
-  return it->second;
+  for (const Names *in = &names; in; in = in->outer) {
+    auto it = in->ssa.find(use.name);
+    if (it != in->ssa.end())
+      return it->second;
+  }
+  failAt(use.loc, "use of undefined value %" + use.name);
 }
 
 void Importer::checkUseType(ValueId value, const TypeRef &type) const {
@@ -721,6 +762,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return inlineCall(op, state, names, namePrefix, callStack);
   if (isDecomposedChlo(op.name))
     return emitChlo(op, state, names, namePrefix, callStack);
+  if (op.name == "sdy.named_computation")
+    return inlineNamedComputation(op, state, names, namePrefix, callStack);
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -746,7 +789,14 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     if (!ir.shardings[0])
       failAt(op.loc, "custom_call @Sharding needs mhlo.sharding");
   } else {
+    // A control-flow op's regions see this region's values.
+    Names *enclosingNames = enclosingNames_;
+    RegionState *enclosingState = enclosingState_;
+    enclosingNames_ = &names;
+    enclosingState_ = &state;
     readAttributes(op, attrs, ir, callStack);
+    enclosingNames_ = enclosingNames;
+    enclosingState_ = enclosingState;
   }
   if (ir.kind == OpKind::ShardingConstraint && !ir.shardings[0])
     failAt(op.loc, "'" + op.name + "' needs a sharding");
@@ -917,14 +967,51 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
   if (ret.operands.size() != op.results.size())
     failAt(op.loc, "@" + callee + " returns " + std::to_string(ret.operands.size()) +
                        " values, the call defines " + std::to_string(op.results.size()));
+  bindInlinedResults(op, ret, inner, names);
+}
+
+void Importer::bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
+                                  Names &names) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId value = use(inner, ret.operands[i]);
     if (i < op.resultTypes.size())
       checkUseType(value, op.resultTypes[i]);
     if (names.ssa.count(op.results[i]))
       failAt(op.loc, "redefinition of %" + op.results[i]);
-    names.ssa[op.results[i]] = value; // the call's results are the callee's values
+    names.ssa[op.results[i]] = value; // the op's results are the inlined body's values
   }
+}
+
+void Importer::inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
+                                      const std::string &namePrefix,
+                                      std::vector<std::string> &callStack) {
+  AttrTaker attrs(op);
+  const std::string name = stringOf(attrs.require("name", "a name"), "the computation's name");
+  // Its in/out shardings are Shardy's record of what propagation gave its
+  // scope; inlined, its values are propagated as the program's own.
+  attrs.take("in_shardings");
+  attrs.take("out_shardings");
+  attrs.checkAllTaken();
+  if (op.regions.size() != 1)
+    failAt(op.loc, "'" + op.name + "' needs one region");
+  const Block &block = op.regions[0];
+  if (block.args.size() != op.operands.size())
+    failAt(block.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+                          " operands but its body takes " + std::to_string(block.args.size()));
+  Names inner; // isolated from above, as a function
+  for (size_t i = 0; i < block.args.size(); ++i) {
+    ValueId value = use(names, op.operands[i]);
+    checkUseType(value, block.args[i].type);
+    inner.ssa[block.args[i].name] = value;
+  }
+  const Operation &ret = emitBlock(block, state, inner, namePrefix + name + ".", callStack);
+  if (ret.name != "sdy.return")
+    failAt(ret.loc, "the body of sdy.named_computation must end in sdy.return");
+  if (ret.operands.size() != op.results.size())
+    failAt(op.loc, "sdy.named_computation \"" + name + "\" returns " +
+                       std::to_string(ret.operands.size()) + " values, it defines " +
+                       std::to_string(op.results.size()));
+  bindInlinedResults(op, ret, inner, names);
 }
 
 /// The simple reducers by the op they apply.
@@ -1107,7 +1194,7 @@ void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
   if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
       ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
       ir.kind != OpKind::Scatter && ir.kind != OpKind::Sort && ir.kind != OpKind::ReduceWindow &&
-      ir.kind != OpKind::SelectAndScatter && !op.regions.empty())
+      ir.kind != OpKind::SelectAndScatter && !isControlFlow(ir.kind) && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
@@ -1465,10 +1552,66 @@ void Importer::readManualBody(Op &ir, const Block &block, const ManualBodyHints 
 void Importer::readRegionBlock(const Op &ir, const Block &block, const Attribute *argNames,
                                const std::string &terminator, std::vector<std::string> &callStack,
                                Region &body, const std::string &key) {
+  readBlockInto(ir, block, argNames, terminator, callStack, body, key, nullptr, nullptr);
+}
+
+void Importer::readControlRegion(const Op &ir, const Block &block, const std::string &key,
+                                 std::vector<std::string> &callStack, Region &region,
+                                 const Attribute *argNames) {
+  SHARDGEN_CHECK(enclosingNames_ && enclosingState_, "a control-flow region outside a region");
+  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+    failAt(argNames->loc, "expected one entry per " + key + " argument");
+  // The regions' ops run with the enclosing names in reach; their own ops
+  // may hold control flow again.
+  Names *names = enclosingNames_;
+  RegionState *state = enclosingState_;
+  readBlockInto(ir, block, argNames, "stablehlo.return", callStack, region, key, names, state);
+  enclosingNames_ = names;
+  enclosingState_ = state;
+}
+
+void Importer::readWhile(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.size() != 2)
+    failAt(op.loc, "'" + op.name + "' needs two regions (cond and body), got " +
+                       std::to_string(op.regions.size()));
+  ir.attrs = WhileAttrs{};
+  const Attribute *condNames = attrs.take("shardgen.cond_arg_names");
+  const Attribute *bodyNames = attrs.take("shardgen.body_arg_names");
+  readControlRegion(ir, op.regions[0], "cond", callStack, ir.regions.add(), condNames);
+  readControlRegion(ir, op.regions[1], "body", callStack, ir.regions.add(), bodyNames);
+}
+
+void Importer::readCase(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.empty())
+    failAt(op.loc, "'" + op.name + "' needs at least one branch (a region)");
+  ir.attrs = CaseAttrs{};
+  for (size_t b = 0; b < op.regions.size(); ++b)
+    readControlRegion(ir, op.regions[b], "branches/" + std::to_string(b), callStack,
+                      ir.regions.add());
+}
+
+void Importer::readIf(OpAttributes &a) {
+  auto &[op, attrs, ir, places, callStack] = a;
+  if (op.regions.size() != 2)
+    failAt(op.loc, "'" + op.name + "' needs two regions (true_branch and false_branch), got " +
+                       std::to_string(op.regions.size()));
+  ir.attrs = IfAttrs{};
+  readControlRegion(ir, op.regions[0], "true_branch", callStack, ir.regions.add());
+  readControlRegion(ir, op.regions[1], "false_branch", callStack, ir.regions.add());
+}
+
+void Importer::readBlockInto(const Op &ir, const Block &block, const Attribute *argNames,
+                             const std::string &terminator, std::vector<std::string> &callStack,
+                             Region &body, const std::string &key, const Names *outerNames,
+                             RegionState *outerState) {
   body.pointer = ir.pointer + "/" + key;
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
-  Names innerNames; // the body is isolated from above
+  inner.outer = outerState;
+  Names innerNames; // isolated from above unless the op's regions see the enclosing values
+  innerNames.outer = outerNames;
   for (size_t i = 0; i < block.args.size(); ++i) {
     const BlockArgument &arg = block.args[i];
     RegionArgument argument;

@@ -122,6 +122,11 @@ private:
   /// `(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
   /// window = {stride = [..], pad = [[..]], ...} {attrs} : types`.
   void parsePrettyConvolution(Operation &op);
+  /// `(%x: t, ...) { ... } {attrs} : (ts) -> ts`: a body with its entry
+  /// arguments, then the type (manual_computation, named_computation).
+  void parseBodyAndType(Operation &op);
+  void parsePrettyWhile(Operation &op);
+  void parsePrettyNamedComputation(Operation &op);
 
   /// A ',' after an operand list that no operand followed: the pretty
   /// forms continue with `key = value` or a keyword (compare's FLOAT).
@@ -822,6 +827,22 @@ void Parser::parsePrettySlice(Operation &op) {
   parseTrailingTypes(op);
 }
 
+void Parser::parseBodyAndType(Operation &op) {
+  // (%x: t, ...) { ... } {attrs} : (ts) -> ts
+  std::vector<BlockArgument> args;
+  expectPunct("(");
+  if (!consumePunct(")")) {
+    do
+      args.push_back(parseBlockArgument(false));
+    while (consumePunct(","));
+    expectPunct(")");
+  }
+  op.regions.push_back(parseRegion(true, args));
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
 void Parser::parsePrettyManual(Operation &op) {
   // (%a, %b) in_shardings=[...] out_shardings=[...] manual_axes={...} (%x: t, ...) { ... } : type
   expectPunct("(");
@@ -842,18 +863,64 @@ void Parser::parsePrettyManual(Operation &op) {
     (void)loc;
     op.attrs.push_back({key, value});
   }
+  parseBodyAndType(op);
+}
+
+void Parser::parsePrettyWhile(Operation &op) {
+  // (%iterArg = %a, %iterArg_0 = %b) : ta, tb [attributes {...}] cond { ... } do { ... }:
+  // both regions take the iteration arguments, of the operands' types.
   std::vector<BlockArgument> args;
   expectPunct("(");
   if (!consumePunct(")")) {
-    do
-      args.push_back(parseBlockArgument(false));
-    while (consumePunct(","));
+    do {
+      BlockArgument arg;
+      arg.loc = peek().loc;
+      arg.name = expect(TokenKind::PercentId, "an iteration argument (%name)").text;
+      expectPunct("=");
+      op.operands.push_back(parseOperand());
+      args.push_back(std::move(arg));
+    } while (consumePunct(","));
     expectPunct(")");
   }
+  if (!args.empty()) {
+    expectPunct(":");
+    for (BlockArgument &arg : args) {
+      if (&arg != &args.front())
+        expectPunct(",");
+      arg.type = parseType();
+      op.operandTypes.push_back(arg.type);
+    }
+  }
+  op.resultTypes = op.operandTypes;
+  if (consumeWord("attributes"))
+    for (auto &field : parseAttributeDict())
+      op.attrs.push_back(std::move(field));
+  expectWord("cond");
   op.regions.push_back(parseRegion(true, args));
-  parseOptionalAttrDict(op);
-  expectPunct(":");
-  parseFunctionType(op.operandTypes, op.resultTypes);
+  expectWord("do");
+  op.regions.push_back(parseRegion(true, args));
+}
+
+void Parser::parsePrettyNamedComputation(Operation &op) {
+  // <"name">(%a) [in_shardings=[...]] [out_shardings=[...]] (%x: t) { ... } : (ts) -> ts
+  expectPunct("<");
+  Attribute name = makeAttribute(Attribute::Kind::String, peek().loc);
+  name.text = expect(TokenKind::String, "the computation's name (a string)").text;
+  op.attrs.push_back({"name", name});
+  expectPunct(">");
+  expectPunct("(");
+  op.operands = parseOperandList();
+  expectPunct(")");
+  for (const char *key : {"in_shardings", "out_shardings"}) {
+    if (!consumeWord(key))
+      continue;
+    expectPunct("=");
+    Attribute value = makeAttribute(Attribute::Kind::Dialect, peek().loc, "sdy.sharding_per_value");
+    expectPunct("[");
+    value.body = "[" + lex_.balancedUntilClose('[', ']') + "]";
+    op.attrs.push_back({key, value});
+  }
+  parseBodyAndType(op);
 }
 
 void Parser::parsePrettyValueList(Operation &op) {
@@ -918,6 +985,10 @@ void Parser::parsePretty(Operation &op) {
     parsePrettyManual(op);
   } else if (name == "stablehlo.convolution") {
     parsePrettyConvolution(op);
+  } else if (name == "stablehlo.while") {
+    parsePrettyWhile(op);
+  } else if (name == "sdy.named_computation") {
+    parsePrettyNamedComputation(op);
   } else if (name == "stablehlo.constant" || name == "sdy.constant") {
     parseOptionalAttrDict(op);
     op.attrs.push_back({"value", parseAttribute()});

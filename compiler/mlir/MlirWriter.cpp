@@ -209,6 +209,17 @@ private:
   void writeShardingGroup(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeOptimizationBarrier(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeManualComputation(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeWhile(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeCase(const Op &op, OpText &text, OpParts &parts, int indent);
+  void writeIf(const Op &op, OpText &text, OpParts &parts, int indent) {
+    writeCase(op, text, parts, indent);
+  }
+  /// Names a control-flow region's arguments (`ssaNames`: as given, else
+  /// fresh ones like their own) and returns `%a: t` per argument; a hint
+  /// `key` = their names joins the attributes where the SSA names differ.
+  std::vector<std::string> controlRegionArgs(const Region &region, const std::string &key,
+                                             OpParts &parts,
+                                             const std::vector<std::string> *ssaNames = nullptr);
   void writeAllReduce(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeAllGather(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeReduceScatter(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -718,6 +729,74 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
     out_ += bodyText;
     line(indent, "}" + attrDict + " : " + functionType(op.operands, op.results));
   }
+}
+
+std::vector<std::string> Writer::controlRegionArgs(const Region &region, const std::string &key,
+                                                   OpParts &parts,
+                                                   const std::vector<std::string> *ssaNames) {
+  std::vector<std::string> names, argTypes;
+  bool hint = false;
+  for (size_t i = 0; i < region.args.size(); ++i) {
+    const ValueId value = region.args[i].value;
+    const std::string &name = graph_.value(value).name;
+    hint |= nameValue(value, ssaNames ? (*ssaNames)[i] : freshLike(name));
+    names.push_back(name);
+    argTypes.push_back(ssa_[value] + ": " + type(value));
+  }
+  if (hint)
+    parts.attrs.push_back(key + " = " + stringList(names));
+  return argTypes;
+}
+
+void Writer::writeWhile(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const Region &cond = op.regions[0], &body = op.regions[1];
+  std::string pad(2 * indent, ' ');
+  if (generic_) {
+    std::vector<std::string> condArgs = controlRegionArgs(cond, "shardgen.cond_arg_names", parts);
+    std::string condText = regionText(cond, indent, "stablehlo.return");
+    std::vector<std::string> bodyArgs = controlRegionArgs(body, "shardgen.body_arg_names", parts);
+    std::string bodyText = regionText(body, indent, "stablehlo.return");
+    for (auto [args, regionBody] : {std::pair{&condArgs, &condText}, {&bodyArgs, &bodyText}})
+      parts.regions.push_back("{\n" + pad + "^bb0(" + join(*args) + "):\n" + *regionBody + pad +
+                              "}");
+    return writeGeneric(op, text.lhs, parts, indent);
+  }
+  // JAX's form: `stablehlo.while(%iterArg = %a, ...) : t, ... cond { } do { }`,
+  // both regions' arguments named alike.
+  std::vector<std::string> iterNames;
+  for (size_t i = 0; i < body.args.size(); ++i) {
+    iterNames.push_back(freshLike(graph_.value(body.args[i].value).name));
+    used_.insert(iterNames.back());
+  }
+  controlRegionArgs(cond, "shardgen.cond_arg_names", parts, &iterNames);
+  controlRegionArgs(body, "shardgen.body_arg_names", parts, &iterNames);
+  std::vector<std::string> inits, types;
+  for (size_t i = 0; i < op.operands.size() && i < iterNames.size(); ++i) {
+    inits.push_back("%" + iterNames[i] + " = " + ssa_[op.operands[i]]);
+    types.push_back(type(op.operands[i]));
+  }
+  std::string head = text.lhs + text.name + "(" + join(inits) + ")";
+  if (!types.empty())
+    head += " : " + join(types);
+  if (!parts.attrs.empty())
+    head += " attributes {" + join(parts.attrs) + "}";
+  line(indent, head);
+  std::string condText = regionText(cond, indent, "stablehlo.return");
+  std::string bodyText = regionText(body, indent, "stablehlo.return");
+  line(indent, " cond {");
+  out_ += condText;
+  line(indent, "} do {");
+  out_ += bodyText;
+  line(indent, "}");
+}
+
+void Writer::writeCase(const Op &op, OpText &text, OpParts &parts, int indent) {
+  // `"stablehlo.case"(%i) ({ ... }, { ... }) : (tensor<i32>) -> t`: the form
+  // StableHLO prints (case and if have no pretty form).
+  std::string pad(2 * indent, ' ');
+  for (const Region &branch : op.regions)
+    parts.regions.push_back("{\n" + regionText(branch, indent, "stablehlo.return") + pad + "}");
+  writeGeneric(op, text.lhs, parts, indent);
 }
 
 Writer::ScalarBody Writer::scalarBody(const Op &op, OpParts &parts, int indent) {

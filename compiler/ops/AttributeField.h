@@ -79,6 +79,13 @@ struct AttrField {
   /// An Object field's own fields (Int and Ints, by their JSON keys and
   /// MLIR names).
   std::span<const AttrField> (*nested)() = nullptr;
+  /// A Region field whose regions see the values of the regions around the
+  /// op (StableHLO's control flow: while, case, if are not isolated from
+  /// above); a manual computation's or reduce's body sees its arguments only.
+  bool capturing = false;
+  /// A Region field holding any number of regions (case's branches): a JSON
+  /// array of region objects.
+  bool list = false;
 
   template <typename T> T &in(void *attrs) const { return *static_cast<T *>(member(attrs)); }
   template <typename T> const T &in(const void *attrs) const {
@@ -189,6 +196,21 @@ constexpr AttrField regionField(std::string_view json,
                                 AttrPresence presence = AttrPresence::Required,
                                 RegionRole role = RegionRole::Program) {
   return AttrField{json, "", "", AttrKind::Region, presence, nullptr, nullptr, role};
+}
+
+/// A control-flow op's region (while's cond and body, if's branches): a
+/// program region that sees the enclosing regions' values.
+constexpr AttrField controlRegionField(std::string_view json) {
+  AttrField field = regionField(json);
+  field.capturing = true;
+  return field;
+}
+
+/// Any number of control-flow regions under one key (case's branches).
+constexpr AttrField controlRegionListField(std::string_view json) {
+  AttrField field = controlRegionField(json);
+  field.list = true;
+  return field;
 }
 
 } // namespace shardgen

@@ -335,7 +335,10 @@ ShardLayout RegionPartitioner::resultLayout(const Op &op, size_t result) const {
 
 SpmdValueId RegionPartitioner::addValue(std::string name, ShardLayout layout, ValueId source) {
   program_.values.push_back(SpmdValue{std::move(name), std::move(layout), source});
-  return static_cast<SpmdValueId>(program_.values.size()) - 1;
+  const auto id = static_cast<SpmdValueId>(program_.values.size()) - 1;
+  if (depth_ > 0)
+    setLevels(id, depth_);
+  return id;
 }
 
 SpmdValueId RegionPartitioner::addStep(SpmdStep step, ShardLayout layout, ValueId source) {
@@ -355,9 +358,23 @@ SpmdValueId RegionPartitioner::reshard(SpmdValueId value, const ShardLayout &to,
   for (const Resharded &done : resharded_[value])
     if (sameLayout(done.layout, to))
       return done.value;
+  // Out of the loops around that do not define the value: before them.
+  int level = depth_;
+  while (level > levelOf(value) && loopLevels_[static_cast<size_t>(level) - 1])
+    --level;
+  const auto firstNew = static_cast<SpmdValueId>(program_.values.size());
+  if (level != depth_)
+    std::swap(program_.steps, outerSteps_[static_cast<size_t>(level)]);
   SpmdValueId result = appendReshard(program_, value, to, op, pointer);
-  if (result != value)
-    resharded_[value].push_back(Resharded{to, result});
+  if (level != depth_)
+    std::swap(program_.steps, outerSteps_[static_cast<size_t>(level)]);
+  if (depth_ > 0)
+    setLevels(firstNew, level);
+  if (result != value) {
+    resharded_[value].push_back(Resharded{to, result, level});
+    if (depth_ > 0)
+      reshardLog_.push_back(value);
+  }
   return result;
 }
 

@@ -3,6 +3,7 @@
 // graph value, the SPMD value holding it in its sharding. Ops are
 // partitioned in program order; manual computations recurse into their body.
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,25 @@ private:
   void partitionNothing(const Op &op);
   void partitionManualComputation(const Op &op);
   void partitionCollective(const Op &op);
+  /// while: one Loop step (ControlFlowPartitioning.cpp).
+  void partitionWhile(const Op &op);
+  /// case, if: one Branch step.
+  void partitionBranches(const Op &op);
+  /// The steps `build` appends, as a block of their own (`loop`: a loop's
+  /// condition or body): the reshards made there are not reused after it
+  /// (they run only when the block does). A reshard in a loop's block of a
+  /// value from before the loop runs before the loop instead (hoisted).
+  std::vector<SpmdStep> partitionBlock(const std::function<void()> &build, bool loop);
+  /// The block depth at which value `v` is defined (0: the program's steps).
+  int levelOf(SpmdValueId v) const {
+    return static_cast<size_t>(v) < levels_.size() ? levels_[static_cast<size_t>(v)] : 0;
+  }
+  /// Values [from, end) are defined at `level`.
+  void setLevels(SpmdValueId from, int level);
+  /// `value` in layout `to`, as a value none of `avoid` is: a copy (an
+  /// all_slice to the same layout) when it would be one of them.
+  SpmdValueId reshardApart(SpmdValueId value, const ShardLayout &to, const Op &op,
+                           const std::vector<SpmdValueId> &avoid, size_t allowed);
   /// The full values of a general-body reduce from its partial results
   /// (partial over the sharded reduced dims' axes): one RegionAllReduce.
   std::vector<SpmdValueId> combinePartials(const Op &op, const std::vector<SpmdValueId> &partials);
@@ -65,8 +85,17 @@ private:
   struct Resharded {
     ShardLayout layout;
     SpmdValueId value;
+    int level = 0; // the block depth its steps were appended at
   };
   std::vector<std::vector<Resharded>> resharded_; // per SpmdValueId: its reshards so far
+  /// Inside blocks: the values resharded_ grew for, in order.
+  std::vector<SpmdValueId> reshardLog_;
+  /// Blocks being partitioned: depth_ of them, the step lists of the levels
+  /// around them (outerSteps_[k]: level k's), whether each is a loop's.
+  int depth_ = 0;
+  std::vector<std::vector<SpmdStep>> outerSteps_;
+  std::vector<bool> loopLevels_;
+  std::vector<int> levels_; // per SpmdValueId, see levelOf (filled inside blocks only)
 };
 
 } // namespace shardgen

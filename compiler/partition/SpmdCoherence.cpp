@@ -338,8 +338,10 @@ void checkStructured(const SpmdProgram &program, const SpmdStep &step) {
     }
     return;
   }
-  if (step.inputs.empty() || !wholeScalar(step.inputs[0], ElementType::I32))
-    fail("its index is not an i32 scalar every device holds whole");
+  // case's i32 index, or if's i1 predicate (its blocks: false, true).
+  if (step.inputs.empty() || !(wholeScalar(step.inputs[0], ElementType::I32) ||
+                               wholeScalar(step.inputs[0], ElementType::I1)))
+    fail("its index is not an i32 (or i1) scalar every device holds whole");
   if (step.blocks.empty())
     fail("has no case");
   for (const SpmdBlock &block : step.blocks) {

@@ -107,9 +107,10 @@ enum class StepKind {
   /// values of the enclosing steps the blocks read (so readers of step lists
   /// see them read here). The per-device code of a loop is a loop.
   Loop,
-  /// A branch (stablehlo.case): `inputs[0]` is the index (an i32 scalar
-  /// every device holds whole); case k runs `blocks[k]` (an index out of
-  /// range runs the last block) and its results become `outputs`. `inputs`
+  /// A branch (stablehlo.case, if): `inputs[0]` is the index (an i32 scalar
+  /// every device holds whole; an if's i1 predicate, its blocks false then
+  /// true); case k runs `blocks[k]` (an index out of range runs the last
+  /// block) and its results become `outputs`. `inputs`
   /// beyond the first are values of the enclosing steps the blocks read.
   Branch,
 };

@@ -666,8 +666,8 @@ OpShardingRule noRule(const Graph &, const Op &op, const OpShapes &) {
 } // namespace
 
 bool hasShardingRule(const Graph &graph, const Op &op) {
-  if (op.kind == OpKind::ManualComputation || op.kind == OpKind::OptimizationBarrier)
-    return false;
+  if (op.kind == OpKind::ManualComputation || opCategory(op.kind) == OpCategory::DataFlow)
+    return false; // optimization_barrier, while, case, if: data-flow edges
   if (op.kind == OpKind::CustomCall)
     return op.attr<CustomCallAttrs>().shardingRule.has_value();
   if (op.kind == OpKind::Reshape)

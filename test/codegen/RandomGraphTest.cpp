@@ -68,3 +68,14 @@ TEST_CASE("random graphs with distributed inputs and outputs: compiled == interp
     CHECK(checkSeed(seed, options) == "");
   }
 }
+
+TEST_CASE("random graphs with loops and branches: compiled == interpreted") {
+  // While loops and cases whose regions read values of the graph, their
+  // results sharded or not: per-device loops and switches.
+  RandomGraphOptions options;
+  options.controlFlowMoves = 2;
+  for (uint64_t seed = 0; seed < 16; ++seed) {
+    CAPTURE(seed);
+    CHECK(checkSeed(seed, options) == "");
+  }
+}

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -173,6 +174,37 @@ std::optional<TensorSharding> shardingAt(const json &written, const std::string 
   return parseSharding(written.at(pointer).get<std::string>(), &error);
 }
 
+/// The names an op reads: its operands, and those its control-flow regions
+/// read from outside them.
+std::vector<std::string> readNames(const json &op) {
+  std::vector<std::string> reads;
+  for (const auto &name : op.value("operands", json::array()))
+    reads.push_back(name.get<std::string>());
+  std::set<std::string> inner;
+  std::function<void(const json &)> region = [&](const json &body) {
+    for (const auto &arg : body.value("args", json::array()))
+      inner.insert(arg.at("name").get<std::string>());
+    for (const auto &nested : body.value("ops", json::array())) {
+      for (const std::string &name : readNames(nested))
+        if (!inner.count(name))
+          reads.push_back(name);
+      if (nested.contains("result"))
+        inner.insert(nested["result"].get<std::string>());
+      for (const auto &name : nested.value("results", json::array()))
+        inner.insert(name.get<std::string>());
+    }
+    for (const auto &name : body.value("return", json::array()))
+      if (!inner.count(name.get<std::string>()))
+        reads.push_back(name.get<std::string>());
+  };
+  for (const char *key : {"cond", "body", "true_branch", "false_branch"})
+    if (op.value("op", "") != "manual_computation" && op.contains(key) && op[key].is_object())
+      region(op[key]);
+  for (const auto &branch : op.value("branches", json::array()))
+    region(branch);
+  return reads;
+}
+
 /// The graph with its top-level ops in another topological order (each step
 /// takes the last op in file order whose operands are defined), and each
 /// op's new index. Shardy's result may depend on op order; shardgen's never
@@ -186,9 +218,9 @@ std::pair<json, std::vector<size_t>> reordered(const json &graph) {
   json out = graph;
   out["ops"] = json::array();
   auto ready = [&](const json &op) {
-    return !op.contains("operands") ||
-           std::all_of(op["operands"].begin(), op["operands"].end(),
-                       [&](const json &name) { return defined.count(name.get<std::string>()); });
+    std::vector<std::string> reads = readNames(op);
+    return std::all_of(reads.begin(), reads.end(),
+                       [&](const std::string &name) { return defined.count(name); });
   };
   for (size_t placed = 0; placed < ops.size(); ++placed) {
     size_t i = ops.size();

@@ -17,8 +17,9 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
       [&](const auto &left) {
         using T = std::decay_t<decltype(left)>;
         const T &right = std::get<T>(b);
-        if constexpr (std::is_same_v<T, NoAttrs>)
-          return true;
+        if constexpr (std::is_same_v<T, NoAttrs> || std::is_same_v<T, WhileAttrs> ||
+                      std::is_same_v<T, CaseAttrs> || std::is_same_v<T, IfAttrs>)
+          return true; // (control flow: the regions are compared with the op)
         else if constexpr (std::is_same_v<T, ConstantAttrs>)
           return left.type == right.type && left.elements == right.elements &&
                  left.splat == right.splat;

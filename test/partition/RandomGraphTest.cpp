@@ -144,3 +144,34 @@ TEST_CASE("random graphs exercise every kind of SPMD step") {
           << ", reduce_scatter " << counts[StepKind::ReduceScatter] << ", broadcast "
           << counts[StepKind::Broadcast]);
 }
+
+TEST_CASE("random graphs with loops and branches: partitioned equals the interpreter") {
+  RandomGraphOptions options;
+  options.controlFlowMoves = 2;
+  size_t loops = 0, branches = 0, ifs = 0;
+  for (uint64_t seed = 0; seed < 120; ++seed) {
+    CAPTURE(seed);
+    std::string json = randomGraphJson(seed, options);
+    CHECK(json == randomGraphJson(seed, options));
+    for (bool propagate : {false, true}) {
+      std::string failure;
+      try {
+        Graph graph = loadGraph(json);
+        walkOps(graph.main, [&](const Op &op) {
+          loops += op.kind == OpKind::While;
+          branches += op.kind == OpKind::Case || op.kind == OpKind::If;
+          ifs += op.kind == OpKind::If;
+        });
+        if (propagate)
+          propagateInPlace(graph);
+        failure = checkPartitionedEqualsInterpreter(graph, seed * 7 + 1);
+      } catch (const GraphError &error) {
+        failure = error.pointer() + ": " + error.what();
+      }
+      CHECK_MESSAGE(failure.empty(), failure << "\n" << json);
+    }
+  }
+  CHECK(loops > 50);
+  CHECK(branches > 50);
+  CHECK(ifs > 10);
+}

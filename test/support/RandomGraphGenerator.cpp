@@ -56,6 +56,9 @@ public:
     for (int i = 0; i < moves; ++i)
       for (int attempt = 0; attempt < 8 && !randomMove(); ++attempt) {
       }
+    for (int i = 0; i < options_.controlFlowMoves; ++i)
+      for (int attempt = 0; attempt < 8 && !controlFlow(); ++attempt) {
+      }
     return finish();
   }
 
@@ -986,6 +989,103 @@ private:
       return false;
     scope_->push_back(op);
     scopePool_->push_back(value);
+    return true;
+  }
+
+  // ---- control flow
+  /// One step of a region on x: x itself, -x, or x + y with y a value of
+  /// the graph of x's shape (read from inside the region). Appends its ops
+  /// to `ops` and returns the value.
+  GenValue regionStep(const GenValue &x, Json &ops) {
+    const int choice = uniform(0, 2);
+    if (choice == 0)
+      return x;
+    GenValue out{fresh("r"), x.shape, x.bound, x.integral, x.exact};
+    if (choice == 1) {
+      ops.push_back({{"op", "negate"}, {"operands", {x.name}}, {"result", out.name}});
+      return out;
+    }
+    const GenValue &y = pickValue([&](const GenValue &v) { return v.shape == x.shape; });
+    ops.push_back({{"op", "add"}, {"operands", {x.name, y.name}}, {"result", out.name}});
+    out.bound = x.bound + y.bound;
+    out.integral = x.integral && y.integral;
+    out.exact = x.exact && y.exact;
+    return out;
+  }
+
+  static Json scalarConstant(const std::string &name, const std::string &type, Json value) {
+    return {{"op", "constant"}, {"result", name}, {"type", type}, {"value", std::move(value)}};
+  }
+
+  /// A case (2 or 3 branches, its index a constant maybe out of range) or a
+  /// while (0 to 3 iterations) over a value of the graph (top level only).
+  bool controlFlow() {
+    if (scope_ != &ops_)
+      return false;
+    const GenValue x = pickValue();
+    if (chance(0.5)) {
+      // A case on a constant index (maybe out of range), or an if.
+      const bool isIf = chance(0.3);
+      std::string selector = fresh("k");
+      scope_->push_back(isIf ? scalarConstant(selector, "tensor<i1>", chance(0.5))
+                             : scalarConstant(selector, "tensor<i32>", uniform(-1, 3)));
+      Json op = opJson(isIf ? "if" : "case", {selector});
+      GenValue result{fresh(isIf ? "if" : "case"), x.shape, 0, true, true};
+      std::vector<Json> branches;
+      for (int b = isIf ? 2 : uniform(2, 3); b > 0; --b) {
+        Json branch = {{"args", Json::array()}, {"ops", Json::array()}};
+        GenValue out = regionStep(x, branch["ops"]);
+        branch["return"] = Json::array({out.name});
+        branches.push_back(std::move(branch));
+        result.bound = std::max(result.bound, out.bound);
+        result.integral = result.integral && out.integral;
+        result.exact = result.exact && out.exact;
+      }
+      if (!withinBounds(result))
+        return false;
+      if (isIf) {
+        op["true_branch"] = branches[0];
+        op["false_branch"] = branches[1];
+      } else {
+        op["branches"] = branches;
+      }
+      emit(op, result);
+      return true;
+    }
+    // while (i < n) { v = step(v); i = i + 1 }, n in [0, 3].
+    const int iterations = uniform(0, 3);
+    std::string zero = fresh("k"), i = fresh("i"), v = fresh("v"), j = fresh("j"), w = fresh("w");
+    scope_->push_back(scalarConstant(zero, "tensor<i32>", 0));
+    std::string n = fresh("n"), more = fresh("more"), one = fresh("one"), next = fresh("next");
+    Json cond = {{"args", Json::array({{{"name", i}, {"type", "tensor<i32>"}},
+                                       {{"name", v}, {"type", typeText(x.shape)}}})},
+                 {"ops", Json::array({scalarConstant(n, "tensor<i32>", iterations),
+                                      {{"op", "compare"},
+                                       {"operands", {i, n}},
+                                       {"result", more},
+                                       {"comparison_direction", "LT"}}})},
+                 {"return", Json::array({more})}};
+    Json body = {{"args", Json::array({{{"name", j}, {"type", "tensor<i32>"}},
+                                       {{"name", w}, {"type", typeText(x.shape)}}})},
+                 {"ops", Json::array({scalarConstant(one, "tensor<i32>", 1)})}};
+    GenValue carried{w, x.shape, x.bound, x.integral, x.exact};
+    GenValue out = regionStep(carried, body["ops"]);
+    body["ops"].push_back({{"op", "add"}, {"operands", {j, one}}, {"result", next}});
+    body["return"] = Json::array({next, out.name});
+    GenValue result{fresh("loop"), x.shape,
+                    x.bound + (out.bound - carried.bound) * std::max(iterations, 1), out.integral,
+                    out.exact};
+    if (!withinBounds(result))
+      return false;
+    Json op = opJson("while", {zero, x.name});
+    std::string counter = fresh("count");
+    op["results"] = Json::array({counter, result.name});
+    if (options_.shardings && chance(0.3))
+      op["shardings"] = Json::array({nullptr, randomSharding(x.shape, {}, true)});
+    op["cond"] = std::move(cond);
+    op["body"] = std::move(body);
+    scope_->push_back(std::move(op));
+    scopePool_->push_back(std::move(result));
     return true;
   }
 

@@ -31,6 +31,9 @@ struct RandomGraphOptions {
   /// Chance that an input or output carries a random distribution (spec
   /// "Distributions") instead of a sharding; 0 keeps every seed's graph.
   double distributions = 0;
+  /// Control flow (issue 25): this many extra moves add a while loop or a
+  /// case whose regions read values of the graph; 0 keeps every seed's graph.
+  int controlFlowMoves = 0;
 };
 
 /// A graph file (JSON text) that passes the verifier.

@@ -1,0 +1,262 @@
+// while, case and if in MLIR: JAX's printed while (`stablehlo.while(%iterArg
+// = %a) : t cond { } do { }`), the generic forms of all three (case and if
+// have no other), regions reading the enclosing values, round trips in both
+// forms and through JSON, and the verifier's errors at their line:col.
+#include <doctest/doctest.h>
+
+#include "compiler/frontend/GraphReader.h"
+#include "compiler/frontend/GraphWriter.h"
+#include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/MlirImporter.h"
+#include "compiler/mlir/MlirWriter.h"
+#include "compiler/verify/Verifier.h"
+#include "test/frontend/GraphEquality.h"
+#include "test/mlir/MlirTestSupport.h"
+
+using namespace shardgen;
+using namespace shardgen::testing;
+using mlir::MlirForm;
+
+namespace {
+
+Graph importControlFlow(const std::string &text) {
+  mlir::ImportedGraph imported = mlir::importMlir(text);
+  verifyGraph(imported.graph);
+  return std::move(imported.graph);
+}
+
+/// The place and message of the first error importing and verifying `text`.
+std::pair<std::string, std::string> controlFlowErrorOf(const std::string &text) {
+  mlir::ImportedGraph imported;
+  try {
+    imported = mlir::importMlir(text);
+    verifyGraph(imported.graph);
+  } catch (const GraphError &error) {
+    return {imported.places.place(error.pointer()), error.what()};
+  }
+  FAIL("no error");
+  return {};
+}
+
+void checkRoundTrips(const Graph &graph) {
+  for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
+    std::string text = mlir::writeMlir(graph, form);
+    INFO((form == MlirForm::Pretty ? "pretty" : "generic") << " form:\n" << text);
+    Graph back = importControlFlow(text);
+    Graph expected = graph.clone();
+    normalizeForMlir(expected);
+    normalizeForMlir(back);
+    checkSameGraph(back, expected);
+    CHECK(mlir::writeMlir(back, form) == text);
+  }
+  Graph json = readGraph(writeGraph(graph));
+  verifyGraph(json);
+  checkSameGraph(json, graph);
+}
+
+// As jax.jit(f).lower(x).as_text() prints lax.fori_loop(0, 3, body, x) with
+// a lax.cond per step (lowered to a case on a converted predicate).
+const char *kJaxLoop =
+    R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x4xf32> {jax.result_info = ""}) {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %0:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0) : tensor<i32>, tensor<8x4xf32>
+     cond {
+      %c_1 = stablehlo.constant dense<3> : tensor<i32>
+      %1 = stablehlo.compare  LT, %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c_1 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.compare  EQ, %iterArg, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %2 = stablehlo.convert %1 : (tensor<i1>) -> tensor<i32>
+      %3 = "stablehlo.case"(%2) ({
+        %5 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x4xf32>
+        %6 = stablehlo.multiply %iterArg_0, %5 : tensor<8x4xf32>
+        stablehlo.return %6 : tensor<8x4xf32>
+      }, {
+        %5 = stablehlo.negate %iterArg_0 : tensor<8x4xf32>
+        stablehlo.return %5 : tensor<8x4xf32>
+      }) : (tensor<i32>) -> tensor<8x4xf32>
+      %4 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+      stablehlo.return %4, %3 : tensor<i32>, tensor<8x4xf32>
+    }
+    return %0#1 : tensor<8x4xf32>
+  }
+}
+)";
+
+} // namespace
+
+TEST_CASE("JAX's while with a case in its body: regions, captured values, names") {
+  Graph graph = importControlFlow(kJaxLoop);
+  const Op &loop = graph.main.ops.at(2);
+  REQUIRE(loop.kind == OpKind::While);
+  REQUIRE(loop.regions.size() == 2);
+  CHECK(loop.regions[0].pointer == "/ops/2/cond");
+  CHECK(loop.regions[1].pointer == "/ops/2/body");
+  CHECK(loop.regions[0].args.size() == 2);
+  CHECK(graph.value(loop.regions[0].args[0].value).name == "iterArg");
+  // Names are new to the enclosing regions too (the JSON reader's rule).
+  CHECK(graph.value(loop.regions[1].args[0].value).name == "iterArg");
+  const Op &branch = loop.regions[1].ops.at(3);
+  REQUIRE(branch.kind == OpKind::Case);
+  CHECK(branch.regions.size() == 2);
+  CHECK(branch.regions[1].pointer == "/ops/2/body/ops/3/branches/1");
+  // The branch reads %cst of main and %iterArg_0 of the body.
+  CHECK(branch.regions[0].ops[0].operands[0] == graph.main.ops[1].results[0]);
+  CHECK(branch.regions[0].ops[1].operands[0] == loop.regions[1].args[1].value);
+  CHECK(graph.type(loop.results[1]) == graph.type(graph.main.args[0].value));
+  checkRoundTrips(graph);
+}
+
+TEST_CASE("case and if in the generic form; an if's branches") {
+  Graph graph = importControlFlow(R"(
+func.func @main(%p: tensor<i1>, %i: tensor<i32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "stablehlo.if"(%p) ({
+    %1 = "stablehlo.add"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "stablehlo.return"(%1) : (tensor<4xf32>) -> ()
+  }, {
+    "stablehlo.return"(%x) : (tensor<4xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<4xf32>
+  %2:2 = "stablehlo.case"(%i) ({
+    "stablehlo.return"(%0, %x) : (tensor<4xf32>, tensor<4xf32>) -> ()
+  }) : (tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>)
+  func.return %2#0, %2#1 : tensor<4xf32>, tensor<4xf32>
+})");
+  CHECK(graph.main.ops.at(0).kind == OpKind::If);
+  CHECK(graph.main.ops.at(1).kind == OpKind::Case);
+  checkRoundTrips(graph);
+}
+
+TEST_CASE("the type rules of while, case and if, at their line:col") {
+  const std::string head =
+      "func.func @main(%i: tensor<i32>, %x: tensor<4xf32>) -> tensor<4xf32> {\n";
+  auto [place, message] =
+      controlFlowErrorOf(head + R"(  %0 = stablehlo.while(%a = %x) : tensor<4xf32>
+   cond {
+    stablehlo.return %a : tensor<4xf32>
+  } do {
+    stablehlo.return %a : tensor<4xf32>
+  }
+  func.return %0 : tensor<4xf32>
+})");
+  CHECK(place == "4:22");
+  CHECK(message == "\"while\" cond returns tensor<4xf32> as value 0, expected tensor<i1> (a "
+                   "scalar i1 condition)");
+
+  std::tie(place, message) =
+      controlFlowErrorOf(head + R"(  %0 = stablehlo.while(%a = %x) : tensor<4xf32>
+   cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %c = stablehlo.constant dense<1> : tensor<i32>
+    stablehlo.return %c : tensor<i32>
+  }
+  func.return %0 : tensor<4xf32>
+})");
+  CHECK(place == "8:22");
+  CHECK(message == "\"while\" body returns tensor<i32> as value 0, expected tensor<4xf32> (the "
+                   "types of the operands)");
+
+  std::tie(place, message) = controlFlowErrorOf(head + R"(  %0 = "stablehlo.case"(%x) ({
+    stablehlo.return %x : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+})");
+  CHECK(place == "2:25");
+  CHECK(message == "\"case\" index must be a tensor<i32> scalar, got tensor<4xf32>");
+
+  std::tie(place, message) = controlFlowErrorOf(head + R"(  %0 = "stablehlo.case"(%i) ({
+    stablehlo.return %x : tensor<4xf32>
+  }, {
+    stablehlo.return %i : tensor<i32>
+  }) : (tensor<i32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+})");
+  CHECK(place == "5:22");
+  CHECK(message == "\"case\" branch 1 returns tensor<i32> as value 0, expected tensor<4xf32> "
+                   "(what branch 0 returns)");
+
+  std::tie(place, message) = controlFlowErrorOf(head + R"(  %0 = "stablehlo.if"(%i) ({
+    stablehlo.return %x : tensor<4xf32>
+  }, {
+    stablehlo.return %x : tensor<4xf32>
+  }) : (tensor<i32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+})");
+  CHECK(message == "\"if\" pred must be a tensor<i1> scalar, got tensor<i32>");
+
+  // A region's own values are not seen after the op.
+  std::tie(place, message) = controlFlowErrorOf(head + R"(  %0 = "stablehlo.case"(%i) ({
+    %y = stablehlo.negate %x : tensor<4xf32>
+    stablehlo.return %y : tensor<4xf32>
+  }) : (tensor<i32>) -> tensor<4xf32>
+  func.return %y : tensor<4xf32>
+})");
+  CHECK(place == "6:15");
+  CHECK(message == "use of undefined value %y");
+}
+
+TEST_CASE("a loop with collectives in a manual computation must take one path on every device") {
+  // Its bound depends on axis_index: the devices would iterate differently
+  // and wait in the all_reduce for each other forever.
+  auto [place, message] = controlFlowErrorOf(
+      R"(module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<4x4xf32>) {
+      %c = stablehlo.constant dense<0> : tensor<i32>
+      %1:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %a) : tensor<i32>, tensor<4x4xf32>
+       cond {
+        %c_1 = stablehlo.constant dense<2> : tensor<i32>
+        %ax = "shardgen.axis_index"() <{axis = "x"}> : () -> tensor<i32>
+        %c_2 = stablehlo.add %c_1, %ax : tensor<i32>
+        %2 = stablehlo.compare  LT, %iterArg, %c_2,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %2 : tensor<i1>
+      } do {
+        %c_1 = stablehlo.constant dense<1> : tensor<i32>
+        %2 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+        %3 = "stablehlo.all_reduce"(%iterArg_0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> ({
+        ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+          %4 = stablehlo.add %p, %q : tensor<f32>
+          stablehlo.return %4 : tensor<f32>
+        }) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        stablehlo.return %2, %3 : tensor<i32>, tensor<4x4xf32>
+      }
+      sdy.return %1#1 : tensor<4x4xf32>
+    } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+)");
+  CHECK(place == "6:7");
+  CHECK(message == "\"while\" inside a manual computation runs collectives, but its condition "
+                   "may differ between the devices (it depends on a device's own data or "
+                   "position): every device must take the same path");
+}
+
+TEST_CASE("sdy.named_computation is inlined, its values named after it (both forms)") {
+  Graph graph = importControlFlow(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x2xf32> {
+  %0 = sdy.named_computation<"foo">(%arg0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] (%arg1: tensor<8x2xf32>) {
+    %1 = stablehlo.negate %arg1 : tensor<8x2xf32>
+    sdy.return %1 : tensor<8x2xf32>
+  } : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  %2 = "sdy.named_computation"(%0) <{name = "bar"}> ({
+  ^bb0(%arg1: tensor<8x2xf32>):
+    %3 = stablehlo.add %arg1, %arg1 : tensor<8x2xf32>
+    sdy.return %3 : tensor<8x2xf32>
+  }) : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %2 : tensor<8x2xf32>
+}
+)");
+  REQUIRE(graph.main.ops.size() == 2);
+  CHECK(graph.main.ops[0].kind == OpKind::Negate);
+  CHECK(graph.value(graph.main.ops[0].results[0]).name == "foo.1");
+  CHECK(graph.main.ops[1].operands[0] == graph.main.ops[0].results[0]);
+  CHECK(graph.value(graph.main.ops[1].results[0]).name == "bar.3");
+  CHECK(graph.main.results[0].value == graph.main.ops[1].results[0]);
+}
