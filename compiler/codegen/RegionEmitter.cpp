@@ -7,6 +7,7 @@
 // interpreter's scalar-region evaluator computes the same bits.
 
 #include <algorithm>
+#include <set>
 
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
@@ -181,12 +182,19 @@ std::string walkArguments(const StridedWalk &walk) {
 std::string scalarBodyStruct(EmitterContext &context, const Region &body) {
   const Graph &graph = *context.program.graph;
   std::map<ValueId, std::string> names;
+  // An argument the body never reads (a sort comparator's payload inputs)
+  // stays unnamed: generated code builds without warnings.
+  std::set<ValueId> read;
+  for (const Op &op : body.ops)
+    read.insert(op.operands.begin(), op.operands.end());
+  for (const RegionResult &result : body.results)
+    read.insert(result.value);
   std::string parameters;
   for (size_t i = 0; i < body.args.size(); ++i) {
     const ValueId v = body.args[i].value;
     names[v] = "a" + str(static_cast<int64_t>(i));
     parameters += std::string(i ? ", " : "") + std::string(storageType(graph.type(v).elementType)) +
-                  " " + names[v];
+                  (read.count(v) ? " " + names[v] : "");
   }
   const std::string statements = bodyStatements(graph, body, names);
   std::string assignments;

@@ -503,3 +503,35 @@ TEST_CASE("window ops: windowed dims are permutation factors, a convolution is a
             R"({"value": "p"})");
   CHECK(p.sharding("p") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
 }
+
+TEST_CASE("sort and top_k: the sorted dim needs replication, the other dims pass through") {
+  const std::string comparator = R"("comparator": {
+      "args": [{"name": "l", "type": "tensor<f32>"}, {"name": "r", "type": "tensor<f32>"},
+               {"name": "p", "type": "tensor<i32>"}, {"name": "q", "type": "tensor<i32>"}],
+      "ops": [{"op": "compare", "operands": ["l", "r"], "result": "lt",
+               "comparison_direction": "LT", "compare_type": "TOTALORDER"}],
+      "return": ["lt"]})";
+  const std::string sort = R"({"op": "sort", "operands": ["a", "i"], "results": ["s", "t"],
+      "dimension": -1, "is_stable": true, )" +
+                           comparator + "}";
+  const std::string inputs =
+      R"({"name": "a", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{x}, {y}]>"},
+         {"name": "i", "type": "tensor<8x16xi32>"})";
+  CHECK(ruleOf(inputs, sort) ==
+        "([i, j], [i, j])->([i, j], [i, j]) {i=8, j=16} need_replication={j}");
+  // As in Shardy, axes cross a need-replication factor that is not
+  // blocked (the partitioner gathers the sorted dim for the op itself).
+  auto p = basic(inputs, sort, R"({"value": "s"}, {"value": "t"})");
+  CHECK(p.sharding("i") == R"(<@mesh, [{"x"}, {"y"}]>)");
+  CHECK(p.sharding("s") == R"(<@mesh, [{"x"}, {"y"}]>)");
+  CHECK(p.sharding("t") == R"(<@mesh, [{"x"}, {"y"}]>)");
+
+  const std::string topK = R"({"op": "top_k", "operands": ["a"], "results": ["v", "k"], "k": 3})";
+  CHECK(ruleOf(R"({"name": "a", "type": "tensor<8x16xf32>"})", topK) ==
+        "([i, j])->([i, j], [i, j]) {i=8, j=16} need_replication={j} blocked_propagation={j}");
+  // top_k's last dim is blocked: only the batch dim's axes cross.
+  auto q = basic(R"({"name": "a", "type": "tensor<8x16xf32>", "sharding": "<@mesh, [{x}, {y}]>"})",
+                 topK, R"({"value": "v"}, {"value": "k"})");
+  CHECK(q.sharding("v") == R"(<@mesh, [{"x"}, {}]>)");
+  CHECK(q.sharding("k") == R"(<@mesh, [{"x"}, {}]>)");
+}
