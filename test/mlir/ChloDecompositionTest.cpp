@@ -460,3 +460,20 @@ TEST_CASE("chlo.zeta and chlo.polygamma: known values, a reference sum, their do
   CHECK(p[6] == doctest::Approx(6 * zetaReference(4, 2.5)).epsilon(1e-12));
   CHECK(evalChlo2("polygamma", "f32", {{1, 1}})[0] == doctest::Approx(pi2 / 6).epsilon(1e-6));
 }
+
+TEST_CASE("chlo.bessel_i1e against the power series of I1, and what JAX computed") {
+  // exp(-|x|) I1(x), I1(x) = sum (x/2)^(2k+1) / (k! (k+1)!): positive terms.
+  const auto reference = [](double x) {
+    long double term = x / 2.0L, sum = 0;
+    for (int k = 0; k < 400; ++k) {
+      sum += term;
+      term *= (x / 2.0L) * (x / 2.0L) / ((k + 1.0L) * (k + 2.0L));
+    }
+    return static_cast<double>(sum * std::exp(-std::fabs(static_cast<long double>(x))));
+  };
+  const std::vector<double> x = sweep(-30, 30, 241);
+  checkClose(x, evalChlo("bessel_i1e", "f64", x), reference, 1e-14, 1e-300);
+  const std::vector<double> x32 = asF32(x);
+  checkClose(x32, evalChlo("bessel_i1e", "f32", x32), reference, 2e-6, 1e-30);
+  CHECK(evalChlo("bessel_i1e", "f64", {0})[0] == 0);
+}
