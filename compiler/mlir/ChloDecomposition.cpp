@@ -1,5 +1,6 @@
 #include "compiler/mlir/ChloDecomposition.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -712,6 +713,31 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
   if (upcast)
     result = b.convert(result, original);
   return b.finish(result);
+}
+
+uint64_t decompositionSize(const std::string &name) {
+  // Each op decomposed once per element type (f16 adds its converts), on
+  // first use.
+  static const std::map<std::string, uint64_t> sizes = [] {
+    std::map<std::string, uint64_t> out;
+    for (const auto &[opName, entry] : chloOps()) {
+      uint64_t most = 0;
+      for (const char *type : {"tensor<f16>", "tensor<f32>", "tensor<f64>"}) {
+        Operation probe;
+        probe.name = opName;
+        probe.results = {"r"};
+        for (int i = 0; i < entry.arity; ++i) {
+          probe.operands.push_back(ValueUse{"a" + std::to_string(i), {}});
+          probe.operandTypes.push_back(TypeRef{type, {}});
+        }
+        probe.resultTypes.push_back(TypeRef{type, {}});
+        most = std::max<uint64_t>(most, decomposeChlo(probe).size());
+      }
+      out[opName] = most;
+    }
+    return out;
+  }();
+  return sizes.at(name);
 }
 
 } // namespace shardgen::mlir

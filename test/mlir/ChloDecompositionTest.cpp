@@ -11,6 +11,7 @@
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/verify/Verifier.h"
 
@@ -476,4 +477,36 @@ TEST_CASE("chlo.bessel_i1e against the power series of I1, and what JAX computed
   const std::vector<double> x32 = asF32(x);
   checkClose(x32, evalChlo("bessel_i1e", "f32", x32), reference, 2e-6, 1e-30);
   CHECK(evalChlo("bessel_i1e", "f64", {0})[0] == 0);
+}
+
+TEST_CASE("the inlining budget counts a chlo op as its decomposition's ops") {
+  // @f0 calls @f1 twice, ... 14 functions: 8192 copies of the last body,
+  // 8192 ops for a negate (within the budget), hundreds of times more for
+  // chlo.polygamma (refused at the first call, before anything is inlined).
+  auto nested = [](const std::string &leaf) {
+    std::string text = "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                       "  %0 = call @f0(%x) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                       "  return %0 : tensor<4xf32>\n}\n";
+    for (int i = 0; i < 14; ++i) {
+      const std::string next = "@f" + std::to_string(i + 1);
+      const std::string body = i + 1 < 14 ? "  %0 = call " + next +
+                                                "(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                                "  %1 = call " +
+                                                next + "(%0) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                          : "  %1 = " + leaf + "\n";
+      text += "func.func private @f" + std::to_string(i) +
+              "(%a: tensor<4xf32>) -> tensor<4xf32> {\n" + body +
+              "  return %1 : tensor<4xf32>\n}\n";
+    }
+    return text;
+  };
+  CHECK(importMlir(nested("stablehlo.negate %a : tensor<4xf32>")).graph.main.ops.size() == 8192);
+  CHECK(decompositionSize("chlo.polygamma") > 256);
+  try {
+    importMlir(nested("chlo.polygamma %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>"));
+    FAIL("no error");
+  } catch (const GraphError &error) {
+    CHECK(error.pointer() == "2:3");
+    CHECK(std::string(error.what()).find("inlining this call would take the graph past") == 0);
+  }
 }
