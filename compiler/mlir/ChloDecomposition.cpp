@@ -638,11 +638,49 @@ Val nextAfter(Builder &b, const std::vector<Val> &args) {
   return b.op("bitcast_convert", {result}, x.type);
 }
 
+/// The high half of the product of two integers of one type: in the type
+/// of twice the width, shifted down (arithmetically for signed types); for
+/// 64 bits from the four products of 32-bit halves (unsigned), then, for
+/// i64, less b where a < 0 and a where b < 0 (the two's complement identity).
+Val mulhi(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0], &y = args[1];
+  const bool isSigned = isSignedInteger(x.type);
+  const int64_t width = static_cast<int64_t>(elementByteWidth(x.type)) * 8;
+  if (width < 64) {
+    static const std::map<ElementType, ElementType> kWider = {
+        {ElementType::I8, ElementType::I16},    {ElementType::I16, ElementType::I32},
+        {ElementType::I32, ElementType::I64},   {ElementType::UI8, ElementType::UI16},
+        {ElementType::UI16, ElementType::UI32}, {ElementType::UI32, ElementType::UI64}};
+    const ElementType wide = kWider.at(x.type);
+    const Val product = b.mul(b.convert(x, wide), b.convert(y, wide));
+    const Val high = b.binary(isSigned ? "shift_right_arithmetic" : "shift_right_logical", product,
+                              b.ci(width, product));
+    return b.convert(high, x.type);
+  }
+  const Val ux = isSigned ? b.op("bitcast_convert", {x}, ElementType::UI64) : x;
+  const Val uy = isSigned ? b.op("bitcast_convert", {y}, ElementType::UI64) : y;
+  const Val low32 = b.ci(0xFFFFFFFF, ux), shift32 = b.ci(32, ux);
+  auto lowHalf = [&](const Val &v) { return b.binary("and", v, low32); };
+  auto highHalf = [&](const Val &v) { return b.binary("shift_right_logical", v, shift32); };
+  const Val xl = lowHalf(ux), xh = highHalf(ux), yl = lowHalf(uy), yh = highHalf(uy);
+  const Val ll = b.mul(xl, yl), lh = b.mul(xl, yh), hl = b.mul(xh, yl), hh = b.mul(xh, yh);
+  const Val middle = b.add(b.add(highHalf(ll), lowHalf(lh)), lowHalf(hl));
+  Val high = b.add(b.add(b.add(hh, highHalf(lh)), highHalf(hl)), highHalf(middle));
+  if (!isSigned)
+    return high;
+  const Val zero = b.ci(0, ux);
+  high = b.sub(high, b.select(b.compare("LT", x, b.ci(0, x)), uy, zero));
+  high = b.sub(high, b.select(b.compare("LT", y, b.ci(0, y)), ux, zero));
+  return b.op("bitcast_convert", {high}, x.type);
+}
+
 struct ChloOp {
   Decomposition decompose;
   int arity;
   /// f16 and bf16 are computed in f32 and rounded back (XLA's upcast).
   bool inF32;
+  /// Defined on integers (not i1) instead of floats.
+  bool onIntegers = false;
 };
 
 const std::map<std::string, ChloOp> &chloOps() {
@@ -669,6 +707,7 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.zeta", {zeta, 2, true}},
       {"chlo.polygamma", {polygamma, 2, true}},
       {"chlo.bessel_i1e", {besselI1e, 1, true}},
+      {"chlo.mulhi", {mulhi, 2, false, true}},
   };
   return ops;
 }
@@ -692,7 +731,10 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     auto type = parseType(ref.text, &error);
     if (!type)
       fail(ref.loc.str(), error);
-    if (!isFloat(type->elementType))
+    if (entry.onIntegers && (isFloat(type->elementType) || type->elementType == ElementType::I1))
+      fail(ref.loc.str(),
+           "'" + chlo.name + "' is defined on integer tensors, got " + printType(*type));
+    if (!entry.onIntegers && !isFloat(type->elementType))
       fail(ref.loc.str(),
            "'" + chlo.name + "' is defined on floating-point tensors, got " + printType(*type));
     if (!types.empty() && *type != types.front())
@@ -722,7 +764,10 @@ uint64_t decompositionSize(const std::string &name) {
     std::map<std::string, uint64_t> out;
     for (const auto &[opName, entry] : chloOps()) {
       uint64_t most = 0;
-      for (const char *type : {"tensor<f16>", "tensor<f32>", "tensor<f64>"}) {
+      const std::vector<const char *> types =
+          entry.onIntegers ? std::vector<const char *>{"tensor<i8>", "tensor<i64>", "tensor<ui64>"}
+                           : std::vector<const char *>{"tensor<f16>", "tensor<f32>", "tensor<f64>"};
+      for (const char *type : types) {
         Operation probe;
         probe.name = opName;
         probe.results = {"r"};

@@ -510,3 +510,52 @@ TEST_CASE("the inlining budget counts a chlo op as its decomposition's ops") {
     CHECK(std::string(error.what()).find("inlining this call would take the graph past") == 0);
   }
 }
+
+TEST_CASE("chlo.mulhi: the high half of the double-width product, every integer type") {
+  for (const char *element : {"i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"}) {
+    CAPTURE(element);
+    const std::string t = tensorOf(64, element);
+    const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
+                             " {\n  %r = \"chlo.mulhi\"(%a, %b) : (" + t + ", " + t + ") -> " + t +
+                             "\n  return %r : " + t + "\n}\n";
+    ImportedGraph imported = importMlir(text);
+    verifyGraph(imported.graph);
+    std::string error;
+    Literal a(*parseType(t, &error)), b(*parseType(t, &error));
+    uint64_t state = 12345;
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<int64_t>(state);
+    };
+    const std::vector<int64_t> edges = {
+        0,  1,   -1, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+        64, -64, 240};
+    for (int64_t i = 0; i < 64; ++i) {
+      a.setInt(i, i < 8 ? edges[i] : next());
+      b.setInt(i, i < 8 ? edges[7 - i] : next());
+    }
+    const Literal out = evaluate(imported.graph, {a, b}).at(0);
+    const int bits = static_cast<int>(elementByteWidth(a.elementType())) * 8;
+    const bool isSigned = element[0] == 'i';
+    for (int64_t i = 0; i < 64; ++i) {
+      // The operands as the type holds them (getInt: sign- or zero-extended).
+      const __int128 x =
+          isSigned ? __int128(a.getInt(i))
+                   : __int128(uint64_t(a.getInt(i)) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+      const __int128 y =
+          isSigned ? __int128(b.getInt(i))
+                   : __int128(uint64_t(b.getInt(i)) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+      const __int128 product =
+          isSigned
+              ? x * y
+              : __int128(static_cast<unsigned __int128>(x) * static_cast<unsigned __int128>(y));
+      const uint64_t high = static_cast<uint64_t>(static_cast<unsigned __int128>(product) >> bits);
+      const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+      CAPTURE(i);
+      CHECK((static_cast<uint64_t>(out.getInt(i)) & mask) == (high & mask));
+    }
+  }
+  // The interpreter test's values.
+  const std::vector<double> si8 = evalChlo2("mulhi", "i8", {{64, 4}, {-64, 4}, {-64, -4}});
+  CHECK(si8 == std::vector<double>{1, -1, 1});
+}
