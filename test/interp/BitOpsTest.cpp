@@ -131,8 +131,8 @@ TEST_CASE("reduce_precision: the spec's example (f64 to e5m10 and back)") {
 }
 
 TEST_CASE("reduce_precision: without mantissa bits NaN becomes infinity (the interpreter test)") {
-  const Literal x = fromBits<uint64_t>("tensor<3xf64>",
-                                       {0x7FFFFFFFFFFFFFFF, 0xFFF8000000000000, 0x3FF8000000000000});
+  const Literal x = fromBits<uint64_t>(
+      "tensor<3xf64>", {0x7FFFFFFFFFFFFFFF, 0xFFF8000000000000, 0x3FF8000000000000});
   const Literal y = unaryOp("reduce_precision", x, R"(, "exponent_bits": 5, "mantissa_bits": 0)");
   // 1.5 rounds (a tie) to even: 2.
   CHECK(bitsOf<uint64_t>(y) ==
