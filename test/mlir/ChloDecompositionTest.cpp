@@ -138,6 +138,32 @@ double digammaReference(double x) {
          inverse2 * (1.0 / 12 - inverse2 * (1.0 / 120 - inverse2 * (1.0 / 252 - inverse2 / 240)));
 }
 
+/// `chlo.<op> %a, %b` on pairs of values, evaluated.
+std::vector<double> evalChlo2(const std::string &op, const std::string &element,
+                              const std::vector<std::pair<double, double>> &pairs,
+                              bool functionalType = false) {
+  const std::string t = tensorOf(pairs.size(), element);
+  // As chlo prints binary ops (`: t, t -> t`), or `: (t, t) -> t`.
+  const std::string types =
+      functionalType ? "(" + t + ", " + t + ") -> " + t : t + ", " + t + " -> " + t;
+  const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
+                           " {\n  %r = chlo." + op + " %a, %b : " + types + "\n  return %r : " + t +
+                           "\n}\n";
+  ImportedGraph imported = importMlir(text);
+  verifyGraph(imported.graph);
+  std::string error;
+  Literal a(*parseType(t, &error)), b(*parseType(t, &error));
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    a.setFloat(static_cast<int64_t>(i), pairs[i].first);
+    b.setFloat(static_cast<int64_t>(i), pairs[i].second);
+  }
+  const Literal out = evaluate(imported.graph, {a, b}).at(0);
+  std::vector<double> result;
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    result.push_back(out.getFloat(i));
+  return result;
+}
+
 } // namespace chlo_test
 
 using namespace chlo_test;
@@ -347,62 +373,30 @@ TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter")
       {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN},   {-2, 5}, {1e-30, -1e-30}};
   for (const char *element : {"f32", "f64"}) {
     CAPTURE(element);
-    const std::string t = tensorOf(pairs.size(), element);
-    const std::string text = "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t +
-                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " + t +
-                             "\n  return %r : " + t + "\n}\n";
-    ImportedGraph imported = importMlir(text);
-    verifyGraph(imported.graph);
-    std::string error;
-    Literal x(*parseType(t, &error)), y(*parseType(t, &error));
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      x.setFloat(static_cast<int64_t>(i), pairs[i].first);
-      y.setFloat(static_cast<int64_t>(i), pairs[i].second);
-    }
-    const Literal out = evaluate(imported.graph, {x, y}).at(0);
     const bool f32 = std::string(element) == "f32";
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      const double a = x.getFloat(static_cast<int64_t>(i)), b = y.getFloat(static_cast<int64_t>(i));
-      const double want =
-          f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
-              : std::nextafter(a, b);
-      const double got = out.getFloat(static_cast<int64_t>(i));
-      CAPTURE(a);
-      CAPTURE(b);
-      if (std::isnan(want)) {
-        CHECK(std::isnan(got));
-      } else {
-        CHECK(got == want);
-        CHECK(std::signbit(got) == std::signbit(want));
+    for (bool functionalType : {false, true}) {
+      const std::vector<double> got = evalChlo2("next_after", element, pairs, functionalType);
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        // The operands as the element type holds them.
+        const double a = f32 ? static_cast<float>(pairs[i].first) : pairs[i].first;
+        const double b = f32 ? static_cast<float>(pairs[i].second) : pairs[i].second;
+        const double want =
+            f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
+                : std::nextafter(a, b);
+        CAPTURE(a);
+        CAPTURE(b);
+        if (std::isnan(want)) {
+          CHECK(std::isnan(got[i]));
+        } else {
+          CHECK(got[i] == want);
+          CHECK(std::signbit(got[i]) == std::signbit(want));
+        }
       }
     }
   }
 }
 
 namespace chlo_test {
-
-/// `chlo.<op> %a, %b` on pairs of values, evaluated.
-std::vector<double> evalChlo2(const std::string &op, const std::string &element,
-                              const std::vector<std::pair<double, double>> &pairs) {
-  const std::string t = tensorOf(pairs.size(), element);
-  // As chlo prints binary ops: `: t, t -> t`.
-  const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
-                           " {\n  %r = chlo." + op + " %a, %b : " + t + ", " + t + " -> " + t +
-                           "\n  return %r : " + t + "\n}\n";
-  ImportedGraph imported = importMlir(text);
-  verifyGraph(imported.graph);
-  std::string error;
-  Literal a(*parseType(t, &error)), b(*parseType(t, &error));
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    a.setFloat(static_cast<int64_t>(i), pairs[i].first);
-    b.setFloat(static_cast<int64_t>(i), pairs[i].second);
-  }
-  const Literal out = evaluate(imported.graph, {a, b}).at(0);
-  std::vector<double> result;
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    result.push_back(out.getFloat(i));
-  return result;
-}
 
 /// zeta(s, q) by the direct sum of 20000 terms and the integral of the rest
 /// (with its first two Euler-Maclaurin corrections): a reference of another
