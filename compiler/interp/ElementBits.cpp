@@ -41,14 +41,17 @@ uint64_t lowMask(int64_t bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1)
 /// mantissa to `mantissaBits` (ties to even; a carry moves into the
 /// exponent), then an exponent beyond `exponentBits`' range overflows to
 /// infinity or underflows to zero (the narrow format's subnormals included,
-/// as XLA), both with the original sign. NaN stays as it is.
+/// as XLA), both with the original sign. NaN stays as it is (infinity
+/// when no mantissa bit is left).
 uint64_t reducePrecisionBits(uint64_t bits, FloatFormat format, int64_t exponentBits,
                              int64_t mantissaBits) {
   const int64_t e = format.exponentBits, m = format.mantissaBits;
   const uint64_t exponentMask = lowMask(e) << m, signBit = uint64_t(1) << (e + m);
   const bool nan = (bits & exponentMask) == exponentMask && (bits & lowMask(m)) != 0;
+  // A format without mantissa bits has no NaN: infinity, with the sign (the
+  // StableHLO interpreter's e5m0 test).
   if (nan)
-    return bits;
+    return mantissaBits > 0 ? bits : (bits & signBit) | exponentMask;
   if (mantissaBits < m) {
     const int64_t dropped = m - mantissaBits;
     const uint64_t lastKept = (bits >> dropped) & 1;

@@ -611,7 +611,9 @@ std::vector<Literal> isFiniteBound(const BoundsInputs &in) {
 }
 
 /// Rounding to a coarser format is monotone: the spread of the rounded
-/// values over the operand's interval (the op run at its ends).
+/// values over the operand's interval (the op run at its ends), plus a step
+/// of the coarse format there (the ends themselves are rounded to the
+/// element type, maybe inward across a rounding boundary).
 std::vector<Literal> reducePrecisionBound(const BoundsInputs &in) {
   const Literal &x = in.x(0), &result = in.result(0);
   const auto &attrs = in.op.attr<ReducePrecisionAttrs>();
@@ -627,9 +629,14 @@ std::vector<Literal> reducePrecisionBound(const BoundsInputs &in) {
   for (int64_t i = 0; i < x.numElements(); ++i) {
     if (e[i] == 0)
       continue;
-    const double r = result.getFloat(i);
-    const double spread =
-        std::max(std::fabs(lowResult.getFloat(i) - r), std::fabs(highResult.getFloat(i) - r));
+    const double r = result.getFloat(i), lo = lowResult.getFloat(i), hi = highResult.getFloat(i);
+    const double largest = std::max({std::fabs(lo), std::fabs(hi), std::fabs(r)});
+    const double step =
+        largest > 0 && std::isfinite(largest)
+            ? std::ldexp(1.0, std::ilogb(largest) -
+                                  static_cast<int>(std::min<int64_t>(attrs.mantissaBits, 60)))
+            : 0;
+    const double spread = std::max(std::fabs(lo - r), std::fabs(hi - r)) + step;
     out.as<double>()[i] = std::isfinite(spread) ? spread : kUnknown;
   }
   return oneResult(std::move(out));

@@ -1,5 +1,6 @@
 #include "compiler/mlir/ChloDecomposition.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -460,6 +461,57 @@ Val polygamma(Builder &b, const std::vector<Val> &args) {
                   b.c(std::numeric_limits<double>::quiet_NaN(), n));
 }
 
+// ---- bessel_i1e: Cephes' Chebyshev expansions ------------------------------
+
+/// sum c_k T_k(t) / 2 in Clenshaw's recurrence (Cephes' chbevl: the first
+/// coefficient is the highest order's).
+Val chebyshev(Builder &b, const Val &t, std::span<const double> coefficients) {
+  Val b0 = b.c(0, t), b1 = b.c(0, t), b2 = b.c(0, t);
+  for (double c : coefficients) {
+    b2 = b1;
+    b1 = b0;
+    b0 = b.add(b.sub(b.mul(t, b1), b2), b.c(c, t));
+  }
+  return b.mul(b.sub(b0, b2), b.c(0.5, t));
+}
+
+/// exp(-|x|) I1(x): |x| <= 8 as |x| A(|x| / 2 - 2), beyond as
+/// B(32 / |x| - 2) / sqrt|x|, with x's sign; f32 takes the expansions'
+/// last 17 and 7 terms, as XLA.
+Val besselI1e(Builder &b, const std::vector<Val> &args) {
+  static constexpr double kA[] = {
+      2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+      -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
+      3.22379336594557470981E-13,  -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+      -6.66348972350202774223E-11, 3.62559028155211703701E-10,  -1.88724975172282928790E-9,
+      9.38153738649577178388E-9,   -4.44505912879632808065E-8,  2.00329475355213526229E-7,
+      -8.56872026469545474066E-7,  3.47025130813767847674E-6,   -1.32731636560394358279E-5,
+      4.78156510755005422638E-5,   -1.61760815825896745588E-4,  5.12285956168575772895E-4,
+      -1.51357245063125314899E-3,  4.15642294431288815669E-3,   -1.05640848946261981558E-2,
+      2.47264490306265168283E-2,   -5.29459812080949914269E-2,  1.02643658689847095384E-1,
+      -1.76416518357834055153E-1,  2.52587186443633654823E-1};
+  static constexpr double kB[] = {
+      7.51729631084210481353E-18,  4.41434832307170791151E-18,  -4.65030536848935832153E-17,
+      -3.20952592199342395980E-17, 2.96262899764595013876E-16,  3.30820231092092828324E-16,
+      -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+      4.27244001671195135429E-14,  -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+      -7.19855177624590851209E-13, 2.03562854414708950722E-12,  1.41258074366137813316E-11,
+      3.25260358301548823856E-11,  -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+      -3.83538038596423702205E-9,  -2.63146884688951950684E-8,  -2.51223623787020892529E-7,
+      -3.88256480887769039346E-6,  -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+      7.78576235018280120474E-1};
+  const Val &x = args[0];
+  const bool f64 = x.type == ElementType::F64;
+  const std::span<const double> a = std::span(kA).subspan(f64 ? 0 : std::size(kA) - 17);
+  const std::span<const double> bCoefficients = std::span(kB).subspan(f64 ? 0 : std::size(kB) - 7);
+  const Val z = b.abs(x);
+  const Val near = b.mul(z, chebyshev(b, b.sub(b.mul(b.c(0.5, x), z), b.c(2, x)), a));
+  const Val far =
+      b.div(chebyshev(b, b.sub(b.div(b.c(32, x), z), b.c(2, x)), bCoefficients), b.sqrt(z));
+  const Val value = b.select(b.compare("LE", z, b.c(8, x)), near, far);
+  return b.mul(b.unary("sign", x), value);
+}
+
 // ---- hyperbolic and inverse trigonometric functions ------------------------
 
 /// e^(x + log 1/2) +- e^(-x + log 1/2): (e^x +- e^-x) / 2 without overflowing
@@ -586,11 +638,49 @@ Val nextAfter(Builder &b, const std::vector<Val> &args) {
   return b.op("bitcast_convert", {result}, x.type);
 }
 
+/// The high half of the product of two integers of one type: in the type
+/// of twice the width, shifted down (arithmetically for signed types); for
+/// 64 bits from the four products of 32-bit halves (unsigned), then, for
+/// i64, less b where a < 0 and a where b < 0 (the two's complement identity).
+Val mulhi(Builder &b, const std::vector<Val> &args) {
+  const Val &x = args[0], &y = args[1];
+  const bool isSigned = isSignedInteger(x.type);
+  const int64_t width = static_cast<int64_t>(elementByteWidth(x.type)) * 8;
+  if (width < 64) {
+    static const std::map<ElementType, ElementType> kWider = {
+        {ElementType::I8, ElementType::I16},    {ElementType::I16, ElementType::I32},
+        {ElementType::I32, ElementType::I64},   {ElementType::UI8, ElementType::UI16},
+        {ElementType::UI16, ElementType::UI32}, {ElementType::UI32, ElementType::UI64}};
+    const ElementType wide = kWider.at(x.type);
+    const Val product = b.mul(b.convert(x, wide), b.convert(y, wide));
+    const Val high = b.binary(isSigned ? "shift_right_arithmetic" : "shift_right_logical", product,
+                              b.ci(width, product));
+    return b.convert(high, x.type);
+  }
+  const Val ux = isSigned ? b.op("bitcast_convert", {x}, ElementType::UI64) : x;
+  const Val uy = isSigned ? b.op("bitcast_convert", {y}, ElementType::UI64) : y;
+  const Val low32 = b.ci(0xFFFFFFFF, ux), shift32 = b.ci(32, ux);
+  auto lowHalf = [&](const Val &v) { return b.binary("and", v, low32); };
+  auto highHalf = [&](const Val &v) { return b.binary("shift_right_logical", v, shift32); };
+  const Val xl = lowHalf(ux), xh = highHalf(ux), yl = lowHalf(uy), yh = highHalf(uy);
+  const Val ll = b.mul(xl, yl), lh = b.mul(xl, yh), hl = b.mul(xh, yl), hh = b.mul(xh, yh);
+  const Val middle = b.add(b.add(highHalf(ll), lowHalf(lh)), lowHalf(hl));
+  Val high = b.add(b.add(b.add(hh, highHalf(lh)), highHalf(hl)), highHalf(middle));
+  if (!isSigned)
+    return high;
+  const Val zero = b.ci(0, ux);
+  high = b.sub(high, b.select(b.compare("LT", x, b.ci(0, x)), uy, zero));
+  high = b.sub(high, b.select(b.compare("LT", y, b.ci(0, y)), ux, zero));
+  return b.op("bitcast_convert", {high}, x.type);
+}
+
 struct ChloOp {
   Decomposition decompose;
   int arity;
   /// f16 and bf16 are computed in f32 and rounded back (XLA's upcast).
   bool inF32;
+  /// Defined on integers (not i1) instead of floats.
+  bool onIntegers = false;
 };
 
 const std::map<std::string, ChloOp> &chloOps() {
@@ -616,6 +706,8 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.tan", {tan, 1, false}},
       {"chlo.zeta", {zeta, 2, true}},
       {"chlo.polygamma", {polygamma, 2, true}},
+      {"chlo.bessel_i1e", {besselI1e, 1, true}},
+      {"chlo.mulhi", {mulhi, 2, false, true}},
   };
   return ops;
 }
@@ -639,7 +731,10 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     auto type = parseType(ref.text, &error);
     if (!type)
       fail(ref.loc.str(), error);
-    if (!isFloat(type->elementType))
+    if (entry.onIntegers && (isFloat(type->elementType) || type->elementType == ElementType::I1))
+      fail(ref.loc.str(),
+           "'" + chlo.name + "' is defined on integer tensors, got " + printType(*type));
+    if (!entry.onIntegers && !isFloat(type->elementType))
       fail(ref.loc.str(),
            "'" + chlo.name + "' is defined on floating-point tensors, got " + printType(*type));
     if (!types.empty() && *type != types.front())
@@ -660,6 +755,34 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
   if (upcast)
     result = b.convert(result, original);
   return b.finish(result);
+}
+
+uint64_t decompositionSize(const std::string &name) {
+  // Each op decomposed once per element type (f16 adds its converts), on
+  // first use.
+  static const std::map<std::string, uint64_t> sizes = [] {
+    std::map<std::string, uint64_t> out;
+    for (const auto &[opName, entry] : chloOps()) {
+      uint64_t most = 0;
+      const std::vector<const char *> types =
+          entry.onIntegers ? std::vector<const char *>{"tensor<i8>", "tensor<i64>", "tensor<ui64>"}
+                           : std::vector<const char *>{"tensor<f16>", "tensor<f32>", "tensor<f64>"};
+      for (const char *type : types) {
+        Operation probe;
+        probe.name = opName;
+        probe.results = {"r"};
+        for (int i = 0; i < entry.arity; ++i) {
+          probe.operands.push_back(ValueUse{"a" + std::to_string(i), {}});
+          probe.operandTypes.push_back(TypeRef{type, {}});
+        }
+        probe.resultTypes.push_back(TypeRef{type, {}});
+        most = std::max<uint64_t>(most, decomposeChlo(probe).size());
+      }
+      out[opName] = most;
+    }
+    return out;
+  }();
+  return sizes.at(name);
 }
 
 } // namespace shardgen::mlir

@@ -6,6 +6,8 @@
 // the parser builds), which the importer then reads as if the text had held
 // them. f16 and bf16 operands are computed in f32, as XLA does.
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/mlir/MlirSyntax.h"
@@ -14,6 +16,10 @@ namespace shardgen::mlir {
 
 /// Whether `name` is a chlo op this file decomposes.
 bool isDecomposedChlo(const std::string &name);
+
+/// The most operations decomposeChlo gives for the op `name` (a decomposed
+/// chlo op), whatever its element type: what the inlining budget counts.
+uint64_t decompositionSize(const std::string &name);
 
 /// The StableHLO operations computing `chlo`'s result, in order (generic
 /// form, the chlo op's location). The last one defines the chlo op's result

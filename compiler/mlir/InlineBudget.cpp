@@ -1,6 +1,7 @@
 #include "compiler/mlir/InlineBudget.h"
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/ChloDecomposition.h"
 
 namespace shardgen::mlir {
 
@@ -51,7 +52,8 @@ uint64_t InlineBudget::blockSize(const Block &block, size_t depth) {
       size = cappedAdd(size, callSize(op, depth));
       continue;
     }
-    size = cappedAdd(size, 1);
+    // A chlo op becomes the StableHLO ops of its decomposition.
+    size = cappedAdd(size, isDecomposedChlo(op.name) ? decompositionSize(op.name) : 1);
     for (const Block &region : op.regions)
       size = cappedAdd(size, blockSize(region, depth));
   }

@@ -89,7 +89,7 @@ template <> struct FloatFields<F64> : BitFields<uint64_t, 11, 52> {};
 
 /// reduce_precision on the storage's bits (XLA's): the mantissa rounded to
 /// M bits, ties to even; an exponent beyond E bits' range overflows to inf
-/// or underflows to zero with the sign; NaN kept.
+/// or underflows to zero with the sign; NaN kept (infinity with M = 0).
 template <typename E, int64_t ExponentBits, int64_t MantissaBits>
 SHARDGEN_INLINE typename E::Storage reducePrecisionElement(typename E::Storage x) {
   using F = FloatFields<E>;
@@ -97,7 +97,8 @@ SHARDGEN_INLINE typename E::Storage reducePrecisionElement(typename E::Storage x
   using Wide = __typeof__(Bits(0) + 0u); // no promotion to int
   constexpr int e = F::exponent, m = F::mantissa;
   constexpr Wide exponentMask = ((Wide(1) << e) - 1) << m, signBit = Wide(1) << (e + m);
-  Wide bits = __builtin_bit_cast(Bits, x);
+  const Wide original = __builtin_bit_cast(Bits, x);
+  Wide bits = original;
   const bool nan = (bits & exponentMask) == exponentMask && (bits & ((Wide(1) << m) - 1)) != 0;
   if constexpr (MantissaBits < m) {
     constexpr int dropped = static_cast<int>(m - MantissaBits);
@@ -113,7 +114,11 @@ SHARDGEN_INLINE typename E::Storage reducePrecisionElement(typename E::Storage x
            : exponent <= bias - reducedBias ? bits & signBit
                                             : bits;
   }
-  return nan ? x : __builtin_bit_cast(typename E::Storage, static_cast<Bits>(bits));
+  if constexpr (MantissaBits == 0) // no NaN without mantissa bits: infinity
+    return __builtin_bit_cast(typename E::Storage,
+                              static_cast<Bits>(nan ? (original & signBit) | exponentMask : bits));
+  else
+    return nan ? x : __builtin_bit_cast(typename E::Storage, static_cast<Bits>(bits));
 }
 
 template <typename E, int64_t ExponentBits, int64_t MantissaBits, int64_t N>

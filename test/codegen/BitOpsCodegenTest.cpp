@@ -107,8 +107,11 @@ TEST_CASE("generated is_finite, atan2, reduce_precision: the interpreter's bits 
                 {"op": "reduce_precision", "operands": ["a"], "result": "g", "exponent_bits": 8,
                  "mantissa_bits": 7},
                 {"op": "reduce_precision", "operands": ["a"], "result": "e", "exponent_bits": 2,
-                 "mantissa_bits": 1})",
-        R"({"value": "f"}, {"value": "t"}, {"value": "h"}, {"value": "g"}, {"value": "e"})");
+                 "mantissa_bits": 1},
+                {"op": "reduce_precision", "operands": ["a"], "result": "m0", "exponent_bits": 5,
+                 "mantissa_bits": 0})",
+        R"({"value": "f"}, {"value": "t"}, {"value": "h"}, {"value": "g"}, {"value": "e"},
+                {"value": "m0"})");
     // atan2 is the same libm function in both (atan2f for f32, f16, bf16).
     checkSameBits(json,
                   {filled(t, values, false), filled(t, {1, -1, 0, -0.0, inf, nan, 2}, false)});

@@ -130,6 +130,15 @@ TEST_CASE("reduce_precision: the spec's example (f64 to e5m10 and back)") {
   CHECK(y.getFloat(5) == kInf);
 }
 
+TEST_CASE("reduce_precision: without mantissa bits NaN becomes infinity (the interpreter test)") {
+  const Literal x = fromBits<uint64_t>(
+      "tensor<3xf64>", {0x7FFFFFFFFFFFFFFF, 0xFFF8000000000000, 0x3FF8000000000000});
+  const Literal y = unaryOp("reduce_precision", x, R"(, "exponent_bits": 5, "mantissa_bits": 0)");
+  // 1.5 rounds (a tie) to even: 2.
+  CHECK(bitsOf<uint64_t>(y) ==
+        std::vector<uint64_t>{0x7FF0000000000000, 0xFFF0000000000000, 0x4000000000000000});
+}
+
 TEST_CASE("reduce_precision: ties to even, signs, f16/bf16 on their own bits") {
   // To bf16's format (e8m7) from f32: 1 + 2^-8 is a tie (to 1), 1 + 3 * 2^-8 rounds up.
   const Literal x = literal("tensor<4xf32>", {1 + 0x1p-8, 1 + 3 * 0x1p-8, -(1 + 0x1p-8), 1e-40});

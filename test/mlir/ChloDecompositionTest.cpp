@@ -11,6 +11,7 @@
 
 #include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/verify/Verifier.h"
 
@@ -135,6 +136,32 @@ double digammaReference(double x) {
   const double inverse2 = 1 / (x * x);
   return sum + std::log(x) - 0.5 / x -
          inverse2 * (1.0 / 12 - inverse2 * (1.0 / 120 - inverse2 * (1.0 / 252 - inverse2 / 240)));
+}
+
+/// `chlo.<op> %a, %b` on pairs of values, evaluated.
+std::vector<double> evalChlo2(const std::string &op, const std::string &element,
+                              const std::vector<std::pair<double, double>> &pairs,
+                              bool functionalType = false) {
+  const std::string t = tensorOf(pairs.size(), element);
+  // As chlo prints binary ops (`: t, t -> t`), or `: (t, t) -> t`.
+  const std::string types =
+      functionalType ? "(" + t + ", " + t + ") -> " + t : t + ", " + t + " -> " + t;
+  const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
+                           " {\n  %r = chlo." + op + " %a, %b : " + types + "\n  return %r : " + t +
+                           "\n}\n";
+  ImportedGraph imported = importMlir(text);
+  verifyGraph(imported.graph);
+  std::string error;
+  Literal a(*parseType(t, &error)), b(*parseType(t, &error));
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    a.setFloat(static_cast<int64_t>(i), pairs[i].first);
+    b.setFloat(static_cast<int64_t>(i), pairs[i].second);
+  }
+  const Literal out = evaluate(imported.graph, {a, b}).at(0);
+  std::vector<double> result;
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    result.push_back(out.getFloat(i));
+  return result;
 }
 
 } // namespace chlo_test
@@ -346,62 +373,30 @@ TEST_CASE("chlo.next_after: one step toward y on the bits, as libm's nextafter")
       {3e38, kInf}, {-1, -2}, {-1e-45, 1}, {kNaN, 1}, {1, kNaN},   {-2, 5}, {1e-30, -1e-30}};
   for (const char *element : {"f32", "f64"}) {
     CAPTURE(element);
-    const std::string t = tensorOf(pairs.size(), element);
-    const std::string text = "func.func @main(%x: " + t + ", %y: " + t + ") -> " + t +
-                             " {\n  %r = chlo.next_after %x, %y : (" + t + ", " + t + ") -> " + t +
-                             "\n  return %r : " + t + "\n}\n";
-    ImportedGraph imported = importMlir(text);
-    verifyGraph(imported.graph);
-    std::string error;
-    Literal x(*parseType(t, &error)), y(*parseType(t, &error));
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      x.setFloat(static_cast<int64_t>(i), pairs[i].first);
-      y.setFloat(static_cast<int64_t>(i), pairs[i].second);
-    }
-    const Literal out = evaluate(imported.graph, {x, y}).at(0);
     const bool f32 = std::string(element) == "f32";
-    for (size_t i = 0; i < pairs.size(); ++i) {
-      const double a = x.getFloat(static_cast<int64_t>(i)), b = y.getFloat(static_cast<int64_t>(i));
-      const double want =
-          f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
-              : std::nextafter(a, b);
-      const double got = out.getFloat(static_cast<int64_t>(i));
-      CAPTURE(a);
-      CAPTURE(b);
-      if (std::isnan(want)) {
-        CHECK(std::isnan(got));
-      } else {
-        CHECK(got == want);
-        CHECK(std::signbit(got) == std::signbit(want));
+    for (bool functionalType : {false, true}) {
+      const std::vector<double> got = evalChlo2("next_after", element, pairs, functionalType);
+      for (size_t i = 0; i < pairs.size(); ++i) {
+        // The operands as the element type holds them.
+        const double a = f32 ? static_cast<float>(pairs[i].first) : pairs[i].first;
+        const double b = f32 ? static_cast<float>(pairs[i].second) : pairs[i].second;
+        const double want =
+            f32 ? static_cast<double>(std::nextafter(static_cast<float>(a), static_cast<float>(b)))
+                : std::nextafter(a, b);
+        CAPTURE(a);
+        CAPTURE(b);
+        if (std::isnan(want)) {
+          CHECK(std::isnan(got[i]));
+        } else {
+          CHECK(got[i] == want);
+          CHECK(std::signbit(got[i]) == std::signbit(want));
+        }
       }
     }
   }
 }
 
 namespace chlo_test {
-
-/// `chlo.<op> %a, %b` on pairs of values, evaluated.
-std::vector<double> evalChlo2(const std::string &op, const std::string &element,
-                              const std::vector<std::pair<double, double>> &pairs) {
-  const std::string t = tensorOf(pairs.size(), element);
-  // As chlo prints binary ops: `: t, t -> t`.
-  const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
-                           " {\n  %r = chlo." + op + " %a, %b : " + t + ", " + t + " -> " + t +
-                           "\n  return %r : " + t + "\n}\n";
-  ImportedGraph imported = importMlir(text);
-  verifyGraph(imported.graph);
-  std::string error;
-  Literal a(*parseType(t, &error)), b(*parseType(t, &error));
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    a.setFloat(static_cast<int64_t>(i), pairs[i].first);
-    b.setFloat(static_cast<int64_t>(i), pairs[i].second);
-  }
-  const Literal out = evaluate(imported.graph, {a, b}).at(0);
-  std::vector<double> result;
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    result.push_back(out.getFloat(i));
-  return result;
-}
 
 /// zeta(s, q) by the direct sum of 20000 terms and the integral of the rest
 /// (with its first two Euler-Maclaurin corrections): a reference of another
@@ -459,4 +454,102 @@ TEST_CASE("chlo.zeta and chlo.polygamma: known values, a reference sum, their do
   // polygamma(3, x) = 6 zeta(4, x).
   CHECK(p[6] == doctest::Approx(6 * zetaReference(4, 2.5)).epsilon(1e-12));
   CHECK(evalChlo2("polygamma", "f32", {{1, 1}})[0] == doctest::Approx(pi2 / 6).epsilon(1e-6));
+}
+
+TEST_CASE("chlo.bessel_i1e against the power series of I1, and what JAX computed") {
+  // exp(-|x|) I1(x), I1(x) = sum (x/2)^(2k+1) / (k! (k+1)!): positive terms.
+  const auto reference = [](double x) {
+    long double term = x / 2.0L, sum = 0;
+    for (int k = 0; k < 400; ++k) {
+      sum += term;
+      term *= (x / 2.0L) * (x / 2.0L) / ((k + 1.0L) * (k + 2.0L));
+    }
+    return static_cast<double>(sum * std::exp(-std::fabs(static_cast<long double>(x))));
+  };
+  const std::vector<double> x = sweep(-30, 30, 241);
+  checkClose(x, evalChlo("bessel_i1e", "f64", x), reference, 1e-14, 1e-300);
+  const std::vector<double> x32 = asF32(x);
+  checkClose(x32, evalChlo("bessel_i1e", "f32", x32), reference, 2e-6, 1e-30);
+  CHECK(evalChlo("bessel_i1e", "f64", {0})[0] == 0);
+}
+
+TEST_CASE("the inlining budget counts a chlo op as its decomposition's ops") {
+  // @f0 calls @f1 twice, ... 14 functions: 8192 copies of the last body,
+  // 8192 ops for a negate (within the budget), hundreds of times more for
+  // chlo.polygamma (refused at the first call, before anything is inlined).
+  auto nested = [](const std::string &leaf) {
+    std::string text = "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                       "  %0 = call @f0(%x) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                       "  return %0 : tensor<4xf32>\n}\n";
+    for (int i = 0; i < 14; ++i) {
+      const std::string next = "@f" + std::to_string(i + 1);
+      const std::string body = i + 1 < 14 ? "  %0 = call " + next +
+                                                "(%a) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                                "  %1 = call " +
+                                                next + "(%0) : (tensor<4xf32>) -> tensor<4xf32>\n"
+                                          : "  %1 = " + leaf + "\n";
+      text += "func.func private @f" + std::to_string(i) +
+              "(%a: tensor<4xf32>) -> tensor<4xf32> {\n" + body +
+              "  return %1 : tensor<4xf32>\n}\n";
+    }
+    return text;
+  };
+  CHECK(importMlir(nested("stablehlo.negate %a : tensor<4xf32>")).graph.main.ops.size() == 8192);
+  CHECK(decompositionSize("chlo.polygamma") > 256);
+  try {
+    importMlir(nested("chlo.polygamma %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>"));
+    FAIL("no error");
+  } catch (const GraphError &error) {
+    CHECK(error.pointer() == "2:3");
+    CHECK(std::string(error.what()).find("inlining this call would take the graph past") == 0);
+  }
+}
+
+TEST_CASE("chlo.mulhi: the high half of the double-width product, every integer type") {
+  for (const char *element : {"i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64"}) {
+    CAPTURE(element);
+    const std::string t = tensorOf(64, element);
+    const std::string text = "func.func @main(%a: " + t + ", %b: " + t + ") -> " + t +
+                             " {\n  %r = \"chlo.mulhi\"(%a, %b) : (" + t + ", " + t + ") -> " + t +
+                             "\n  return %r : " + t + "\n}\n";
+    ImportedGraph imported = importMlir(text);
+    verifyGraph(imported.graph);
+    std::string error;
+    Literal a(*parseType(t, &error)), b(*parseType(t, &error));
+    uint64_t state = 12345;
+    auto next = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<int64_t>(state);
+    };
+    const std::vector<int64_t> edges = {
+        0,  1,   -1, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+        64, -64, 240};
+    for (int64_t i = 0; i < 64; ++i) {
+      a.setInt(i, i < 8 ? edges[i] : next());
+      b.setInt(i, i < 8 ? edges[7 - i] : next());
+    }
+    const Literal out = evaluate(imported.graph, {a, b}).at(0);
+    const int bits = static_cast<int>(elementByteWidth(a.elementType())) * 8;
+    const bool isSigned = element[0] == 'i';
+    for (int64_t i = 0; i < 64; ++i) {
+      // The operands as the type holds them (getInt: sign- or zero-extended).
+      const __int128 x =
+          isSigned ? __int128(a.getInt(i))
+                   : __int128(uint64_t(a.getInt(i)) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+      const __int128 y =
+          isSigned ? __int128(b.getInt(i))
+                   : __int128(uint64_t(b.getInt(i)) & (bits == 64 ? ~0ull : (1ull << bits) - 1));
+      const __int128 product =
+          isSigned
+              ? x * y
+              : __int128(static_cast<unsigned __int128>(x) * static_cast<unsigned __int128>(y));
+      const uint64_t high = static_cast<uint64_t>(static_cast<unsigned __int128>(product) >> bits);
+      const uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+      CAPTURE(i);
+      CHECK((static_cast<uint64_t>(out.getInt(i)) & mask) == (high & mask));
+    }
+  }
+  // The interpreter test's values.
+  const std::vector<double> si8 = evalChlo2("mulhi", "i8", {{64, 4}, {-64, 4}, {-64, -4}});
+  CHECK(si8 == std::vector<double>{1, -1, 1});
 }
