@@ -25,8 +25,8 @@ struct IndexedView {
 };
 
 IndexedView viewOf(const GatherDimensionNumbers &n) {
-  return {n.offsetDims,          n.collapsedSliceDims, n.operandBatchingDims,
-          n.startIndicesBatchingDims, n.startIndexMap, n.indexVectorDim};
+  return {n.offsetDims,    n.collapsedSliceDims, n.operandBatchingDims, n.startIndicesBatchingDims,
+          n.startIndexMap, n.indexVectorDim};
 }
 IndexedView viewOf(const ScatterDimensionNumbers &n) {
   return {n.updateWindowDims,           n.insertedWindowDims,       n.inputBatchingDims,
