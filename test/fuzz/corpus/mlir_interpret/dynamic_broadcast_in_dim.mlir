@@ -1,0 +1,11 @@
+module {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%operand: tensor<3x1xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %output_dimensions: tensor<3xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<3x2x2xi64>) {
+  %result = "stablehlo.dynamic_broadcast_in_dim"(%operand, %output_dimensions) {
+  broadcast_dimensions = array<i64: 0, 2>,
+  known_expanding_dimensions = array<i64: 1>,
+  known_nonexpanding_dimensions = array<i64: 0>
+} : (tensor<3x1xi64>, tensor<3xi64>) -> tensor<3x2x2xi64>
+    return %result : tensor<3x2x2xi64>
+  }
+}
