@@ -56,9 +56,8 @@ int main(int argc, char **argv) {
     id = static_cast<int32_t>((state >> 33) % kTableRows);
   }
 
-  const double memcpySeconds = bench::bestSeconds(repetitions, [&] {
-    std::memcpy(result.data(), rows.data(), rows.size() * sizeof(float));
-  });
+  const double memcpySeconds = bench::bestSeconds(
+      repetitions, [&] { std::memcpy(result.data(), rows.data(), rows.size() * sizeof(float)); });
   const double memcpyBandwidth = 2 * kRowsBytes / memcpySeconds;
   std::printf("embedding: %lld rows of %lld f32 from %lld, best of %d runs\n",
               static_cast<long long>(kLookups), static_cast<long long>(kWidth),

@@ -794,8 +794,8 @@ std::string sumIdentityWord(ElementType type) {
   if (!isFloat(type))
     return "0";
   const size_t bits = 8 * elementByteWidth(type);
-  return "static_cast<" + std::string(storageWord(type)) + ">(" + std::to_string(uint64_t{1} << (bits - 1)) +
-         "ull)";
+  return "static_cast<" + std::string(storageWord(type)) + ">(" +
+         std::to_string(uint64_t{1} << (bits - 1)) + "ull)";
 }
 
 void emitGather(StepView s) {
@@ -809,17 +809,17 @@ void emitGather(StepView s) {
         const Shape operand = s.inShape(0, d), out = s.outShape(d);
         if (product(out) == 0)
           return "";
-        IndexedPlan plan = indexedPlan(operand, s.inShape(1, d), out, n.offsetDims,
-                                       n.collapsedSliceDims, n.operandBatchingDims,
-                                       n.startIndicesBatchingDims, n.startIndexMap,
-                                       n.indexVectorDim,
-                                       localWindowSizes(operand, global, attrs.sliceSizes));
+        IndexedPlan plan =
+            indexedPlan(operand, s.inShape(1, d), out, n.offsetDims, n.collapsedSliceDims,
+                        n.operandBatchingDims, n.startIndicesBatchingDims, n.startIndexMap,
+                        n.indexVectorDim, localWindowSizes(operand, global, attrs.sliceSizes));
         // A dim sharded under a slice of size 1 (a reduction factor): this
         // piece gathers the starts it holds, the others add nothing.
         bool owned = true;
         for (size_t dim = 0; dim < operand.size(); ++dim) {
-          const bool batching = std::find(n.operandBatchingDims.begin(), n.operandBatchingDims.end(),
-                                          dim) != n.operandBatchingDims.end();
+          const bool batching =
+              std::find(n.operandBatchingDims.begin(), n.operandBatchingDims.end(), dim) !=
+              n.operandBatchingDims.end();
           if (batching || operand[dim] == global[dim] || attrs.sliceSizes[dim] == global[dim])
             continue;
           const int64_t first = operandLayout.offset(d, static_cast<int64_t>(dim));
@@ -855,7 +855,9 @@ void emitScatter(StepView s) {
   const std::string body = scalarBodyStruct(s.context, *s.op().body());
   const std::vector<AxisRef> &partial = s.context.layout(s.out()).partialAxes;
   const Mesh &mesh = s.context.program.mesh;
-  auto firstPiece = [&](int64_t d) { return partial.empty() || indexOverAxes(mesh, partial, d) == 0; };
+  auto firstPiece = [&](int64_t d) {
+    return partial.empty() || indexOverAxes(mesh, partial, d) == 0;
+  };
   std::vector<SpmdValueId> ids = s.step.inputs;
   ids.insert(ids.end(), s.step.outputs.begin(), s.step.outputs.end());
   const ShardLayout &inputLayout = s.context.layout(s.in(0));
@@ -871,12 +873,11 @@ void emitScatter(StepView s) {
     // first piece scatters into the input, the others into the sum's
     // identity.
     const std::string word = s.outWord();
-    std::string code =
-        !firstPiece(d)
-            ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" + s.outBuf() +
-                  "), " + sumIdentityWord(s.outType()) + ");"
-            : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
-                  s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    std::string code = !firstPiece(d)
+                           ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" +
+                                 s.outBuf() + "), " + sumIdentityWord(s.outType()) + ");"
+                           : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage +
+                                 ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
     if (product(updates) == 0)
       return code;
     // The window's extent per input dim: its update window dim's.
@@ -888,10 +889,10 @@ void emitScatter(StepView s) {
           std::find(n.inputBatchingDims.begin(), n.inputBatchingDims.end(), dim) ==
               n.inputBatchingDims.end())
         windowSizes[dim] = updates[n.updateWindowDims[window++]];
-    IndexedPlan plan = indexedPlan(input, s.inShape(1, d), updates, n.updateWindowDims,
-                                   n.insertedWindowDims, n.inputBatchingDims,
-                                   n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
-                                   n.indexVectorDim, windowSizes);
+    IndexedPlan plan =
+        indexedPlan(input, s.inShape(1, d), updates, n.updateWindowDims, n.insertedWindowDims,
+                    n.inputBatchingDims, n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
+                    n.indexVectorDim, windowSizes);
     // An inserted window dim may be sharded: the piece takes the updates
     // landing in it.
     for (size_t k = 0; k < plan.startDims.size(); ++k)

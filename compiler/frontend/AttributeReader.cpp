@@ -20,8 +20,7 @@ std::vector<TensorSharding> readShardings(const Json &json, const PointerRef &po
 void readField(const AttrField &field, const Json &json, const PointerRef &pointer, void *attrs);
 
 /// An Object field's JSON object: its own fields by their keys, no others.
-void readObject(const AttrField &field, const Json &json, const PointerRef &pointer,
-                void *object) {
+void readObject(const AttrField &field, const Json &json, const PointerRef &pointer, void *object) {
   const std::string at = pointer.str();
   if (!json.is_object())
     fail(at, "expected an object, got " + std::string(jsonKindName(json)));

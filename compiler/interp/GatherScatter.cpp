@@ -25,22 +25,22 @@ struct IndexedView {
 };
 
 IndexedView viewOf(const GatherDimensionNumbers &n) {
-  return {n.offsetDims,          n.collapsedSliceDims, n.operandBatchingDims,
-          n.startIndicesBatchingDims, n.startIndexMap, n.indexVectorDim};
+  return {n.offsetDims,    n.collapsedSliceDims, n.operandBatchingDims, n.startIndicesBatchingDims,
+          n.startIndexMap, n.indexVectorDim};
 }
 IndexedView viewOf(const ScatterDimensionNumbers &n) {
   return {n.updateWindowDims,           n.insertedWindowDims,       n.inputBatchingDims,
           n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims, n.indexVectorDim};
 }
 
-int64_t product(const Shape &shape) {
+int64_t elementCount(const Shape &shape) {
   int64_t n = 1;
   for (int64_t extent : shape)
     n *= extent;
   return n;
 }
 
-bool contains(const std::vector<int64_t> &dims, int64_t d) {
+bool hasDim(const std::vector<int64_t> &dims, int64_t d) {
   return std::find(dims.begin(), dims.end(), d) != dims.end();
 }
 
@@ -54,9 +54,9 @@ public:
       : view_(view), indices_(indices), indexStrides_(denseStrides(indices.shape())),
         operandRank_(static_cast<int64_t>(operand.size())) {
     for (int64_t d = 0; d < static_cast<int64_t>(slices.size()); ++d)
-      (contains(view.offsetDims, d) ? offsetDims_ : batchDims_).push_back(d);
+      (hasDim(view.offsetDims, d) ? offsetDims_ : batchDims_).push_back(d);
     for (int64_t d = 0; d < operandRank_; ++d)
-      if (!contains(view.collapsedDims, d) && !contains(view.operandBatching, d))
+      if (!hasDim(view.collapsedDims, d) && !hasDim(view.operandBatching, d))
         windowDims_.push_back(d);
   }
 
@@ -116,7 +116,7 @@ private:
 
 /// Steps an index through `shape`, the last of `order`'s dims fastest;
 /// false once past the end.
-bool next(std::vector<int64_t> &index, const Shape &shape, const std::vector<int64_t> &order) {
+bool stepIndex(std::vector<int64_t> &index, const Shape &shape, const std::vector<int64_t> &order) {
   for (auto d = order.rbegin(); d != order.rend(); ++d) {
     if (++index[*d] < shape[*d])
       return true;
@@ -125,7 +125,7 @@ bool next(std::vector<int64_t> &index, const Shape &shape, const std::vector<int
   return false;
 }
 
-std::vector<int64_t> rowMajor(size_t rank) {
+std::vector<int64_t> rowMajorOrder(size_t rank) {
   std::vector<int64_t> order(rank);
   for (size_t d = 0; d < rank; ++d)
     order[d] = static_cast<int64_t>(d);
@@ -145,7 +145,7 @@ Literal evalGather(const Literal &operand, const Literal &startIndices, const Ga
   const std::vector<int64_t> strides = denseStrides(dims);
   const size_t width = elementByteWidth(operand.elementType());
   std::vector<int64_t> index(resultShape.size(), 0);
-  const std::vector<int64_t> order = rowMajor(resultShape.size());
+  const std::vector<int64_t> order = rowMajorOrder(resultShape.size());
   IndexedMapping::Position position;
   int64_t out = 0;
   do {
@@ -160,14 +160,14 @@ Literal evalGather(const Literal &operand, const Literal &startIndices, const Ga
     std::memcpy(result.data() + out * static_cast<int64_t>(width),
                 operand.data() + linear * static_cast<int64_t>(width), width);
     ++out;
-  } while (next(index, resultShape, order));
+  } while (stepIndex(index, resultShape, order));
   return result;
 }
 
 void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, const Shape &updates,
                          const ScatterAttrs &attrs,
                          const std::function<void(int64_t place, int64_t update)> &visit) {
-  if (product(updates) == 0)
+  if (elementCount(updates) == 0)
     return;
   const IndexedView view = viewOf(attrs.dimensionNumbers);
   const IndexedMapping mapping(view, input, scatterIndices, updates);
@@ -196,7 +196,7 @@ void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, cons
         update += index[d] * updateStrides[d];
       visit(place, update);
     }
-  } while (next(index, updates, order));
+  } while (stepIndex(index, updates, order));
 }
 
 Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,

@@ -148,8 +148,8 @@ std::vector<Literal> dynamicUpdateSliceKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> gatherKernel(const KernelInputs &in) {
-  return oneResult(evalGather(operand(in, 0), operand(in, 1), in.op.attr<GatherAttrs>(),
-                              resultType(in).shape));
+  return oneResult(
+      evalGather(operand(in, 0), operand(in, 1), in.op.attr<GatherAttrs>(), resultType(in).shape));
 }
 
 std::vector<Literal> scatterKernel(const KernelInputs &in) {

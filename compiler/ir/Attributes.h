@@ -361,9 +361,8 @@ inline std::span<const AttrField> GatherDimensionNumbers::schema() {
                                         AttrPresence::Optional),
       attrField<&G::operandBatchingDims>("operand_batching_dims", "operand_batching_dims", "",
                                          AttrPresence::Optional),
-      attrField<&G::startIndicesBatchingDims>("start_indices_batching_dims",
-                                              "start_indices_batching_dims", "",
-                                              AttrPresence::Optional),
+      attrField<&G::startIndicesBatchingDims>(
+          "start_indices_batching_dims", "start_indices_batching_dims", "", AttrPresence::Optional),
       attrField<&G::startIndexMap>("start_index_map", "start_index_map", "",
                                    AttrPresence::Optional),
       attrField<&G::indexVectorDim>("index_vector_dim", "index_vector_dim", "")};

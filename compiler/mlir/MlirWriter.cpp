@@ -853,7 +853,8 @@ void Writer::writeGather(const Op &op, OpText &text, OpParts &parts, int indent)
   const auto &g = op.attr<GatherAttrs>();
   const auto fields = GatherAttrs::schema();
   parts.props.push_back(std::string(fields[0].mlir) + " = " + dimensionNumbers(op, fields[0]));
-  parts.props.push_back("indices_are_sorted = " + std::string(g.indicesAreSorted ? "true" : "false"));
+  parts.props.push_back("indices_are_sorted = " +
+                        std::string(g.indicesAreSorted ? "true" : "false"));
   parts.props.push_back("slice_sizes = " + denseArray(g.sliceSizes));
   writeGeneric(op, text.lhs, parts, indent);
 }
@@ -861,7 +862,8 @@ void Writer::writeGather(const Op &op, OpText &text, OpParts &parts, int indent)
 void Writer::writeScatter(const Op &op, OpText &text, OpParts &parts, int indent) {
   const auto &s = op.attr<ScatterAttrs>();
   const auto fields = ScatterAttrs::schema();
-  parts.props.push_back("indices_are_sorted = " + std::string(s.indicesAreSorted ? "true" : "false"));
+  parts.props.push_back("indices_are_sorted = " +
+                        std::string(s.indicesAreSorted ? "true" : "false"));
   parts.props.push_back(std::string(fields[0].mlir) + " = " + dimensionNumbers(op, fields[0]));
   parts.props.push_back("unique_indices = " + std::string(s.uniqueIndices ? "true" : "false"));
   parts.regions.push_back(regionBlock(scalarBody(op, parts, indent), indent));

@@ -183,8 +183,9 @@ constexpr AttrField givenAttrField(std::string_view json, std::string_view mlir,
 template <auto Member>
 constexpr AttrField objectAttrField(std::string_view json, std::string_view mlir) {
   using Type = typename detail::MemberOf<decltype(Member)>::Type;
-  AttrField field{json, mlir, "", AttrKind::Object, AttrPresence::Required,
-                  &detail::memberAccess<Member>, nullptr};
+  AttrField field{
+      json,   mlir, "", AttrKind::Object, AttrPresence::Required, &detail::memberAccess<Member>,
+      nullptr};
   field.nested = &Type::schema;
   return field;
 }

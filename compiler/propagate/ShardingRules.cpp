@@ -494,17 +494,40 @@ struct IndexedDims {
       &indicesBatchingDims;
 };
 
+/// Which tensors of the op's rule hold the operand, the indices and the
+/// slices, and the one (a scatter's result) that mirrors the operand (-1:
+/// none).
+struct IndexedTensors {
+  int64_t operand, indices, slices, mirror;
+};
+
 /// Shardy's gather/scatter factors, in its order: per slices dim an offset
 /// dim's (pass-through when taken whole; sliced: need-replication, or for a
 /// gather slice of size 1 a reduction on the operand) or a batch dim's
 /// (indices and slices, with the operand's batching dim when explicit; a
 /// scatter's implicit batch dim is a reduction when its update computation
 /// is one of Shardy's common reductions, else need-replication); then each
-/// collapsed (inserted) dim's; then the index vector dim's. `add` maps one
-/// factor to (operand dim, indices dim, slices dim), -1 for none.
-template <typename Add>
-void addIndexedFactors(const Shape &operand, const Shape &indices, const Shape &slices,
-                       const IndexedDims &dims, bool isScatter, bool commonReduction, Add add) {
+/// collapsed (inserted) dim's; then the index vector dim's.
+void addIndexedFactors(RuleBuilder &builder, const OpShapes &shapes, const IndexedTensors &t,
+                       const IndexedDims &dims, bool isScatter, bool commonReduction) {
+  const Shape &operand = shapes.operands[t.operand], &indices = shapes.operands[t.indices];
+  const int64_t numOperands = static_cast<int64_t>(shapes.operands.size());
+  const Shape &slices =
+      t.slices < numOperands ? shapes.operands[t.slices] : shapes.results[t.slices - numOperands];
+  // One factor over (operand dim, indices dim, slices dim), -1 for none.
+  auto add = [&](int64_t operandDim, int64_t indicesDim, int64_t slicesDim, int64_t size,
+                 FactorKind kind, bool blocked = false) {
+    std::vector<std::pair<int64_t, int64_t>> tensorDims;
+    if (operandDim >= 0)
+      tensorDims.push_back({t.operand, operandDim});
+    if (indicesDim >= 0)
+      tensorDims.push_back({t.indices, indicesDim});
+    if (slicesDim >= 0)
+      tensorDims.push_back({t.slices, slicesDim});
+    if (operandDim >= 0 && t.mirror >= 0)
+      tensorDims.push_back({t.mirror, operandDim});
+    builder.addFactor(size, kind, tensorDims, blocked);
+  };
   int64_t operandDim = 0, batchPos = 0;
   auto excluded = [&](int64_t d) {
     return contains(dims.collapsedDims, d) || contains(dims.operandBatchingDims, d);
@@ -517,25 +540,23 @@ void addIndexedFactors(const Shape &operand, const Shape &indices, const Shape &
         break; // the verifier refuses such dimension numbers
       const int64_t size = operand[operandDim];
       if (size == slices[d]) {
-        add(operandDim, -1, d, size, FactorKind::PassThrough, false);
-      } else if (isScatter || slices[d] != 1) {
-        if (isScatter) {
-          add(operandDim, -1, -1, size, FactorKind::NeedReplication, false);
-          add(-1, -1, d, slices[d], FactorKind::NeedReplication, false);
-        } else {
-          add(operandDim, -1, d, size, FactorKind::NeedReplication, true);
-        }
+        add(operandDim, -1, d, size, FactorKind::PassThrough);
+      } else if (isScatter) {
+        add(operandDim, -1, -1, size, FactorKind::NeedReplication);
+        add(-1, -1, d, slices[d], FactorKind::NeedReplication);
+      } else if (slices[d] != 1) {
+        add(operandDim, -1, d, size, FactorKind::NeedReplication, true);
       } else {
-        add(operandDim, -1, -1, size, FactorKind::Reduction, false);
-        add(-1, -1, d, slices[d], FactorKind::NeedReplication, false);
+        add(operandDim, -1, -1, size, FactorKind::Reduction);
+        add(-1, -1, d, slices[d], FactorKind::NeedReplication);
       }
       ++operandDim;
       continue;
     }
     const int64_t indicesDim = batchPos < dims.indexVectorDim ? batchPos : batchPos + 1;
     ++batchPos;
-    const auto explicitBatch = std::find(dims.indicesBatchingDims.begin(),
-                                         dims.indicesBatchingDims.end(), indicesDim);
+    const auto explicitBatch =
+        std::find(dims.indicesBatchingDims.begin(), dims.indicesBatchingDims.end(), indicesDim);
     const bool isExplicit = explicitBatch != dims.indicesBatchingDims.end();
     const int64_t operandBatchDim =
         isExplicit ? dims.operandBatchingDims[explicitBatch - dims.indicesBatchingDims.begin()]
@@ -543,18 +564,17 @@ void addIndexedFactors(const Shape &operand, const Shape &indices, const Shape &
     FactorKind kind = FactorKind::PassThrough;
     if (isScatter && !isExplicit)
       kind = commonReduction ? FactorKind::Reduction : FactorKind::NeedReplication;
-    add(operandBatchDim, indicesDim, d, slices[d], kind, false);
+    add(operandBatchDim, indicesDim, d, slices[d], kind);
   }
   for (int64_t d : dims.collapsedDims) {
     const int64_t size = operand[d];
-    const FactorKind kind = isScatter      ? FactorKind::PassThrough
-                            : size == 1    ? FactorKind::NeedReplication
-                                           : FactorKind::Reduction;
-    add(d, -1, -1, size, kind, false);
+    const FactorKind kind = isScatter   ? FactorKind::PassThrough
+                            : size == 1 ? FactorKind::NeedReplication
+                                        : FactorKind::Reduction;
+    add(d, -1, -1, size, kind);
   }
   if (dims.indexVectorDim < static_cast<int64_t>(indices.size()))
-    add(-1, dims.indexVectorDim, -1, indices[dims.indexVectorDim], FactorKind::NeedReplication,
-        false);
+    add(-1, dims.indexVectorDim, -1, indices[dims.indexVectorDim], FactorKind::NeedReplication);
 }
 
 /// Shardy's gather rule (addGatherScatterFactors): operand, start indices,
@@ -562,21 +582,10 @@ void addIndexedFactors(const Shape &operand, const Shape &indices, const Shape &
 OpShardingRule gatherRule(const Graph &, const Op &op, const OpShapes &shapes) {
   const GatherDimensionNumbers &n = op.attr<GatherAttrs>().dimensionNumbers;
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
-  addIndexedFactors(shapes.operands[0], shapes.operands[1], shapes.results[0],
+  addIndexedFactors(builder, shapes, {0, 1, shapes.result(0), -1},
                     {n.indexVectorDim, n.offsetDims, n.collapsedSliceDims, n.operandBatchingDims,
                      n.startIndicesBatchingDims},
-                    false, false,
-                    [&](int64_t operandDim, int64_t indicesDim, int64_t resultDim, int64_t size,
-                        FactorKind kind, bool blocked) {
-                      std::vector<std::pair<int64_t, int64_t>> tensorDims;
-                      if (operandDim >= 0)
-                        tensorDims.push_back({0, operandDim});
-                      if (indicesDim >= 0)
-                        tensorDims.push_back({1, indicesDim});
-                      if (resultDim >= 0)
-                        tensorDims.push_back({shapes.result(0), resultDim});
-                      builder.addFactor(size, kind, tensorDims, blocked);
-                    });
+                    false, false);
   return builder.take();
 }
 
@@ -596,23 +605,10 @@ bool isCommonScatterReduction(const Graph &graph, const Op &op) {
 OpShardingRule scatterRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
   const ScatterDimensionNumbers &n = op.attr<ScatterAttrs>().dimensionNumbers;
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
-  addIndexedFactors(shapes.operands[0], shapes.operands[1], shapes.operands[2],
+  addIndexedFactors(builder, shapes, {0, 1, 2, shapes.result(0)},
                     {n.indexVectorDim, n.updateWindowDims, n.insertedWindowDims,
                      n.inputBatchingDims, n.scatterIndicesBatchingDims},
-                    true, isCommonScatterReduction(graph, op),
-                    [&](int64_t inputDim, int64_t indicesDim, int64_t updateDim, int64_t size,
-                        FactorKind kind, bool blocked) {
-                      std::vector<std::pair<int64_t, int64_t>> tensorDims;
-                      if (inputDim >= 0)
-                        tensorDims.push_back({0, inputDim});
-                      if (indicesDim >= 0)
-                        tensorDims.push_back({1, indicesDim});
-                      if (updateDim >= 0)
-                        tensorDims.push_back({2, updateDim});
-                      if (inputDim >= 0)
-                        tensorDims.push_back({shapes.result(0), inputDim});
-                      builder.addFactor(size, kind, tensorDims, blocked);
-                    });
+                    true, isCommonScatterReduction(graph, op));
   return builder.take();
 }
 

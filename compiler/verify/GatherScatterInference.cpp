@@ -15,15 +15,15 @@ namespace {
 /// The keys of one op's dimension numbers, and the spec's names of its
 /// tensors, for messages.
 struct IndexedKeys {
-  const char *object;           // dimension_numbers / scatter_dimension_numbers
-  const char *offsetDims;       // offset_dims / update_window_dims
-  const char *collapsedDims;    // collapsed_slice_dims / inserted_window_dims
-  const char *operandBatching;  // operand_batching_dims / input_batching_dims
-  const char *indicesBatching;  // start_indices_batching_dims / scatter_indices_batching_dims
-  const char *indexMap;         // start_index_map / scatter_dims_to_operand_dims
-  const char *operandName;      // operand / input
-  const char *indicesName;      // start_indices / scatter_indices
-  const char *slicesName;       // result / updates
+  const char *object;          // dimension_numbers / scatter_dimension_numbers
+  const char *offsetDims;      // offset_dims / update_window_dims
+  const char *collapsedDims;   // collapsed_slice_dims / inserted_window_dims
+  const char *operandBatching; // operand_batching_dims / input_batching_dims
+  const char *indicesBatching; // start_indices_batching_dims / scatter_indices_batching_dims
+  const char *indexMap;        // start_index_map / scatter_dims_to_operand_dims
+  const char *operandName;     // operand / input
+  const char *indicesName;     // start_indices / scatter_indices
+  const char *slicesName;      // result / updates
 };
 
 struct IndexedDimsView {
@@ -31,13 +31,6 @@ struct IndexedDimsView {
       &indexMap;
   int64_t indexVectorDim;
 };
-
-std::string listText(const std::vector<int64_t> &dims) {
-  std::string text = "[";
-  for (size_t i = 0; i < dims.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(dims[i]);
-  return text + "]";
-}
 
 class IndexedDimsChecker {
 public:
@@ -66,14 +59,12 @@ public:
     const size_t total =
         dims_.offsetDims.size() + dims_.collapsedDims.size() + dims_.operandBatching.size();
     if (static_cast<int64_t>(total) != operandRank)
-      failAt(keys_.offsetDims, std::string(keys_.offsetDims) + " (" +
-                                   std::to_string(dims_.offsetDims.size()) + "), " +
-                                   keys_.collapsedDims + " (" +
-                                   std::to_string(dims_.collapsedDims.size()) + ") and " +
-                                   keys_.operandBatching + " (" +
-                                   std::to_string(dims_.operandBatching.size()) +
-                                   ") must number the rank of " + keys_.operandName + " (" +
-                                   std::to_string(operandRank) + ")");
+      failAt(keys_.offsetDims,
+             std::string(keys_.offsetDims) + " (" + std::to_string(dims_.offsetDims.size()) +
+                 "), " + keys_.collapsedDims + " (" + std::to_string(dims_.collapsedDims.size()) +
+                 ") and " + keys_.operandBatching + " (" +
+                 std::to_string(dims_.operandBatching.size()) + ") must number the rank of " +
+                 keys_.operandName + " (" + std::to_string(operandRank) + ")");
     checkSortedUnique(keys_.offsetDims, dims_.offsetDims, true);
     checkSortedUnique(keys_.collapsedDims, dims_.collapsedDims, true);
     checkInRange(keys_.collapsedDims, dims_.collapsedDims, operandRank, keys_.operandName);
@@ -89,11 +80,10 @@ public:
       failAt(keys_.indicesBatching, std::string(keys_.indicesBatching) +
                                         " must not hold index_vector_dim " + std::to_string(ivd));
     if (dims_.operandBatching.size() != dims_.indicesBatching.size())
-      failAt(keys_.indicesBatching, std::string(keys_.indicesBatching) + " " +
-                                        listText(dims_.indicesBatching) + " and " +
-                                        keys_.operandBatching + " " +
-                                        listText(dims_.operandBatching) +
-                                        " must have the same size");
+      failAt(keys_.indicesBatching,
+             std::string(keys_.indicesBatching) + " " + formatList(dims_.indicesBatching) +
+                 " and " + keys_.operandBatching + " " + formatList(dims_.operandBatching) +
+                 " must have the same size");
     for (size_t i = 0; i < dims_.operandBatching.size(); ++i)
       if (operand_.shape[dims_.operandBatching[i]] != indices_.shape[dims_.indicesBatching[i]])
         failAt(keys_.indicesBatching,
@@ -103,7 +93,7 @@ public:
                    printType(indices_) + ") differ in size");
     const int64_t indexCount = ivd < indicesRank ? indices_.shape[ivd] : 1;
     if (static_cast<int64_t>(dims_.indexMap.size()) != indexCount)
-      failAt(keys_.indexMap, std::string(keys_.indexMap) + " " + listText(dims_.indexMap) +
+      failAt(keys_.indexMap, std::string(keys_.indexMap) + " " + formatList(dims_.indexMap) +
                                  " must have one entry per index of the index vector (" +
                                  std::to_string(indexCount) + ")");
     checkInRange(keys_.indexMap, dims_.indexMap, operandRank, keys_.operandName);
@@ -111,7 +101,7 @@ public:
     mapped.insert(mapped.end(), dims_.operandBatching.begin(), dims_.operandBatching.end());
     std::sort(mapped.begin(), mapped.end());
     if (std::adjacent_find(mapped.begin(), mapped.end()) != mapped.end())
-      failAt(keys_.indexMap, std::string(keys_.indexMap) + " " + listText(dims_.indexMap) +
+      failAt(keys_.indexMap, std::string(keys_.indexMap) + " " + formatList(dims_.indexMap) +
                                  " repeats a dimension or names one of " + keys_.operandBatching);
   }
 
@@ -157,7 +147,7 @@ private:
     for (size_t i = 1; i < dims.size(); ++i) {
       if (sorted ? dims[i] <= dims[i - 1]
                  : std::count(dims.begin(), dims.begin() + static_cast<ptrdiff_t>(i), dims[i]))
-        failAt(key, std::string(key) + " " + listText(dims) + " must be " +
+        failAt(key, std::string(key) + " " + formatList(dims) + " must be " +
                         (sorted ? "sorted and unique" : "unique"));
     }
   }
@@ -175,10 +165,14 @@ private:
   const TensorType &operand_, &indices_;
 };
 
-constexpr IndexedKeys kGatherKeys{"dimension_numbers",    "offset_dims",
-                                  "collapsed_slice_dims", "operand_batching_dims",
-                                  "start_indices_batching_dims", "start_index_map",
-                                  "operand",              "start_indices",
+constexpr IndexedKeys kGatherKeys{"dimension_numbers",
+                                  "offset_dims",
+                                  "collapsed_slice_dims",
+                                  "operand_batching_dims",
+                                  "start_indices_batching_dims",
+                                  "start_index_map",
+                                  "operand",
+                                  "start_indices",
                                   "result"};
 constexpr IndexedKeys kScatterKeys{"scatter_dimension_numbers",
                                    "update_window_dims",
@@ -198,23 +192,23 @@ void checkUpdateComputation(const InferenceContext &context, const Region &body,
   const TensorType scalar{element, {}};
   if (body.args.size() != 2)
     fail(joinPointer(body.pointer, "args"),
-         context.opLabel() + " update_computation takes 2 arguments (the current value and "
-                             "the update), got " +
+         context.opLabel() +
+             " update_computation takes 2 arguments (the current value and "
+             "the update), got " +
              std::to_string(body.args.size()));
   for (size_t i = 0; i < body.args.size(); ++i)
     if (graph.type(body.args[i].value) != scalar)
       fail(joinPointer(body.args[i].pointer, "type"),
-           context.opLabel() + " update_computation argument " + std::to_string(i) +
-               " has type " + printType(graph.type(body.args[i].value)) + ", expected " +
-               printType(scalar));
+           context.opLabel() + " update_computation argument " + std::to_string(i) + " has type " +
+               printType(graph.type(body.args[i].value)) + ", expected " + printType(scalar));
   if (body.results.size() != 1)
-    fail(joinPointer(body.pointer, "return"),
-         context.opLabel() + " update_computation returns " + std::to_string(body.results.size()) +
-             " values, expected 1");
+    fail(joinPointer(body.pointer, "return"), context.opLabel() + " update_computation returns " +
+                                                  std::to_string(body.results.size()) +
+                                                  " values, expected 1");
   if (graph.type(body.results[0].value) != scalar)
     fail(body.results[0].pointer, context.opLabel() + " update_computation returns " +
-                                      printType(graph.type(body.results[0].value)) +
-                                      ", expected " + printType(scalar));
+                                      printType(graph.type(body.results[0].value)) + ", expected " +
+                                      printType(scalar));
 }
 
 } // namespace
@@ -223,13 +217,14 @@ ResultTypes inferGather(const InferenceContext &context) {
   const auto &attrs = context.attrs<GatherAttrs>();
   const GatherDimensionNumbers &n = attrs.dimensionNumbers;
   const TensorType &operand = context.operand(0), &indices = context.operand(1);
-  const IndexedDimsView dims{n.offsetDims,    n.collapsedSliceDims, n.operandBatchingDims,
-                             n.startIndicesBatchingDims, n.startIndexMap, n.indexVectorDim};
+  const IndexedDimsView dims{n.offsetDims,          n.collapsedSliceDims,
+                             n.operandBatchingDims, n.startIndicesBatchingDims,
+                             n.startIndexMap,       n.indexVectorDim};
   IndexedDimsChecker checker(context, kGatherKeys, dims, operand, indices);
   checker.checkIndexing();
   const std::vector<int64_t> &sizes = attrs.sliceSizes;
   if (static_cast<int64_t>(sizes.size()) != operand.rank())
-    context.failAttr("slice_sizes", "slice_sizes " + listText(sizes) +
+    context.failAttr("slice_sizes", "slice_sizes " + formatList(sizes) +
                                         " must have one entry per operand dimension (" +
                                         std::to_string(operand.rank()) + ")");
   for (int64_t d = 0; d < operand.rank(); ++d) {
@@ -262,9 +257,9 @@ ResultTypes inferScatter(const InferenceContext &context) {
   const ScatterDimensionNumbers &n = attrs.dimensionNumbers;
   const TensorType &input = context.operand(0), &indices = context.operand(1),
                    &updates = context.operand(2);
-  const IndexedDimsView dims{n.updateWindowDims, n.insertedWindowDims, n.inputBatchingDims,
-                             n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
-                             n.indexVectorDim};
+  const IndexedDimsView dims{n.updateWindowDims,         n.insertedWindowDims,
+                             n.inputBatchingDims,        n.scatterIndicesBatchingDims,
+                             n.scatterDimsToOperandDims, n.indexVectorDim};
   IndexedDimsChecker checker(context, kScatterKeys, dims, input, indices);
   checker.checkIndexing();
   const std::string updatesPointer = joinPointer(attrPointer(context.op, "operands"), 2);
@@ -283,10 +278,9 @@ ResultTypes inferScatter(const InferenceContext &context) {
   for (size_t w = 0; w < windowDims.size(); ++w)
     if (windowSizes[w] > input.shape[windowDims[w]])
       fail(updatesPointer, context.opLabel() + " update window dimension " +
-                               std::to_string(n.updateWindowDims[w]) + " of " +
-                               printType(updates) + " is larger than dimension " +
-                               std::to_string(windowDims[w]) + " of the input " +
-                               printType(input));
+                               std::to_string(n.updateWindowDims[w]) + " of " + printType(updates) +
+                               " is larger than dimension " + std::to_string(windowDims[w]) +
+                               " of the input " + printType(input));
   if (updates.shape != expected)
     fail(updatesPointer, context.opLabel() + " updates " + printType(updates) +
                              " must have shape " +

@@ -92,11 +92,19 @@ SHARDGEN_INLINE void gather(const S *__restrict operand, const I *__restrict ind
                             S *__restrict result) {
   if constexpr (B == 1 && K == 1 && R == 1 && !Starts.partial && Window.inStrides[0] == 1 &&
                 Window.outStrides[0] == 1) {
-    gatherRows<S, I, IndexBatch<1>{{Batch.extents[0]}, {Batch.indexStrides[0]},
-                                   {Batch.operandStrides[0]}, {Batch.sliceStrides[0]}},
-               IndexStarts<1>{{Starts.offsets[0]}, {Starts.strides[0]}, {Starts.last[0]},
-                              {Starts.first[0]}, {Starts.limit[0]}, {Starts.sizes[0]},
-                              {Starts.dims[0]}, false},
+    gatherRows<S, I,
+               IndexBatch<1>{{Batch.extents[0]},
+                             {Batch.indexStrides[0]},
+                             {Batch.operandStrides[0]},
+                             {Batch.sliceStrides[0]}},
+               IndexStarts<1>{{Starts.offsets[0]},
+                              {Starts.strides[0]},
+                              {Starts.last[0]},
+                              {Starts.first[0]},
+                              {Starts.limit[0]},
+                              {Starts.sizes[0]},
+                              {Starts.dims[0]},
+                              false},
                Window.extents[0]>(operand, indices, result);
     return;
   }

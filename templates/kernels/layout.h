@@ -58,7 +58,7 @@ template <typename I> SHARDGEN_INLINE int64_t clampIndex(I value, int64_t last) 
       return 0;
   }
   return static_cast<uint64_t>(value) > static_cast<uint64_t>(last) ? last
-                                                                     : static_cast<int64_t>(value);
+                                                                    : static_cast<int64_t>(value);
 }
 
 /// A start index of a dynamic slice, read at run time, clamped to [0, Last].

@@ -40,16 +40,15 @@ const std::string kAdd = R"({"op": "add", "operands": ["a", "b"], "result": "s"}
 } // namespace
 
 TEST_CASE("gather: stablehlo/tests/interpret/gather.mlir, gather_op_test") {
-  const std::string attrs =
-      gatherAttrs(R"("offset_dims": [2, 3], "collapsed_slice_dims": [0],
+  const std::string attrs = gatherAttrs(R"("offset_dims": [2, 3], "collapsed_slice_dims": [0],
                      "start_index_map": [1, 0], "index_vector_dim": 2)",
-                  "[1, 2, 2]");
+                                        "[1, 2, 2]");
   Literal result = evalOne(opGraph("gather", {"tensor<3x4x2xi64>", "tensor<2x3x2xi64>"}, attrs),
                            {literal("tensor<3x4x2xi64>", counting(24)),
                             intLiteral("tensor<2x3x2xi64>", {0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 0, 9})});
   REQUIRE(result.shape() == Shape{2, 3, 2, 2});
-  CHECK(ints(result) == std::vector<int64_t>{1,  2,  3,  4,  3,  4,  5,  6,  13, 14, 15, 16,
-                                             9,  10, 11, 12, 11, 12, 13, 14, 17, 18, 19, 20});
+  CHECK(ints(result) == std::vector<int64_t>{1, 2,  3,  4,  3,  4,  5,  6,  13, 14, 15, 16,
+                                             9, 10, 11, 12, 11, 12, 13, 14, 17, 18, 19, 20});
 }
 
 TEST_CASE("gather: stablehlo/tests/interpret/gather.mlir, gather_op_with_batching_dim_test") {
@@ -63,16 +62,16 @@ TEST_CASE("gather: stablehlo/tests/interpret/gather.mlir, gather_op_with_batchin
                intLiteral("tensor<2x2x3x2xi64>", {0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 0, 9,
                                                   0, 0, 2, 1, 2, 2, 1, 2, 0, 1, 1, 0})});
   REQUIRE(result.shape() == Shape{2, 2, 3, 2, 2});
-  CHECK(ints(result) ==
-        std::vector<int64_t>{1,  2,  3,  4,  3,  4,  5,  6,  13, 14, 15, 16, 33, 34, 35, 36,
-                             35, 36, 37, 38, 41, 42, 43, 44, 1,  2,  3,  4,  13, 14, 15, 16,
-                             21, 22, 23, 24, 43, 44, 45, 46, 33, 34, 35, 36, 27, 28, 29, 30});
+  CHECK(ints(result) == std::vector<int64_t>{1,  2,  3,  4,  3,  4,  5,  6,  13, 14, 15, 16,
+                                             33, 34, 35, 36, 35, 36, 37, 38, 41, 42, 43, 44,
+                                             1,  2,  3,  4,  13, 14, 15, 16, 21, 22, 23, 24,
+                                             43, 44, 45, 46, 33, 34, 35, 36, 27, 28, 29, 30});
 }
 
 TEST_CASE("gather clamps each start to [0, dim - slice size], for any index type") {
   // Rows of 2 out of 5: i8's minimum reads from 0, its maximum the last 2.
-  const std::string rows = gatherAttrs(
-      R"("offset_dims": [1], "start_index_map": [0], "index_vector_dim": 1)", "[2]");
+  const std::string rows =
+      gatherAttrs(R"("offset_dims": [1], "start_index_map": [0], "index_vector_dim": 1)", "[2]");
   CHECK(floats(evalOne(opGraph("gather", {"tensor<5xf32>", "tensor<3x1xi8>"}, rows),
                        {literal("tensor<5xf32>", counting(5, 0)),
                         intLiteral("tensor<3x1xi8>", {-128, 127, 2})})) ==
@@ -86,10 +85,10 @@ TEST_CASE("gather clamps each start to [0, dim - slice size], for any index type
     const bool wide = std::string(type).find("64") != std::string::npos;
     const int64_t big = wide ? std::numeric_limits<int64_t>::min() + 5 : 200;
     const bool pastEnd = std::string(type) != "tensor<2xi64>" || !wide;
-    Literal result = evalOne(opGraph("gather", {"tensor<5xf32>", type}, scalars),
-                             {literal("tensor<5xf32>", counting(5, 0)),
-                              intLiteral(type, {std::string(type) == "tensor<2xi16>" ? -7 : big,
-                                                1})});
+    Literal result =
+        evalOne(opGraph("gather", {"tensor<5xf32>", type}, scalars),
+                {literal("tensor<5xf32>", counting(5, 0)),
+                 intLiteral(type, {std::string(type) == "tensor<2xi16>" ? -7 : big, 1})});
     const double first = std::string(type) == "tensor<2xi16>" ? 0 : (pastEnd ? 4 : 0);
     CHECK(floats(result) == std::vector<double>{first, 1});
   }
@@ -122,10 +121,10 @@ TEST_CASE("scatter: stablehlo/tests/interpret/scatter.mlir, scatter_op_with_batc
        intLiteral("tensor<2x2x3x2xi64>",
                   {0, 0, 1, 0, 2, 1, 0, 1, 1, 1, 0, 9, 0, 0, 2, 1, 2, 2, 1, 2, 0, 1, 1, 0}),
        literal("tensor<2x2x3x2x2xi64>", std::vector<double>(48, 1))});
-  CHECK(ints(result) ==
-        std::vector<int64_t>{3,  4,  6,  7,  6,  7,  7,  8,  9,  10, 11, 12, 15, 16, 17, 18,
-                             17, 18, 19, 20, 22, 23, 24, 25, 25, 26, 28, 29, 30, 31, 31, 32,
-                             35, 36, 38, 39, 38, 39, 39, 40, 41, 42, 44, 45, 46, 47, 47, 48});
+  CHECK(ints(result) == std::vector<int64_t>{3,  4,  6,  7,  6,  7,  7,  8,  9,  10, 11, 12,
+                                             15, 16, 17, 18, 17, 18, 19, 20, 22, 23, 24, 25,
+                                             25, 26, 28, 29, 30, 31, 31, 32, 35, 36, 38, 39,
+                                             38, 39, 39, 40, 41, 42, 44, 45, 46, 47, 47, 48});
 }
 
 TEST_CASE("scatter skips each update element whose place lies outside the input") {
@@ -136,11 +135,10 @@ TEST_CASE("scatter skips each update element whose place lies outside the input"
                       "index_vector_dim": 1)",
                    "f32", kAdd, "s");
   auto run = [&](int64_t start) {
-    return floats(evalOne(opGraph("scatter", {"tensor<5xf32>", "tensor<1x1xi32>", "tensor<1x3xf32>"},
-                                  attrs),
-                          {literal("tensor<5xf32>", {0, 0, 0, 0, 0}),
-                           intLiteral("tensor<1x1xi32>", {start}),
-                           literal("tensor<1x3xf32>", {1, 2, 3})}));
+    return floats(
+        evalOne(opGraph("scatter", {"tensor<5xf32>", "tensor<1x1xi32>", "tensor<1x3xf32>"}, attrs),
+                {literal("tensor<5xf32>", {0, 0, 0, 0, 0}), intLiteral("tensor<1x1xi32>", {start}),
+                 literal("tensor<1x3xf32>", {1, 2, 3})}));
   };
   CHECK(run(3) == std::vector<double>{0, 0, 0, 1, 2});
   CHECK(run(-1) == std::vector<double>{2, 3, 0, 0, 0});
@@ -152,11 +150,11 @@ TEST_CASE("scatter's update computation: replace, multiply, max, and a general b
   const std::string numbers = R"("inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0],
                                  "index_vector_dim": 1)";
   auto run = [&](const std::string &ops, const std::string &result) {
-    return floats(evalOne(opGraph("scatter", {"tensor<3xf32>", "tensor<3x1xi64>", "tensor<3xf32>"},
-                                  scatterAttrs(numbers, "f32", ops, result)),
-                          {literal("tensor<3xf32>", {10, 20, 30}),
-                           intLiteral("tensor<3x1xi64>", {2, 0, 2}),
-                           literal("tensor<3xf32>", {1, 2, 3})}));
+    return floats(
+        evalOne(opGraph("scatter", {"tensor<3xf32>", "tensor<3x1xi64>", "tensor<3xf32>"},
+                        scatterAttrs(numbers, "f32", ops, result)),
+                {literal("tensor<3xf32>", {10, 20, 30}), intLiteral("tensor<3x1xi64>", {2, 0, 2}),
+                 literal("tensor<3xf32>", {1, 2, 3})}));
   };
   // Updates apply in order: the last of two at one place wins a replace.
   CHECK(run("", "b") == std::vector<double>{2, 20, 3});

@@ -432,13 +432,17 @@ func.func public @main(%arg0: tensor<32x8xf32>, %arg1: tensor<4x1xi32>, %arg2: t
   // Written back as JAX prints them, in both forms.
   for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
     const std::string written = writeMlir(graph, form);
-    CHECK(written.find(R"("stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<32x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>)") !=
-          std::string::npos);
-    CHECK(written.find(R"("stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({)") !=
-          std::string::npos);
-    CHECK(written.find(form == MlirForm::Pretty ? "stablehlo.add %arg3, %arg4 : tensor<f32>"
-                                                : "\"stablehlo.add\"(%arg3, %arg4)") !=
-          std::string::npos);
+    CHECK(
+        written.find(
+            R"("stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 8>}> : (tensor<32x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>)") !=
+        std::string::npos);
+    CHECK(
+        written.find(
+            R"("stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = true, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({)") !=
+        std::string::npos);
+    CHECK(written.find(form == MlirForm::Pretty
+                           ? "stablehlo.add %arg3, %arg4 : tensor<f32>"
+                           : "\"stablehlo.add\"(%arg3, %arg4)") != std::string::npos);
   }
 
   // The interpreter tests' form: attributes in a dictionary after the

@@ -60,10 +60,12 @@ Traffic partitioned(const std::string &json) {
 
 } // namespace
 
-TEST_CASE("gather: indices sharded on a batch dim and the table on a dim taken whole pass through") {
-  Traffic t = partitioned(graphOf(R"({"name": "t", "type": "tensor<6x8xf32>", "sharding": "<@m, [{}, {y}]>"},
+TEST_CASE(
+    "gather: indices sharded on a batch dim and the table on a dim taken whole pass through") {
+  Traffic t = partitioned(
+      graphOf(R"({"name": "t", "type": "tensor<6x8xf32>", "sharding": "<@m, [{}, {y}]>"},
                                      {"name": "i", "type": "tensor<4x1xi32>", "sharding": "<@m, [{x}, {}]>"})",
-                                  kGatherRows));
+              kGatherRows));
   CHECK(t.allReduces == 0);
   CHECK(t.allGathers == 0);
   // Explicit batching dims: operand, indices and result share them.

@@ -520,10 +520,9 @@ private:
     }
     Literal framed(TensorType{input.elementType(), frame});
     interp::insertBlock(framed, input, at);
-    Literal scattered = interp::evalLocalOp(*program_.graph, *step.op,
-                                            {&framed, &pieces_[step.inputs[1]][device],
-                                             &pieces_[step.inputs[2]][device]},
-                                            nullptr)[0];
+    Literal scattered = interp::evalLocalOp(
+        *program_.graph, *step.op,
+        {&framed, &pieces_[step.inputs[1]][device], &pieces_[step.inputs[2]][device]}, nullptr)[0];
     return interp::extractBlock(scattered, at, input.shape());
   }
 

@@ -637,9 +637,8 @@ private:
                                        {"scatter_dims_to_operand_dims", {dim}},
                                        {"index_vector_dim", 1}};
     op["update_computation"] = body;
-    const double bound =
-        combiner == "add" ? x.bound + static_cast<double>(rows) * std::fabs(value)
-                          : std::max(x.bound, std::fabs(value));
+    const double bound = combiner == "add" ? x.bound + static_cast<double>(rows) * std::fabs(value)
+                                           : std::max(x.bound, std::fabs(value));
     emit(op, {fresh("sc"), x.shape, bound, x.integral, x.exact});
     return true;
   }
