@@ -229,13 +229,27 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
     CodeWriter code;
     {
       auto scope = code.block();
-      std::string lhsCode = permuteInto(lhs, lhsOrder, word, width, s.inBuf(0), "lhs");
-      std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, s.inBuf(1), "rhs");
+      // An operand narrower than the result (preferred_element_type) is
+      // widened first: the product is computed in the result's type.
+      std::string sources[2] = {s.inBuf(0), s.inBuf(1)};
+      for (size_t i = 0; i < 2; ++i) {
+        if (s.inType(i) == s.outType())
+          continue;
+        const std::string name = i == 0 ? "lhsWide" : "rhsWide";
+        const int64_t count = product(s.inShape(i, d));
+        code.lines("Scratch " + name + "(" + str(count * width) + ");\nconvert<" +
+                   std::string(elementTag(s.inType(i))) + ", " + tag + ", " + str(count) + ">(as<" +
+                   std::string(storageType(s.inType(i))) + ">(" + sources[i] + "), " + name +
+                   ".as<" + word + ">());");
+        sources[i] = name + ".data";
+      }
+      std::string lhsCode = permuteInto(lhs, lhsOrder, word, width, sources[0], "lhs");
+      std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, sources[1], "rhs");
       code.lines(lhsCode + rhsCode);
       code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
                  str(k) + (transposedRhs ? ", true" : "") + ">(as<" + word + ">(" +
-                 (lhsCode.empty() ? s.inBuf(0) : "lhs.data") + "), as<" + word + ">(" +
-                 (rhsCode.empty() ? s.inBuf(1) : "rhs.data") + "), as<" + word + ">(" +
+                 (lhsCode.empty() ? sources[0] : "lhs.data") + "), as<" + word + ">(" +
+                 (rhsCode.empty() ? sources[1] : "rhs.data") + "), as<" + word + ">(" +
                  EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
                  (epilogue.empty() ? "" : ", " + epilogue) + ");");
     }

@@ -284,7 +284,7 @@ Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Litera
   for (int64_t d : attrs.lhsContractingDimensions)
     depth *= lhs.shape()[d];
   const double factor = sumFactor(type, depth);
-  if (lhs.elementType() == ElementType::BF16)
+  if (type == ElementType::BF16) // the kernel's bf16 products (not bf16 operands widened first)
     addInto(spread, flushedBf16Terms(attrs, lhs, rhs, lhsBound, rhsBound, depth, result.shape()));
   double *bound = spread.as<double>();
   const double *magnitude = terms.as<double>();

@@ -71,7 +71,14 @@ std::vector<Literal> convertKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> dotGeneralKernel(const KernelInputs &in) {
-  return oneResult(evalDotGeneral(operand(in, 0), operand(in, 1), in.op.attr<DotGeneralAttrs>()));
+  // A wider result type (preferred_element_type) is the type the product is
+  // computed in: the operands widen exactly first.
+  const ElementType type = resultType(in).elementType;
+  auto widened = [&](size_t i) {
+    const Literal &value = operand(in, i);
+    return value.elementType() == type ? value : evalConvert(value, type);
+  };
+  return oneResult(evalDotGeneral(widened(0), widened(1), in.op.attr<DotGeneralAttrs>()));
 }
 
 std::vector<Literal> transposeKernel(const KernelInputs &in) {

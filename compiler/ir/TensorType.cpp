@@ -36,6 +36,17 @@ std::optional<ElementType> parseElementType(std::string_view text) {
   return std::nullopt;
 }
 
+bool holdsExactly(ElementType wide, ElementType narrow) {
+  const size_t wideBytes = elementByteWidth(wide), narrowBytes = elementByteWidth(narrow);
+  if (wide == ElementType::I1 || narrow == ElementType::I1 || wideBytes <= narrowBytes)
+    return false;
+  if (isFloat(wide) && isFloat(narrow))
+    return true; // f16 and bf16 both fit f32 and f64; nothing fits a 2-byte float
+  if (isSignedInteger(wide))
+    return isSignedInteger(narrow) || isUnsignedInteger(narrow); // a wider range either way
+  return isUnsignedInteger(wide) && isUnsignedInteger(narrow);
+}
+
 bool isFloat(ElementType type) {
   return type == ElementType::F32 || type == ElementType::F64 || type == ElementType::F16 ||
          type == ElementType::BF16;

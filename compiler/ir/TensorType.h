@@ -18,6 +18,10 @@ size_t elementByteWidth(ElementType type);
 bool isFloat(ElementType type);
 bool isSignedInteger(ElementType type);   // i8 i16 i32 i64
 bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
+/// Whether every value of `narrow` is a value of `wide` of the same kind
+/// (float to a float with more exponent and mantissa bits, an integer to a
+/// wider integer whose range contains it); not i1, not a type to itself.
+bool holdsExactly(ElementType wide, ElementType narrow);
 /// numpy's dtype descriptor ("<f4", "|b1", ...).
 std::string_view numpyDescr(ElementType type);
 

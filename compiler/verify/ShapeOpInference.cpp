@@ -115,7 +115,20 @@ ResultTypes inferDotGeneral(const InferenceContext &context) {
              "lhs_contracting_dimensions");
 
   // Result dims: batch, then lhs free, then rhs free, each in operand order.
+  // The element type is the operands' or a declared wider one that holds
+  // every operand value exactly (JAX's preferred_element_type: bf16 x bf16
+  // -> f32, i8 x i8 -> i32): the product is computed in the result's type.
   TensorType result{lhs.elementType, {}};
+  if (const auto declared = context.declared(0);
+      declared && declared->elementType != lhs.elementType) {
+    if (!holdsExactly(declared->elementType, lhs.elementType))
+      context.failAttr(
+          "type", "result element type " + std::string(elementTypeName(declared->elementType)) +
+                      " does not hold every " + std::string(elementTypeName(lhs.elementType)) +
+                      " operand value exactly (the product is computed in the "
+                      "result's type: convert the result instead)");
+    result.elementType = declared->elementType;
+  }
   for (int64_t dim : attrs.lhsBatchingDimensions)
     result.shape.push_back(lhs.shape[dim]);
   auto appendFree = [&](const TensorType &side, const std::vector<int64_t> &batching,

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <string>
 
 #include "test/codegen/CodegenTestUtil.h"
@@ -58,4 +59,37 @@ TEST_CASE("a transposed rhs gives the interpreter's results") {
       Graph graph = loadVerified(transposedRhsDot(element, shape.m, shape.n, shape.k));
       CHECK(checkCompiledEqualsInterpreter(graph, 3) == "");
     }
+}
+
+TEST_CASE(
+    "a dot_general with a wider result widens its operands' pieces and sums in the result's type") {
+  // JAX's preferred_element_type; the contracting dim split over y (partial
+  // sums all-reduced in the result's type), lhs rows over x.
+  for (const auto &[from, to] :
+       {std::pair{"bf16", "f32"}, {"f16", "f64"}, {"i8", "i32"}, {"ui8", "i16"}, {"f32", "f64"}}) {
+    CAPTURE(from);
+    CAPTURE(to);
+    const std::string graph =
+        std::string(R"({"format": "shardgen-graph", "version": 1, "name": "mixed",
+      "meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+      "inputs": [{"name": "a", "type": "tensor<6x37x)") +
+        from + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+                 {"name": "b", "type": "tensor<37x5x)" +
+        from + R"(>", "sharding": "<@m, [{y}, {}]>"}],
+      "ops": [{"op": "dot_general", "operands": ["a", "b"], "result": "p", "type": "tensor<6x5x)" +
+        to + R"(>",
+               "lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0]}],
+      "outputs": [{"value": "p"}]})";
+    auto tag = [](std::string name) {
+      for (char &c : name)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      return name;
+    };
+    // Both operands widen (lhs and rhs pieces), before the dot in `to`.
+    const std::string source = generatedSource(graph);
+    CHECK(countOccurrences(source, "convert<" + tag(from) + ", " + tag(to) + ",") >= 2);
+    CHECK(countOccurrences(source, "dotGeneral<" + tag(to) + ",") >= 1);
+    Graph verified = loadVerified(graph);
+    CHECK(checkCompiledEqualsInterpreter(verified, 5) == "");
+  }
 }

@@ -118,3 +118,22 @@ TEST_CASE("dot_general with an empty free dim or an empty contraction") {
                           {l, r});
   CHECK(floats(zeros) == std::vector<double>{0, 0, 0, 0});
 }
+
+TEST_CASE("dot_general with a wider declared result computes in the result's type") {
+  // JAX's preferred_element_type: f16 x f16 -> f32 keeps what f16 would
+  // round away (2049 is not an f16: an f16 result would be 2048).
+  Literal a = literal("tensor<1x2xf16>", {2048, 1});
+  Literal b = literal("tensor<2x1xf16>", {1, 1});
+  Literal c = evalOne(opGraph("dot_general", {"tensor<1x2xf16>", "tensor<2x1xf16>"},
+                              dotAttrs("[]", "[]", "[1]", "[0]"), "tensor<1x1xf32>"),
+                      {a, b});
+  CHECK(c.elementType() == ElementType::F32);
+  CHECK(floats(c) == std::vector<double>{2049});
+  // i8 x i8 -> i32: 127 * 127 * 2 does not fit i8 or i16's product chain.
+  Literal p = literal("tensor<1x2xi8>", {127, -128});
+  Literal q = literal("tensor<2x1xi8>", {127, -128});
+  Literal r = evalOne(opGraph("dot_general", {"tensor<1x2xi8>", "tensor<2x1xi8>"},
+                              dotAttrs("[]", "[]", "[1]", "[0]"), "tensor<1x1xi32>"),
+                      {p, q});
+  CHECK(ints(r) == std::vector<int64_t>{127 * 127 + 128 * 128});
+}

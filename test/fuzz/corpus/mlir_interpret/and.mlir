@@ -1,0 +1,7 @@
+module {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func @main(%0: tensor<3xi4> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}, %1: tensor<3xi4> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<3xi4>) {
+  %2 = stablehlo.and %0, %1 : tensor<3xi4>
+    return %2 : tensor<3xi4>
+  }
+}
