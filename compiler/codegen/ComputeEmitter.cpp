@@ -1063,7 +1063,8 @@ void emitConvolution(StepView s) {
         joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
         joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
         boolList(reversed) + "}}";
-    if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()))
+    // The lowered rows need a kernel with elements (no copies of nothing).
+    if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()) && product(rhs) > 0)
       return "convolutionLowered<" + str(static_cast<int64_t>(window.size())) + ", " + geometry +
              ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +
              s.outBuf() + "));";

@@ -207,6 +207,7 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
   const S *x = lhs.as<S>(), *k = rhs.as<S>();
   if (out.numElements() == 0)
     return out;
+  const bool emptyWindow = elementCount(window) == 0;
   std::vector<int64_t> o(spatial, 0);
   do {
     for (int64_t b = 0; b < outBatch; ++b)
@@ -217,32 +218,34 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
         const int64_t firstFeature = (f / featureGroupSize) * kernelIn;
         Acc acc = 0;
         std::vector<int64_t> w(spatial, 0);
-        do {
-          int64_t lOffset = batch * lStrides[a.inputBatchDimension];
-          int64_t kOffset = f * rStrides[a.kernelOutputFeatureDimension];
-          for (size_t s = 0; s < spatial && lOffset >= 0; ++s) {
-            const int64_t d = a.inputSpatialDimensions[s];
-            // The reversed window reads its positions from the far end.
-            const int64_t position = a.windowReversal[s] ? window[s] - 1 - w[s] : w[s];
-            const int64_t q =
-                o[s] * a.windowStrides[s] + position * a.rhsDilation[s] - a.padding[s][0];
-            const int64_t dilated = (ls[d] - 1) * a.lhsDilation[s] + 1;
-            if (q < 0 || q >= dilated || q % a.lhsDilation[s] != 0)
-              lOffset = -1; // padding or a hole: a zero term
-            else
-              lOffset += (q / a.lhsDilation[s]) * lStrides[d];
-            kOffset += w[s] * rStrides[a.kernelSpatialDimensions[s]];
-          }
-          if (lOffset < 0)
-            continue;
-          for (int64_t i = 0; i < kernelIn; ++i) {
-            const Acc xv = static_cast<Acc>(
-                Traits::load(x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
-            const Acc kv = static_cast<Acc>(
-                Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
-            acc = static_cast<Acc>(acc + xv * kv);
-          }
-        } while (nextIndex(w, window));
+        // A kernel without positions sums nothing.
+        if (!emptyWindow)
+          do {
+            int64_t lOffset = batch * lStrides[a.inputBatchDimension];
+            int64_t kOffset = f * rStrides[a.kernelOutputFeatureDimension];
+            for (size_t s = 0; s < spatial && lOffset >= 0; ++s) {
+              const int64_t d = a.inputSpatialDimensions[s];
+              // The reversed window reads its positions from the far end.
+              const int64_t position = a.windowReversal[s] ? window[s] - 1 - w[s] : w[s];
+              const int64_t q =
+                  o[s] * a.windowStrides[s] + position * a.rhsDilation[s] - a.padding[s][0];
+              const int64_t dilated = (ls[d] - 1) * a.lhsDilation[s] + 1;
+              if (q < 0 || q >= dilated || q % a.lhsDilation[s] != 0)
+                lOffset = -1; // padding or a hole: a zero term
+              else
+                lOffset += (q / a.lhsDilation[s]) * lStrides[d];
+              kOffset += w[s] * rStrides[a.kernelSpatialDimensions[s]];
+            }
+            if (lOffset < 0)
+              continue;
+            for (int64_t i = 0; i < kernelIn; ++i) {
+              const Acc xv = static_cast<Acc>(Traits::load(
+                  x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
+              const Acc kv = static_cast<Acc>(
+                  Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
+              acc = static_cast<Acc>(acc + xv * kv);
+            }
+          } while (nextIndex(w, window));
         int64_t oOffset =
             b * oStrides[a.outputBatchDimension] + f * oStrides[a.outputFeatureDimension];
         for (size_t s = 0; s < spatial; ++s)

@@ -832,8 +832,20 @@ OpShardingRule convolutionRule(const Graph &, const Op &op, const OpShapes &shap
                       {{0, a.inputBatchDimension},
                        {1, a.kernelOutputFeatureDimension},
                        {result, a.outputFeatureDimension}});
+  // A factor of size 1 (Shardy's form only) maps just the dims of size 1:
+  // a per-group batch or input feature of 1 stays off the grouped dim.
+  const auto unitOr = [&](int64_t size, std::vector<std::pair<int64_t, int64_t>> tensorDims) {
+    if (size == 1)
+      std::erase_if(tensorDims, [&](const std::pair<int64_t, int64_t> &tensorDim) {
+        const auto [tensor, dim] = tensorDim;
+        const Shape &shape = tensor < 2 ? shapes.operands[tensor] : out;
+        return shape[dim] != 1;
+      });
+    return tensorDims;
+  };
   builder.addFactor(out[a.outputBatchDimension], FactorKind::PassThrough,
-                    {{0, a.inputBatchDimension}, {result, a.outputBatchDimension}});
+                    unitOr(out[a.outputBatchDimension],
+                           {{0, a.inputBatchDimension}, {result, a.outputBatchDimension}}));
   for (size_t s = 0; s < a.inputSpatialDimensions.size(); ++s) {
     const int64_t lhsDim = a.inputSpatialDimensions[s], rhsDim = a.kernelSpatialDimensions[s],
                   outDim = a.outputSpatialDimensions[s];
@@ -858,7 +870,8 @@ OpShardingRule convolutionRule(const Graph &, const Op &op, const OpShapes &shap
                        {1, a.kernelOutputFeatureDimension},
                        {result, a.outputFeatureDimension}});
   builder.addFactor(rhs[a.kernelInputFeatureDimension], FactorKind::Reduction,
-                    {{0, a.inputFeatureDimension}, {1, a.kernelInputFeatureDimension}});
+                    unitOr(rhs[a.kernelInputFeatureDimension],
+                           {{0, a.inputFeatureDimension}, {1, a.kernelInputFeatureDimension}}));
   const int64_t outFeatures =
       out[a.outputFeatureDimension] / (a.batchGroupCount * a.featureGroupCount);
   if (outFeatures > 1)

@@ -197,3 +197,23 @@ TEST_CASE("reduce_window of two inputs on a 2x2 mesh: max pooling with its argma
     CHECK(checkCompiledEqualsInterpreter(graph, 19) == "");
   }
 }
+
+TEST_CASE("window ops at the edges: rank 0, empty inputs, an empty kernel, windows of padding") {
+  // reduce_window of a scalar (one window: body(init, x)); of an empty input
+  // padded into windows of init values only; a convolution whose kernel has
+  // no positions (zeros); select_and_scatter windows that lie in padding
+  // select nothing.
+  const std::string inputs =
+      R"({"name": "s", "type": "tensor<f32>"}, {"name": "e", "type": "tensor<0x4xf32>"}, {"name": "k", "type": "tensor<2x0x4xf32>"}, {"name": "x", "type": "tensor<2x5x4xf32>", "sharding": "<@m, [{x}, {}, {y}]>"}, {"name": "z", "type": "tensor<3x4xf32>"})";
+  const std::string ops = R"(
+    {"op": "constant", "result": "one", "value": 1.0, "type": "tensor<f32>"},
+    {"op": "constant", "result": "zs", "value": 2.0, "type": "tensor<11x1xf32>"},
+    {"op": "reduce_window", "operands": ["s", "one"], "result": "r0", "window_dimensions": [], "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}], "ops": [{"op": "add", "operands": ["a", "b"], "result": "t"}], "return": ["t"]}},
+    {"op": "reduce_window", "operands": ["e", "one"], "result": "r1", "window_dimensions": [1, 2], "padding": [[2, 0], [0, 0]], "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}], "ops": [{"op": "multiply", "operands": ["a", "b"], "result": "t"}], "return": ["t"]}},
+    {"op": "convolution", "operands": ["x", "k"], "result": "c0", "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1], "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 0, "kernel_spatial_dimensions": [1], "output_batch_dimension": 0, "output_feature_dimension": 2, "output_spatial_dimensions": [1], "padding": [[1, 0]]},
+    {"op": "select_and_scatter", "operands": ["z", "zs", "one"], "result": "g", "window_dimensions": [3, 4], "window_strides": [1, 1], "padding": [[5, 5], [0, 0]], "select": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}], "ops": [{"op": "compare", "operands": ["a", "b"], "result": "c", "comparison_direction": "GE"}], "return": ["c"]}, "scatter": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}], "ops": [{"op": "add", "operands": ["a", "b"], "result": "t"}], "return": ["t"]}})";
+  Graph graph = loadVerified(
+      graphOn2x2("edges", inputs, ops,
+                 R"({"value": "r0"}, {"value": "r1"}, {"value": "c0"}, {"value": "g"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 23) == "");
+}

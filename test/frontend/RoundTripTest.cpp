@@ -300,3 +300,45 @@ TEST_CASE("round trip: a reduce with a body, several inputs, and optimization_ba
   checkSameGraph(original, reread);
   CHECK(writeGraph(reread) == written);
 }
+
+TEST_CASE("round trip: the window ops, their defaults written back, two scalar regions") {
+  const std::string text = R"({
+  "format": "shardgen-graph", "version": 1, "name": "windows", "meshes": [],
+  "inputs": [{"name": "x", "type": "tensor<2x6x6x3xf32>"}, {"name": "w", "type": "tensor<3x3x3x4xf32>"},
+             {"name": "g", "type": "tensor<2x3x3x3xf32>"}],
+  "ops": [
+    {"op": "constant", "result": "zero", "value": 0.0, "type": "tensor<f32>"},
+    {"op": "reduce_window", "operands": ["x", "zero"], "result": "pooled",
+     "window_dimensions": [1, 2, 2, 1], "window_strides": [1, 2, 2, 1],
+     "body": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+              "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]}},
+    {"op": "select_and_scatter", "operands": ["x", "g", "zero"], "result": "grad",
+     "window_dimensions": [1, 2, 2, 1], "window_strides": [1, 2, 2, 1], "padding": [[0, 0], [0, 0], [0, 0], [0, 0]],
+     "select": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+                "ops": [{"op": "compare", "operands": ["a", "b"], "result": "ge",
+                         "comparison_direction": "GE"}], "return": ["ge"]},
+     "scatter": {"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
+                 "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]}},
+    {"op": "convolution", "operands": ["x", "w"], "result": "y",
+     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     "window_reversal": [true, false], "padding": [[1, 1], [0, 2]]}
+  ],
+  "outputs": [{"value": "pooled"}, {"value": "grad"}, {"value": "y"}]
+})";
+  Graph original = readGraph(text);
+  const Op &scatter = original.main.ops.at(2);
+  REQUIRE(scatter.regions.size() == 2);
+  CHECK(scatter.regions[1].pointer == "/ops/2/scatter");
+  const auto &pool = original.main.ops.at(1).attr<ReduceWindowAttrs>();
+  CHECK(pool.baseDilations == std::vector<int64_t>{1, 1, 1, 1});
+  CHECK(pool.padding == std::vector<std::array<int64_t, 2>>(4, {0, 0}));
+  const auto &conv = original.main.ops.at(3).attr<ConvolutionAttrs>();
+  CHECK(conv.windowReversal == std::vector<bool>{true, false});
+  CHECK(conv.lhsDilation == std::vector<int64_t>{1, 1});
+  const std::string written = writeGraph(original);
+  CHECK(written.find("\"base_dilations\": [1, 1, 1, 1]") != std::string::npos);
+  checkSameGraph(original, readGraph(written));
+}

@@ -693,3 +693,162 @@ func.func @reduce_multiple_results(%arg0: tensor<2x64x13xf32>, %arg1: tensor<2x6
   }
   return %v0#0, %v0#1 : tensor<64xf32>, tensor<64xi32>
 }
+
+// Windows: convolution (conv_simple)
+// CHECK-LABEL: func @conv_simple(
+func.func @conv_simple(%arg0 : tensor<2x224x224x192xf32>, %arg1 : tensor<3x3x192x64xf32>) -> tensor<2x112x112x64xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, jk, lm, n], [k, m, n, o])->([i, j, l, o]) {i=2, j=112, k=2, l=112, m=2, n=192, o=64} reduction={k, m, n} permutation={j, l}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 1 : i64
+    } : (tensor<2x224x224x192xf32>, tensor<3x3x192x64xf32>) -> tensor<2x112x112x64xf32>
+  return %0 : tensor<2x112x112x64xf32>
+}
+
+// Windows: convolution (conv_window_size_greater_than_num_windows)
+// CHECK-LABEL: func @conv_window_size_greater_than_num_windows(
+func.func @conv_window_size_greater_than_num_windows(%arg0: tensor<2x224x224x192xf32>, %arg1: tensor<112x112x192x64xf32>) -> tensor<2x57x57x64xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, jk, lm, n], [j, l, n, o])->([i, k, m, o]) {i=2, j=112, k=2, l=112, m=2, n=192, o=64} reduction={j, l, n} permutation={k, m}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 1 : i64
+    } : (tensor<2x224x224x192xf32>, tensor<112x112x192x64xf32>) -> tensor<2x57x57x64xf32>
+  return %0 : tensor<2x57x57x64xf32>
+}
+
+// Windows: convolution (conv_batch_group_count)
+// CHECK-LABEL: func @conv_batch_group_count(
+func.func @conv_batch_group_count(%arg0: tensor<8x224x224x192xf32>, %arg1: tensor<3x3x192x256xf32>) -> tensor<2x112x112x256xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([ij, kl, mn, o], [l, n, o, ip])->([j, k, m, ip]) {i=4, j=2, k=112, l=2, m=112, n=2, o=192, p=64} reduction={l, n, o} permutation={k, m}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 4 : i64,
+      feature_group_count = 1 : i64
+    } : (tensor<8x224x224x192xf32>, tensor<3x3x192x256xf32>) -> tensor<2x112x112x256xf32>
+  return %0 : tensor<2x112x112x256xf32>
+}
+
+// Windows: convolution (conv_feature_group_count)
+// CHECK-LABEL: func @conv_feature_group_count(
+func.func @conv_feature_group_count(%arg0: tensor<8x224x224x192xf32>, %arg1: tensor<3x3x12x256xf32>) -> tensor<8x112x112x256xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, jk, lm, no], [k, m, o, np])->([i, j, l, np]) {i=8, j=112, k=2, l=112, m=2, n=16, o=12, p=16} reduction={k, m, o} permutation={j, l}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 16 : i64
+    } : (tensor<8x224x224x192xf32>, tensor<3x3x12x256xf32>) -> tensor<8x112x112x256xf32>
+  return %0 : tensor<8x112x112x256xf32>
+}
+
+// Windows: reduce_window (reduce_window)
+// CHECK-LABEL: func @reduce_window(
+func.func @reduce_window(%arg0: tensor<48x48x3xf32>, %arg1: tensor<48x48x3xi32>, %arg2: tensor<f32>, %arg3: tensor<i32>)
+    -> (tensor<16x48x3xf32>, tensor<16x48x3xi32>) {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k], [], [])->([i, j, k], [i, j, k]) {i=16, j=48, k=3} permutation={i, j}>
+  %0:2 = "stablehlo.reduce_window"(%arg0, %arg1, %arg2, %arg3) ({
+  ^bb0(%arg4: tensor<f32>, %arg5 : tensor<i32>, %arg6: tensor<f32>, %arg7 : tensor<i32>):
+    %1 = stablehlo.maximum %arg4, %arg6 : tensor<f32>
+    %2 = stablehlo.maximum %arg5, %arg7 : tensor<i32>
+    stablehlo.return %1, %2 : tensor<f32>, tensor<i32>
+  }) {window_dimensions = array<i64: 3, 1, 1>,
+      window_strides = array<i64: 3, 1, 1>,
+      padding = dense<[[0, 0], [2, -2], [0, 0]]> : tensor<3x2xi64>}
+      : (tensor<48x48x3xf32>, tensor<48x48x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<16x48x3xf32>, tensor<16x48x3xi32>)
+  func.return %0#0, %0#1 : tensor<16x48x3xf32>, tensor<16x48x3xi32>
+}
+
+// Windows: reduce_window (reduce_window_permute_only)
+// CHECK-LABEL: func @reduce_window_permute_only(
+func.func @reduce_window_permute_only(%arg0: tensor<8x16xf32>, %arg1: tensor<f32>)
+    -> tensor<8x16xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [])->([i, j]) {i=8, j=16} permutation={i, j}>
+  %0 = "stablehlo.reduce_window"(%arg0, %arg1) ({
+  ^bb0(%arg4: tensor<f32>, %arg5 : tensor<f32>):
+    %1 = stablehlo.maximum %arg4, %arg5 : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 1>,
+      padding = dense<[[-1, 1], [2, -2]]> : tensor<2x2xi64>}
+      : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
+}
+
+// Windows: select_and_scatter (select_and_scatter)
+// CHECK-LABEL: func @select_and_scatter(
+func.func @select_and_scatter(%arg0: tensor<10x24x24x64xf32>, %arg1: tensor<9x12x12x64xf32>, %arg2: tensor<f32>)
+   -> tensor<10x24x24x64xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([j, l, n, o], [i, k, m, o], [])->([j, l, n, o]) {i=9, j=10, k=12, l=24, m=12, n=24, o=64} need_replication={i, k, m} permutation={j, l, n}>
+  %1 = "stablehlo.select_and_scatter"(%arg0, %arg1, %arg2) ({
+  ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+    %2 = stablehlo.compare GT, %arg3, %arg4 :(tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %2 : tensor<i1>
+  },  {
+  ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+    %2 = stablehlo.add %arg3, %arg4 : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) {
+    window_dimensions = array<i64: 1, 2, 2, 1>,
+    padding = dense<[[-1, 0], [0, 0], [0, 0], [0, 0]]> : tensor<4x2xi64>,
+    window_strides = array<i64: 1, 2, 2, 1>
+  } : (tensor<10x24x24x64xf32>, tensor<9x12x12x64xf32>, tensor<f32>) -> tensor<10x24x24x64xf32>
+  return %1 : tensor<10x24x24x64xf32>
+}
+
+// Windows: convolution (conv_per_group_batch_size_one)
+// CHECK-LABEL: func @conv_per_group_batch_size_one(
+func.func @conv_per_group_batch_size_one(%arg0: tensor<4x224x224x192xf32>, %arg1: tensor<3x3x192x256xf32>) -> tensor<1x112x112x256xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, kl, mn, o], [l, n, o, ip])->([j, k, m, ip]) {i=4, j=1, k=112, l=2, m=112, n=2, o=192, p=64} reduction={l, n, o} permutation={k, m}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 4 : i64,
+      feature_group_count = 1 : i64
+    } : (tensor<4x224x224x192xf32>, tensor<3x3x192x256xf32>) -> tensor<1x112x112x256xf32>
+  return %0 : tensor<1x112x112x256xf32>
+}
+
+// Windows: convolution (conv_per_group_input_feature_size_one)
+// CHECK-LABEL: func @conv_per_group_input_feature_size_one(
+func.func @conv_per_group_input_feature_size_one(%arg0: tensor<8x224x224x16xf32>, %arg1: tensor<3x3x1x256xf32>) -> tensor<8x112x112x256xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, jk, lm, n], [k, m, o, np])->([i, j, l, np]) {i=8, j=112, k=2, l=112, m=2, n=16, o=1, p=16} reduction={k, m, o} permutation={j, l}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 16 : i64
+    } : (tensor<8x224x224x16xf32>, tensor<3x3x1x256xf32>) -> tensor<8x112x112x256xf32>
+  return %0 : tensor<8x112x112x256xf32>
+}
+
+// Windows: convolution (conv_output_feature_size_one)
+// CHECK-LABEL: func @conv_output_feature_size_one(
+func.func @conv_output_feature_size_one(%arg0: tensor<8x224x224x192xf32>, %arg1: tensor<3x3x12x16xf32>) -> tensor<8x112x112x16xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, jk, lm, no], [k, m, o, n])->([i, j, l, n]) {i=8, j=112, k=2, l=112, m=2, n=16, o=12} reduction={k, m, o} permutation={j, l}>
+  %0 = stablehlo.convolution(%arg0, %arg1)
+    dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {
+      batch_group_count = 1 : i64,
+      feature_group_count = 16 : i64
+    } : (tensor<8x224x224x192xf32>, tensor<3x3x12x16xf32>) -> tensor<8x112x112x16xf32>
+  return %0 : tensor<8x112x112x16xf32>
+}
+
+// Windows: reduce_window (reduce_window_passthrough_dim)
+// CHECK-LABEL: func @reduce_window_passthrough_dim(
+func.func @reduce_window_passthrough_dim(%arg0: tensor<8x16xf32>, %arg1: tensor<f32>)
+    -> tensor<8x16xf32> {
+  // CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [])->([i, j]) {i=8, j=16}
+  %0 = "stablehlo.reduce_window"(%arg0, %arg1) ({
+  ^bb0(%arg4: tensor<f32>, %arg5 : tensor<f32>):
+    %1 = stablehlo.maximum %arg4, %arg5 : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 1>,
+      padding = dense<[[0, 0], [0, 0]]> : tensor<2x2xi64>}
+      : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
+  func.return %0 : tensor<8x16xf32>
+}
