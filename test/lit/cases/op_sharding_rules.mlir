@@ -561,6 +561,8 @@ func.func @bitcast_convert_downcast(%arg0: tensor<4x2xui64>) -> tensor<4x2x2xui3
   // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j, k]) {i=4, j=2, k=2} need_replication={k}>}
   %v0 = stablehlo.bitcast_convert %arg0 : (tensor<4x2xui64>) -> tensor<4x2x2xui32>
   return %v0 : tensor<4x2x2xui32>
+}
+
 // ---- gather and scatter ----
 
 // Batch dims pass through indices and result; a dim sliced to more than 1
