@@ -73,7 +73,11 @@ std::vector<Literal> randomInputs(const Graph &graph, uint64_t seed) {
     ElementType type = literal.elementType();
     for (int64_t i = 0; i < literal.numElements(); ++i) {
       // Small values keep float sums well conditioned and integer products in range.
-      if (isFloat(type))
+      if (isComplex(type)) {
+        std::uniform_real_distribution<double> part(-1.0, 1.0);
+        const double real = part(rng);
+        literal.setComplex(i, real, part(rng));
+      } else if (isFloat(type))
         literal.setFloat(i, std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
       else if (type == ElementType::I1)
         literal.setInt(i, rng() & 1);

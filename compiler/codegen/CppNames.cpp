@@ -35,6 +35,10 @@ std::string_view elementTag(ElementType type) {
     return "UI16";
   case ElementType::UI64:
     return "UI64";
+  case ElementType::C64:
+    return "C64";
+  case ElementType::C128:
+    return "C128";
   }
   return "F32";
 }
@@ -47,8 +51,10 @@ std::string_view storageWord(ElementType type) {
     return "uint16_t";
   case 4:
     return "uint32_t";
-  default:
+  case 8:
     return "uint64_t";
+  default: // complex<f64>
+    return "Word128";
   }
 }
 
@@ -78,6 +84,10 @@ std::string_view storageType(ElementType type) {
     return "uint16_t";
   case ElementType::UI64:
     return "uint64_t";
+  case ElementType::C64:
+    return "Complex<float>";
+  case ElementType::C128:
+    return "Complex<double>";
   }
   return "float";
 }
@@ -110,6 +120,10 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI16";
   case ElementType::UI64:
     return "SHARDGEN_UI64";
+  case ElementType::C64:
+    return "SHARDGEN_C64";
+  case ElementType::C128:
+    return "SHARDGEN_C128";
   }
   return "SHARDGEN_F32";
 }
@@ -141,6 +155,13 @@ std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
 #define SHARDGEN_OP(Kind, ...) std::string_view("Op" #Kind),
 #include "compiler/ops/Ops.def"
   };
+  // Complex operands: complex.h's functions (templates/kernels/elementwise.h).
+  static constexpr std::string_view kComplexFunctors[] = {
+#define SHARDGEN_OP(Kind, ...) std::string_view("ComplexOp" #Kind),
+#include "compiler/ops/Ops.def"
+  };
+  if (isComplex(type))
+    return kComplexFunctors[static_cast<size_t>(kind)];
   return kFunctors[static_cast<size_t>(kind)];
 }
 

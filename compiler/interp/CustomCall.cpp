@@ -37,6 +37,10 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI16;
   case ElementType::UI64:
     return SHARDGEN_UI64;
+  case ElementType::C64:
+    return SHARDGEN_C64;
+  case ElementType::C128:
+    return SHARDGEN_C128;
   }
   return SHARDGEN_F32;
 }

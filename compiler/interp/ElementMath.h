@@ -9,6 +9,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "runtime/include/shardgen/complex.h"
+
 namespace shardgen::interp::math {
 
 template <typename T> using Unsigned = std::make_unsigned_t<T>;
@@ -140,6 +142,23 @@ template <typename T> T sign(T x) {
   } else {
     return x > 0 ? T(1) : T(0);
   }
+}
+
+// complex<f32> and complex<f64>: the runtime's one copy (complex.h).
+template <typename T> using Complex = runtime::elements::Complex<T>;
+namespace complexmath = runtime::elements::complexmath;
+template <typename T> Complex<T> add(Complex<T> x, Complex<T> y) { return complexmath::add(x, y); }
+template <typename T> Complex<T> subtract(Complex<T> x, Complex<T> y) {
+  return complexmath::subtract(x, y);
+}
+template <typename T> Complex<T> multiply(Complex<T> x, Complex<T> y) {
+  return complexmath::multiply(x, y);
+}
+template <typename T> Complex<T> maximum(Complex<T> x, Complex<T> y) {
+  return complexmath::maximum(x, y);
+}
+template <typename T> Complex<T> minimum(Complex<T> x, Complex<T> y) {
+  return complexmath::minimum(x, y);
 }
 
 } // namespace shardgen::interp::math

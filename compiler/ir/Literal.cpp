@@ -48,6 +48,10 @@ double Literal::getFloat(int64_t i) const {
     return bfloat16ToFloat(as<uint16_t>()[i]);
   case ElementType::UI64:
     return static_cast<double>(as<uint64_t>()[i]);
+  case ElementType::C64:
+    return as<float>()[2 * i];
+  case ElementType::C128:
+    return as<double>()[2 * i];
   default:
     return static_cast<double>(getInt(i));
   }
@@ -103,6 +107,10 @@ void Literal::setFloat(int64_t i, double value) {
                         : value > 0                     ? static_cast<uint64_t>(value)
                                                         : 0; // NaN too
     return;
+  case ElementType::C64:
+  case ElementType::C128:
+    setComplex(i, value, 0);
+    return;
   default:
     setInt(i, saturatingInt64(value));
     return;
@@ -141,6 +149,33 @@ void Literal::setInt(int64_t i, int64_t value) {
   default:
     setFloat(i, static_cast<double>(value));
     return;
+  }
+}
+
+} // namespace shardgen
+
+namespace shardgen {
+
+double Literal::getImag(int64_t i) const {
+  switch (type_.elementType) {
+  case ElementType::C64:
+    return as<float>()[2 * i + 1];
+  case ElementType::C128:
+    return as<double>()[2 * i + 1];
+  default:
+    return 0;
+  }
+}
+
+void Literal::setComplex(int64_t i, double real, double imag) {
+  if (type_.elementType == ElementType::C64) {
+    as<float>()[2 * i] = static_cast<float>(real);
+    as<float>()[2 * i + 1] = static_cast<float>(imag);
+  } else if (type_.elementType == ElementType::C128) {
+    as<double>()[2 * i] = real;
+    as<double>()[2 * i + 1] = imag;
+  } else {
+    setFloat(i, real);
   }
 }
 

@@ -13,13 +13,21 @@ struct ElementTypeInfo {
 };
 
 constexpr ElementTypeInfo kElementTypes[] = {
-    {ElementType::F32, "f32", 4, "<f4"},   {ElementType::F64, "f64", 8, "<f8"},
-    {ElementType::F16, "f16", 2, "<f2"},   {ElementType::BF16, "bf16", 2, "<V2"},
-    {ElementType::I1, "i1", 1, "|b1"},     {ElementType::I8, "i8", 1, "|i1"},
-    {ElementType::I32, "i32", 4, "<i4"},   {ElementType::I64, "i64", 8, "<i8"},
-    {ElementType::UI8, "ui8", 1, "|u1"},   {ElementType::UI32, "ui32", 4, "<u4"},
-    {ElementType::I16, "i16", 2, "<i2"},   {ElementType::UI16, "ui16", 2, "<u2"},
+    {ElementType::F32, "f32", 4, "<f4"},
+    {ElementType::F64, "f64", 8, "<f8"},
+    {ElementType::F16, "f16", 2, "<f2"},
+    {ElementType::BF16, "bf16", 2, "<V2"},
+    {ElementType::I1, "i1", 1, "|b1"},
+    {ElementType::I8, "i8", 1, "|i1"},
+    {ElementType::I32, "i32", 4, "<i4"},
+    {ElementType::I64, "i64", 8, "<i8"},
+    {ElementType::UI8, "ui8", 1, "|u1"},
+    {ElementType::UI32, "ui32", 4, "<u4"},
+    {ElementType::I16, "i16", 2, "<i2"},
+    {ElementType::UI16, "ui16", 2, "<u2"},
     {ElementType::UI64, "ui64", 8, "<u8"},
+    {ElementType::C64, "complex<f32>", 8, "<c8"},
+    {ElementType::C128, "complex<f64>", 16, "<c16"},
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -43,6 +51,15 @@ bool isFloat(ElementType type) {
 bool isSignedInteger(ElementType type) {
   return type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I32 ||
          type == ElementType::I64;
+}
+bool isComplex(ElementType type) { return type == ElementType::C64 || type == ElementType::C128; }
+ElementType complexPartType(ElementType type) {
+  return type == ElementType::C64    ? ElementType::F32
+         : type == ElementType::C128 ? ElementType::F64
+                                     : type;
+}
+ElementType complexOf(ElementType part) {
+  return part == ElementType::F64 ? ElementType::C128 : ElementType::C64;
 }
 bool isUnsignedInteger(ElementType type) {
   return type == ElementType::UI8 || type == ElementType::UI16 || type == ElementType::UI32 ||
@@ -115,7 +132,8 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   auto element = parseElementType(body);
   if (!element)
     return bad("unknown element type \"" + std::string(body) +
-               "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64)");
+               "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> "
+               "complex<f64>)");
   type.elementType = *element;
   return type;
 }

@@ -9,7 +9,23 @@
 
 namespace shardgen {
 
-enum class ElementType { F32, F64, F16, BF16, I1, I8, I32, I64, UI8, UI32, I16, UI16, UI64 };
+enum class ElementType {
+  F32,
+  F64,
+  F16,
+  BF16,
+  I1,
+  I8,
+  I32,
+  I64,
+  UI8,
+  UI32,
+  I16,
+  UI16,
+  UI64,
+  C64,  // complex<f32>
+  C128, // complex<f64>
+};
 
 std::string_view elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(std::string_view text);
@@ -18,6 +34,11 @@ size_t elementByteWidth(ElementType type);
 bool isFloat(ElementType type);
 bool isSignedInteger(ElementType type);   // i8 i16 i32 i64
 bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
+bool isComplex(ElementType type);         // complex<f32> complex<f64>
+/// A complex type's part type (f32 or f64); other types are their own.
+ElementType complexPartType(ElementType type);
+/// The complex type whose parts are `part` (f32 or f64).
+ElementType complexOf(ElementType part);
 /// numpy's dtype descriptor ("<f4", "|b1", ...).
 std::string_view numpyDescr(ElementType type);
 

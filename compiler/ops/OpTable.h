@@ -77,6 +77,7 @@ enum class ElementTypes : uint8_t {
   IntOrBool,     // HLO_PredOrIntTensor: bitwise ops
   NotBool,       // HLO_IntFpOrComplexTensor: arithmetic the spec does not define on i1
   SignedOrFloat, // HLO_SIntFpOrComplexTensor: not i1, not unsigned
+  RealFloat,     // HLO_FpTensor: floats, not complex
 };
 
 /// The Elements column's values, as rows name them; by kind for templates.
@@ -86,6 +87,7 @@ inline constexpr ElementTypes floatType = ElementTypes::Float;
 inline constexpr ElementTypes intOrBoolType = ElementTypes::IntOrBool;
 inline constexpr ElementTypes notBoolType = ElementTypes::NotBool;
 inline constexpr ElementTypes signedOrFloatType = ElementTypes::SignedOrFloat;
+inline constexpr ElementTypes realFloatType = ElementTypes::RealFloat;
 inline constexpr ElementTypes kElementTypes[] = {
 #define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, ...) Elements,
 #include "compiler/ops/Ops.def"

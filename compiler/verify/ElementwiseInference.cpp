@@ -12,11 +12,15 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
   case ElementTypes::Any:
     return;
   case ElementTypes::Float:
+    if (!isFloat(element) && !isComplex(element))
+      context.failOp("requires floating-point or complex operands, got " + printType(type));
+    return;
+  case ElementTypes::RealFloat:
     if (!isFloat(element))
       context.failOp("requires floating-point operands, got " + printType(type));
     return;
   case ElementTypes::IntOrBool:
-    if (isFloat(element))
+    if (isFloat(element) || isComplex(element))
       context.failOp("requires integer or i1 operands, got " + printType(type));
     return;
   case ElementTypes::NotBool:
@@ -27,6 +31,9 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
     if (opRow(context.op.kind).elements == ElementTypes::SignedOrFloat &&
         isUnsignedInteger(element))
       context.failOp("requires signed integer or floating-point operands, got " + printType(type));
+    // The spec leaves remainder on complex numbers undefined (TBD).
+    if (context.op.kind == OpKind::Remainder && isComplex(element))
+      context.failOp("requires integer or floating-point operands, got " + printType(type));
     return;
   }
 }
@@ -93,7 +100,26 @@ ResultTypes inferElementwise(const InferenceContext &context) {
   for (size_t i = 1; i < context.numOperands(); ++i)
     requireSameType(context, first, context.operand(i));
   checkElementKind(context, first);
+  if (context.op.kind == OpKind::Abs && isComplex(first.elementType))
+    return {TensorType{complexPartType(first.elementType), first.shape}}; // the modulus
   return {first};
+}
+
+/// real and imag: a float or complex operand, a result of its part type.
+ResultTypes inferComplexPart(const InferenceContext &context) {
+  const TensorType &operand = context.operand(0);
+  if (!isFloat(operand.elementType) && !isComplex(operand.elementType))
+    context.failOp("requires a floating-point or complex operand, got " + printType(operand));
+  return {TensorType{complexPartType(operand.elementType), operand.shape}};
+}
+
+/// complex: two f32 or two f64 operands of one type, a complex result.
+ResultTypes inferComplex(const InferenceContext &context) {
+  const TensorType &lhs = context.operand(0);
+  requireSameType(context, lhs, context.operand(1));
+  if (lhs.elementType != ElementType::F32 && lhs.elementType != ElementType::F64)
+    context.failOp("requires f32 or f64 operands, got " + printType(lhs));
+  return {TensorType{complexOf(lhs.elementType), lhs.shape}};
 }
 
 } // namespace shardgen::verify

@@ -44,13 +44,14 @@ std::optional<ElementType> elementTypeOf(const DLDataType &dtype) {
     return std::nullopt;
   std::pair<int, int> key{dtype.code, dtype.bits};
   static const std::pair<std::pair<int, int>, ElementType> kTypes[] = {
-      {{kDLFloat, 32}, ElementType::F32},  {{kDLFloat, 64}, ElementType::F64},
-      {{kDLFloat, 16}, ElementType::F16},  {{kDLBfloat, 16}, ElementType::BF16},
-      {{kDLBoolCode, 8}, ElementType::I1}, {{kDLInt, 8}, ElementType::I8},
-      {{kDLInt, 32}, ElementType::I32},    {{kDLInt, 64}, ElementType::I64},
-      {{kDLUInt, 8}, ElementType::UI8},    {{kDLUInt, 32}, ElementType::UI32},
-      {{kDLInt, 16}, ElementType::I16},    {{kDLUInt, 16}, ElementType::UI16},
-      {{kDLUInt, 64}, ElementType::UI64}};
+      {{kDLFloat, 32}, ElementType::F32},    {{kDLFloat, 64}, ElementType::F64},
+      {{kDLFloat, 16}, ElementType::F16},    {{kDLBfloat, 16}, ElementType::BF16},
+      {{kDLBoolCode, 8}, ElementType::I1},   {{kDLInt, 8}, ElementType::I8},
+      {{kDLInt, 32}, ElementType::I32},      {{kDLInt, 64}, ElementType::I64},
+      {{kDLUInt, 8}, ElementType::UI8},      {{kDLUInt, 32}, ElementType::UI32},
+      {{kDLInt, 16}, ElementType::I16},      {{kDLUInt, 16}, ElementType::UI16},
+      {{kDLUInt, 64}, ElementType::UI64},    {{kDLComplex, 64}, ElementType::C64},
+      {{kDLComplex, 128}, ElementType::C128}};
   for (const auto &[codeBits, type] : kTypes)
     if (codeBits == key)
       return type;
@@ -92,6 +93,10 @@ bool rowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
 std::optional<ElementType> elementTypeOfFormat(std::string_view format, int64_t itemsize) {
   if (!format.empty() && (format[0] == '<' || format[0] == '=' || format[0] == '@'))
     format.remove_prefix(1);
+  if (format == "Zf") // PEP 3118 complex: (real, imaginary) pairs
+    return ElementType::C64;
+  if (format == "Zd")
+    return ElementType::C128;
   if (format.size() != 1)
     return std::nullopt;
   switch (format[0]) {
@@ -176,6 +181,10 @@ py::dtype dtypeOf(ElementType type) {
     return py::dtype::of<uint16_t>();
   case ElementType::UI64:
     return py::dtype::of<uint64_t>();
+  case ElementType::C64:
+    return py::dtype("complex64");
+  case ElementType::C128:
+    return py::dtype("complex128");
   }
   return py::dtype::of<float>();
 }

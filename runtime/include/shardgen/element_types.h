@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-#include "float16.h" // beside this file: found from any include path
+#include "complex.h" // beside this file: found from any include path
+#include "float16.h"
 
 namespace shardgen::runtime::elements {
 
@@ -47,6 +48,8 @@ struct UI32 : Plain<uint32_t> {};
 struct I16 : Plain<int16_t> {};
 struct UI16 : Plain<uint16_t> {};
 struct UI64 : Plain<uint64_t> {};
+struct C64 : Plain<Complex<float>> {};
+struct C128 : Plain<Complex<double>> {};
 
 #undef SHARDGEN_ELEMENT_INLINE
 

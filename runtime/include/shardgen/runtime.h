@@ -24,9 +24,12 @@ using ElementType = shardgen_element_type;
 /// Bytes per element in a dense buffer (i1 is one byte holding 0 or 1).
 inline constexpr int64_t elementBytes(ElementType type) {
   switch (type) {
+  case SHARDGEN_C128:
+    return 16;
   case SHARDGEN_F64:
   case SHARDGEN_I64:
   case SHARDGEN_UI64:
+  case SHARDGEN_C64:
     return 8;
   case SHARDGEN_F32:
   case SHARDGEN_I32:

@@ -111,6 +111,10 @@ Dtype dtypeOf(shardgen_element_type type) {
     return {"<u2", 2};
   case SHARDGEN_UI64:
     return {"<u8", 8};
+  case SHARDGEN_C64:
+    return {"<c8", 8};
+  case SHARDGEN_C128:
+    return {"<c16", 16};
   }
   return {"", 0};
 }
