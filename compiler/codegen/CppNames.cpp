@@ -39,6 +39,14 @@ std::string_view elementTag(ElementType type) {
     return "C64";
   case ElementType::C128:
     return "C128";
+  case ElementType::I2:
+    return "I2";
+  case ElementType::I4:
+    return "I4";
+  case ElementType::UI2:
+    return "UI2";
+  case ElementType::UI4:
+    return "UI4";
   }
   return "F32";
 }
@@ -88,6 +96,12 @@ std::string_view storageType(ElementType type) {
     return "Complex<float>";
   case ElementType::C128:
     return "Complex<double>";
+  case ElementType::I2:
+  case ElementType::I4:
+    return "int8_t";
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return "uint8_t";
   }
   return "float";
 }
@@ -124,6 +138,14 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_C64";
   case ElementType::C128:
     return "SHARDGEN_C128";
+  case ElementType::I2:
+    return "SHARDGEN_I2";
+  case ElementType::I4:
+    return "SHARDGEN_I4";
+  case ElementType::UI2:
+    return "SHARDGEN_UI2";
+  case ElementType::UI4:
+    return "SHARDGEN_UI4";
   }
   return "SHARDGEN_F32";
 }

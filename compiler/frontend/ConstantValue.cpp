@@ -130,6 +130,13 @@ bool fitsInteger(ElementType type, int64_t value) {
     return value >= 0 && value <= int64_t(UINT32_MAX);
   case ElementType::UI64:
     return value >= 0; // and those above INT64_MAX, read apart
+  case ElementType::I2:
+  case ElementType::I4:
+    return value >= -(int64_t(1) << (subByteBits(type) - 1)) &&
+           value < (int64_t(1) << (subByteBits(type) - 1));
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return value >= 0 && value < (int64_t(1) << subByteBits(type));
   default:
     return true; // i64
   }

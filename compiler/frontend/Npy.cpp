@@ -152,6 +152,25 @@ bool isBf16Bits(const TensorType &file, const TensorType &wanted) {
          file.shape == wanted.shape;
 }
 
+bool isSubByteBytes(const TensorType &file, const TensorType &wanted) {
+  if (subByteBits(wanted.elementType) == 0 || file.shape != wanted.shape)
+    return false;
+  return file.elementType ==
+         (isSignedInteger(wanted.elementType) ? ElementType::I8 : ElementType::UI8);
+}
+
+Literal subByteFromBytes(const Literal &bytes, ElementType type, const std::string &name) {
+  Literal out(TensorType{type, bytes.shape()});
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    out.setInt(i, bytes.getInt(i));
+    if (out.getInt(i) != bytes.getInt(i))
+      throw NpyError(name + ": value " + std::to_string(bytes.getInt(i)) + " at flat index " +
+                     std::to_string(i) + " is out of range for " +
+                     std::string(elementTypeName(type)));
+  }
+  return out;
+}
+
 Literal bf16FromBits(const Literal &bits) {
   Literal out(TensorType{ElementType::BF16, bits.shape()});
   if (out.byteSize() > 0)

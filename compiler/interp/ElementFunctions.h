@@ -4,6 +4,7 @@
 // their operands and what the scalar-region evaluator (ScalarRegion.h) runs
 // one element group at a time. One definition, so both agree to the bit.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -208,6 +209,10 @@ typename ToTraits::Compute convertElement(typename FromTraits::Compute x) {
     return convertComplex<FromTraits, ToTraits>(x);
   else if constexpr (isBoolTraits<ToTraits>)
     return x != From(0);
+  else if constexpr (std::is_floating_point_v<From> && isSubByteTraits<ToTraits>)
+    // Saturates to the type's range (NaN gives 0), then within the byte.
+    return convertFloatToInteger<To>(
+        std::isnan(x) ? From(0) : std::clamp(x, From(ToTraits::kMin), From(ToTraits::kMax)));
   else if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>)
     return convertFloatToInteger<To>(x);
   else

@@ -32,10 +32,16 @@ using UI16Traits = runtime::elements::UI16;
 using UI64Traits = runtime::elements::UI64;
 using C64Traits = runtime::elements::C64;
 using C128Traits = runtime::elements::C128;
+using I2Traits = runtime::elements::I2;
+using I4Traits = runtime::elements::I4;
+using UI2Traits = runtime::elements::UI2;
+using UI4Traits = runtime::elements::UI4;
 
 template <typename Traits>
 constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
 template <typename Traits> constexpr bool isBoolTraits = std::is_same_v<Traits, I1Traits>;
+/// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store.
+template <typename Traits> constexpr bool isSubByteTraits = requires { Traits::kBits; };
 template <typename Traits>
 constexpr bool isComplexTraits =
     std::is_same_v<Traits, C64Traits> || std::is_same_v<Traits, C128Traits>;
@@ -73,6 +79,14 @@ template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &
     return fn(C64Traits{});
   case ElementType::C128:
     return fn(C128Traits{});
+  case ElementType::I2:
+    return fn(I2Traits{});
+  case ElementType::I4:
+    return fn(I4Traits{});
+  case ElementType::UI2:
+    return fn(UI2Traits{});
+  case ElementType::UI4:
+    return fn(UI4Traits{});
   }
   fail("", "unknown element type");
 }

@@ -77,6 +77,12 @@ int64_t Literal::getInt(int64_t i) const {
     return as<uint16_t>()[i];
   case ElementType::UI64: // the bits: 2^63 and above read negative
     return static_cast<int64_t>(as<uint64_t>()[i]);
+  case ElementType::I2:
+  case ElementType::I4:
+    return as<int8_t>()[i];
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return as<uint8_t>()[i];
   default:
     return saturatingInt64(getFloat(i));
   }
@@ -145,6 +151,16 @@ void Literal::setInt(int64_t i, int64_t value) {
     return;
   case ElementType::UI64:
     as<uint64_t>()[i] = static_cast<uint64_t>(value);
+    return;
+  case ElementType::I2:
+  case ElementType::I4: { // wraps to the type's bits, sign-extended
+    const int64_t sign = int64_t(1) << (subByteBits(type_.elementType) - 1);
+    as<int8_t>()[i] = static_cast<int8_t>(((value & (2 * sign - 1)) ^ sign) - sign);
+    return;
+  }
+  case ElementType::UI2:
+  case ElementType::UI4:
+    as<uint8_t>()[i] = static_cast<uint8_t>(value & ((1 << subByteBits(type_.elementType)) - 1));
     return;
   default:
     setFloat(i, static_cast<double>(value));

@@ -28,6 +28,11 @@ constexpr ElementTypeInfo kElementTypes[] = {
     {ElementType::UI64, "ui64", 8, "<u8"},
     {ElementType::C64, "complex<f32>", 8, "<c8"},
     {ElementType::C128, "complex<f64>", 16, "<c16"},
+    // Sub-byte integers are stored (and saved in .npy) one per byte.
+    {ElementType::I2, "i2", 1, "|i1"},
+    {ElementType::I4, "i4", 1, "|i1"},
+    {ElementType::UI2, "ui2", 1, "|u1"},
+    {ElementType::UI4, "ui4", 1, "|u1"},
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -50,7 +55,12 @@ bool isFloat(ElementType type) {
 }
 bool isSignedInteger(ElementType type) {
   return type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I32 ||
-         type == ElementType::I64;
+         type == ElementType::I64 || type == ElementType::I2 || type == ElementType::I4;
+}
+int subByteBits(ElementType type) {
+  return type == ElementType::I2 || type == ElementType::UI2   ? 2
+         : type == ElementType::I4 || type == ElementType::UI4 ? 4
+                                                               : 0;
 }
 bool isComplex(ElementType type) { return type == ElementType::C64 || type == ElementType::C128; }
 ElementType complexPartType(ElementType type) {
@@ -63,7 +73,8 @@ ElementType complexOf(ElementType part) {
 }
 bool isUnsignedInteger(ElementType type) {
   return type == ElementType::UI8 || type == ElementType::UI16 || type == ElementType::UI32 ||
-         type == ElementType::UI64 || type == ElementType::I1;
+         type == ElementType::UI64 || type == ElementType::I1 || type == ElementType::UI2 ||
+         type == ElementType::UI4;
 }
 
 int64_t TensorType::numElements() const {
@@ -133,7 +144,7 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   if (!element)
     return bad("unknown element type \"" + std::string(body) +
                "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> "
-               "complex<f64>)");
+               "complex<f64> i2 i4 ui2 ui4)");
   type.elementType = *element;
   return type;
 }

@@ -25,6 +25,10 @@ enum class ElementType {
   UI64,
   C64,  // complex<f32>
   C128, // complex<f64>
+  I2,   // sub-byte integers: one byte per element holding a value in range
+  I4,
+  UI2,
+  UI4,
 };
 
 std::string_view elementTypeName(ElementType type);
@@ -35,6 +39,8 @@ bool isFloat(ElementType type);
 bool isSignedInteger(ElementType type);   // i8 i16 i32 i64
 bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
 bool isComplex(ElementType type);         // complex<f32> complex<f64>
+/// The bits of a sub-byte integer type (i2 i4 ui2 ui4), else 0.
+int subByteBits(ElementType type);
 /// A complex type's part type (f32 or f64); other types are their own.
 ElementType complexPartType(ElementType type);
 /// The complex type whose parts are `part` (f32 or f64).

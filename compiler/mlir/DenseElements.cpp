@@ -44,10 +44,7 @@ public:
           return failWith(error, "expected " + std::to_string(literal_.numElements()) +
                                      " elements for " + printType(type_));
         out = ConstantAttrs::dense(std::move(literal_));
-      } else {
-        if (type_.numElements() == 0)
-          return failWith(error,
-                          "dense<...> has a value but " + printType(type_) + " has no elements");
+      } else { // a splat (MLIR allows one on an empty tensor too: the value is checked)
         literal_ = Literal(TensorType{type_.elementType, {}});
         if (!element(0, error))
           return false;
@@ -142,6 +139,11 @@ private:
       if (t.text[0] == '-' || t.text.size() - 2 > 2 * width)
         return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
       std::memcpy(into.data() + index * width, &bits, width); // little-endian host
+      if (subByteBits(et) > 0) { // the type's bits, sign-extended into the byte
+        if ((bits >> subByteBits(et)) != 0)
+          return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
+        into.setInt(index, into.getInt(index));
+      }
       return true;
     }
     if (t.kind != TokenKind::Integer && t.kind != TokenKind::Float)
@@ -168,13 +170,17 @@ private:
     }
     long long value = std::strtoll(t.text.c_str(), nullptr, 10);
     // Signless integers print either way: i8 takes -128..255.
+    // Sub-byte types likewise: i4 takes -8..15.
+    const int bits = subByteBits(et);
     long long lo = et == ElementType::I1    ? 0
+                   : bits > 0               ? (isSignedInteger(et) ? -(1LL << (bits - 1)) : 0)
                    : et == ElementType::I8  ? -128
                    : et == ElementType::I16 ? INT16_MIN
                    : et == ElementType::I32 ? INT32_MIN
                    : et == ElementType::I64 ? INT64_MIN
                                             : 0;
     long long hi = et == ElementType::I1                               ? 1
+                   : bits > 0                                          ? (1LL << bits) - 1
                    : et == ElementType::I8 || et == ElementType::UI8   ? 255
                    : et == ElementType::I16 || et == ElementType::UI16 ? UINT16_MAX
                    : et == ElementType::I32 || et == ElementType::UI32 ? UINT32_MAX
@@ -208,6 +214,9 @@ private:
     if (type_.elementType == ElementType::I1)
       for (int64_t i = 0; i < literal.numElements(); ++i)
         literal.setInt(i, literal.getInt(i) != 0);
+    if (subByteBits(type_.elementType) > 0) // a byte holds the value: wrapped to its bits
+      for (int64_t i = 0; i < literal.numElements(); ++i)
+        literal.setInt(i, literal.getInt(i));
     out = splat ? ConstantAttrs::splatOf(type_, std::move(literal))
                 : ConstantAttrs::dense(std::move(literal));
     return true;

@@ -185,6 +185,12 @@ py::dtype dtypeOf(ElementType type) {
     return py::dtype("complex64");
   case ElementType::C128:
     return py::dtype("complex128");
+  case ElementType::I2: // one byte per element
+  case ElementType::I4:
+    return py::dtype::of<int8_t>();
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return py::dtype::of<uint8_t>();
   }
   return py::dtype::of<float>();
 }
@@ -236,6 +242,20 @@ BoundTensor BoundTensor::fromArray(py::handle object, const TensorType &type,
            type);
   if (!(array.flags() & kAligned))
     refuse(what, got() + " that is not aligned", type);
+  if (const int bits = subByteBits(type.elementType)) { // one byte per element, in range
+    const bool isSigned = isSignedInteger(type.elementType);
+    const int low = isSigned ? -(1 << (bits - 1)) : 0;
+    const int high = isSigned ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+    const auto *bytes = static_cast<const unsigned char *>(array.data());
+    for (py::ssize_t i = 0; i < array.size(); ++i) {
+      const int value = isSigned ? static_cast<signed char>(bytes[i]) : bytes[i];
+      if (value < low || value > high)
+        refuse(what,
+               got() + " holding " + std::to_string(value) + ", outside " +
+                   std::string(elementTypeName(type.elementType)) + "'s range",
+               type);
+    }
+  }
   BoundTensor bound;
   bound.data = array.data();
   bound.owner_ = std::move(array);

@@ -246,6 +246,14 @@ template <typename Fn> bool withElementType(ElementType type, Fn &&fn) {
     return call(elements::C64{});
   case SHARDGEN_C128:
     return call(elements::C128{});
+  case SHARDGEN_I2:
+    return call(elements::I2{});
+  case SHARDGEN_I4:
+    return call(elements::I4{});
+  case SHARDGEN_UI2:
+    return call(elements::UI2{});
+  case SHARDGEN_UI4:
+    return call(elements::UI4{});
   }
   return false;
 }

@@ -113,6 +113,12 @@ template <> inline constexpr bool isBool<I1> = true;
 // and functions the runtime's complex.h (one copy with the interpreter).
 using runtime::elements::C128;
 using runtime::elements::C64;
+using runtime::elements::I2;
+using runtime::elements::I4;
+using runtime::elements::UI2;
+using runtime::elements::UI4;
+/// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store (element_types.h).
+template <typename E> inline constexpr bool isSubByte = requires { E::kBits; };
 using runtime::elements::Complex;
 namespace complexmath = runtime::elements::complexmath;
 template <typename E> inline constexpr bool isComplex = false;

@@ -187,6 +187,11 @@ SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x) {
   using ToC = typename To::Compute;
   if constexpr (isComplex<From> || isComplex<To>)
     return convertComplex<From, To>(x);
+  else if constexpr (isFloat<FromC> && isSubByte<To>) // saturates to the type's range
+    return floatToInteger<ToC>(math::isnan(x)        ? FromC(0)
+                               : x < FromC(To::kMin) ? FromC(To::kMin)
+                               : x > FromC(To::kMax) ? FromC(To::kMax)
+                                                     : x);
   else if constexpr (isBool<To>)
     return x != FromC(0);
   else if constexpr (isFloat<FromC> && !isFloat<ToC>)

@@ -258,3 +258,24 @@ TEST_CASE("complex constants: [real, imaginary] pairs, a pair as a splat, exact 
         std::pair<std::string, std::string>{"/ops/0/value/0/1",
                                             "value 1e+39 is out of range for f32"});
 }
+
+TEST_CASE("sub-byte integer constants: the type's range, one byte per element") {
+  ConstantAttrs c = readConstant(R"("type": "tensor<4xi4>", "value": [-8, 7, 0, -1])");
+  CHECK(c.getInt(0) == -8);
+  CHECK(c.getInt(1) == 7);
+  CHECK(c.getInt(3) == -1);
+  CHECK(readConstant(R"("type": "tensor<ui2>", "value": 3)").getInt(0) == 3);
+  CHECK(errorOf(R"("type": "tensor<2xi4>", "value": [8, 0])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/0", "value 8 is out of range for i4"});
+  CHECK(errorOf(R"("type": "tensor<2xui2>", "value": [3, 4])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/1", "value 4 is out of range for ui2"});
+  CHECK(errorOf(R"("type": "tensor<i2>", "value": -3)") ==
+        std::pair<std::string, std::string>{"/ops/0/value", "value -3 is out of range for i2"});
+  for (ElementType type : {ElementType::I2, ElementType::I4, ElementType::UI2, ElementType::UI4}) {
+    INFO(elementTypeName(type));
+    Literal literal(TensorType{type, {6}});
+    for (int64_t i = 0; i < 6; ++i)
+      literal.setInt(i, i * 5 - 13); // wrapped to the type's bits
+    CHECK(roundTrip(literal) == literal);
+  }
+}

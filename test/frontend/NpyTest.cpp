@@ -213,6 +213,29 @@ TEST_CASE("npy: reading what other writers produce") {
     CHECK(serializeNpy(c16).find("'descr': '<c16'") != std::string::npos);
     CHECK(parseNpy(serializeNpy(c16), "back.npy") == c16);
   }
+  SUBCASE("sub-byte integers travel as int8/uint8, range-checked where the graph wants them") {
+    Literal bytes = parseNpy(npyFile("{'descr': '|i1', 'fortran_order': False, 'shape': (3,), }",
+                                     bytesOf({0xf8, 0x07, 0x08})),
+                             "i.npy");
+    CHECK(isSubByteBytes(bytes.type(), TensorType{ElementType::I4, {3}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::UI4, {3}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::I4, {2}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::I8, {3}}));
+    Literal i8 = parseNpy(
+        npyFile("{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }", bytesOf({0xf8, 0x07})),
+        "i.npy");
+    Literal i4 = subByteFromBytes(i8, ElementType::I4, "i.npy");
+    CHECK(i4.type() == TensorType{ElementType::I4, {2}});
+    CHECK(i4.getInt(0) == -8);
+    CHECK(i4.getInt(1) == 7);
+    CHECK(serializeNpy(i4).find("'descr': '|i1'") != std::string::npos);
+    try {
+      subByteFromBytes(bytes, ElementType::I4, "i.npy");
+      FAIL("expected an NpyError");
+    } catch (const NpyError &error) {
+      CHECK(std::string(error.what()) == "i.npy: value 8 at flat index 2 is out of range for i4");
+    }
+  }
   SUBCASE("header variations: double quotes, key order, no trailing comma, Python 2 longs") {
     Literal literal =
         parseNpy(npyFile(R"({"shape": (3L, 1L), "fortran_order": False, "descr": "<f2"})",

@@ -41,6 +41,10 @@ inline constexpr int64_t elementBytes(ElementType type) {
   case SHARDGEN_UI16:
     return 2;
   case SHARDGEN_I1:
+  case SHARDGEN_I2:
+  case SHARDGEN_I4:
+  case SHARDGEN_UI2:
+  case SHARDGEN_UI4:
   case SHARDGEN_I8:
   case SHARDGEN_UI8:
     return 1;
