@@ -121,6 +121,8 @@ using runtime::elements::UI4;
 template <typename E> inline constexpr bool isSubByte = requires { E::kBits; };
 using runtime::elements::Complex;
 namespace complexmath = runtime::elements::complexmath;
+template <typename S> inline constexpr bool isComplexStorage = false;
+template <typename T> inline constexpr bool isComplexStorage<Complex<T>> = true;
 template <typename E> inline constexpr bool isComplex = false;
 template <> inline constexpr bool isComplex<C64> = true;
 template <> inline constexpr bool isComplex<C128> = true;

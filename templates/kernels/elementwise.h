@@ -104,7 +104,7 @@ SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
 /// at r and the others at i.
 template <typename S, int64_t Outer, int64_t Inner, typename Body>
 SHARDGEN_INLINE void fusedElementwise2D(S *__restrict out, Body &&body) {
-  if constexpr (Inner < 64) {
+  if constexpr (Inner < 64 || isComplexStorage<S>) {
     // A short inner loop: clang -O3 unrolls it fully before it could
     // vectorize it, and then warns that the forced vectorization failed.
     for (int64_t i = 0; i < Outer * Inner; ++i)
