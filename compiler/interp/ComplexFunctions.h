@@ -7,7 +7,9 @@
 // defined on complex tensors (withScalarOp reports it).
 
 #include "compiler/ir/OpKind.h"
-#include "runtime/include/shardgen/complex.h"
+#include "compiler/ops/KindTable.h"
+#include "compiler/ops/OpTable.h"
+#include "runtime/include/shardgen/element_types.h"
 
 namespace shardgen::interp {
 
@@ -50,5 +52,20 @@ SHARDGEN_COMPLEX_BINARY(Minimum, minimum)
 
 #undef SHARDGEN_COMPLEX_UNARY
 #undef SHARDGEN_COMPLEX_BINARY
+
+/// Every op the verifier lets through on complex values has its function
+/// (abs, whose result is real, is its own kernel: ComplexParts.cpp).
+static_assert([] {
+  constexpr auto kHas = tableByKind([](auto kind) {
+    using Op = ComplexScalarOp<decltype(kind)::value>;
+    using C = runtime::elements::Complex<float>;
+    return requires(C x) { Op::template apply<runtime::elements::C64>(x); } ||
+           requires(C x) { Op::template apply<runtime::elements::C64>(x, x); };
+  });
+  for (OpKind kind : kComplexElementwiseOps)
+    if (kind != OpKind::Abs && !entryFor(kHas, kind))
+      return false;
+  return true;
+}());
 
 } // namespace shardgen::interp

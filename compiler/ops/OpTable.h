@@ -97,6 +97,26 @@ constexpr ElementTypes opElementTypes(OpKind kind) {
   return rowvalues::kElementTypes[static_cast<size_t>(kind)];
 }
 
+/// The unary and binary elementwise ops shardgen computes on complex values
+/// (StableHLO defines them there; interp/ComplexFunctions.h and the
+/// kernels' ComplexOp functors hold each one's function, checked at build
+/// time). The verifier refuses complex operands for any other: an op added
+/// later is refused on them until it is listed here.
+inline constexpr OpKind kComplexElementwiseOps[] = {
+    OpKind::Add,   OpKind::Subtract,   OpKind::Multiply,    OpKind::Divide,
+    OpKind::Power, OpKind::Maximum,    OpKind::Minimum,     OpKind::Negate,
+    OpKind::Abs,   OpKind::Sign,       OpKind::Exponential, OpKind::ExponentialMinusOne,
+    OpKind::Log,   OpKind::LogPlusOne, OpKind::Sqrt,        OpKind::Rsqrt,
+    OpKind::Cbrt,  OpKind::Sine,       OpKind::Cosine,      OpKind::Tan,
+    OpKind::Tanh,  OpKind::Logistic,
+};
+constexpr bool definedOnComplex(OpKind kind) {
+  for (OpKind k : kComplexElementwiseOps)
+    if (k == kind)
+      return true;
+  return false;
+}
+
 /// How far a compiled program's result may be from the interpreter's, given
 /// its operands' bounds (interp/ErrorBounds.h). Every op states it: there
 /// is no default.
