@@ -46,15 +46,20 @@ std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath
     // The header's type is checked before the data is read: a file never
     // makes shardgen allocate more than the graph's input needs.
     auto checkType = [&](const TensorType &type) {
-      if (type != *value.type && !isBf16Bits(type, *value.type))
+      if (type != *value.type && !isBf16Bits(type, *value.type) &&
+          !isSubByteBytes(type, *value.type))
         throw FileGraphError(displayName(graphPath), args[i].pointer,
                              "input \"" + value.name + "\" has type " + printType(*value.type) +
                                  ", but " + files[i] + " holds " + printType(type));
     };
     try {
       Literal literal = readNpy(files[i], checkType);
-      inputs.push_back(literal.elementType() == value.type->elementType ? std::move(literal)
-                                                                        : bf16FromBits(literal));
+      if (literal.elementType() == value.type->elementType)
+        inputs.push_back(std::move(literal));
+      else if (subByteBits(value.type->elementType) > 0)
+        inputs.push_back(subByteFromBytes(literal, value.type->elementType, files[i]));
+      else
+        inputs.push_back(bf16FromBits(literal));
     } catch (const NpyError &error) {
       std::string_view message = error.what(); // "PATH: what is wrong"
       if (message.starts_with(files[i] + ": "))
@@ -73,7 +78,11 @@ std::vector<Literal> randomInputs(const Graph &graph, uint64_t seed) {
     ElementType type = literal.elementType();
     for (int64_t i = 0; i < literal.numElements(); ++i) {
       // Small values keep float sums well conditioned and integer products in range.
-      if (isFloat(type))
+      if (isComplex(type)) {
+        std::uniform_real_distribution<double> part(-1.0, 1.0);
+        const double real = part(rng);
+        literal.setComplex(i, real, part(rng));
+      } else if (isFloat(type))
         literal.setFloat(i, std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
       else if (type == ElementType::I1)
         literal.setInt(i, rng() & 1);

@@ -5,13 +5,7 @@
 
 namespace shardgen::cli {
 
-static std::string formatElement(const Literal &literal, int64_t index) {
-  ElementType type = literal.elementType();
-  if (type == ElementType::I1)
-    return literal.getInt(index) ? "true" : "false";
-  if (!isFloat(type))
-    return literal.integerText(index);
-  double value = literal.getFloat(index);
+static std::string formatFloat(double value) {
   if (std::isnan(value))
     return "nan";
   if (std::isinf(value))
@@ -19,6 +13,19 @@ static std::string formatElement(const Literal &literal, int64_t index) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", value);
   return buffer;
+}
+
+static std::string formatElement(const Literal &literal, int64_t index) {
+  ElementType type = literal.elementType();
+  if (type == ElementType::I1)
+    return literal.getInt(index) ? "true" : "false";
+  if (isComplex(type)) // as numpy: (re+imj)
+    return "(" + formatFloat(literal.getFloat(index)) +
+           (std::signbit(literal.getImag(index)) || std::isnan(literal.getImag(index)) ? "" : "+") +
+           formatFloat(literal.getImag(index)) + "j)";
+  if (!isFloat(type))
+    return literal.integerText(index);
+  return formatFloat(literal.getFloat(index));
 }
 
 static void formatDim(const Literal &literal, const std::vector<int64_t> &strides, size_t dim,

@@ -64,14 +64,21 @@ std::string emitConstantData(EmitterContext &context, const Literal &value) {
   std::string word(storageWord(value.elementType()));
   std::string data;
   const auto *bytes = reinterpret_cast<const unsigned char *>(value.data());
+  // A 16-byte element (complex<f64>) is two 8-byte words: {low, high}.
+  const size_t wordWidth = std::min<size_t>(width, 8), words = width / wordWidth;
   for (int64_t i = 0; i < value.numElements(); ++i) {
-    uint64_t bits = 0;
-    for (size_t b = 0; b < width; ++b)
-      bits |= static_cast<uint64_t>(bytes[i * width + b]) << (8 * b); // little endian
-    data += (i % 8 == 0 ? (i ? ",\n    " : "    ") : ", ") + std::to_string(bits) +
-            (width == 8   ? "ull"
-             : width == 4 ? "u"
-                          : "");
+    std::string element;
+    for (size_t w = 0; w < words; ++w) {
+      uint64_t bits = 0;
+      for (size_t b = 0; b < wordWidth; ++b) // little endian
+        bits |= static_cast<uint64_t>(bytes[i * width + w * wordWidth + b]) << (8 * b);
+      element += (w ? ", " : "") + std::to_string(bits) +
+                 (wordWidth == 8   ? "ull"
+                  : wordWidth == 4 ? "u"
+                                   : "");
+    }
+    data += (i % 8 == 0 ? (i ? ",\n    " : "    ") : ", ") +
+            (words > 1 ? "{" + element + "}" : element);
   }
   if (value.numElements() == 0)
     data = "    0";

@@ -35,6 +35,18 @@ std::string_view elementTag(ElementType type) {
     return "UI16";
   case ElementType::UI64:
     return "UI64";
+  case ElementType::C64:
+    return "C64";
+  case ElementType::C128:
+    return "C128";
+  case ElementType::I2:
+    return "I2";
+  case ElementType::I4:
+    return "I4";
+  case ElementType::UI2:
+    return "UI2";
+  case ElementType::UI4:
+    return "UI4";
   }
   return "F32";
 }
@@ -47,8 +59,10 @@ std::string_view storageWord(ElementType type) {
     return "uint16_t";
   case 4:
     return "uint32_t";
-  default:
+  case 8:
     return "uint64_t";
+  default: // complex<f64>
+    return "Word128";
   }
 }
 
@@ -78,6 +92,16 @@ std::string_view storageType(ElementType type) {
     return "uint16_t";
   case ElementType::UI64:
     return "uint64_t";
+  case ElementType::C64:
+    return "Complex<float>";
+  case ElementType::C128:
+    return "Complex<double>";
+  case ElementType::I2:
+  case ElementType::I4:
+    return "int8_t";
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return "uint8_t";
   }
   return "float";
 }
@@ -110,6 +134,18 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI16";
   case ElementType::UI64:
     return "SHARDGEN_UI64";
+  case ElementType::C64:
+    return "SHARDGEN_C64";
+  case ElementType::C128:
+    return "SHARDGEN_C128";
+  case ElementType::I2:
+    return "SHARDGEN_I2";
+  case ElementType::I4:
+    return "SHARDGEN_I4";
+  case ElementType::UI2:
+    return "SHARDGEN_UI2";
+  case ElementType::UI4:
+    return "SHARDGEN_UI4";
   }
   return "SHARDGEN_F32";
 }
@@ -141,6 +177,13 @@ std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
 #define SHARDGEN_OP(Kind, ...) std::string_view("Op" #Kind),
 #include "compiler/ops/Ops.def"
   };
+  // Complex operands: complex.h's functions (templates/kernels/elementwise.h).
+  static constexpr std::string_view kComplexFunctors[] = {
+#define SHARDGEN_OP(Kind, ...) std::string_view("ComplexOp" #Kind),
+#include "compiler/ops/Ops.def"
+  };
+  if (isComplex(type))
+    return kComplexFunctors[static_cast<size_t>(kind)];
   return kFunctors[static_cast<size_t>(kind)];
 }
 

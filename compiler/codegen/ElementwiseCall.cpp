@@ -36,6 +36,8 @@ struct CallText {
 };
 
 std::string unaryCall(const CallText &c) {
+  if (c.call.op->kind == OpKind::Abs && isComplex(c.call.inTypes[0])) // the modulus: a real result
+    return "complexAbs<" + c.inTag + ", " + c.n + ">(" + c.in(0) + ", " + c.out() + ");";
   return "unary<" + c.inTag + ", " + c.functor() + ", " + c.n + ">(" + c.in(0) + ", " +
          CallText::typed(c.call.inTypes[0], c.call.out) + ");";
 }
@@ -80,6 +82,22 @@ template <> std::string otherCall<OpKind::ReducePrecision>(const CallText &c) {
   const auto &attrs = c.call.op->attr<ReducePrecisionAttrs>();
   return "reducePrecision<" + c.inTag + ", " + str(attrs.exponentBits) + ", " +
          str(attrs.mantissaBits) + ", " + c.n + ">(" + c.in(0) + ", " + c.out() + ");";
+}
+
+/// real and imag: the part of a complex operand (of a float one: itself, 0).
+std::string complexPartCall(const CallText &c, bool imaginary) {
+  return "complexPart<" + c.inTag + ", " + (imaginary ? "true" : "false") + ", " + c.n + ">(" +
+         c.in(0) + ", " + c.out() + ");";
+}
+template <> std::string otherCall<OpKind::Real>(const CallText &c) {
+  return complexPartCall(c, false);
+}
+template <> std::string otherCall<OpKind::Imag>(const CallText &c) {
+  return complexPartCall(c, true);
+}
+template <> std::string otherCall<OpKind::Complex>(const CallText &c) {
+  return "makeComplex<" + c.outTag + ", " + c.n + ">(" + c.in(0) + ", " + c.in(1) + ", " + c.out() +
+         ");";
 }
 
 using CallFn = std::string (*)(const CallText &);

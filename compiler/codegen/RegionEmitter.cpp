@@ -81,6 +81,21 @@ template <> std::string otherValue<OpKind::ReducePrecision>(const BodyText &, co
   return "";
 }
 
+/// real and imag (verify keeps complex values out of scalar bodies: a float
+/// operand's real part is itself, its imaginary part 0).
+template <> std::string otherValue<OpKind::Real>(const BodyText &b, const Op &op) {
+  return "partOf<" + std::string(elementTag(b.typeOf(op.operands[0]))) + ", false>(" +
+         b.names.at(op.operands[0]) + ")";
+}
+template <> std::string otherValue<OpKind::Imag>(const BodyText &b, const Op &op) {
+  return "partOf<" + std::string(elementTag(b.typeOf(op.operands[0]))) + ", true>(" +
+         b.names.at(op.operands[0]) + ")";
+}
+template <> std::string otherValue<OpKind::Complex>(const BodyText &b, const Op &op) {
+  return std::string(storageType(b.typeOf(op.results[0]))) + "{" + b.names.at(op.operands[0]) +
+         ", " + b.names.at(op.operands[1]) + "}";
+}
+
 /// A scalar constant: its bits.
 std::string constantValue(const BodyText &b, const Op &op) {
   const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)

@@ -47,10 +47,11 @@ Shape nestedShape(const Json &value) {
   return shape;
 }
 
+/// Complex leaves are [real, imaginary] arrays (`pairLeaves`).
 void collectLeaves(const Json &value, const Shape &shape, size_t depth, const std::string &pointer,
-                   std::vector<const Json *> &leaves) {
+                   std::vector<const Json *> &leaves, bool pairLeaves = false) {
   if (depth == shape.size()) {
-    if (value.is_array())
+    if (value.is_array() && !pairLeaves)
       fail(pointer, "ragged nested array: expected a scalar at depth " + std::to_string(depth) +
                         ", like its siblings");
     leaves.push_back(&value);
@@ -63,7 +64,7 @@ void collectLeaves(const Json &value, const Shape &shape, size_t depth, const st
     fail(pointer, "ragged nested array: expected " + std::to_string(shape[depth]) +
                       " elements, like its siblings, got " + std::to_string(value.size()));
   for (size_t i = 0; i < value.size(); ++i)
-    collectLeaves(value[i], shape, depth + 1, joinPointer(pointer, i), leaves);
+    collectLeaves(value[i], shape, depth + 1, joinPointer(pointer, i), leaves, pairLeaves);
 }
 
 /// The pointer of leaf `index` of a nested array of `shape` at `pointer`.
@@ -129,6 +130,13 @@ bool fitsInteger(ElementType type, int64_t value) {
     return value >= 0 && value <= int64_t(UINT32_MAX);
   case ElementType::UI64:
     return value >= 0; // and those above INT64_MAX, read apart
+  case ElementType::I2:
+  case ElementType::I4:
+    return value >= -(int64_t(1) << (subByteBits(type) - 1)) &&
+           value < (int64_t(1) << (subByteBits(type) - 1));
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return value >= 0 && value < (int64_t(1) << subByteBits(type));
   default:
     return true; // i64
   }
@@ -194,12 +202,59 @@ void storeInteger(Literal &literal, int64_t index, const Json &leaf, const std::
   literal.setInt(index, value);
 }
 
+/// A complex element is a [real, imaginary] pair of numbers (or "inf",
+/// "-inf", "nan").
+void storeComplex(Literal &literal, int64_t index, const Json &pair, const std::string &pointer) {
+  if (!pair.is_array() || pair.size() != 2)
+    fail(pointer, "expected a [real, imaginary] pair for " +
+                      std::string(elementTypeName(literal.elementType())) + ", got " + pair.dump());
+  Literal parts(TensorType{complexPartType(literal.elementType()), {2}});
+  storeFloat(parts, 0, pair[0], joinPointer(pointer, 0));
+  storeFloat(parts, 1, pair[1], joinPointer(pointer, 1));
+  literal.setComplex(index, parts.getFloat(0), parts.getFloat(1));
+}
+
 void storeElement(Literal &literal, int64_t index, const Json &leaf, const std::string &pointer,
                   bool typeGiven) {
-  if (isFloat(literal.elementType()))
+  if (isComplex(literal.elementType()))
+    storeComplex(literal, index, leaf, pointer);
+  else if (isFloat(literal.elementType()))
     storeFloat(literal, index, leaf, pointer);
   else
     storeInteger(literal, index, leaf, pointer, typeGiven);
+}
+
+/// A complex constant: nested arrays of the type's shape whose leaves are
+/// [real, imaginary] pairs, or one pair or one number (a splat; a number is
+/// real).
+ConstantAttrs readComplexValue(const Json &value, const std::string &pointer,
+                               const TensorType &declared, const std::string &typePointer) {
+  Shape pairs = declared.shape;
+  pairs.push_back(2);
+  const Shape shape = nestedShape(value);
+  const bool splat = shape == Shape{2} && shape != pairs;
+  if (!splat && shape != pairs && value.is_array())
+    fail(pointer, "complex constant value has " + describeShape(shape) + " but its \"type\" is " +
+                      printType(declared) + " (each element a [real, imaginary] pair)");
+  const int64_t count = checkedByteSize(declared, typePointer);
+  if (splat || !value.is_array()) { // one number: a real value, imaginary part 0
+    Literal element(TensorType{declared.elementType, {}});
+    if (count > 0 && splat)
+      storeComplex(element, 0, value, pointer);
+    else if (count > 0) {
+      Literal real(TensorType{complexPartType(declared.elementType), {1}});
+      storeFloat(real, 0, value, pointer);
+      element.setComplex(0, real.getFloat(0), 0);
+    }
+    return ConstantAttrs::splatOf(declared, std::move(element));
+  }
+  std::vector<const Json *> leaves;
+  collectLeaves(value, declared.shape, 0, pointer, leaves, true);
+  Literal literal(declared);
+  for (size_t i = 0; i < leaves.size(); ++i)
+    storeComplex(literal, static_cast<int64_t>(i), *leaves[i],
+                 leafPointer(pointer, declared.shape, static_cast<int64_t>(i)));
+  return ConstantAttrs::dense(std::move(literal));
 }
 
 } // namespace
@@ -207,6 +262,8 @@ void storeElement(Literal &literal, int64_t index, const Json &leaf, const std::
 ConstantAttrs readConstantValue(const Json &value, const std::string &pointer,
                                 const std::optional<TensorType> &declared,
                                 const std::string &typePointer) {
+  if (declared && isComplex(declared->elementType))
+    return readComplexValue(value, pointer, *declared, typePointer);
   if (!value.is_array()) {
     if (!value.is_number() && !value.is_boolean() && !nonFiniteName(value))
       fail(pointer, "expected a number, a boolean, \"inf\", \"-inf\", \"nan\" or a nested "
@@ -262,6 +319,9 @@ Json floatToJson(double value, ElementType type) {
 
 Json elementToJson(const Literal &literal, int64_t index) {
   ElementType type = literal.elementType();
+  if (isComplex(type))
+    return Json::array({floatToJson(literal.getFloat(index), complexPartType(type)),
+                        floatToJson(literal.getImag(index), complexPartType(type))});
   if (isFloat(type))
     return floatToJson(literal.getFloat(index), type);
   if (type == ElementType::I1)

@@ -39,7 +39,7 @@ std::optional<Dtype> parseDescr(std::string_view descr) {
       {"b1", ElementType::I1},   {"i1", ElementType::I8},   {"i2", ElementType::I16},
       {"i4", ElementType::I32},  {"i8", ElementType::I64},  {"u1", ElementType::UI8},
       {"u2", ElementType::UI16}, {"u4", ElementType::UI32}, {"u8", ElementType::UI64},
-      {"V2", ElementType::BF16},
+      {"V2", ElementType::BF16}, {"c8", ElementType::C64},  {"c16", ElementType::C128},
   };
   for (const auto &[code, type] : kCodes)
     if (descr == code)
@@ -113,8 +113,8 @@ NpyLayout parseLayout(std::string_view headerText, const std::string &name) {
   auto dtype = parseDescr(header->descr);
   if (!dtype)
     return fail("unsupported dtype '" + escapedText(header->descr) +
-                "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8, and <V2 for "
-                "bf16)");
+                "' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 <c8 <c16, and <V2 "
+                "for bf16)");
   NpyLayout layout{TensorType{dtype->type, header->shape}, header->descr, header->fortranOrder,
                    dtype->bigEndian};
   // The size is checked against the file before anything is allocated: a
@@ -152,6 +152,25 @@ bool isBf16Bits(const TensorType &file, const TensorType &wanted) {
          file.shape == wanted.shape;
 }
 
+bool isSubByteBytes(const TensorType &file, const TensorType &wanted) {
+  if (subByteBits(wanted.elementType) == 0 || file.shape != wanted.shape)
+    return false;
+  return file.elementType ==
+         (isSignedInteger(wanted.elementType) ? ElementType::I8 : ElementType::UI8);
+}
+
+Literal subByteFromBytes(const Literal &bytes, ElementType type, const std::string &name) {
+  Literal out(TensorType{type, bytes.shape()});
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    out.setInt(i, bytes.getInt(i));
+    if (out.getInt(i) != bytes.getInt(i))
+      throw NpyError(name + ": value " + std::to_string(bytes.getInt(i)) + " at flat index " +
+                     std::to_string(i) + " is out of range for " +
+                     std::string(elementTypeName(type)));
+  }
+  return out;
+}
+
 Literal bf16FromBits(const Literal &bits) {
   Literal out(TensorType{ElementType::BF16, bits.shape()});
   if (out.byteSize() > 0)
@@ -164,7 +183,8 @@ namespace {
 Literal decodeData(const NpyLayout &layout, std::string_view bytes) {
   Literal literal(layout.type);
   const auto *data = reinterpret_cast<const std::byte *>(bytes.data());
-  size_t width = elementByteWidth(layout.type.elementType);
+  // A complex element's parts are swapped one by one.
+  const size_t width = elementByteWidth(complexPartType(layout.type.elementType));
   if (layout.fortranOrder && layout.type.rank() > 1)
     transposeFromFortran(data, literal);
   else if (literal.byteSize() > 0) // an empty tensor's buffer may be null

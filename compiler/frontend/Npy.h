@@ -44,6 +44,13 @@ bool isBf16Bits(const TensorType &file, const TensorType &wanted);
 /// The file's literal as the bf16 tensor it holds (isBf16Bits).
 Literal bf16FromBits(const Literal &bits);
 
+/// Whether a file of type `file` holds a `wanted` sub-byte integer tensor
+/// (i2/i4 as int8, ui2/ui4 as uint8: what shardgen writes for them).
+bool isSubByteBytes(const TensorType &file, const TensorType &wanted);
+/// The file's bytes as `type` (isSubByteBytes); an NpyError names the first
+/// value out of the type's range.
+Literal subByteFromBytes(const Literal &bytes, ElementType type, const std::string &name);
+
 /// The in-memory forms behind readNpy/writeNpy; `name` prefixes messages.
 Literal parseNpy(std::string_view bytes, const std::string &name);
 std::string serializeNpy(const Literal &literal);

@@ -37,6 +37,18 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI16;
   case ElementType::UI64:
     return SHARDGEN_UI64;
+  case ElementType::C64:
+    return SHARDGEN_C64;
+  case ElementType::C128:
+    return SHARDGEN_C128;
+  case ElementType::I2:
+    return SHARDGEN_I2;
+  case ElementType::I4:
+    return SHARDGEN_I4;
+  case ElementType::UI2:
+    return SHARDGEN_UI2;
+  case ElementType::UI4:
+    return SHARDGEN_UI4;
   }
   return SHARDGEN_F32;
 }

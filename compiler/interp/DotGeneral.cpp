@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "compiler/interp/ElementMath.h"
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/interp/Kernels.h"
 #include "compiler/interp/StridedLoop.h"
@@ -49,7 +50,8 @@ std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t> &
 
 template <typename Traits>
 Literal dot(const Literal &lhs, const Literal &rhs, const DotGeneralAttrs &attrs) {
-  using Acc = std::conditional_t<isFloatTraits<Traits>, typename Traits::Compute, uint64_t>;
+  using Acc = std::conditional_t<isFloatTraits<Traits> || isComplexTraits<Traits>,
+                                 typename Traits::Compute, uint64_t>;
   using S = typename Traits::Storage;
   using C = typename Traits::Compute;
   const std::vector<int64_t> lhsFree = dotGeneralFreeDims(
@@ -75,7 +77,7 @@ Literal dot(const Literal &lhs, const Literal &rhs, const DotGeneralAttrs &attrs
         const Acc aik = a[(p * rows + i) * depth + k];
         const Acc *bRow = b.data() + (p * depth + k) * columns;
         for (int64_t j = 0; j < columns; ++j)
-          cRow[j] += aik * bRow[j]; // uint64_t wraps, as the integer types do
+          cRow[j] = math::add(cRow[j], math::multiply(aik, bRow[j])); // uint64_t wraps
       }
     }
 

@@ -4,6 +4,7 @@
 // their operands and what the scalar-region evaluator (ScalarRegion.h) runs
 // one element group at a time. One definition, so both agree to the bit.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "runtime/include/shardgen/total_order.h"
 
+#include "compiler/interp/ComplexFunctions.h"
 #include "compiler/interp/ElementMath.h"
 #include "compiler/interp/ElementTraits.h"
 #include "compiler/ir/Attributes.h"
@@ -103,6 +105,11 @@ SHARDGEN_UNARY_SCALAR(CountLeadingZeros, IntElement, math::countLeadingZeros(v))
 #undef SHARDGEN_UNARY_SCALAR
 #undef SHARDGEN_BINARY_SCALAR
 
+/// The scalar functions of K on element traits T: complex types have their
+/// own (ComplexFunctions.h).
+template <OpKind K, typename T>
+using ScalarOpOn = std::conditional_t<isComplexTraits<T>, ComplexScalarOp<K>, ScalarOp<K>>;
+
 /// Whether the op K of category `Family` has its scalar function on T.
 template <OpKind K, OpCategory Family, typename T> constexpr bool hasScalarOp() {
   if constexpr (opCategory(K) != Family) {
@@ -110,9 +117,9 @@ template <OpKind K, OpCategory Family, typename T> constexpr bool hasScalarOp() 
   } else {
     static_assert(requires { sizeof(ScalarOp<K>); }, "an elementwise row without its ScalarOp");
     if constexpr (Family == OpCategory::ElementwiseUnary)
-      return requires(Compute<T> x) { ScalarOp<K>::template apply<T>(x); };
+      return requires(Compute<T> x) { ScalarOpOn<K, T>::template apply<T>(x); };
     else
-      return requires(Compute<T> x) { ScalarOp<K>::template apply<T>(x, x); };
+      return requires(Compute<T> x) { ScalarOpOn<K, T>::template apply<T>(x, x); };
   }
 }
 
@@ -125,7 +132,7 @@ Result withScalarOp(OpKind kind, ElementType type, Fn &&fn) {
   static constexpr auto kEntries = tableByKind([](auto k) -> Entry {
     constexpr OpKind K = decltype(k)::value;
     if constexpr (hasScalarOp<K, Family, T>())
-      return [](Fn &f) -> Result { return f(ScalarOp<K>{}); };
+      return [](Fn &f) -> Result { return f(ScalarOpOn<K, T>{}); };
     else
       return nullptr;
   });
@@ -188,11 +195,41 @@ template <typename To, typename From> To convertFloatToInteger(From x) {
 /// saturates (NaN gives 0), anything to i1 is `x != 0`, integer to integer
 /// wraps, to a float rounds.
 template <typename FromTraits, typename ToTraits>
+typename ToTraits::Compute convertElement(typename FromTraits::Compute x);
+
+/// The f32 or f64 traits of a complex type's parts.
+template <typename Traits>
+using ComplexPartTraits =
+    std::conditional_t<std::is_same_v<Traits, C64Traits>, F32Traits, F64Traits>;
+
+/// convert to or from a complex type (StableHLO): a real value becomes the
+/// real part (imaginary part 0), a complex one converts its real part to a
+/// real type and both parts to a complex type.
+template <typename FromTraits, typename ToTraits>
+typename ToTraits::Compute convertComplex(typename FromTraits::Compute x) {
+  if constexpr (isComplexTraits<FromTraits> && isComplexTraits<ToTraits>) {
+    using Part = decltype(ToTraits::Compute::re);
+    return {static_cast<Part>(x.re), static_cast<Part>(x.im)};
+  } else if constexpr (isComplexTraits<FromTraits>) {
+    return convertElement<ComplexPartTraits<FromTraits>, ToTraits>(x.re);
+  } else {
+    using Part = decltype(ToTraits::Compute::re);
+    return {convertElement<FromTraits, ComplexPartTraits<ToTraits>>(x), Part(0)};
+  }
+}
+
+template <typename FromTraits, typename ToTraits>
 typename ToTraits::Compute convertElement(typename FromTraits::Compute x) {
   using From = typename FromTraits::Compute;
   using To = typename ToTraits::Compute;
-  if constexpr (isBoolTraits<ToTraits>)
+  if constexpr (isComplexTraits<FromTraits> || isComplexTraits<ToTraits>)
+    return convertComplex<FromTraits, ToTraits>(x);
+  else if constexpr (isBoolTraits<ToTraits>)
     return x != From(0);
+  else if constexpr (std::is_floating_point_v<From> && isSubByteTraits<ToTraits>)
+    // Saturates to the type's range (NaN gives 0), then within the byte.
+    return convertFloatToInteger<To>(
+        std::isnan(x) ? From(0) : std::clamp(x, From(ToTraits::kMin), From(ToTraits::kMax)));
   else if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>)
     return convertFloatToInteger<To>(x);
   else

@@ -10,6 +10,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "runtime/include/shardgen/complex.h"
+
 namespace shardgen::interp::math {
 
 template <typename T> using Unsigned = std::make_unsigned_t<T>;
@@ -186,6 +188,23 @@ template <typename T> T popcount(T x) {
 
 template <typename T> T countLeadingZeros(T x) {
   return static_cast<T>(std::countl_zero(static_cast<Unsigned<T>>(x)));
+}
+
+// complex<f32> and complex<f64>: the runtime's one copy (complex.h).
+template <typename T> using Complex = runtime::elements::Complex<T>;
+namespace complexmath = runtime::elements::complexmath;
+template <typename T> Complex<T> add(Complex<T> x, Complex<T> y) { return complexmath::add(x, y); }
+template <typename T> Complex<T> subtract(Complex<T> x, Complex<T> y) {
+  return complexmath::subtract(x, y);
+}
+template <typename T> Complex<T> multiply(Complex<T> x, Complex<T> y) {
+  return complexmath::multiply(x, y);
+}
+template <typename T> Complex<T> maximum(Complex<T> x, Complex<T> y) {
+  return complexmath::maximum(x, y);
+}
+template <typename T> Complex<T> minimum(Complex<T> x, Complex<T> y) {
+  return complexmath::minimum(x, y);
 }
 
 } // namespace shardgen::interp::math

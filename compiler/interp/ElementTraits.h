@@ -30,10 +30,21 @@ using UI32Traits = runtime::elements::UI32;
 using I16Traits = runtime::elements::I16;
 using UI16Traits = runtime::elements::UI16;
 using UI64Traits = runtime::elements::UI64;
+using C64Traits = runtime::elements::C64;
+using C128Traits = runtime::elements::C128;
+using I2Traits = runtime::elements::I2;
+using I4Traits = runtime::elements::I4;
+using UI2Traits = runtime::elements::UI2;
+using UI4Traits = runtime::elements::UI4;
 
 template <typename Traits>
 constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute>;
 template <typename Traits> constexpr bool isBoolTraits = std::is_same_v<Traits, I1Traits>;
+/// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store.
+template <typename Traits> constexpr bool isSubByteTraits = requires { Traits::kBits; };
+template <typename Traits>
+constexpr bool isComplexTraits =
+    std::is_same_v<Traits, C64Traits> || std::is_same_v<Traits, C128Traits>;
 
 /// Calls `fn(Traits{})` with the traits of `type`.
 template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &&fn) {
@@ -64,6 +75,18 @@ template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &
     return fn(UI16Traits{});
   case ElementType::UI64:
     return fn(UI64Traits{});
+  case ElementType::C64:
+    return fn(C64Traits{});
+  case ElementType::C128:
+    return fn(C128Traits{});
+  case ElementType::I2:
+    return fn(I2Traits{});
+  case ElementType::I4:
+    return fn(I4Traits{});
+  case ElementType::UI2:
+    return fn(UI2Traits{});
+  case ElementType::UI4:
+    return fn(UI4Traits{});
   }
   fail("", "unknown element type");
 }

@@ -59,8 +59,10 @@ template <typename Fn> void dispatchWidth(size_t width, Fn &&fn) {
     return fn(uint16_t{});
   case 4:
     return fn(uint32_t{});
-  default:
+  case 8:
     return fn(uint64_t{});
+  default: // complex<f64>
+    return fn(runtime::elements::Complex<double>{});
   }
 }
 

@@ -14,6 +14,11 @@
 namespace shardgen::interp {
 namespace {
 
+// A complex value's bound is one number for both parts: neither part is
+// further than it from the interpreter's. Complex arithmetic and functions
+// are one copy in the interpreter and generated code (runtime's complex.h):
+// exact operands give the same bits, except for sums in another order.
+
 constexpr double kUnknown = std::numeric_limits<double>::infinity();
 
 int precisionBits(ElementType type) {
@@ -117,6 +122,18 @@ Literal exactOrUnknown(const Shape &shape, const std::vector<const Literal *> &o
   return filled(shape, allZero(operandBounds) ? 0.0 : kUnknown);
 }
 
+/// |x_i|: a complex element's modulus.
+double magnitudeAt(const Literal &x, int64_t i) {
+  return isComplex(x.elementType()) ? std::hypot(x.getFloat(i), x.getImag(i))
+                                    : std::fabs(x.getFloat(i));
+}
+
+/// Whether x's elements i and j are the same value (both parts).
+bool sameElement(const Literal &x, int64_t i, const Literal &y, int64_t j) {
+  return x.getInt(i) == y.getInt(j) && x.getFloat(i) == y.getFloat(j) &&
+         x.getImag(i) == y.getImag(j);
+}
+
 void addInto(Literal &sum, const Literal &term) {
   double *s = sum.as<double>();
   const double *t = term.as<double>();
@@ -159,6 +176,10 @@ Literal compareBounds(const Literal &lhs, const Literal &rhs, const Literal &lhs
     const double spread = ea[i] + eb[i];
     if (spread == 0)
       continue;
+    if (isComplex(lhs.elementType())) { // an inexact part may flip any comparison
+      bound[i] = kUnknown;
+      continue;
+    }
     const double gap =
         isFloatType
             ? std::fabs(lhs.getFloat(i) - rhs.getFloat(i))
@@ -186,6 +207,8 @@ Literal selectBounds(const Literal &pred, const Literal &onTrue, const Literal &
     } else if (isFloatType) {
       const double gap = std::fabs(onTrue.getFloat(i) - onFalse.getFloat(i));
       bound[i] = std::isnan(gap) ? kUnknown : std::max(et[i], ef[i]) + gap;
+    } else if (isComplex(onTrue.elementType())) {
+      bound[i] = sameElement(onTrue, i, onFalse, i) ? std::max(et[i], ef[i]) : kUnknown;
     } else {
       bound[i] = onTrue.getInt(i) == onFalse.getInt(i) ? std::max(et[i], ef[i]) : kUnknown;
     }
@@ -213,7 +236,14 @@ Literal convertBounds(const Literal &x, const Literal &xBound, const Literal &re
     if (e[i] == 0)
       continue;
     if (to == ElementType::I1)
-      bound[i] = isFloat(from) && std::fabs(x.getFloat(i)) > e[i] ? 0 : kUnknown;
+      bound[i] =
+          (isFloat(from) || isComplex(from)) && std::fabs(x.getFloat(i)) > e[i] ? 0 : kUnknown;
+    else if (isComplex(to)) // both parts: the real one moves, the imaginary one is 0 or moves
+      bound[i] = finish(complexPartType(to), magnitudeAt(result, i), e[i]);
+    else if (isComplex(from) && isFloat(to)) // the real part
+      bound[i] = finish(to, result.getFloat(i), e[i]);
+    else if (isComplex(from))
+      bound[i] = std::floor(e[i]) + 1;
     else if (isFloat(to))
       bound[i] = finish(to, result.getFloat(i), e[i]);
     else if (isFloat(from))
@@ -265,9 +295,39 @@ Literal flushedBf16Terms(const DotGeneralAttrs &attrs, const Literal &lhs, const
   return out;
 }
 
+/// A complex dot: each part of an element is a sum of 2 depth real
+/// products, each at most |a||b|; a bound of both parts moves a factor by at
+/// most sqrt(2) times it.
+Literal complexDotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
+                         const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
+  const Literal a = magnitudes(lhs), b = magnitudes(rhs);
+  Literal ea = lhsBound, eb = rhsBound;
+  for (Literal *e : {&ea, &eb})
+    for (int64_t i = 0; i < e->numElements(); ++i)
+      e->as<double>()[i] *= std::sqrt(2.0);
+  Literal spread = exactBounds(result.shape());
+  if (!allZero(eb))
+    addInto(spread, evalDotGeneral(a, eb, attrs));
+  if (!allZero(ea)) {
+    addInto(spread, evalDotGeneral(ea, b, attrs));
+    if (!allZero(eb))
+      addInto(spread, evalDotGeneral(ea, eb, attrs));
+  }
+  Literal terms = evalDotGeneral(a, b, attrs);
+  int64_t depth = 1;
+  for (int64_t d : attrs.lhsContractingDimensions)
+    depth *= lhs.shape()[d];
+  for (int64_t i = 0; i < terms.numElements(); ++i)
+    terms.as<double>()[i] *= 2;
+  addSumBound(spread, terms, result, 2 * depth);
+  return spread;
+}
+
 Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
                   const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
   const ElementType type = result.elementType();
+  if (isComplex(type))
+    return complexDotBounds(attrs, lhs, rhs, lhsBound, rhsBound, result);
   if (!isFloat(type))
     return exactOrUnknown(result.shape(), {&lhsBound, &rhsBound});
   const Literal a = magnitudes(lhs), b = magnitudes(rhs);
@@ -297,11 +357,17 @@ Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Li
                      const Literal &init, const Literal &operandBound, const Literal &initBound,
                      const Literal &result) {
   const ElementType type = result.elementType();
-  if (!isFloat(type))
+  if (!isFloat(type) && !isComplex(type))
     return exactOrUnknown(result.shape(), {&operandBound, &initBound});
   int64_t count = 1; // the init value too
   for (int64_t d : dims)
     count *= operand.shape()[d];
+  if (isComplex(type) && reducer != Reducer::Add) {
+    // Lexicographic selection is exact in any order, but not Lipschitz; a
+    // product's rounding depends on the order.
+    const bool exact = allZero(operandBound) && allZero(initBound) && reducer != Reducer::Mul;
+    return filled(result.shape(), exact ? 0.0 : kUnknown);
+  }
   if (reducer == Reducer::Max || reducer == Reducer::Min) {
     // Both are exact and 1-Lipschitz in every operand, in any order.
     return evalReduce(operandBound, initBound, dims, Reducer::Max);
@@ -361,10 +427,10 @@ Literal unknownBounds(const Shape &shape) { return filled(shape, kUnknown); }
 
 Literal magnitudes(const Literal &x) {
   Literal out(TensorType{ElementType::F64, x.shape()});
-  const bool isFloatType = isFloat(x.elementType());
+  const bool isFloatType = isFloat(x.elementType()) || isComplex(x.elementType());
   for (int64_t i = 0; i < x.numElements(); ++i)
     out.as<double>()[i] =
-        isFloatType ? std::fabs(x.getFloat(i)) : std::fabs(static_cast<double>(x.getInt(i)));
+        isFloatType ? magnitudeAt(x, i) : std::fabs(static_cast<double>(x.getInt(i)));
   return out;
 }
 
@@ -372,9 +438,11 @@ void addSumBound(Literal &bounds, const Literal &magnitudes, const Literal &resu
   const ElementType type = result.elementType();
   double *bound = bounds.as<double>();
   const double *magnitude = magnitudes.as<double>();
-  const double factor = sumFactor(type, count);
+  // A complex sum is two real sums, each of parts at most the terms' moduli.
+  const ElementType part = complexPartType(type);
+  const double factor = sumFactor(part, count);
   for (int64_t i = 0; i < bounds.numElements(); ++i)
-    bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
+    bound[i] = finish(part, magnitudeAt(result, i), bound[i] + factor * magnitude[i]);
 }
 
 namespace {
@@ -429,10 +497,22 @@ struct UnaryElement {
   double monotone() const { return monotoneSpread(f, v, e); }
 };
 
+/// abs of a complex value whose parts have bound e: |dz| <= sqrt(2) e.
+Literal modulusBounds(const Literal &e, const Literal &result) {
+  Literal out = exactBounds(result.shape());
+  for (int64_t i = 0; i < result.numElements(); ++i)
+    if (const double bound = e.as<double>()[i]; bound != 0)
+      out.as<double>()[i] =
+          finish(result.elementType(), result.getFloat(i), std::sqrt(2.0) * bound);
+  return out;
+}
+
 template <typename PerElement>
 std::vector<Literal> unaryBounds(const BoundsInputs &in, PerElement perElement) {
   const Literal &x = in.x(0), &result = in.result(0);
   const ElementType type = result.elementType();
+  if (isComplex(x.elementType()) && isFloat(type)) // abs: |z| moves by at most |dz|
+    return oneResult(modulusBounds(in.e(0), result));
   if (!isFloat(type))
     return oneResult(exactOrUnknown(result.shape(), {&in.e(0)}));
   const ElementType compute = computeType(type);
@@ -750,9 +830,11 @@ std::vector<Literal> sumCollectiveBound(const BoundsInputs &in) {
   for (const Literal &bound : *in.deviceOperandBounds[0])
     exact = exact && allZero(bound);
   PerDevice out;
-  if (!isFloat(type) || reducer == Reducer::Mul) {
+  const bool rounds = isFloat(type) || isComplex(type);
+  if (!rounds || reducer == Reducer::Mul || (isComplex(type) && reducer != Reducer::Add)) {
+    const bool reorders = isComplex(type) && reducer != Reducer::Mul; // lexicographic selection
     for (const Literal &result : results)
-      out.push_back(filled(result.shape(), exact && !isFloat(type) ? 0.0 : kUnknown));
+      out.push_back(filled(result.shape(), exact && (!rounds || reorders) ? 0.0 : kUnknown));
     return out;
   }
   // The same collective on the bounds, their magnitudes and on ones (which
@@ -782,6 +864,22 @@ std::vector<Literal> sumCollectiveBound(const BoundsInputs &in) {
     addSumBound(out[device], sums[device], results[device], count);
   }
   return out;
+}
+
+/// real and imag: a part of a complex value is within its bound; imag of
+/// a real value is 0.
+std::vector<Literal> partBound(const BoundsInputs &in) {
+  if (in.op.kind == OpKind::Imag && !isComplex(in.x(0).elementType()))
+    return oneResult(exactBounds(in.result(0).shape()));
+  return oneResult(in.e(0));
+}
+
+/// complex(re, im): its bound is the larger of its parts'.
+std::vector<Literal> complexBound(const BoundsInputs &in) {
+  Literal out = in.e(0);
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    out.as<double>()[i] = std::max(out.as<double>()[i], in.e(1).as<double>()[i]);
+  return oneResult(std::move(out));
 }
 
 /// manual_computation: its body's ops give the bounds (the interpreter's

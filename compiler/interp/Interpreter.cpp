@@ -234,7 +234,8 @@ private:
                 assembleManualResults(graph_, op, grid, inner, body.bounds, ElementType::F64)};
     for (size_t j = 0; j < op.results.size(); ++j) {
       const int64_t count = unreducedManualCount(graph_, op, j);
-      if (count == 1 || !isFloat(out.values[j].front().elementType()))
+      const ElementType type = out.values[j].front().elementType();
+      if (count == 1 || (!isFloat(type) && !isComplex(type)))
         continue;
       std::vector<PerDevice> partialMagnitudes(op.results.size());
       for (size_t k = 0; k < op.results.size(); ++k)

@@ -37,6 +37,14 @@ Literal evalSelect(const Literal &pred, const Literal &onTrue, const Literal &on
 /// `min` and `max` are scalars or have the operand's shape.
 Literal evalClamp(const Literal &min, const Literal &operand, const Literal &max);
 
+// ComplexParts.cpp
+/// real (`imaginary` false) or imag of a float or complex operand.
+Literal evalComplexPart(const Literal &operand, bool imaginary);
+/// complex(real, imaginary) of two f32 or f64 tensors.
+Literal evalComplex(const Literal &real, const Literal &imaginary);
+/// abs of a complex tensor: the modulus, of the part type.
+Literal evalComplexAbs(const Literal &operand);
+
 // Convert.cpp
 Literal evalConvert(const Literal &operand, ElementType resultType);
 

@@ -46,6 +46,8 @@ std::vector<Literal> iotaKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> unaryKernel(const KernelInputs &in) {
+  if (in.op.kind == OpKind::Abs && isComplex(operand(in, 0).elementType()))
+    return oneResult(evalComplexAbs(operand(in, 0)));
   return oneResult(evalUnary(in.op.kind, operand(in, 0)));
 }
 
@@ -81,6 +83,18 @@ std::vector<Literal> reducePrecisionKernel(const KernelInputs &in) {
 
 std::vector<Literal> bitcastConvertKernel(const KernelInputs &in) {
   return oneResult(evalBitcastConvert(operand(in, 0), resultType(in)));
+}
+
+std::vector<Literal> realKernel(const KernelInputs &in) {
+  return oneResult(evalComplexPart(operand(in, 0), false));
+}
+
+std::vector<Literal> imagKernel(const KernelInputs &in) {
+  return oneResult(evalComplexPart(operand(in, 0), true));
+}
+
+std::vector<Literal> complexKernel(const KernelInputs &in) {
+  return oneResult(evalComplex(operand(in, 0), operand(in, 1)));
 }
 
 std::vector<Literal> dotGeneralKernel(const KernelInputs &in) {

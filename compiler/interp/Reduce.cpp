@@ -57,9 +57,9 @@ template <typename Traits, typename Fn> void dispatchReducer(Reducer reducer, Fn
     return fn(std::integral_constant<Reducer, Reducer::Min>{});
   case Reducer::And:
   case Reducer::Or:
-    if constexpr (isFloatTraits<Traits>) {
+    if constexpr (isFloatTraits<Traits> || isComplexTraits<Traits>) {
       unsupported("reducer \"" + std::string(reducerName(reducer)) +
-                  "\" is not defined on floating-point tensors");
+                  "\" is not defined on floating-point or complex tensors");
     } else {
       if (reducer == Reducer::And)
         return fn(std::integral_constant<Reducer, Reducer::And>{});

@@ -15,6 +15,11 @@ std::string formatDouble(double value, int precision) {
 }
 
 std::string formatValue(const Literal &literal, int64_t i) {
+  if (isComplex(literal.elementType())) {
+    const int precision = literal.elementType() == ElementType::C128 ? 17 : 9;
+    return "(" + formatDouble(literal.getFloat(i), precision) + ", " +
+           formatDouble(literal.getImag(i), precision) + ")";
+  }
   if (isFloat(literal.elementType()))
     return formatDouble(literal.getFloat(i), literal.elementType() == ElementType::F64 ? 17 : 9);
   return literal.integerText(i);
@@ -67,17 +72,22 @@ std::optional<OutputMismatch> compareOutputs(const std::vector<Literal> &actual,
     const std::string name = o < names.size() ? names[o] : "";
     if (a.type() != e.type())
       return OutputMismatch{o, name, {}, printType(a.type()), printType(e.type()), ""};
-    const bool isFloatType = isFloat(e.elementType());
+    const bool isFloatType = isFloat(e.elementType()) || isComplex(e.elementType());
     for (int64_t i = 0; i < e.numElements(); ++i) {
       double bound = bounds.as<double>()[i];
       bool agree;
       double difference; // |actual - expected|, infinite past any finite one
       if (isFloatType) {
         const double x = a.getFloat(i), y = e.getFloat(i);
+        // A complex element's bound holds for each part (getImag is 0 otherwise).
+        const double xi = a.getImag(i), yi = e.getImag(i);
         if (tolerance.active())
-          bound = tolerance.atol.value_or(0) + tolerance.rtol.value_or(0) * std::fabs(y);
-        agree = std::isinf(bound) || floatsAgree(x, y, bound);
-        difference = std::isfinite(x) && std::isfinite(y) ? std::fabs(x - y) : HUGE_VAL;
+          bound = tolerance.atol.value_or(0) +
+                  tolerance.rtol.value_or(0) * std::max(std::fabs(y), std::fabs(yi));
+        agree = std::isinf(bound) || (floatsAgree(x, y, bound) && floatsAgree(xi, yi, bound));
+        const bool finite =
+            std::isfinite(x) && std::isfinite(y) && std::isfinite(xi) && std::isfinite(yi);
+        difference = finite ? std::max(std::fabs(x - y), std::fabs(xi - yi)) : HUGE_VAL;
       } else {
         const int64_t x = a.getInt(i), y = e.getInt(i);
         difference = std::fabs(static_cast<double>(x) - static_cast<double>(y));

@@ -114,9 +114,13 @@ template <> struct OtherStep<OpKind::Clamp> {
 };
 template <> struct OtherStep<OpKind::Convert> {
   template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
-    return dispatchElementType(
-        graph.type(op.results[0]).elementType,
-        [](auto to) -> ScalarRegion::StepFn { return &convertStep<T, decltype(to)>; });
+    return dispatchElementType(graph.type(op.results[0]).elementType,
+                               [](auto to) -> ScalarRegion::StepFn {
+                                 if constexpr (isComplexTraits<decltype(to)>)
+                                   unsupported("a scalar body on complex elements");
+                                 else
+                                   return &convertStep<T, decltype(to)>;
+                               });
   }
 };
 
@@ -138,6 +142,16 @@ template <> struct OtherStep<OpKind::ReducePrecision> {
   }
 };
 
+/// The parts of complex values: scalar bodies hold none (verify refuses them).
+template <OpKind K> struct ComplexPartStep {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &op) {
+    unsupported(std::string(op.name()) + " in a scalar body");
+  }
+};
+template <> struct OtherStep<OpKind::Real> : ComplexPartStep<OpKind::Real> {};
+template <> struct OtherStep<OpKind::Imag> : ComplexPartStep<OpKind::Imag> {};
+template <> struct OtherStep<OpKind::Complex> : ComplexPartStep<OpKind::Complex> {};
+
 /// The step function of `op` (of kind K), whose first operand has element
 /// type `type`.
 template <OpKind K>
@@ -145,8 +159,10 @@ ScalarRegion::StepFn stepFnOf(const Graph &graph, const Op &op, ElementType type
   return dispatchElementType(type, [&](auto traits) -> ScalarRegion::StepFn {
     using T = decltype(traits);
     constexpr OpCategory family = opCategory(K);
-    if constexpr (family == OpCategory::ElementwiseUnary ||
-                  family == OpCategory::ElementwiseBinary) {
+    if constexpr (isComplexTraits<T>) { // verify keeps them out: no 64-bit register holds one
+      unsupported("a scalar body on complex elements");
+    } else if constexpr (family == OpCategory::ElementwiseUnary ||
+                         family == OpCategory::ElementwiseBinary) {
       if constexpr (!hasScalarOp<K, family, T>())
         unsupported(notDefined(K, type));
       else if constexpr (family == OpCategory::ElementwiseUnary)

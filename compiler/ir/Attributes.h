@@ -61,6 +61,7 @@ struct ConstantAttrs {
   /// Element `index` (as Literal::getFloat/getInt), without expanding.
   double getFloat(int64_t index) const { return elements.getFloat(splat ? 0 : index); }
   int64_t getInt(int64_t index) const { return elements.getInt(splat ? 0 : index); }
+  double getImag(int64_t index) const { return elements.getImag(splat ? 0 : index); }
 };
 inline std::span<const AttrField> ConstantAttrs::schema() {
   // The value is read with the result type (frontend/ConstantValue.h): the

@@ -48,6 +48,10 @@ double Literal::getFloat(int64_t i) const {
     return bfloat16ToFloat(as<uint16_t>()[i]);
   case ElementType::UI64:
     return static_cast<double>(as<uint64_t>()[i]);
+  case ElementType::C64:
+    return as<float>()[2 * i];
+  case ElementType::C128:
+    return as<double>()[2 * i];
   default:
     return static_cast<double>(getInt(i));
   }
@@ -73,6 +77,12 @@ int64_t Literal::getInt(int64_t i) const {
     return as<uint16_t>()[i];
   case ElementType::UI64: // the bits: 2^63 and above read negative
     return static_cast<int64_t>(as<uint64_t>()[i]);
+  case ElementType::I2:
+  case ElementType::I4:
+    return as<int8_t>()[i];
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return as<uint8_t>()[i];
   default:
     return saturatingInt64(getFloat(i));
   }
@@ -102,6 +112,10 @@ void Literal::setFloat(int64_t i, double value) {
     as<uint64_t>()[i] = value >= 18446744073709551615.0 ? UINT64_MAX
                         : value > 0                     ? static_cast<uint64_t>(value)
                                                         : 0; // NaN too
+    return;
+  case ElementType::C64:
+  case ElementType::C128:
+    setComplex(i, value, 0);
     return;
   default:
     setInt(i, saturatingInt64(value));
@@ -138,9 +152,46 @@ void Literal::setInt(int64_t i, int64_t value) {
   case ElementType::UI64:
     as<uint64_t>()[i] = static_cast<uint64_t>(value);
     return;
+  case ElementType::I2:
+  case ElementType::I4: { // wraps to the type's bits, sign-extended
+    const int64_t sign = int64_t(1) << (subByteBits(type_.elementType) - 1);
+    as<int8_t>()[i] = static_cast<int8_t>(((value & (2 * sign - 1)) ^ sign) - sign);
+    return;
+  }
+  case ElementType::UI2:
+  case ElementType::UI4:
+    as<uint8_t>()[i] = static_cast<uint8_t>(value & ((1 << subByteBits(type_.elementType)) - 1));
+    return;
   default:
     setFloat(i, static_cast<double>(value));
     return;
+  }
+}
+
+} // namespace shardgen
+
+namespace shardgen {
+
+double Literal::getImag(int64_t i) const {
+  switch (type_.elementType) {
+  case ElementType::C64:
+    return as<float>()[2 * i + 1];
+  case ElementType::C128:
+    return as<double>()[2 * i + 1];
+  default:
+    return 0;
+  }
+}
+
+void Literal::setComplex(int64_t i, double real, double imag) {
+  if (type_.elementType == ElementType::C64) {
+    as<float>()[2 * i] = static_cast<float>(real);
+    as<float>()[2 * i + 1] = static_cast<float>(imag);
+  } else if (type_.elementType == ElementType::C128) {
+    as<double>()[2 * i] = real;
+    as<double>()[2 * i + 1] = imag;
+  } else {
+    setFloat(i, real);
   }
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // A dense tensor value in row-major order: constants in the IR, and the values
 // the reference interpreter and .npy I/O exchange. i1 is one byte (0 or 1);
-// f16/bf16 hold their 16-bit patterns.
+// f16/bf16 hold their 16-bit patterns; complex<f32>/complex<f64> hold
+// (real, imaginary) pairs of their part type.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +40,11 @@ public:
   std::string integerText(int64_t index) const;
   void setFloat(int64_t index, double value);
   void setInt(int64_t index, int64_t value);
+  /// Complex elements: getFloat/setFloat read and write the real part
+  /// (setFloat zeroes the imaginary one); getImag is 0 for other types and
+  /// setComplex sets a real element's value to `real`.
+  double getImag(int64_t index) const;
+  void setComplex(int64_t index, double real, double imag);
 
   /// Row-major strides in elements.
   std::vector<int64_t> strides() const;

@@ -13,13 +13,26 @@ struct ElementTypeInfo {
 };
 
 constexpr ElementTypeInfo kElementTypes[] = {
-    {ElementType::F32, "f32", 4, "<f4"},   {ElementType::F64, "f64", 8, "<f8"},
-    {ElementType::F16, "f16", 2, "<f2"},   {ElementType::BF16, "bf16", 2, "<V2"},
-    {ElementType::I1, "i1", 1, "|b1"},     {ElementType::I8, "i8", 1, "|i1"},
-    {ElementType::I32, "i32", 4, "<i4"},   {ElementType::I64, "i64", 8, "<i8"},
-    {ElementType::UI8, "ui8", 1, "|u1"},   {ElementType::UI32, "ui32", 4, "<u4"},
-    {ElementType::I16, "i16", 2, "<i2"},   {ElementType::UI16, "ui16", 2, "<u2"},
+    {ElementType::F32, "f32", 4, "<f4"},
+    {ElementType::F64, "f64", 8, "<f8"},
+    {ElementType::F16, "f16", 2, "<f2"},
+    {ElementType::BF16, "bf16", 2, "<V2"},
+    {ElementType::I1, "i1", 1, "|b1"},
+    {ElementType::I8, "i8", 1, "|i1"},
+    {ElementType::I32, "i32", 4, "<i4"},
+    {ElementType::I64, "i64", 8, "<i8"},
+    {ElementType::UI8, "ui8", 1, "|u1"},
+    {ElementType::UI32, "ui32", 4, "<u4"},
+    {ElementType::I16, "i16", 2, "<i2"},
+    {ElementType::UI16, "ui16", 2, "<u2"},
     {ElementType::UI64, "ui64", 8, "<u8"},
+    {ElementType::C64, "complex<f32>", 8, "<c8"},
+    {ElementType::C128, "complex<f64>", 16, "<c16"},
+    // Sub-byte integers are stored (and saved in .npy) one per byte.
+    {ElementType::I2, "i2", 1, "|i1"},
+    {ElementType::I4, "i4", 1, "|i1"},
+    {ElementType::UI2, "ui2", 1, "|u1"},
+    {ElementType::UI4, "ui4", 1, "|u1"},
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -53,11 +66,26 @@ bool isFloat(ElementType type) {
 }
 bool isSignedInteger(ElementType type) {
   return type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I32 ||
-         type == ElementType::I64;
+         type == ElementType::I64 || type == ElementType::I2 || type == ElementType::I4;
+}
+int subByteBits(ElementType type) {
+  return type == ElementType::I2 || type == ElementType::UI2   ? 2
+         : type == ElementType::I4 || type == ElementType::UI4 ? 4
+                                                               : 0;
+}
+bool isComplex(ElementType type) { return type == ElementType::C64 || type == ElementType::C128; }
+ElementType complexPartType(ElementType type) {
+  return type == ElementType::C64    ? ElementType::F32
+         : type == ElementType::C128 ? ElementType::F64
+                                     : type;
+}
+ElementType complexOf(ElementType part) {
+  return part == ElementType::F64 ? ElementType::C128 : ElementType::C64;
 }
 bool isUnsignedInteger(ElementType type) {
   return type == ElementType::UI8 || type == ElementType::UI16 || type == ElementType::UI32 ||
-         type == ElementType::UI64 || type == ElementType::I1;
+         type == ElementType::UI64 || type == ElementType::I1 || type == ElementType::UI2 ||
+         type == ElementType::UI4;
 }
 
 int64_t TensorType::numElements() const {
@@ -126,7 +154,8 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   auto element = parseElementType(body);
   if (!element)
     return bad("unknown element type \"" + std::string(body) +
-               "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64)");
+               "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> "
+               "complex<f64> i2 i4 ui2 ui4)");
   type.elementType = *element;
   return type;
 }

@@ -9,7 +9,27 @@
 
 namespace shardgen {
 
-enum class ElementType { F32, F64, F16, BF16, I1, I8, I32, I64, UI8, UI32, I16, UI16, UI64 };
+enum class ElementType {
+  F32,
+  F64,
+  F16,
+  BF16,
+  I1,
+  I8,
+  I32,
+  I64,
+  UI8,
+  UI32,
+  I16,
+  UI16,
+  UI64,
+  C64,  // complex<f32>
+  C128, // complex<f64>
+  I2,   // sub-byte integers: one byte per element holding a value in range
+  I4,
+  UI2,
+  UI4,
+};
 
 std::string_view elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(std::string_view text);
@@ -22,6 +42,13 @@ bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
 /// (float to a float with more exponent and mantissa bits, an integer to a
 /// wider integer whose range contains it); not i1, not a type to itself.
 bool holdsExactly(ElementType wide, ElementType narrow);
+bool isComplex(ElementType type);         // complex<f32> complex<f64>
+/// The bits of a sub-byte integer type (i2 i4 ui2 ui4), else 0.
+int subByteBits(ElementType type);
+/// A complex type's part type (f32 or f64); other types are their own.
+ElementType complexPartType(ElementType type);
+/// The complex type whose parts are `part` (f32 or f64).
+ElementType complexOf(ElementType part);
 /// numpy's dtype descriptor ("<f4", "|b1", ...).
 std::string_view numpyDescr(ElementType type);
 

@@ -44,10 +44,7 @@ public:
           return failWith(error, "expected " + std::to_string(literal_.numElements()) +
                                      " elements for " + printType(type_));
         out = ConstantAttrs::dense(std::move(literal_));
-      } else {
-        if (type_.numElements() == 0)
-          return failWith(error,
-                          "dense<...> has a value but " + printType(type_) + " has no elements");
+      } else { // a splat (MLIR allows one on an empty tensor too: the value is checked)
         literal_ = Literal(TensorType{type_.elementType, {}});
         if (!element(0, error))
           return false;
@@ -100,12 +97,38 @@ private:
   bool element(int64_t index, std::string *error) {
     if (index >= literal_.numElements())
       return failWith(error, "dense<...> has a value but " + printType(type_) + " has no elements");
+    if (isComplex(type_.elementType))
+      return complexElement(index, error);
+    return scalar(literal_, index, error);
+  }
+
+  /// A complex element: `(real, imaginary)`, each part as a float of the
+  /// part type (hex bit patterns too).
+  bool complexElement(int64_t index, std::string *error) {
+    if (!lexer_.next().isPunct("("))
+      return failWith(error, "expected '(' to start a " +
+                                 std::string(elementTypeName(type_.elementType)) + " value");
+    Literal parts(TensorType{complexPartType(type_.elementType), {2}});
+    if (!scalar(parts, 0, error))
+      return false;
+    if (!lexer_.next().isPunct(","))
+      return failWith(error, "expected ',' between a complex value's parts");
+    if (!scalar(parts, 1, error))
+      return false;
+    if (!lexer_.next().isPunct(")"))
+      return failWith(error, "expected ')' after a complex value's parts");
+    literal_.setComplex(index, parts.getFloat(0), parts.getFloat(1));
+    return true;
+  }
+
+  /// One number of `into`'s element type into its element `index`.
+  bool scalar(Literal &into, int64_t index, std::string *error) {
     Token t = lexer_.next();
-    ElementType et = type_.elementType;
+    ElementType et = into.elementType();
     if (t.kind == TokenKind::BareId && (t.text == "true" || t.text == "false")) {
       if (et != ElementType::I1)
         return failWith(error, t.text + " is not a value of " + std::string(elementTypeName(et)));
-      literal_.setInt(index, t.text == "true");
+      into.setInt(index, t.text == "true");
       return true;
     }
     if (t.kind == TokenKind::Integer && t.text.find('x') != std::string::npos) {
@@ -115,7 +138,12 @@ private:
       size_t width = elementByteWidth(et);
       if (t.text[0] == '-' || t.text.size() - 2 > 2 * width)
         return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
-      std::memcpy(literal_.data() + index * width, &bits, width); // little-endian host
+      std::memcpy(into.data() + index * width, &bits, width); // little-endian host
+      if (subByteBits(et) > 0) { // the type's bits, sign-extended into the byte
+        if ((bits >> subByteBits(et)) != 0)
+          return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
+        into.setInt(index, into.getInt(index));
+      }
       return true;
     }
     if (t.kind != TokenKind::Integer && t.kind != TokenKind::Float)
@@ -125,7 +153,7 @@ private:
       if (!std::isfinite(value) ||
           (et != ElementType::F64 && std::isinf(static_cast<float>(value))))
         return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
-      literal_.setFloat(index, value);
+      into.setFloat(index, value);
       return true;
     }
     if (t.kind == TokenKind::Float)
@@ -137,25 +165,29 @@ private:
       unsigned long long bits = std::strtoull(t.text.c_str(), nullptr, 10);
       if (errno == ERANGE || negative)
         return failWith(error, t.text + " is out of range for ui64");
-      literal_.setInt(index, static_cast<int64_t>(bits));
+      into.setInt(index, static_cast<int64_t>(bits));
       return true;
     }
     long long value = std::strtoll(t.text.c_str(), nullptr, 10);
     // Signless integers print either way: i8 takes -128..255.
+    // Sub-byte types likewise: i4 takes -8..15.
+    const int bits = subByteBits(et);
     long long lo = et == ElementType::I1    ? 0
+                   : bits > 0               ? (isSignedInteger(et) ? -(1LL << (bits - 1)) : 0)
                    : et == ElementType::I8  ? -128
                    : et == ElementType::I16 ? INT16_MIN
                    : et == ElementType::I32 ? INT32_MIN
                    : et == ElementType::I64 ? INT64_MIN
                                             : 0;
     long long hi = et == ElementType::I1                               ? 1
+                   : bits > 0                                          ? (1LL << bits) - 1
                    : et == ElementType::I8 || et == ElementType::UI8   ? 255
                    : et == ElementType::I16 || et == ElementType::UI16 ? UINT16_MAX
                    : et == ElementType::I32 || et == ElementType::UI32 ? UINT32_MAX
                                                                        : INT64_MAX;
     if (errno == ERANGE || value < lo || value > hi)
       return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
-    literal_.setInt(index, value);
+    into.setInt(index, value);
     return true;
   }
 
@@ -182,6 +214,9 @@ private:
     if (type_.elementType == ElementType::I1)
       for (int64_t i = 0; i < literal.numElements(); ++i)
         literal.setInt(i, literal.getInt(i) != 0);
+    if (subByteBits(type_.elementType) > 0) // a byte holds the value: wrapped to its bits
+      for (int64_t i = 0; i < literal.numElements(); ++i)
+        literal.setInt(i, literal.getInt(i));
     out = splat ? ConstantAttrs::splatOf(type_, std::move(literal))
                 : ConstantAttrs::dense(std::move(literal));
     return true;
@@ -223,6 +258,12 @@ std::string floatText(const Literal &literal, int64_t i) {
 
 std::string elementText(const Literal &literal, int64_t i) {
   ElementType et = literal.elementType();
+  if (isComplex(et)) {
+    Literal parts(TensorType{complexPartType(et), {2}});
+    parts.setComplex(0, literal.getFloat(i), 0);
+    parts.setComplex(1, literal.getImag(i), 0);
+    return "(" + floatText(parts, 0) + ", " + floatText(parts, 1) + ")";
+  }
   if (isFloat(et))
     return floatText(literal, i);
   if (et == ElementType::I1)

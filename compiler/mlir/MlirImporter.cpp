@@ -282,7 +282,8 @@ private:
                  const std::string &irName, SourceLoc loc, const std::optional<TensorType> &type,
                  bool argument = false);
   ValueId use(const Names &names, const ValueUse &use) const;
-  void checkUseType(ValueId value, const TypeRef &type) const;
+  /// With `complexPart`, the value is a part of `type` (complex's short form).
+  void checkUseType(ValueId value, const TypeRef &type, bool complexPart = false) const;
 
   /// Emits the block's ops into `state` and returns its terminator.
   const Operation &emitBlock(const Block &block, RegionState &state, Names &names,
@@ -694,10 +695,12 @@ ValueId Importer::use(const Names &names, const ValueUse &use) const {
   failAt(use.loc, "use of undefined value %" + use.name);
 }
 
-void Importer::checkUseType(ValueId value, const TypeRef &type) const {
+void Importer::checkUseType(ValueId value, const TypeRef &type, bool complexPart) const {
   if (!valueTypes_[value])
     return;
   TensorType stated = tensorType(type);
+  if (complexPart)
+    stated.elementType = complexPartType(stated.elementType);
   if (stated != *valueTypes_[value])
     failAt(type.loc, "%" + graph_.values[value].name + " has type " +
                          printType(*valueTypes_[value]) + ", but is used as " + printType(stated));
@@ -866,6 +869,8 @@ void Importer::importOperands(const Operation &op, Op &ir, const Names &names) {
     if (shortTypes) {
       if (op.operandTypes.size() == 2 && ir.kind == OpKind::Select)
         checkUseType(ir.operands[i], op.operandTypes[i == 0 ? 0 : 1]);
+      else if (ir.kind == OpKind::Complex) // `: tensor<complex<E>>` of E parts
+        checkUseType(ir.operands[i], op.operandTypes[0], /*complexPart=*/true);
       else if (op.operandTypes.size() == 1)
         checkUseType(ir.operands[i], op.operandTypes[0]);
       else

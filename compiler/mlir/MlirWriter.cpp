@@ -570,10 +570,10 @@ void Writer::writeCompare(const Op &op, OpText &text, OpParts &parts, int indent
   auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
   ElementType element = graph_.type(op.operands.at(0)).elementType;
   const auto &attrs = op.attr<CompareAttrs>();
-  std::string compareType = attrs.compareTypeGiven     ? attrs.compareType
-                            : isFloat(element)         ? "FLOAT"
-                            : isSignedInteger(element) ? "SIGNED"
-                                                       : "UNSIGNED";
+  std::string compareType = attrs.compareTypeGiven                     ? attrs.compareType
+                            : isFloat(element) || isComplex(element) ? "FLOAT"
+                            : isSignedInteger(element)               ? "SIGNED"
+                                                                     : "UNSIGNED";
   parts.props.push_back("compare_type = #stablehlo<comparison_type " + compareType + ">");
   parts.props.push_back("comparison_direction = #stablehlo<comparison_direction " +
                         std::string(direction) + ">");

@@ -80,6 +80,7 @@ enum class ElementTypes : uint8_t {
   NotBool,       // HLO_IntFpOrComplexTensor: arithmetic the spec does not define on i1
   SignedOrFloat, // HLO_SIntFpOrComplexTensor: not i1, not unsigned
   Int,           // HLO_IntTensor: shifts, popcnt, count_leading_zeros (not i1)
+  RealFloat,     // HLO_FpTensor: floats, not complex
 };
 
 /// The Elements column's values, as rows name them; by kind for templates.
@@ -90,6 +91,7 @@ inline constexpr ElementTypes intOrBoolType = ElementTypes::IntOrBool;
 inline constexpr ElementTypes notBoolType = ElementTypes::NotBool;
 inline constexpr ElementTypes signedOrFloatType = ElementTypes::SignedOrFloat;
 inline constexpr ElementTypes intType = ElementTypes::Int;
+inline constexpr ElementTypes realFloatType = ElementTypes::RealFloat;
 inline constexpr ElementTypes kElementTypes[] = {
 #define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, ...) Elements,
 #include "compiler/ops/Ops.def"
@@ -97,6 +99,26 @@ inline constexpr ElementTypes kElementTypes[] = {
 } // namespace rowvalues
 constexpr ElementTypes opElementTypes(OpKind kind) {
   return rowvalues::kElementTypes[static_cast<size_t>(kind)];
+}
+
+/// The unary and binary elementwise ops shardgen computes on complex values
+/// (StableHLO defines them there; interp/ComplexFunctions.h and the
+/// kernels' ComplexOp functors hold each one's function, checked at build
+/// time). The verifier refuses complex operands for any other: an op added
+/// later is refused on them until it is listed here.
+inline constexpr OpKind kComplexElementwiseOps[] = {
+    OpKind::Add,   OpKind::Subtract,   OpKind::Multiply,    OpKind::Divide,
+    OpKind::Power, OpKind::Maximum,    OpKind::Minimum,     OpKind::Negate,
+    OpKind::Abs,   OpKind::Sign,       OpKind::Exponential, OpKind::ExponentialMinusOne,
+    OpKind::Log,   OpKind::LogPlusOne, OpKind::Sqrt,        OpKind::Rsqrt,
+    OpKind::Cbrt,  OpKind::Sine,       OpKind::Cosine,      OpKind::Tan,
+    OpKind::Tanh,  OpKind::Logistic,
+};
+constexpr bool definedOnComplex(OpKind kind) {
+  for (OpKind k : kComplexElementwiseOps)
+    if (k == kind)
+      return true;
+  return false;
 }
 
 /// How far a compiled program's result may be from the interpreter's, given

@@ -50,9 +50,10 @@ bool reductionSplits(const Graph &graph, const Op &op) {
   const int64_t count =
       value.splat ? std::min<int64_t>(value.type.numElements(), 1) : value.type.numElements();
   for (int64_t i = 0; i < count; ++i) {
-    bool isIdentity = isFloat(value.type.elementType)
-                          ? value.getFloat(i) == static_cast<double>(identity)
-                          : value.getInt(i) == identity;
+    bool isIdentity =
+        isFloat(value.type.elementType) || isComplex(value.type.elementType)
+            ? value.getFloat(i) == static_cast<double>(identity) && value.getImag(i) == 0
+            : value.getInt(i) == identity;
     if (!isIdentity)
       return false;
   }

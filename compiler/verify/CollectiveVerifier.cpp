@@ -42,7 +42,8 @@ void checkDivisible(const InferenceContext &context, const std::string &key, int
 }
 
 void checkReducer(const InferenceContext &context, Reducer reducer, const TensorType &type) {
-  if ((reducer == Reducer::And || reducer == Reducer::Or) && isFloat(type.elementType))
+  if ((reducer == Reducer::And || reducer == Reducer::Or) &&
+      (isFloat(type.elementType) || isComplex(type.elementType)))
     context.failAttr("reducer", "reducer \"" + std::string(reducerName(reducer)) +
                                     "\" requires integer or i1 elements, got " + printType(type));
 }

@@ -12,11 +12,15 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
   case ElementTypes::Any:
     return;
   case ElementTypes::Float:
+    if (!isFloat(element) && !isComplex(element))
+      context.failOp("requires floating-point or complex operands, got " + printType(type));
+    return;
+  case ElementTypes::RealFloat:
     if (!isFloat(element))
       context.failOp("requires floating-point operands, got " + printType(type));
     return;
   case ElementTypes::IntOrBool:
-    if (isFloat(element))
+    if (isFloat(element) || isComplex(element))
       context.failOp("requires integer or i1 operands, got " + printType(type));
     return;
   case ElementTypes::NotBool:
@@ -29,10 +33,22 @@ void checkElementKind(const InferenceContext &context, const TensorType &type) {
       context.failOp("requires signed integer or floating-point operands, got " + printType(type));
     return;
   case ElementTypes::Int:
-    if (isFloat(element) || element == ElementType::I1)
+    if (isFloat(element) || isComplex(element) || element == ElementType::I1)
       context.failOp("requires integer operands, got " + printType(type));
+    // Their kernels count the storage byte's bits, not the type's.
+    if (subByteBits(element) != 0)
+      context.failOp("is not supported on sub-byte integers (i2, i4, ui2, ui4), got " +
+                     printType(type));
     return;
   }
+}
+
+/// Complex operands: only the ops shardgen computes on them (the spec leaves
+/// remainder on complex numbers undefined; an op added later is refused
+/// until it has its complex function).
+void checkComplexDefined(const InferenceContext &context, const TensorType &type) {
+  if (isComplex(type.elementType) && !definedOnComplex(context.op.kind))
+    context.failOp("is not defined on complex operands, got " + printType(type));
 }
 
 void requireSameType(const InferenceContext &context, const TensorType &a, const TensorType &b) {
@@ -131,7 +147,27 @@ ResultTypes inferElementwise(const InferenceContext &context) {
   for (size_t i = 1; i < context.numOperands(); ++i)
     requireSameType(context, first, context.operand(i));
   checkElementKind(context, first);
+  checkComplexDefined(context, first);
+  if (context.op.kind == OpKind::Abs && isComplex(first.elementType))
+    return {TensorType{complexPartType(first.elementType), first.shape}}; // the modulus
   return {first};
+}
+
+/// real and imag: a float or complex operand, a result of its part type.
+ResultTypes inferComplexPart(const InferenceContext &context) {
+  const TensorType &operand = context.operand(0);
+  if (!isFloat(operand.elementType) && !isComplex(operand.elementType))
+    context.failOp("requires a floating-point or complex operand, got " + printType(operand));
+  return {TensorType{complexPartType(operand.elementType), operand.shape}};
+}
+
+/// complex: two f32 or two f64 operands of one type, a complex result.
+ResultTypes inferComplex(const InferenceContext &context) {
+  const TensorType &lhs = context.operand(0);
+  requireSameType(context, lhs, context.operand(1));
+  if (lhs.elementType != ElementType::F32 && lhs.elementType != ElementType::F64)
+    context.failOp("requires f32 or f64 operands, got " + printType(lhs));
+  return {TensorType{complexOf(lhs.elementType), lhs.shape}};
 }
 
 } // namespace shardgen::verify

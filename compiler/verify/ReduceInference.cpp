@@ -86,12 +86,18 @@ ResultTypes inferReduce(const InferenceContext &context) {
       context.failAttr("reducer", "applies a reducer to one input only; " +
                                       std::to_string(numInputs) + " inputs need a body (a region)");
     if ((*attrs.reducer == Reducer::And || *attrs.reducer == Reducer::Or) &&
-        isFloat(input.elementType))
+        (isFloat(input.elementType) || isComplex(input.elementType)))
       context.failAttr("reducer", "reducer \"" + std::string(reducerName(*attrs.reducer)) +
                                       "\" requires integer or i1 elements, got " +
                                       printType(input));
   } else if (const Region *body = op.body()) {
     checkBodySignature(context, *body, numInputs);
+    // Scalar bodies run on 64-bit registers (interp/ScalarRegion.h).
+    for (size_t i = 0; i < numInputs; ++i)
+      if (isComplex(context.operand(i).elementType))
+        context.failAttr("body", "a reduce of complex elements needs a single add, multiply, "
+                                 "maximum or minimum as its body, got " +
+                                     printType(context.operand(i)));
   } else {
     context.failOp("needs a `reducer` or a `body`");
   }

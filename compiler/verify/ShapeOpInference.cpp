@@ -45,7 +45,8 @@ void checkStartIndices(const InferenceContext &context, size_t first, const Tens
   for (size_t i = first; i < context.numOperands(); ++i) {
     const TensorType &index = context.operand(i);
     const std::string pointer = joinPointer(attrPointer(context.op, "operands"), i);
-    const bool integer = !isFloat(index.elementType) && index.elementType != ElementType::I1;
+    const bool integer = !isFloat(index.elementType) && !isComplex(index.elementType) &&
+                         index.elementType != ElementType::I1;
     if (index.rank() != 0 || !integer)
       fail(pointer, context.opLabel() + " start index must be a 0-d tensor of integer type, got " +
                         printType(index));

@@ -44,13 +44,14 @@ std::optional<ElementType> elementTypeOf(const DLDataType &dtype) {
     return std::nullopt;
   std::pair<int, int> key{dtype.code, dtype.bits};
   static const std::pair<std::pair<int, int>, ElementType> kTypes[] = {
-      {{kDLFloat, 32}, ElementType::F32},  {{kDLFloat, 64}, ElementType::F64},
-      {{kDLFloat, 16}, ElementType::F16},  {{kDLBfloat, 16}, ElementType::BF16},
-      {{kDLBoolCode, 8}, ElementType::I1}, {{kDLInt, 8}, ElementType::I8},
-      {{kDLInt, 32}, ElementType::I32},    {{kDLInt, 64}, ElementType::I64},
-      {{kDLUInt, 8}, ElementType::UI8},    {{kDLUInt, 32}, ElementType::UI32},
-      {{kDLInt, 16}, ElementType::I16},    {{kDLUInt, 16}, ElementType::UI16},
-      {{kDLUInt, 64}, ElementType::UI64}};
+      {{kDLFloat, 32}, ElementType::F32},    {{kDLFloat, 64}, ElementType::F64},
+      {{kDLFloat, 16}, ElementType::F16},    {{kDLBfloat, 16}, ElementType::BF16},
+      {{kDLBoolCode, 8}, ElementType::I1},   {{kDLInt, 8}, ElementType::I8},
+      {{kDLInt, 32}, ElementType::I32},      {{kDLInt, 64}, ElementType::I64},
+      {{kDLUInt, 8}, ElementType::UI8},      {{kDLUInt, 32}, ElementType::UI32},
+      {{kDLInt, 16}, ElementType::I16},      {{kDLUInt, 16}, ElementType::UI16},
+      {{kDLUInt, 64}, ElementType::UI64},    {{kDLComplex, 64}, ElementType::C64},
+      {{kDLComplex, 128}, ElementType::C128}};
   for (const auto &[codeBits, type] : kTypes)
     if (codeBits == key)
       return type;
@@ -92,6 +93,10 @@ bool rowMajor(const std::vector<int64_t> &shape, const int64_t *strides) {
 std::optional<ElementType> elementTypeOfFormat(std::string_view format, int64_t itemsize) {
   if (!format.empty() && (format[0] == '<' || format[0] == '=' || format[0] == '@'))
     format.remove_prefix(1);
+  if (format == "Zf") // PEP 3118 complex: (real, imaginary) pairs
+    return ElementType::C64;
+  if (format == "Zd")
+    return ElementType::C128;
   if (format.size() != 1)
     return std::nullopt;
   switch (format[0]) {
@@ -176,6 +181,16 @@ py::dtype dtypeOf(ElementType type) {
     return py::dtype::of<uint16_t>();
   case ElementType::UI64:
     return py::dtype::of<uint64_t>();
+  case ElementType::C64:
+    return py::dtype("complex64");
+  case ElementType::C128:
+    return py::dtype("complex128");
+  case ElementType::I2: // one byte per element
+  case ElementType::I4:
+    return py::dtype::of<int8_t>();
+  case ElementType::UI2:
+  case ElementType::UI4:
+    return py::dtype::of<uint8_t>();
   }
   return py::dtype::of<float>();
 }
@@ -227,6 +242,20 @@ BoundTensor BoundTensor::fromArray(py::handle object, const TensorType &type,
            type);
   if (!(array.flags() & kAligned))
     refuse(what, got() + " that is not aligned", type);
+  if (const int bits = subByteBits(type.elementType)) { // one byte per element, in range
+    const bool isSigned = isSignedInteger(type.elementType);
+    const int low = isSigned ? -(1 << (bits - 1)) : 0;
+    const int high = isSigned ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+    const auto *bytes = static_cast<const unsigned char *>(array.data());
+    for (py::ssize_t i = 0; i < array.size(); ++i) {
+      const int value = isSigned ? static_cast<signed char>(bytes[i]) : bytes[i];
+      if (value < low || value > high)
+        refuse(what,
+               got() + " holding " + std::to_string(value) + ", outside " +
+                   std::string(elementTypeName(type.elementType)) + "'s range",
+               type);
+    }
+  }
   BoundTensor bound;
   bound.data = array.data();
   bound.owner_ = std::move(array);

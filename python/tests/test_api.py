@@ -174,6 +174,29 @@ def test_16_and_64_bit_integers_are_numpys(element, dtype):
     np.testing.assert_array_equal(doubled, a + a)  # numpy wraps as StableHLO does
 
 
+@pytest.mark.parametrize("element, dtype", [("complex<f32>", np.complex64),
+                                            ("complex<f64>", np.complex128)])
+def test_complex_types_are_numpys(element, dtype):
+    graph = shardgen.load(json.dumps({
+        "format": "shardgen-graph", "version": 1, "name": "rotate",
+        "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
+        "inputs": [{"name": "a", "type": f"tensor<4x{element}>", "sharding": "<@mesh, [{x}]>"}],
+        "ops": [{"op": "constant", "value": [0, 1], "type": f"tensor<4x{element}>", "result": "i"},
+                {"op": "multiply", "operands": ["a", "i"], "result": "b"},
+                {"op": "abs", "operands": ["b"], "result": "m"}],
+        "outputs": [{"value": "b"}, {"value": "m"}],
+    }))
+    prog = shardgen.compile(graph)
+    assert prog.inputs[0].dtype == dtype
+    a = np.array([1 + 2j, -3j, 0.5, -1 - 1j], dtype)
+    rotated, modulus = prog(a)
+    assert rotated.dtype == dtype and modulus.dtype == np.abs(a).dtype
+    np.testing.assert_array_equal(rotated, a * 1j)  # exact: each product has a zero part
+    np.testing.assert_allclose(modulus, np.abs(a), rtol=1e-6)
+    reference, _ = shardgen.eval(graph, a)
+    np.testing.assert_array_equal(reference, rotated)
+
+
 def test_with_mesh_is_the_tools_mesh_option():
     graph = shardgen.load(SAMPLES / "mlp.json")
     prog = shardgen.compile(graph, mesh={"data": 4, "model": 1})

@@ -44,7 +44,13 @@ template <typename T> T minOf(T a, T b) {
   return a < b ? a : b;
 }
 
+template <typename T> using Complex = elements::Complex<T>;
+namespace complexmath = elements::complexmath;
+
 struct AddOp {
+  template <typename T> static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return complexmath::add(a, b);
+  }
   template <typename T> static T apply(T a, T b) {
     if constexpr (std::is_floating_point_v<T>)
       return a + b;
@@ -53,6 +59,9 @@ struct AddOp {
   }
 };
 struct MulOp {
+  template <typename T> static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return complexmath::multiply(a, b);
+  }
   template <typename T> static T apply(T a, T b) {
     if constexpr (std::is_floating_point_v<T>)
       return a * b;
@@ -61,9 +70,15 @@ struct MulOp {
   }
 };
 struct MaxOp {
+  template <typename T> static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return complexmath::maximum(a, b);
+  }
   template <typename T> static T apply(T a, T b) { return maxOf(a, b); }
 };
 struct MinOp {
+  template <typename T> static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return complexmath::minimum(a, b);
+  }
   template <typename T> static T apply(T a, T b) { return minOf(a, b); }
 };
 struct AndOp {
@@ -176,7 +191,7 @@ Reducer booleanReducer(Reducer reducer) {
 
 bool isFloat(ElementType type) {
   return type == SHARDGEN_F32 || type == SHARDGEN_F64 || type == SHARDGEN_F16 ||
-         type == SHARDGEN_BF16;
+         type == SHARDGEN_BF16 || type == SHARDGEN_C64 || type == SHARDGEN_C128;
 }
 
 } // namespace
@@ -227,6 +242,18 @@ template <typename Fn> bool withElementType(ElementType type, Fn &&fn) {
     return call(elements::UI32{});
   case SHARDGEN_UI64:
     return call(elements::UI64{});
+  case SHARDGEN_C64:
+    return call(elements::C64{});
+  case SHARDGEN_C128:
+    return call(elements::C128{});
+  case SHARDGEN_I2:
+    return call(elements::I2{});
+  case SHARDGEN_I4:
+    return call(elements::I4{});
+  case SHARDGEN_UI2:
+    return call(elements::UI2{});
+  case SHARDGEN_UI4:
+    return call(elements::UI4{});
   }
   return false;
 }

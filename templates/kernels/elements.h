@@ -111,6 +111,38 @@ using runtime::elements::UI8;
 template <typename E> inline constexpr bool isBool = false;
 template <> inline constexpr bool isBool<I1> = true;
 
+// complex<f32> and complex<f64>: (real, imaginary) pairs, their arithmetic
+// and functions the runtime's complex.h (one copy with the interpreter).
+using runtime::elements::C128;
+using runtime::elements::C64;
+using runtime::elements::I2;
+using runtime::elements::I4;
+using runtime::elements::UI2;
+using runtime::elements::UI4;
+/// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store (element_types.h).
+template <typename E> inline constexpr bool isSubByte = requires { E::kBits; };
+using runtime::elements::Complex;
+namespace complexmath = runtime::elements::complexmath;
+template <typename S> inline constexpr bool isComplexStorage = false;
+template <typename T> inline constexpr bool isComplexStorage<Complex<T>> = true;
+template <typename E> inline constexpr bool isComplex = false;
+template <> inline constexpr bool isComplex<C64> = true;
+template <> inline constexpr bool isComplex<C128> = true;
+/// The element type of E's parts (E itself for a real type).
+template <typename E> struct PartOf {
+  using type = E;
+};
+template <> struct PartOf<C64> {
+  using type = F32;
+};
+template <> struct PartOf<C128> {
+  using type = F64;
+};
+/// A 16-byte element (complex<f64>) as data movement copies it.
+struct Word128 {
+  uint64_t low, high;
+};
+
 // ---- scalar math (float builtins lower to libm calls, no <cmath>) ----------
 
 namespace math {
@@ -389,6 +421,24 @@ SHARDGEN_INLINE bool isfinite(float x) {
 }
 SHARDGEN_INLINE bool isfinite(double x) {
   return (__builtin_bit_cast(uint64_t, x) << 1) < 0xffe0000000000000ull;
+}
+
+// Complex sums, products and lexicographic orderings (reductions, dot,
+// clamp): complex.h's.
+template <typename T> SHARDGEN_INLINE Complex<T> add(Complex<T> x, Complex<T> y) {
+  return complexmath::add(x, y);
+}
+template <typename T> SHARDGEN_INLINE Complex<T> subtract(Complex<T> x, Complex<T> y) {
+  return complexmath::subtract(x, y);
+}
+template <typename T> SHARDGEN_INLINE Complex<T> multiply(Complex<T> x, Complex<T> y) {
+  return complexmath::multiply(x, y);
+}
+template <typename T> SHARDGEN_INLINE Complex<T> maximum(Complex<T> x, Complex<T> y) {
+  return complexmath::maximum(x, y);
+}
+template <typename T> SHARDGEN_INLINE Complex<T> minimum(Complex<T> x, Complex<T> y) {
+  return complexmath::minimum(x, y);
 }
 
 } // namespace math

@@ -177,7 +177,7 @@ SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
 /// at r and the others at i.
 template <typename S, int64_t Outer, int64_t Inner, typename Body>
 SHARDGEN_INLINE void fusedElementwise2D(S *__restrict out, Body &&body) {
-  if constexpr (Inner < 64) {
+  if constexpr (Inner < 64 || isComplexStorage<S>) {
     // A short inner loop: clang -O3 unrolls it fully before it could
     // vectorize it, and then warns that the forced vectorization failed.
     for (int64_t i = 0; i < Outer * Inner; ++i)
@@ -244,10 +244,37 @@ template <typename To, typename From> SHARDGEN_INLINE To floatToInteger(From x) 
 }
 
 template <typename From, typename To>
+SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x);
+
+/// convert to or from a complex type (StableHLO): a real value becomes the
+/// real part (imaginary part 0); a complex one converts its real part to a
+/// real type, both parts to a complex type.
+template <typename From, typename To>
+SHARDGEN_INLINE typename To::Compute convertComplex(typename From::Compute x) {
+  using ToC = typename To::Compute;
+  if constexpr (isComplex<From> && isComplex<To>) {
+    using Part = typename PartOf<To>::type::Compute;
+    return ToC{static_cast<Part>(x.re), static_cast<Part>(x.im)};
+  } else if constexpr (isComplex<From>) {
+    return convertElement<typename PartOf<From>::type, To>(x.re);
+  } else {
+    using Part = typename PartOf<To>::type::Compute;
+    return ToC{convertElement<From, typename PartOf<To>::type>(x), Part(0)};
+  }
+}
+
+template <typename From, typename To>
 SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x) {
   using FromC = typename From::Compute;
   using ToC = typename To::Compute;
-  if constexpr (isBool<To>)
+  if constexpr (isComplex<From> || isComplex<To>)
+    return convertComplex<From, To>(x);
+  else if constexpr (isFloat<FromC> && isSubByte<To>) // saturates to the type's range
+    return floatToInteger<ToC>(math::isnan(x)        ? FromC(0)
+                               : x < FromC(To::kMin) ? FromC(To::kMin)
+                               : x > FromC(To::kMax) ? FromC(To::kMax)
+                                                     : x);
+  else if constexpr (isBool<To>)
     return x != FromC(0);
   else if constexpr (isFloat<FromC> && !isFloat<ToC>)
     return floatToInteger<ToC>(x);
@@ -260,6 +287,79 @@ SHARDGEN_INLINE void convert(const typename From::Storage *__restrict in,
                              typename To::Storage *__restrict out) {
   for (int64_t i = 0; i < N; ++i)
     storeAt(out, i, To::store(convertElement<From, To>(From::load(loadAt(in, i)))));
+}
+
+// ---- complex<f32>, complex<f64> ---------------------------------------------
+// The per-element ops defined on complex values (elementwiseFunctor names
+// them ComplexOp<Kind>): the runtime's complex.h, as the interpreter runs it.
+
+#define SHARDGEN_COMPLEX_UNARY_OP(Name, function)                                                  \
+  struct Name {                                                                                    \
+    template <typename C> static SHARDGEN_INLINE C apply(C v) { return complexmath::function(v); } \
+  };
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpNegate, negate)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpSign, sign)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpExponential, exp)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpExponentialMinusOne, expm1)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpLog, log)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpLogPlusOne, log1p)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpSqrt, sqrt)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpRsqrt, rsqrt)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpCbrt, cbrt)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpSine, sin)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpCosine, cos)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpTan, tan)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpTanh, tanh)
+SHARDGEN_COMPLEX_UNARY_OP(ComplexOpLogistic, logistic)
+#undef SHARDGEN_COMPLEX_UNARY_OP
+
+#define SHARDGEN_COMPLEX_BINARY_OP(Name, function)                                                 \
+  struct Name {                                                                                    \
+    template <typename C> static SHARDGEN_INLINE C apply(C a, C b) {                               \
+      return complexmath::function(a, b);                                                          \
+    }                                                                                              \
+  };
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpAdd, add)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpSubtract, subtract)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpMultiply, multiply)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpDivide, divide)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpPower, power)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpMaximum, maximum)
+SHARDGEN_COMPLEX_BINARY_OP(ComplexOpMinimum, minimum)
+#undef SHARDGEN_COMPLEX_BINARY_OP
+
+/// abs of a complex value: its modulus, of the part type.
+template <typename E, int64_t N>
+SHARDGEN_INLINE void complexAbs(const typename E::Storage *__restrict in,
+                                typename PartOf<E>::type::Storage *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, complexmath::abs(loadAt(in, i)));
+}
+
+/// real (Imaginary false) or imag of a complex or float value; imag of a
+/// float value is +0.
+template <typename E, bool Imaginary>
+SHARDGEN_INLINE typename PartOf<E>::type::Storage partOf(typename E::Storage x) {
+  if constexpr (isComplex<E>)
+    return Imaginary ? x.im : x.re;
+  else
+    return Imaginary ? typename E::Storage(0) : x;
+}
+
+template <typename E, bool Imaginary, int64_t N>
+SHARDGEN_INLINE void complexPart(const typename E::Storage *__restrict in,
+                                 typename PartOf<E>::type::Storage *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, partOf<E, Imaginary>(loadAt(in, i)));
+}
+
+/// complex(real, imaginary) into complex type E.
+template <typename E, int64_t N>
+SHARDGEN_INLINE void makeComplex(const typename PartOf<E>::type::Storage *re,
+                                 const typename PartOf<E>::type::Storage *im,
+                                 typename E::Storage *__restrict out) {
+  for (int64_t i = 0; i < N; ++i)
+    storeAt(out, i, typename E::Storage{loadAt(re, i), loadAt(im, i)});
 }
 
 } // namespace shardgen::kernels

@@ -88,6 +88,11 @@ inline constexpr int64_t kStreamingBytes = int64_t(8) << 20;
 /// body (exp, tanh) is otherwise bound by its dependency chain's latency.
 template <typename S, typename Value>
 SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, const Value &value) {
+  if constexpr (isComplexStorage<S>) { // libm calls and unfused products: no vector form
+    for (int64_t i = begin; i < end; ++i)
+      storeAt(out, i, value(i));
+    return;
+  }
 #if defined(__clang__)
 #pragma clang loop vectorize(assume_safety) interleave_count(2)
 #elif defined(__GNUC__)

@@ -158,14 +158,17 @@ inline void reduce(const typename E::Storage *__restrict in, const typename E::S
   const A start = static_cast<A>(E::load(loadAt(init, 0)));
   constexpr int64_t rowLength = Reduced.extents[RR - 1];
   constexpr int64_t columns = Kept.extents[RK - 1];
-  if constexpr (!isBool<E> && RR == 1 && Reduced.inStrides[0] == 1 && rowLength >= kReduceLanes) {
+  // Complex sums take the plain walk: the vectorized shapes' loop pragmas
+  // cannot apply to their pairs.
+  if constexpr (!isBool<E> && !isComplex<E> && RR == 1 && Reduced.inStrides[0] == 1 &&
+                rowLength >= kReduceLanes) {
     forEach<RK, Kept>(0, 0, [&](int64_t base, int64_t o) {
       const A row = reduceRow<E, Red, rowLength>(in + base);
       storeAt(out, o,
               E::store(static_cast<typename E::Compute>(Red::template apply<E, A>(start, row))));
     });
-  } else if constexpr (RK >= 1 && Kept.inStrides[RK - 1] == 1 && Kept.outStrides[RK - 1] == 1 &&
-                       columns >= 8) {
+  } else if constexpr (!isComplex<E> && RK >= 1 && Kept.inStrides[RK - 1] == 1 &&
+                       Kept.outStrides[RK - 1] == 1 && columns >= 8) {
     constexpr int64_t tail = columns % kReduceColumns;
     auto rows = [&](int64_t base, int64_t o) {
       for (int64_t c = 0; c + kReduceColumns <= columns; c += kReduceColumns)

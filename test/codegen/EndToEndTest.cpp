@@ -210,3 +210,82 @@ TEST_CASE("gather and scatter: every partitioning, compiled, equals the interpre
     CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
   }
 }
+
+TEST_CASE("complex<f32> and complex<f64> programs: sharded dot and sums, functions, parts") {
+  for (const char *type : {"complex<f32>", "complex<f64>"}) {
+    CAPTURE(type);
+    const std::string t(type), part = t == "complex<f32>" ? "f32" : "f64";
+    std::string json = graphOn(
+        kMesh2x2,
+        R"({"name": "a", "type": "tensor<4x6x)" + t + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+           {"name": "b", "type": "tensor<6x4x)" +
+            t + R"(>", "sharding": "<@m, [{y}, {}]>"},
+           {"name": "r", "type": "tensor<4x6x)" +
+            part + R"(>", "sharding": "<@m, [{x}, {}]>"})",
+        R"({"op": "dot_general", "operands": ["a", "b"], "lhs_contracting_dimensions": [1],
+            "rhs_contracting_dimensions": [0], "result": "d"},
+           {"op": "complex", "operands": ["r", "r"], "result": "rr"},
+           {"op": "multiply", "operands": ["a", "rr"], "result": "p"},
+           {"op": "divide", "operands": ["p", "a"], "result": "q"},
+           {"op": "exponential", "operands": ["q"], "result": "e"},
+           {"op": "sqrt", "operands": ["a"], "result": "s"},
+           {"op": "tanh", "operands": ["s"], "result": "th"},
+           {"op": "add", "operands": ["e", "th"], "result": "sum"},
+           {"op": "constant", "value": [0.5, -0.25], "type": "tensor<)" +
+            t + R"(>", "result": "init"},
+           {"op": "reduce", "operands": ["sum", "init"], "dimensions": [1], "reducer": "add",
+            "type": "tensor<4x)" +
+            t + R"(>", "result": "rows"},
+           {"op": "reduce", "operands": ["a", "init"], "dimensions": [0], "reducer": "max",
+            "type": "tensor<6x)" +
+            t + R"(>", "result": "cmax"},
+           {"op": "abs", "operands": ["d"], "type": "tensor<4x4x)" +
+            part + R"(>", "result": "m"},
+           {"op": "imag", "operands": ["d"], "result": "im"},
+           {"op": "compare", "operands": ["a", "q"], "comparison_direction": "LT", "result": "lt"},
+           {"op": "select", "operands": ["lt", "a", "e"], "result": "sel"},
+           {"op": "convert", "operands": ["sel"], "type": "tensor<4x6xf32>", "result": "f"},
+           {"op": "convert", "operands": ["r"], "type": "tensor<4x6x)" +
+            t + R"(>", "result": "rc"},
+           {"op": "transpose", "operands": ["rc"], "permutation": [1, 0], "result": "rt"})",
+        R"({"value": "d"}, {"value": "rows"}, {"value": "cmax"}, {"value": "m"},
+           {"value": "im", "sharding": "<@m, [{x}, {}]>"}, {"value": "f"}, {"value": "rt"})");
+    Graph graph = loadVerified(json);
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
+}
+
+TEST_CASE("i2, i4, ui2 and ui4 programs wrap to their bits, sums all-reduced across devices") {
+  for (const char *type : {"i2", "i4", "ui2", "ui4"}) {
+    CAPTURE(type);
+    const std::string t(type);
+    std::string json = graphOn(
+        kMesh2x2,
+        R"({"name": "a", "type": "tensor<4x6x)" + t + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+           {"name": "b", "type": "tensor<6x4x)" +
+            t + R"(>", "sharding": "<@m, [{y}, {}]>"},
+           {"name": "f", "type": "tensor<4x6xf32>", "sharding": "<@m, [{x}, {}]>"})",
+        R"({"op": "dot_general", "operands": ["a", "b"], "lhs_contracting_dimensions": [1],
+            "rhs_contracting_dimensions": [0], "result": "d"},
+           {"op": "multiply", "operands": ["a", "a"], "result": "p"},
+           {"op": "divide", "operands": ["p", "a"], "result": "q"},
+           {"op": "negate", "operands": ["q"], "result": "n"},
+           {"op": "not", "operands": ["n"], "result": "x"},
+           {"op": "constant", "value": 1, "type": "tensor<)" +
+            t + R"(>", "result": "one"},
+           {"op": "reduce", "operands": ["x", "one"], "dimensions": [1], "reducer": "add",
+            "type": "tensor<4x)" +
+            t + R"(>", "result": "s"},
+           {"op": "constant", "value": 16, "type": "tensor<4x6xf32>", "result": "sixteen"},
+           {"op": "multiply", "operands": ["f", "sixteen"], "result": "wide"},
+           {"op": "convert", "operands": ["wide"], "type": "tensor<4x6x)" +
+            t + R"(>", "result": "c"},
+           {"op": "compare", "operands": ["a", "c"], "comparison_direction": "LT", "result": "lt"},
+           {"op": "select", "operands": ["lt", "a", "c"], "result": "low"},
+           {"op": "convert", "operands": ["low"], "type": "tensor<4x6xf32>", "result": "back"})",
+        R"({"value": "d"}, {"value": "s", "sharding": "<@m, [{x}]>"}, {"value": "back"},
+           {"value": "c"})");
+    Graph graph = loadVerified(json);
+    CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
+  }
+}

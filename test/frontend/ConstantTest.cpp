@@ -216,3 +216,66 @@ TEST_CASE("constants are written compactly") {
   Graph splat = readGraph(constantGraph(R"("type": "tensor<2x2xi1>", "value": true)"));
   CHECK(writeGraph(splat).find(R"("value": true)") != std::string::npos);
 }
+
+TEST_CASE("complex constants: [real, imaginary] pairs, a pair as a splat, exact round trips") {
+  ConstantAttrs dense =
+      readConstant(R"("type": "tensor<2xcomplex<f32>>", "value": [[1.5, -2], ["nan", "-inf"]])");
+  CHECK(dense.type == TensorType{ElementType::C64, {2}});
+  CHECK(dense.getFloat(0) == 1.5);
+  CHECK(dense.getImag(0) == -2);
+  CHECK(std::isnan(dense.getFloat(1)));
+  CHECK(dense.getImag(1) == -INFINITY);
+  ConstantAttrs splat = readConstant(R"("type": "tensor<3x2xcomplex<f64>>", "value": [0.25, 1])");
+  CHECK(splat.splat);
+  CHECK(splat.getFloat(5) == 0.25);
+  CHECK(splat.getImag(5) == 1);
+  // A scalar's dense form is its pair.
+  ConstantAttrs scalar = readConstant(R"("type": "tensor<complex<f64>>", "value": [3, 4])");
+  CHECK(scalar.getImag(0) == 4);
+
+  std::mt19937_64 random(7);
+  for (ElementType type : {ElementType::C64, ElementType::C128}) {
+    INFO(elementTypeName(type));
+    Literal literal(TensorType{type, {3, 16}});
+    std::uniform_real_distribution<double> part(-1e6, 1e6);
+    for (int64_t i = 0; i < literal.numElements(); ++i) {
+      const double real = part(random);
+      literal.setComplex(i, real, part(random));
+    }
+    literal.setComplex(0, -0.0, INFINITY);
+    literal.setComplex(1, 1e-40, -0.0);
+    CHECK(roundTrip(literal) == literal);
+  }
+
+  CHECK(errorOf(R"("type": "tensor<2xcomplex<f32>>", "value": [[1, 2], 3])") ==
+        std::pair<std::string, std::string>{
+            "/ops/0/value/1", "expected a [real, imaginary] pair for complex<f32>, got 3"});
+  CHECK(errorOf(R"("type": "tensor<2xcomplex<f32>>", "value": [[1, 2], [3, true]])") ==
+        std::pair<std::string, std::string>{
+            "/ops/0/value/1/1",
+            "expected a number (or \"inf\", \"-inf\", \"nan\") for f32, got a boolean"});
+  CHECK(errorOf(R"("type": "tensor<2xcomplex<f32>>", "value": [[1, 1e39], [3, 4]])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/0/1",
+                                            "value 1e+39 is out of range for f32"});
+}
+
+TEST_CASE("sub-byte integer constants: the type's range, one byte per element") {
+  ConstantAttrs c = readConstant(R"("type": "tensor<4xi4>", "value": [-8, 7, 0, -1])");
+  CHECK(c.getInt(0) == -8);
+  CHECK(c.getInt(1) == 7);
+  CHECK(c.getInt(3) == -1);
+  CHECK(readConstant(R"("type": "tensor<ui2>", "value": 3)").getInt(0) == 3);
+  CHECK(errorOf(R"("type": "tensor<2xi4>", "value": [8, 0])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/0", "value 8 is out of range for i4"});
+  CHECK(errorOf(R"("type": "tensor<2xui2>", "value": [3, 4])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/1", "value 4 is out of range for ui2"});
+  CHECK(errorOf(R"("type": "tensor<i2>", "value": -3)") ==
+        std::pair<std::string, std::string>{"/ops/0/value", "value -3 is out of range for i2"});
+  for (ElementType type : {ElementType::I2, ElementType::I4, ElementType::UI2, ElementType::UI4}) {
+    INFO(elementTypeName(type));
+    Literal literal(TensorType{type, {6}});
+    for (int64_t i = 0; i < 6; ++i)
+      literal.setInt(i, i * 5 - 13); // wrapped to the type's bits
+    CHECK(roundTrip(literal) == literal);
+  }
+}

@@ -196,6 +196,46 @@ TEST_CASE("npy: reading what other writers produce") {
     CHECK(u64.getFloat(0) == 18374686479671623681.0);
     CHECK(serializeNpy(u64).find("'descr': '<u8'") != std::string::npos);
   }
+  SUBCASE("complex64 and complex128 as (real, imaginary) pairs; big-endian parts swap alone") {
+    Literal c8 = parseNpy(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
+                                  bytesOf({0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0})),
+                          "c.npy");
+    CHECK(c8.type() == TensorType{ElementType::C64, {1}});
+    CHECK(c8.getFloat(0) == 1.5);
+    CHECK(c8.getImag(0) == -2);
+    Literal c16 =
+        parseNpy(npyFile("{'descr': '>c16', 'fortran_order': False, 'shape': (1,), }",
+                         bytesOf({0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0, 0})),
+                 "c.npy");
+    CHECK(c16.type() == TensorType{ElementType::C128, {1}});
+    CHECK(c16.getFloat(0) == 1.5);
+    CHECK(c16.getImag(0) == -2);
+    CHECK(serializeNpy(c16).find("'descr': '<c16'") != std::string::npos);
+    CHECK(parseNpy(serializeNpy(c16), "back.npy") == c16);
+  }
+  SUBCASE("sub-byte integers travel as int8/uint8, range-checked where the graph wants them") {
+    Literal bytes = parseNpy(npyFile("{'descr': '|i1', 'fortran_order': False, 'shape': (3,), }",
+                                     bytesOf({0xf8, 0x07, 0x08})),
+                             "i.npy");
+    CHECK(isSubByteBytes(bytes.type(), TensorType{ElementType::I4, {3}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::UI4, {3}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::I4, {2}}));
+    CHECK(!isSubByteBytes(bytes.type(), TensorType{ElementType::I8, {3}}));
+    Literal i8 = parseNpy(
+        npyFile("{'descr': '|i1', 'fortran_order': False, 'shape': (2,), }", bytesOf({0xf8, 0x07})),
+        "i.npy");
+    Literal i4 = subByteFromBytes(i8, ElementType::I4, "i.npy");
+    CHECK(i4.type() == TensorType{ElementType::I4, {2}});
+    CHECK(i4.getInt(0) == -8);
+    CHECK(i4.getInt(1) == 7);
+    CHECK(serializeNpy(i4).find("'descr': '|i1'") != std::string::npos);
+    try {
+      subByteFromBytes(bytes, ElementType::I4, "i.npy");
+      FAIL("expected an NpyError");
+    } catch (const NpyError &error) {
+      CHECK(std::string(error.what()) == "i.npy: value 8 at flat index 2 is out of range for i4");
+    }
+  }
   SUBCASE("header variations: double quotes, key order, no trailing comma, Python 2 longs") {
     Literal literal =
         parseNpy(npyFile(R"({"shape": (3L, 1L), "fortran_order": False, "descr": "<f2"})",
@@ -214,10 +254,10 @@ TEST_CASE("npy: reading what other writers produce") {
 
 TEST_CASE("npy: errors name the file and the problem") {
   CHECK(npyErrorOf("GIF89a....") == "x.npy: not a .npy file (bad magic)");
-  CHECK(npyErrorOf(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }",
-                           std::string(8, '\0'))) ==
-        "x.npy: unsupported dtype '<c8' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 "
-        "<u8, and <V2 for bf16)");
+  CHECK(npyErrorOf(npyFile("{'descr': '<c32', 'fortran_order': False, 'shape': (1,), }",
+                           std::string(32, '\0'))) ==
+        "x.npy: unsupported dtype '<c32' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 "
+        "<u8 <c8 <c16, and <V2 for bf16)");
   CHECK(npyErrorOf(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                            std::string(20, '\0'))) ==
         "x.npy: truncated data: shape (2x3) of '<f4' needs 24 bytes, the file has 20");
@@ -241,7 +281,7 @@ TEST_CASE("npy: errors name the file and the problem") {
                                        60),
                            std::string(4, '\0'))) ==
         "x.npy: unsupported dtype '<f4\\x00zz' (supported: <f4 <f8 <f2 |b1 |i1 <i2 <i4 <i8 |u1 "
-        "<u2 <u4 <u8, and <V2 for bf16)");
+        "<u2 <u4 <u8 <c8 <c16, and <V2 for bf16)");
   std::string v4 = npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", "abcd");
   v4[6] = 4;
   CHECK(npyErrorOf(v4) == "x.npy: unsupported .npy format version 4.0 (reads 1.0, 2.0 and 3.0)");

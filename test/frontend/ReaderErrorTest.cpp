@@ -125,7 +125,8 @@ TEST_CASE("reader errors: meshes, inputs and outputs") {
                     "inputs": [{"name": "x", "type": "tensor<4xf31>"}], "ops": [], "outputs": []})",
         "/inputs/0/type",
         "invalid tensor type \"tensor<4xf31>\": unknown element type \"f31\" (expected f32 "
-        "f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64)");
+        "f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> complex<f64> i2 i4 ui2 "
+        "ui4)");
   }
   SUBCASE("input without a type") {
     expectReaderError(R"({"format": "shardgen-graph", "version": 1,

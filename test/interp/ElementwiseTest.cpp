@@ -416,3 +416,43 @@ TEST_CASE("i16, ui16 and ui64 wrap, divide, compare and convert like the other i
   CHECK(ints(convert(intLiteral("tensor<1xi8>", {-1}), "tensor<1xui64>")) ==
         std::vector<int64_t>{kAllOnes});
 }
+
+TEST_CASE("i2, i4, ui2 and ui4 wrap to their bits; floats saturate to their range on convert") {
+  // add_op_test_si4, add_op_test_ui4 and add_op_test_si2 (interpret tests).
+  CHECK(ints(binary("add", intLiteral("tensor<5xi4>", {0, 1, 2, -3, 0}),
+                    intLiteral("tensor<5xi4>", {-8, -1, 2, -3, 7}))) ==
+        std::vector<int64_t>{-8, 0, 4, -6, 7});
+  CHECK(ints(binary("add", intLiteral("tensor<2xui4>", {0, 2}),
+                    intLiteral("tensor<2xui4>", {15, 3}))) == std::vector<int64_t>{15, 5});
+  CHECK(ints(binary("add", intLiteral("tensor<4xi2>", {1, 0, -1, -2}),
+                    intLiteral("tensor<4xi2>", {-1, 1, 1, 1}))) ==
+        std::vector<int64_t>{0, 1, 0, -1});
+  CHECK(ints(binary("add", intLiteral("tensor<2xui2>", {0, 2}),
+                    intLiteral("tensor<2xui2>", {1, 1}))) == std::vector<int64_t>{1, 3});
+  // Wrapping past the bits, and the division corner cases at the type's own minimum.
+  CHECK(ints(binary("add", intLiteral("tensor<2xi4>", {7, -8}),
+                    intLiteral("tensor<2xi4>", {1, -1}))) == std::vector<int64_t>{-8, 7});
+  CHECK(ints(binary("multiply", intLiteral("tensor<2xui4>", {15, 5}),
+                    intLiteral("tensor<2xui4>", {15, 5}))) == std::vector<int64_t>{1, 9});
+  CHECK(ints(binary("divide", intLiteral("tensor<3xi4>", {-8, 7, 5}),
+                    intLiteral("tensor<3xi4>", {-1, 0, -2}))) == std::vector<int64_t>{-8, -1, -2});
+  CHECK(ints(binary("divide", intLiteral("tensor<1xui4>", {9}),
+                    intLiteral("tensor<1xui4>", {0}))) == std::vector<int64_t>{15});
+  CHECK(ints(binary("remainder", intLiteral("tensor<2xi4>", {-8, -7}),
+                    intLiteral("tensor<2xi4>", {-1, 2}))) == std::vector<int64_t>{0, -1});
+  CHECK(ints(unary("negate", intLiteral("tensor<2xi4>", {-8, 3}))) == std::vector<int64_t>{-8, -3});
+  CHECK(ints(unary("abs", intLiteral("tensor<2xi2>", {-2, -1}))) == std::vector<int64_t>{-2, 1});
+  CHECK(ints(unary("not", intLiteral("tensor<2xui4>", {0, 5}))) == std::vector<int64_t>{15, 10});
+  CHECK(ints(unary("not", intLiteral("tensor<2xi4>", {0, 5}))) == std::vector<int64_t>{-1, -6});
+  CHECK(ints(convert(literal("tensor<5xf32>", {100, -100, 3.7, -8.5, kNaN}), "tensor<5xi4>")) ==
+        std::vector<int64_t>{7, -8, 3, -8, 0});
+  CHECK(ints(convert(literal("tensor<3xf64>", {100, -1, 2.5}), "tensor<3xui2>")) ==
+        std::vector<int64_t>{3, 0, 2});
+  // Integer to integer wraps: 300 is 0b100101100.
+  CHECK(ints(convert(intLiteral("tensor<2xi32>", {300, -9}), "tensor<2xi4>")) ==
+        std::vector<int64_t>{-4, 7});
+  CHECK(ints(convert(intLiteral("tensor<2xi4>", {-1, 7}), "tensor<2xui4>")) ==
+        std::vector<int64_t>{15, 7});
+  CHECK(floats(convert(intLiteral("tensor<2xi4>", {-8, 7}), "tensor<2xf32>")) ==
+        std::vector<double>{-8, 7});
+}

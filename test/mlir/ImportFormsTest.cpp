@@ -595,3 +595,62 @@ func.func @main(%x: tensor<8xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
 )")
             .second.find("is not supported") != std::string::npos);
 }
+
+TEST_CASE("complex values: JAX's dense pairs, real, imag, complex and abs; both forms round-trip") {
+  const std::string jax = R"(
+module @jit_f {
+  func.func public @main(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<complex<f64>>) {
+    %0 = stablehlo.complex %arg0, %arg1 : tensor<2xcomplex<f32>>
+    %cst = stablehlo.constant dense<[(1.000000e+00,-2.500000e+00), (0x7FC00000,0xFF800000)]> : tensor<2xcomplex<f32>>
+    %1 = stablehlo.multiply %0, %cst : tensor<2xcomplex<f32>>
+    %2 = stablehlo.real %1 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %3 = stablehlo.imag %1 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %4 = stablehlo.abs %1 : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+    %5 = stablehlo.add %2, %3 : tensor<2xf32>
+    %6 = stablehlo.add %5, %4 : tensor<2xf32>
+    %cst_0 = stablehlo.constant dense<(3.000000e+00,4.000000e+00)> : tensor<complex<f64>>
+    return %6, %1, %cst_0 : tensor<2xf32>, tensor<2xcomplex<f32>>, tensor<complex<f64>>
+  }
+}
+)";
+  Graph graph = importVerified(jax);
+  const auto &ops = graph.main.ops;
+  REQUIRE(ops.size() == 9);
+  CHECK(ops[0].kind == OpKind::Complex);
+  const Literal c = ops[1].attr<ConstantAttrs>().expanded();
+  CHECK(c.type() == TensorType{ElementType::C64, {2}});
+  CHECK(c.getFloat(0) == 1.0);
+  CHECK(c.getImag(0) == -2.5);
+  CHECK(std::isnan(c.getFloat(1)));
+  CHECK(c.getImag(1) == -INFINITY);
+  CHECK(ops[3].kind == OpKind::Real);
+  CHECK(ops[4].kind == OpKind::Imag);
+  CHECK(graph.type(ops[5].results[0]) == TensorType{ElementType::F32, {2}});
+  CHECK(ops[8].attr<ConstantAttrs>().getImag(0) == 4.0);
+  for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
+    const std::string text = writeMlir(graph, form);
+    CAPTURE(text);
+    Graph back = importVerified(text);
+    REQUIRE(back.main.ops.size() == ops.size());
+    CHECK(back.main.ops[1].attr<ConstantAttrs>().elements == ops[1].attr<ConstantAttrs>().elements);
+    CHECK(back.type(back.main.ops[5].results[0]) == graph.type(ops[5].results[0]));
+    CHECK(writeMlir(back, form) == text);
+  }
+  CHECK(writeMlir(graph, MlirForm::Pretty).find("dense<[(1.0, -2.5), (0x7FC00000, 0xFF800000)]>") !=
+        std::string::npos);
+
+  CHECK(errorOf(R"(
+func.func @main(%a: tensor<2xf32>) -> tensor<2xcomplex<f32>> {
+  %c = stablehlo.constant dense<[(1.0, 2.0), 3.0]> : tensor<2xcomplex<f32>>
+  return %c : tensor<2xcomplex<f32>>
+})")
+            .second.find("expected '(' to start a complex<f32> value") != std::string::npos);
+  const auto [place, message] = errorOf(R"(
+func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %c = stablehlo.real %a : tensor<2xi32>
+  return %c : tensor<2xi32>
+})");
+  CHECK(place == "3:3");
+  CHECK(message.find("\"real\" requires a floating-point or complex operand, got tensor<2xi32>") !=
+        std::string::npos);
+}

@@ -35,7 +35,13 @@ typedef enum shardgen_element_type {
   SHARDGEN_UI32 = 9,
   SHARDGEN_I16 = 10,
   SHARDGEN_UI16 = 11,
-  SHARDGEN_UI64 = 12
+  SHARDGEN_UI64 = 12,
+  SHARDGEN_C64 = 13,  /* complex<f32>: (real, imaginary) float pairs */
+  SHARDGEN_C128 = 14, /* complex<f64>: (real, imaginary) double pairs */
+  SHARDGEN_I2 = 15,   /* sub-byte integers: one byte per element, in range */
+  SHARDGEN_I4 = 16,
+  SHARDGEN_UI2 = 17,
+  SHARDGEN_UI4 = 18
 } shardgen_element_type;
 
 typedef struct shardgen_buffer {

@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-#include "float16.h" // beside this file: found from any include path
+#include "complex.h" // beside this file: found from any include path
+#include "float16.h"
 
 namespace shardgen::runtime::elements {
 
@@ -47,6 +48,38 @@ struct UI32 : Plain<uint32_t> {};
 struct I16 : Plain<int16_t> {};
 struct UI16 : Plain<uint16_t> {};
 struct UI64 : Plain<uint64_t> {};
+struct C64 : Plain<Complex<float>> {};
+struct C128 : Plain<Complex<double>> {};
+
+/// i2, i4, ui2, ui4: one byte per element, computed in that byte (so
+/// arithmetic wraps modulo 2^8) and wrapped to the type's bits on store
+/// (modulo 2^Bits, sign-extended): the same value as wrapping every step.
+/// kMin/kMax: the range a float saturates to on convert.
+template <int Bits> struct SignedBits {
+  using Storage = int8_t;
+  using Compute = int8_t;
+  static constexpr int kBits = Bits;
+  static constexpr int8_t kMin = -(1 << (Bits - 1)), kMax = (1 << (Bits - 1)) - 1;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return x; }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) {
+    constexpr int sign = 1 << (Bits - 1);
+    return static_cast<int8_t>(((static_cast<uint8_t>(x) & (2 * sign - 1)) ^ sign) - sign);
+  }
+};
+template <int Bits> struct UnsignedBits {
+  using Storage = uint8_t;
+  using Compute = uint8_t;
+  static constexpr int kBits = Bits;
+  static constexpr uint8_t kMin = 0, kMax = (1 << Bits) - 1;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return x; }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) {
+    return static_cast<uint8_t>(x & ((1 << Bits) - 1));
+  }
+};
+struct I2 : SignedBits<2> {};
+struct I4 : SignedBits<4> {};
+struct UI2 : UnsignedBits<2> {};
+struct UI4 : UnsignedBits<4> {};
 
 #undef SHARDGEN_ELEMENT_INLINE
 

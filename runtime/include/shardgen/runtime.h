@@ -24,9 +24,12 @@ using ElementType = shardgen_element_type;
 /// Bytes per element in a dense buffer (i1 is one byte holding 0 or 1).
 inline constexpr int64_t elementBytes(ElementType type) {
   switch (type) {
+  case SHARDGEN_C128:
+    return 16;
   case SHARDGEN_F64:
   case SHARDGEN_I64:
   case SHARDGEN_UI64:
+  case SHARDGEN_C64:
     return 8;
   case SHARDGEN_F32:
   case SHARDGEN_I32:
@@ -38,6 +41,10 @@ inline constexpr int64_t elementBytes(ElementType type) {
   case SHARDGEN_UI16:
     return 2;
   case SHARDGEN_I1:
+  case SHARDGEN_I2:
+  case SHARDGEN_I4:
+  case SHARDGEN_UI2:
+  case SHARDGEN_UI4:
   case SHARDGEN_I8:
   case SHARDGEN_UI8:
     return 1;

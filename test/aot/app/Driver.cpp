@@ -111,6 +111,16 @@ Dtype dtypeOf(shardgen_element_type type) {
     return {"<u2", 2};
   case SHARDGEN_UI64:
     return {"<u8", 8};
+  case SHARDGEN_C64:
+    return {"<c8", 8};
+  case SHARDGEN_C128:
+    return {"<c16", 16};
+  case SHARDGEN_I2:
+  case SHARDGEN_I4:
+    return {"|i1", 1};
+  case SHARDGEN_UI2:
+  case SHARDGEN_UI4:
+    return {"|u1", 1};
   }
   return {"", 0};
 }

@@ -1,4 +1,4 @@
 sdy.mesh @mesh = <["a"=2, "b"=2]>
-func.func @main(%x: tensor<4xi4>) -> tensor<4xi4> {
-  return %x : tensor<4xi4>
+func.func @main(%x: tensor<4xi3>) -> tensor<4xi3> {
+  return %x : tensor<4xi3>
 }
