@@ -265,8 +265,8 @@ Literal evalConvolution(const Literal &lhs, const Literal &rhs, const Convolutio
                            evalConvert(rhs, resultType.elementType), attrs, resultType);
   return dispatchElementType(lhs.elementType(), [&](auto traits) -> Literal {
     using Traits = decltype(traits);
-    if constexpr (isBoolTraits<Traits>)
-      unsupported("convolution is not defined on i1 here (the type rule refuses it)");
+    if constexpr (isBoolTraits<Traits> || isComplexTraits<Traits>)
+      unsupported("convolution is not defined on i1 or complex here (the type rule refuses it)");
     else
       return convolve<Traits>(lhs, rhs, attrs, resultType);
   });

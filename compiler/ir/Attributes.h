@@ -603,7 +603,9 @@ using Attributes =
                  ReverseAttrs, DynamicSliceAttrs, PropagationBarrierAttrs, CustomCallAttrs,
                  ShardingGroupAttrs, ManualComputationAttrs, AllReduceAttrs, AllGatherAttrs,
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
-                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs, ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs, WhileAttrs, CaseAttrs, IfAttrs>;
+                 ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs,
+                 ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs, WhileAttrs, CaseAttrs,
+                 IfAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

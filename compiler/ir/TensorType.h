@@ -42,7 +42,7 @@ bool isUnsignedInteger(ElementType type); // ui8 ui16 ui32 ui64, and i1
 /// (float to a float with more exponent and mantissa bits, an integer to a
 /// wider integer whose range contains it); not i1, not a type to itself.
 bool holdsExactly(ElementType wide, ElementType narrow);
-bool isComplex(ElementType type);         // complex<f32> complex<f64>
+bool isComplex(ElementType type); // complex<f32> complex<f64>
 /// The bits of a sub-byte integer type (i2 i4 ui2 ui4), else 0.
 int subByteBits(ElementType type);
 /// A complex type's part type (f32 or f64); other types are their own.

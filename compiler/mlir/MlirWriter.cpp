@@ -570,7 +570,7 @@ void Writer::writeCompare(const Op &op, OpText &text, OpParts &parts, int indent
   auto direction = comparisonDirectionName(op.attr<CompareAttrs>().direction);
   ElementType element = graph_.type(op.operands.at(0)).elementType;
   const auto &attrs = op.attr<CompareAttrs>();
-  std::string compareType = attrs.compareTypeGiven                     ? attrs.compareType
+  std::string compareType = attrs.compareTypeGiven                   ? attrs.compareType
                             : isFloat(element) || isComplex(element) ? "FLOAT"
                             : isSignedInteger(element)               ? "SIGNED"
                                                                      : "UNSIGNED";
@@ -891,7 +891,6 @@ void Writer::writeTopK(const Op &op, OpText &text, OpParts &parts, int indent) {
                 type(op.results[0]) + ", " + type(op.results[1]) + ")";
   emit(op, text, parts, indent);
 }
-
 
 // ---- windows ----
 

@@ -204,8 +204,9 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   if (lhs.elementType != rhs.elementType)
     context.failOp("requires lhs and rhs of one element type, got " + printType(lhs) + " and " +
                    printType(rhs));
-  if (lhs.elementType == ElementType::I1)
-    context.failOp("is not supported on i1 elements");
+  if (lhs.elementType == ElementType::I1 || isComplex(lhs.elementType))
+    context.failOp("is not supported on " + std::string(elementTypeName(lhs.elementType)) +
+                   " elements");
   const int64_t spatial = rank - 2;
   const std::string perSpatial = "one per spatial dimension";
   requireSize(context, "input_spatial_dimensions", a.inputSpatialDimensions.size(), spatial,

@@ -1,5 +1,6 @@
 #include "CollectiveCases.h"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -147,13 +148,28 @@ std::vector<unsigned char> encode(ElementType type, int64_t v) {
   case SHARDGEN_UI64:
     put(static_cast<uint64_t>(v));
     break;
+  case SHARDGEN_C64: // (v, 0)
+    put(std::array<float, 2>{static_cast<float>(v), 0.0f});
+    break;
+  case SHARDGEN_C128:
+    put(std::array<double, 2>{static_cast<double>(v), 0.0});
+    break;
+  case SHARDGEN_I2:
+  case SHARDGEN_I4:
+    put(static_cast<int8_t>(v));
+    break;
+  case SHARDGEN_UI2:
+  case SHARDGEN_UI4:
+    put(static_cast<uint8_t>(v));
+    break;
   }
   return bytes;
 }
 
 const char *typeName(ElementType type) {
-  static const char *const names[] = {"f32", "f64", "f16",  "bf16", "i1",   "i8",  "i32",
-                                      "i64", "ui8", "ui32", "i16",  "ui16", "ui64"};
+  static const char *const names[] = {"f32",  "f64", "f16",  "bf16", "i1",   "i8",   "i32",
+                                      "i64",  "ui8", "ui32", "i16",  "ui16", "ui64", "c64",
+                                      "c128", "i2",  "i4",   "ui2",  "ui4"};
   return names[type];
 }
 
