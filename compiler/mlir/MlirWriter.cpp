@@ -214,12 +214,6 @@ private:
   void writeIf(const Op &op, OpText &text, OpParts &parts, int indent) {
     writeCase(op, text, parts, indent);
   }
-  /// Names a control-flow region's arguments (`ssaNames`: as given, else
-  /// fresh ones like their own) and returns `%a: t` per argument; a hint
-  /// `key` = their names joins the attributes where the SSA names differ.
-  std::vector<std::string> controlRegionArgs(const Region &region, const std::string &key,
-                                             OpParts &parts,
-                                             const std::vector<std::string> *ssaNames = nullptr);
   void writeAllReduce(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeAllGather(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeReduceScatter(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -232,10 +226,13 @@ private:
   void writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeSelectAndScatter(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeConvolution(const Op &op, OpText &text, OpParts &parts, int indent);
-  /// Names a scalar body's arguments; returns their `%name: type` texts.
-  /// Names that do not read back as written go into attribute `hintKey`.
+  /// Names a region's arguments (`ssaNames`: as given, else fresh ones like
+  /// their own: a while's cond and body share its iteration names) and
+  /// returns `%name: type` per argument; where names do not read back as
+  /// written, attribute `hintKey` holds them.
   std::vector<std::string> regionArguments(const Region &body, const std::string &hintKey,
-                                           OpParts &parts);
+                                           OpParts &parts,
+                                           const std::vector<std::string> *ssaNames = nullptr);
   /// The op's scalar regions into parts.regions; argument names that do not
   /// read back as written go into `shardgen.<key>_arg_names`.
   void scalarRegions(const Op &op, const std::vector<std::string> &keys, OpParts &parts,
@@ -731,30 +728,13 @@ void Writer::writeManualComputation(const Op &op, OpText &text, OpParts &parts, 
   }
 }
 
-std::vector<std::string> Writer::controlRegionArgs(const Region &region, const std::string &key,
-                                                   OpParts &parts,
-                                                   const std::vector<std::string> *ssaNames) {
-  std::vector<std::string> names, argTypes;
-  bool hint = false;
-  for (size_t i = 0; i < region.args.size(); ++i) {
-    const ValueId value = region.args[i].value;
-    const std::string &name = graph_.value(value).name;
-    hint |= nameValue(value, ssaNames ? (*ssaNames)[i] : freshLike(name));
-    names.push_back(name);
-    argTypes.push_back(ssa_[value] + ": " + type(value));
-  }
-  if (hint)
-    parts.attrs.push_back(key + " = " + stringList(names));
-  return argTypes;
-}
-
 void Writer::writeWhile(const Op &op, OpText &text, OpParts &parts, int indent) {
   const Region &cond = op.regions[0], &body = op.regions[1];
   std::string pad(2 * indent, ' ');
   if (generic_) {
-    std::vector<std::string> condArgs = controlRegionArgs(cond, "shardgen.cond_arg_names", parts);
+    std::vector<std::string> condArgs = regionArguments(cond, "shardgen.cond_arg_names", parts);
     std::string condText = regionText(cond, indent, "stablehlo.return");
-    std::vector<std::string> bodyArgs = controlRegionArgs(body, "shardgen.body_arg_names", parts);
+    std::vector<std::string> bodyArgs = regionArguments(body, "shardgen.body_arg_names", parts);
     std::string bodyText = regionText(body, indent, "stablehlo.return");
     for (auto [args, regionBody] : {std::pair{&condArgs, &condText}, {&bodyArgs, &bodyText}})
       parts.regions.push_back("{\n" + pad + "^bb0(" + join(*args) + "):\n" + *regionBody + pad +
@@ -768,8 +748,8 @@ void Writer::writeWhile(const Op &op, OpText &text, OpParts &parts, int indent) 
     iterNames.push_back(freshLike(graph_.value(body.args[i].value).name));
     used_.insert(iterNames.back());
   }
-  controlRegionArgs(cond, "shardgen.cond_arg_names", parts, &iterNames);
-  controlRegionArgs(body, "shardgen.body_arg_names", parts, &iterNames);
+  regionArguments(cond, "shardgen.cond_arg_names", parts, &iterNames);
+  regionArguments(body, "shardgen.body_arg_names", parts, &iterNames);
   std::vector<std::string> inits, types;
   for (size_t i = 0; i < op.operands.size() && i < iterNames.size(); ++i) {
     inits.push_back("%" + iterNames[i] + " = " + ssa_[op.operands[i]]);
@@ -1006,13 +986,16 @@ void Writer::writeConvolution(const Op &op, OpText &text, OpParts &parts, int in
 }
 
 std::vector<std::string> Writer::regionArguments(const Region &body, const std::string &hintKey,
-                                                 OpParts &parts) {
+                                                 OpParts &parts,
+                                                 const std::vector<std::string> *ssaNames) {
   std::vector<std::string> names, argTypes;
   bool nameHint = false;
-  for (const auto &arg : body.args) {
-    nameHint |= nameValue(arg.value, freshLike(graph_.value(arg.value).name));
-    names.push_back(graph_.value(arg.value).name);
-    argTypes.push_back(ssa_[arg.value] + ": " + type(arg.value));
+  for (size_t i = 0; i < body.args.size(); ++i) {
+    const ValueId value = body.args[i].value;
+    const std::string &name = graph_.value(value).name;
+    nameHint |= nameValue(value, ssaNames ? (*ssaNames)[i] : freshLike(name));
+    names.push_back(name);
+    argTypes.push_back(ssa_[value] + ": " + type(value));
   }
   if (nameHint)
     parts.attrs.push_back(hintKey + " = " + stringList(names));

@@ -31,6 +31,9 @@ void checkDimensions(const InferenceContext &context, const std::string &key,
 /// A variadic op's first `numInputs` operands (reduce's and sort's inputs):
 /// one result each, all of one shape.
 void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs);
+/// reduce's and reduce_window's operands: N inputs of one shape (one result
+/// each), then N init values; returns N.
+size_t checkInputsThenInits(const InferenceContext &context);
 
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);

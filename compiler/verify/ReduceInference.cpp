@@ -60,16 +60,20 @@ void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs) {
                printType(context.operand(i)));
 }
 
-ResultTypes inferReduce(const InferenceContext &context) {
-  const auto &attrs = context.attrs<ReduceAttrs>();
-  const Op &op = context.op;
+size_t checkInputsThenInits(const InferenceContext &context) {
   const size_t numOperands = context.numOperands();
   if (numOperands < 2 || numOperands % 2 != 0)
     context.failAttr("operands", "takes its inputs, then their init values (an even number of "
                                  "operands, at least 2), got " +
                                      std::to_string(numOperands));
-  const size_t numInputs = numOperands / 2;
-  checkInputsOfOneShape(context, numInputs);
+  checkInputsOfOneShape(context, numOperands / 2);
+  return numOperands / 2;
+}
+
+ResultTypes inferReduce(const InferenceContext &context) {
+  const auto &attrs = context.attrs<ReduceAttrs>();
+  const Op &op = context.op;
+  const size_t numInputs = checkInputsThenInits(context);
   const TensorType &input = context.operand(0);
   for (size_t i = 0; i < numInputs; ++i) {
     const TensorType &init = context.operand(numInputs + i);

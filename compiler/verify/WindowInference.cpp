@@ -124,23 +124,10 @@ void checkWindow(const InferenceContext &context, int64_t rank,
 ResultTypes inferReduceWindow(const InferenceContext &context) {
   const auto &attrs = context.attrs<ReduceWindowAttrs>();
   const Op &op = context.op;
-  const size_t numOperands = context.numOperands();
-  if (numOperands < 2 || numOperands % 2 != 0)
-    context.failAttr("operands", "takes its inputs, then their init values (an even number of "
-                                 "operands, at least 2), got " +
-                                     std::to_string(numOperands));
-  const size_t numInputs = numOperands / 2;
-  if (op.results.size() != numInputs)
-    context.failAttr(op.pluralResults ? "results" : "result",
-                     "has one result per input (" + std::to_string(numInputs) + "), got " +
-                         std::to_string(op.results.size()));
+  const size_t numInputs = checkInputsThenInits(context);
   const TensorType &input = context.operand(0);
   std::vector<ElementType> elements;
   for (size_t i = 0; i < numInputs; ++i) {
-    if (context.operand(i).shape != input.shape)
-      fail(joinPointer(attrPointer(op, "operands"), i),
-           context.opLabel() + " requires inputs of one shape, got " + printType(input) + " and " +
-               printType(context.operand(i)));
     checkScalarInit(context, numInputs + i, context.operand(i));
     elements.push_back(context.operand(i).elementType);
   }
