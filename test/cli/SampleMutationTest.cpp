@@ -212,10 +212,11 @@ public:
       case 5: // the text cut short
         line = line.substr(0, pick(line.size() + 1));
         break;
-      case 6: // a #loc alias naming itself, used by an op
+      case 6: // a #loc alias naming itself, used by an op (the line first:
+              // push_back moves the lines `line` refers into)
+        line = replaceOne(line, std::regex("loc\\([^)]*\\)"), {"loc(#loc90)", "loc(#loc91)"});
         lines.push_back("#loc90 = loc(fused[#loc90, #loc91, #loc90])");
         lines.push_back("#loc91 = loc(\"x\"(#loc90))");
-        line = replaceOne(line, std::regex("loc\\([^)]*\\)"), {"loc(#loc90)", "loc(#loc91)"});
         break;
       case 7: // metadata nested deep (within the limit and past it)
         line = replaceOne(line, std::regex(" : "),

@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/GraphWriter.h"
 #include "compiler/mlir/MlirImporter.h"
+#include "compiler/pipeline/Pipeline.h"
 #include "compiler/verify/Verifier.h"
 #include "test/codegen/CodegenTestUtil.h"
 
@@ -368,4 +369,27 @@ func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
     Graph graph = importVerified(text);
     CHECK(checkCompiledEqualsInterpreter(graph, seed) == "");
   }
+}
+
+TEST_CASE("jax.random.split as JAX prints it gives JAX's keys, interpreted and compiled") {
+  std::ifstream file(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlir/random_split.mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  Graph graph = importVerified(text.str());
+  std::string error;
+  Literal key(*parseType("tensor<2xui32>", &error));
+  key.setInt(0, 0);
+  key.setInt(1, 0);
+  // jax.random.split(jax.random.PRNGKey(0)), as JAX computes it.
+  const std::vector<int64_t> expected = {4146024105, 967050713, 2718843009, 1272950319};
+  const std::vector<Literal> interpreted = evaluate(graph, {key});
+  REQUIRE(interpreted.size() == 1);
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(interpreted[0].getInt(i) == expected[static_cast<size_t>(i)]);
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
+  CompiledProgram compiled(program, generateProgram(program));
+  const std::vector<Literal> run = compiled.run({key});
+  REQUIRE(run.size() == 1);
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(run[0].getInt(i) == expected[static_cast<size_t>(i)]);
 }
