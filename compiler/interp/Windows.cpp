@@ -239,10 +239,12 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
             if (lOffset < 0)
               continue;
             for (int64_t i = 0; i < kernelIn; ++i) {
-              const Acc xv = static_cast<Acc>(Traits::load(
+              // Unary + promotes a signed char first (its value, not its
+              // byte, reaches the unsigned accumulator of integers).
+              const Acc xv = static_cast<Acc>(+Traits::load(
                   x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
               const Acc kv = static_cast<Acc>(
-                  Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
+                  +Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
               acc = static_cast<Acc>(acc + xv * kv);
             }
           } while (nextIndex(w, window));

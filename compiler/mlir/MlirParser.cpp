@@ -1,6 +1,7 @@
 #include "compiler/mlir/MlirParser.h"
 
 #include <cctype>
+#include <map>
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/NestingLimit.h"
@@ -122,6 +123,15 @@ private:
   /// `(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
   /// window = {stride = [..], pad = [[..]], ...} {attrs} : types`.
   void parsePrettyConvolution(Operation &op);
+  // The pretty forms of constant, iota, compare, calls, sharding ops and
+  // chlo.top_k (parsePretty's table).
+  void parsePrettyConstant(Operation &op);
+  void parsePrettyIota(Operation &op);
+  void parsePrettyCompare(Operation &op);
+  void parsePrettyCall(Operation &op);
+  void parsePrettyShardingConstraint(Operation &op);
+  void parsePrettyKeywordOperand(Operation &op);
+  void parsePrettyTopK(Operation &op);
   /// `(%x: t, ...) { ... } {attrs} : (ts) -> ts`: a body with its entry
   /// arguments, then the type (manual_computation, named_computation).
   void parseBodyAndType(Operation &op);
@@ -975,96 +985,123 @@ void Parser::parsePrettyConvolution(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
+void Parser::parsePrettyConstant(Operation &op) {
+  parseOptionalAttrDict(op);
+  op.attrs.push_back({"value", parseAttribute()});
+  if (op.attrs.back().value.typeText.empty())
+    failHere("expected ': tensor<...>' after the constant's value");
+  op.resultTypes.push_back(TypeRef{op.attrs.back().value.typeText, op.attrs.back().value.loc});
+}
+
+void Parser::parsePrettyIota(Operation &op) {
+  expectWord("dim");
+  expectPunct("=");
+  op.attrs.push_back({"iota_dimension", parseAttribute(false)});
+  parseOptionalAttrDict(op);
+  parseTrailingTypes(op);
+}
+
+void Parser::parsePrettyCompare(Operation &op) {
+  // stablehlo.compare  GT, %a, %b,  FLOAT : types
+  NamedAttribute direction{"comparison_direction", parseAttribute()};
+  op.attrs.push_back(std::move(direction));
+  expectPunct(",");
+  op.operands = parseOperandList();
+  if (consumeComma()) // the compare type
+    op.attrs.push_back({"compare_type", parseAttribute()});
+  parseOptionalAttrDict(op);
+  parseTrailingTypes(op);
+}
+
+void Parser::parsePrettyCall(Operation &op) {
+  Attribute target;
+  target.kind = Attribute::Kind::Symbol;
+  target.loc = peek().loc;
+  target.text = expect(TokenKind::AtId, "the callee (@name)").text;
+  op.attrs.push_back({op.name == "stablehlo.custom_call" ? "call_target_name" : "callee", target});
+  expectPunct("(");
+  op.operands = parseOperandList();
+  expectPunct(")");
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
+void Parser::parsePrettyShardingConstraint(Operation &op) {
+  op.operands.push_back(parseOperand());
+  Attribute sharding;
+  sharding.kind = Attribute::Kind::Dialect;
+  sharding.loc = peek().loc;
+  sharding.text = "sdy.sharding";
+  expectPunct("<");
+  sharding.body = lex_.balancedUntilClose('<', '>');
+  op.attrs.push_back({"sharding", sharding});
+  parseOptionalAttrDict(op);
+  parseTrailingTypes(op);
+}
+
+void Parser::parsePrettyKeywordOperand(Operation &op) {
+  // sdy.sharding_group %x group_id = 0, sdy.propagation_barrier %x allowed_direction = NONE
+  op.operands.push_back(parseOperand());
+  const char *key = op.name == "sdy.sharding_group" ? "group_id" : "allowed_direction";
+  expectWord(key);
+  expectPunct("=");
+  op.attrs.push_back({key, parseAttribute(false)});
+  parseOptionalAttrDict(op);
+  parseTrailingTypes(op);
+}
+
+void Parser::parsePrettyTopK(Operation &op) {
+  // chlo.top_k(%x, k = 5[, is_stable = true]) {attrs} : t -> (t, ti)
+  expectPunct("(");
+  op.operands = parseOperandList();
+  parseKeywordAttributes(op);
+  expectPunct(")");
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  op.operandTypes = {parseType()};
+  expectPunct("->");
+  op.resultTypes = parseTypeList();
+}
+
 void Parser::parsePretty(Operation &op) {
-  const std::string &name = op.name;
-  if (name == "stablehlo.reduce") {
-    parsePrettyReduce(op);
-  } else if (name == "stablehlo.slice") {
-    parsePrettySlice(op);
-  } else if (name == "sdy.manual_computation") {
-    parsePrettyManual(op);
-  } else if (name == "stablehlo.convolution") {
-    parsePrettyConvolution(op);
-  } else if (name == "stablehlo.while") {
-    parsePrettyWhile(op);
-  } else if (name == "sdy.named_computation") {
-    parsePrettyNamedComputation(op);
-  } else if (name == "stablehlo.constant" || name == "sdy.constant") {
-    parseOptionalAttrDict(op);
-    op.attrs.push_back({"value", parseAttribute()});
-    if (op.attrs.back().value.typeText.empty())
-      failHere("expected ': tensor<...>' after the constant's value");
-    op.resultTypes.push_back(TypeRef{op.attrs.back().value.typeText, op.attrs.back().value.loc});
-  } else if (name == "stablehlo.iota") {
-    expectWord("dim");
-    expectPunct("=");
-    op.attrs.push_back({"iota_dimension", parseAttribute(false)});
-    parseOptionalAttrDict(op);
-    parseTrailingTypes(op);
-  } else if (name == "stablehlo.compare") {
-    // stablehlo.compare  GT, %a, %b,  FLOAT : types
-    NamedAttribute direction{"comparison_direction", parseAttribute()};
-    op.attrs.push_back(std::move(direction));
-    expectPunct(",");
-    op.operands = parseOperandList();
-    if (consumeComma()) // the compare type
-      op.attrs.push_back({"compare_type", parseAttribute()});
-    parseOptionalAttrDict(op);
-    parseTrailingTypes(op);
-  } else if (name == "stablehlo.custom_call" || name == "func.call" || name == "call") {
-    Attribute target;
-    target.kind = Attribute::Kind::Symbol;
-    target.loc = peek().loc;
-    target.text = expect(TokenKind::AtId, "the callee (@name)").text;
-    op.attrs.push_back({name == "stablehlo.custom_call" ? "call_target_name" : "callee", target});
-    expectPunct("(");
-    op.operands = parseOperandList();
-    expectPunct(")");
-    parseOptionalAttrDict(op);
-    expectPunct(":");
-    parseFunctionType(op.operandTypes, op.resultTypes);
-  } else if (name == "sdy.sharding_constraint") {
-    op.operands.push_back(parseOperand());
-    Attribute sharding;
-    sharding.kind = Attribute::Kind::Dialect;
-    sharding.loc = peek().loc;
-    sharding.text = "sdy.sharding";
-    expectPunct("<");
-    sharding.body = lex_.balancedUntilClose('<', '>');
-    op.attrs.push_back({"sharding", sharding});
-    parseOptionalAttrDict(op);
-    parseTrailingTypes(op);
-  } else if (name == "sdy.sharding_group" || name == "sdy.propagation_barrier") {
-    op.operands.push_back(parseOperand());
-    const char *key = name == "sdy.sharding_group" ? "group_id" : "allowed_direction";
-    expectWord(key);
-    expectPunct("=");
-    op.attrs.push_back({key, parseAttribute(false)});
-    parseOptionalAttrDict(op);
-    parseTrailingTypes(op);
-  } else if (name == "stablehlo.optimization_barrier" || name == "stablehlo.return" ||
-             name == "func.return" || name == "return" || name == "sdy.return") {
-    parsePrettyValueList(op);
-  } else if (name == "chlo.top_k") {
-    // chlo.top_k(%x, k = 5[, is_stable = true]) {attrs} : t -> (t, ti)
-    expectPunct("(");
-    op.operands = parseOperandList();
-    parseKeywordAttributes(op);
-    expectPunct(")");
-    parseOptionalAttrDict(op);
-    expectPunct(":");
-    op.operandTypes = {parseType()};
-    expectPunct("->");
-    op.resultTypes = parseTypeList();
-  } else if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
-    // The common forms: `%a, %b[, key = value...] {attrs} : types`.
+  // The ops with a pretty form of their own; the others read as
+  // `%a, %b[, key = value...] {attrs} : types`.
+  using Reader = void (Parser::*)(Operation &);
+  static const std::map<std::string, Reader, std::less<>> kReaders = {
+      {"stablehlo.reduce", &Parser::parsePrettyReduce},
+      {"stablehlo.slice", &Parser::parsePrettySlice},
+      {"sdy.manual_computation", &Parser::parsePrettyManual},
+      {"stablehlo.convolution", &Parser::parsePrettyConvolution},
+      {"stablehlo.while", &Parser::parsePrettyWhile},
+      {"sdy.named_computation", &Parser::parsePrettyNamedComputation},
+      {"stablehlo.constant", &Parser::parsePrettyConstant},
+      {"sdy.constant", &Parser::parsePrettyConstant},
+      {"stablehlo.iota", &Parser::parsePrettyIota},
+      {"stablehlo.compare", &Parser::parsePrettyCompare},
+      {"stablehlo.custom_call", &Parser::parsePrettyCall},
+      {"func.call", &Parser::parsePrettyCall},
+      {"call", &Parser::parsePrettyCall},
+      {"sdy.sharding_constraint", &Parser::parsePrettyShardingConstraint},
+      {"sdy.sharding_group", &Parser::parsePrettyKeywordOperand},
+      {"sdy.propagation_barrier", &Parser::parsePrettyKeywordOperand},
+      {"stablehlo.optimization_barrier", &Parser::parsePrettyValueList},
+      {"stablehlo.return", &Parser::parsePrettyValueList},
+      {"func.return", &Parser::parsePrettyValueList},
+      {"return", &Parser::parsePrettyValueList},
+      {"sdy.return", &Parser::parsePrettyValueList},
+      {"chlo.top_k", &Parser::parsePrettyTopK},
+  };
+  if (auto reader = kReaders.find(op.name); reader != kReaders.end())
+    return (this->*reader->second)(op);
+  if (peek().kind == TokenKind::PercentId || atPunct("{") || atPunct(":")) {
     op.operands = parseOperandList();
     parseKeywordAttributes(op);
     parseOptionalAttrDict(op);
     parseTrailingTypes(op);
-  } else {
-    failHere("cannot read '" + name + "' in this form (expected its operands)");
+    return;
   }
+  failHere("cannot read '" + op.name + "' in this form (expected its operands)");
 }
 
 } // namespace

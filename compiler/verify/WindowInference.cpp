@@ -179,21 +179,12 @@ ResultTypes inferSelectAndScatter(const InferenceContext &context) {
   return {operand};
 }
 
-ResultTypes inferConvolution(const InferenceContext &context) {
-  const auto &a = context.attrs<ConvolutionAttrs>();
-  const TensorType &lhs = context.operand(0), &rhs = context.operand(1);
-  const int64_t rank = lhs.rank();
-  if (rhs.rank() != rank)
-    context.failOp("requires lhs and rhs of one rank, got " + printType(lhs) + " and " +
-                   printType(rhs));
-  if (rank < 2)
-    context.failOp("requires operands of rank 2 at least, got " + printType(lhs));
-  if (lhs.elementType != rhs.elementType)
-    context.failOp("requires lhs and rhs of one element type, got " + printType(lhs) + " and " +
-                   printType(rhs));
-  if (lhs.elementType == ElementType::I1 || isComplex(lhs.elementType))
-    context.failOp("is not supported on " + std::string(elementTypeName(lhs.elementType)) +
-                   " elements");
+namespace {
+
+/// The attribute lists: one entry per spatial dim, positive strides and
+/// dilations, the dims of each operand and the result a permutation.
+void checkConvolutionAttributes(const InferenceContext &context, const ConvolutionAttrs &a,
+                                int64_t rank) {
   const int64_t spatial = rank - 2;
   const std::string perSpatial = "one per spatial dimension";
   requireSize(context, "input_spatial_dimensions", a.inputSpatialDimensions.size(), spatial,
@@ -226,6 +217,11 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   checkDimensions(context, "output_spatial_dimensions",
                   dims(a.outputBatchDimension, a.outputSpatialDimensions, a.outputFeatureDimension),
                   rank);
+}
+
+/// feature_group_count and batch_group_count against the operands' sizes.
+void checkConvolutionGroups(const InferenceContext &context, const ConvolutionAttrs &a,
+                            const TensorType &lhs, const TensorType &rhs) {
   if (a.featureGroupCount <= 0)
     context.failAttr("feature_group_count",
                      "must be positive, got " + std::to_string(a.featureGroupCount));
@@ -254,23 +250,44 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   if (kernelOut % a.featureGroupCount != 0)
     context.failAttr("feature_group_count",
                      "must divide the kernel output feature size " + std::to_string(kernelOut));
-  // The result's element type: the operands', or a wider one of the same
-  // kind the file declares (JAX's preferred_element_type: i8 -> i32).
+}
+
+} // namespace
+
+ResultTypes inferConvolution(const InferenceContext &context) {
+  const auto &a = context.attrs<ConvolutionAttrs>();
+  const TensorType &lhs = context.operand(0), &rhs = context.operand(1);
+  const int64_t rank = lhs.rank();
+  if (rhs.rank() != rank)
+    context.failOp("requires lhs and rhs of one rank, got " + printType(lhs) + " and " +
+                   printType(rhs));
+  if (rank < 2)
+    context.failOp("requires operands of rank 2 at least, got " + printType(lhs));
+  if (lhs.elementType != rhs.elementType)
+    context.failOp("requires lhs and rhs of one element type, got " + printType(lhs) + " and " +
+                   printType(rhs));
+  if (lhs.elementType == ElementType::I1 || isComplex(lhs.elementType))
+    context.failOp("is not supported on " + std::string(elementTypeName(lhs.elementType)) +
+                   " elements");
+  checkConvolutionAttributes(context, a, rank);
+  checkConvolutionGroups(context, a, lhs, rhs);
+  // The result's element type: the operands', or a wider one that holds
+  // every operand value, as dot_general's (JAX's preferred_element_type).
   ElementType element = lhs.elementType;
   if (UniquedOptional<TensorType> declared = context.declared(0);
       declared && declared->elementType != element) {
     const ElementType wanted = declared->elementType;
-    if (isFloat(wanted) != isFloat(element) || wanted == ElementType::I1 ||
-        elementByteWidth(wanted) < elementByteWidth(element))
+    if (!holdsExactly(wanted, element))
       context.failOp("cannot produce " + std::string(elementTypeName(wanted)) + " from " +
                      printType(lhs) + " (a wider type of the same kind only)");
     element = wanted;
   }
+  const int64_t kernelIn = rhs.shape[a.kernelInputFeatureDimension];
   TensorType result{element, Shape(rank, 0)};
-  result.shape[a.outputBatchDimension] = batch / a.batchGroupCount;
-  result.shape[a.outputFeatureDimension] = kernelOut;
+  result.shape[a.outputBatchDimension] = lhs.shape[a.inputBatchDimension] / a.batchGroupCount;
+  result.shape[a.outputFeatureDimension] = rhs.shape[a.kernelOutputFeatureDimension];
   Shape window;
-  for (int64_t s = 0; s < spatial; ++s) {
+  for (int64_t s = 0; s < rank - 2; ++s) {
     const int64_t d = a.inputSpatialDimensions[s];
     window.push_back(rhs.shape[a.kernelSpatialDimensions[s]]);
     result.shape[a.outputSpatialDimensions[s]] =
