@@ -1420,9 +1420,6 @@ void Importer::readReduce(OpAttributes &a) {
     if (simple) {
       reduce.reducer = simple;
     } else {
-      if (argNames &&
-          (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
-        failAt(argNames->loc, "expected one entry per body argument");
       readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add());
       ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
     }
@@ -1564,8 +1561,6 @@ void Importer::readControlRegion(const Op &ir, const Block &block, const std::st
                                  std::vector<std::string> &callStack, Region &region,
                                  const Attribute *argNames) {
   SHARDGEN_CHECK(enclosingNames_ && enclosingState_, "a control-flow region outside a region");
-  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
-    failAt(argNames->loc, "expected one entry per " + key + " argument");
   // The regions' ops run with the enclosing names in reach; their own ops
   // may hold control flow again.
   Names *names = enclosingNames_;
@@ -1611,6 +1606,10 @@ void Importer::readBlockInto(const Op &ir, const Block &block, const Attribute *
                              const std::string &terminator, std::vector<std::string> &callStack,
                              Region &body, const std::string &key, const Names *outerNames,
                              RegionState *outerState) {
+  // The names hint is read per argument below: one entry each, checked here
+  // for every region reader.
+  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
+    failAt(argNames->loc, "expected one entry per " + key + " argument");
   body.pointer = ir.pointer + "/" + key;
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
@@ -1717,8 +1716,6 @@ void Importer::readScatter(OpAttributes &a) {
   const Attribute *argNames = attrs.take("shardgen.arg_names");
   const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
   const Block &block = a.singleRegion();
-  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
-    failAt(argNames->loc, "expected one entry per body argument");
   readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add(),
                   std::string(fields[3].json));
   ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
@@ -1739,8 +1736,6 @@ void Importer::readSort(OpAttributes &a) {
   const Attribute *argNames = attrs.take("shardgen.arg_names");
   const Attribute *bodyMetadata = attrs.take("shardgen.body_metadata");
   const Block &block = a.singleRegion();
-  if (argNames && (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
-    failAt(argNames->loc, "expected one entry per comparator argument");
   readRegionBlock(ir, block, argNames, "stablehlo.return", callStack, ir.regions.add(),
                   "comparator");
   ir.regions[0].metadata = metadata(bodyMetadata, ir.regions[0].pointer);
@@ -1913,9 +1908,6 @@ void Importer::readScalarRegions(OpAttributes &a, const std::vector<std::string>
   for (size_t r = 0; r < keys.size(); ++r) {
     const Block &block = a.op.regions[r];
     const Attribute *argNames = a.attrs.take("shardgen." + keys[r] + "_arg_names");
-    if (argNames &&
-        (argNames->kind != Kind::Array || argNames->elements.size() != block.args.size()))
-      failAt(argNames->loc, "expected one entry per body argument");
     readRegionBlock(a.ir, block, argNames, "stablehlo.return", a.callStack, a.ir.regions.add(),
                     keys[r]);
   }
