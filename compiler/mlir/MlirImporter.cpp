@@ -1196,10 +1196,14 @@ struct Importer::OpAttributes {
 void Importer::readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                               std::vector<std::string> &callStack) {
   OpAttributes a{op, attrs, ir, places_, callStack};
-  if (ir.kind != OpKind::Reduce && ir.kind != OpKind::ManualComputation &&
-      ir.kind != OpKind::AllReduce && ir.kind != OpKind::ReduceScatter &&
-      ir.kind != OpKind::Scatter && ir.kind != OpKind::Sort && ir.kind != OpKind::ReduceWindow &&
-      ir.kind != OpKind::SelectAndScatter && !isControlFlow(ir.kind) && !op.regions.empty())
+  // An op takes regions when its schema holds one; a collective's region is
+  // its reducer's op.
+  const auto schema = attributeSchema(ir.kind);
+  const bool takesRegions = ir.kind == OpKind::AllReduce || ir.kind == OpKind::ReduceScatter ||
+                            std::any_of(schema.begin(), schema.end(), [](const AttrField &field) {
+                              return field.kind == AttrKind::Region;
+                            });
+  if (!takesRegions && !op.regions.empty())
     failAt(op.regions[0].loc, "'" + op.name + "' has no region");
   static constexpr SyntaxReader kReaders[] = {
 #define SHARDGEN_READER(dialect, syntax) &Importer::read##syntax
