@@ -7,6 +7,7 @@
 
 #include "compiler/frontend/GraphReader.h"
 #include "compiler/interp/Interpreter.h"
+#include "compiler/mlir/MlirImporter.h"
 #include "compiler/partition/Partitioner.h"
 #include "compiler/partition/SpmdCoherence.h"
 #include "compiler/propagate/Propagation.h"
@@ -23,7 +24,16 @@ Graph loadGraph(const std::string &json) {
 }
 
 Graph loadSampleGraph(const std::string &name) {
-  Graph graph = readGraphFile(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
+  const std::string path = std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name;
+  if (name.rfind("mlir/", 0) == 0) {
+    std::ifstream file(path + ".mlir");
+    std::stringstream text;
+    text << file.rdbuf();
+    Graph graph = std::move(mlir::importMlir(text.str()).graph);
+    verifyGraph(graph);
+    return graph;
+  }
+  Graph graph = readGraphFile(path + ".json");
   verifyGraph(graph);
   return graph;
 }
@@ -31,9 +41,13 @@ Graph loadSampleGraph(const std::string &name) {
 std::vector<std::string> sampleGraphNames() {
   namespace fs = std::filesystem;
   std::vector<std::string> names;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples"))
+  const fs::path samples = fs::path(SHARDGEN_SOURCE_DIR) / "samples";
+  for (const auto &entry : fs::directory_iterator(samples))
     if (entry.path().extension() == ".json")
       names.push_back(entry.path().stem().string());
+  for (const auto &entry : fs::directory_iterator(samples / "mlir"))
+    if (entry.path().extension() == ".mlir")
+      names.push_back("mlir/" + entry.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -11,8 +11,9 @@
 namespace shardgen::testing {
 
 Graph loadGraph(const std::string &json);
-Graph loadSampleGraph(const std::string &name); // samples/<name>.json
-/// The names of samples/*.json, sorted.
+/// samples/<name>.json, or samples/mlir/<stem>.mlir for a name "mlir/<stem>".
+Graph loadSampleGraph(const std::string &name);
+/// The names of samples/*.json, sorted, then "mlir/<stem>" for samples/mlir/*.mlir.
 std::vector<std::string> sampleGraphNames();
 
 /// partitionProgram, then the SPMD coherence check (every program the

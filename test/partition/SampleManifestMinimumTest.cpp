@@ -209,6 +209,10 @@ SpmdValueId insertStep(SpmdProgram &program, size_t at, StepKind kind, SpmdValue
 TEST_CASE("every sample's manifest receives exactly the computed minimum per reshard") {
   const std::vector<std::string> names = sampleGraphNames();
   REQUIRE(names.size() >= 4);
+  // JAX's programs too (samples/mlir), loops and branches included.
+  CHECK(std::count_if(names.begin(), names.end(), [](const std::string &name) {
+          return name.rfind("mlir/", 0) == 0;
+        }) >= 11);
   int64_t checked = 0;
   for (const std::string &name : names) {
     // Propagated, and as written (unannotated values replicated: more
