@@ -19,7 +19,8 @@ using namespace shardgen::testing;
 TEST_CASE("every MLIR sample, compiled and run on its mesh, equals the interpreter") {
   namespace fs = std::filesystem;
   std::vector<fs::path> samples;
-  for (const auto &entry : fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / "mlir"))
+  for (const auto &entry :
+       fs::directory_iterator(fs::path(SHARDGEN_SOURCE_DIR) / "samples" / "mlir"))
     if (entry.path().extension() == ".mlir")
       samples.push_back(entry.path());
   std::sort(samples.begin(), samples.end());

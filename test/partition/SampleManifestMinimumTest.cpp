@@ -210,9 +210,8 @@ TEST_CASE("every sample's manifest receives exactly the computed minimum per res
   const std::vector<std::string> names = sampleGraphNames();
   REQUIRE(names.size() >= 4);
   // JAX's programs too (samples/mlir), loops and branches included.
-  CHECK(std::count_if(names.begin(), names.end(), [](const std::string &name) {
-          return name.rfind("mlir/", 0) == 0;
-        }) >= 11);
+  CHECK(std::count_if(names.begin(), names.end(),
+                      [](const std::string &name) { return name.rfind("mlir/", 0) == 0; }) >= 11);
   int64_t checked = 0;
   for (const std::string &name : names) {
     // Propagated, and as written (unannotated values replicated: more
