@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The AOT differential test: every sample graph (but those with a
-# custom_call, which need a user library) and N random graphs
+# custom_call, which need a user library; samples/mlir's imported) and N random graphs
 # (test/support/RandomGraphGenerator, seeds FIRST..FIRST+N-1) are compiled
 # with `shardgen compile`, linked together into one application
 # (test/aot/app) per compiler and flags below, run on the same .npy inputs,
@@ -68,6 +68,9 @@ for sample in "$root"/samples/*.json; do
   grep -q '"custom_call"' "$sample" || cp "$sample" "$work/graphs/"
 done
 cp "$root"/test/aot/graphs/*.json "$work/graphs/" # what the samples and random graphs lack
+for sample in "$root"/samples/mlir/*.mlir; do # JAX's programs: the window, indexing and bit ops
+  "$shardgen" import "$sample" -o "$work/graphs/mlir_$(basename "$sample" .mlir).json" >/dev/null
+done
 for ((seed = first; seed < first + count; ++seed)); do
   "$tool" graph "$seed" "$work/graphs/random_$seed.json"
 done
@@ -79,7 +82,7 @@ for graph in "$work"/graphs/*.json; do
   "$tool" inputs "$graph" 7 "$case/in"
   inputs=$(ls "$case"/in/in*.npy 2>/dev/null | sort -V | tr '\n' ' ')
   "$shardgen" eval "$graph" ${inputs:+--inputs $inputs} -o "$case/expected" >/dev/null
-  "$shardgen" compile "$graph" -o "$work/gen/$name" >/dev/null 2>&1
+  "$shardgen" compile "$graph" -o "$work/gen/$name" --name "$name" >/dev/null 2>&1
   names+=("$name")
 done
 echo "${#names[@]} programs generated ($((SECONDS - start)) s)"

@@ -23,6 +23,30 @@ inline constexpr int64_t kTileRows = 6;
 #endif
 typedef float FloatVector __attribute__((vector_size(kVectorFloats * 4), aligned(4)));
 
+/// a * b + c in every lane, with one rounding where the target has FMA
+/// instructions, a product and a sum otherwise (generated code is compiled
+/// with contraction off: see math::multiplyAdd). GCC has no generic vector
+/// FMA: its x86 builtins, or one fmaf per lane.
+SHARDGEN_INLINE FloatVector multiplyAddVector(float a, FloatVector b, FloatVector c) {
+  const FloatVector broadcast = FloatVector{} + a;
+#if !defined(__FMA__) && !defined(__ARM_FEATURE_FMA)
+  return broadcast * b + c;
+#elif defined(__clang__)
+  return __builtin_elementwise_fma(broadcast, b, c);
+#elif defined(__AVX512F__)
+  return __builtin_ia32_vfmaddps512_mask(broadcast, b, c, static_cast<unsigned short>(-1), 4);
+#elif defined(__AVX__)
+  return __builtin_ia32_vfmaddps256(broadcast, b, c);
+#elif defined(__x86_64__) || defined(__i386__)
+  return __builtin_ia32_vfmaddps(broadcast, b, c);
+#else
+  FloatVector sum;
+  for (int64_t lane = 0; lane < kVectorFloats; ++lane)
+    sum[lane] = __builtin_fmaf(a, b[lane], c[lane]);
+  return sum;
+#endif
+}
+
 inline constexpr int64_t kTileCols = 2 * kVectorFloats; // NR
 inline constexpr int64_t kDepthBlock = 256;             // KC
 inline constexpr int64_t kRowBlock = 96;                // MC (a multiple of MR)
@@ -144,8 +168,8 @@ template <typename E> struct FloatPanels {
       const FloatVector b1 = loadVector(packedB + k * kTileCols + kVectorFloats);
       for (int64_t r = 0; r < kTileRows; ++r) {
         const float a = packedA[k * kTileRows + r];
-        tile.lo[r] += a * b0;
-        tile.hi[r] += a * b1;
+        tile.lo[r] = multiplyAddVector(a, b0, tile.lo[r]);
+        tile.hi[r] = multiplyAddVector(a, b1, tile.hi[r]);
       }
     }
     return tile;

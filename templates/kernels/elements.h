@@ -172,6 +172,18 @@ template <typename T> SHARDGEN_INLINE bool isnan(T) { return false; }
 // normal results, tanh within 2.4 ulp and log within 0.8 ulp (test/codegen/
 // NumericsTest.cpp scans them); the reference interpreter allows 8.
 
+/// a * b + c with one rounding where the target has FMA instructions, a
+/// product and a sum otherwise. Generated code is compiled with contraction
+/// off (program.cpp.in): every fused multiply-add is asked for here, so GCC
+/// and clang form the same ones.
+SHARDGEN_INLINE float multiplyAdd(float a, float b, float c) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+  return __builtin_fmaf(a, b, c);
+#else
+  return a * b + c;
+#endif
+}
+
 /// x * 2^n for n in [-252, 254]: 2^n as two normal factors, so neither
 /// overflows nor flushes to zero on its own.
 SHARDGEN_INLINE float scaleByPowerOfTwo(float x, int32_t n) {
@@ -188,10 +200,10 @@ struct ExpReduction {
 };
 SHARDGEN_INLINE ExpReduction reduceExp(float x) {
   // x / ln 2 plus 1.5 * 2^23 rounds to an integer, which the low bits hold.
-  const float shifted = x * 1.44269504f + 12582912.0f;
+  const float shifted = multiplyAdd(x, 1.44269504f, 12582912.0f);
   const float n = shifted - 12582912.0f;
-  float r = x - n * 0.693145752f; // ln 2 in two parts: n * high part is exact
-  r = r - n * 1.42860677e-6f;
+  float r = multiplyAdd(-n, 0.693145752f, x); // ln 2 in two parts: n * high part is exact
+  r = multiplyAdd(-n, 1.42860677e-6f, r);
   return {r, static_cast<int32_t>(__builtin_bit_cast(uint32_t, shifted) - 0x4b400000u)};
 }
 
@@ -199,9 +211,10 @@ SHARDGEN_INLINE ExpReduction reduceExp(float x) {
 /// error below 2^-27 there), r + r^2 q(r) in Estrin's scheme.
 SHARDGEN_INLINE float expm1OfReduced(float r) {
   const float r2 = r * r, r4 = r2 * r2;
-  const float p23 = 0.5f + r * (1.0f / 6.0f), p45 = 1.0f / 24.0f + r * (1.0f / 120.0f);
-  const float p67 = 1.0f / 720.0f + r * (1.0f / 5040.0f);
-  return r + r2 * ((p23 + r2 * p45) + r4 * p67);
+  const float p23 = multiplyAdd(r, 1.0f / 6.0f, 0.5f);
+  const float p45 = multiplyAdd(r, 1.0f / 120.0f, 1.0f / 24.0f);
+  const float p67 = multiplyAdd(r, 1.0f / 5040.0f, 1.0f / 720.0f);
+  return multiplyAdd(r2, multiplyAdd(r4, p67, multiplyAdd(r2, p45, p23)), r);
 }
 
 SHARDGEN_INLINE float exp(float x) {
@@ -224,7 +237,7 @@ SHARDGEN_INLINE float tanh(float x) {
   const float a = fabs(x);
   const ExpReduction reduced = reduceExp(2.0f * (a < 10.0f ? a : 10.0f));
   const float scale = __builtin_bit_cast(float, static_cast<uint32_t>(reduced.n + 127) << 23);
-  const float e = expm1OfReduced(reduced.r) * scale + (scale - 1.0f);
+  const float e = multiplyAdd(expm1OfReduced(reduced.r), scale, scale - 1.0f);
   // copysign: tanh is odd, and -0 must stay -0.
   const float result = __builtin_copysignf(e / (e + 2.0f), x);
   return isnan(x) ? x : result;
@@ -233,9 +246,7 @@ SHARDGEN_INLINE float tanh(float x) {
 SHARDGEN_INLINE float log(float x) {
   // fdlibm's logf: x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
   // s = f / (2 + f), log(m) = 2s + s R(s^2) = f - s (f - R), R = s^2 P(s^2)
-  // fdlibm's minimax polynomial; subnormal x scaled by 2^23 first. Every
-  // product meets its sum in one expression, one product per sum: GCC (which
-  // contracts across statements) and clang (within one) form the same FMAs.
+  // fdlibm's minimax polynomial; subnormal x scaled by 2^23 first.
   const bool subnormal = __builtin_bit_cast(uint32_t, x) < 0x00800000u; // and +0
   const float scaled = subnormal ? x * 8388608.0f : x;
   const uint32_t offset = __builtin_bit_cast(uint32_t, scaled) - 0x3f3504f3u; // sqrt(1/2)
@@ -244,12 +255,12 @@ SHARDGEN_INLINE float log(float x) {
   const float f = m - 1.0f;
   const float s = f / (2.0f + f);
   const float z = s * s, w = z * z;
-  const float polynomial =
-      (0.66666662693f + z * 0.40000972152f) + w * (0.28498786688f + z * 0.24279078841f);
-  const float logm = f - s * (f - z * polynomial);
+  const float polynomial = multiplyAdd(w, multiplyAdd(z, 0.24279078841f, 0.28498786688f),
+                                       multiplyAdd(z, 0.40000972152f, 0.66666662693f));
+  const float logm = multiplyAdd(-s, multiplyAdd(-z, polynomial, f), f);
   const float dk = static_cast<float>(k);
   // k ln 2 in two parts: k times the high part is exact.
-  const float result = dk * 6.9313812256e-01f + (logm + dk * 9.0580006145e-06f);
+  const float result = multiplyAdd(dk, 6.9313812256e-01f, multiplyAdd(dk, 9.0580006145e-06f, logm));
   // log(+inf) = inf, log(+-0) = -inf, log(x < 0) = NaN, NaN stays.
   const float positive = x == __builtin_inff() ? x : (x == 0.0f ? -__builtin_inff() : result);
   return x < 0.0f ? __builtin_nanf("") : (isnan(x) ? x : positive);

@@ -3,6 +3,15 @@
 // The per-device SPMD program: every device of mesh @mesh [data=2, model=2] runs
 // shardgen_mlp_device on its own pieces of the tensors, with the collectives
 // of the runtime between them. Each step below names the op it came from.
+// Floating-point contraction off, before anything else: GCC fuses a product
+// into a later sum across statements, clang only within one expression, so
+// the same code rounded differently under the two. The kernels ask for their
+// fused multiply-adds explicitly (math::multiplyAdd, multiplyAddVector).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #include "shardgen/runtime.h"
 #include "kernels/kernels.h"
 
