@@ -78,6 +78,12 @@ int32_t commonMesh(const Graph &graph, const PropagationGraph &pg, const Edge &e
   return mesh;
 }
 
+/// Ops the first two stages (pass-through ops, single then multiple use) move
+/// shardings across.
+static bool isFirstStagesOp(OpClass opClass) {
+  return opClass == OpClass::PassThrough || opClass == OpClass::ForwardPassThrough;
+}
+
 Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t factor,
                           OpStage stage) {
   if (std::find(rule.blockedFactors.begin(), rule.blockedFactors.end(), factor) !=
@@ -87,9 +93,9 @@ Direction factorDirection(const Edge &edge, const OpShardingRule &rule, int64_t 
   if (edge.opClass == OpClass::Unscheduled || stage == OpStage::Everything)
     return allowed;
   Direction byStage = Direction::None;
-  if (edge.opClass == OpClass::PassThrough &&
+  if (isFirstStagesOp(edge.opClass) &&
       (stage != OpStage::PassThroughSingleUse || !edge.multiUseOperand))
-    byStage = Direction::Both;
+    byStage = edge.opClass == OpClass::PassThrough ? Direction::Both : Direction::Forward;
   bool anyFactor = stage >= OpStage::AnyButBroadcastForward;
   if (anyFactor ||
       (stage >= OpStage::PassThroughFactors && rule.factorKinds[factor] == FactorKind::PassThrough))
@@ -105,10 +111,11 @@ static bool gainsInStage(const Edge &edge, OpStage stage) {
   case OpStage::PassThroughSingleUse:
     return true;
   case OpStage::PassThroughOps:
-    return edge.opClass == OpClass::PassThrough && edge.multiUseOperand;
+    return isFirstStagesOp(edge.opClass) && edge.multiUseOperand;
   case OpStage::PassThroughFactors:
-  case OpStage::AnyButBroadcastForward:
-    return edge.opClass == OpClass::Other || edge.opClass == OpClass::Broadcast;
+  case OpStage::AnyButBroadcastForward: // a forward-only op gains backward
+    return edge.opClass == OpClass::Other || edge.opClass == OpClass::Broadcast ||
+           edge.opClass == OpClass::ForwardPassThrough;
   case OpStage::Everything:
     return edge.opClass == OpClass::Broadcast;
   }
@@ -224,7 +231,7 @@ bool PropagationEngine::crossesInStage(const Edge &edge) const {
   if (edge.opaque || edge.allowed == Direction::None)
     return false; // nothing crosses a custom_call without rule or a closed barrier
   // Not this stage's op: every factor's direction would be None.
-  return stage_ > OpStage::PassThroughOps || edge.opClass == OpClass::PassThrough ||
+  return stage_ > OpStage::PassThroughOps || isFirstStagesOp(edge.opClass) ||
          edge.opClass == OpClass::Unscheduled;
 }
 

@@ -578,6 +578,8 @@ private:
 
   /// An op edge's place in the op schedule, from the op's category.
   static OpClass classify(OpKind kind) {
+    if (kind == OpKind::DynamicSlice || kind == OpKind::DynamicUpdateSlice)
+      return OpClass::ForwardPassThrough;
     if (isPassThrough(kind))
       return OpClass::PassThrough;
     return opCategory(kind) == OpCategory::Broadcast ? OpClass::Broadcast : OpClass::Other;

@@ -75,6 +75,9 @@ enum class EdgeKind : uint8_t {
 /// How op-priority propagation treats an edge (Shardy's op schedule).
 enum class OpClass : uint8_t {
   PassThrough, // elementwise, reshape, transpose, data-flow edges: first stages
+  /// dynamic_slice, dynamic_update_slice: forward only in the first stages,
+  /// as any op after them (Shardy's isPassThroughOp).
+  ForwardPassThrough,
   Broadcast,   // broadcast_in_dim: only backward until the last stage
   Other,
   Unscheduled, // graph outputs and barriers: only their own direction counts
