@@ -78,7 +78,7 @@ enum class OpClass : uint8_t {
   /// dynamic_slice, dynamic_update_slice: forward only in the first stages,
   /// as any op after them (Shardy's isPassThroughOp).
   ForwardPassThrough,
-  Broadcast,   // broadcast_in_dim: only backward until the last stage
+  Broadcast, // broadcast_in_dim: only backward until the last stage
   Other,
   Unscheduled, // graph outputs and barriers: only their own direction counts
 };
