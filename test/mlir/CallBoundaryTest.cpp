@@ -9,28 +9,15 @@
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/propagate/Propagation.h"
 #include "compiler/verify/Verifier.h"
+#include "test/mlir/MlirTestSupport.h"
 
 using namespace shardgen;
 using namespace shardgen::mlir;
 
 namespace {
 
-Graph importCalls(const std::string &text) {
-  ImportedGraph imported = importMlir(text);
-  verifyGraph(imported.graph);
-  return std::move(imported.graph);
-}
-
-/// The place ("line:col") and message of the error importing `text` gives.
-std::pair<std::string, std::string> callErrorOf(const std::string &text) {
-  try {
-    importMlir(text);
-  } catch (const GraphError &error) {
-    return {error.pointer(), error.what()};
-  }
-  FAIL("no error");
-  return {};
-}
+using testing::importVerified;
+auto &callErrorOf = testing::importErrorOf;
 
 std::string shardingText(const UniquedOptional<TensorSharding> &sharding) {
   return sharding ? printSharding(*sharding) : "none";
@@ -41,7 +28,7 @@ std::string shardingText(const UniquedOptional<TensorSharding> &sharding) {
 TEST_CASE("sdy.func_data_flow_edge is an identity whose sharding is its value's") {
   // Shardy's basic_propagation_data_flow_edges.mlir writes them on a callee's
   // argument and on a call's result.
-  Graph graph = importCalls(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
+  Graph graph = importVerified(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func private @callee(%arg0: tensor<8x2xi32>) -> tensor<8x2xi32> {
   %0 = sdy.func_data_flow_edge %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x2xi32>
   %1 = stablehlo.subtract %0, %0 : tensor<8x2xi32>
@@ -87,7 +74,7 @@ func.func @main(%arg0: tensor<8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
 TEST_CASE("a callee's argument and result shardings are sharding_constraints at each call") {
   // Shardy keeps them as the named computation's in/out shardings: the value
   // inside the call may be sharded otherwise than the caller's.
-  Graph graph = importCalls(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
+  Graph graph = importVerified(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
   %0 = call @foo(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
   %1 = call @foo(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : (tensor<8x8xf32>) -> tensor<8x8xf32>
@@ -137,9 +124,9 @@ func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 }
 
 TEST_CASE("inlined ops say which call or named computation they came from") {
-  Graph graph = importCalls(R"(sdy.mesh @mesh = <["a"=2]>
+  Graph graph = importVerified(R"(sdy.mesh @mesh = <["a"=2]>
 func.func @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<4xf32> {
-  %0 = call @twice(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = call @outer(%x) : (tensor<4xf32>) -> tensor<4xf32>
   %1 = sdy.named_computation<"scale">(%0) (%arg1: tensor<4xf32>) {
     %2 = stablehlo.multiply %arg1, %arg1 : tensor<4xf32>
     sdy.return %2 : tensor<4xf32>
@@ -147,17 +134,17 @@ func.func @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}
   %3 = stablehlo.negate %1 : tensor<4xf32>
   return %3 : tensor<4xf32>
 }
-func.func private @twice(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = call @double(%a) : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func private @outer(%b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = call @inner(%b) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }
-func.func private @double(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = stablehlo.add %a, %a : tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func private @inner(%c: tensor<4xf32>) -> tensor<4xf32> {
+  %s = stablehlo.abs %c : tensor<4xf32>
+  return %s : tensor<4xf32>
 }
 )");
   REQUIRE(graph.main.ops.size() == 3);
-  CHECK(metadataString(graph.main.ops[0].metadata, kInlinedFromKey) == "@twice > @double");
+  CHECK(metadataString(graph.main.ops[0].metadata, kInlinedFromKey) == "@outer > @inner");
   CHECK(metadataString(graph.main.ops[1].metadata, kInlinedFromKey) ==
         "sdy.named_computation<\"scale\">");
   CHECK(!metadataString(graph.main.ops[2].metadata, kInlinedFromKey)); // main's own
@@ -167,7 +154,7 @@ func.func private @double(%a: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(text.find("defined in sdy.named_computation<\"scale\"> (inlined), by multiply /ops/1\n") !=
         std::string::npos);
   CHECK(text.find("propagated through multiply /ops/1 (in sdy.named_computation<\"scale\">) "
-                  "from \"twice.double.0\"") != std::string::npos);
+                  "from \"outer.inner.s\"") != std::string::npos);
 }
 
 TEST_CASE("calls of functions that add no op still count against the inlining budget") {
