@@ -1141,10 +1141,11 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
                                       std::vector<std::string> &callStack) {
   AttrTaker attrs(op);
   const std::string name = stringOf(attrs.require("name", "a name"), "the computation's name");
-  // Its in/out shardings are Shardy's record of what propagation gave its
-  // scope; inlined, its values are propagated as the program's own.
-  attrs.take("in_shardings");
-  attrs.take("out_shardings");
+  // Its in/out shardings are its body's arguments' and results' (Shardy's
+  // import makes them of a callee's argument and result shardings):
+  // sharding_constraints at its place, as a call's.
+  const Attribute *inShardings = attrs.take("in_shardings");
+  const Attribute *outShardings = attrs.take("out_shardings");
   attrs.checkAllTaken();
   if (op.regions.size() != 1)
     failAt(op.loc, "'" + op.name + "' needs one region");
@@ -1152,22 +1153,39 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
   if (block.args.size() != op.operands.size())
     failAt(block.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
                           " operands but its body takes " + std::to_string(block.args.size()));
+  auto listOf = [&](const Attribute *attr, size_t count, const std::string &what) {
+    std::vector<std::optional<TensorSharding>> list(count);
+    if (!attr)
+      return list;
+    std::vector<TensorSharding> read = shardingList(*attr, what);
+    if (read.size() != count)
+      failAt(attr->loc, "expected " + std::to_string(count) + " " + what + ", got " +
+                            std::to_string(read.size()));
+    std::move(read.begin(), read.end(), list.begin());
+    return list;
+  };
+  auto ins = listOf(inShardings, block.args.size(), "in_shardings");
+  auto outs = listOf(outShardings, op.results.size(), "out_shardings");
+  std::string prefix = namePrefix + name + ".";
+  enterScope("sdy.named_computation<" + quoteJsonString(name) + ">");
   Names inner; // isolated from above, as a function
   for (size_t i = 0; i < block.args.size(); ++i) {
     ValueId value = use(names, op.operands[i]);
     checkUseType(value, block.args[i].type);
+    if (ins[i])
+      value = emitBoundaryConstraint(state, value, std::move(*ins[i]), prefix + block.args[i].name,
+                                     block.args[i].loc, block.args[i].type);
     inner.ssa[block.args[i].name] = value;
   }
-  enterScope("sdy.named_computation<" + quoteJsonString(name) + ">");
-  const Operation &ret = emitBlock(block, state, inner, namePrefix + name + ".", callStack);
-  scopes_.pop_back();
+  const Operation &ret = emitBlock(block, state, inner, prefix, callStack);
   if (ret.name != "sdy.return")
     failAt(ret.loc, "the body of sdy.named_computation must end in sdy.return");
   if (ret.operands.size() != op.results.size())
     failAt(op.loc, "sdy.named_computation \"" + name + "\" returns " +
                        std::to_string(ret.operands.size()) + " values, it defines " +
                        std::to_string(op.results.size()));
-  bindInlinedResults(op, ret, inner, names, state, namePrefix);
+  bindInlinedResults(op, ret, inner, names, state, namePrefix, outs);
+  scopes_.pop_back();
 }
 
 /// The simple reducers by the op they apply.

@@ -121,6 +121,17 @@ func.func private @foo(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 )");
   CHECK(place == "3:41");
   CHECK(message == "expected 1 shardings (one per result), got 2");
+
+  // A named computation's in/out shardings are its body's, one per value.
+  std::tie(place, message) = callErrorOf(R"(sdy.mesh @mesh = <["a"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.named_computation<"f">(%arg0) in_shardings=[<@mesh, [{"a"}]>, <@mesh, [{}]>] (%arg1: tensor<8xf32>) {
+    sdy.return %arg1 : tensor<8xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)");
+  CHECK(message == "expected 1 in_shardings, got 2");
 }
 
 TEST_CASE("inlined ops say which call or named computation they came from") {
