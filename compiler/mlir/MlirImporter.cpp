@@ -1114,7 +1114,9 @@ void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
 void Importer::applyEdgeShardings() {
   if (edgeShardings_.empty())
     return;
-  auto apply = [&](ValueId value, UniquedOptional<TensorSharding> &slot) {
+  // `pointer`: the slot's sharding in the graph, placed at the edge's.
+  auto apply = [&](ValueId value, UniquedOptional<TensorSharding> &slot,
+                   const std::string &pointer) {
     auto it = edgeShardings_.find(value);
     if (it == edgeShardings_.end())
       return;
@@ -1122,13 +1124,15 @@ void Importer::applyEdgeShardings() {
       failAt(it->second.loc, "the sdy.func_data_flow_edge's sharding differs from the one %" +
                                  graph_.values[value].name + " has");
     slot = it->second.sharding;
+    places_.add(pointer, it->second.loc);
   };
   std::function<void(Region &)> visit = [&](Region &region) {
     for (auto &arg : region.args)
-      apply(arg.value, arg.sharding);
+      apply(arg.value, arg.sharding, arg.pointer + "/sharding");
     for (auto &op : region.ops) {
       for (size_t i = 0; i < op.results.size(); ++i)
-        apply(op.results[i], op.shardings[i]);
+        apply(op.results[i], op.shardings[i],
+              op.pointer + (op.pluralResults ? "/shardings/" + std::to_string(i) : "/sharding"));
       for (Region &body : op.regions)
         visit(body);
     }

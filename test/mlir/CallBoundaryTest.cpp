@@ -69,6 +69,17 @@ func.func @main(%arg0: tensor<8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}
 )");
   CHECK(place == "2:40");
   CHECK(message == "%arg0 has type tensor<8xi32>, but is used as tensor<4xi32>");
+
+  // The verifier's errors about the sharding point at the edge.
+  std::tie(place, message) = callErrorOf(R"(sdy.mesh @mesh = <["a"=2]>
+func.func @main(%arg0: tensor<8xi32>) -> tensor<8xi32> {
+  %0 = stablehlo.abs %arg0 : tensor<8xi32>
+  %1 = sdy.func_data_flow_edge %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}]>]>} : tensor<8xi32>
+  return %1 : tensor<8xi32>
+}
+)");
+  CHECK(place == "4:51"); // the sharding
+  CHECK(message.find("unknown axis name: \"b\"") == 0);
 }
 
 TEST_CASE("a callee's argument and result shardings are sharding_constraints at each call") {
