@@ -21,4 +21,26 @@ std::string quoteJsonString(std::string_view text) {
   return out + "\"";
 }
 
+std::optional<std::string> metadataString(const Metadata &metadata, std::string_view key) {
+  for (const auto &[name, json] : metadata) {
+    if (name != key)
+      continue;
+    if (json.size() < 2 || json.front() != '"' || json.back() != '"')
+      return std::nullopt;
+    std::string text;
+    for (size_t i = 1; i + 1 < json.size(); ++i) {
+      if (json[i] != '\\') {
+        text += json[i];
+        continue;
+      }
+      char escaped = json[++i];
+      if (escaped != '"' && escaped != '\\' && escaped != '/')
+        return std::nullopt; // \n, \u...: not a name the importer writes
+      text += escaped;
+    }
+    return text;
+  }
+  return std::nullopt;
+}
+
 } // namespace shardgen

@@ -1,5 +1,7 @@
 #include "compiler/mlir/InlineBudget.h"
 
+#include <algorithm>
+
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/ChloDecomposition.h"
 
@@ -29,14 +31,29 @@ uint64_t InlineBudget::callSize(const Operation &call, size_t depth) {
   const Function *function = callee(call, functions_);
   if (!function || depth > kMaxCallDepth || counting_[function])
     return 1;
-  return inlinedSize(*function, depth + 1);
+  // The call itself counts as one (inlining a callee that adds no op is
+  // still work: 2^30 calls of an empty function must be refused too), and
+  // its own result shardings as the sharding_constraints they become.
+  uint64_t own = 1 + (call.find("sdy.sharding") ? call.results.size() : 0);
+  return cappedAdd(own, inlinedSize(*function, depth + 1));
 }
 
 uint64_t InlineBudget::inlinedSize(const Function &function, size_t depth) {
   if (auto known = sizes_.find(&function); known != sizes_.end())
     return known->second;
   counting_[&function] = true;
-  uint64_t size = blockSize(function.body, depth);
+  // Its argument and result shardings become sharding_constraints at each call.
+  auto sharded = [](const std::vector<NamedAttribute> &attrs) {
+    return std::any_of(attrs.begin(), attrs.end(), [](const NamedAttribute &attr) {
+      return attr.name == "sdy.sharding" || attr.name == "mhlo.sharding";
+    });
+  };
+  uint64_t size = 0;
+  for (const auto &arg : function.args)
+    size += sharded(arg.attrs) ? 1 : 0;
+  for (const auto &result : function.results)
+    size += sharded(result.attrs) ? 1 : 0;
+  size = cappedAdd(size, blockSize(function.body, depth));
   counting_[&function] = false;
   // Counted where the call chain is short enough; a deeper chain is refused
   // on its own, so the size is the same for every caller that gets there.

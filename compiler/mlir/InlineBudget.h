@@ -33,7 +33,8 @@ public:
   void check(const Block &block);
 
 private:
-  /// The ops one call of `function` adds (its body's, calls inlined).
+  /// The ops one call of `function` adds (its body's, calls inlined, and
+  /// the sharding_constraints of its argument and result shardings).
   uint64_t inlinedSize(const Function &function, size_t depth);
   /// The ops `block` makes, calls inlined (its terminator is no op).
   uint64_t blockSize(const Block &block, size_t depth);

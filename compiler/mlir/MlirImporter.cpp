@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -303,13 +304,31 @@ private:
   void emitChlo(const Operation &op, RegionState &state, Names &names,
                 const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The results of an inlined call or named computation: the values its
-  /// body returns (`ret`, in `inner`'s names).
+  /// body returns (`ret`, in `inner`'s names), each through a
+  /// sharding_constraint where `resultShardings` has a sharding.
   void bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
-                          Names &names);
+                          Names &names, RegionState &state, const std::string &namePrefix,
+                          const std::vector<std::optional<TensorSharding>> &resultShardings = {});
   /// sdy.named_computation: its body's ops join the region (as a call's),
   /// their names prefixed with the computation's.
   void inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
                               const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// A callee's argument or result sharding (`sdy.sharding`/`mhlo.sharding`
+  /// in `attrs`), if it has one.
+  std::optional<TensorSharding> boundarySharding(const std::vector<NamedAttribute> &attrs,
+                                                 const TypeRef &type);
+  /// A sharding_constraint of `value` to `sharding` named `irName`: a
+  /// callee's argument or result sharding at its call (Shardy's
+  /// named_computation in/out shardings: the value inside the call may be
+  /// sharded otherwise than the caller's).
+  ValueId emitBoundaryConstraint(RegionState &state, ValueId value, TensorSharding sharding,
+                                 const std::string &irName, SourceLoc loc, const TypeRef &type);
+  /// sdy.func_data_flow_edge: an identity (its result is its operand); its
+  /// sharding is the operand's (applyEdgeShardings).
+  void importFuncDataFlowEdge(const Operation &op, Names &names);
+  /// The edges' shardings onto the slots defining their values (after
+  /// linkDefinitions).
+  void applyEdgeShardings();
   /// The op's attributes by its row's syntax (Ops.def's Mlir column).
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                       std::vector<std::string> &callStack);
@@ -405,6 +424,23 @@ private:
   RegionState *enclosingState_ = nullptr;
   GspmdMesh gspmd_;
   bool gspmdDerived_ = false;
+  struct EdgeSharding {
+    TensorSharding sharding;
+    SourceLoc loc;
+  };
+  std::unordered_map<ValueId, EdgeSharding> edgeShardings_;
+  /// The inlined calls and named computations being emitted, each entry the
+  /// whole path ("@foo > @bar"): the ops' kInlinedFromKey.
+  std::vector<std::string> scopes_;
+  void enterScope(const std::string &scope) {
+    scopes_.push_back(scopes_.empty() ? scope : scopes_.back() + " > " + scope);
+  }
+  /// An op emitted in an inlined scope says which.
+  void noteScope(Op &ir) const {
+    if (scopes_.empty() || metadataString(ir.metadata, kInlinedFromKey))
+      return;
+    ir.metadata.emplace_back(kInlinedFromKey, quoteJsonString(scopes_.back()));
+  }
 };
 
 TensorType Importer::tensorType(const TypeRef &type) const {
@@ -533,6 +569,7 @@ void Importer::run(const std::string &entryName) {
                         " results");
   importOutputs(entry, ret, names);
   graph_.linkDefinitions();
+  applyEdgeShardings();
   takeOriginsFromMetadata(graph_); // what propagation wrote: typed again
 }
 
@@ -767,6 +804,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return emitChlo(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
+  if (op.name == "sdy.func_data_flow_edge")
+    return importFuncDataFlowEdge(op, names);
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -780,6 +819,7 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
   std::vector<TensorType> resultTypes = importResultTypes(op, ir);
   importResultShardings(attrs, ir, resultTypes);
   ir.metadata = metadata(attrs.take("shardgen.metadata"), ir.pointer);
+  noteScope(ir);
   const Attribute *resultNames = attrs.take("shardgen.result_names");
   if (resultNames &&
       (resultNames->kind != Kind::Array || resultNames->elements.size() != op.results.size()))
@@ -942,6 +982,8 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
                           const std::string &namePrefix, std::vector<std::string> &callStack) {
   AttrTaker attrs(op);
   std::string callee = stringOf(attrs.require("callee"), "the callee");
+  // The call's result shardings, as Shardy prints them after propagation.
+  const Attribute *callShardings = attrs.take("sdy.sharding");
   attrs.checkAllTaken();
   auto found = functions_.find(callee);
   if (found == functions_.end())
@@ -957,11 +999,15 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
                        " operands; it takes " + std::to_string(fn.args.size()));
   Names inner;
   std::string prefix = namePrefix + callee + ".";
+  enterScope("@" + callee); // its argument and result constraints too
   for (size_t i = 0; i < fn.args.size(); ++i) {
     ValueId value = use(names, op.operands[i]);
     checkUseType(value, fn.args[i].type);
     if (i < op.operandTypes.size())
       checkUseType(value, op.operandTypes[i]);
+    if (auto sharding = boundarySharding(fn.args[i].attrs, fn.args[i].type))
+      value = emitBoundaryConstraint(state, value, std::move(*sharding), prefix + fn.args[i].name,
+                                     fn.args[i].loc, fn.args[i].type);
     inner.ssa[fn.args[i].name] = value;
   }
   callStack.push_back(callee);
@@ -972,19 +1018,126 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
   if (ret.operands.size() != op.results.size())
     failAt(op.loc, "@" + callee + " returns " + std::to_string(ret.operands.size()) +
                        " values, the call defines " + std::to_string(op.results.size()));
-  bindInlinedResults(op, ret, inner, names);
+  // The callee's result shardings, unless the call states its own (Shardy's
+  // sdy-propagate-sharding-from-func-to-call).
+  std::vector<std::optional<TensorSharding>> resultShardings(op.results.size());
+  for (size_t i = 0; i < resultShardings.size() && i < fn.results.size(); ++i)
+    resultShardings[i] = boundarySharding(fn.results[i].attrs, fn.results[i].type);
+  if (callShardings) {
+    std::vector<TensorSharding> list = shardingList(*callShardings, "the results");
+    if (list.size() != op.results.size())
+      failAt(callShardings->loc, "expected " + std::to_string(op.results.size()) +
+                                     " shardings (one per result), got " +
+                                     std::to_string(list.size()));
+    for (size_t i = 0; i < list.size(); ++i)
+      resultShardings[i] = std::move(list[i]);
+  }
+  bindInlinedResults(op, ret, inner, names, state, namePrefix, resultShardings);
+  scopes_.pop_back();
 }
 
-void Importer::bindInlinedResults(const Operation &op, const Operation &ret, const Names &inner,
-                                  Names &names) {
+void Importer::bindInlinedResults(
+    const Operation &op, const Operation &ret, const Names &inner, Names &names, RegionState &state,
+    const std::string &namePrefix,
+    const std::vector<std::optional<TensorSharding>> &resultShardings) {
   for (size_t i = 0; i < op.results.size(); ++i) {
     ValueId value = use(inner, ret.operands[i]);
     if (i < op.resultTypes.size())
       checkUseType(value, op.resultTypes[i]);
     if (names.ssa.count(op.results[i]))
       failAt(op.loc, "redefinition of %" + op.results[i]);
+    if (i < resultShardings.size() && resultShardings[i]) {
+      if (i >= op.resultTypes.size())
+        failAt(op.loc, "a call with result shardings needs its result types");
+      value = emitBoundaryConstraint(state, value, *resultShardings[i], namePrefix + op.results[i],
+                                     op.loc, op.resultTypes[i]);
+    }
     names.ssa[op.results[i]] = value; // the op's results are the inlined body's values
   }
+}
+
+std::optional<TensorSharding> Importer::boundarySharding(const std::vector<NamedAttribute> &attrs,
+                                                         const TypeRef &type) {
+  for (const auto &attr : attrs) {
+    if (attr.name == "sdy.sharding")
+      return sharding(attr.value, "a function's argument or result");
+    if (attr.name == "mhlo.sharding")
+      return gspmd(attr.value, tensorType(type).rank());
+  }
+  return std::nullopt;
+}
+
+ValueId Importer::emitBoundaryConstraint(RegionState &state, ValueId value, TensorSharding sharding,
+                                         const std::string &irName, SourceLoc loc,
+                                         const TypeRef &type) {
+  TensorType tensor = tensorType(type);
+  Op ir;
+  ir.kind = OpKind::ShardingConstraint;
+  ir.pointer = state.pointer + "/ops/" + std::to_string(state.region.ops.size());
+  places_.add(ir.pointer, loc);
+  ir.operands.push_back(value);
+  ir.declaredTypes.push_back(tensor);
+  ir.shardings.resize(1);
+  ir.distributions.resize(1);
+  ir.shardings[0] = std::move(sharding);
+  noteScope(ir);
+  state.region.ops.push_back(std::move(ir));
+  Names own; // the constraint's value has no SSA name of the text
+  ValueId result = define(state, own, irName, irName, loc, tensor);
+  state.region.ops.back().results.push_back(result);
+  places_.add(state.region.ops.back().pointer + "/result", loc);
+  return result;
+}
+
+void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
+  AttrTaker attrs(op);
+  const Attribute *shardings = attrs.take("sdy.sharding");
+  attrs.checkAllTaken();
+  if (op.operands.size() != 1 || op.results.size() != 1 || op.resultTypes.size() != 1)
+    failAt(op.loc, "'sdy.func_data_flow_edge' takes one operand and has one result");
+  ValueId value = use(names, op.operands[0]);
+  checkUseType(value, op.resultTypes[0]);
+  if (names.ssa.count(op.results[0]))
+    failAt(op.loc, "redefinition of %" + op.results[0]);
+  names.ssa[op.results[0]] = value;
+  if (!shardings)
+    return;
+  std::vector<TensorSharding> list = shardingList(*shardings, "the result");
+  if (list.size() != 1)
+    failAt(shardings->loc, "expected 1 sharding, got " + std::to_string(list.size()));
+  auto [it, added] = edgeShardings_.try_emplace(value, EdgeSharding{list[0], shardings->loc});
+  if (!added && !(it->second.sharding == list[0]))
+    failAt(shardings->loc, "%" + graph_.values[value].name +
+                               " has two sdy.func_data_flow_edge shardings that differ");
+}
+
+void Importer::applyEdgeShardings() {
+  if (edgeShardings_.empty())
+    return;
+  // `pointer`: the slot's sharding in the graph, placed at the edge's.
+  auto apply = [&](ValueId value, UniquedOptional<TensorSharding> &slot,
+                   const std::string &pointer) {
+    auto it = edgeShardings_.find(value);
+    if (it == edgeShardings_.end())
+      return;
+    if (slot && !(*slot == it->second.sharding))
+      failAt(it->second.loc, "the sdy.func_data_flow_edge's sharding differs from the one %" +
+                                 graph_.values[value].name + " has");
+    slot = it->second.sharding;
+    places_.add(pointer, it->second.loc);
+  };
+  std::function<void(Region &)> visit = [&](Region &region) {
+    for (auto &arg : region.args)
+      apply(arg.value, arg.sharding, arg.pointer + "/sharding");
+    for (auto &op : region.ops) {
+      for (size_t i = 0; i < op.results.size(); ++i)
+        apply(op.results[i], op.shardings[i],
+              op.pointer + (op.pluralResults ? "/shardings/" + std::to_string(i) : "/sharding"));
+      for (Region &body : op.regions)
+        visit(body);
+    }
+  };
+  visit(graph_.main);
 }
 
 void Importer::inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
@@ -992,10 +1145,11 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
                                       std::vector<std::string> &callStack) {
   AttrTaker attrs(op);
   const std::string name = stringOf(attrs.require("name", "a name"), "the computation's name");
-  // Its in/out shardings are Shardy's record of what propagation gave its
-  // scope; inlined, its values are propagated as the program's own.
-  attrs.take("in_shardings");
-  attrs.take("out_shardings");
+  // Its in/out shardings are its body's arguments' and results' (Shardy's
+  // import makes them of a callee's argument and result shardings):
+  // sharding_constraints at its place, as a call's.
+  const Attribute *inShardings = attrs.take("in_shardings");
+  const Attribute *outShardings = attrs.take("out_shardings");
   attrs.checkAllTaken();
   if (op.regions.size() != 1)
     failAt(op.loc, "'" + op.name + "' needs one region");
@@ -1003,20 +1157,39 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
   if (block.args.size() != op.operands.size())
     failAt(block.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
                           " operands but its body takes " + std::to_string(block.args.size()));
+  auto listOf = [&](const Attribute *attr, size_t count, const std::string &what) {
+    std::vector<std::optional<TensorSharding>> list(count);
+    if (!attr)
+      return list;
+    std::vector<TensorSharding> read = shardingList(*attr, what);
+    if (read.size() != count)
+      failAt(attr->loc, "expected " + std::to_string(count) + " " + what + ", got " +
+                            std::to_string(read.size()));
+    std::move(read.begin(), read.end(), list.begin());
+    return list;
+  };
+  auto ins = listOf(inShardings, block.args.size(), "in_shardings");
+  auto outs = listOf(outShardings, op.results.size(), "out_shardings");
+  std::string prefix = namePrefix + name + ".";
+  enterScope("sdy.named_computation<" + quoteJsonString(name) + ">");
   Names inner; // isolated from above, as a function
   for (size_t i = 0; i < block.args.size(); ++i) {
     ValueId value = use(names, op.operands[i]);
     checkUseType(value, block.args[i].type);
+    if (ins[i])
+      value = emitBoundaryConstraint(state, value, std::move(*ins[i]), prefix + block.args[i].name,
+                                     block.args[i].loc, block.args[i].type);
     inner.ssa[block.args[i].name] = value;
   }
-  const Operation &ret = emitBlock(block, state, inner, namePrefix + name + ".", callStack);
+  const Operation &ret = emitBlock(block, state, inner, prefix, callStack);
   if (ret.name != "sdy.return")
     failAt(ret.loc, "the body of sdy.named_computation must end in sdy.return");
   if (ret.operands.size() != op.results.size())
     failAt(op.loc, "sdy.named_computation \"" + name + "\" returns " +
                        std::to_string(ret.operands.size()) + " values, it defines " +
                        std::to_string(op.results.size()));
-  bindInlinedResults(op, ret, inner, names);
+  bindInlinedResults(op, ret, inner, names, state, namePrefix, outs);
+  scopes_.pop_back();
 }
 
 /// The simple reducers by the op they apply.

@@ -42,6 +42,10 @@ public:
     const Tensor &target = pg_.tensors[tensor];
     out_ << "value \"" << pg_.label(graph_, tensor) << "\": " << shardingText(pg_.stateOf(tensor))
          << "\n";
+    if (const Op *op = target.value >= 0 ? graph_.values[target.value].definingOp : nullptr)
+      if (auto scope = metadataString(op->metadata, kInlinedFromKey))
+        out_ << "defined in " << *scope << " (inlined), by " << op->name() << " " << op->pointer
+             << "\n";
     out_ << "origin:\n";
     originChain(tensor);
     for (const Origin &extension : pg_.extensionsOf(target))

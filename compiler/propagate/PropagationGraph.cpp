@@ -964,6 +964,8 @@ std::string edgeDescription(const Graph &graph, const PropagationGraph &pg, cons
   if (edge.op < 0)
     return "sharding_group link";
   std::string text = std::string(pg.ops[edge.op]->name()) + " " + pg.ops[edge.op]->pointer;
+  if (auto scope = metadataString(pg.ops[edge.op]->metadata, kInlinedFromKey))
+    text += " (in " + *scope + ")";
   if (edge.kind == EdgeKind::ManualIn)
     text += " (into its body)";
   if (edge.kind == EdgeKind::ManualOut)

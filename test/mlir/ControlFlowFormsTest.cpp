@@ -238,7 +238,8 @@ TEST_CASE("a loop with collectives in a manual computation must take one path on
                    "position): every device must take the same path");
 }
 
-TEST_CASE("sdy.named_computation is inlined, its values named after it (both forms)") {
+TEST_CASE("sdy.named_computation is inlined, its values named after it (both forms), its in/out "
+          "shardings constraints") {
   Graph graph = importControlFlow(R"(sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @main(%arg0: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x2xf32> {
   %0 = sdy.named_computation<"foo">(%arg0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] (%arg1: tensor<8x2xf32>) {
@@ -253,10 +254,16 @@ func.func @main(%arg0: tensor<8x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
   return %2 : tensor<8x2xf32>
 }
 )");
-  REQUIRE(graph.main.ops.size() == 2);
-  CHECK(graph.main.ops[0].kind == OpKind::Negate);
-  CHECK(graph.value(graph.main.ops[0].results[0]).name == "foo.1");
+  // "foo"'s in/out shardings are sharding_constraints around its body.
+  REQUIRE(graph.main.ops.size() == 4);
+  CHECK(graph.main.ops[0].kind == OpKind::ShardingConstraint);
+  CHECK(graph.value(graph.main.ops[0].results[0]).name == "foo.arg1");
+  CHECK(graph.main.ops[1].kind == OpKind::Negate);
+  CHECK(graph.value(graph.main.ops[1].results[0]).name == "foo.1");
   CHECK(graph.main.ops[1].operands[0] == graph.main.ops[0].results[0]);
-  CHECK(graph.value(graph.main.ops[1].results[0]).name == "bar.3");
-  CHECK(graph.main.results[0].value == graph.main.ops[1].results[0]);
+  CHECK(graph.main.ops[2].kind == OpKind::ShardingConstraint);
+  CHECK(graph.value(graph.main.ops[2].results[0]).name == "0");
+  CHECK(graph.main.ops[3].operands[0] == graph.main.ops[2].results[0]);
+  CHECK(graph.value(graph.main.ops[3].results[0]).name == "bar.3");
+  CHECK(graph.main.results[0].value == graph.main.ops[3].results[0]);
 }

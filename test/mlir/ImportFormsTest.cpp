@@ -10,36 +10,15 @@
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/mlir/MlirWriter.h"
 #include "compiler/verify/Verifier.h"
+#include "test/mlir/MlirTestSupport.h"
 
 using namespace shardgen;
 using namespace shardgen::mlir;
 
 namespace {
 
-Graph importVerified(const std::string &text) {
-  ImportedGraph imported = importMlir(text);
-  verifyGraph(imported.graph);
-  return std::move(imported.graph);
-}
-
-/// The place ("line:col") and message of the error importing `text` (and
-/// verifying it) gives.
-std::pair<std::string, std::string> errorOf(const std::string &text) {
-  ImportedGraph imported;
-  try {
-    imported = importMlir(text);
-  } catch (const GraphError &error) {
-    return {error.pointer(), error.what()};
-  }
-  try {
-    verifyGraph(imported.graph);
-  } catch (const GraphError &error) {
-    return {imported.places.place(error.pointer()),
-            imported.places.annotate(error.pointer(), error.what())};
-  }
-  FAIL("no error");
-  return {};
-}
+using testing::importVerified;
+auto &errorOf = testing::importErrorOf;
 
 const Op &opAt(const Graph &graph, size_t i) { return graph.main.ops.at(i); }
 

@@ -7,9 +7,15 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <doctest/doctest.h>
+
+#include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Graph.h"
+#include "compiler/mlir/MlirImporter.h"
+#include "compiler/verify/Verifier.h"
 
 namespace shardgen::testing {
 
@@ -46,6 +52,32 @@ inline void normalizeForMlir(Graph &graph) {
     }
   };
   normalize(graph.main);
+}
+
+/// `text` imported and verified.
+inline Graph importVerified(const std::string &text) {
+  mlir::ImportedGraph imported = mlir::importMlir(text);
+  verifyGraph(imported.graph);
+  return std::move(imported.graph);
+}
+
+/// The place ("line:col") and message of the error importing `text` (and
+/// verifying it) gives.
+inline std::pair<std::string, std::string> importErrorOf(const std::string &text) {
+  mlir::ImportedGraph imported;
+  try {
+    imported = mlir::importMlir(text);
+  } catch (const GraphError &error) {
+    return {error.pointer(), error.what()};
+  }
+  try {
+    verifyGraph(imported.graph);
+  } catch (const GraphError &error) {
+    return {imported.places.place(error.pointer()),
+            imported.places.annotate(error.pointer(), error.what())};
+  }
+  FAIL("no error");
+  return {};
 }
 
 } // namespace shardgen::testing
