@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -310,6 +311,17 @@ private:
   /// their names prefixed with the computation's.
   void inlineNamedComputation(const Operation &op, RegionState &state, Names &names,
                               const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// sdy.data_flow_edge: Shardy's identity on a data-flow op's result (while,
+  /// case, ...). Its result names the value itself; its sharding is the
+  /// result's (applyDataFlowEdgeShardings, once the ops are in place).
+  void readDataFlowEdge(const Operation &op, Names &names);
+  void applyDataFlowEdgeShardings();
+  struct EdgeSharding {
+    ValueId value;
+    TensorSharding sharding;
+    SourceLoc loc;
+  };
+  std::vector<EdgeSharding> edgeShardings_;
   /// The op's attributes by its row's syntax (Ops.def's Mlir column).
   void readAttributes(const Operation &op, AttrTaker &attrs, Op &ir,
                       std::vector<std::string> &callStack);
@@ -533,6 +545,7 @@ void Importer::run(const std::string &entryName) {
                         " results");
   importOutputs(entry, ret, names);
   graph_.linkDefinitions();
+  applyDataFlowEdgeShardings();
   takeOriginsFromMetadata(graph_); // what propagation wrote: typed again
 }
 
@@ -731,6 +744,8 @@ std::optional<OpKind> kindOf(const std::string &name) {
       {"sdy.manual_computation", OpKind::ManualComputation},
       {"shardgen.axis_index", OpKind::AxisIndex},
       {"chlo.top_k", OpKind::TopK},
+      // StableHLO's deprecated alias of an after_all without inputs
+      {"stablehlo.create_token", OpKind::AfterAll},
   };
   if (auto it = special.find(name); it != special.end())
     return it->second;
@@ -767,6 +782,10 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return emitChlo(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
+  if (op.name == "sdy.data_flow_edge")
+    return readDataFlowEdge(op, names);
+  if (op.name == "stablehlo.create_token" && !op.operands.empty())
+    failAt(op.loc, "'stablehlo.create_token' takes no operands (after_all joins tokens)");
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -817,6 +836,50 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     places_.add(added.pointer + (added.pluralResults ? "/results" : "/result"), op.loc);
 }
 
+void Importer::readDataFlowEdge(const Operation &op, Names &names) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    failAt(op.loc, "'sdy.data_flow_edge' takes one value and defines one");
+  ValueId value = use(names, op.operands[0]);
+  if (!op.operandTypes.empty())
+    checkUseType(value, op.operandTypes[0]);
+  AttrTaker attrs(op);
+  if (const Attribute *edgeSharding = attrs.take("sharding"))
+    edgeShardings_.push_back({value, sharding(*edgeSharding, "a data-flow edge"), op.loc});
+  attrs.checkAllTaken();
+  if (names.ssa.count(op.results[0]))
+    failAt(op.loc, "redefinition of %" + op.results[0]);
+  names.ssa[op.results[0]] = value; // the edge is the value
+}
+
+void Importer::applyDataFlowEdgeShardings() {
+  if (edgeShardings_.empty())
+    return;
+  std::unordered_map<ValueId, const EdgeSharding *> byValue;
+  for (const EdgeSharding &edge : edgeShardings_)
+    byValue[edge.value] = &edge;
+  std::function<void(Region &)> visit = [&](Region &region) {
+    for (Op &op : region.ops) {
+      for (size_t r = 0; r < op.results.size(); ++r)
+        if (auto it = byValue.find(op.results[r]); it != byValue.end()) {
+          if (opCategory(op.kind) != OpCategory::DataFlow)
+            failAt(it->second->loc, "'sdy.data_flow_edge' of %" +
+                                        graph_.values[op.results[r]].name + ", a result of " +
+                                        std::string(op.name()) +
+                                        " (edges are of optimization_barrier, while, case, if)");
+          op.shardings[r] = it->second->sharding;
+          byValue.erase(it);
+        }
+      for (Region &inner : op.regions)
+        visit(inner);
+    }
+  };
+  visit(graph_.main);
+  if (!byValue.empty())
+    failAt(byValue.begin()->second->loc,
+           "'sdy.data_flow_edge' of %" + graph_.values[byValue.begin()->first].name +
+               ", which no op defines (edges are of optimization_barrier, while, case, if)");
+}
+
 void Importer::emitChlo(const Operation &op, RegionState &state, Names &names,
                         const std::string &namePrefix, std::vector<std::string> &callStack) {
   std::vector<Operation> steps = decomposeChlo(op);
@@ -851,6 +914,11 @@ OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
                          ") is not supported: lower with Shardy (sdy.manual_computation)");
     }
   }
+  static const std::set<std::string, std::less<>> kTokenIo = {
+      "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv"};
+  if (!kind && kTokenIo.count(op.name))
+    failAt(op.loc, "operation '" + op.name +
+                       "' is not supported: it does I/O (tokens are, where they carry no I/O)");
   if (!kind)
     failAt(op.loc,
            "operation '" + op.name + "' is not supported (the graph format has no such op)");
