@@ -129,6 +129,8 @@ private:
   void parsePrettyIota(Operation &op);
   void parsePrettyCompare(Operation &op);
   void parsePrettyCall(Operation &op);
+  /// `<@mesh, [...]>` after a pretty op's operand: an sdy.sharding.
+  Attribute parseBareSharding();
   void parsePrettyShardingConstraint(Operation &op);
   void parsePrettyKeywordOperand(Operation &op);
   void parsePrettyDataFlowEdge(Operation &op);
@@ -1033,15 +1035,19 @@ void Parser::parsePrettyCall(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
-void Parser::parsePrettyShardingConstraint(Operation &op) {
-  op.operands.push_back(parseOperand());
+Attribute Parser::parseBareSharding() {
   Attribute sharding;
   sharding.kind = Attribute::Kind::Dialect;
   sharding.loc = peek().loc;
   sharding.text = "sdy.sharding";
   expectPunct("<");
   sharding.body = lex_.balancedUntilClose('<', '>');
-  op.attrs.push_back({"sharding", sharding});
+  return sharding;
+}
+
+void Parser::parsePrettyShardingConstraint(Operation &op) {
+  op.operands.push_back(parseOperand());
+  op.attrs.push_back({"sharding", parseBareSharding()});
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
 }
@@ -1063,13 +1069,7 @@ void Parser::parsePrettyDataFlowEdge(Operation &op) {
   if (atWord("sharding")) {
     lex_.next();
     expectPunct("=");
-    Attribute sharding;
-    sharding.kind = Attribute::Kind::Dialect;
-    sharding.loc = peek().loc;
-    sharding.text = "sdy.sharding";
-    expectPunct("<");
-    sharding.body = lex_.balancedUntilClose('<', '>');
-    op.attrs.push_back({"sharding", sharding});
+    op.attrs.push_back({"sharding", parseBareSharding()});
   }
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
