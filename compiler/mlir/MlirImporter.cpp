@@ -874,10 +874,11 @@ void Importer::applyDataFlowEdgeShardings() {
     }
   };
   visit(graph_.main);
-  if (!byValue.empty())
-    failAt(byValue.begin()->second->loc,
-           "'sdy.data_flow_edge' of %" + graph_.values[byValue.begin()->first].name +
-               ", which no op defines (edges are of optimization_barrier, while, case, if)");
+  for (const EdgeSharding &edge : edgeShardings_) // the first in the text left over
+    if (byValue.count(edge.value))
+      failAt(edge.loc, "'sdy.data_flow_edge' of %" + graph_.values[edge.value].name +
+                           ", which is no op's result (edges are of optimization_barrier, while, "
+                           "case, if)");
 }
 
 void Importer::emitChlo(const Operation &op, RegionState &state, Names &names,

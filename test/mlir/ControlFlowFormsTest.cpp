@@ -401,4 +401,16 @@ func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     CHECK(message.find("'sdy.data_flow_edge' of %0, a result of add") != std::string::npos);
     CHECK(place == "4:3");
   }
+  SUBCASE("a data-flow edge of a manual computation's body argument") {
+    auto [place, message] = controlFlowErrorOf(R"(sdy.mesh @mesh = <["a"=2]>
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%b: tensor<2xf32>) {
+    %1 = sdy.data_flow_edge %b sharding=<@mesh, [{?}]> : tensor<2xf32>
+    sdy.return %1 : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+})");
+    CHECK(place == "4:5");
+    CHECK(message.find("'sdy.data_flow_edge' of %b, which is no op's result") != std::string::npos);
+  }
 }
