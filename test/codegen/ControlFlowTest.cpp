@@ -429,3 +429,20 @@ TEST_CASE("tokens: carried by a loop and a case, joined by after_all; no copy, n
     CHECK(checkCompiledEqualsInterpreter(graph, seed) == "");
   }
 }
+
+TEST_CASE("tokens: a manual computation's token operand and result, in_sharding <@mesh, []>") {
+  const std::string text =
+      kModule +
+      R"(  func.func public @main(%arg0: !stablehlo.token {sdy.sharding = #sdy.sharding<@mesh, []>}, %arg1: tensor<4x4xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) -> (!stablehlo.token, tensor<4x4xi64>) {
+    %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, []>, <@mesh, [{?}, {"y"}]>] out_shardings=[<@mesh, []>, <@mesh, [{?}, {"y"}]>] manual_axes={"y"} (%arg2: !stablehlo.token, %arg3: tensor<4x2xi64>) {
+      %1 = stablehlo.after_all %arg2 : !stablehlo.token
+      %2 = stablehlo.add %arg3, %arg3 : tensor<4x2xi64>
+      sdy.return %1, %2 : !stablehlo.token, tensor<4x2xi64>
+    } : (!stablehlo.token, tensor<4x4xi64>) -> (!stablehlo.token, tensor<4x4xi64>)
+    return %0#0, %0#1 : !stablehlo.token, tensor<4x4xi64>
+  }
+}
+)";
+  Graph graph = importVerified(text);
+  CHECK(checkCompiledEqualsInterpreter(graph, 4) == "");
+}
