@@ -1,5 +1,6 @@
 #include "compiler/cli/GraphLoading.h"
 
+#include <algorithm>
 #include <iostream>
 #include <random>
 
@@ -37,18 +38,29 @@ Graph loadGraph(pipeline::Pipeline &passes, const ParsedArgs &args, const std::s
 std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath,
                                 const std::vector<std::string> &files) {
   const auto &args = graph.main.args;
-  if (files.size() != args.size())
-    throw UsageError("--inputs needs one .npy file per graph input: the graph has " +
-                     std::to_string(args.size()) + ", got " + std::to_string(files.size()));
+  // A token input holds no data: it takes no file.
+  auto isTokenArg = [&](const RegionArgument &arg) { return graph.type(arg.value).isToken(); };
+  const size_t dataInputs =
+      args.size() - static_cast<size_t>(std::count_if(args.begin(), args.end(), isTokenArg));
+  if (files.size() != dataInputs)
+    throw UsageError("--inputs needs one .npy file per graph input (a !stablehlo.token input "
+                     "takes none): the graph has " +
+                     std::to_string(dataInputs) + ", got " + std::to_string(files.size()));
   std::vector<Literal> inputs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Value &value = graph.value(args[i].value);
+  size_t file = 0;
+  for (size_t arg = 0; arg < args.size(); ++arg) {
+    if (isTokenArg(args[arg])) {
+      inputs.emplace_back(tokenType());
+      continue;
+    }
+    const size_t i = file++;
+    const Value &value = graph.value(args[arg].value);
     // The header's type is checked before the data is read: a file never
     // makes shardgen allocate more than the graph's input needs.
     auto checkType = [&](const TensorType &type) {
       if (type != *value.type && !isBf16Bits(type, *value.type) &&
           !isSubByteBytes(type, *value.type))
-        throw FileGraphError(displayName(graphPath), args[i].pointer,
+        throw FileGraphError(displayName(graphPath), args[arg].pointer,
                              "input \"" + value.name + "\" has type " + printType(*value.type) +
                                  ", but " + files[i] + " holds " + printType(type));
     };
@@ -76,7 +88,7 @@ std::vector<Literal> randomInputs(const Graph &graph, uint64_t seed) {
   for (const auto &arg : graph.main.args) {
     Literal literal(*graph.value(arg.value).type);
     ElementType type = literal.elementType();
-    for (int64_t i = 0; i < literal.numElements(); ++i) {
+    for (int64_t i = 0; i < literal.numElements(); ++i) { // none for a token
       // Small values keep float sums well conditioned and integer products in range.
       if (isComplex(type)) {
         std::uniform_real_distribution<double> part(-1.0, 1.0);

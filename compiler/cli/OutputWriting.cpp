@@ -41,12 +41,16 @@ void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs) {
 void writeOutputs(const std::string &dir, const std::vector<Literal> &outputs,
                   const std::vector<std::vector<Literal>> &shards) {
   driver::OutputFolder folder(dir);
+  // A token output holds no data: it has no file (outN keeps the output's
+  // index N).
   for (size_t i = 0; i < outputs.size(); ++i)
-    stageNpy(dir, folder, "out" + std::to_string(i) + ".npy", outputs[i]);
+    if (!outputs[i].type().isToken())
+      stageNpy(dir, folder, "out" + std::to_string(i) + ".npy", outputs[i]);
   for (size_t j = 0; j < shards.size(); ++j)
     for (size_t p = 0; p < shards[j].size(); ++p)
-      stageNpy(dir, folder, "out" + std::to_string(j) + ".dev" + std::to_string(p) + ".npy",
-               shards[j][p]);
+      if (!shards[j][p].type().isToken())
+        stageNpy(dir, folder, "out" + std::to_string(j) + ".dev" + std::to_string(p) + ".npy",
+                 shards[j][p]);
   folder.commit();
 }
 
@@ -55,9 +59,11 @@ void emitOutputs(const ParsedArgs &args, const std::vector<Literal> &outputs) {
     writeOutputs(*dir, outputs);
     return;
   }
-  for (size_t i = 0; i < outputs.size(); ++i)
-    std::cout << "out" << i << ": " << printType(outputs[i].type()) << "\n"
-              << formatLiteral(outputs[i]) << "\n";
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::cout << "out" << i << ": " << printType(outputs[i].type()) << "\n";
+    if (!outputs[i].type().isToken()) // a token has no value to show
+      std::cout << formatLiteral(outputs[i]) << "\n";
+  }
 }
 
 void writeTextFile(const std::string &file, const std::string &text) {

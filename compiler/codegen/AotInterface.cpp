@@ -65,10 +65,11 @@ std::string pieceFunction(const SpmdProgram &program, const std::vector<SpmdValu
       // dims unsharded: offsets 0).
       std::vector<PieceClass> classes = localShapeClasses(program.mesh, layout);
       std::vector<std::string> returns;
+      const bool token = layout.globalType.isToken(); // no elements, whatever its shape
       for (const PieceClass &piece : classes)
         returns.push_back("return Piece{" + paddedList(texts(piece.extents), maxRank, "1") + ", " +
-                          paddedList(offsets, maxRank, "0") + ", " + str(product(piece.extents)) +
-                          "};");
+                          paddedList(offsets, maxRank, "0") + ", " +
+                          str(token ? 0 : product(piece.extents)) + "};");
       auto branch = out.block("case " + str(static_cast<int64_t>(i)) + ":");
       out.lines(pieceLocals(program.mesh, layout) + dispatchOnClass(classes, returns));
       out.lines("break;");

@@ -47,6 +47,8 @@ std::string_view elementTag(ElementType type) {
     return "UI2";
   case ElementType::UI4:
     return "UI4";
+  case ElementType::Token: // no kernel sees a token (the verifier keeps them out)
+    return "UI8";
   }
   return "F32";
 }
@@ -61,6 +63,8 @@ std::string_view storageWord(ElementType type) {
     return "uint32_t";
   case 8:
     return "uint64_t";
+  case 0: // a token's buffer holds no element
+    return "uint8_t";
   default: // complex<f64>
     return "Word128";
   }
@@ -101,6 +105,7 @@ std::string_view storageType(ElementType type) {
     return "int8_t";
   case ElementType::UI2:
   case ElementType::UI4:
+  case ElementType::Token: // a token's buffer holds no element
     return "uint8_t";
   }
   return "float";
@@ -146,6 +151,8 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI2";
   case ElementType::UI4:
     return "SHARDGEN_UI4";
+  case ElementType::Token: // a token's buffer holds no element
+    return "SHARDGEN_UI8";
   }
   return "SHARDGEN_F32";
 }

@@ -76,6 +76,8 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
     }
     return;
   }
+  if (layout.globalType.isToken())
+    return; // a token holds no data: nothing to copy
   std::string piece = EmitterContext::buffer(ids[i]);
   std::vector<int64_t> strides = denseStrides(shape);
   std::string linear;

@@ -4,6 +4,8 @@
 #include <elf.h>
 #include <link.h>
 
+#include <algorithm>
+
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InputError.h"
 
@@ -57,6 +59,13 @@ CustomCallFunctions customCallFunctions(const Graph &graph, const CustomCallLibr
     if (op.kind != OpKind::CustomCall)
       return;
     const std::string &target = op.attr<CustomCallAttrs>().callTargetName;
+    // The ABI (shardgen/custom_call.h) passes buffers of data; a token has none.
+    auto isToken = [&](ValueId value) { return graph.type(value).isToken(); };
+    if (std::any_of(op.operands.begin(), op.operands.end(), isToken) ||
+        std::any_of(op.results.begin(), op.results.end(), isToken))
+      fail(op.pointer, "custom_call " + target +
+                           " takes or returns a !stablehlo.token; custom calls run on tensors "
+                           "only");
     if (auto found = registered.find(target); found != registered.end()) {
       functions.insert(*found);
       return;

@@ -22,6 +22,9 @@ std::string describeShape(const Shape &shape) {
 
 /// Element count of `type`, failing on overflow or absurd sizes.
 int64_t checkedByteSize(const TensorType &type, const std::string &pointer) {
+  if (type.isToken())
+    fail(pointer, "a constant cannot be a !stablehlo.token (a token holds no value; after_all "
+                  "makes one)");
   int64_t count = 1;
   for (int64_t dim : type.shape) {
     if (dim != 0 && count > kMaxConstantBytes / dim)

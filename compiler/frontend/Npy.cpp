@@ -285,6 +285,8 @@ Literal readNpy(const std::string &path, const std::function<void(const TensorTy
 }
 
 std::string serializeNpy(const Literal &literal) {
+  if (literal.type().isToken()) // the CLI writes no file for a token output
+    throw NpyError("a !stablehlo.token holds no data to write as .npy");
   NpyHeader header{std::string(numpyDescr(literal.elementType())), false, literal.shape()};
   std::string dict = printNpyHeaderDict(header);
   // Version 1.0 stores the header length in 16 bits; beyond that numpy uses 2.0.

@@ -49,6 +49,8 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI2;
   case ElementType::UI4:
     return SHARDGEN_UI4;
+  case ElementType::Token: // customCallKernel refuses tokens first
+    break;
   }
   return SHARDGEN_F32;
 }

@@ -189,6 +189,12 @@ std::vector<Literal> identityKernel(const KernelInputs &in) {
   return results;
 }
 
+/// after_all: a token, which holds nothing (its inputs ran before it: the
+/// interpreter runs every op in order).
+std::vector<Literal> afterAllKernel(const KernelInputs &) {
+  return oneResult(Literal(tokenType()));
+}
+
 /// sharding_group only constrains shardings.
 std::vector<Literal> noResultKernel(const KernelInputs &) { return {}; }
 
@@ -196,6 +202,14 @@ std::vector<Literal> customCallKernel(const KernelInputs &in) {
   std::vector<TensorType> resultTypes;
   for (ValueId result : in.op.results)
     resultTypes.push_back(in.graph->type(result));
+  // The custom-call ABI (shardgen/custom_call.h) passes buffers of data.
+  bool tokens = std::any_of(resultTypes.begin(), resultTypes.end(),
+                            [](const TensorType &type) { return type.isToken(); });
+  for (const Literal *operand : in.operands)
+    tokens |= operand->type().isToken();
+  if (tokens)
+    fail("", "custom_call " + in.op.attr<CustomCallAttrs>().callTargetName +
+                 " takes or returns a !stablehlo.token; custom calls run on tensors only");
   return callCustomCall(in.customCall, in.operands, resultTypes);
 }
 

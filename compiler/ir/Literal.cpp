@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compiler/ir/Float16.h"
+#include "compiler/ir/InternalError.h"
 
 namespace shardgen {
 
@@ -83,6 +84,8 @@ int64_t Literal::getInt(int64_t i) const {
   case ElementType::UI2:
   case ElementType::UI4:
     return as<uint8_t>()[i];
+  case ElementType::Token:
+    throw InternalError("a !stablehlo.token has no elements to read");
   default:
     return saturatingInt64(getFloat(i));
   }
@@ -162,6 +165,8 @@ void Literal::setInt(int64_t i, int64_t value) {
   case ElementType::UI4:
     as<uint8_t>()[i] = static_cast<uint8_t>(value & ((1 << subByteBits(type_.elementType)) - 1));
     return;
+  case ElementType::Token:
+    throw InternalError("a !stablehlo.token has no elements to write");
   default:
     setFloat(i, static_cast<double>(value));
     return;

@@ -33,6 +33,8 @@ constexpr ElementTypeInfo kElementTypes[] = {
     {ElementType::I4, "i4", 1, "|i1"},
     {ElementType::UI2, "ui2", 1, "|u1"},
     {ElementType::UI4, "ui4", 1, "|u1"},
+    // No data, no bytes, no numpy dtype (.npy files refuse tokens).
+    {ElementType::Token, "!stablehlo.token", 0, ""},
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -44,7 +46,7 @@ std::string_view numpyDescr(ElementType type) { return info(type).descr; }
 
 std::optional<ElementType> parseElementType(std::string_view text) {
   for (const auto &entry : kElementTypes)
-    if (entry.name == text)
+    if (entry.name == text && entry.type != ElementType::Token) // a type, not an element's
       return entry.type;
   return std::nullopt;
 }
@@ -89,6 +91,8 @@ bool isUnsignedInteger(ElementType type) {
 }
 
 int64_t TensorType::numElements() const {
+  if (isToken())
+    return 0; // a token holds no elements: every walk over elements skips it
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
@@ -113,6 +117,8 @@ std::string printShape(const Shape &shape) {
 }
 
 std::string printType(const TensorType &type) {
+  if (type.isToken())
+    return std::string(elementTypeName(ElementType::Token));
   std::string out = "tensor<";
   for (int64_t d : type.shape)
     out += std::to_string(d) + "x";
@@ -126,9 +132,11 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
       *error = "invalid tensor type \"" + std::string(text) + "\": " + why;
     return std::nullopt;
   };
+  if (text == elementTypeName(ElementType::Token))
+    return tokenType();
   constexpr std::string_view prefix = "tensor<";
   if (text.substr(0, prefix.size()) != prefix || text.empty() || text.back() != '>')
-    return bad("expected tensor<DIMSxELEMENT>");
+    return bad("expected tensor<DIMSxELEMENT> or !stablehlo.token");
   std::string_view body = text.substr(prefix.size(), text.size() - prefix.size() - 1);
   TensorType type;
   // Dims are "<digits>x" groups; what remains is the element type.

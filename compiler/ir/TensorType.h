@@ -29,6 +29,11 @@ enum class ElementType {
   I4,
   UI2,
   UI4,
+  // StableHLO's `!stablehlo.token`: no data. A token is a TensorType of
+  // this element type and rank 0 that takes no bytes; only the ops that
+  // order effects (after_all) or carry values unchanged (optimization_barrier,
+  // while, case, if, manual_computation, custom_call) take or give one.
+  Token,
 };
 
 std::string_view elementTypeName(ElementType type);
@@ -60,6 +65,7 @@ struct TensorType {
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   int64_t numElements() const;
+  bool isToken() const { return elementType == ElementType::Token; }
   bool operator==(const TensorType &) const = default;
 };
 
@@ -69,9 +75,13 @@ struct TensorType {
 /// whatever the input (real programs stay below 10).
 inline constexpr int64_t kMaxRank = 64;
 
-/// "tensor<8x16xf32>", "tensor<f32>".
+/// The type of a token: `!stablehlo.token`.
+inline TensorType tokenType() { return TensorType{ElementType::Token, {}}; }
+
+/// "tensor<8x16xf32>", "tensor<f32>", "!stablehlo.token".
 std::string printType(const TensorType &type);
-/// Parses MLIR's tensor type syntax (at most kMaxRank dims); returns nullopt
+/// Parses MLIR's tensor type syntax (at most kMaxRank dims) or
+/// `!stablehlo.token`; returns nullopt
 /// with `error` set on failure.
 std::optional<TensorType> parseType(std::string_view text, std::string *error);
 

@@ -326,6 +326,13 @@ private:
   /// sdy.func_data_flow_edge: an identity (its result is its operand); its
   /// sharding is the operand's (applyEdgeShardings).
   void importFuncDataFlowEdge(const Operation &op, Names &names);
+  /// sdy.data_flow_edge: Shardy's identity on a data-flow op's result (while,
+  /// case, ...). Its result names the value itself; its sharding is the
+  /// result's (applyEdgeShardings).
+  void readDataFlowEdge(const Operation &op, Names &names);
+  /// An edge's sharding for `value` (`edge`: the op's name, for errors).
+  void recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc, bool dataFlow,
+                          const char *edge);
   /// The edges' shardings onto the slots defining their values (after
   /// linkDefinitions).
   void applyEdgeShardings();
@@ -427,6 +434,8 @@ private:
   struct EdgeSharding {
     TensorSharding sharding;
     SourceLoc loc;
+    bool dataFlow = false; // sdy.data_flow_edge: only of a data-flow op's result
+    const char *edge = "";
   };
   std::unordered_map<ValueId, EdgeSharding> edgeShardings_;
   /// The inlined calls and named computations being emitted, each entry the
@@ -768,6 +777,8 @@ std::optional<OpKind> kindOf(const std::string &name) {
       {"sdy.manual_computation", OpKind::ManualComputation},
       {"shardgen.axis_index", OpKind::AxisIndex},
       {"chlo.top_k", OpKind::TopK},
+      // StableHLO's deprecated alias of an after_all without inputs
+      {"stablehlo.create_token", OpKind::AfterAll},
   };
   if (auto it = special.find(name); it != special.end())
     return it->second;
@@ -806,6 +817,10 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.func_data_flow_edge")
     return importFuncDataFlowEdge(op, names);
+  if (op.name == "sdy.data_flow_edge")
+    return readDataFlowEdge(op, names);
+  if (op.name == "stablehlo.create_token" && !op.operands.empty())
+    failAt(op.loc, "'stablehlo.create_token' takes no operands (after_all joins tokens)");
   bool gspmdConstraint = false;
   OpKind kind = opKindOf(op, gspmdConstraint);
 
@@ -891,6 +906,11 @@ OpKind Importer::opKindOf(const Operation &op, bool &gspmdConstraint) {
                          ") is not supported: lower with Shardy (sdy.manual_computation)");
     }
   }
+  static const std::set<std::string, std::less<>> kTokenIo = {
+      "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv"};
+  if (!kind && kTokenIo.count(op.name))
+    failAt(op.loc, "operation '" + op.name +
+                       "' is not supported: it does I/O (tokens are, where they carry no I/O)");
   if (!kind)
     failAt(op.loc,
            "operation '" + op.name + "' is not supported (the graph format has no such op)");
@@ -1105,34 +1125,64 @@ void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
   std::vector<TensorSharding> list = shardingList(*shardings, "the result");
   if (list.size() != 1)
     failAt(shardings->loc, "expected 1 sharding, got " + std::to_string(list.size()));
-  auto [it, added] = edgeShardings_.try_emplace(value, EdgeSharding{list[0], shardings->loc});
-  if (!added && !(it->second.sharding == list[0]))
-    failAt(shardings->loc, "%" + graph_.values[value].name +
-                               " has two sdy.func_data_flow_edge shardings that differ");
+  recordEdgeSharding(value, std::move(list[0]), shardings->loc, false, "sdy.func_data_flow_edge");
+}
+
+void Importer::readDataFlowEdge(const Operation &op, Names &names) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    failAt(op.loc, "'sdy.data_flow_edge' takes one value and defines one");
+  ValueId value = use(names, op.operands[0]);
+  if (!op.operandTypes.empty())
+    checkUseType(value, op.operandTypes[0]);
+  AttrTaker attrs(op);
+  if (const Attribute *edgeSharding = attrs.take("sharding"))
+    recordEdgeSharding(value, sharding(*edgeSharding, "a data-flow edge"), op.loc, true,
+                       "sdy.data_flow_edge");
+  attrs.checkAllTaken();
+  if (names.ssa.count(op.results[0]))
+    failAt(op.loc, "redefinition of %" + op.results[0]);
+  names.ssa[op.results[0]] = value; // the edge is the value
+}
+
+void Importer::recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc,
+                                  bool dataFlow, const char *edge) {
+  auto [it, added] =
+      edgeShardings_.try_emplace(value, EdgeSharding{sharding, loc, dataFlow, edge});
+  if (!added && !(it->second.sharding == sharding))
+    failAt(loc, "%" + graph_.values[value].name + " has two " + edge + " shardings that differ");
 }
 
 void Importer::applyEdgeShardings() {
   if (edgeShardings_.empty())
     return;
-  // `pointer`: the slot's sharding in the graph, placed at the edge's.
-  auto apply = [&](ValueId value, UniquedOptional<TensorSharding> &slot,
-                   const std::string &pointer) {
+  // `pointer`: the slot's sharding in the graph, placed at the edge's;
+  // `resultOf`: the op defining the value (none for an argument).
+  auto apply = [&](ValueId value, UniquedOptional<TensorSharding> &slot, const std::string &pointer,
+                   const Op *resultOf) {
     auto it = edgeShardings_.find(value);
     if (it == edgeShardings_.end())
       return;
-    if (slot && !(*slot == it->second.sharding))
-      failAt(it->second.loc, "the sdy.func_data_flow_edge's sharding differs from the one %" +
-                                 graph_.values[value].name + " has");
-    slot = it->second.sharding;
-    places_.add(pointer, it->second.loc);
+    const EdgeSharding &edge = it->second;
+    const std::string &name = graph_.values[value].name;
+    if (edge.dataFlow && (!resultOf || opCategory(resultOf->kind) != OpCategory::DataFlow))
+      failAt(edge.loc, "'sdy.data_flow_edge' of %" + name +
+                           (resultOf ? ", a result of " + std::string(resultOf->name())
+                                     : ", which is no op's result") +
+                           " (edges are of optimization_barrier, while, case, if)");
+    if (slot && !(*slot == edge.sharding))
+      failAt(edge.loc, std::string("the ") + edge.edge + "'s sharding differs from the one %" +
+                           name + " has");
+    slot = edge.sharding;
+    places_.add(pointer, edge.loc);
   };
   std::function<void(Region &)> visit = [&](Region &region) {
     for (auto &arg : region.args)
-      apply(arg.value, arg.sharding, arg.pointer + "/sharding");
+      apply(arg.value, arg.sharding, arg.pointer + "/sharding", nullptr);
     for (auto &op : region.ops) {
       for (size_t i = 0; i < op.results.size(); ++i)
         apply(op.results[i], op.shardings[i],
-              op.pointer + (op.pluralResults ? "/shardings/" + std::to_string(i) : "/sharding"));
+              op.pointer + (op.pluralResults ? "/shardings/" + std::to_string(i) : "/sharding"),
+              &op);
       for (Region &body : op.regions)
         visit(body);
     }

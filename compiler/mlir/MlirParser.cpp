@@ -129,8 +129,11 @@ private:
   void parsePrettyIota(Operation &op);
   void parsePrettyCompare(Operation &op);
   void parsePrettyCall(Operation &op);
+  /// `<@mesh, [...]>` after a pretty op's operand: an sdy.sharding.
+  Attribute parseBareSharding();
   void parsePrettyShardingConstraint(Operation &op);
   void parsePrettyKeywordOperand(Operation &op);
+  void parsePrettyDataFlowEdge(Operation &op);
   void parsePrettyTopK(Operation &op);
   /// `(%x: t, ...) { ... } {attrs} : (ts) -> ts`: a body with its entry
   /// arguments, then the type (manual_computation, named_computation).
@@ -171,7 +174,12 @@ TypeRef Parser::parseType() {
   type.loc = peek().loc;
   if (consumePunct("!")) {
     Token name = lex_.next();
-    fail(type.loc.str(), "type !" + name.text + " is not supported (only tensor types are)");
+    if (name.text == "stablehlo.token") { // the one type besides tensors: no data
+      type.text = "!" + name.text;
+      return type;
+    }
+    fail(type.loc.str(),
+         "type !" + name.text + " is not supported (only tensor types and !stablehlo.token are)");
   }
   if (atPunct("(")) {
     failHere("expected a type, found '('");
@@ -1027,15 +1035,19 @@ void Parser::parsePrettyCall(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
-void Parser::parsePrettyShardingConstraint(Operation &op) {
-  op.operands.push_back(parseOperand());
+Attribute Parser::parseBareSharding() {
   Attribute sharding;
   sharding.kind = Attribute::Kind::Dialect;
   sharding.loc = peek().loc;
   sharding.text = "sdy.sharding";
   expectPunct("<");
   sharding.body = lex_.balancedUntilClose('<', '>');
-  op.attrs.push_back({"sharding", sharding});
+  return sharding;
+}
+
+void Parser::parsePrettyShardingConstraint(Operation &op) {
+  op.operands.push_back(parseOperand());
+  op.attrs.push_back({"sharding", parseBareSharding()});
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
 }
@@ -1047,6 +1059,18 @@ void Parser::parsePrettyKeywordOperand(Operation &op) {
   expectWord(key);
   expectPunct("=");
   op.attrs.push_back({key, parseAttribute(false)});
+  parseOptionalAttrDict(op);
+  parseTrailingTypes(op);
+}
+
+void Parser::parsePrettyDataFlowEdge(Operation &op) {
+  // sdy.data_flow_edge %x [sharding=<@mesh, [...]>] {attrs} : t
+  op.operands.push_back(parseOperand());
+  if (atWord("sharding")) {
+    lex_.next();
+    expectPunct("=");
+    op.attrs.push_back({"sharding", parseBareSharding()});
+  }
   parseOptionalAttrDict(op);
   parseTrailingTypes(op);
 }
@@ -1085,6 +1109,7 @@ void Parser::parsePretty(Operation &op) {
       {"sdy.sharding_constraint", &Parser::parsePrettyShardingConstraint},
       {"sdy.sharding_group", &Parser::parsePrettyKeywordOperand},
       {"sdy.propagation_barrier", &Parser::parsePrettyKeywordOperand},
+      {"sdy.data_flow_edge", &Parser::parsePrettyDataFlowEdge},
       {"stablehlo.optimization_barrier", &Parser::parsePrettyValueList},
       {"stablehlo.return", &Parser::parsePrettyValueList},
       {"func.return", &Parser::parsePrettyValueList},

@@ -527,7 +527,8 @@ void Writer::writeKeywordForm(const Op &op, OpText &text, OpParts &parts, int in
   }
   sortByName(props); // as MLIR prints properties
   parts.props.insert(parts.props.end(), props.begin(), props.end());
-  text.pretty = text.name + " " + join(pieces) + text.attrDict + types;
+  // `stablehlo.after_all : t`: no operands, no double space
+  text.pretty = text.name + (pieces.empty() ? "" : " " + join(pieces)) + text.attrDict + types;
   emit(op, text, parts, indent);
 }
 

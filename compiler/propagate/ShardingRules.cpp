@@ -956,9 +956,10 @@ OpShardingRule shardingRuleFor(const Graph &graph, const Op &op) {
 
 std::optional<OpShardingRule> shardyShardingRule(const Graph &graph, const Op &op) {
   // Ops Shardy handles apart from its registry, and shardgen's own ops.
-  static constexpr OpKind kNoRegistryRule[] = {OpKind::Constant,           OpKind::Iota,
-                                               OpKind::PropagationBarrier, OpKind::ShardingGroup,
-                                               OpKind::Distribute,         OpKind::AxisIndex};
+  static constexpr OpKind kNoRegistryRule[] = {
+      OpKind::Constant,      OpKind::Iota,       OpKind::PropagationBarrier,
+      OpKind::ShardingGroup, OpKind::Distribute, OpKind::AxisIndex,
+      OpKind::AfterAll};
   if (std::find(std::begin(kNoRegistryRule), std::end(kNoRegistryRule), op.kind) !=
           std::end(kNoRegistryRule) ||
       !hasShardingRule(graph, op))

@@ -35,6 +35,9 @@ void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs);
 /// each), then N init values; returns N.
 size_t checkInputsThenInits(const InferenceContext &context);
 
+/// Tokens only where an op may take or make one (TokenInference.cpp).
+void verifyTokenUses(const InferenceContext &context);
+
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);
 

@@ -189,7 +189,8 @@ private:
     const std::string pointer = shardingPointer(op_, "in_shardings", k);
     const TensorType &global = graph_.type(op_.operands[k]);
     verifyShardingInScope(sharding, global, graph_, pointer, outer_);
-    verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "operand", k);
+    if (!global.isToken()) // a token holds nothing to split (Shardy skips it too)
+      verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "operand", k);
     TensorType expected = localType(global, sharding, manual_, *mesh_, pointer);
 
     RegionArgument &arg = op_.body()->args[k];
@@ -204,7 +205,9 @@ private:
     const std::string pointer = shardingPointer(op_, "out_shardings", k);
     verifyShardingOnMesh(sharding, *mesh_, pointer);
     verifyNoManualAxes(sharding, outer_, pointer);
-    verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "result", k);
+    // A rank-0 one may be a token's: checked once the body's type is known.
+    if (!sharding.dims.empty())
+      verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "result", k);
   }
 
   void checkResults() {
@@ -219,6 +222,8 @@ private:
       const std::string pointer = shardingPointer(op_, "out_shardings", k);
       const TensorType &local = graph_.type(body.results[k].value);
       verifyShardingRank(sharding, local, *mesh_, pointer);
+      if (sharding.dims.empty() && !local.isToken())
+        verifyManualAxesUse(sharding, manual_, attrs_.manualAxes, pointer, "result", k);
       TensorType global;
       if (k < op_.declaredTypes.size() && op_.declaredTypes[k]) {
         global = *op_.declaredTypes[k];

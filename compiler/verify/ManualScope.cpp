@@ -16,6 +16,7 @@ const Mesh *manualComputationMesh(const Graph &graph, const Op &manualComputatio
 ManualScope enterBody(const Graph &graph, const ManualScope &outer, const Op &manualComputation) {
   ManualScope inner = outer;
   inner.insideBody = true;
+  inner.innermost = &manualComputation;
   const Mesh *mesh = manualComputationMesh(graph, manualComputation);
   if (mesh)
     inner.mesh = mesh;

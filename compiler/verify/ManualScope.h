@@ -18,7 +18,8 @@ struct ManualAxisInfo {
 
 struct ManualScope {
   bool insideBody = false;
-  const Mesh *mesh = nullptr; // the innermost enclosing manual_computation's mesh
+  const Mesh *mesh = nullptr;    // the innermost enclosing manual_computation's mesh
+  const Op *innermost = nullptr; // the innermost enclosing manual_computation
   std::map<std::string, ManualAxisInfo> manualAxes;
 
   const ManualAxisInfo *find(const std::string &axis) const {

@@ -4,13 +4,16 @@
 
 namespace shardgen::verify {
 
-void ShardingGroupVerifier::addMember(const Graph &graph, const Op &op, const Region &region) {
+void ShardingGroupVerifier::addMember(const Graph &graph, const Op &op,
+                                      const Op *manualComputation) {
   const int64_t groupId = op.attr<ShardingGroupAttrs>().groupId;
   const TensorType &type = graph.type(op.operands.at(0));
-  auto [it, inserted] = groups_.emplace(groupId, FirstMember{&region, type});
+  // Shardy's rule: members share their innermost manual_computation (or
+  // none); a while's or case's regions are no boundary.
+  auto [it, inserted] = groups_.emplace(groupId, FirstMember{manualComputation, type});
   if (inserted)
     return;
-  if (it->second.region != &region)
+  if (it->second.manualComputation != manualComputation)
     fail(op.pointer, "ShardingGroupOps values cannot cross ManualComputationOp boundaries for "
                      "groupId: " +
                          std::to_string(groupId));

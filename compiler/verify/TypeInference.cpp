@@ -58,6 +58,7 @@ std::vector<TensorType> inferOpResultTypes(const Graph &graph, const Op &op,
   if (isCollective(op.kind))
     verifyCollectivePlacement(context);
   verifyArity(context);
+  verifyTokenUses(context);
   std::vector<TensorType> types = kTypeRules[static_cast<size_t>(op.kind)](context);
   // Written types are refused past kMaxRank when parsed; an inferred one
   // (dot_general adds its operands' free dims) is held to the same bound,

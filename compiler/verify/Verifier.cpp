@@ -35,7 +35,7 @@ private:
     for (RegionArgument &arg : region.args)
       verifyArgument(arg, scope);
     for (Op &op : region.ops)
-      verifyOp(op, region, scope);
+      verifyOp(op, scope);
     for (RegionResult &result : region.results) {
       if (result.sharding)
         verify::verifyShardingInScope(*result.sharding, graph_.type(result.value), graph_,
@@ -61,7 +61,7 @@ private:
                                  distributionChunks_);
   }
 
-  void verifyOp(Op &op, const Region &region, const ManualScope &scope) {
+  void verifyOp(Op &op, const ManualScope &scope) {
     for (size_t i = 0; i < op.declaredTypes.size(); ++i)
       if (op.declaredTypes[i])
         verify::checkTypeSize(*op.declaredTypes[i], verify::resultTypePointer(op, i));
@@ -87,7 +87,7 @@ private:
     if (op.kind == OpKind::CustomCall)
       verify::verifyCustomCall(graph_, op);
     if (op.kind == OpKind::ShardingGroup)
-      groups_.addMember(graph_, op, region);
+      groups_.addMember(graph_, op, scope.innermost);
   }
 
   /// A scalar body's contents, its ops' types; the op's own rule then checks

@@ -190,6 +190,7 @@ py::dtype dtypeOf(ElementType type) {
     return py::dtype::of<int8_t>();
   case ElementType::UI2:
   case ElementType::UI4:
+  case ElementType::Token: // no data (docs/graph-format.md, Tokens): never an array's dtype
     return py::dtype::of<uint8_t>();
   }
   return py::dtype::of<float>();

@@ -393,3 +393,56 @@ TEST_CASE("jax.random.split as JAX prints it gives JAX's keys, interpreted and c
   for (int64_t i = 0; i < 4; ++i)
     CHECK(run[0].getInt(i) == expected[static_cast<size_t>(i)]);
 }
+
+TEST_CASE("tokens: carried by a loop and a case, joined by after_all; no copy, no byte") {
+  const std::string text =
+      kModule +
+      R"(  func.func public @main(%arg0: !stablehlo.token, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, %arg2: tensor<i32>) -> (!stablehlo.token, tensor<8x4xf32>, !stablehlo.token) {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %0:3 = stablehlo.while(%iterArg = %arg0, %iterArg_0 = %c, %iterArg_1 = %arg1) : !stablehlo.token, tensor<i32>, tensor<8x4xf32>
+     cond {
+      %c_1 = stablehlo.constant dense<2> : tensor<i32>
+      %1 = stablehlo.compare  LT, %iterArg_0, %c_1,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c_1 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.add %iterArg_0, %c_1 : tensor<i32>
+      %2 = stablehlo.add %iterArg_1, %iterArg_1 : tensor<8x4xf32>
+      %3 = stablehlo.after_all %iterArg : !stablehlo.token
+      stablehlo.return %3, %1, %2 : !stablehlo.token, tensor<i32>, tensor<8x4xf32>
+    }
+    %4:2 = "stablehlo.case"(%arg2) ({
+      stablehlo.return %0#0, %0#2 : !stablehlo.token, tensor<8x4xf32>
+    }, {
+      %5 = stablehlo.negate %0#2 : tensor<8x4xf32>
+      %6 = stablehlo.create_token : !stablehlo.token
+      stablehlo.return %6, %5 : !stablehlo.token, tensor<8x4xf32>
+    }) : (tensor<i32>) -> (!stablehlo.token, tensor<8x4xf32>)
+    %7 = stablehlo.after_all %4#0, %arg0 : !stablehlo.token
+    return %7, %4#1, %0#0 : !stablehlo.token, tensor<8x4xf32>, !stablehlo.token
+  }
+}
+)";
+  for (uint64_t seed : {1, 2}) {
+    CAPTURE(seed);
+    Graph graph = importVerified(text);
+    CHECK(checkCompiledEqualsInterpreter(graph, seed) == "");
+  }
+}
+
+TEST_CASE("tokens: a manual computation's token operand and result, in_sharding <@mesh, []>") {
+  const std::string text =
+      kModule +
+      R"(  func.func public @main(%arg0: !stablehlo.token {sdy.sharding = #sdy.sharding<@mesh, []>}, %arg1: tensor<4x4xi64> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {?}]>}) -> (!stablehlo.token, tensor<4x4xi64>) {
+    %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, []>, <@mesh, [{?}, {"y"}]>] out_shardings=[<@mesh, []>, <@mesh, [{?}, {"y"}]>] manual_axes={"y"} (%arg2: !stablehlo.token, %arg3: tensor<4x2xi64>) {
+      %1 = stablehlo.after_all %arg2 : !stablehlo.token
+      %2 = stablehlo.add %arg3, %arg3 : tensor<4x2xi64>
+      sdy.return %1, %2 : !stablehlo.token, tensor<4x2xi64>
+    } : (!stablehlo.token, tensor<4x4xi64>) -> (!stablehlo.token, tensor<4x4xi64>)
+    return %0#0, %0#1 : !stablehlo.token, tensor<4x4xi64>
+  }
+}
+)";
+  Graph graph = importVerified(text);
+  CHECK(checkCompiledEqualsInterpreter(graph, 4) == "");
+}

@@ -342,3 +342,28 @@ TEST_CASE("round trip: the window ops, their defaults written back, two scalar r
   CHECK(written.find("\"base_dilations\": [1, 1, 1, 1]") != std::string::npos);
   checkSameGraph(original, readGraph(written));
 }
+
+TEST_CASE("round trip: tokens, after_all and a token through optimization_barrier") {
+  const char *text = R"({
+  "format": "shardgen-graph",
+  "version": 1,
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}]}],
+  "inputs": [{"name": "t", "type": "!stablehlo.token", "sharding": "<@mesh, []>"},
+             {"name": "a", "type": "tensor<4xf32>"}],
+  "ops": [
+    {"op": "after_all", "operands": [], "result": "fresh"},
+    {"op": "after_all", "operands": ["t", "fresh"], "result": "joined", "type": "!stablehlo.token"},
+    {"op": "optimization_barrier", "operands": ["joined", "a"], "results": ["t2", "a2"]}
+  ],
+  "outputs": [{"value": "a2"}, {"value": "t2"}]
+})";
+  Graph graph = readGraph(text);
+  CHECK(graph.type(graph.main.args[0].value) == tokenType());
+  CHECK(graph.main.ops[0].kind == OpKind::AfterAll);
+  REQUIRE(graph.main.ops[1].declaredTypes.size() == 1);
+  CHECK(graph.main.ops[1].declaredTypes[0]->isToken());
+  const std::string written = writeGraph(graph);
+  CHECK(written.find(R"({"name": "t", "type": "!stablehlo.token", "sharding": "<@mesh, []>"})") !=
+        std::string::npos);
+  checkSameGraph(readGraph(written), graph);
+}

@@ -535,3 +535,14 @@ TEST_CASE("sort and top_k: the sorted dim needs replication, the other dims pass
   CHECK(q.sharding("v") == R"(<@mesh, [{"x"}, {}]>)");
   CHECK(q.sharding("k") == R"(<@mesh, [{"x"}, {}]>)");
 }
+
+TEST_CASE("after_all: no dims, no factors; Shardy's registry gives it no rule") {
+  Graph graph = loadGraph(graphJson(kRuleMesh, R"({"name": "t", "type": "!stablehlo.token"})",
+                                    R"({"op": "after_all", "operands": [], "result": "u"},
+         {"op": "after_all", "operands": ["t", "u"], "result": "v"})",
+                                    ""));
+  for (const Op &op : graph.main.ops) {
+    CHECK(shardingRuleFor(graph, op).numFactors() == 0);
+    CHECK_FALSE(shardyShardingRule(graph, op).has_value());
+  }
+}
