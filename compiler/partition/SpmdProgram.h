@@ -32,7 +32,14 @@
 //   yields the device's coordinate on its axis; ops whose attributes name
 //   extents (slice limits, broadcast/reshape/convert result types) use the
 //   local extents of the dims they leave untouched (the partitioner only
-//   shards dims such ops pass through unchanged).
+//   shards dims such ops pass through unchanged); a windowed op
+//   (reduce_window, convolution) whose windowed dim is cut takes the
+//   padding of its place (WindowHalo.h's localWindowPadding).
+// - top_k over a sharded last dim (TopKPartitioning.cpp) is two Compute
+//   steps of the op: on a piece whose last dim is sharded, its indices are
+//   made global (plus the piece's offset on that dim); with two inputs
+//   (candidate values and their global indices) it takes the top k of the
+//   values and returns, for each, the candidate's index.
 
 #include <cstdint>
 #include <span>
