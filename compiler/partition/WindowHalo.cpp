@@ -63,8 +63,13 @@ std::vector<std::array<int64_t, 2>> localWindowPadding(const Graph &graph, const
 
 bool cutsWindowedDims(const Graph &graph, const Op &op, const ShardLayout &in) {
   const std::vector<WindowedDim> dims = windowedDims(graph, op);
-  return std::any_of(dims.begin(), dims.end(),
-                     [&](const WindowedDim &dim) { return in.numShards(dim.operandDim) > 1; });
+  // (A dim the windows pass through, window 1, stride 1, no padding, takes
+  // no padding on any piece.)
+  return std::any_of(dims.begin(), dims.end(), [&](const WindowedDim &dim) {
+    const bool passThrough = dim.windowExtent == 1 && dim.stride == 1 && dim.baseDilation == 1 &&
+                             dim.padding == std::array<int64_t, 2>{0, 0};
+    return !passThrough && in.numShards(dim.operandDim) > 1;
+  });
 }
 
 } // namespace shardgen

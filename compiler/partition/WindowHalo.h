@@ -57,7 +57,7 @@ std::vector<std::array<int64_t, 2>> localWindowPadding(const Graph &graph, const
 
 /// Whether a windowed dim of `in` (the windowed operand's layout) is cut
 /// into pieces, so that the local padding may differ between devices of
-/// equal piece shapes.
+/// equal piece shapes (a dim the windows pass through does not count).
 bool cutsWindowedDims(const Graph &graph, const Op &op, const ShardLayout &in);
 
 } // namespace shardgen

@@ -2,25 +2,21 @@
 // pooling and cumsum (reduce_window), the max-pool gradient
 // (select_and_scatter) and convolution, each with operands sharded on the
 // dims that pass through (no communication), on the reduced input features
-// (partial sums and an all_reduce) and on windowed dims (replicated first).
+// (partial sums and an all_reduce) and on windowed dims (halos exchanged,
+// or gathered first where a base dilation refuses the halo).
 
 #include <doctest/doctest.h>
 
 #include <tuple>
 
 #include "test/codegen/CodegenTestUtil.h"
+#include "test/support/WindowBodies.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
 
 namespace {
 
-const char *kMaxBody =
-    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
-  "ops": [{"op": "maximum", "operands": ["a", "b"], "result": "m"}], "return": ["m"]})";
-const char *kAddBody =
-    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
-  "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]})";
 const char *kGeBody =
     R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
   "ops": [{"op": "compare", "comparison_direction": "GE", "operands": ["a", "b"], "result": "c"}],

@@ -14,18 +14,12 @@
 #include "compiler/partition/WindowHalo.h"
 #include "test/partition/MeshTestUtil.h"
 #include "test/partition/PartitionTestUtil.h"
+#include "test/support/WindowBodies.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
 
 namespace {
-
-const char *kMaxBody =
-    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
-  "ops": [{"op": "maximum", "operands": ["a", "b"], "result": "m"}], "return": ["m"]})";
-const char *kAddBody =
-    R"({"args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<f32>"}],
-  "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}], "return": ["s"]})";
 
 /// One dim's window: size, stride, padding (as the op's attributes say them).
 struct Window {
