@@ -222,3 +222,19 @@ TEST_CASE("a base dilation keeps today's gather") {
   CHECK(countSteps(program, StepKind::AllGather) == 1);
   CHECK(checkPartitionedEqualsInterpreter(graph, 5) == "");
 }
+
+TEST_CASE("halos wider than a neighbour's piece, and uneven pieces, are exchanged exactly") {
+  const Window whole{1, 1, 0, 0};
+  // 8 rows on 4 devices, 2 each: a 7-window reads 3 rows on each side, from
+  // two neighbours; a 5-window a whole neighbour's piece.
+  for (const Window &rows : {Window{7, 1, 3, 3}, Window{5, 1, 2, 2}, Window{5, 2, 2, 2}}) {
+    CAPTURE(rows.size);
+    checkHalo(Case{1, 4, 8, 8, "[{}, {y}, {}, {}]", "add", rows, whole}, 4);
+  }
+  // 10 rows on 4 devices: pieces of 3, 3, 3 and 1.
+  for (const Window &rows : {Window{3, 1, 1, 1}, Window{3, 1, 0, 0}, Window{2, 2, 0, 0}}) {
+    CAPTURE(rows.size);
+    checkHalo(Case{1, 4, 10, 8, "[{}, {y}, {}, {}]", "max", rows, whole}, 4);
+    checkHalo(Case{1, 4, 10, 8, "[{}, {y}, {}, {}]", "conv", rows, Window{3, 1, 1, 1}}, 4);
+  }
+}
