@@ -153,6 +153,12 @@ struct SpmdStep {
   std::vector<SpmdValueId> carried;
 };
 
+struct SpmdProgram;
+/// What the manifest and the printed program call a step: its kind's name,
+/// or "halo_exchange" for a Redistribute to pieces with halos (the rows a
+/// windowed op's windows read of its neighbours' shards, WindowHalo.h).
+std::string_view stepTitle(const SpmdProgram &program, const SpmdStep &step);
+
 /// Whether the step holds steps of its own (Loop, Branch).
 inline bool isStructured(const SpmdStep &step) {
   return step.kind == StepKind::Loop || step.kind == StepKind::Branch;

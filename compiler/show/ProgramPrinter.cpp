@@ -305,7 +305,7 @@ private:
           "       local " + localTypesOf(step.inputs) + " -> " + localTypesOf(step.outputs) + "\n";
       return;
     }
-    std::string kind(stepKindName(step.kind));
+    std::string kind(stepTitle(program_, step));
     std::string role = isBodyCollective(step) ? "body collective " + servedOp(step)
                                               : "reshard for " + servedOp(step);
     if (step.kind == StepKind::Alias) {
