@@ -19,9 +19,15 @@ bool isAliasStep(const SpmdStep &step) {
           step.op->kind == OpKind::OptimizationBarrier);
 }
 
-/// The largest piece (a full chunk: device 0's), 64-aligned.
+/// The largest piece (a full chunk: device 0's; with a halo an interior
+/// piece's, the chunk shape), 64-aligned.
 int64_t slotBytes(const ShardLayout &layout) {
-  const int64_t bytes = localBytes(layout, 0);
+  int64_t bytes = localBytes(layout, 0);
+  if (layout.hasHalo()) {
+    bytes = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+    for (int64_t extent : layout.chunkShape())
+      bytes *= extent;
+  }
   return (bytes + 63) / 64 * 64;
 }
 

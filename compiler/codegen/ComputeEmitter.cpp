@@ -13,6 +13,7 @@
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/InternalError.h"
 #include "compiler/ir/Literal.h"
+#include "compiler/partition/WindowHalo.h"
 
 namespace shardgen::codegen {
 
@@ -411,18 +412,37 @@ void emitSort(StepView s) {
   });
 }
 
-/// top_k on local pieces (the last dim whole): a heap per row.
+/// top_k on local pieces: a heap per row. With its last dim sharded (a
+/// piece of the row) the indices are made global; with two inputs (the
+/// gathered candidates and their indices) each pick's index is its
+/// candidate's (SpmdProgram.h).
 void emitTopK(StepView s) {
   const int64_t k = s.op().attr<TopKAttrs>().k;
   const std::string storage(storageType(s.inType(0)));
-  s.perDevice([&](int64_t d) -> std::string {
-    const Shape in = s.inShape(0, d);
+  const ShardLayout &in = s.context.layout(s.in(0));
+  const int64_t last = in.rank() - 1;
+  const bool merge = s.step.inputs.size() == 2, piece = !merge && in.numShards(last) > 1;
+  const auto codeFor = [&](int64_t d) -> std::string {
+    const Shape shape = s.inShape(0, d);
     if (product(s.outShape(d)) == 0)
       return "";
-    return "topK<" + std::string(elementTag(s.inType(0))) + ", " + str(product(in) / in.back()) +
-           ", " + str(in.back()) + ", " + str(k) + ">(as<" + storage + ">(" + s.inBuf(0) +
-           "), as<" + storage + ">(" + s.outBuf(0) + "), as<int32_t>(" + s.outBuf(1) + "));";
-  });
+    const int64_t rows = product(shape) / shape.back();
+    std::string code = "topK<" + std::string(elementTag(s.inType(0))) + ", " + str(rows) + ", " +
+                       str(shape.back()) + ", " + str(k) + ">(as<" + storage + ">(" + s.inBuf(0) +
+                       "), as<" + storage + ">(" + s.outBuf(0) + "), as<int32_t>(" + s.outBuf(1) +
+                       "));";
+    const std::string picked = "as<int32_t>(" + s.outBuf(1) + ")";
+    if (merge)
+      code += "\nfor (int64_t r = 0; r < " + str(rows) + "; ++r)\n  for (int64_t j = 0; j < " +
+              str(k) + "; ++j)\n    " + picked + "[r * " + str(k) + " + j] = as<int32_t>(" +
+              s.inBuf(1) + ")[r * " + str(shape.back()) + " + " + picked + "[r * " + str(k) +
+              " + j]];";
+    if (piece && in.offset(d, last) != 0)
+      code += "\nfor (int64_t i = 0; i < " + str(rows * k) + "; ++i)\n  " + picked +
+              "[i] += " + str(in.offset(d, last)) + ";";
+    return code;
+  };
+  s.perDevice(codeFor, piece);
 }
 
 void emitConcatenate(StepView s) {
@@ -946,6 +966,19 @@ std::string windowGeometry(Shape in, Shape out, std::vector<int64_t> size,
          joinInts(baseDilation) + "}, {" + joinInts(windowDilation) + "}, {" + joinInts(low) + "}}";
 }
 
+/// The padding device `d`'s windowed op takes on its pieces (the
+/// attribute's on whole dims; WindowHalo.h).
+std::vector<std::array<int64_t, 2>> devicePadding(StepView s, int64_t d) {
+  return localWindowPadding(*s.context.program.graph, s.op(), s.context.layout(s.in(0)),
+                            s.context.layout(s.out()), d);
+}
+
+/// Whether a windowed op's code depends on where its pieces lie (its
+/// padding on a cut windowed dim), not on their shapes alone.
+bool windowsCut(StepView s) {
+  return cutsWindowedDims(*s.context.program.graph, s.op(), s.context.layout(s.in(0)));
+}
+
 std::string windowRank(const Shape &shape) {
   return str(std::max<int64_t>(1, static_cast<int64_t>(shape.size())));
 }
@@ -956,7 +989,7 @@ void emitReduceWindow(StepView s) {
   const auto &attrs = s.op().attr<ReduceWindowAttrs>();
   const std::string body = scalarBodyStruct(s.context, *s.op().body());
   const size_t n = s.step.outputs.size();
-  s.perDevice([&](int64_t d) -> std::string {
+  const auto codeFor = [&](int64_t d) -> std::string {
     const Shape in = s.inShape(0, d), out = s.outShape(d);
     if (product(out) == 0)
       return "";
@@ -980,7 +1013,7 @@ void emitReduceWindow(StepView s) {
       accumulators.resize(accumulators.size() - 2);
       code.lines("walkWindows<" + windowRank(in) + ", " +
                  windowGeometry(in, out, attrs.windowDimensions, attrs.windowStrides,
-                                attrs.baseDilations, attrs.windowDilations, attrs.padding) +
+                                attrs.baseDilations, attrs.windowDilations, devicePadding(s, d)) +
                  ">(");
       code.lines("    [&](int64_t) { " + start + "},");
       code.lines("    [&](int64_t offset) { " + body + "::apply(" + accumulators + ", " + elements +
@@ -988,7 +1021,8 @@ void emitReduceWindow(StepView s) {
       code.lines("    [&](int64_t window) { " + finish + "});");
     }
     return code.take();
-  });
+  };
+  s.perDevice(codeFor, windowsCut(s));
 }
 
 void emitSelectAndScatter(StepView s) {
@@ -1031,7 +1065,7 @@ void emitConvolution(StepView s) {
   const auto &a = s.op().attr<ConvolutionAttrs>();
   const std::string inTag(elementTag(s.inType(0))), outTag(elementTag(s.outType()));
   const std::string inStorage(storageType(s.inType(0))), storage = s.outStorage();
-  s.perDevice([&](int64_t d) -> std::string {
+  const auto codeFor = [&](int64_t d) -> std::string {
     const Shape lhs = s.inShape(0, d), rhs = s.inShape(1, d), out = s.outShape(d);
     if (product(out) == 0)
       return "";
@@ -1040,6 +1074,7 @@ void emitConvolution(StepView s) {
     std::vector<int64_t> lhsStride, lhsSpatial, kernelStride, window, outStride, outSpatial,
         stride = a.windowStrides, lhsDilation = a.lhsDilation, rhsDilation = a.rhsDilation, low;
     std::vector<bool> reversed = a.windowReversal;
+    const std::vector<std::array<int64_t, 2>> padding = devicePadding(s, d);
     for (size_t i = 0; i < a.inputSpatialDimensions.size(); ++i) {
       lhsStride.push_back(ls[a.inputSpatialDimensions[i]]);
       lhsSpatial.push_back(lhs[a.inputSpatialDimensions[i]]);
@@ -1047,7 +1082,7 @@ void emitConvolution(StepView s) {
       window.push_back(rhs[a.kernelSpatialDimensions[i]]);
       outStride.push_back(os[a.outputSpatialDimensions[i]]);
       outSpatial.push_back(out[a.outputSpatialDimensions[i]]);
-      low.push_back(a.padding[i][0]);
+      low.push_back(padding[i][0]);
     }
     if (window.empty()) { // one spatial dim of 1
       for (std::vector<int64_t> *list :
@@ -1079,7 +1114,8 @@ void emitConvolution(StepView s) {
            str(static_cast<int64_t>(window.size())) + ", " + geometry + ">(as<" + inStorage + ">(" +
            s.inBuf(0) + "), as<" + inStorage + ">(" + s.inBuf(1) + "), as<" + storage + ">(" +
            s.outBuf() + "));";
-  });
+  };
+  s.perDevice(codeFor, windowsCut(s));
 }
 
 } // namespace

@@ -70,6 +70,12 @@ void EmitterContext::writePerDevice(
 
 void EmitterContext::writePerPieceShape(CodeWriter &out, const std::vector<SpmdValueId> &ids,
                                         const std::function<std::string(int64_t)> &codeFor) const {
+  // Pieces with a halo are no chunk kinds, and a windowed op's code on them
+  // depends on where they lie (its padding at the dim's ends): per device
+  // class of piece shapes and offsets.
+  if (std::any_of(ids.begin(), ids.end(), [&](SpmdValueId id) { return layout(id).hasHalo(); }))
+    return writePerDevice(
+        out, [&](int64_t d, std::vector<int64_t> &key) { pieceKey(ids, d, key, true); }, codeFor);
   // The sharded dims of the distinct layouts, each with its chunk kinds.
   struct ShardedDim {
     const ShardLayout *layout;

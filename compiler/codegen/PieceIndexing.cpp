@@ -211,7 +211,8 @@ std::string dispatchOnClass(const std::vector<PieceClass> &classes,
 }
 
 std::vector<PieceClass> localShapeClasses(const Mesh &mesh, const ShardLayout &layout) {
-  if (!layout.isDistributed())
+  // (A halo's pieces are no chunk kinds: by device, as a distribution's.)
+  if (!layout.isDistributed() && !layout.hasHalo())
     return pieceClasses(layout);
   std::map<Shape, std::vector<int64_t>> devicesOf;
   for (int64_t position = 0; position < mesh.numDevices(); ++position)

@@ -164,8 +164,10 @@ std::string formatManifest(const CommunicationManifest &manifest, const SpmdProg
     std::string pointer = record.pointer.empty() ? "-" : record.pointer;
     char head[160];
     std::snprintf(head, sizeof head, "%3zu  %-18s  %-12s  %-20s", i + 1,
-                  std::string(stepKindName(record.kind)).c_str(), axesText(record.axes).c_str(),
-                  pointer.c_str());
+                  std::string(record.collective ? stepTitle(program, *record.collective)
+                                                : stepKindName(record.kind))
+                      .c_str(),
+                  axesText(record.axes).c_str(), pointer.c_str());
     out << head;
     for (int64_t d = 0; d < numDevices; ++d)
       out << "  d" << d << ": " << record.traffic[d].sent << "/" << record.traffic[d].received;

@@ -70,6 +70,21 @@ ShardedSource shardedSource(const ShardLayout &layout) {
   return source;
 }
 
+/// The holder of `holder`'s piece nearest `target`: `target` with its
+/// coordinates on the layout's axes taken from `holder` (the pieces of a
+/// sharded layout depend on those alone), so a piece comes from the
+/// target's own group over the other axes (a halo from the neighbour
+/// beside it, not from the first device holding the piece).
+int64_t nearestHolder(const Mesh &mesh, const ShardLayout &layout, int64_t holder, int64_t target) {
+  int64_t nearest = target;
+  for (const DimSharding &dim : layout.sharding.dims)
+    for (const AxisRef &axis : dim.axes) {
+      const int64_t step = positionStep(mesh, axis);
+      nearest += (axisCoordinate(mesh, axis, holder) - axisCoordinate(mesh, axis, target)) * step;
+    }
+  return nearest;
+}
+
 /// The block moving the intersection of `source` and `target`, if any.
 bool intersect(const BufferPiece &source, const BufferPiece &target, RedistributionBlock &block) {
   const size_t rank = target.offset.size();
@@ -120,7 +135,7 @@ void forEachChunkMeeting(const DistributionLayout &chunks, const BufferPiece &ta
 
 } // namespace
 
-std::vector<RedistributionBlock> planRedistribution(const Mesh &, const ShardLayout &from,
+std::vector<RedistributionBlock> planRedistribution(const Mesh &mesh, const ShardLayout &from,
                                                     const ShardLayout &to) {
   std::vector<RedistributionBlock> blocks;
   ShardedSource sharded;
@@ -143,10 +158,11 @@ std::vector<RedistributionBlock> planRedistribution(const Mesh &, const ShardLay
     for (size_t i = 0; i < sharded.pieces.size(); ++i) {
       BufferPiece source = sharded.pieces[i];
       const std::vector<int64_t> &holders = sharded.holders[i];
-      // Taken from the destination itself when it holds the piece.
-      source.position = std::binary_search(holders.begin(), holders.end(), target.position)
-                            ? target.position
-                            : holders[0];
+      // Taken from the destination itself when it holds the piece, else
+      // from the holder nearest it.
+      const int64_t nearest = nearestHolder(mesh, from, holders[0], target.position);
+      source.position =
+          std::binary_search(holders.begin(), holders.end(), nearest) ? nearest : holders[0];
       if (intersect(source, target, block))
         blocks.push_back(block);
     }

@@ -125,17 +125,6 @@ void RegionPartitioner::partitionIdentity(const Op &op) {
     held_[op.results[i]] = reshard(held_[op.operands[i]], resultLayout(op, i), &op, op.pointer);
 }
 
-namespace {
-
-/// The local computation an op's factor axes imply: what its operands must
-/// be resharded to and what its results come out as.
-struct LocalComputation {
-  std::vector<ShardLayout> operands, results;
-  int64_t bytesMoved = 0; // by the operand and result reshards
-};
-
-} // namespace
-
 bool RegionPartitioner::partitionChunkwise(const Op &op) {
   if (op.results.size() != 1)
     return false;
@@ -243,12 +232,19 @@ void RegionPartitioner::partitionByRule(const Op &op) {
       local = std::move(alternative);
   }
 
+  // Windowed dims the operand and the result keep sharded exchange halos
+  // instead of being gathered (WindowPartitioning.cpp).
+  const std::vector<std::optional<ShardLayout>> haloed = shardWindowedDims(op, wanted, local);
+
   SpmdStep step;
   step.kind = StepKind::Compute;
   step.op = &op;
   step.pointer = op.pointer;
-  for (size_t t = 0; t < op.operands.size(); ++t)
-    step.inputs.push_back(reshard(held_[op.operands[t]], local.operands[t], &op, op.pointer));
+  for (size_t t = 0; t < op.operands.size(); ++t) {
+    SpmdValueId input = reshard(held_[op.operands[t]], local.operands[t], &op, op.pointer);
+    step.inputs.push_back(t < haloed.size() && haloed[t] ? exchangeHalos(input, *haloed[t], op)
+                                                         : input);
+  }
   for (size_t r = 0; r < op.results.size(); ++r)
     step.outputs.push_back(
         addValue(graph_.value(op.results[r]).name, local.results[r], op.results[r]));

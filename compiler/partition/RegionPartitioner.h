@@ -19,6 +19,13 @@ public:
   void partitionMain();
 
 private:
+  /// The local computation an op's factor axes imply: what its operands must
+  /// be resharded to and what its results come out as.
+  struct LocalComputation {
+    std::vector<ShardLayout> operands, results;
+    int64_t bytesMoved = 0; // by the operand and result reshards
+  };
+
   void partitionRegion(const Region &region);
   /// By the op's row's Partition column (compiler/ops/Ops.def).
   void partitionOp(const Op &op);
@@ -56,6 +63,23 @@ private:
   /// The full values of a general-body reduce from its partial results
   /// (partial over the sharded reduced dims' axes): one RegionAllReduce.
   std::vector<SpmdValueId> combinePartials(const Op &op, const std::vector<SpmdValueId> &partials);
+
+  /// A windowed op (reduce_window, convolution) whose windowed operand
+  /// holds a windowed dim sharded as its wanted result does: that dim stays
+  /// sharded in `local` (each device computes its own windows), and the
+  /// operands' layouts with the halo their windows read are returned (none
+  /// for operands read as they are). Dims haloFor refuses stay gathered.
+  std::vector<std::optional<ShardLayout>>
+  shardWindowedDims(const Op &op, const std::vector<ShardLayout> &wanted, LocalComputation &local);
+  /// `value` widened to `haloed` (its layout with halos): one Redistribute
+  /// step, each device receiving exactly its halo rows from its neighbours.
+  SpmdValueId exchangeHalos(SpmdValueId value, const ShardLayout &haloed, const Op &op);
+
+  /// top_k (TopKPartitioning.cpp): with its last dim sharded, each device
+  /// takes the top k of its piece, the candidates are gathered and merged;
+  /// else by its rule (the row gathered).
+  void partitionTopK(const Op &op);
+  bool partitionShardedTopK(const Op &op);
 
   /// The layout a sharding slot (at `pointer`) asks for; replicated when
   /// absent or on another (trivial) mesh. Throws GraphError when the

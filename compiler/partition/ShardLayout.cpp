@@ -187,7 +187,7 @@ bool sameLayout(const ShardLayout &a, const ShardLayout &b) {
       a.sharding.dims.size() != b.sharding.dims.size())
     return false;
   for (size_t d = 0; d < a.sharding.dims.size(); ++d)
-    if (a.sharding.dims[d].axes != b.sharding.dims[d].axes)
+    if (a.sharding.dims[d].axes != b.sharding.dims[d].axes || a.dims_[d].reach != b.dims_[d].reach)
       return false;
   for (const auto &axis : a.partialAxes)
     if (std::find(b.partialAxes.begin(), b.partialAxes.end(), axis) == b.partialAxes.end())
@@ -212,7 +212,8 @@ bool samePieceShapes(const ShardLayout &a, const ShardLayout &b) {
   bool sameDims = a.overrides_.empty() && b.overrides_.empty();
   for (int64_t d = 0; sameDims && d < a.rank(); ++d) {
     const DimShards &x = a.dims_[d], &y = b.dims_[d];
-    sameDims = x.size == y.size && x.shards == y.shards && x.digits.size() == y.digits.size();
+    sameDims = x.size == y.size && x.shards == y.shards && x.digits.size() == y.digits.size() &&
+               x.reach == y.reach;
     for (size_t i = 0; sameDims && i < x.digits.size(); ++i)
       sameDims = x.digits[i].step == y.digits[i].step && x.digits[i].size == y.digits[i].size;
   }
@@ -237,6 +238,24 @@ int64_t DimShards::shardOf(int64_t device) const {
   return shard;
 }
 
+int64_t DimShards::pieceBegin(int64_t shard) const {
+  if (!reach)
+    return offset(shard);
+  const int64_t first = std::min(shard * reach->windowChunk, reach->windows);
+  return std::clamp<int64_t>(first * reach->stride - reach->low, 0, size);
+}
+
+int64_t DimShards::pieceEnd(int64_t shard) const {
+  if (!reach)
+    return offset(shard) + extent(shard);
+  const int64_t first = std::min(shard * reach->windowChunk, reach->windows);
+  const int64_t last = std::min(first + reach->windowChunk, reach->windows) - 1;
+  if (last < first)
+    return pieceBegin(shard);
+  return std::max(pieceBegin(shard),
+                  std::clamp<int64_t>(last * reach->stride - reach->low + reach->extent, 0, size));
+}
+
 const ShardLayout::Piece *ShardLayout::overrideOf(int64_t device) const {
   for (const auto &[overridden, piece] : overrides_)
     if (overridden == device)
@@ -259,7 +278,7 @@ int64_t ShardLayout::offset(int64_t device, int64_t dim) const {
       return piece->offsets[dim];
   if (chunks)
     return 0;
-  return dims_[dim].offset(dims_[dim].shardOf(device));
+  return dims_[dim].pieceBegin(dims_[dim].shardOf(device));
 }
 
 int64_t ShardLayout::extent(int64_t device, int64_t dim) const {
@@ -268,7 +287,9 @@ int64_t ShardLayout::extent(int64_t device, int64_t dim) const {
       return piece->extents[dim];
   if (chunks)
     return chunks->localShape(device)[dim];
-  return dims_[dim].extent(dims_[dim].shardOf(device));
+  const DimShards &shards = dims_[dim];
+  const int64_t shard = shards.shardOf(device);
+  return shards.pieceEnd(shard) - shards.pieceBegin(shard);
 }
 
 Shape ShardLayout::offsetsOf(int64_t device) const {
@@ -295,16 +316,29 @@ int64_t ShardLayout::numShards(int64_t dim) const { return dims_[dim].shards; }
 
 Shape ShardLayout::chunkShape() const {
   Shape chunk(rank());
-  for (int64_t d = 0; d < rank(); ++d)
-    chunk[d] = dims_[d].chunk;
+  for (int64_t d = 0; d < rank(); ++d) {
+    const DimShards &dim = dims_[d];
+    chunk[d] = dim.reach ? std::min(dim.size, (dim.reach->windowChunk - 1) * dim.reach->stride +
+                                                  dim.reach->extent)
+                         : dim.chunk;
+  }
   return chunk;
 }
 
 bool ShardLayout::isEven() const {
   for (int64_t d = 0; d < rank(); ++d)
-    if (dims_[d].size % dims_[d].shards != 0)
+    if (dims_[d].size % dims_[d].shards != 0 || dims_[d].reach)
       return false;
   return true;
+}
+
+bool ShardLayout::hasHalo() const {
+  return std::any_of(dims_.begin(), dims_.end(),
+                     [](const DimShards &dim) { return dim.reach.has_value(); });
+}
+
+void ShardLayout::setWindowReach(int64_t dim, const WindowReach &reach) {
+  dims_[dim].reach = reach;
 }
 
 int64_t ShardLayout::localElements(int64_t device) const {

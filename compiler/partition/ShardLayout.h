@@ -21,6 +21,16 @@
 
 namespace shardgen {
 
+/// The input rows a windowed op's windows read (WindowHalo.h): shard j's
+/// piece is what windows [j * windowChunk, (j + 1) * windowChunk) of
+/// `windows` read, window o the rows [o * stride - low, o * stride - low +
+/// extent), clipped to the dim (no rows for no windows). Neighbouring pieces
+/// overlap: a piece holds its neighbours' rows its windows read, its halo.
+struct WindowReach {
+  int64_t windows = 0, windowChunk = 0, stride = 1, low = 0, extent = 1;
+  bool operator==(const WindowReach &) const = default;
+};
+
 /// A dim of a layout cut into shards: `shards` chunks of `chunk` elements
 /// (the last ones may be short or empty); a device's shard index is its
 /// row-major index over the dim's axes, read from its mesh position's digits.
@@ -33,10 +43,16 @@ struct DimShards {
   int64_t shards = 1;        // product of the axes' sizes
   int64_t chunk = 0;         // ceil(size / shards)
   std::vector<Digit> digits; // the dim's axes, major first
+  /// Set: a shard's piece is what its windows read instead of its chunk.
+  std::optional<WindowReach> reach;
 
   int64_t shardOf(int64_t device) const;
   int64_t offset(int64_t shard) const { return std::min(shard * chunk, size); }
   int64_t extent(int64_t shard) const { return std::min(chunk, size - offset(shard)); }
+  /// The first element of a shard's piece and its end (its chunk, or what
+  /// its windows read).
+  int64_t pieceBegin(int64_t shard) const;
+  int64_t pieceEnd(int64_t shard) const;
 };
 
 struct ShardLayout {
@@ -79,6 +95,14 @@ struct ShardLayout {
   /// Local type of one device's piece.
   TensorType localType(int64_t device) const;
 
+  /// The window reach of `dim`, if its pieces are what windows read.
+  const std::optional<WindowReach> &windowReach(int64_t dim) const { return dims_[dim].reach; }
+  /// Whether some dim's pieces are what windows read (they overlap: halos).
+  bool hasHalo() const;
+  /// Makes `dim`'s pieces what `reach`'s windows read, shard by shard (a
+  /// sharded value's layout, not a distributed one).
+  void setWindowReach(int64_t dim, const WindowReach &reach);
+
   /// For tests of the checks that read layouts (the coherence check): makes
   /// one device's piece depart from what the sharding gives it.
   void overridePieceForTest(int64_t device, Shape offsets, Shape extents);
@@ -87,6 +111,7 @@ private:
   friend ShardLayout makeShardLayout(const Mesh &, const TensorType &, const TensorSharding &);
   friend ShardLayout makeDistributedLayout(const Mesh &, const TensorType &, const Distribution &);
   friend bool samePieceShapes(const ShardLayout &, const ShardLayout &);
+  friend bool sameLayout(const ShardLayout &, const ShardLayout &);
   std::vector<DimShards> dims_; // one unsharded shard per dim when distributed
   int64_t numDevices_ = 1;
   struct Piece {

@@ -33,4 +33,11 @@ std::string_view stepKindName(StepKind kind) {
   return "?";
 }
 
+std::string_view stepTitle(const SpmdProgram &program, const SpmdStep &step) {
+  if (step.kind == StepKind::Redistribute && !step.outputs.empty() &&
+      program.layout(step.outputs[0]).hasHalo())
+    return "halo_exchange";
+  return stepKindName(step.kind);
+}
+
 } // namespace shardgen

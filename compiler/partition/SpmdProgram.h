@@ -32,7 +32,14 @@
 //   yields the device's coordinate on its axis; ops whose attributes name
 //   extents (slice limits, broadcast/reshape/convert result types) use the
 //   local extents of the dims they leave untouched (the partitioner only
-//   shards dims such ops pass through unchanged).
+//   shards dims such ops pass through unchanged); a windowed op
+//   (reduce_window, convolution) whose windowed dim is cut takes the
+//   padding of its place (WindowHalo.h's localWindowPadding).
+// - top_k over a sharded last dim (TopKPartitioning.cpp) is two Compute
+//   steps of the op: on a piece whose last dim is sharded, its indices are
+//   made global (plus the piece's offset on that dim); with two inputs
+//   (candidate values and their global indices) it takes the top k of the
+//   values and returns, for each, the candidate's index.
 
 #include <cstdint>
 #include <span>
@@ -145,6 +152,12 @@ struct SpmdStep {
   /// Loop: the carried values (see StepKind::Loop).
   std::vector<SpmdValueId> carried;
 };
+
+struct SpmdProgram;
+/// What the manifest and the printed program call a step: its kind's name,
+/// or "halo_exchange" for a Redistribute to pieces with halos (the rows a
+/// windowed op's windows read of its neighbours' shards, WindowHalo.h).
+std::string_view stepTitle(const SpmdProgram &program, const SpmdStep &step);
 
 /// Whether the step holds steps of its own (Loop, Branch).
 inline bool isStructured(const SpmdStep &step) {

@@ -163,7 +163,9 @@ json manifestJson(const SpmdProgram &program) {
       if (__builtin_add_overflow(sentTotal, traffic.sent, &sentTotal))
         sentTotal = INT64_MAX;
     }
-    collectives.push_back({{"kind", std::string(stepKindName(record.kind))},
+    const std::string kind(record.collective ? stepTitle(program, *record.collective)
+                                             : stepKindName(record.kind));
+    collectives.push_back({{"kind", kind},
                            {"axes", axesText(record.axes)},
                            {"pointer", record.pointer},
                            {"sent", firstDevices(sent)},

@@ -132,6 +132,12 @@ std::string shardingText(const ShardLayout &layout, bool byBody) {
         (byBody ? std::string("body") : std::string(reducerName(layout.partialReducer))) + ">" +
         (layout.partialAxes == layout.sharding.unreduced ? ""
                                                          : " over " + axesText(layout.partialAxes));
+  // A windowed op's operand: each piece the rows its shard's windows read.
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    if (const std::optional<WindowReach> &reach = layout.windowReach(d))
+      text += " windows on dim " + std::to_string(d) + " (" + std::to_string(reach->windows) +
+              ", stride " + std::to_string(reach->stride) + ", low padding " +
+              std::to_string(reach->low) + ", span " + std::to_string(reach->extent) + ")";
   return text;
 }
 
@@ -143,7 +149,8 @@ void printValue(std::string &out, const SpmdProgram &program, const std::string 
     out += " -> " + pieceText(program.mesh, pieces[0], 1) + "\n";
     return;
   }
-  out += ", uneven (chunks of " + printShape(layout.chunkShape()) + ")\n";
+  out += (layout.hasHalo() ? ", with halos (widest " : ", uneven (chunks of ") +
+         printShape(layout.chunkShape()) + ")\n";
   for (const LocalPiece &piece : pieces)
     out += "      " + pieceText(program.mesh, piece, pieces.size()) + "\n";
 }
@@ -298,7 +305,7 @@ private:
           "       local " + localTypesOf(step.inputs) + " -> " + localTypesOf(step.outputs) + "\n";
       return;
     }
-    std::string kind(stepKindName(step.kind));
+    std::string kind(stepTitle(program_, step));
     std::string role = isBodyCollective(step) ? "body collective " + servedOp(step)
                                               : "reshard for " + servedOp(step);
     if (step.kind == StepKind::Alias) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "compiler/frontend/Npy.h"
 #include "test/cli/ToolRunner.h"
@@ -189,4 +190,77 @@ TEST_CASE("sort of several element types by a comparator that is no strict weak 
     const std::string name = "/out" + std::to_string(out) + ".npy";
     CHECK(readFile(work + "/eval" + name) == readFile(work + "/run" + name));
   }
+}
+
+namespace sort_cli {
+
+size_t occurrences(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+/// Rows of 64 (four sortRows rows side by side, rotated per row): NaNs of
+/// both signs, signed zeros and ties in every quarter of the row.
+Literal wideRows() {
+  const Literal narrow = sortRows();
+  Literal x(TensorType{ElementType::F32, {4, 64}});
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 64; ++c)
+      x.setFloat(r * 64 + c, narrow.getFloat((r + c / 16) % 4 * 16 + c % 16));
+  return x;
+}
+
+/// top_k of a 4x64 row on mesh [x=a, y=b], as chlo.top_k or as the
+/// mhlo.topk custom call older JAX prints.
+std::string wideTopKMlir(int64_t a, int64_t b, const std::string &sharding, int64_t k,
+                         bool customCall) {
+  const std::string out = "tensor<4x" + std::to_string(k);
+  const std::string types = out + "xf32>, " + out + "xi32>";
+  const std::string call =
+      customCall
+          ? "stablehlo.custom_call @mhlo.topk(%arg0) {mhlo.attributes = {k = " + std::to_string(k) +
+                " : i64, largest = true}, mhlo.version = 1 : i64} : (tensor<4x64xf32>) -> (" +
+                types + ")"
+          : "chlo.top_k(%arg0, k = " + std::to_string(k) + ") : tensor<4x64xf32> -> (" + types +
+                ")";
+  return "module @jit_top_k attributes {mhlo.num_partitions = " + std::to_string(a * b) +
+         " : i32, mhlo.num_replicas = 1 : i32} {\n  sdy.mesh @mesh = <[\"x\"=" + std::to_string(a) +
+         ", \"y\"=" + std::to_string(b) +
+         "]>\n  func.func public @main(%arg0: tensor<4x64xf32> {sdy.sharding = "
+         "#sdy.sharding<@mesh, " +
+         sharding + ">}) -> (" + types + ") {\n    %values, %indices = " + call +
+         "\n    return %values, %indices : " + types + "\n  }\n}\n";
+}
+
+} // namespace sort_cli
+
+TEST_CASE("top_k of a sharded row on 2x2 and 1x4 meshes: candidates merged, eval's bits") {
+  // Each device takes the top k of its piece; only k candidates per piece
+  // (a value and an index each) move: 4 rows x (pieces - 1) x k per device.
+  for (auto [a, b, sharding, pieces] :
+       {std::tuple{2, 2, R"([{}, {"x", "y"}])", 4}, std::tuple{2, 2, R"([{"x"}, {"y"}])", 2},
+        std::tuple{1, 4, R"([{}, {"y"}])", 4}})
+    for (int64_t k : {1, 3, 5})
+      for (bool customCall : {false, true}) {
+        INFO(sharding, " k ", k, customCall ? " mhlo.topk" : " chlo.top_k");
+        std::string work = makeTempDir();
+        writeFile(work + "/g.mlir", wideTopKMlir(a, b, sharding, k, customCall));
+        writeNpy(work + "/x.npy", wideRows());
+        const std::string graph = "'" + work + "/g.mlir' --inputs '" + work + "/x.npy'";
+        ToolResult eval = runShardgen("eval " + graph + " -o '" + work + "/eval'");
+        INFO(eval.err);
+        REQUIRE(eval.exitCode == 0);
+        ToolResult run =
+            runShardgen("run " + graph + " --check --verify-spmd --report -o '" + work + "/run'");
+        INFO(run.out, run.err);
+        REQUIRE(run.exitCode == 0);
+        const int64_t rows = pieces == 2 ? 2 : 4, bytes = rows * (pieces - 1) * k * 4;
+        const std::string each = std::to_string(bytes) + "/" + std::to_string(bytes);
+        CHECK(occurrences(run.out + run.err, "all_gather") == 2);
+        CHECK(occurrences(run.out + run.err, "d3: " + each) == 2);
+        for (const char *out : {"/out0.npy", "/out1.npy"})
+          CHECK(readFile(work + "/eval" + out) == readFile(work + "/run" + out));
+      }
 }

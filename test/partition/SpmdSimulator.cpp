@@ -11,6 +11,7 @@
 #include "compiler/interp/ScalarRegion.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/partition/Redistribution.h"
+#include "compiler/partition/WindowHalo.h"
 #include "compiler/verify/Verifier.h"
 
 namespace shardgen {
@@ -123,16 +124,18 @@ Literal reduceGroup(const Pieces &pieces, const std::vector<int64_t> &group, Red
   return result;
 }
 
-/// Runs one graph op on local operands through a one-op graph.
+/// Runs one graph op on local operands through a one-op graph (with
+/// `attrs` instead of the op's when given).
 std::vector<Literal> evaluateLocally(const Op &source, const std::vector<const Literal *> &operands,
-                                     const std::vector<TensorType> &resultTypes) {
+                                     const std::vector<TensorType> &resultTypes,
+                                     const OpAttributes *attrs = nullptr) {
   Graph graph;
   graph.name = "local";
   std::vector<Literal> inputs;
   Op op;
   op.kind = source.kind;
   op.pointer = "/ops/0";
-  op.attrs = source.attrs;
+  op.attrs = attrs ? *attrs : source.attrs;
   for (size_t i = 0; i < operands.size(); ++i) {
     std::string pointer = joinPointer("/inputs", i);
     ValueId value = graph.addValue("a" + std::to_string(i), operands[i]->type());
@@ -422,12 +425,29 @@ private:
       local.setInt(0, axisCoordinate(mesh_, AxisRef::full(op.attr<AxisIndexAttrs>().axis), device));
       return local;
     }
+    case OpKind::TopK:
+      if (step.inputs.size() == 2)
+        return mergeTopK(step, device);
+      break;
     case OpKind::Gather:
       return gatherPiece(step, device);
     case OpKind::Scatter:
       return scatterPiece(step, device);
     default:
       break;
+    }
+    // A windowed op on pieces of a cut windowed dim: the padding of its
+    // place (WindowHalo.h).
+    std::optional<OpAttributes> padded;
+    if ((op.kind == OpKind::ReduceWindow || op.kind == OpKind::Convolution) &&
+        cutsWindowedDims(*program_.graph, op, layout(step.inputs[0]))) {
+      padded = op.attrs;
+      std::vector<std::array<int64_t, 2>> padding = localWindowPadding(
+          *program_.graph, op, layout(step.inputs[0]), layout(step.outputs[0]), device);
+      if (op.kind == OpKind::ReduceWindow)
+        std::get<ReduceWindowAttrs>(padded->mutableGet()).padding = std::move(padding);
+      else
+        std::get<ConvolutionAttrs>(padded->mutableGet()).padding = std::move(padding);
     }
     std::vector<const Literal *> operands;
     for (SpmdValueId v : step.inputs)
@@ -443,16 +463,43 @@ private:
     if (allEmpty)
       for (const auto &type : types)
         results.emplace_back(type);
-    else if (!op.regions.empty()) // its body's values are the graph's
+    else if (padded && op.kind == OpKind::ReduceWindow) // its body's values are the graph's
+      results = interp::evalReduceWindow(
+          std::span(operands).first(operands.size() / 2),
+          std::span(operands).subspan(operands.size() / 2),
+          interp::reduceWindowSpec(std::get<ReduceWindowAttrs>(padded->get())),
+          interp::ScalarRegion(*program_.graph, *op.body()));
+    else if (!op.regions.empty())
       results = interp::evalLocalOp(*program_.graph, op, operands, nullptr);
     else
-      results = evaluateLocally(op, operands, types);
+      results = evaluateLocally(op, operands, types, padded ? &*padded : nullptr);
+    const ShardLayout &first = layout(step.inputs.empty() ? step.outputs[0] : step.inputs[0]);
+    if (op.kind == OpKind::TopK && first.numShards(first.rank() - 1) > 1) {
+      // A piece of the row: its indices made global (SpmdProgram.h).
+      for (int64_t i = 0; i < results[1].numElements(); ++i)
+        results[1].setInt(i, results[1].getInt(i) + first.offset(device, first.rank() - 1));
+    }
     for (size_t r = 1; r < results.size(); ++r) {
       if (pieces_[step.outputs[r]].empty())
         pieces_[step.outputs[r]].resize(numDevices_);
       pieces_[step.outputs[r]][device] = std::move(results[r]);
     }
     return std::move(results[0]);
+  }
+
+  /// top_k's merge of gathered candidates: the top k of the values, each
+  /// with its candidate's (global) index (SpmdProgram.h).
+  Literal mergeTopK(const SpmdStep &step, int64_t device) {
+    const Literal &values = pieces_[step.inputs[0]][device];
+    const Literal &indices = pieces_[step.inputs[1]][device];
+    std::vector<Literal> picked = interp::evalTopK(values, step.op->attr<TopKAttrs>().k);
+    const int64_t n = values.shape().back(), k = picked[1].shape().back();
+    for (int64_t i = 0; i < picked[1].numElements(); ++i)
+      picked[1].setInt(i, indices.getInt(i / k * n + picked[1].getInt(i)));
+    if (pieces_[step.outputs[1]].empty())
+      pieces_[step.outputs[1]].resize(numDevices_);
+    pieces_[step.outputs[1]][device] = std::move(picked[1]);
+    return std::move(picked[0]);
   }
 
   /// The sum's identity of `type`: -0.0 for floats, 0 for integers.
