@@ -19,10 +19,12 @@ static const char kStepsExport[] =
     "  runSteps(*static_cast<const rt::DeviceContext *>(device), values);\n"
     "}\n";
 
-BenchProgram::BenchProgram(const std::string &json) {
+BenchProgram::BenchProgram(const std::string &json)
+    : BenchProgram(std::function<Graph()>([&] { return readGraph(json); })) {}
+
+BenchProgram::BenchProgram(const std::function<Graph()> &frontend) {
   // The JIT pass is this file's own: the program's steps are exported.
-  pipeline::CompiledGraph passes =
-      pipeline::compileGraph([&] { return readGraph(json); }, pipeline::Until::Generate);
+  pipeline::CompiledGraph passes = pipeline::compileGraph(frontend, pipeline::Until::Generate);
   graph_ = std::move(passes.graph);
   program_ = std::move(*passes.program);
   if (program_.mesh.numDevices() != 1)

@@ -6,6 +6,7 @@
 // scatter/gather copies, no thread launch in the timed region).
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ class BenchProgram {
 public:
   /// Reads, verifies, propagates, partitions, generates and JIT-compiles.
   explicit BenchProgram(const std::string &json);
+  /// The same for a graph `frontend` reads (an MLIR importer...).
+  explicit BenchProgram(const std::function<Graph()> &frontend);
 
   /// Runs the generated steps once on device position 0; `inputs` and
   /// `outputs` are the program's inputs' and outputs' local buffers.
