@@ -139,8 +139,8 @@ std::string unrolledMlp(const MlpSize &s) {
   for (int64_t l = 0; l < s.layers; ++l) {
     const std::string k = str(4 * l);
     auto v = [&](int64_t j) { return "%" + str(4 * l + j); };
-    text += "    " + v(0) + " = stablehlo.slice %arg1 [" + str(l) + ":" + str(l + 1) + ", 0:" +
-            str(s.width) + ", 0:" + str(s.width) + "] : (" + w + ") -> " + w1 + "\n";
+    text += "    " + v(0) + " = stablehlo.slice %arg1 [" + str(l) + ":" + str(l + 1) +
+            ", 0:" + str(s.width) + ", 0:" + str(s.width) + "] : (" + w + ") -> " + w1 + "\n";
     text += "    " + v(1) + " = stablehlo.reshape " + v(0) + " : (" + w1 + ") -> " + ww + "\n";
     text += "    " + v(2) + " = stablehlo.dot_general " + last + ", " + v(1) +
             ", contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (" + x + ", " + ww +
@@ -181,10 +181,11 @@ std::vector<float> randomFloats(int64_t n) {
 
 /// Seconds per call of `fn`: the best of `repetitions` batches of `calls`.
 template <typename Fn> double perCall(int repetitions, int calls, Fn &&fn) {
-  return bench::bestSeconds(repetitions, [&] {
-           for (int c = 0; c < calls; ++c)
-             fn();
-         }) /
+  return bench::bestSeconds(repetitions,
+                            [&] {
+                              for (int c = 0; c < calls; ++c)
+                                fn();
+                            }) /
          calls;
 }
 
@@ -203,8 +204,7 @@ struct WholeRun {
 /// (b): seconds per whole call of the compiled program on `mesh`.
 WholeRun callSeconds(const std::string &text, const driver::MeshSizes &mesh, const MlpSize &s,
                      int repetitions, int calls) {
-  pipeline::CompiledGraph compiled =
-      pipeline::compileGraph([&] { return importText(text, mesh); });
+  pipeline::CompiledGraph compiled = pipeline::compileGraph([&] { return importText(text, mesh); });
   const std::vector<float> x = randomFloats(s.batch * s.width),
                            w = randomFloats(s.layers * s.width * s.width);
   WholeRun run;
@@ -256,8 +256,7 @@ int main(int argc, char **argv) {
       std::ofstream(name + "_unrolled.mlir") << c.unrolled;
     }
   for (const Case &c : cases)
-    for (const auto &[meshName, mesh] :
-         std::vector<std::pair<std::string, driver::MeshSizes>>{
+    for (const auto &[meshName, mesh] : std::vector<std::pair<std::string, driver::MeshSizes>>{
              {"1", {{"x", 1}, {"y", 1}}}, {"2x2", {{"x", 2}, {"y", 2}}}}) {
       const int calls = meshName == "1" ? c.calls : std::max(1, c.calls / 10);
       WholeRun scan = callSeconds(c.scan, mesh, c.size, repetitions, calls);
