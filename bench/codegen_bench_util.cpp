@@ -60,6 +60,17 @@ void BenchProgram::runSteps(const std::vector<void *> &inputs, const std::vector
   steps_(&device, values.data());
 }
 
+std::vector<float> randomFloats(int64_t n, float scale) {
+  std::vector<float> out(n);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (float &x : out) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x = scale *
+        (static_cast<float>(static_cast<int64_t>(state >> 40) - (1 << 23)) / float(1 << 23));
+  }
+  return out;
+}
+
 double benchNow() {
   static const bool cpu = [] {
     const char *clock = std::getenv("SHARDGEN_BENCH_CLOCK");

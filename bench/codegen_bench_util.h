@@ -42,6 +42,10 @@ private:
   std::vector<unsigned char> spare_; // for values the caller did not bind
 };
 
+/// `n` pseudo-random floats in [-scale, scale) (a fixed LCG: the same every
+/// run).
+std::vector<float> randomFloats(int64_t n, float scale = 1);
+
 using Clock = std::chrono::steady_clock;
 
 /// Seconds now: wall time, or with SHARDGEN_BENCH_CLOCK=cpu this thread's CPU

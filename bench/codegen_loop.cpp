@@ -74,10 +74,20 @@ struct MlpSize {
   int64_t batch, width, layers;
 };
 
+/// The types of an MLP's activations (x), one layer's weights (ww, and as
+/// a slice w1) and the stacked weights (w).
+struct MlpTypes {
+  std::string x, ww, w1, w;
+  explicit MlpTypes(const MlpSize &s)
+      : x("tensor<" + str(s.batch) + "x" + str(s.width) + "xf32>"),
+        ww("tensor<" + str(s.width) + "x" + str(s.width) + "xf32>"),
+        w1("tensor<1x" + str(s.width) + "x" + str(s.width) + "xf32>"),
+        w("tensor<" + str(s.layers) + "x" + str(s.width) + "x" + str(s.width) + "xf32>") {}
+};
+
 std::string mlpHeader(const MlpSize &s, const std::string &name) {
-  const std::string x = "tensor<" + str(s.batch) + "x" + str(s.width) + "xf32>";
-  const std::string w =
-      "tensor<" + str(s.layers) + "x" + str(s.width) + "x" + str(s.width) + "xf32>";
+  const MlpTypes t(s);
+  const std::string &x = t.x, &w = t.w;
   return "module @" + name + R"( {
   sdy.mesh @mesh = <["x"=2, "y"=2]>
   func.func public @main(%arg0: )" +
@@ -89,11 +99,8 @@ std::string mlpHeader(const MlpSize &s, const std::string &name) {
 
 /// samples/mlir/scan_mlp.mlir at another size.
 std::string scanMlp(const MlpSize &s) {
-  const std::string x = "tensor<" + str(s.batch) + "x" + str(s.width) + "xf32>";
-  const std::string ww = "tensor<" + str(s.width) + "x" + str(s.width) + "xf32>";
-  const std::string w1 = "tensor<1x" + str(s.width) + "x" + str(s.width) + "xf32>";
-  const std::string w =
-      "tensor<" + str(s.layers) + "x" + str(s.width) + "x" + str(s.width) + "xf32>";
+  const MlpTypes t(s);
+  const std::string &x = t.x, &ww = t.ww, &w1 = t.w1, &w = t.w;
   return mlpHeader(s, "jit_scan_mlp") + R"(    %c = stablehlo.constant dense<0> : tensor<i32>
     %0:3 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg0, %iterArg_1 = %arg1) : tensor<i32>, )" +
          x + ", " + w + R"(
@@ -129,15 +136,11 @@ std::string scanMlp(const MlpSize &s) {
 
 /// bench/inputs/scan_mlp_unrolled.mlir at another size.
 std::string unrolledMlp(const MlpSize &s) {
-  const std::string x = "tensor<" + str(s.batch) + "x" + str(s.width) + "xf32>";
-  const std::string ww = "tensor<" + str(s.width) + "x" + str(s.width) + "xf32>";
-  const std::string w1 = "tensor<1x" + str(s.width) + "x" + str(s.width) + "xf32>";
-  const std::string w =
-      "tensor<" + str(s.layers) + "x" + str(s.width) + "x" + str(s.width) + "xf32>";
+  const MlpTypes t(s);
+  const std::string &x = t.x, &ww = t.ww, &w1 = t.w1, &w = t.w;
   std::string text = mlpHeader(s, "jit_unrolled_mlp");
   std::string last = "%arg0";
   for (int64_t l = 0; l < s.layers; ++l) {
-    const std::string k = str(4 * l);
     auto v = [&](int64_t j) { return "%" + str(4 * l + j); };
     text += "    " + v(0) + " = stablehlo.slice %arg1 [" + str(l) + ":" + str(l + 1) +
             ", 0:" + str(s.width) + ", 0:" + str(s.width) + "] : (" + w + ") -> " + w1 + "\n";
@@ -168,17 +171,6 @@ Graph importText(const std::string &text, const driver::MeshSizes &mesh) {
   return graph;
 }
 
-/// Pseudo-random floats in [-0.25, 0.25) (a fixed LCG: the same every run).
-std::vector<float> randomFloats(int64_t n) {
-  std::vector<float> out(n);
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (float &x : out) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    x = static_cast<float>(static_cast<int64_t>(state >> 40) - (1 << 23)) / float(1 << 25);
-  }
-  return out;
-}
-
 /// Seconds per call of `fn`: the best of `repetitions` batches of `calls`.
 template <typename Fn> double perCall(int repetitions, int calls, Fn &&fn) {
   return bench::bestSeconds(repetitions,
@@ -192,7 +184,7 @@ template <typename Fn> double perCall(int repetitions, int calls, Fn &&fn) {
 /// (a): seconds per generated-steps call of `text` (one device).
 double stepsSeconds(const std::string &text, int repetitions, int calls) {
   bench::BenchProgram program([&] { return importText(text, {}); });
-  std::vector<float> a = randomFloats(16), b = randomFloats(16), out(16);
+  std::vector<float> a = bench::randomFloats(16), b = bench::randomFloats(16), out(16);
   return perCall(repetitions, calls, [&] { program.runSteps({a.data(), b.data()}, {out.data()}); });
 }
 
@@ -205,8 +197,8 @@ struct WholeRun {
 WholeRun callSeconds(const std::string &text, const driver::MeshSizes &mesh, const MlpSize &s,
                      int repetitions, int calls) {
   pipeline::CompiledGraph compiled = pipeline::compileGraph([&] { return importText(text, mesh); });
-  const std::vector<float> x = randomFloats(s.batch * s.width),
-                           w = randomFloats(s.layers * s.width * s.width);
+  const std::vector<float> x = bench::randomFloats(s.batch * s.width, 0.25f),
+                           w = bench::randomFloats(s.layers * s.width * s.width, 0.25f);
   WholeRun run;
   run.result.assign(x.size(), 0);
   const MeshLauncher launcher = threadsLauncher();

@@ -183,14 +183,16 @@ void emitStructured(EmitterContext &context, const SpmdStep &step) {
     SHARDGEN_CHECK(step.blocks.size() == 2, "a loop step needs a condition and a body");
     // A carried value the body returns unchanged is a view of the loop's
     // input, and the loop's output a view of it (BufferViews.h); the others
-    // start as copies.
-    for (size_t i = 0; i < step.carried.size(); ++i) {
-      if (isInvariantCarry(step, i))
-        out.lines(EmitterContext::buffer(step.carried[i]) + " = " +
-                  EmitterContext::buffer(step.inputs[i]) + ";");
-      else
-        emitCopy(context, step.inputs[i], step.carried[i]);
-    }
+    // are copied in and out.
+    auto carry = [&](const std::vector<SpmdValueId> &from, const std::vector<SpmdValueId> &to) {
+      for (size_t i = 0; i < step.carried.size(); ++i) {
+        if (isInvariantCarry(step, i))
+          out.lines(EmitterContext::buffer(to[i]) + " = " + EmitterContext::buffer(from[i]) + ";");
+        else
+          emitCopy(context, from[i], to[i]);
+      }
+    };
+    carry(step.inputs, step.carried);
     {
       auto loop = out.block("for (;;)");
       // Each iteration names the loop: a loop that never ends is stopped
@@ -204,13 +206,7 @@ void emitStructured(EmitterContext &context, const SpmdStep &step) {
       emitBlockSteps(context, step.blocks[1]);
       emitNextIteration(context, step);
     }
-    for (size_t i = 0; i < step.carried.size(); ++i) {
-      if (isInvariantCarry(step, i))
-        out.lines(EmitterContext::buffer(step.outputs[i]) + " = " +
-                  EmitterContext::buffer(step.carried[i]) + ";");
-      else
-        emitCopy(context, step.carried[i], step.outputs[i]);
-    }
+    carry(step.carried, step.outputs);
     return;
   }
   SHARDGEN_CHECK(!step.blocks.empty() && !step.inputs.empty(), "a branch needs an index and cases");

@@ -416,7 +416,8 @@ TEST_CASE("loop results that are views: of each other's carried values, an inner
   // copies), the same computed value twice (one trades buffers, one is
   // copied), an inner loop's invariant value and a row of it (views of the
   // outer carried weights, which then stay unchanged).
-  const std::string crossed = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+  auto twoCarried = [](const std::string &body) {
+    return R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
 func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
   %c = stablehlo.constant dense<0> : tensor<i32>
   %0:3 = stablehlo.while(%i = %c, %a = %arg0, %b = %arg1) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
@@ -429,33 +430,21 @@ func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
     %j = stablehlo.add %i, %one : tensor<i32>
     %s = stablehlo.add %a, %b : tensor<8x4xf32>
     %t = stablehlo.reshape %a : (tensor<8x4xf32>) -> tensor<8x4xf32>
-    %u = stablehlo.reshape %s : (tensor<8x4xf32>) -> tensor<8x4xf32>
+)" + body + R"(  }
+  return %0#1, %0#2 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+)";
+  };
+  const std::string crossed =
+      twoCarried(R"(    %u = stablehlo.reshape %s : (tensor<8x4xf32>) -> tensor<8x4xf32>
     %v = stablehlo.reshape %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
     %w = stablehlo.add %u, %v : tensor<8x4xf32>
     stablehlo.return %j, %w, %t : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
-  }
-  return %0#1, %0#2 : tensor<8x4xf32>, tensor<8x4xf32>
-}
-)";
-  const std::string swapped = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
-func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
-  %c = stablehlo.constant dense<0> : tensor<i32>
-  %0:3 = stablehlo.while(%i = %c, %a = %arg0, %b = %arg1) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
-   cond {
-    %n = stablehlo.constant dense<5> : tensor<i32>
-    %p = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-    stablehlo.return %p : tensor<i1>
-  } do {
-    %one = stablehlo.constant dense<1> : tensor<i32>
-    %j = stablehlo.add %i, %one : tensor<i32>
-    %s = stablehlo.add %a, %b : tensor<8x4xf32>
-    %t = stablehlo.reshape %a : (tensor<8x4xf32>) -> tensor<8x4xf32>
-    %u = stablehlo.reshape %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
+)");
+  const std::string swapped =
+      twoCarried(R"(    %u = stablehlo.reshape %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
     stablehlo.return %j, %u, %t : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
-  }
-  return %0#1, %0#2 : tensor<8x4xf32>, tensor<8x4xf32>
-}
-)";
+)");
   const std::string nested = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
 func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<3x8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
   %c = stablehlo.constant dense<0> : tensor<i32>
