@@ -37,6 +37,10 @@ std::optional<ViewOf> viewOf(const SpmdProgram &program, const SpmdStep &step, s
   if (kind == OpKind::ShardingConstraint || kind == OpKind::Distribute ||
       kind == OpKind::PropagationBarrier || kind == OpKind::OptimizationBarrier)
     return i < step.inputs.size() ? std::optional(ViewOf{step.inputs[i], true}) : std::nullopt;
+  // A distributed value's pieces are chunks (ChunkEmitter.cpp): copied.
+  if (program.layout(step.inputs[0]).isDistributed() ||
+      program.layout(step.outputs[0]).isDistributed())
+    return std::nullopt;
   if (kind == OpKind::Reshape)
     return ViewOf{step.inputs[0], true};
   bool unitStrides = kind == OpKind::DynamicSlice;

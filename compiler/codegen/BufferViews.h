@@ -24,7 +24,8 @@ struct ViewOf {
 /// (their input's buffer); a reshape's (a piece's bytes are its operand
 /// piece's in the same order); a slice's with unit strides and a
 /// dynamic_slice's when every device's piece is one contiguous range of its
-/// operand's piece (whole leading rows); a loop's output i when its carried
+/// operand's piece (whole leading rows), none of them on distributed values
+/// (pieces in chunks); a loop's output i when its carried
 /// value i is invariant (then the carried value is a view of the loop's
 /// input i too).
 std::optional<ViewOf> viewOf(const SpmdProgram &program, const SpmdStep &step, size_t i);
