@@ -19,10 +19,12 @@ static const char kStepsExport[] =
     "  runSteps(*static_cast<const rt::DeviceContext *>(device), values);\n"
     "}\n";
 
-BenchProgram::BenchProgram(const std::string &json) {
+BenchProgram::BenchProgram(const std::string &json)
+    : BenchProgram(std::function<Graph()>([&] { return readGraph(json); })) {}
+
+BenchProgram::BenchProgram(const std::function<Graph()> &frontend) {
   // The JIT pass is this file's own: the program's steps are exported.
-  pipeline::CompiledGraph passes =
-      pipeline::compileGraph([&] { return readGraph(json); }, pipeline::Until::Generate);
+  pipeline::CompiledGraph passes = pipeline::compileGraph(frontend, pipeline::Until::Generate);
   graph_ = std::move(passes.graph);
   program_ = std::move(*passes.program);
   if (program_.mesh.numDevices() != 1)
@@ -56,6 +58,17 @@ void BenchProgram::runSteps(const std::vector<void *> &inputs, const std::vector
       v = spare_.data() + (next++) * spareBytes;
   runtime::DeviceContext device;
   steps_(&device, values.data());
+}
+
+std::vector<float> randomFloats(int64_t n, float scale) {
+  std::vector<float> out(n);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (float &x : out) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    x = scale *
+        (static_cast<float>(static_cast<int64_t>(state >> 40) - (1 << 23)) / float(1 << 23));
+  }
+  return out;
 }
 
 double benchNow() {

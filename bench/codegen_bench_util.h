@@ -6,6 +6,7 @@
 // scatter/gather copies, no thread launch in the timed region).
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ class BenchProgram {
 public:
   /// Reads, verifies, propagates, partitions, generates and JIT-compiles.
   explicit BenchProgram(const std::string &json);
+  /// The same for a graph `frontend` reads (an MLIR importer...).
+  explicit BenchProgram(const std::function<Graph()> &frontend);
 
   /// Runs the generated steps once on device position 0; `inputs` and
   /// `outputs` are the program's inputs' and outputs' local buffers.
@@ -38,6 +41,10 @@ private:
   StepsFn *steps_ = nullptr;
   std::vector<unsigned char> spare_; // for values the caller did not bind
 };
+
+/// `n` pseudo-random floats in [-scale, scale) (a fixed LCG: the same every
+/// run).
+std::vector<float> randomFloats(int64_t n, float scale = 1);
 
 using Clock = std::chrono::steady_clock;
 

@@ -47,23 +47,12 @@ std::string topKGraph() {
     "outputs": [{"value": "v"}, {"value": "i"}]})";
 }
 
-/// Pseudo-random floats in [-1, 1) (a fixed LCG: the same every run).
-std::vector<float> randomFloats(int64_t n) {
-  std::vector<float> out(n);
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (float &x : out) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    x = static_cast<float>(static_cast<int64_t>(state >> 40) - (1 << 23)) / float(1 << 23);
-  }
-  return out;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   const int repetitions = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
 
-  const std::vector<float> values = randomFloats(kSortElements);
+  const std::vector<float> values = bench::randomFloats(kSortElements);
   std::vector<float> scratch(kSortElements), sorted(kSortElements);
   bench::BenchProgram sortProgram(sortGraph());
   const double sortSeconds = bench::bestSeconds(repetitions, [&] {
@@ -78,7 +67,7 @@ int main(int argc, char **argv) {
   std::printf("%-34s %10.2f ms  ratio %.2f%s\n", "std::sort (copy + sort)", stdSeconds * 1e3,
               sortSeconds / stdSeconds, same ? "" : "  RESULTS DIFFER");
 
-  const std::vector<float> rows = randomFloats(kRows * kRow);
+  const std::vector<float> rows = bench::randomFloats(kRows * kRow);
   std::vector<float> topValues(kRows * kK);
   std::vector<int32_t> topIndices(kRows * kK);
   bench::BenchProgram topKProgram(topKGraph());

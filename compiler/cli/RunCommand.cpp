@@ -57,8 +57,7 @@ static std::optional<double> toleranceOption(const ParsedArgs &args, const std::
   return value;
 }
 
-/// `--timeout SECONDS`: 0 (the default) is no limit.
-static double timeoutOption(const ParsedArgs &args) {
+double timeoutOption(const ParsedArgs &args) {
   std::optional<std::string> text = args.value("--timeout");
   if (!text)
     return 0;

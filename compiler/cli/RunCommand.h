@@ -24,6 +24,10 @@ struct RunSettings {
 };
 RunSettings runSettings(const ParsedArgs &args);
 
+/// `--timeout SECONDS` (run, eval): 0 (the default) is no limit; not a
+/// number from 0 to 1e9 is a UsageError.
+double timeoutOption(const ParsedArgs &args);
+
 /// --check (exit 3 on a difference) and -o DIR / printing, as every backend
 /// ends a run; with `localBuffers` (`--shards`: [output][position]) also
 /// writes each device's local buffers into the -o DIR.

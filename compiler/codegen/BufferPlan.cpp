@@ -1,5 +1,7 @@
 #include "compiler/codegen/BufferPlan.h"
 
+#include "compiler/codegen/BufferViews.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -8,16 +10,6 @@
 
 namespace shardgen::codegen {
 namespace {
-
-/// Steps whose outputs are the inputs' buffers (no data is written).
-bool isAliasStep(const SpmdStep &step) {
-  if (step.kind == StepKind::Alias)
-    return true;
-  return step.kind == StepKind::Compute && step.op &&
-         (step.op->kind == OpKind::ShardingConstraint || step.op->kind == OpKind::Distribute ||
-          step.op->kind == OpKind::PropagationBarrier ||
-          step.op->kind == OpKind::OptimizationBarrier);
-}
 
 /// The largest piece (a full chunk: device 0's; with a halo an interior
 /// piece's, the chunk shape), 64-aligned.
@@ -41,16 +33,20 @@ struct Lifetime {
   }
 };
 
-/// Each value's buffer owner: itself, or (through aliases) the value whose
-/// slot it points at.
+/// Each value's buffer owner: itself, or (through views, BufferViews.h) the
+/// value whose slot it points into. A loop's invariant carried value is a
+/// view of its input (visited before the steps of its body).
 std::vector<SpmdValueId> bufferOwners(const SpmdProgram &program) {
   std::vector<SpmdValueId> owner(program.values.size());
   for (size_t v = 0; v < owner.size(); ++v)
     owner[v] = static_cast<SpmdValueId>(v);
   forEachStep(program.steps, [&](const SpmdStep &step) {
-    if (isAliasStep(step))
-      for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
-        owner[step.outputs[i]] = owner[step.inputs[i]];
+    for (size_t i = 0; i < step.carried.size(); ++i)
+      if (isInvariantCarry(step, i))
+        owner[step.carried[i]] = owner[step.inputs[i]];
+    for (size_t i = 0; i < step.outputs.size(); ++i)
+      if (std::optional<ViewOf> view = viewOf(program, step, i))
+        owner[step.outputs[i]] = owner[view->source];
   });
   return owner;
 }

@@ -10,10 +10,12 @@
 // A loop or branch step (SpmdProgram.h) holds every value of its blocks
 // live for as long as it runs, across iterations.
 //
-// Aliases (`values[out] = values[in]`: sharding_constraint, barriers, the
-// Alias step) extend the lifetime of the buffer they point at and need no
-// slot of their own; values computed inside a fused loop need none either,
-// nor do inputs bound in place (InputBinding.h) and their aliases.
+// Views (BufferViews.h: `values[out] = values[in] + offset`, the aliases of
+// sharding_constraint, barriers and the Alias step, reshape, contiguous
+// slices, a loop's invariant carried values) extend the lifetime of the
+// buffer they point into and need no slot of their own; values computed
+// inside a fused loop need none either, nor do inputs bound in place
+// (InputBinding.h) and their aliases.
 
 #include <cstdint>
 #include <vector>

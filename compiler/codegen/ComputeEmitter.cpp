@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "compiler/codegen/BufferViews.h"
 #include "compiler/codegen/CppNames.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
@@ -281,14 +282,16 @@ void emitTranspose(StepView s) {
   });
 }
 
-void emitReshape(StepView s) {
-  s.perDevice([&](int64_t d) {
-    StridedWalk walk;
-    walk.extents = {product(s.outShape(d))};
-    walk.inStrides = walk.outStrides = {1};
-    return stridedCopyCall(walk, s.outWord(), s.inBuf(0), s.outBuf());
-  });
+/// A view (BufferViews.h): device d's result points `offset` (an
+/// expression, in words of the result's storage) into the operand's buffer.
+std::string viewPointer(StepView s, int64_t d, const std::string &offset) {
+  if (offset == "0" || product(s.outShape(d)) == 0) // (no offset past an empty piece)
+    return s.outBuf() + " = " + s.inBuf(0) + ";";
+  return s.outBuf() + " = " + s.inBuf(0) + " + (" + offset + ") * sizeof(" + s.outWord() + ");";
 }
+
+/// A view of its operand: a piece's bytes are the operand piece's.
+void emitReshape(StepView s) { s.context.steps.lines(viewPointer(s, 0, "0")); }
 
 /// bitcast_convert: the local piece's bytes are the result piece's (the
 /// minor dim a width change adds or removes is never split: its rule
@@ -473,6 +476,7 @@ bool wholeDim(StepView s, int64_t d, int64_t dim) {
 
 void emitSlice(StepView s) {
   const auto &attrs = s.op().attr<SliceAttrs>();
+  const bool view = viewOf(s.context.program, s.step, 0).has_value();
   s.perDevice([&](int64_t d) {
     const Shape &in = s.inShape(0, d);
     std::vector<int64_t> strides = denseStrides(in);
@@ -486,6 +490,8 @@ void emitSlice(StepView s) {
       walk.inOffset += start * strides[dim];
       walk.inStrides.push_back(step * strides[dim]);
     }
+    if (view) // whole leading rows: no copy
+      return viewPointer(s, d, str(walk.inOffset));
     return stridedCopyCall(walk, s.outWord(), s.inBuf(0), s.outBuf());
   });
 }
@@ -512,8 +518,11 @@ std::string dynamicStartOffset(StepView s, size_t first, const Shape &dims, cons
 }
 
 void emitDynamicSlice(StepView s) {
+  const bool view = viewOf(s.context.program, s.step, 0).has_value();
   s.perDevice([&](int64_t d) {
     const Shape &in = s.inShape(0, d), &out = s.outShape(d);
+    if (view) // whole leading rows: no copy
+      return viewPointer(s, d, dynamicStartOffset(s, 1, s.globalIn(0), s.globalOut(), in));
     StridedWalk walk{out, denseStrides(in), denseStrides(out)};
     return stridedCopyCall(walk, s.outWord(), s.inBuf(0), s.outBuf(),
                            dynamicStartOffset(s, 1, s.globalIn(0), s.globalOut(), in));

@@ -4,6 +4,9 @@
 
 #include "compiler/interp/Interpreter.h"
 
+#include <chrono>
+#include <cstdio>
+#include <optional>
 #include <unordered_map>
 
 #include "compiler/interp/Collectives.h"
@@ -28,7 +31,8 @@ struct Tracked {
 class RegionEvaluator {
 public:
   RegionEvaluator(const Graph &graph, const EvalOptions &options, bool trackBounds)
-      : graph_(graph), options_(options), trackBounds_(trackBounds) {}
+      : graph_(graph), options_(options), trackBounds_(trackBounds),
+        deadline_(deadlineAfter(options.timeoutSeconds)) {}
 
   /// The values of one running region; a control-flow region reads its
   /// enclosing regions' values through `outer`.
@@ -77,6 +81,7 @@ public:
     }
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op &op = region.ops[i];
+      checkDeadline(op);
       std::vector<const PerDevice *> operands, operandBounds;
       for (ValueId operand : op.operands) {
         operands.push_back(&frame.value(operand));
@@ -114,6 +119,26 @@ public:
   }
 
 private:
+  using Clock = std::chrono::steady_clock;
+
+  static std::optional<Clock::time_point> deadlineAfter(double seconds) {
+    if (seconds <= 0)
+      return std::nullopt;
+    return Clock::now() +
+           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+
+  /// Once per op: one clock read (a few ns against an op's allocations).
+  void checkDeadline(const Op &op) const {
+    if (!deadline_ || Clock::now() < *deadline_)
+      return;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", options_.timeoutSeconds);
+    throw EvalTimeout(op.pointer, "the evaluation did not finish within the timeout of " +
+                                      std::string(seconds) + " s: it was about to evaluate " +
+                                      quotedName(op) + " (" + op.pointer + ")");
+  }
+
   Tracked evalOp(const Op &op, const DeviceGrid &grid,
                  const std::vector<const PerDevice *> &operands,
                  const std::vector<const PerDevice *> &operandBounds) {
@@ -163,6 +188,7 @@ private:
         // internal_state = body(*internal_state).
         bool pathCertain = true;
         while (true) {
+          checkDeadline(op); // (regions of no ops check nothing else)
           Tracked cond = run(op.regions[0], grid, state, &frame);
           pathCertain = pathCertain && (!trackBounds_ || exact(cond.bounds.at(0)));
           if (sameOnEveryDevice(op, cond.values.at(0), "condition") == 0)
@@ -291,6 +317,7 @@ private:
   const Graph &graph_;
   const EvalOptions &options_;
   const bool trackBounds_;
+  const std::optional<Clock::time_point> deadline_;
 };
 
 } // namespace

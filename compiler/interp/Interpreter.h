@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/ir/Literal.h"
 #include "runtime/include/shardgen/custom_call.h"
@@ -24,6 +25,18 @@ struct EvalOptions {
   /// The only source of custom_call functions: nothing is looked up in the
   /// process. Without one, a graph with a custom_call cannot be evaluated.
   CustomCallResolver customCallResolver;
+  /// Stops the evaluation with an EvalTimeout when it runs longer (0: no
+  /// limit), checked before each op and each loop iteration (an op itself
+  /// is not interrupted).
+  double timeoutSeconds = 0;
+};
+
+/// The evaluation outlasted EvalOptions::timeoutSeconds; the error's
+/// pointer is the op it was about to run (in a loop that never ends, one of
+/// its condition's or body's ops, or the loop itself).
+class EvalTimeout : public GraphError {
+public:
+  using GraphError::GraphError;
 };
 
 /// Runs `graph` (which must be verified: every Value::type set) on `inputs`,

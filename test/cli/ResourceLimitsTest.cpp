@@ -1,12 +1,14 @@
 // Big input never blows up the machine: eval and run refuse graphs whose
 // tensors cannot fit before allocating anything (exit 1, naming the tensor),
 // sizes that do not fit in 64 bits are refused by every command, run refuses
-// meshes its threads backend cannot run, and --timeout is parsed.
+// meshes its threads backend cannot run, and --timeout is parsed (run's and
+// eval's).
 
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "test/cli/ToolRunner.h"
 
@@ -175,9 +177,75 @@ TEST_CASE("run --timeout ends a stuck run, naming the device and the collective 
                           "(after /ops/4); devices 2-3 are finished\n");
 }
 
+TEST_CASE("eval --timeout stops a loop that never ends, naming the op it was about to evaluate") {
+  // The interpreter reads the clock before each op and loop iteration:
+  // whichever op of the loop it stops at, the error names it (its JSON
+  // pointer under the loop's; for MLIR text also its line). Bounded by the
+  // ctest TIMEOUT, not timed.
+  const std::string dir = makeTempDir();
+  const std::string json = dir + "/endless.json";
+  std::ofstream(json) << R"({"format": "shardgen-graph", "version": 1, "name": "endless",
+ "inputs": [{"name": "x", "type": "tensor<4xf32>"}],
+ "ops": [{"op": "while", "operands": ["x"], "results": ["y"],
+   "cond": {"args": [{"name": "a", "type": "tensor<4xf32>"}],
+            "ops": [{"op": "constant", "result": "t", "type": "tensor<i1>", "value": true}],
+            "return": ["t"]},
+   "body": {"args": [{"name": "b", "type": "tensor<4xf32>"}],
+            "ops": [{"op": "negate", "operands": ["b"], "result": "n"}],
+            "return": ["n"]}}],
+ "outputs": [{"value": "y"}]})";
+  ToolResult result = runShardgen("eval '" + json + "' --timeout 0.5");
+  INFO(result.err);
+  CHECK(result.exitCode == 1);
+  CHECK(result.out.empty());
+  const std::string stopped = "error: the evaluation did not finish within the timeout of 0.5 s: "
+                              "it was about to evaluate ";
+  const bool inLoop = result.err.find("endless.json:/ops/0: " + stopped + "\"while\" (/ops/0)\n") !=
+                          std::string::npos ||
+                      result.err.find("endless.json:/ops/0/cond/ops/0: " + stopped +
+                                      "\"constant\" (/ops/0/cond/ops/0)\n") != std::string::npos ||
+                      result.err.find("endless.json:/ops/0/body/ops/0: " + stopped +
+                                      "\"negate\" (/ops/0/body/ops/0)\n") != std::string::npos;
+  CHECK(inLoop);
+
+  // The MLIR form: a line:col.
+  const std::string mlir = dir + "/endless.mlir";
+  std::ofstream(mlir) << R"(func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<4xf32>
+   cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %1 = stablehlo.negate %iterArg : tensor<4xf32>
+    stablehlo.return %1 : tensor<4xf32>
+  }
+  func.return %0 : tensor<4xf32>
+}
+)";
+  result = runShardgen("eval '" + mlir + "' --timeout 0.5");
+  INFO(result.err);
+  CHECK(result.exitCode == 1);
+  CHECK((result.err.find("endless.mlir:2:3: " + stopped + "\"while\" (/ops/0)\n") !=
+             std::string::npos ||
+         result.err.find("endless.mlir:4:5: " + stopped + "\"constant\"") != std::string::npos ||
+         result.err.find("endless.mlir:7:5: " + stopped + "\"negate\"") != std::string::npos));
+
+  // Within the timeout nothing changes; a bad value is a usage error.
+  ToolResult ok = runShardgen("eval '" + kSamples + "mlir/scan_mlp.mlir' --timeout 600");
+  CHECK(ok.exitCode == 0);
+  for (const char *bad : {"abc", "-1", "5s"}) {
+    INFO(bad);
+    result = runShardgen("eval '" + json + "' --timeout " + bad);
+    CHECK(result.exitCode == 2);
+    CHECK(result.err.find("shardgen eval: error: --timeout takes a number of seconds, not '") !=
+          std::string::npos);
+  }
+}
+
 TEST_CASE("--help documents --max-memory and --timeout") {
   CHECK(runShardgen("eval --help").out.find("--max-memory SIZE") != std::string::npos);
   ToolResult run = runShardgen("run --help");
   CHECK(run.out.find("--max-memory SIZE") != std::string::npos);
   CHECK(run.out.find("--timeout SECONDS") != std::string::npos);
+  CHECK(runShardgen("eval --help").out.find("--timeout SECONDS") != std::string::npos);
 }

@@ -2,8 +2,8 @@
 // values live at the same emission step never share a byte of the arena, and
 // bytes are only ever shared between values of one element type. Liveness
 // is restated here from BufferPlan.h's contract (inputs from before the
-// first step, live-out values to after the last, aliases sharing their
-// source's buffer, fused intermediates stored nowhere).
+// first step, live-out values to after the last, views (BufferViews.h)
+// sharing their source's buffer, fused intermediates stored nowhere).
 
 #include <doctest/doctest.h>
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/codegen/BufferPlan.h"
+#include "compiler/codegen/BufferViews.h"
 #include "compiler/codegen/Fusion.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/RandomGraphGenerator.h"
@@ -32,12 +33,6 @@ struct Interval {
   bool overlaps(const Interval &other) const { return first <= other.last && other.first <= last; }
 };
 
-bool aliases(const SpmdStep &step) {
-  return step.kind == StepKind::Alias || (step.kind == StepKind::Compute && step.op &&
-                                          (step.op->kind == OpKind::ShardingConstraint ||
-                                           step.op->kind == OpKind::PropagationBarrier));
-}
-
 /// "" when `plan` keeps live values apart, else the first two that collide.
 std::string overlapIn(const SpmdProgram &program, const FusionPlan &fusion,
                       const BufferPlan &plan) {
@@ -47,9 +42,9 @@ std::string overlapIn(const SpmdProgram &program, const FusionPlan &fusion,
   for (size_t v = 0; v < n; ++v)
     buffer[v] = v;
   for (const SpmdStep &step : program.steps)
-    if (aliases(step))
-      for (size_t i = 0; i < step.outputs.size() && i < step.inputs.size(); ++i)
-        buffer[step.outputs[i]] = buffer[step.inputs[i]];
+    for (size_t i = 0; i < step.outputs.size(); ++i)
+      if (std::optional<ViewOf> view = viewOf(program, step, i))
+        buffer[step.outputs[i]] = buffer[view->source];
   std::vector<Interval> live(n);
   for (SpmdValueId v : program.inputs)
     live[buffer[v]].cover(-1);

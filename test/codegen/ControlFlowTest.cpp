@@ -446,3 +446,95 @@ TEST_CASE("tokens: a manual computation's token operand and result, in_sharding 
   Graph graph = importVerified(text);
   CHECK(checkCompiledEqualsInterpreter(graph, 4) == "");
 }
+
+TEST_CASE("a scan moves no carried bytes per iteration: results trade buffers, weights are views") {
+  std::ifstream file(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlir/scan_mlp.mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string source = generatedSource(writeGraph(importVerified(text.str())));
+  // The step and the activations trade buffers with the body's results...
+  CHECK(source.find("unsigned char *const traded") != std::string::npos);
+  // ...the stacked weights (3x16x8 f32 per device, returned unchanged) are
+  // the loop's input itself, never copied in or out, and a layer's weights
+  // point into them at the clamped step.
+  CHECK(source.find("copy<uint8_t, 1536>") == std::string::npos);
+  CHECK(source.find(" + (clampedStart<int32_t, 2>(") != std::string::npos);
+  Graph graph = importVerified(text.str());
+  CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
+}
+
+TEST_CASE("loop results that are views: of each other's carried values, an inner loop's, twice") {
+  // The body returns each carried value reshaped into the other's place (a
+  // view: both copies read a buffer the other writes, so through scratch
+  // copies), the same computed value twice (one trades buffers, one is
+  // copied), an inner loop's invariant value and a row of it (views of the
+  // outer carried weights, which then stay unchanged).
+  auto twoCarried = [](const std::string &body) {
+    return R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:3 = stablehlo.while(%i = %c, %a = %arg0, %b = %arg1) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<5> : tensor<i32>
+    %p = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    %s = stablehlo.add %a, %b : tensor<8x4xf32>
+    %t = stablehlo.reshape %a : (tensor<8x4xf32>) -> tensor<8x4xf32>
+)" + body + R"(  }
+  return %0#1, %0#2 : tensor<8x4xf32>, tensor<8x4xf32>
+}
+)";
+  };
+  const std::string crossed =
+      twoCarried(R"(    %u = stablehlo.reshape %s : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %v = stablehlo.reshape %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %w = stablehlo.add %u, %v : tensor<8x4xf32>
+    stablehlo.return %j, %w, %t : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+)");
+  const std::string swapped =
+      twoCarried(R"(    %u = stablehlo.reshape %b : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    stablehlo.return %j, %u, %t : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>
+)");
+  const std::string nested = R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<3x8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0:5 = stablehlo.while(%i = %c, %a = %arg0, %b = %arg0, %w = %arg1, %r = %arg0) : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<3x8x4xf32>, tensor<8x4xf32>
+   cond {
+    %n = stablehlo.constant dense<3> : tensor<i32>
+    %p = stablehlo.compare  LT, %i, %n,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    %s = stablehlo.multiply %a, %b : tensor<8x4xf32>
+    %d = stablehlo.dynamic_slice %w, %i, %z, %z, sizes = [1, 8, 4] : (tensor<3x8x4xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x8x4xf32>
+    %e = stablehlo.reshape %d : (tensor<1x8x4xf32>) -> tensor<8x4xf32>
+    %f = stablehlo.add %s, %e : tensor<8x4xf32>
+    %k:3 = stablehlo.while(%q = %z, %v = %f, %ww = %w) : tensor<i32>, tensor<8x4xf32>, tensor<3x8x4xf32>
+     cond {
+      %p2 = stablehlo.compare  LT, %q, %one,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p2 : tensor<i1>
+    } do {
+      %q1 = stablehlo.add %q, %one : tensor<i32>
+      %v1 = stablehlo.negate %v : tensor<8x4xf32>
+      stablehlo.return %q1, %v1, %ww : tensor<i32>, tensor<8x4xf32>, tensor<3x8x4xf32>
+    }
+    %back = stablehlo.slice %k#2 [2:3, 0:8, 0:4] : (tensor<3x8x4xf32>) -> tensor<1x8x4xf32>
+    %bb = stablehlo.reshape %back : (tensor<1x8x4xf32>) -> tensor<8x4xf32>
+    stablehlo.return %j, %f, %f, %k#2, %bb : tensor<i32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<3x8x4xf32>, tensor<8x4xf32>
+  }
+  return %0#1, %0#2, %0#4 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+}
+)";
+  CHECK(generatedSource(writeGraph(importVerified(swapped))).find("Scratch staged") !=
+        std::string::npos);
+  int seed = 20;
+  for (const std::string *text : {&crossed, &swapped, &nested}) {
+    Graph graph = importVerified(*text);
+    CHECK(checkCompiledEqualsInterpreter(graph, ++seed) == "");
+  }
+}
