@@ -176,6 +176,5 @@ TEST_CASE("rng_bit_generator: PHILOX's blocks, words, counter and carry") {
   CHECK(two.state == std::vector<uint64_t>{key, 12});
   // No elements: nothing drawn, the counter stays.
   CHECK(generate("PHILOX", {key, 9}, "tensor<0x3xui32>").state == std::vector<uint64_t>{key, 9});
-  CHECK(generate("THREE_FRY", {key, 9}, "tensor<3x0xui32>").state ==
-        std::vector<uint64_t>{key, 9});
+  CHECK(generate("THREE_FRY", {key, 9}, "tensor<3x0xui32>").state == std::vector<uint64_t>{key, 9});
 }
