@@ -1084,15 +1084,6 @@ void emitConvolution(StepView s) {
 
 // ---- random bits (templates/kernels/rng.h) ----
 
-/// XLA's split dim for 32-bit Threefry output: the first even dim, else
-/// the largest (compiler/interp/RngBitGenerator.cpp).
-int64_t threefrySplitDim(const Shape &shape) {
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] % 2 == 0)
-      return static_cast<int64_t>(d);
-  return static_cast<int64_t>(std::max_element(shape.begin(), shape.end()) - shape.begin());
-}
-
 /// rng_bit_generator: each device makes its piece of the output from the
 /// counters of its elements' global positions, and the whole new state.
 void emitRngBitGenerator(StepView s) {
@@ -1102,7 +1093,7 @@ void emitRngBitGenerator(StepView s) {
   const Shape &global = s.globalOut(1);
   const bool wide = elementByteWidth(s.outType(1)) == 8;
   const int64_t count = product(global);
-  const int64_t split = global.empty() ? 0 : threefrySplitDim(global);
+  const int64_t split = threefrySplitDim(global);
   // Blocks the whole output uses: the counter's advance.
   int64_t advance = 0;
   if (!threefry) {

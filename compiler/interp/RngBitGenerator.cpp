@@ -78,18 +78,6 @@ int64_t elementCount(const Shape &shape) {
   return n;
 }
 
-/// XLA's SplitShapeIntoHalves: the dim halved for 32-bit Threefry output.
-int64_t threefrySplitDim(const Shape &shape) {
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] % 2 == 0)
-      return static_cast<int64_t>(d);
-  int64_t largest = 0;
-  for (size_t d = 1; d < shape.size(); ++d)
-    if (shape[d] > shape[largest])
-      largest = static_cast<int64_t>(d);
-  return largest;
-}
-
 Generated threefry(const std::vector<uint64_t> &state, const Shape &shape, int bits) {
   const Words2 key = halves(state[0]);
   const uint64_t counter = state[1];

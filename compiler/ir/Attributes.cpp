@@ -105,5 +105,11 @@ std::optional<RngAlgorithm> parseRngAlgorithm(std::string_view text) {
 std::string_view rngAlgorithmName(RngAlgorithm algorithm) {
   return kRngAlgorithms[static_cast<int>(algorithm)].second;
 }
+int64_t threefrySplitDim(const Shape &shape) {
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] % 2 == 0)
+      return static_cast<int64_t>(d);
+  return static_cast<int64_t>(std::max_element(shape.begin(), shape.end()) - shape.begin());
+}
 
 } // namespace shardgen

@@ -578,6 +578,10 @@ inline std::span<const AttrField> ConvolutionAttrs::schema() {
 enum class RngAlgorithm { Default, ThreeFry, Philox };
 std::optional<RngAlgorithm> parseRngAlgorithm(std::string_view text); // DEFAULT, THREE_FRY, PHILOX
 std::string_view rngAlgorithmName(RngAlgorithm algorithm);
+/// The dim XLA halves for 32-bit THREE_FRY output (prng.cc's
+/// SplitShapeIntoHalves): the first of even size, else the first largest;
+/// 0 for a scalar.
+int64_t threefrySplitDim(const Shape &shape);
 struct RngBitGeneratorAttrs {
   /// The word as given (DEFAULT, THREE_FRY, PHILOX): the type rule checks it.
   std::string rngAlgorithm = "DEFAULT";
