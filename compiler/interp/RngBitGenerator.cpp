@@ -65,85 +65,85 @@ Words4 philox4x32(Words2 key, Words4 x) {
   return x;
 }
 
-/// The output's elements as words (the low bits of each are the element's).
-struct Generated {
-  std::vector<uint64_t> words;
-  std::vector<uint64_t> state; // output_state
+/// The output, written element by element (the low bytes of each word,
+/// little endian): no temporary as large as the output.
+class Output {
+public:
+  explicit Output(const TensorType &type)
+      : literal_(type), width_(elementByteWidth(type.elementType)) {}
+  bool wide() const { return width_ == 8; } // 64-bit words; narrower: 32-bit words' low bits
+  int64_t size() const { return literal_.numElements(); }
+  const Shape &shape() const { return literal_.shape(); }
+  void set(int64_t element, uint64_t word) {
+    auto *bytes = reinterpret_cast<unsigned char *>(literal_.data()) + element * width_;
+    for (size_t b = 0; b < width_; ++b)
+      bytes[b] = static_cast<unsigned char>(word >> (8 * b));
+  }
+  Literal take() { return std::move(literal_); }
+
+private:
+  Literal literal_;
+  size_t width_;
 };
 
-int64_t elementCount(const Shape &shape) {
-  int64_t n = 1;
-  for (int64_t extent : shape)
-    n *= extent;
-  return n;
-}
-
-Generated threefry(const std::vector<uint64_t> &state, const Shape &shape, int bits) {
+/// Fills `out`; returns output_state.
+std::vector<uint64_t> threefry(const std::vector<uint64_t> &state, Output &out) {
   const Words2 key = halves(state[0]);
   const uint64_t counter = state[1];
-  const int64_t n = elementCount(shape);
-  Generated out;
-  if (bits == 64) {
-    for (int64_t e = 0; e < n; ++e) {
+  if (out.wide()) {
+    for (int64_t e = 0; e < out.size(); ++e) {
       const Words2 y = threefry2x32(key, halves(counter + static_cast<uint64_t>(e)));
-      out.words.push_back(joined(y[0], y[1]));
+      out.set(e, joined(y[0], y[1]));
     }
-    out.state = {state[0], counter + static_cast<uint64_t>(n)};
-    return out;
+    return {state[0], counter + static_cast<uint64_t>(out.size())};
   }
-  // The half shape's blocks, concatenated along a new dim after the split
-  // one ([.., ceil(d/2), 2, ..]), read as the shape with d rounded up to
-  // even and sliced back to d. A scalar is half shape [1].
-  if (shape.empty()) {
-    out.words.push_back(threefry2x32(key, halves(counter))[0]);
-    out.state = {state[0], counter + 1};
-    return out;
-  }
+  // The half shape's blocks concatenated along a new dim after the split
+  // one ([outer, ceil(d/2), 2, inner]), read as [outer, d rounded up to
+  // even, inner] and sliced back to d: block h's word w lands at 2s + w
+  // along the split dim. A scalar is half shape [1]: word 0 of one block.
+  const Shape &shape = out.shape();
   const int64_t split = threefrySplitDim(shape);
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < split; ++d)
     outer *= shape[d];
   for (size_t d = split + 1; d < shape.size(); ++d)
     inner *= shape[d];
-  const int64_t half = (shape[split] + 1) / 2, halfCount = outer * half * inner;
-  std::vector<uint64_t> concatenated(static_cast<size_t>(halfCount * 2));
+  const int64_t extent = shape.empty() ? 1 : shape[split];
+  const int64_t half = (extent + 1) / 2, halfCount = outer * half * inner;
   for (int64_t h = 0; h < halfCount; ++h) {
     const Words2 y = threefry2x32(key, halves(counter + static_cast<uint64_t>(h)));
     const int64_t o = h / (half * inner), s = h / inner % half, i = h % inner;
-    for (int64_t which = 0; which < 2; ++which)
-      concatenated[((o * half + s) * 2 + which) * inner + i] = y[which];
+    for (int64_t w = 0; w < 2; ++w)
+      if (2 * s + w < extent)
+        out.set((o * extent + 2 * s + w) * inner + i, y[w]);
   }
-  // Padded shape [outer, 2 * half, inner], sliced to [outer, d, inner].
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t s = 0; s < shape[split]; ++s)
-      for (int64_t i = 0; i < inner; ++i)
-        out.words.push_back(concatenated[(o * 2 * half + s) * inner + i]);
-  out.state = {state[0], counter + static_cast<uint64_t>(halfCount)};
-  return out;
+  return {state[0], counter + static_cast<uint64_t>(halfCount)};
 }
 
-Generated philox(const std::vector<uint64_t> &state, const Shape &shape, int bits) {
+/// Fills `out`; returns output_state.
+std::vector<uint64_t> philox(const std::vector<uint64_t> &state, Output &out) {
   const Words2 key = halves(state[0]);
-  const bool wide = state.size() >= 3;
-  const uint64_t low = state[1], high = wide ? state[2] : state[0];
-  const int64_t n = elementCount(shape), wordsPer = bits == 64 ? 2 : 1;
+  const bool threeWords = state.size() >= 3;
+  const uint64_t low = state[1], high = threeWords ? state[2] : state[0];
+  const int64_t n = out.size(), wordsPer = out.wide() ? 2 : 1;
   const int64_t blocks = (n * wordsPer + 3) / 4;
-  std::vector<uint32_t> stream;
+  // Block b's words are words 4b..4b+3 of the stream; element e takes
+  // word e (64 bits: words 2e and 2e + 1, low first).
   for (int64_t b = 0; b < blocks; ++b) {
     const uint64_t blockLow = low + static_cast<uint64_t>(b);
     const uint64_t blockHigh = high + (blockLow < low ? 1 : 0);
     const Words2 l = halves(blockLow), h = halves(blockHigh);
     const Words4 y = philox4x32(key, {l[0], l[1], h[0], h[1]});
-    stream.insert(stream.end(), y.begin(), y.end());
+    for (int64_t k = 0; k < 4 / wordsPer; ++k) {
+      const int64_t e = b * (4 / wordsPer) + k;
+      if (e < n)
+        out.set(e, out.wide() ? joined(y[2 * k], y[2 * k + 1]) : y[k]);
+    }
   }
-  Generated out;
-  for (int64_t e = 0; e < n; ++e)
-    out.words.push_back(wordsPer == 2 ? joined(stream[2 * e], stream[2 * e + 1]) : stream[e]);
   const uint64_t newLow = low + static_cast<uint64_t>(blocks);
   const uint64_t newHigh = high + (newLow < low ? 1 : 0);
-  out.state = wide ? std::vector<uint64_t>{state[0], newLow, newHigh}
-                   : std::vector<uint64_t>{state[0], newLow};
-  return out;
+  return threeWords ? std::vector<uint64_t>{state[0], newLow, newHigh}
+                    : std::vector<uint64_t>{state[0], newLow};
 }
 
 } // namespace rng
@@ -154,22 +154,16 @@ std::vector<Literal> evalRngBitGenerator(const Literal &state, RngAlgorithm algo
   std::vector<uint64_t> words(static_cast<size_t>(state.numElements()));
   for (size_t i = 0; i < words.size(); ++i)
     words[i] = static_cast<uint64_t>(state.getInt(static_cast<int64_t>(i)));
-  const size_t width = elementByteWidth(outputType.elementType);
-  const int bits = width == 8 ? 64 : 32; // narrower: 32-bit words' low bits
-  const rng::Generated generated = algorithm == RngAlgorithm::ThreeFry
-                                       ? rng::threefry(words, outputType.shape, bits)
-                                       : rng::philox(words, outputType.shape, bits);
+  rng::Output output(outputType);
+  const std::vector<uint64_t> next = algorithm == RngAlgorithm::ThreeFry
+                                         ? rng::threefry(words, output)
+                                         : rng::philox(words, output);
   Literal newState(state.type());
-  for (size_t i = 0; i < generated.state.size(); ++i)
-    newState.setInt(static_cast<int64_t>(i), static_cast<int64_t>(generated.state[i]));
-  Literal output(outputType);
-  auto *bytes = reinterpret_cast<unsigned char *>(output.data());
-  for (size_t e = 0; e < generated.words.size(); ++e)
-    for (size_t b = 0; b < width; ++b) // little endian: the low bytes
-      bytes[e * width + b] = static_cast<unsigned char>(generated.words[e] >> (8 * b));
+  for (size_t i = 0; i < next.size(); ++i)
+    newState.setInt(static_cast<int64_t>(i), static_cast<int64_t>(next[i]));
   std::vector<Literal> results;
   results.push_back(std::move(newState));
-  results.push_back(std::move(output));
+  results.push_back(output.take());
   return results;
 }
 
