@@ -34,26 +34,31 @@ ResultTypes inferRngBitGenerator(const InferenceContext &context) {
     context.failAttr("rng_algorithm", "has unknown rng_algorithm '" + attrs.rngAlgorithm +
                                           "' (expected DEFAULT, THREE_FRY or PHILOX)");
   const TensorType &state = context.operand(0);
+  const auto failState = [&](const std::string &message) {
+    fail(joinPointer(joinPointer(op.pointer, "operands"), size_t{0}),
+         context.opLabel() + " " + message);
+  };
   if (state.rank() != 1 || state.elementType != ElementType::UI64)
-    context.failOp("requires a 1-dimensional ui64 initial_state, got " + printType(state));
+    failState("requires a 1-dimensional ui64 initial_state, got " + printType(state));
   if (!stateSizeFits(*algorithm, state.shape[0]))
-    context.failOp("with rng_algorithm " + attrs.rngAlgorithm + " requires an initial_state of " +
-                   (*algorithm == RngAlgorithm::ThreeFry ? "2" : "2 or 3") + " elements, got " +
-                   printType(state) +
-                   (*algorithm == RngAlgorithm::Default
-                        ? " (DEFAULT is PHILOX, as on XLA's CPU backend)"
-                        : ""));
+    failState("with rng_algorithm " + attrs.rngAlgorithm + " requires an initial_state of " +
+              (*algorithm == RngAlgorithm::ThreeFry ? "2" : "2 or 3") + " elements, got " +
+              printType(state) +
+              (*algorithm == RngAlgorithm::Default ? " (DEFAULT is PHILOX, as on XLA's CPU backend)"
+                                                   : ""));
   if (const auto declaredState = context.declared(0); declaredState && *declaredState != state)
-    context.failOp("output_state must have the type of initial_state (" + printType(state) +
-                   "), got " + printType(*declaredState));
+    fail(resultTypePointer(op, 0), context.opLabel() +
+                                       " output_state must have the type of initial_state (" +
+                                       printType(state) + "), got " + printType(*declaredState));
   if (!context.declared(1))
     context.failOp("needs the output's type (`types`: the state's, then the output's)");
   const TensorType &output = *context.declared(1);
   const ElementType element = output.elementType;
   if (element == ElementType::I1 || isComplex(element) || subByteBits(element) != 0)
-    context.failOp("requires an output of integer or floating-point type of 8, 16, 32 or 64 "
-                   "bits, got " +
-                   printType(output));
+    fail(resultTypePointer(op, 1), context.opLabel() +
+                                       " requires an output of integer or floating-point type of "
+                                       "8, 16, 32 or 64 bits, got " +
+                                       printType(output));
   return {state, output};
 }
 

@@ -704,7 +704,7 @@ func.func @main(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>) {
   return %a, %b : tensor<3xui64>, tensor<4xui32>
 }
 )");
-  CHECK(place == "3:3");
+  CHECK(place == "3:40");
   CHECK(sizeMessage.find("with rng_algorithm THREE_FRY requires an initial_state of 2 elements, "
                          "got tensor<3xui64>") != std::string::npos);
 }
