@@ -1355,8 +1355,8 @@ void Importer::readRngBitGenerator(OpAttributes &a) {
   RngBitGeneratorAttrs rng;
   rng.rngAlgorithm = enumWord(*attr, "rng_algorithm");
   if (!parseRngAlgorithm(rng.rngAlgorithm))
-    failAt(attr->loc,
-           "unknown rng_algorithm '" + rng.rngAlgorithm + "' (expected DEFAULT THREE_FRY PHILOX)");
+    failAt(attr->loc, "unknown rng_algorithm '" + rng.rngAlgorithm +
+                          "' (expected DEFAULT, THREE_FRY or PHILOX)");
   places_.add(a.ir.pointer + "/rng_algorithm", attr->loc);
   a.ir.attrs = rng;
 }

@@ -695,7 +695,7 @@ func.func @main(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>) {
 }
 )");
   CHECK(where == "3:56");
-  CHECK(message.find("unknown rng_algorithm 'MERSENNE' (expected DEFAULT THREE_FRY PHILOX)") !=
+  CHECK(message.find("unknown rng_algorithm 'MERSENNE' (expected DEFAULT, THREE_FRY or PHILOX)") !=
         std::string::npos);
   // The type rule's errors name the op's line.
   const auto [place, sizeMessage] = errorOf(R"(
