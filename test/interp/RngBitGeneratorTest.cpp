@@ -1,11 +1,14 @@
 // rng_bit_generator: XLA's CPU numbers. Golden values from the StableHLO
 // spec's example, StableHLO's testdata (generated with JAX on XLA's CPU
-// backend) and JAX's back-compat test data; the Threefry2x32-20 and
+// backend), JAX's back-compat test data and r-xla/anvil's documented
+// example (XLA's CPU client, printed to five digits); the Threefry2x32-20 and
 // Philox4x32-10 known-answer vectors of Random123 (kat_vectors); and the
 // layout facts of XLA's prng.cc (how 32-bit words pair into 64-bit ones,
 // the halved shape of 32-bit Threefry output, Philox's counter and carry).
 
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 #include "test/interp/InterpTestUtil.h"
 
@@ -117,6 +120,21 @@ TEST_CASE("rng_bit_generator: Random123's known answers for Threefry2x32-20 and 
   CHECK(generate("PHILOX", {0x299f31d0a4093822ull, 0x85a308d3243f6a88ull, 0x0370734413198a2eull},
                  "tensor<4xui32>")
             .bits == std::vector<uint64_t>{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1});
+}
+
+TEST_CASE("rng_bit_generator: a 32-bit THREE_FRY output as XLA's CPU client printed it") {
+  // r-xla/anvil reference/nvl_rng_bit_generator.md: state [0, 0], a 3x2
+  // ui32 output printed to five digits (XLA's CPU PJRT client); new state
+  // [0, 3]: the shape halved along dim 1, block i giving row i.
+  Generated g = generate("THREE_FRY", {0, 0}, "tensor<3x2xui32>");
+  CHECK(g.state == std::vector<uint64_t>{0, 3});
+  const std::vector<double> printed = {1.7973e9, 2.5791e9, 1.3515e9, 3.2358e9, 1.6886e9, 4.2293e9};
+  REQUIRE(g.bits.size() == printed.size());
+  for (size_t e = 0; e < printed.size(); ++e)
+    CHECK(std::abs(static_cast<double>(g.bits[e]) - printed[e]) <= 0.5e5);
+  // Row 0 is Random123's zero-key, zero-counter answer (0x6b200159, 0x99ba4efe).
+  CHECK(g.bits[0] == 0x6b200159u);
+  CHECK(g.bits[1] == 0x99ba4efeu);
 }
 
 TEST_CASE("rng_bit_generator: THREE_FRY's 32-bit words pair along the halved dim") {
