@@ -1127,6 +1127,48 @@ void emitConvolution(StepView s) {
   s.perDevice(codeFor, windowsCut(s));
 }
 
+// ---- random bits (templates/kernels/rng.h) ----
+
+/// rng_bit_generator: each device makes its piece of the output from the
+/// counters of its elements' global positions, and the whole new state.
+void emitRngBitGenerator(StepView s) {
+  const auto &attrs = s.op().attr<RngBitGeneratorAttrs>();
+  const bool threefry = attrs.algorithm() == RngAlgorithm::ThreeFry;
+  const ShardLayout &layout = s.context.layout(s.out(1));
+  const Shape &global = s.globalOut(1);
+  const bool wide = elementByteWidth(s.outType(1)) == 8;
+  const int64_t count = product(global);
+  const int64_t split = threefrySplitDim(global);
+  // Blocks the whole output uses: the counter's advance.
+  int64_t advance = 0;
+  if (!threefry) {
+    advance = ((wide ? 2 : 1) * count + 3) / 4;
+  } else if (wide) {
+    advance = count;
+  } else {
+    advance = global.empty()
+                  ? 1
+                  : count / std::max<int64_t>(global[split], 1) * ((global[split] + 1) / 2);
+  }
+  const int64_t stateSize = s.globalIn(0).at(0);
+  const std::string word(storageWord(s.outType(1)));
+  s.perDevice(
+      [&](int64_t d) -> std::string {
+        // A scalar is one element of rank 1.
+        const bool scalar = global.empty();
+        const Shape dims = scalar ? Shape{1} : global;
+        const Shape offsets = scalar ? Shape{0} : layout.offsetsOf(d);
+        const Shape extents = scalar ? Shape{1} : s.outShape(d, 1);
+        return "rngBitGenerator<" + word + ", " + str(threefry ? 0 : 1) + ", " + str(stateSize) +
+               ", " + str(static_cast<int64_t>(dims.size())) + ", RngPiece<" +
+               str(static_cast<int64_t>(dims.size())) + ">{{" + joinInts(dims) + "}, {" +
+               joinInts(offsets) + "}, {" + joinInts(extents) + "}}, " + str(split) + ", " +
+               std::to_string(static_cast<uint64_t>(advance)) + "ull>(as<uint64_t>(" + s.inBuf(0) +
+               "), as<uint64_t>(" + s.outBuf(0) + "), as<" + word + ">(" + s.outBuf(1) + "));";
+      },
+      true);
+}
+
 } // namespace
 
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,

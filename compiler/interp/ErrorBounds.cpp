@@ -727,6 +727,14 @@ std::vector<Literal> bitcastConvertBound(const BoundsInputs &in) {
   return oneResult(exactOrUnknown(in.result(0).shape(), in.operandBounds));
 }
 
+/// rng_bit_generator: exact bits from an exact state, else any bits.
+std::vector<Literal> rngBitGeneratorBound(const BoundsInputs &in) {
+  std::vector<Literal> out;
+  for (size_t i = 0; i < 2; ++i)
+    out.push_back(exactOrUnknown(in.result(i).shape(), in.operandBounds));
+  return out;
+}
+
 std::vector<Literal> convertBound(const BoundsInputs &in) {
   return oneResult(convertBounds(in.x(0), in.e(0), in.result(0)));
 }

@@ -150,4 +150,11 @@ WindowSpec convolutionLhsWindow(const ConvolutionAttrs &attrs, const Shape &lhs,
 Literal evalConvolution(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs &attrs,
                         const TensorType &resultType);
 
+// RngBitGenerator.cpp
+/// rng_bit_generator as XLA's CPU backend computes it: {output_state,
+/// output} from `state` (verified: 1-D ui64 of the algorithm's size) and
+/// the output's type.
+std::vector<Literal> evalRngBitGenerator(const Literal &state, RngAlgorithm algorithm,
+                                         const TensorType &outputType);
+
 } // namespace shardgen::interp

@@ -181,6 +181,11 @@ std::vector<Literal> topKKernel(const KernelInputs &in) {
   return evalTopK(operand(in, 0), in.op.attr<TopKAttrs>().k);
 }
 
+std::vector<Literal> rngBitGeneratorKernel(const KernelInputs &in) {
+  return evalRngBitGenerator(operand(in, 0), in.op.attr<RngBitGeneratorAttrs>().algorithm(),
+                             in.graph->type(in.op.results.at(1)));
+}
+
 /// Sharding annotations and optimization_barrier: their operands, as they are.
 std::vector<Literal> identityKernel(const KernelInputs &in) {
   std::vector<Literal> results;

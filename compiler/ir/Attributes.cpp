@@ -91,4 +91,25 @@ std::vector<int64_t> dotGeneralFreeDims(int64_t rank, const std::vector<int64_t>
   return dims;
 }
 
+namespace {
+constexpr std::array<std::pair<RngAlgorithm, std::string_view>, 3> kRngAlgorithms{{
+    {RngAlgorithm::Default, "DEFAULT"},
+    {RngAlgorithm::ThreeFry, "THREE_FRY"},
+    {RngAlgorithm::Philox, "PHILOX"},
+}};
+} // namespace
+
+std::optional<RngAlgorithm> parseRngAlgorithm(std::string_view text) {
+  return lookup(kRngAlgorithms, text);
+}
+std::string_view rngAlgorithmName(RngAlgorithm algorithm) {
+  return kRngAlgorithms[static_cast<int>(algorithm)].second;
+}
+int64_t threefrySplitDim(const Shape &shape) {
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] % 2 == 0)
+      return static_cast<int64_t>(d);
+  return static_cast<int64_t>(std::max_element(shape.begin(), shape.end()) - shape.begin());
+}
+
 } // namespace shardgen

@@ -573,6 +573,32 @@ inline std::span<const AttrField> ConvolutionAttrs::schema() {
                                      AttrPresence::Optional)};
   return fields;
 }
+// ---- random bits ----
+/// StableHLO's RngAlgorithm; DEFAULT is XLA CPU's: PHILOX.
+enum class RngAlgorithm { Default, ThreeFry, Philox };
+std::optional<RngAlgorithm> parseRngAlgorithm(std::string_view text); // DEFAULT, THREE_FRY, PHILOX
+std::string_view rngAlgorithmName(RngAlgorithm algorithm);
+/// The dim XLA halves for 32-bit THREE_FRY output (prng.cc's
+/// SplitShapeIntoHalves): the first of even size, else the first largest;
+/// 0 for a scalar.
+int64_t threefrySplitDim(const Shape &shape);
+struct RngBitGeneratorAttrs {
+  /// The word as given (DEFAULT, THREE_FRY, PHILOX): the type rule checks it.
+  std::string rngAlgorithm = "DEFAULT";
+  /// The algorithm that runs (DEFAULT is PHILOX, as on XLA's CPU backend);
+  /// only after the type rule accepted the word.
+  RngAlgorithm algorithm() const {
+    const std::optional<RngAlgorithm> parsed = parseRngAlgorithm(rngAlgorithm);
+    return parsed && *parsed != RngAlgorithm::Default ? *parsed : RngAlgorithm::Philox;
+  }
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> RngBitGeneratorAttrs::schema() {
+  // MLIR: `algorithm = DEFAULT` (pretty), #stablehlo<rng_algorithm DEFAULT> (generic).
+  static constexpr AttrField fields[] = {attrField<&RngBitGeneratorAttrs::rngAlgorithm>(
+      "rng_algorithm", "rng_algorithm", "algorithm")};
+  return fields;
+}
 // ---- control flow (issue 25) ----
 struct WhileAttrs {
   static std::span<const AttrField> schema();
@@ -605,7 +631,7 @@ using Attributes =
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
                  ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs,
                  ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs, WhileAttrs, CaseAttrs,
-                 IfAttrs>;
+                 IfAttrs, RngBitGeneratorAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -404,6 +404,8 @@ private:
   void readAxisIndex(OpAttributes &a);
   /// `format = e5m10` (JAX's form) or the generic exponent_bits and mantissa_bits.
   void readReducePrecision(OpAttributes &a);
+  /// `algorithm = DEFAULT` (JAX's form) or #stablehlo<rng_algorithm THREE_FRY>.
+  void readRngBitGenerator(OpAttributes &a);
   /// An op without an MLIR form: kindOf never names it.
   void readNoSyntax(OpAttributes &a);
   /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
@@ -1567,6 +1569,19 @@ void Importer::readReducePrecision(OpAttributes &a) {
     format.mantissaBits = a.integer({"mantissa_bits"}, "mantissa_bits");
   }
   ir.attrs = format;
+}
+
+void Importer::readRngBitGenerator(OpAttributes &a) {
+  const Attribute *attr = a.attrs.take("algorithm");
+  if (!attr)
+    attr = &a.attrs.require("rng_algorithm");
+  RngBitGeneratorAttrs rng;
+  rng.rngAlgorithm = enumWord(*attr, "rng_algorithm");
+  if (!parseRngAlgorithm(rng.rngAlgorithm))
+    failAt(attr->loc, "unknown rng_algorithm '" + rng.rngAlgorithm +
+                          "' (expected DEFAULT, THREE_FRY or PHILOX)");
+  places_.add(a.ir.pointer + "/rng_algorithm", attr->loc);
+  a.ir.attrs = rng;
 }
 
 void Importer::readNoSyntax(OpAttributes &a) {

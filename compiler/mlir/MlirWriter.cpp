@@ -221,6 +221,8 @@ private:
   void writeCollectivePermute(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeAxisIndex(const Op &op, OpText &text, OpParts &parts, int indent);
   void writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// `name %s, algorithm = DEFAULT : (ts) -> (ts, t)`, or the generic form.
+  void writeRngBitGenerator(const Op &op, OpText &text, OpParts &parts, int indent);
   // The window ops: reduce_window and select_and_scatter in the generic
   // form (StableHLO has no other), convolution in JAX's or the generic.
   void writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -455,6 +457,14 @@ void Writer::writeReducePrecision(const Op &op, OpText &text, OpParts &parts, in
   parts.props.push_back("mantissa_bits = " + m + " : i32");
   text.pretty = text.name + " " + operands(op.operands) + ", format = e" + e + "m" + m +
                 text.attrDict + text.shortTypes;
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeRngBitGenerator(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const std::string &algorithm = op.attr<RngBitGeneratorAttrs>().rngAlgorithm;
+  parts.props.push_back("rng_algorithm = #stablehlo<rng_algorithm " + algorithm + ">");
+  text.pretty = text.name + " " + operands(op.operands) + ", algorithm = " + algorithm +
+                text.attrDict + " : " + functionType(op.operands, op.results);
   emit(op, text, parts, indent);
 }
 

@@ -654,6 +654,20 @@ OpShardingRule topKRule(const Graph &, const Op &, const OpShapes &shapes) {
   return builder.take();
 }
 
+/// Shardy's: the state (in and out) needs replication and blocks
+/// propagation; each output dim is free (a device makes its piece from the
+/// counter of its first element).
+OpShardingRule rngBitGeneratorRule(const Graph &, const Op &, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  builder.addFactor(shapes.operands[0][0], FactorKind::NeedReplication,
+                    {{0, 0}, {shapes.result(0), 0}}, true);
+  const Shape &output = shapes.results[1];
+  for (size_t d = 0; d < output.size(); ++d)
+    builder.addFactor(output[d], FactorKind::PassThrough,
+                      {{shapes.result(1), static_cast<int64_t>(d)}});
+  return builder.take();
+}
+
 OpShardingRule noRule(const Graph &, const Op &op, const OpShapes &) {
   fail(op.pointer, std::string(op.name()) + " has no sharding rule; it is propagated through "
                                             "its data-flow edges");

@@ -8,6 +8,7 @@
 #include "kernels/layout.h"
 #include "kernels/reduce.h"
 #include "kernels/region.h"
+#include "kernels/rng.h"
 #include "kernels/scratch.h"
 #include "kernels/sort.h"
 #include "kernels/window.h"

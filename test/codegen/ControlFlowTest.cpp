@@ -222,6 +222,15 @@ TEST_CASE("the control-flow samples: scanned MLP, lax.cond per step, greedy deco
   }
 }
 
+TEST_CASE(
+    "the dropout_rbg sample: rng_bit_generator's mask drawn piecewise equals the interpreter") {
+  std::ifstream file(std::string(SHARDGEN_SOURCE_DIR) + "/samples/mlir/dropout_rbg.mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  Graph graph = importVerified(text.str());
+  CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
+}
+
 TEST_CASE("a loop-invariant reshard runs once, before the loop") {
   // The body adds %arg1 ([{}, {y}]) to the carried [{x}, {}] value: %arg1
   // is resharded before the loop, the body moves nothing.

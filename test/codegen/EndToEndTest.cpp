@@ -289,3 +289,41 @@ TEST_CASE("i2, i4, ui2 and ui4 programs wrap to their bits, sums all-reduced acr
     CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
   }
 }
+
+TEST_CASE("rng_bit_generator: each device makes exactly its piece of the global stream") {
+  // THREE_FRY's 32-bit words pair along the halved dim (even, odd and
+  // scalar shapes), 64-bit and narrow words, PHILOX with 2 and 3 state
+  // words; each output sharded on every dim, unevenly too; the state,
+  // sharded, is gathered first (it needs replication).
+  const std::string ops = R"(
+    {"op": "rng_bit_generator", "operands": ["k2"], "results": ["t0", "a"],
+     "types": ["tensor<2xui64>", "tensor<5x6x3xui32>"], "rng_algorithm": "THREE_FRY"},
+    {"op": "rng_bit_generator", "operands": ["t0"], "results": ["t1", "b"],
+     "types": ["tensor<2xui64>", "tensor<7x5xi16>"], "rng_algorithm": "THREE_FRY"},
+    {"op": "rng_bit_generator", "operands": ["k2"], "results": ["t2", "c"],
+     "types": ["tensor<2xui64>", "tensor<9x3xui64>"], "rng_algorithm": "THREE_FRY"},
+    {"op": "rng_bit_generator", "operands": ["k2"], "results": ["t3", "d"],
+     "types": ["tensor<2xui64>", "tensor<ui32>"], "rng_algorithm": "THREE_FRY"},
+    {"op": "rng_bit_generator", "operands": ["k3"], "results": ["p0", "e"],
+     "types": ["tensor<3xui64>", "tensor<3x5xf32>"], "rng_algorithm": "PHILOX"},
+    {"op": "rng_bit_generator", "operands": ["k2"], "results": ["p1", "f"],
+     "types": ["tensor<2xui64>", "tensor<7x3xi64>"], "rng_algorithm": "DEFAULT"},
+    {"op": "rng_bit_generator", "operands": ["k3"], "results": ["p2", "g"],
+     "types": ["tensor<3xui64>", "tensor<6x5xui8>"], "rng_algorithm": "PHILOX"})";
+  for (const char *sharding : {"[{x}, {y}]", "[{y}, {x}]", "[{x, y}, {}]", "[{}, {}]"}) {
+    CAPTURE(sharding);
+    const std::string s = std::string(R"(", "sharding": "<@m, )") + sharding + ">\"}";
+    const std::string outputs =
+        R"({"value": "a", "sharding": "<@m, )" +
+        std::string(sharding).substr(0, std::string(sharding).size() - 1) +
+        R"(, {}]>"}, {"value": "b)" + s + R"(, {"value": "c)" + s + R"(, {"value": "d"},
+           {"value": "e)" +
+        s + R"(, {"value": "f)" + s + R"(, {"value": "g)" + s +
+        R"(, {"value": "t1"}, {"value": "p0"}, {"value": "p1"}, {"value": "t3"})";
+    const std::string inputs =
+        R"({"name": "k2", "type": "tensor<2xui64>", "sharding": "<@m, [{x}]>"},
+           {"name": "k3", "type": "tensor<3xui64>"})";
+    Graph graph = loadVerified(graphOn(kMesh2x2, inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
+}

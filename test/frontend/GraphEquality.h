@@ -106,6 +106,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.windowReversal == right.windowReversal &&
                  left.featureGroupCount == right.featureGroupCount &&
                  left.batchGroupCount == right.batchGroupCount;
+        else if constexpr (std::is_same_v<T, RngBitGeneratorAttrs>)
+          return left.rngAlgorithm == right.rngAlgorithm;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

@@ -633,3 +633,57 @@ func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {
   CHECK(message.find("\"real\" requires a floating-point or complex operand, got tensor<2xi32>") !=
         std::string::npos);
 }
+
+TEST_CASE("stablehlo.rng_bit_generator as JAX prints it, and generic") {
+  // JAX's form (two spaces before the algorithm, as Shardy's tests print it).
+  Graph graph = importVerified(R"(
+func.func public @main(%arg0: tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>) {
+  %output_state, %output = stablehlo.rng_bit_generator %arg0, algorithm =  DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>)
+  return %output_state, %output : tensor<2xui64>, tensor<4x4xui32>
+}
+)");
+  const Op &rng = opAt(graph, 0);
+  REQUIRE(rng.kind == OpKind::RngBitGenerator);
+  CHECK(rng.attr<RngBitGeneratorAttrs>().rngAlgorithm == "DEFAULT");
+  CHECK(graph.type(rng.results[1]) == TensorType{ElementType::UI32, {4, 4}});
+  const std::string written = writeMlir(graph, MlirForm::Pretty);
+  CHECK(written.find("stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT "
+                     "{shardgen.result_names = [\"output_state\", \"output\"]} : "
+                     "(tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>)") !=
+        std::string::npos);
+  CHECK(writeMlir(importVerified(written), MlirForm::Pretty) == written);
+  const std::string generic = writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("\"stablehlo.rng_bit_generator\"(%arg0) <{rng_algorithm = "
+                     "#stablehlo<rng_algorithm DEFAULT>}>") != std::string::npos);
+  CHECK(writeMlir(importVerified(generic), MlirForm::Generic) == generic);
+  // The spec's generic form, attributes in a dictionary, `%r:2` results.
+  Graph spec = importVerified(R"(
+func.func @main(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<2x2xf32>) {
+  %r:2 = "stablehlo.rng_bit_generator"(%s) {
+    rng_algorithm = #stablehlo<rng_algorithm PHILOX>
+  } : (tensor<3xui64>) -> (tensor<3xui64>, tensor<2x2xf32>)
+  return %r#0, %r#1 : tensor<3xui64>, tensor<2x2xf32>
+}
+)");
+  CHECK(opAt(spec, 0).attr<RngBitGeneratorAttrs>().algorithm() == RngAlgorithm::Philox);
+  // An unknown algorithm is refused where it is written.
+  const auto [where, message] = errorOf(R"(
+func.func @main(%s: tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>) {
+  %a, %b = stablehlo.rng_bit_generator %s, algorithm = MERSENNE : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4xui32>)
+  return %a, %b : tensor<2xui64>, tensor<4xui32>
+}
+)");
+  CHECK(where == "3:56");
+  CHECK(message.find("unknown rng_algorithm 'MERSENNE' (expected DEFAULT, THREE_FRY or PHILOX)") !=
+        std::string::npos);
+  // The type rule's errors name the op's line.
+  const auto [place, sizeMessage] = errorOf(R"(
+func.func @main(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>) {
+  %a, %b = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>)
+  return %a, %b : tensor<3xui64>, tensor<4xui32>
+}
+)");
+  CHECK(place == "3:40");
+  CHECK(sizeMessage.find("with rng_algorithm THREE_FRY requires an initial_state of 2 elements, "
+                         "got tensor<3xui64>") != std::string::npos);
+}

@@ -157,3 +157,23 @@ TEST_CASE("the bit ops, is_finite, atan2, reduce_precision and bitcast_convert r
   const std::string generic = mlir::writeMlir(graph, MlirForm::Generic);
   CHECK(generic.find("<{exponent_bits = 5 : i32, mantissa_bits = 2 : i32}>") != std::string::npos);
 }
+
+TEST_CASE("rng_bit_generator round trips, its output sharded and its state replicated") {
+  const std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "rng",
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+  "inputs": [{"name": "key", "type": "tensor<2xui64>"}],
+  "ops": [{"op": "rng_bit_generator", "operands": ["key"], "results": ["state", "bits"],
+           "types": ["tensor<2xui64>", "tensor<8x6xui32>"], "rng_algorithm": "THREE_FRY",
+           "shardings": [null, "<@mesh, [{x}, {y}]>"]},
+          {"op": "rng_bit_generator", "operands": ["state"], "results": ["state2", "more"],
+           "types": ["tensor<2xui64>", "tensor<5xf64>"], "rng_algorithm": "PHILOX"}],
+  "outputs": [{"value": "bits"}, {"value": "state2"}, {"value": "more"}]})";
+  Graph graph = verified(readGraph(json));
+  checkRoundTrip(graph);
+  Graph again = verified(readGraph(writeGraph(graph)));
+  checkSameGraph(again, graph);
+  const std::string pretty = mlir::writeMlir(graph, MlirForm::Pretty);
+  CHECK(pretty.find("stablehlo.rng_bit_generator %key, algorithm = THREE_FRY") !=
+        std::string::npos);
+  CHECK(pretty.find("algorithm = PHILOX") != std::string::npos);
+}

@@ -546,3 +546,20 @@ TEST_CASE("after_all: no dims, no factors; Shardy's registry gives it no rule") 
     CHECK_FALSE(shardyShardingRule(graph, op).has_value());
   }
 }
+
+TEST_CASE("rng_bit_generator: the state needs replication and blocks, the output dims are free") {
+  // Shardy's op_sharding_rule_registry.mlir @rng_bit_generator.
+  const std::string rng = R"({"op": "rng_bit_generator", "operands": ["s"],
+      "results": ["state", "bits"], "types": ["tensor<2xui64>", "tensor<4x1000xui32>"],
+      "rng_algorithm": "DEFAULT"})";
+  CHECK(ruleOf(R"({"name": "s", "type": "tensor<2xui64>"})", rng) ==
+        "([i])->([i], [j, k]) {i=2, j=4, k=1000} need_replication={i} blocked_propagation={i}");
+  // A sharded state does not reach the new state; the output keeps the
+  // sharding its use asks for.
+  auto p = basic(R"({"name": "s", "type": "tensor<2xui64>", "sharding": "<@mesh, [{x}]>"})",
+                 rng + R"(, {"op": "negate", "operands": ["bits"], "result": "n",
+                      "sharding": "<@mesh, [{y}, {x}]>"})",
+                 R"({"value": "state"}, {"value": "n"})");
+  CHECK(p.sharding("state") == R"(<@mesh, [{}]>)");
+  CHECK(p.sharding("bits") == R"(<@mesh, [{"y"}, {"x"}]>)");
+}

@@ -854,3 +854,12 @@ func.func @reduce_window_passthrough_dim(%arg0: tensor<8x16xf32>, %arg1: tensor<
       : (tensor<8x16xf32>, tensor<f32>) -> tensor<8x16xf32>
   func.return %0 : tensor<8x16xf32>
 }
+
+// rng_bit_generator: the state needs replication and blocks propagation,
+// each output dim its own factor (rng_bit_generator)
+// CHECK-LABEL: func @rng_bit_generator(
+func.func @rng_bit_generator(%arg0: tensor<2xui64>) -> tensor<4x1000xui32> {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i], [j, k]) {i=2, j=4, k=1000} need_replication={i} blocked_propagation={i}>
+  %output_state, %output = stablehlo.rng_bit_generator %arg0, algorithm =  DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x1000xui32>)
+  return %output : tensor<4x1000xui32>
+}
