@@ -47,6 +47,11 @@ std::string_view elementTag(ElementType type) {
     return "UI2";
   case ElementType::UI4:
     return "UI4";
+#define SHARDGEN_MINI_FLOAT_TAG(Name, mlirName)                                                    \
+  case ElementType::Name:                                                                          \
+    return #Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_TAG)
+#undef SHARDGEN_MINI_FLOAT_TAG
   }
   return "F32";
 }
@@ -102,6 +107,10 @@ std::string_view storageType(ElementType type) {
   case ElementType::UI2:
   case ElementType::UI4:
     return "uint8_t";
+#define SHARDGEN_MINI_FLOAT_STORAGE(Name, mlirName) case ElementType::Name:
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_STORAGE)
+#undef SHARDGEN_MINI_FLOAT_STORAGE
+    return "uint8_t"; // the code
   }
   return "float";
 }
@@ -146,6 +155,11 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI2";
   case ElementType::UI4:
     return "SHARDGEN_UI4";
+#define SHARDGEN_MINI_FLOAT_RUNTIME(Name, mlirName)                                                \
+  case ElementType::Name:                                                                          \
+    return "SHARDGEN_" #Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_RUNTIME)
+#undef SHARDGEN_MINI_FLOAT_RUNTIME
   }
   return "SHARDGEN_F32";
 }

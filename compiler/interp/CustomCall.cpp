@@ -49,6 +49,11 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI2;
   case ElementType::UI4:
     return SHARDGEN_UI4;
+#define SHARDGEN_MINI_FLOAT_ABI(Name, mlirName)                                                    \
+  case ElementType::Name:                                                                          \
+    return SHARDGEN_##Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_ABI)
+#undef SHARDGEN_MINI_FLOAT_ABI
   }
   return SHARDGEN_F32;
 }

@@ -246,6 +246,17 @@ template <typename To, typename From> SHARDGEN_INLINE To floatToInteger(From x) 
 template <typename From, typename To>
 SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x);
 
+/// A value as the widest type of its kind (double, int64_t or uint64_t):
+/// what a mini float rounds from exactly.
+template <typename C> SHARDGEN_INLINE auto exactSource(C x) {
+  if constexpr (isFloat<C>)
+    return static_cast<double>(x);
+  else if constexpr (C(-1) < C(0))
+    return static_cast<int64_t>(x);
+  else
+    return static_cast<uint64_t>(x);
+}
+
 /// convert to or from a complex type (StableHLO): a real value becomes the
 /// real part (imaginary part 0); a complex one converts its real part to a
 /// real type, both parts to a complex type.
@@ -269,6 +280,8 @@ SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x) {
   using ToC = typename To::Compute;
   if constexpr (isComplex<From> || isComplex<To>)
     return convertComplex<From, To>(x);
+  else if constexpr (isMiniFloat<To> && !__is_same(FromC, float)) // one rounding, exact
+    return To::load(To::exact(exactSource(x)));
   else if constexpr (isFloat<FromC> && isSubByte<To>) // saturates to the type's range
     return floatToInteger<ToC>(math::isnan(x)        ? FromC(0)
                                : x < FromC(To::kMin) ? FromC(To::kMin)

@@ -120,6 +120,9 @@ Dtype dtypeOf(shardgen_element_type type) {
     return {"|i1", 1};
   case SHARDGEN_UI2:
   case SHARDGEN_UI4:
+#define SHARDGEN_MINI_FLOAT_CASE(Name, mlirName) case SHARDGEN_##Name:
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_CASE) // their codes, one a byte
+#undef SHARDGEN_MINI_FLOAT_CASE
     return {"|u1", 1};
   }
   return {"", 0};
