@@ -68,7 +68,7 @@ std::vector<Literal> loadInputs(const Graph &graph, const std::string &graphPath
       Literal literal = readNpy(files[i], checkType);
       if (literal.elementType() == value.type->elementType)
         inputs.push_back(std::move(literal));
-      else if (subByteBits(value.type->elementType) > 0)
+      else if (subByteBits(value.type->elementType) > 0 || isMiniFloat(value.type->elementType))
         inputs.push_back(subByteFromBytes(literal, value.type->elementType, files[i]));
       else
         inputs.push_back(bf16FromBits(literal));

@@ -49,6 +49,11 @@ std::string_view elementTag(ElementType type) {
     return "UI4";
   case ElementType::Token: // no kernel sees a token (the verifier keeps them out)
     return "UI8";
+#define SHARDGEN_MINI_FLOAT_TAG(Name, mlirName)                                                    \
+  case ElementType::Name:                                                                          \
+    return #Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_TAG)
+#undef SHARDGEN_MINI_FLOAT_TAG
   }
   return "F32";
 }
@@ -107,6 +112,10 @@ std::string_view storageType(ElementType type) {
   case ElementType::UI4:
   case ElementType::Token: // a token's buffer holds no element
     return "uint8_t";
+#define SHARDGEN_MINI_FLOAT_STORAGE(Name, mlirName) case ElementType::Name:
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_STORAGE)
+#undef SHARDGEN_MINI_FLOAT_STORAGE
+    return "uint8_t"; // the code
   }
   return "float";
 }
@@ -153,6 +162,11 @@ std::string_view runtimeElementType(ElementType type) {
     return "SHARDGEN_UI4";
   case ElementType::Token: // a token's buffer holds no element
     return "SHARDGEN_UI8";
+#define SHARDGEN_MINI_FLOAT_RUNTIME(Name, mlirName)                                                \
+  case ElementType::Name:                                                                          \
+    return "SHARDGEN_" #Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_RUNTIME)
+#undef SHARDGEN_MINI_FLOAT_RUNTIME
   }
   return "SHARDGEN_F32";
 }

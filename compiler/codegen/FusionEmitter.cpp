@@ -121,6 +121,16 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group) {
   const FusedBody body = fusedBody(context, group);
   if (group.dotEpilogue)
     return emitDotEpilogue(context, group, body);
+  // A chain through an 8-, 6- or 4-bit float has no vector form (its
+  // conversions branch per element): a plain loop, not a forced vectorization.
+  bool miniFloat = false;
+  for (size_t index : group.steps) {
+    const SpmdStep &step = context.program.steps[index];
+    for (const auto *ids : {&step.inputs, &step.outputs})
+      for (SpmdValueId id : *ids)
+        miniFloat = miniFloat || isMiniFloat(context.elementType(id));
+  }
+  const std::string vectorize = miniFloat ? ", false" : "";
   // Broadcast operands' pieces are part of the key: their extents differ
   // where the result's do not.
   std::vector<SpmdValueId> pieces = {result};
@@ -132,11 +142,12 @@ void emitFusedGroup(EmitterContext &context, const FusedGroup &group) {
     int64_t n = product(shape);
     if (n == 0)
       return "";
-    std::string head = "fusedElementwise<" + storage + ", " + str(n);
+    std::string head = "fusedElementwise<" + storage + ", " + str(n) + vectorize;
     std::string parameters = "(int64_t i)";
     if (group.split >= 0) {
       const int64_t inner = product(Shape(shape.begin() + group.split, shape.end()));
-      head = "fusedElementwise2D<" + storage + ", " + str(n / inner) + ", " + str(inner);
+      head =
+          "fusedElementwise2D<" + storage + ", " + str(n / inner) + ", " + str(inner) + vectorize;
       parameters = "(int64_t r, int64_t c, int64_t i)";
     }
     std::string unused; // a 2-D loop's body may read only some of its indices

@@ -153,7 +153,8 @@ bool isBf16Bits(const TensorType &file, const TensorType &wanted) {
 }
 
 bool isSubByteBytes(const TensorType &file, const TensorType &wanted) {
-  if (subByteBits(wanted.elementType) == 0 || file.shape != wanted.shape)
+  if ((subByteBits(wanted.elementType) == 0 && !isMiniFloat(wanted.elementType)) ||
+      file.shape != wanted.shape)
     return false;
   return file.elementType ==
          (isSignedInteger(wanted.elementType) ? ElementType::I8 : ElementType::UI8);
@@ -161,6 +162,16 @@ bool isSubByteBytes(const TensorType &file, const TensorType &wanted) {
 
 Literal subByteFromBytes(const Literal &bytes, ElementType type, const std::string &name) {
   Literal out(TensorType{type, bytes.shape()});
+  if (isMiniFloat(type)) { // the codes as they are: an f6/f4 one below 2^bits
+    for (int64_t i = 0; i < out.numElements(); ++i)
+      if ((bytes.getInt(i) >> miniFloatBits(type)) != 0)
+        throw NpyError(name + ": byte " + std::to_string(bytes.getInt(i)) + " at flat index " +
+                       std::to_string(i) + " is no " + std::string(elementTypeName(type)) +
+                       " code");
+    if (out.byteSize() > 0)
+      std::memcpy(out.data(), bytes.data(), out.byteSize());
+    return out;
+  }
   for (int64_t i = 0; i < out.numElements(); ++i) {
     out.setInt(i, bytes.getInt(i));
     if (out.getInt(i) != bytes.getInt(i))

@@ -45,10 +45,11 @@ bool isBf16Bits(const TensorType &file, const TensorType &wanted);
 Literal bf16FromBits(const Literal &bits);
 
 /// Whether a file of type `file` holds a `wanted` sub-byte integer tensor
-/// (i2/i4 as int8, ui2/ui4 as uint8: what shardgen writes for them).
+/// (i2/i4 as int8, ui2/ui4 as uint8: what shardgen writes for them) or a
+/// mini float one (f8E4M3FN, ..., f4E2M1FN as uint8 codes).
 bool isSubByteBytes(const TensorType &file, const TensorType &wanted);
 /// The file's bytes as `type` (isSubByteBytes); an NpyError names the first
-/// value out of the type's range.
+/// value out of the type's range (an f6/f4 code is below 2^6 / 2^4).
 Literal subByteFromBytes(const Literal &bytes, ElementType type, const std::string &name);
 
 /// The in-memory forms behind readNpy/writeNpy; `name` prefixes messages.

@@ -51,6 +51,11 @@ shardgen_element_type abiElementType(ElementType type) {
     return SHARDGEN_UI4;
   case ElementType::Token: // customCallKernel refuses tokens first
     break;
+#define SHARDGEN_MINI_FLOAT_ABI(Name, mlirName)                                                    \
+  case ElementType::Name:                                                                          \
+    return SHARDGEN_##Name;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_ABI)
+#undef SHARDGEN_MINI_FLOAT_ABI
   }
   return SHARDGEN_F32;
 }

@@ -226,6 +226,11 @@ typename ToTraits::Compute convertElement(typename FromTraits::Compute x) {
     return convertComplex<FromTraits, ToTraits>(x);
   else if constexpr (isBoolTraits<ToTraits>)
     return x != From(0);
+  else if constexpr (isMiniFloatTraits<ToTraits> && !std::is_same_v<From, float>)
+    // f64 and integers round once, exactly (not twice, through float).
+    return ToTraits::load(ToTraits::exact(
+        std::conditional_t<std::is_floating_point_v<From>, double,
+                           std::conditional_t<std::is_signed_v<From>, int64_t, uint64_t>>(x)));
   else if constexpr (std::is_floating_point_v<From> && isSubByteTraits<ToTraits>)
     // Saturates to the type's range (NaN gives 0), then within the byte.
     return convertFloatToInteger<To>(

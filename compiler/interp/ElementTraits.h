@@ -42,6 +42,9 @@ constexpr bool isFloatTraits = std::is_floating_point_v<typename Traits::Compute
 template <typename Traits> constexpr bool isBoolTraits = std::is_same_v<Traits, I1Traits>;
 /// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store.
 template <typename Traits> constexpr bool isSubByteTraits = requires { Traits::kBits; };
+/// The 8-, 6- and 4-bit floats: float compute, the format's code stored.
+template <typename Traits>
+constexpr bool isMiniFloatTraits = runtime::elements::isMiniFloat<Traits>;
 template <typename Traits>
 constexpr bool isComplexTraits =
     std::is_same_v<Traits, C64Traits> || std::is_same_v<Traits, C128Traits>;
@@ -89,6 +92,11 @@ template <typename Fn> decltype(auto) dispatchElementType(ElementType type, Fn &
     return fn(UI4Traits{});
   case ElementType::Token: // the verifier keeps tokens from element-wise kernels
     break;
+#define SHARDGEN_MINI_FLOAT_DISPATCH(Name, mlirName)                                               \
+  case ElementType::Name:                                                                          \
+    return fn(runtime::elements::Name{});
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_DISPATCH)
+#undef SHARDGEN_MINI_FLOAT_DISPATCH
   }
   fail("", "a !stablehlo.token holds no elements");
 }

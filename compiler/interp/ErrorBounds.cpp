@@ -21,7 +21,32 @@ namespace {
 
 constexpr double kUnknown = std::numeric_limits<double>::infinity();
 
+/// An 8-, 6- or 4-bit float's precision (the implicit bit counted), the
+/// exponent of its smallest normal value and its largest finite value.
+struct MiniFloatLimits {
+  int precision = 0, minExponent = 0;
+  double maxFinite = 0;
+};
+template <typename F> MiniFloatLimits miniFloatLimits() {
+  using runtime::MiniFloatKind;
+  return {F::kMantissaBits + 1, F::kKind == MiniFloatKind::ExponentOnly ? -F::kBias : 1 - F::kBias,
+          runtime::miniFloatToFloat<F>(static_cast<uint8_t>(F::kMaxFinite))};
+}
+MiniFloatLimits miniFloatLimits(ElementType type) {
+  switch (type) {
+#define SHARDGEN_MINI_FLOAT_LIMITS(Name, mlirName)                                                 \
+  case ElementType::Name:                                                                          \
+    return miniFloatLimits<runtime::Format##Name>();
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_LIMITS)
+#undef SHARDGEN_MINI_FLOAT_LIMITS
+  default:
+    throw InternalError("miniFloatLimits of " + std::string(elementTypeName(type)));
+  }
+}
+
 int precisionBits(ElementType type) {
+  if (isMiniFloat(type))
+    return miniFloatLimits(type).precision;
   switch (type) {
   case ElementType::F64:
     return 53;
@@ -35,6 +60,8 @@ int precisionBits(ElementType type) {
 }
 
 int minExponent(ElementType type) {
+  if (isMiniFloat(type))
+    return miniFloatLimits(type).minExponent;
   switch (type) {
   case ElementType::F64:
     return -1022;
@@ -46,6 +73,8 @@ int minExponent(ElementType type) {
 }
 
 double maxFinite(ElementType type) {
+  if (isMiniFloat(type))
+    return miniFloatLimits(type).maxFinite;
   switch (type) {
   case ElementType::F64:
     return std::numeric_limits<double>::max();
@@ -58,9 +87,12 @@ double maxFinite(ElementType type) {
   }
 }
 
-/// f16 and bf16 compute in f32 (interpreter and generated code alike).
+/// f16, bf16 and the mini floats compute in f32 (interpreter and generated
+/// code alike).
 ElementType computeType(ElementType type) {
-  return type == ElementType::F16 || type == ElementType::BF16 ? ElementType::F32 : type;
+  return type == ElementType::F16 || type == ElementType::BF16 || isMiniFloat(type)
+             ? ElementType::F32
+             : type;
 }
 
 double unitRoundoff(ElementType type) { return std::ldexp(1.0, -precisionBits(type)); }

@@ -5,6 +5,7 @@
 
 #include "compiler/ir/Float16.h"
 #include "compiler/ir/InternalError.h"
+#include "runtime/include/shardgen/element_types.h"
 
 namespace shardgen {
 
@@ -53,6 +54,11 @@ double Literal::getFloat(int64_t i) const {
     return as<float>()[2 * i];
   case ElementType::C128:
     return as<double>()[2 * i];
+#define SHARDGEN_MINI_FLOAT_GET(Name, mlirName)                                                    \
+  case ElementType::Name:                                                                          \
+    return runtime::elements::Name::load(as<uint8_t>()[i]);
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_GET)
+#undef SHARDGEN_MINI_FLOAT_GET
   default:
     return static_cast<double>(getInt(i));
   }
@@ -120,6 +126,12 @@ void Literal::setFloat(int64_t i, double value) {
   case ElementType::C128:
     setComplex(i, value, 0);
     return;
+#define SHARDGEN_MINI_FLOAT_SET(Name, mlirName)                                                    \
+  case ElementType::Name: /* one rounding from the double */                                       \
+    as<uint8_t>()[i] = runtime::elements::Name::exact(value);                                      \
+    return;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_SET)
+#undef SHARDGEN_MINI_FLOAT_SET
   default:
     setInt(i, saturatingInt64(value));
     return;

@@ -35,6 +35,10 @@ constexpr ElementTypeInfo kElementTypes[] = {
     {ElementType::UI4, "ui4", 1, "|u1"},
     // No data, no bytes, no numpy dtype (.npy files refuse tokens).
     {ElementType::Token, "!stablehlo.token", 0, ""},
+// The mini floats are stored (and saved in .npy) as their codes, one a byte.
+#define SHARDGEN_ELEMENT_TYPE_INFO(Name, mlirName) {ElementType::Name, #mlirName, 1, "|u1"},
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_ELEMENT_TYPE_INFO)
+#undef SHARDGEN_ELEMENT_TYPE_INFO
 };
 
 const ElementTypeInfo &info(ElementType type) { return kElementTypes[static_cast<int>(type)]; }
@@ -55,8 +59,10 @@ bool holdsExactly(ElementType wide, ElementType narrow) {
   const size_t wideBytes = elementByteWidth(wide), narrowBytes = elementByteWidth(narrow);
   if (wide == ElementType::I1 || narrow == ElementType::I1 || wideBytes <= narrowBytes)
     return false;
+  // f16 and bf16 fit f32 and f64; a mini float fits any wider float but
+  // f8E8M0FNU (2^-127..2^127) f16.
   if (isFloat(wide) && isFloat(narrow))
-    return true; // f16 and bf16 both fit f32 and f64; nothing fits a 2-byte float
+    return !(wide == ElementType::F16 && narrow == ElementType::F8E8M0FNU);
   if (isSignedInteger(wide))
     return isSignedInteger(narrow) || isUnsignedInteger(narrow); // a wider range either way
   return isUnsignedInteger(wide) && isUnsignedInteger(narrow);
@@ -64,7 +70,19 @@ bool holdsExactly(ElementType wide, ElementType narrow) {
 
 bool isFloat(ElementType type) {
   return type == ElementType::F32 || type == ElementType::F64 || type == ElementType::F16 ||
-         type == ElementType::BF16;
+         type == ElementType::BF16 || isMiniFloat(type);
+}
+bool isMiniFloat(ElementType type) { return type >= ElementType::F8E3M4; }
+int miniFloatBits(ElementType type) {
+  switch (type) {
+#define SHARDGEN_MINI_FLOAT_BITS(Name, mlirName)                                                   \
+  case ElementType::Name:                                                                          \
+    return runtime::Format##Name::kBits;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_BITS)
+#undef SHARDGEN_MINI_FLOAT_BITS
+  default:
+    return 0;
+  }
 }
 bool isSignedInteger(ElementType type) {
   return type == ElementType::I8 || type == ElementType::I16 || type == ElementType::I32 ||
@@ -163,7 +181,8 @@ std::optional<TensorType> parseType(std::string_view text, std::string *error) {
   if (!element)
     return bad("unknown element type \"" + std::string(body) +
                "\" (expected f32 f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> "
-               "complex<f64> i2 i4 ui2 ui4)");
+               "complex<f64> i2 i4 ui2 ui4 f8E3M4 f8E4M3 f8E4M3FN f8E4M3FNUZ f8E4M3B11FNUZ "
+               "f8E5M2 f8E5M2FNUZ f8E8M0FNU f6E2M3FN f6E3M2FN f4E2M1FN)");
   type.elementType = *element;
   return type;
 }

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/include/shardgen/minifloat.h"
+
 namespace shardgen {
 
 enum class ElementType {
@@ -34,6 +36,11 @@ enum class ElementType {
   // order effects (after_all) or carry values unchanged (optimization_barrier,
   // while, case, if, manual_computation, custom_call) take or give one.
   Token,
+// The 8-, 6- and 4-bit floats (f8E4M3FN, ...): one byte per element
+// holding the format's code (runtime/include/shardgen/minifloat.h).
+#define SHARDGEN_ELEMENT_TYPE_ENUMERATOR(Name, mlirName) Name,
+  SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_ELEMENT_TYPE_ENUMERATOR)
+#undef SHARDGEN_ELEMENT_TYPE_ENUMERATOR
 };
 
 std::string_view elementTypeName(ElementType type);
@@ -50,6 +57,10 @@ bool holdsExactly(ElementType wide, ElementType narrow);
 bool isComplex(ElementType type); // complex<f32> complex<f64>
 /// The bits of a sub-byte integer type (i2 i4 ui2 ui4), else 0.
 int subByteBits(ElementType type);
+/// Whether `type` is an 8-, 6- or 4-bit float (isFloat holds for them too).
+bool isMiniFloat(ElementType type);
+/// The bits of a mini float's code (8, 6 or 4), else 0.
+int miniFloatBits(ElementType type);
 /// A complex type's part type (f32 or f64); other types are their own.
 ElementType complexPartType(ElementType type);
 /// The complex type whose parts are `part` (f32 or f64).

@@ -144,6 +144,8 @@ private:
           return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
         into.setInt(index, into.getInt(index));
       }
+      if (isMiniFloat(et) && (bits >> miniFloatBits(et)) != 0) // an f6/f4 code
+        return failWith(error, t.text + " does not fit " + std::string(elementTypeName(et)));
       return true;
     }
     if (t.kind != TokenKind::Integer && t.kind != TokenKind::Float)
@@ -154,6 +156,8 @@ private:
           (et != ElementType::F64 && std::isinf(static_cast<float>(value))))
         return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
       into.setFloat(index, value);
+      if (isMiniFloat(et) && !std::isfinite(into.getFloat(index))) // overflows to inf or NaN
+        return failWith(error, t.text + " is out of range for " + std::string(elementTypeName(et)));
       return true;
     }
     if (t.kind == TokenKind::Float)
@@ -217,6 +221,11 @@ private:
     if (subByteBits(type_.elementType) > 0) // a byte holds the value: wrapped to its bits
       for (int64_t i = 0; i < literal.numElements(); ++i)
         literal.setInt(i, literal.getInt(i));
+    if (const int bits = miniFloatBits(type_.elementType); bits > 0 && bits < 8)
+      for (int64_t i = 0; i < literal.numElements(); ++i) // an f6/f4 code in its byte
+        if ((static_cast<unsigned>(literal.data()[i]) >> bits) != 0)
+          return failWith(error, "dense hex data: byte " + std::to_string(i) + " is no " +
+                                     std::string(elementTypeName(type_.elementType)) + " code");
     out = splat ? ConstantAttrs::splatOf(type_, std::move(literal))
                 : ConstantAttrs::dense(std::move(literal));
     return true;

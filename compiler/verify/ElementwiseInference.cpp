@@ -130,6 +130,8 @@ ResultTypes inferIsFinite(const InferenceContext &context) {
 ResultTypes inferReducePrecision(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   checkElementKind(context, operand);
+  if (isMiniFloat(operand.elementType)) // its kernels take IEEE formats' fields
+    context.failOp("is not supported on 8-, 6- and 4-bit floats, got " + printType(operand));
   const auto &attrs = context.attrs<ReducePrecisionAttrs>();
   if (attrs.exponentBits < 1)
     context.failAttr("exponent_bits",

@@ -192,6 +192,10 @@ py::dtype dtypeOf(ElementType type) {
   case ElementType::UI4:
   case ElementType::Token: // no data (docs/graph-format.md, Tokens): never an array's dtype
     return py::dtype::of<uint8_t>();
+#define SHARDGEN_MINI_FLOAT_DTYPE(Name, mlirName) case ElementType::Name:
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_DTYPE)
+#undef SHARDGEN_MINI_FLOAT_DTYPE
+    return py::dtype::of<uint8_t>(); // the codes, one a byte
   }
   return py::dtype::of<float>();
 }
@@ -256,6 +260,15 @@ BoundTensor BoundTensor::fromArray(py::handle object, const TensorType &type,
                    std::string(elementTypeName(type.elementType)) + "'s range",
                type);
     }
+  }
+  if (const int bits = miniFloatBits(type.elementType); bits > 0 && bits < 8) { // f6/f4 codes
+    const auto *bytes = static_cast<const unsigned char *>(array.data());
+    for (py::ssize_t i = 0; i < array.size(); ++i)
+      if ((bytes[i] >> bits) != 0)
+        refuse(what,
+               got() + " holding " + std::to_string(bytes[i]) + ", no " +
+                   std::string(elementTypeName(type.elementType)) + " code",
+               type);
   }
   BoundTensor bound;
   bound.data = array.data();

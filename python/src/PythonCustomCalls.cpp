@@ -23,11 +23,29 @@ std::mutex slotsMutex;
 std::array<Slot, kCustomCallSlots> slots;
 
 ElementType elementTypeOf(shardgen_element_type type) {
-  static const ElementType kTypes[] = {
-      ElementType::F32, ElementType::F64,  ElementType::F16,  ElementType::BF16, ElementType::I1,
-      ElementType::I8,  ElementType::I32,  ElementType::I64,  ElementType::UI8,  ElementType::UI32,
-      ElementType::I16, ElementType::UI16, ElementType::UI64, ElementType::C64,  ElementType::C128,
-      ElementType::I2,  ElementType::I4,   ElementType::UI2,  ElementType::UI4};
+  static const ElementType kTypes[] = {ElementType::F32,
+                                       ElementType::F64,
+                                       ElementType::F16,
+                                       ElementType::BF16,
+                                       ElementType::I1,
+                                       ElementType::I8,
+                                       ElementType::I32,
+                                       ElementType::I64,
+                                       ElementType::UI8,
+                                       ElementType::UI32,
+                                       ElementType::I16,
+                                       ElementType::UI16,
+                                       ElementType::UI64,
+                                       ElementType::C64,
+                                       ElementType::C128,
+                                       ElementType::I2,
+                                       ElementType::I4,
+                                       ElementType::UI2,
+                                       ElementType::UI4,
+#define SHARDGEN_MINI_FLOAT_TYPE(Name, mlirName) ElementType::Name,
+                                       SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_TYPE)
+#undef SHARDGEN_MINI_FLOAT_TYPE
+  };
   return kTypes[type];
 }
 

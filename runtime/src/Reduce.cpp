@@ -191,7 +191,8 @@ Reducer booleanReducer(Reducer reducer) {
 
 bool isFloat(ElementType type) {
   return type == SHARDGEN_F32 || type == SHARDGEN_F64 || type == SHARDGEN_F16 ||
-         type == SHARDGEN_BF16 || type == SHARDGEN_C64 || type == SHARDGEN_C128;
+         type == SHARDGEN_BF16 || type == SHARDGEN_C64 || type == SHARDGEN_C128 ||
+         type >= SHARDGEN_F8E3M4; // the mini floats
 }
 
 } // namespace
@@ -254,6 +255,11 @@ template <typename Fn> bool withElementType(ElementType type, Fn &&fn) {
     return call(elements::UI2{});
   case SHARDGEN_UI4:
     return call(elements::UI4{});
+#define SHARDGEN_MINI_FLOAT_CALL(Name, mlirName)                                                   \
+  case SHARDGEN_##Name:                                                                            \
+    return call(elements::Name{});
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_CALL)
+#undef SHARDGEN_MINI_FLOAT_CALL
   }
   return false;
 }

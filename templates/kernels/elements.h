@@ -121,7 +121,12 @@ using runtime::elements::UI2;
 using runtime::elements::UI4;
 /// i2 i4 ui2 ui4: a byte wrapped to fewer bits on store (element_types.h).
 template <typename E> inline constexpr bool isSubByte = requires { E::kBits; };
+/// The 8-, 6- and 4-bit floats (element_types.h, minifloat.h).
+#define SHARDGEN_MINI_FLOAT_USING(Name, mlirName) using runtime::elements::Name;
+SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_USING)
+#undef SHARDGEN_MINI_FLOAT_USING
 using runtime::elements::Complex;
+using runtime::elements::isMiniFloat;
 namespace complexmath = runtime::elements::complexmath;
 template <typename S> inline constexpr bool isComplexStorage = false;
 template <typename T> inline constexpr bool isComplexStorage<Complex<T>> = true;

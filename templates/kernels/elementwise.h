@@ -150,14 +150,14 @@ SHARDGEN_COMPARE_OP(CmpGE, >=)
 template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void unary(const typename E::Storage *__restrict in,
                            typename E::Storage *__restrict out) {
-  storeAll<typename E::Storage, N>(
+  storeAll<typename E::Storage, N, !isMiniFloat<E>>(
       out, [&](int64_t i) { return E::store(Op::apply(E::load(loadAt(in, i)))); });
 }
 
 template <typename E, typename Op, int64_t N>
 SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Storage *b,
                             typename E::Storage *__restrict out) {
-  storeAll<typename E::Storage, N>(out, [&](int64_t i) {
+  storeAll<typename E::Storage, N, !isMiniFloat<E>>(out, [&](int64_t i) {
     return E::store(Op::apply(E::load(loadAt(a, i)), E::load(loadAt(b, i))));
   });
 }
@@ -165,19 +165,20 @@ SHARDGEN_INLINE void binary(const typename E::Storage *a, const typename E::Stor
 /// A fused elementwise chain (several ops, one pass): out[i] = body(i),
 /// where the body reads the chain's inputs at i and keeps intermediates in
 /// registers. `out` never aliases an input: the buffer plan gives a value
-/// defined at a step a slot no input of that step holds.
-template <typename S, int64_t N, typename Body>
+/// defined at a step a slot no input of that step holds. `Vectorize` false:
+/// a chain through an 8-, 6- or 4-bit float (storeRange).
+template <typename S, int64_t N, bool Vectorize = true, typename Body>
 SHARDGEN_INLINE void fusedElementwise(S *__restrict out, Body &&body) {
-  storeAll<S, N>(out, body);
+  storeAll<S, N, Vectorize>(out, body);
 }
 
 /// A fused chain that reads broadcast operands (never materialized): a
 /// nest of Outer x Inner iterations, out[i] = body(r, c, i) with
 /// i = r * Inner + c; the body reads a row-wide operand at c, a per-row one
-/// at r and the others at i.
-template <typename S, int64_t Outer, int64_t Inner, typename Body>
+/// at r and the others at i. `Vectorize` as fusedElementwise's.
+template <typename S, int64_t Outer, int64_t Inner, bool Vectorize = true, typename Body>
 SHARDGEN_INLINE void fusedElementwise2D(S *__restrict out, Body &&body) {
-  if constexpr (Inner < 64 || isComplexStorage<S>) {
+  if constexpr (Inner < 64 || isComplexStorage<S> || !Vectorize) {
     // A short inner loop: clang -O3 unrolls it fully before it could
     // vectorize it, and then warns that the forced vectorization failed.
     for (int64_t i = 0; i < Outer * Inner; ++i)
@@ -246,6 +247,17 @@ template <typename To, typename From> SHARDGEN_INLINE To floatToInteger(From x) 
 template <typename From, typename To>
 SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x);
 
+/// A value as the widest type of its kind (double, int64_t or uint64_t):
+/// what a mini float rounds from exactly.
+template <typename C> SHARDGEN_INLINE auto exactSource(C x) {
+  if constexpr (isFloat<C>)
+    return static_cast<double>(x);
+  else if constexpr (C(-1) < C(0))
+    return static_cast<int64_t>(x);
+  else
+    return static_cast<uint64_t>(x);
+}
+
 /// convert to or from a complex type (StableHLO): a real value becomes the
 /// real part (imaginary part 0); a complex one converts its real part to a
 /// real type, both parts to a complex type.
@@ -269,6 +281,8 @@ SHARDGEN_INLINE typename To::Compute convertElement(typename From::Compute x) {
   using ToC = typename To::Compute;
   if constexpr (isComplex<From> || isComplex<To>)
     return convertComplex<From, To>(x);
+  else if constexpr (isMiniFloat<To> && !__is_same(FromC, float)) // one rounding, exact
+    return To::load(To::exact(exactSource(x)));
   else if constexpr (isFloat<FromC> && isSubByte<To>) // saturates to the type's range
     return floatToInteger<ToC>(math::isnan(x)        ? FromC(0)
                                : x < FromC(To::kMin) ? FromC(To::kMin)

@@ -86,9 +86,14 @@ inline constexpr int64_t kStreamingBytes = int64_t(8) << 20;
 /// byte-copy stores clang's vectorizer gave up on long bodies (tanh: 2.4x
 /// slower, bench_codegen_elementwise). Two vectors per iteration: a long
 /// body (exp, tanh) is otherwise bound by its dependency chain's latency.
-template <typename S, typename Value>
+///
+/// `Vectorize` false: a plain loop, for bodies no vector form can take (the
+/// 8-, 6- and 4-bit floats' conversions branch per element), where a forced
+/// vectorization that fails warns (clang's -Wpass-failed).
+template <bool Vectorize = true, typename S, typename Value>
 SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, const Value &value) {
-  if constexpr (isComplexStorage<S>) { // libm calls and unfused products: no vector form
+  if constexpr (isComplexStorage<S> ||
+                !Vectorize) { // libm calls and unfused products: no vector form
     for (int64_t i = begin; i < end; ++i)
       storeAt(out, i, value(i));
     return;
@@ -105,7 +110,7 @@ SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, c
 /// out[i] = value(i) for i in [0, N), large outputs streamed: normal stores
 /// up to the first line boundary, then whole tiles computed into L1 and
 /// streamed out, then the rest.
-template <typename S, int64_t N, typename Value>
+template <typename S, int64_t N, bool Vectorize = true, typename Value>
 SHARDGEN_INLINE void storeAll(S *__restrict out, const Value &value) {
 #if defined(SHARDGEN_STREAMING_STORES)
   constexpr int64_t kTileElements = 1024 / int64_t(sizeof(S)); // 1 KiB: stays in L1
@@ -113,20 +118,20 @@ SHARDGEN_INLINE void storeAll(S *__restrict out, const Value &value) {
     const auto address = reinterpret_cast<__UINTPTR_TYPE__>(out);
     if (address % sizeof(S) == 0) {
       const int64_t head = int64_t((-address) % kStreamLineBytes) / int64_t(sizeof(S));
-      storeRange(out, 0, head, value);
+      storeRange<Vectorize>(out, 0, head, value);
       int64_t i = head;
       for (; i + kTileElements <= N; i += kTileElements) {
         alignas(64) S tile[kTileElements];
-        storeRange(tile, 0, kTileElements, [&](int64_t k) { return value(i + k); });
+        storeRange<Vectorize>(tile, 0, kTileElements, [&](int64_t k) { return value(i + k); });
         streamBytes(out + i, tile, sizeof tile);
       }
-      storeRange(out, i, N, value);
+      storeRange<Vectorize>(out, i, N, value);
       streamFence();
       return;
     }
   }
 #endif
-  storeRange(out, 0, N, value);
+  storeRange<Vectorize>(out, 0, N, value);
 }
 
 } // namespace shardgen::kernels

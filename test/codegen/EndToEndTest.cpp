@@ -327,3 +327,36 @@ TEST_CASE("rng_bit_generator: each device makes exactly its piece of the global 
     CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
   }
 }
+
+TEST_CASE("8-, 6- and 4-bit float programs round each op's result; sums all-reduced") {
+  for (const char *type : {"f8E4M3FN", "f8E5M2FNUZ", "f8E8M0FNU", "f6E3M2FN"}) {
+    CAPTURE(type);
+    const std::string t(type);
+    std::string json = graphOn(
+        kMesh2x2,
+        R"({"name": "a", "type": "tensor<4x6x)" + t + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+           {"name": "b", "type": "tensor<6x4x)" +
+            t + R"(>", "sharding": "<@m, [{y}, {}]>"},
+           {"name": "f", "type": "tensor<4x6xf64>", "sharding": "<@m, [{x}, {}]>"})",
+        R"({"op": "dot_general", "operands": ["a", "b"], "lhs_contracting_dimensions": [1],
+            "rhs_contracting_dimensions": [0], "result": "d"},
+           {"op": "multiply", "operands": ["a", "a"], "result": "p"},
+           {"op": "add", "operands": ["p", "a"], "result": "q"},
+           {"op": "constant", "value": 0.5, "type": "tensor<)" +
+            t + R"(>", "result": "half"},
+           {"op": "reduce", "operands": ["q", "half"], "dimensions": [1], "reducer": "add",
+            "type": "tensor<4x)" +
+            t + R"(>", "result": "s"},
+           {"op": "constant", "value": 1.0625, "type": "tensor<4x6xf64>", "result": "tie"},
+           {"op": "multiply", "operands": ["f", "tie"], "result": "wide"},
+           {"op": "convert", "operands": ["wide"], "type": "tensor<4x6x)" +
+            t + R"(>", "result": "c"},
+           {"op": "compare", "operands": ["a", "c"], "comparison_direction": "LT", "result": "lt"},
+           {"op": "select", "operands": ["lt", "a", "c"], "result": "low"},
+           {"op": "convert", "operands": ["low"], "type": "tensor<4x6xf32>", "result": "back"})",
+        R"({"value": "d"}, {"value": "s", "sharding": "<@m, [{x}]>"}, {"value": "back"},
+           {"value": "c"})");
+    Graph graph = loadVerified(json);
+    CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
+  }
+}

@@ -279,3 +279,27 @@ TEST_CASE("sub-byte integer constants: the type's range, one byte per element") 
     CHECK(roundTrip(literal) == literal);
   }
 }
+
+TEST_CASE("8-, 6- and 4-bit float constants: numbers rounded to the format, one byte each") {
+  ConstantAttrs c = readConstant(R"("type": "tensor<4xf8E4M3FN>", "value": [0.1, 448, -3, "nan"])");
+  CHECK(c.getFloat(0) == 0.1015625);
+  CHECK(c.getFloat(1) == 448);
+  CHECK(c.getFloat(2) == -3);
+  CHECK(std::isnan(c.getFloat(3)));
+  CHECK(readConstant(R"("type": "tensor<f4E2M1FN>", "value": 100)").getFloat(0) == 6); // saturates
+  CHECK(readConstant(R"("type": "tensor<f8E8M0FNU>", "value": 0.1)").getFloat(0) == 0.125);
+  CHECK(errorOf(R"("type": "tensor<2xf8E4M3FN>", "value": [1, 500])") ==
+        std::pair<std::string, std::string>{"/ops/0/value/1",
+                                            "value 500 is out of range for f8E4M3FN"});
+  CHECK(errorOf(R"("type": "tensor<f8E8M0FNU>", "value": -1)") ==
+        std::pair<std::string, std::string>{"/ops/0/value",
+                                            "value -1 is out of range for f8E8M0FNU"});
+  for (ElementType type : {ElementType::F8E5M2, ElementType::F8E4M3FNUZ, ElementType::F8E3M4,
+                           ElementType::F8E8M0FNU, ElementType::F6E3M2FN, ElementType::F4E2M1FN}) {
+    INFO(elementTypeName(type));
+    Literal literal(TensorType{type, {6}});
+    for (int64_t i = 0; i < 6; ++i)
+      literal.setFloat(i, 0.3 * static_cast<double>(i) - 0.7);
+    CHECK(roundTrip(literal) == literal);
+  }
+}

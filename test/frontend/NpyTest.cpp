@@ -4,6 +4,7 @@
 // 64-byte boundary, then the raw data.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -234,6 +235,24 @@ TEST_CASE("npy: reading what other writers produce") {
       FAIL("expected an NpyError");
     } catch (const NpyError &error) {
       CHECK(std::string(error.what()) == "i.npy: value 8 at flat index 2 is out of range for i4");
+    }
+  }
+  SUBCASE("8-, 6- and 4-bit floats travel as uint8 codes; an f6/f4 code is range-checked") {
+    Literal codes = parseNpy(npyFile("{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }",
+                                     bytesOf({0x38, 0x7f, 0x0f})),
+                             "f.npy");
+    CHECK(isSubByteBytes(codes.type(), TensorType{ElementType::F8E4M3FN, {3}}));
+    CHECK(!isSubByteBytes(codes.type(), TensorType{ElementType::F8E4M3FN, {2}}));
+    Literal f8 = subByteFromBytes(codes, ElementType::F8E4M3FN, "f.npy");
+    CHECK(f8.getFloat(0) == 1.0);
+    CHECK(std::isnan(f8.getFloat(1)));
+    CHECK(f8.getFloat(2) == 0.029296875); // 0x0f: 1.875 * 2^-6
+    CHECK(serializeNpy(f8).find("'descr': '|u1'") != std::string::npos);
+    try {
+      subByteFromBytes(codes, ElementType::F4E2M1FN, "f.npy");
+      FAIL("expected an NpyError");
+    } catch (const NpyError &error) {
+      CHECK(std::string(error.what()) == "f.npy: byte 56 at flat index 0 is no f4E2M1FN code");
     }
   }
   SUBCASE("header variations: double quotes, key order, no trailing comma, Python 2 longs") {

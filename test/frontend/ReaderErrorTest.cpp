@@ -126,7 +126,8 @@ TEST_CASE("reader errors: meshes, inputs and outputs") {
         "/inputs/0/type",
         "invalid tensor type \"tensor<4xf31>\": unknown element type \"f31\" (expected f32 "
         "f64 f16 bf16 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32> complex<f64> i2 i4 ui2 "
-        "ui4)");
+        "ui4 f8E3M4 f8E4M3 f8E4M3FN f8E4M3FNUZ f8E4M3B11FNUZ f8E5M2 f8E5M2FNUZ f8E8M0FNU f6E2M3FN "
+        "f6E3M2FN f4E2M1FN)");
   }
   SUBCASE("input without a type") {
     expectReaderError(R"({"format": "shardgen-graph", "version": 1,

@@ -456,3 +456,64 @@ TEST_CASE("i2, i4, ui2 and ui4 wrap to their bits; floats saturate to their rang
   CHECK(floats(convert(intLiteral("tensor<2xi4>", {-8, 7}), "tensor<2xf32>")) ==
         std::vector<double>{-8, 7});
 }
+
+TEST_CASE("8-, 6- and 4-bit floats compute in f32 and round each result to the format") {
+  // f8E4M3FN's largest is 448; 464 ties to 448 (even), 480 is its NaN's place.
+  CHECK(floats(binary("add", literal("tensor<3xf8E4M3FN>", {448, 448, 1}),
+                      literal("tensor<3xf8E4M3FN>", {16, 1, 0.1}))) ==
+        std::vector<double>{448, 448, 1.125});
+  CHECK(std::isnan(floats(binary("add", literal("tensor<1xf8E4M3FN>", {448}),
+                                 literal("tensor<1xf8E4M3FN>", {32})))[0]));
+  // f8E5M2 overflows to inf; FNUZ formats have no -0 (0x80 is their NaN).
+  CHECK(floats(binary("multiply", literal("tensor<1xf8E5M2>", {57344}),
+                      literal("tensor<1xf8E5M2>", {2}))) == std::vector<double>{kInf});
+  const Literal zero = binary("multiply", literal("tensor<1xf8E4M3FNUZ>", {-0.5}),
+                              literal("tensor<1xf8E4M3FNUZ>", {0}));
+  CHECK(zero.data()[0] == std::byte{0});
+  // f6/f4 saturate; f8E8M0FNU holds powers of two only.
+  CHECK(floats(binary("add", literal("tensor<2xf4E2M1FN>", {6, 1}),
+                      literal("tensor<2xf4E2M1FN>", {6, 0.5}))) == std::vector<double>{6, 1.5});
+  CHECK(floats(binary("add", literal("tensor<1xf8E8M0FNU>", {2}),
+                      literal("tensor<1xf8E8M0FNU>", {1}))) == std::vector<double>{4});
+  CHECK(floats(unary("sqrt", literal("tensor<2xf8E5M2>", {16, 2}))) == std::vector<double>{4, 1.5});
+}
+
+TEST_CASE("converts to 8-, 6- and 4-bit floats round once, as APFloat; back they are exact") {
+  // f64 and integers round once: a double just above a tie of f8E4M3FN
+  // rounds up; the float nearest to it is the tie itself, which rounds to even.
+  CHECK(floats(convert(literal("tensor<1xf64>", {1.0625 + 0x1p-40}), "tensor<1xf8E4M3FN>")) ==
+        std::vector<double>{1.125});
+  CHECK(floats(convert(literal("tensor<1xf32>", {1.0625}), "tensor<1xf8E4M3FN>")) ==
+        std::vector<double>{1});
+  CHECK(floats(convert(intLiteral("tensor<2xi64>", {3 * (int64_t(1) << 61) - 1, -3}),
+                       "tensor<2xf8E8M0FNU>"))[0] == 0x1p62);
+  const std::vector<double> fromInts =
+      floats(convert(intLiteral("tensor<3xi32>", {17, -300, 1000}), "tensor<3xf8E4M3FN>"));
+  CHECK(fromInts[0] == 16); // a tie, to even
+  CHECK(fromInts[1] == -288);
+  CHECK(std::isnan(fromInts[2])); // beyond 448: f8E4M3FN has no inf
+  // f6/f4: NaN and inf give a zero of their sign, overflow the largest value.
+  const Literal f4 =
+      convert(literal("tensor<4xf32>", {100, -kInf, kNaN, 0.75}), "tensor<4xf4E2M1FN>");
+  CHECK(floats(f4) == std::vector<double>{6, 0, 0, 1});
+  CHECK(f4.data()[1] == std::byte{0x08}); // -0
+  // Back to wider types and integers exactly; NaN to an integer is 0.
+  CHECK(floats(convert(literal("tensor<3xf8E5M2>", {57344, -0.0000152587890625, 3}),
+                       "tensor<3xf16>")) == std::vector<double>{57344, -0.0000152587890625, 3});
+  CHECK(ints(convert(literal("tensor<3xf8E4M3FN>", {448, -2.5, kNaN}), "tensor<3xi32>")) ==
+        std::vector<int64_t>{448, -2, 0});
+  CHECK(floats(convert(literal("tensor<2xf8E4M3B11FNUZ>", {30, 0.1}), "tensor<2xf8E5M2>")) ==
+        std::vector<double>{32, 0.09375});
+}
+
+TEST_CASE("dot_general of 8-bit floats: the interpreter tests' add_op_test_f8E3M4 and _f8E4M3") {
+  const std::string dims = R"(, "lhs_contracting_dimensions": [0],
+                               "rhs_contracting_dimensions": [0])";
+  const Literal e3m4 = literal("tensor<4xf8E3M4>", {0, 1, 2, 3});
+  CHECK(floats(evalOne(opGraph("dot_general", {"tensor<4xf8E3M4>", "tensor<4xf8E3M4>"}, dims),
+                       {e3m4, e3m4})) == std::vector<double>{14});
+  // 140 rounds to 144 in f8E4M3 (3 mantissa bits: 128, 144, ...).
+  const Literal e4m3 = literal("tensor<8xf8E4M3>", {0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(floats(evalOne(opGraph("dot_general", {"tensor<8xf8E4M3>", "tensor<8xf8E4M3>"}, dims),
+                       {e4m3, e4m3})) == std::vector<double>{144});
+}

@@ -68,7 +68,57 @@ def ordered_bits(values):
     return np.where(bits < 0, -(bits & (sign_bit - 1)), bits)
 
 
-def same(actual, expected, expect):
+# The 8-, 6- and 4-bit floats shardgen writes as uint8 codes (one a byte):
+# name -> (exponent bits, mantissa bits, bias, kind), as
+# runtime/include/shardgen/minifloat.h (LLVM APFloat's formats).
+MINI_FLOATS = {
+    "f8E3M4": (3, 4, 3, "ieee"), "f8E4M3": (4, 3, 7, "ieee"), "f8E4M3FN": (4, 3, 7, "fn"),
+    "f8E4M3FNUZ": (4, 3, 8, "fnuz"), "f8E4M3B11FNUZ": (4, 3, 11, "fnuz"), "f8E5M2": (5, 2, 15, "ieee"),
+    "f8E5M2FNUZ": (5, 2, 16, "fnuz"), "f8E8M0FNU": (8, 0, 127, "e8m0"), "f6E2M3FN": (2, 3, 1, "finite"),
+    "f6E3M2FN": (3, 2, 3, "finite"), "f4E2M1FN": (2, 1, 1, "finite"),
+}
+
+
+def mini_float_values(codes, name):
+    """The values (float64) of a mini float type's codes."""
+    e_bits, m_bits, bias, kind = MINI_FLOATS[name]
+    out = np.empty(codes.shape, np.float64)
+    for index, code in np.ndenumerate(codes.astype(np.int64)):
+        sign_bit = 0 if kind == "e8m0" else 1 << (e_bits + m_bits)
+        field, mantissa = (code & ~sign_bit) >> m_bits, code & ((1 << m_bits) - 1)
+        top = (1 << e_bits) - 1
+        if (kind == "fnuz" and code == 0x80) or (kind == "e8m0" and code == 0xFF) or \
+                (kind == "fn" and field == top and mantissa == (1 << m_bits) - 1) or \
+                (kind == "ieee" and field == top and mantissa != 0):
+            out[index] = np.nan
+            continue
+        if kind == "ieee" and field == top:
+            value = np.inf
+        elif kind == "e8m0":
+            value = 2.0 ** (field - bias)
+        elif field == 0:
+            value = mantissa * 2.0 ** (1 - bias - m_bits)
+        else:
+            value = ((1 << m_bits) + mantissa) * 2.0 ** (field - bias - m_bits)
+        out[index] = -value if code & sign_bit else value
+    return out
+
+
+def element_type(tensor_type):
+    """The element type's name of 'tensor<2x3xf8E4M3FN>' (None if none)."""
+    match = re.search(r"tensor<(?:[0-9]+x)*([A-Za-z0-9]+)", tensor_type)
+    return match.group(1) if match else None
+
+
+def main_result_types(module):
+    """The element types of @main's results, in order."""
+    match = re.search(r"func\.func\s+(?:public\s+)?@main\(.*?\)\s*->(.*?)\{", module, re.S)
+    return [element_type(t) for t in re.findall(r"tensor<[^>]*>", match.group(1))] if match else []
+
+
+def same(actual, expected, expect, type_name=None):
+    if type_name in MINI_FLOATS and actual.dtype == np.uint8 and expected.dtype == np.uint8:
+        actual, expected = mini_float_values(actual, type_name), mini_float_values(expected, type_name)
     if actual.shape != expected.shape or actual.dtype != expected.dtype:
         return "shape or type %s %s, expected %s %s" % (actual.dtype, actual.shape, expected.dtype, expected.shape)
     if actual.dtype.kind == "f" and "max_ulp" in expect:
@@ -113,6 +163,7 @@ def run_case(binary, case, work):
     shardgen(binary, ["eval", graph] + input_args + ["-o", os.path.join(work, "eval")], "eval")
     shardgen(binary, ["run", graph] + input_args + ["-o", os.path.join(work, "run"), "--check", "--timeout", "60"],
              "run --check on 2x2")
+    result_types = main_result_types(case["module"])
     for mode in ("eval", "run"):
         literal_index = 0
         for expect in case["expect"]:
@@ -122,7 +173,8 @@ def run_case(binary, case, work):
                 literal_index += 1
             else:
                 wanted = load_npy(os.path.join(work, mode, "out%d.npy" % expect["equals_output"]))
-            problem = same(actual, wanted, expect)
+            output = expect["output"]
+            problem = same(actual, wanted, expect, result_types[output] if output < len(result_types) else None)
             if problem:
                 raise CaseFailure("%s: output %d %s" % (mode, expect["output"], problem))
 

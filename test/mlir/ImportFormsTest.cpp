@@ -687,3 +687,50 @@ func.func @main(%s: tensor<3xui64>) -> (tensor<3xui64>, tensor<4xui32>) {
   CHECK(sizeMessage.find("with rng_algorithm THREE_FRY requires an initial_state of 2 elements, "
                          "got tensor<3xui64>") != std::string::npos);
 }
+
+TEST_CASE("8-, 6- and 4-bit floats: dense floats and hex codes, convert; both forms round-trip") {
+  const std::string jax = R"(
+module @jit_f {
+  func.func public @main(%arg0: tensor<3xf8E4M3FN>) -> (tensor<3xf32>, tensor<3xf8E4M3FN>, tensor<2xf4E2M1FN>) {
+    %cst = stablehlo.constant dense<[1.000000e-01, 0x7F, -4.480000e+02]> : tensor<3xf8E4M3FN>
+    %0 = stablehlo.add %arg0, %cst : tensor<3xf8E4M3FN>
+    %1 = stablehlo.convert %0 : (tensor<3xf8E4M3FN>) -> tensor<3xf32>
+    %cst_0 = stablehlo.constant dense<[0x07, 5.000000e-01]> : tensor<2xf4E2M1FN>
+    return %1, %0, %cst_0 : tensor<3xf32>, tensor<3xf8E4M3FN>, tensor<2xf4E2M1FN>
+  }
+}
+)";
+  Graph graph = importVerified(jax);
+  const auto &ops = graph.main.ops;
+  REQUIRE(ops.size() == 4);
+  const Literal c = ops[0].attr<ConstantAttrs>().expanded();
+  CHECK(c.type() == TensorType{ElementType::F8E4M3FN, {3}});
+  CHECK(c.getFloat(0) == 0.1015625);
+  CHECK(std::isnan(c.getFloat(1)));
+  CHECK(c.getFloat(2) == -448);
+  CHECK(ops[3].attr<ConstantAttrs>().expanded().getFloat(0) == 6);
+  for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
+    const std::string text = writeMlir(graph, form);
+    CAPTURE(text);
+    Graph back = importVerified(text);
+    REQUIRE(back.main.ops.size() == ops.size());
+    CHECK(back.main.ops[0].attr<ConstantAttrs>().elements == ops[0].attr<ConstantAttrs>().elements);
+    CHECK(back.main.ops[3].attr<ConstantAttrs>().elements == ops[3].attr<ConstantAttrs>().elements);
+    CHECK(writeMlir(back, form) == text);
+  }
+  CHECK(writeMlir(graph, MlirForm::Pretty).find("dense<[0.1015625, 0x7F, -448.0]>") !=
+        std::string::npos);
+  // An f4 code has 4 bits; a value that rounds to NaN is out of range.
+  CHECK(errorOf(R"(
+func.func @main(%a: tensor<f32>) -> tensor<f4E2M1FN> {
+  %c = stablehlo.constant dense<0x1F> : tensor<f4E2M1FN>
+  return %c : tensor<f4E2M1FN>
+})")
+            .second.find("0x1F does not fit f4E2M1FN") != std::string::npos);
+  CHECK(errorOf(R"(
+func.func @main(%a: tensor<f32>) -> tensor<f8E4M3FN> {
+  %c = stablehlo.constant dense<1000.0> : tensor<f8E4M3FN>
+  return %c : tensor<f8E4M3FN>
+})")
+            .second.find("1000.0 is out of range for f8E4M3FN") != std::string::npos);
+}

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "shardgen/minifloat.h"
+
 namespace shardgen::runtime::testing {
 
 void Failures::add(std::string message) {
@@ -162,14 +164,23 @@ std::vector<unsigned char> encode(ElementType type, int64_t v) {
   case SHARDGEN_UI4:
     put(static_cast<uint8_t>(v));
     break;
+#define SHARDGEN_MINI_FLOAT_ENCODE(Name, mlirName)                                                 \
+  case SHARDGEN_##Name:                                                                            \
+    put(shardgen::runtime::miniFloatFromInt64<shardgen::runtime::Format##Name>(v));                \
+    break;
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_ENCODE)
+#undef SHARDGEN_MINI_FLOAT_ENCODE
   }
   return bytes;
 }
 
 const char *typeName(ElementType type) {
-  static const char *const names[] = {"f32",  "f64", "f16",  "bf16", "i1",   "i8",   "i32",
-                                      "i64",  "ui8", "ui32", "i16",  "ui16", "ui64", "c64",
-                                      "c128", "i2",  "i4",   "ui2",  "ui4"};
+  static const char *const names[] = {
+      "f32",    "f64",        "f16",       "bf16",     "i1",         "i8",
+      "i32",    "i64",        "ui8",       "ui32",     "i16",        "ui16",
+      "ui64",   "c64",        "c128",      "i2",       "i4",         "ui2",
+      "ui4",    "f8E3M4",     "f8E4M3",    "f8E4M3FN", "f8E4M3FNUZ", "f8E4M3B11FNUZ",
+      "f8E5M2", "f8E5M2FNUZ", "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN",   "f4E2M1FN"};
   return names[type];
 }
 

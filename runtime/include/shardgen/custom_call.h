@@ -41,7 +41,18 @@ typedef enum shardgen_element_type {
   SHARDGEN_I2 = 15,   /* sub-byte integers: one byte per element, in range */
   SHARDGEN_I4 = 16,
   SHARDGEN_UI2 = 17,
-  SHARDGEN_UI4 = 18
+  SHARDGEN_UI4 = 18,
+  SHARDGEN_F8E3M4 = 19, /* 8-, 6- and 4-bit floats: one byte per element holding the code */
+  SHARDGEN_F8E4M3 = 20,
+  SHARDGEN_F8E4M3FN = 21,
+  SHARDGEN_F8E4M3FNUZ = 22,
+  SHARDGEN_F8E4M3B11FNUZ = 23,
+  SHARDGEN_F8E5M2 = 24,
+  SHARDGEN_F8E5M2FNUZ = 25,
+  SHARDGEN_F8E8M0FNU = 26,
+  SHARDGEN_F6E2M3FN = 27,
+  SHARDGEN_F6E3M2FN = 28,
+  SHARDGEN_F4E2M1FN = 29
 } shardgen_element_type;
 
 typedef struct shardgen_buffer {

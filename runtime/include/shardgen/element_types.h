@@ -9,6 +9,7 @@
 
 #include "complex.h" // beside this file: found from any include path
 #include "float16.h"
+#include "minifloat.h"
 
 namespace shardgen::runtime::elements {
 
@@ -80,6 +81,27 @@ struct I2 : SignedBits<2> {};
 struct I4 : SignedBits<4> {};
 struct UI2 : UnsignedBits<2> {};
 struct UI4 : UnsignedBits<4> {};
+
+/// The 8-, 6- and 4-bit floats (minifloat.h): one byte per element, computed
+/// in float and rounded to the format on store, as f16/bf16 are. A value of
+/// f64 or an integer converts with `exact` (one rounding, not two through
+/// float).
+template <typename F> struct MiniFloat {
+  using Storage = uint8_t;
+  using Compute = float;
+  using Format = F;
+  static SHARDGEN_ELEMENT_INLINE Compute load(Storage x) { return miniFloatToFloat<F>(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage store(Compute x) { return miniFloatFromFloat<F>(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage exact(double x) { return miniFloatFromDouble<F>(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage exact(int64_t x) { return miniFloatFromInt64<F>(x); }
+  static SHARDGEN_ELEMENT_INLINE Storage exact(uint64_t x) { return miniFloatFromUInt64<F>(x); }
+};
+#define SHARDGEN_MINI_FLOAT_TRAITS(Name, mlirName)                                                 \
+  struct Name : MiniFloat<Format##Name> {};
+SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_TRAITS)
+#undef SHARDGEN_MINI_FLOAT_TRAITS
+/// Whether E is one of the types above.
+template <typename E> inline constexpr bool isMiniFloat = requires { typename E::Format; };
 
 #undef SHARDGEN_ELEMENT_INLINE
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "shardgen/custom_call.h"
+#include "shardgen/minifloat.h"
 #include "shardgen/reducer.h"
 
 namespace shardgen::runtime {
@@ -45,6 +46,9 @@ inline constexpr int64_t elementBytes(ElementType type) {
   case SHARDGEN_I4:
   case SHARDGEN_UI2:
   case SHARDGEN_UI4:
+#define SHARDGEN_MINI_FLOAT_CASE(Name, mlirName) case SHARDGEN_##Name:
+    SHARDGEN_FOR_EACH_MINI_FLOAT(SHARDGEN_MINI_FLOAT_CASE) // one byte holding the code
+#undef SHARDGEN_MINI_FLOAT_CASE
   case SHARDGEN_I8:
   case SHARDGEN_UI8:
     return 1;

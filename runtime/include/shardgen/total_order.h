@@ -47,5 +47,14 @@ template <> struct TotalOrder<BF16> {
     return totalOrderBits<int16_t>(x);
   }
 };
+/// The 8-, 6- and 4-bit floats: the key of their (exact) float value; the
+/// FNUZ formats' one NaN and E8M0FNU's sort as a positive NaN.
+template <typename E>
+  requires isMiniFloat<E>
+struct TotalOrder<E> {
+  static inline __attribute__((always_inline)) int32_t key(uint8_t x) {
+    return totalOrderBits<int32_t>(__builtin_bit_cast(uint32_t, E::load(x)));
+  }
+};
 
 } // namespace shardgen::runtime::elements

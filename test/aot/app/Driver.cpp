@@ -120,6 +120,17 @@ Dtype dtypeOf(shardgen_element_type type) {
     return {"|i1", 1};
   case SHARDGEN_UI2:
   case SHARDGEN_UI4:
+  case SHARDGEN_F8E3M4: // the 8-, 6- and 4-bit floats: their codes, one a byte
+  case SHARDGEN_F8E4M3:
+  case SHARDGEN_F8E4M3FN:
+  case SHARDGEN_F8E4M3FNUZ:
+  case SHARDGEN_F8E4M3B11FNUZ:
+  case SHARDGEN_F8E5M2:
+  case SHARDGEN_F8E5M2FNUZ:
+  case SHARDGEN_F8E8M0FNU:
+  case SHARDGEN_F6E2M3FN:
+  case SHARDGEN_F6E3M2FN:
+  case SHARDGEN_F4E2M1FN:
     return {"|u1", 1};
   }
   return {"", 0};
