@@ -748,8 +748,16 @@ std::vector<Literal> reduceBound(const BoundsInputs &in) {
 /// scatter-add may also be split across devices (each scatters its updates,
 /// the pieces are summed): a sum of the input and the updates landing on
 /// each place, in another order. Max and min move errors as they move
-/// values. Other update computations: exact from exact operands.
+/// values. Other update computations, and every scatter of several inputs
+/// (never split over its updates: RegionPartitioner): exact from exact
+/// operands.
 std::vector<Literal> scatterBound(const BoundsInputs &in) {
+  if (in.results->size() != 1) {
+    std::vector<Literal> out;
+    for (const Literal &result : *in.results)
+      out.push_back(exactOrUnknown(result.shape(), in.operandBounds));
+    return out;
+  }
   const Literal &result = in.result(0);
   const std::optional<Reducer> reducer = simpleReducer(in.op);
   const bool summed = reducer == Reducer::Add || reducer == Reducer::Max || reducer == Reducer::Min;

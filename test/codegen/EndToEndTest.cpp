@@ -289,3 +289,48 @@ TEST_CASE("i2, i4, ui2 and ui4 programs wrap to their bits, sums all-reduced acr
     CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
   }
 }
+
+TEST_CASE("a scatter of two inputs (argmax by scatter, a sum of each), compiled, equals the "
+          "interpreter") {
+  // Indices read at run time (random: past both ends too); the inputs
+  // sharded along their inserted dim, their window dim or both; the updates
+  // along their batch dim (gathered for the op: the pieces are never
+  // summed) or their window dim.
+  const std::string body = R"("update_computation": {"args": [
+      {"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<i32>"},
+      {"name": "c", "type": "tensor<f32>"}, {"name": "d", "type": "tensor<i32>"}], "ops": [)";
+  const std::string numbers =
+      R"("scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                       "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1})";
+  const std::string ops =
+      R"({"op": "scatter", "operands": ["t", "n", "i", "u", "v"], "results": ["max", "argmax"], )" +
+      numbers + ", " + body +
+      R"({"op": "compare", "operands": ["a", "c"], "result": "keep", "comparison_direction": "GE"},
+         {"op": "select", "operands": ["keep", "a", "c"], "result": "m"},
+         {"op": "select", "operands": ["keep", "b", "d"], "result": "k"}],
+         "return": ["m", "k"]}},
+      {"op": "scatter", "operands": ["t", "n", "i", "u", "v"], "results": ["sum", "count"], )" +
+      numbers + ", " + body +
+      R"({"op": "add", "operands": ["a", "c"], "result": "s"},
+         {"op": "add", "operands": ["b", "d"], "result": "e"}],
+         "return": ["s", "e"]}})";
+  const std::string outputs =
+      R"({"value": "max"}, {"value": "argmax"}, {"value": "sum"}, {"value": "count"})";
+  const char *shardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
+                                {"[{}, {y}]", "[{x}, {}]"},
+                                {"[{x}, {y}]", "[{y}, {x}]"},
+                                {"[{y, x}, {}]", "[{x}, {y}]"}};
+  for (const auto &[table, updates] : shardings) {
+    CAPTURE(table);
+    CAPTURE(updates);
+    const std::string t(table), u(updates);
+    const std::string inputs =
+        R"({"name": "t", "type": "tensor<8x6xf32>", "sharding": "<@m, )" + t +
+        R"(>"}, {"name": "n", "type": "tensor<8x6xi32>", "sharding": "<@m, )" + t +
+        R"(>"}, {"name": "i", "type": "tensor<4x1xi32>", "sharding": "<@m, [{x}, {}]>"},
+           {"name": "u", "type": "tensor<4x6xf32>", "sharding": "<@m, )" +
+        u + R"(>"}, {"name": "v", "type": "tensor<4x6xi32>", "sharding": "<@m, )" + u + R"(>"})";
+    Graph graph = loadVerified(graphOn(kMesh2x2, inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
+}
