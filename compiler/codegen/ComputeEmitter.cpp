@@ -885,12 +885,11 @@ void emitScatter(StepView s) {
     for (size_t i = 0; i < numInputs; ++i) {
       const std::string word(storageWord(s.outType(i))), storage(storageType(s.outType(i)));
       code += std::string(i ? "\n" : "") +
-              (!firstPiece(d) ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word +
-                                    ">(" + s.outBuf(i) + "), " + sumIdentityWord(s.outType(i)) +
-                                    ");"
-                              : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage +
-                                    ">(" + s.inBuf(i) + "), as<" + storage + ">(" + s.outBuf(i) +
-                                    "));");
+              (!firstPiece(d)
+                   ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" +
+                         s.outBuf(i) + "), " + sumIdentityWord(s.outType(i)) + ");"
+                   : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
+                         s.inBuf(i) + "), as<" + storage + ">(" + s.outBuf(i) + "));");
     }
     if (product(updates) == 0)
       return code;

@@ -604,7 +604,8 @@ bool isCommonScatterReduction(const Graph &graph, const Op &op) {
     const auto apply = std::find_if(body->ops.begin(), body->ops.end(), [&](const Op &candidate) {
       return candidate.results.size() == 1 && candidate.results[0] == value;
     });
-    if (apply == body->ops.end() || apply->operands.size() != 2 || (common && *common != apply->kind))
+    if (apply == body->ops.end() || apply->operands.size() != 2 ||
+        (common && *common != apply->kind))
       return false;
     common = apply->kind;
     const ValueId a = body->args[i].value, b = body->args[n + i].value;

@@ -12,10 +12,10 @@ void checkPairedBody(const InferenceContext &context, const Region &body, size_t
                      const std::string &name, const std::string &argumentsPerInput) {
   const Graph &graph = context.graph;
   if (body.args.size() != 2 * numInputs)
-    fail(joinPointer(body.pointer, "args"),
-         context.opLabel() + " " + name + " takes " + std::to_string(2 * numInputs) +
-             " arguments (" + argumentsPerInput + " per input), got " +
-             std::to_string(body.args.size()));
+    fail(joinPointer(body.pointer, "args"), context.opLabel() + " " + name + " takes " +
+                                                std::to_string(2 * numInputs) + " arguments (" +
+                                                argumentsPerInput + " per input), got " +
+                                                std::to_string(body.args.size()));
   for (size_t i = 0; i < body.args.size(); ++i) {
     const TensorType expected{context.operand(i % numInputs).elementType, {}};
     const TensorType &actual = graph.type(body.args[i].value);

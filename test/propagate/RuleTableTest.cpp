@@ -557,8 +557,9 @@ TEST_CASE("a scatter of two inputs: inputs and results share factors, updates li
   };
   // One reduction op for both (either operand order): the batch dim is a
   // reduction (Shardy's getCommonSupportedReductionOp).
-  CHECK(scatter("add") ==
-        "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, j=8, k=32} reduction={i}");
+  CHECK(
+      scatter("add") ==
+      "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, j=8, k=32} reduction={i}");
   // Two different ops: no common reduction, the batch dim needs replication.
   CHECK(scatter("maximum") == "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, "
                               "j=8, k=32} need_replication={i}");
