@@ -594,31 +594,13 @@ OpShardingRule gatherRule(const Graph &, const Op &op, const OpShapes &shapes) {
 /// update computation returns, i, is one add, multiply, maximum or minimum
 /// (and, or on i1) of its arguments i and N + i, the same op for every i.
 bool isCommonScatterReduction(const Graph &graph, const Op &op) {
-  const Region *body = op.body();
-  const size_t n = op.results.size();
-  if (!body || body->args.size() != 2 * n || body->results.size() != n)
+  const std::optional<Reducer> reducer = pairwiseReducer(op);
+  if (!reducer)
     return false;
-  std::optional<OpKind> common;
-  for (size_t i = 0; i < n; ++i) {
-    const ValueId value = body->results[i].value;
-    const auto apply = std::find_if(body->ops.begin(), body->ops.end(), [&](const Op &candidate) {
-      return candidate.results.size() == 1 && candidate.results[0] == value;
-    });
-    if (apply == body->ops.end() || apply->operands.size() != 2 ||
-        (common && *common != apply->kind))
-      return false;
-    common = apply->kind;
-    const ValueId a = body->args[i].value, b = body->args[n + i].value;
-    if (!((apply->operands[0] == a && apply->operands[1] == b) ||
-          (apply->operands[0] == b && apply->operands[1] == a)))
-      return false;
-    const bool logical = apply->kind == OpKind::And || apply->kind == OpKind::Or;
-    if (logical && graph.type(value).elementType != ElementType::I1)
-      return false;
-    if (!logical && apply->kind != OpKind::Add && apply->kind != OpKind::Multiply &&
-        apply->kind != OpKind::Maximum && apply->kind != OpKind::Minimum)
-      return false;
-  }
+  if (*reducer == Reducer::And || *reducer == Reducer::Or)
+    return std::all_of(
+        op.operands.begin(), op.operands.begin() + op.results.size(),
+        [&](ValueId input) { return graph.type(input).elementType == ElementType::I1; });
   return true;
 }
 
@@ -759,9 +741,11 @@ void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule)
 void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
   if (op.kind != OpKind::Gather && op.kind != OpKind::Scatter)
     return;
-  // A scatter of several inputs has no simple reducer: never summed.
-  const bool summable = graph.type(op.results[0]).elementType != ElementType::I1 &&
-                        (op.kind == OpKind::Gather || simpleReducer(op) == Reducer::Add);
+  // A scatter of several inputs sums its pieces when it adds every pair.
+  const bool summable =
+      std::none_of(op.results.begin(), op.results.end(),
+                   [&](ValueId r) { return graph.type(r).elementType == ElementType::I1; }) &&
+      (op.kind == OpKind::Gather || pairwiseReducer(op) == Reducer::Add);
   const OpShardingRule::TensorFactors &slices =
       op.kind == OpKind::Gather ? rule.results[0] : rule.operands[op.results.size() + 1];
   std::vector<bool> inSlices(rule.factorSizes.size(), false);

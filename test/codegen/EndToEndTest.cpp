@@ -294,8 +294,8 @@ TEST_CASE("a scatter of two inputs (argmax by scatter, a sum of each), compiled,
           "interpreter") {
   // Indices read at run time (random: past both ends too); the inputs
   // sharded along their inserted dim, their window dim or both; the updates
-  // along their batch dim (gathered for the op: the pieces are never
-  // summed) or their window dim.
+  // along their batch dim (the argmax gathers them for the op, the sums of
+  // f32 and i32 add their pieces) or their window dim.
   const std::string body = R"("update_computation": {"args": [
       {"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<i32>"},
       {"name": "c", "type": "tensor<f32>"}, {"name": "d", "type": "tensor<i32>"}], "ops": [)";
