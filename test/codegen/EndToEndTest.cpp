@@ -24,6 +24,13 @@ std::string graphOn(const std::string &mesh, const std::string &inputs, const st
 const std::string kMesh2x2 =
     R"({"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]})";
 
+/// Gather's table or scatter's inputs, then the updates, sharded on the
+/// 2x2 mesh: along the indexed dim, the window dim, both, or not.
+const char *const kIndexedShardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
+                                            {"[{}, {y}]", "[{x}, {}]"},
+                                            {"[{x}, {y}]", "[{y}, {x}]"},
+                                            {"[{y, x}, {}]", "[{x}, {y}]"}};
+
 } // namespace
 
 TEST_CASE("every sample runs compiled and equals the interpreter") {
@@ -193,11 +200,7 @@ TEST_CASE("gather and scatter: every partitioning, compiled, equals the interpre
                             "ops": [], "return": ["b"]}})";
   const std::string outputs =
       R"({"value": "rows"}, {"value": "windows"}, {"value": "added"}, {"value": "placed"})";
-  const char *shardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
-                                {"[{}, {y}]", "[{x}, {}]"},
-                                {"[{x}, {y}]", "[{y}, {x}]"},
-                                {"[{y, x}, {}]", "[{x}, {y}]"}};
-  for (const auto &[table, updates] : shardings) {
+  for (const auto &[table, updates] : kIndexedShardings) {
     CAPTURE(table);
     CAPTURE(updates);
     const std::string inputs =
@@ -316,11 +319,7 @@ TEST_CASE("a scatter of two inputs (argmax by scatter, a sum of each), compiled,
          "return": ["s", "e"]}})";
   const std::string outputs =
       R"({"value": "max"}, {"value": "argmax"}, {"value": "sum"}, {"value": "count"})";
-  const char *shardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
-                                {"[{}, {y}]", "[{x}, {}]"},
-                                {"[{x}, {y}]", "[{y}, {x}]"},
-                                {"[{y, x}, {}]", "[{x}, {y}]"}};
-  for (const auto &[table, updates] : shardings) {
+  for (const auto &[table, updates] : kIndexedShardings) {
     CAPTURE(table);
     CAPTURE(updates);
     const std::string t(table), u(updates);
