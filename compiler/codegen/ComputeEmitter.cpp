@@ -927,20 +927,20 @@ void emitScatter(StepView s) {
     std::string pointers, current, updated, results, stores;
     for (size_t i = 0; i < numInputs; ++i) {
       const std::string k = str(static_cast<int64_t>(i)), storage(storageType(s.outType(i)));
-      pointers += "const auto *u" + k + " = as<" + storage + ">(" + s.inBuf(updatesAt + i) +
-                  ");\nauto *r" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");\n";
+      pointers += "  const auto *u" + k + " = as<" + storage + ">(" + s.inBuf(updatesAt + i) +
+                  ");\n  auto *r" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");\n";
       current += "loadAt(r" + k + ", o), ";
       updated += "loadAt(u" + k + ", u), ";
       results += (i ? ", c" : "c") + k;
-      stores += storage + " c" + k + ";\n";
+      stores += "    " + storage + " c" + k + ";\n";
     }
-    std::string apply = body + "::apply(" + current + updated + results + ");\n";
+    std::string apply = "    " + body + "::apply(" + current + updated + results + ");\n";
     for (size_t i = 0; i < numInputs; ++i) {
       const std::string k = str(static_cast<int64_t>(i));
-      apply += "storeAt(r" + k + ", o, c" + k + ");\n";
+      apply += "    storeAt(r" + k + ", o, c" + k + ");\n";
     }
-    return code + "\n{\n" + pointers + "forEachScatterPlace<" + index + ", " + geometry + ">(" +
-           indices + ", [&](int64_t u, int64_t o) {\n" + stores + apply + "});\n}";
+    return code + "\n{\n" + pointers + "  forEachScatterPlace<" + index + ", " + geometry + ">(" +
+           indices + ", [&](int64_t u, int64_t o) {\n" + stores + apply + "  });\n}";
   });
 }
 
