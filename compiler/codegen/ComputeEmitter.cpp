@@ -892,7 +892,9 @@ void emitGather(StepView s) {
 
 void emitScatter(StepView s) {
   const ScatterDimensionNumbers &n = s.op().attr<ScatterAttrs>().dimensionNumbers;
-  const std::string index(storageType(s.inType(1))), storage = s.outStorage();
+  const size_t numInputs = s.step.outputs.size();
+  const size_t indicesAt = numInputs, updatesAt = numInputs + 1;
+  const std::string index(storageType(s.inType(indicesAt)));
   const std::string body = scalarBodyStruct(s.context, *s.op().body());
   const std::vector<AxisRef> &partial = s.context.layout(s.out()).partialAxes;
   const Mesh &mesh = s.context.program.mesh;
@@ -907,18 +909,22 @@ void emitScatter(StepView s) {
     key.push_back(firstPiece(d) ? 1 : 0);
   };
   s.context.addPerDevice(keyOf, [&](int64_t d) -> std::string {
-    const Shape input = s.inShape(0, d), updates = s.inShape(2, d);
+    const Shape input = s.inShape(0, d), updates = s.inShape(updatesAt, d);
     if (product(input) == 0)
       return "";
-    // A scatter-add split over its updates (partial over `partial`): the
-    // first piece scatters into the input, the others into the sum's
-    // identity.
-    const std::string word = s.outWord();
-    std::string code = !firstPiece(d)
-                           ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" +
-                                 s.outBuf() + "), " + sumIdentityWord(s.outType()) + ");"
-                           : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage +
-                                 ">(" + s.inBuf(0) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    // A scatter-add split over its updates (partial over `partial`; one
+    // input only): the first piece scatters into the input, the others into
+    // the sum's identity.
+    std::string code;
+    for (size_t i = 0; i < numInputs; ++i) {
+      const std::string word(storageWord(s.outType(i))), storage(storageType(s.outType(i)));
+      code += std::string(i ? "\n" : "") +
+              (!firstPiece(d)
+                   ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" +
+                         s.outBuf(i) + "), " + sumIdentityWord(s.outType(i)) + ");"
+                   : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
+                         s.inBuf(i) + "), as<" + storage + ">(" + s.outBuf(i) + "));");
+    }
     if (product(updates) == 0)
       return code;
     // The window's extent per input dim: its update window dim's.
@@ -931,9 +937,9 @@ void emitScatter(StepView s) {
               n.inputBatchingDims.end())
         windowSizes[dim] = updates[n.updateWindowDims[window++]];
     IndexedPlan plan =
-        indexedPlan(input, s.inShape(1, d), updates, n.updateWindowDims, n.insertedWindowDims,
-                    n.inputBatchingDims, n.scatterIndicesBatchingDims, n.scatterDimsToOperandDims,
-                    n.indexVectorDim, windowSizes);
+        indexedPlan(input, s.inShape(indicesAt, d), updates, n.updateWindowDims,
+                    n.insertedWindowDims, n.inputBatchingDims, n.scatterIndicesBatchingDims,
+                    n.scatterDimsToOperandDims, n.indexVectorDim, windowSizes);
     // An inserted window dim may be sharded: the piece takes the updates
     // landing in it.
     for (size_t k = 0; k < plan.startDims.size(); ++k)
@@ -943,10 +949,32 @@ void emitScatter(StepView s) {
     StridedWalk walk{plan.window.extents, plan.window.outStrides, plan.window.inStrides};
     if (walk.extents.empty())
       walk = StridedWalk{{1}, {0}, {0}};
-    return code + "\nscatter<" + storage + ", " + index + ", " + body + ", " + plan.batchType() +
-           ", " + plan.startsType() + ", " + str(static_cast<int64_t>(walk.extents.size())) + ", " +
-           walk.print() + ">(as<" + index + ">(" + s.inBuf(1) + "), as<" + storage + ">(" +
-           s.inBuf(2) + "), as<" + storage + ">(" + s.outBuf() + "));";
+    const std::string geometry = plan.batchType() + ", " + plan.startsType() + ", " +
+                                 str(static_cast<int64_t>(walk.extents.size())) + ", " +
+                                 walk.print();
+    const std::string indices = "as<" + index + ">(" + s.inBuf(indicesAt) + ")";
+    if (numInputs == 1)
+      return code + "\nscatter<" + s.outStorage() + ", " + index + ", " + body + ", " + geometry +
+             ">(" + indices + ", as<" + s.outStorage() + ">(" + s.inBuf(updatesAt) + "), as<" +
+             s.outStorage() + ">(" + s.outBuf() + "));";
+    // Several inputs: the body combines all N at each place at once.
+    std::string pointers, current, updated, results, stores;
+    for (size_t i = 0; i < numInputs; ++i) {
+      const std::string k = str(static_cast<int64_t>(i)), storage(storageType(s.outType(i)));
+      pointers += "  const auto *u" + k + " = as<" + storage + ">(" + s.inBuf(updatesAt + i) +
+                  ");\n  auto *r" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");\n";
+      current += "loadAt(r" + k + ", o), ";
+      updated += "loadAt(u" + k + ", u), ";
+      results += (i ? ", c" : "c") + k;
+      stores += "    " + storage + " c" + k + ";\n";
+    }
+    std::string apply = "    " + body + "::apply(" + current + updated + results + ");\n";
+    for (size_t i = 0; i < numInputs; ++i) {
+      const std::string k = str(static_cast<int64_t>(i));
+      apply += "    storeAt(r" + k + ", o, c" + k + ");\n";
+    }
+    return code + "\n{\n" + pointers + "  forEachScatterPlace<" + index + ", " + geometry + ">(" +
+           indices + ", [&](int64_t u, int64_t o) {\n" + stores + apply + "  });\n}";
   });
 }
 

@@ -785,37 +785,45 @@ std::vector<Literal> reduceBound(const BoundsInputs &in) {
 
 /// scatter: on one device the generated code applies the updates in the
 /// interpreter's order (the same bits from exact operands). A float
-/// scatter-add may also be split across devices (each scatters its updates,
-/// the pieces are summed): a sum of the input and the updates landing on
-/// each place, in another order. Max and min move errors as they move
-/// values. Other update computations: exact from exact operands.
+/// scatter-add (of every pair, for several inputs) may also be split across
+/// devices (each scatters its updates, the pieces are summed): a sum of the
+/// input and the updates landing on each place, in another order. Max and
+/// min move errors as they move values. Other update computations: exact
+/// from exact operands. Result i: input i, the indices, updates i.
 std::vector<Literal> scatterBound(const BoundsInputs &in) {
-  const Literal &result = in.result(0);
-  const std::optional<Reducer> reducer = simpleReducer(in.op);
+  const size_t n = in.results->size(), indices = n;
+  const std::optional<Reducer> reducer = pairwiseReducer(in.op);
   const bool summed = reducer == Reducer::Add || reducer == Reducer::Max || reducer == Reducer::Min;
-  if (!isFloat(result.elementType()) || !summed || !allZero(in.e(1)))
-    return oneResult(exactOrUnknown(result.shape(), in.operandBounds));
   const auto &attrs = in.op.attr<ScatterAttrs>();
-  Literal spread = in.e(0);
-  double *s = spread.as<double>();
-  const double *e = in.e(2).as<double>();
-  const bool add = reducer == Reducer::Add;
-  Literal magnitude = magnitudes(in.x(0));
-  double *m = magnitude.as<double>();
-  const Literal updates = magnitudes(in.x(2));
-  const double *u = updates.as<double>();
-  int64_t count = 1; // the input, then at most one update per batch position
-  std::vector<int64_t> hits(static_cast<size_t>(result.numElements()), 1);
-  forEachScatterPlace(result.shape(), in.x(1), in.x(2).shape(), attrs,
-                      [&](int64_t place, int64_t update) {
-                        s[place] = add ? s[place] + e[update] : std::max(s[place], e[update]);
-                        m[place] += u[update];
-                        count = std::max(count, ++hits[place]);
-                      });
-  if (!add)
-    return oneResult(std::move(spread));
-  addSumBound(spread, magnitude, result, count);
-  return oneResult(std::move(spread));
+  std::vector<Literal> out;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t updatesAt = n + 1 + i;
+    const Literal &result = in.result(i);
+    if (!isFloat(result.elementType()) || !summed || !allZero(in.e(indices))) {
+      out.push_back(exactOrUnknown(result.shape(), in.operandBounds));
+      continue;
+    }
+    Literal spread = in.e(i);
+    double *s = spread.as<double>();
+    const double *e = in.e(updatesAt).as<double>();
+    const bool add = reducer == Reducer::Add;
+    Literal magnitude = magnitudes(in.x(i));
+    double *m = magnitude.as<double>();
+    const Literal updates = magnitudes(in.x(updatesAt));
+    const double *u = updates.as<double>();
+    int64_t count = 1; // the input, then at most one update per batch position
+    std::vector<int64_t> hits(static_cast<size_t>(result.numElements()), 1);
+    forEachScatterPlace(result.shape(), in.x(indices), in.x(updatesAt).shape(), attrs,
+                        [&](int64_t place, int64_t update) {
+                          s[place] = add ? s[place] + e[update] : std::max(s[place], e[update]);
+                          m[place] += u[update];
+                          count = std::max(count, ++hits[place]);
+                        });
+    if (add)
+      addSumBound(spread, magnitude, result, count);
+    out.push_back(std::move(spread));
+  }
+  return out;
 }
 
 /// A custom call: exact from exact operands (the library is trusted to be

@@ -199,18 +199,28 @@ void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, cons
   } while (stepIndex(index, updates, order));
 }
 
-Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
-                    const ScatterAttrs &attrs, const ScalarRegion &updateComputation) {
-  Literal result = input;
-  forEachScatterPlace(input.shape(), scatterIndices, updates.shape(), attrs,
+std::vector<Literal> evalScatter(std::span<const Literal *const> inputs,
+                                 const Literal &scatterIndices,
+                                 std::span<const Literal *const> updates, const ScatterAttrs &attrs,
+                                 const ScalarRegion &updateComputation) {
+  // results = inputs; then per update element in range, all N results at
+  // its place take update_computation(results..., updates...) at once.
+  const size_t n = inputs.size();
+  std::vector<Literal> results;
+  for (const Literal *input : inputs)
+    results.push_back(*input);
+  std::vector<uint64_t> arguments(2 * n), combined(n);
+  forEachScatterPlace(inputs[0]->shape(), scatterIndices, updates[0]->shape(), attrs,
                       [&](int64_t place, int64_t update) {
-                        const uint64_t arguments[2] = {loadScalarBits(result, place),
-                                                       loadScalarBits(updates, update)};
-                        uint64_t combined = 0;
-                        updateComputation.run(arguments, std::span(&combined, 1));
-                        storeScalarBits(result, place, combined);
+                        for (size_t i = 0; i < n; ++i) {
+                          arguments[i] = loadScalarBits(results[i], place);
+                          arguments[n + i] = loadScalarBits(*updates[i], update);
+                        }
+                        updateComputation.run(arguments, combined);
+                        for (size_t i = 0; i < n; ++i)
+                          storeScalarBits(results[i], place, combined[i]);
                       });
-  return result;
+  return results;
 }
 
 } // namespace shardgen::interp

@@ -116,8 +116,11 @@ void forEachScatterPlace(const Shape &input, const Literal &scatterIndices, cons
 /// scatter: `input` with each update element combined into its place by the
 /// update computation, in row-major order of `updates`; an element whose
 /// place lies outside the input is skipped.
-Literal evalScatter(const Literal &input, const Literal &scatterIndices, const Literal &updates,
-                    const ScatterAttrs &attrs, const ScalarRegion &updateComputation);
+/// N inputs and N updates (variadic scatter); N results.
+std::vector<Literal> evalScatter(std::span<const Literal *const> inputs,
+                                 const Literal &scatterIndices,
+                                 std::span<const Literal *const> updates, const ScatterAttrs &attrs,
+                                 const ScalarRegion &updateComputation);
 // Windows.cpp
 /// A window over every dim of a tensor (reduce_window's attributes; a
 /// convolution's lhs window, select_and_scatter's with no dilations).

@@ -167,8 +167,14 @@ std::vector<Literal> gatherKernel(const KernelInputs &in) {
 }
 
 std::vector<Literal> scatterKernel(const KernelInputs &in) {
-  return oneResult(evalScatter(operand(in, 0), operand(in, 1), operand(in, 2),
-                               in.op.attr<ScatterAttrs>(), ScalarRegion(*in.graph, *in.op.body())));
+  const size_t n = in.op.operands.size() / 2;
+  std::vector<const Literal *> inputs, updates;
+  for (size_t i = 0; i < n; ++i) {
+    inputs.push_back(&operand(in, i));
+    updates.push_back(&operand(in, n + 1 + i));
+  }
+  return evalScatter(inputs, operand(in, n), updates, in.op.attr<ScatterAttrs>(),
+                     ScalarRegion(*in.graph, *in.op.body()));
 }
 
 std::vector<Literal> sortKernel(const KernelInputs &in) {

@@ -1,5 +1,6 @@
 #include "compiler/ir/Graph.h"
 
+#include <algorithm>
 #include <array>
 
 #include "compiler/ops/OpTable.h"
@@ -150,21 +151,39 @@ std::optional<Reducer> simpleReducer(const Op &reduce) {
   if (const auto *attrs = std::get_if<ReduceAttrs>(&reduce.attrs.get()); attrs && attrs->reducer)
     return attrs->reducer;
   const Region *body = reduce.body();
-  if (!body || body->args.size() != 2 || body->ops.size() != 1 || body->results.size() != 1)
+  if (!body || body->args.size() != 2)
     return std::nullopt;
-  const Op &apply = body->ops[0];
-  if (apply.operands.size() != 2 || apply.results.size() != 1 ||
-      body->results[0].value != apply.results[0])
+  return pairwiseReducer(reduce);
+}
+
+std::optional<Reducer> pairwiseReducer(const Op &op) {
+  const Region *body = op.body();
+  if (!body)
     return std::nullopt;
-  const ValueId a = body->args[0].value, b = body->args[1].value;
-  if (!((apply.operands[0] == a && apply.operands[1] == b) ||
-        (apply.operands[0] == b && apply.operands[1] == a)))
+  const size_t n = body->results.size();
+  if (n == 0 || body->args.size() != 2 * n || body->ops.size() != n)
     return std::nullopt;
-  for (Reducer reducer :
-       {Reducer::Add, Reducer::Mul, Reducer::Max, Reducer::Min, Reducer::And, Reducer::Or})
-    if (reducerOpKind(reducer) == apply.kind)
-      return reducer;
-  return std::nullopt;
+  std::optional<Reducer> common;
+  for (size_t i = 0; i < n; ++i) {
+    const auto apply = std::find_if(body->ops.begin(), body->ops.end(), [&](const Op &candidate) {
+      return candidate.results.size() == 1 && candidate.results[0] == body->results[i].value;
+    });
+    if (apply == body->ops.end() || apply->operands.size() != 2)
+      return std::nullopt;
+    const ValueId a = body->args[i].value, b = body->args[n + i].value;
+    if (!((apply->operands[0] == a && apply->operands[1] == b) ||
+          (apply->operands[0] == b && apply->operands[1] == a)))
+      return std::nullopt;
+    std::optional<Reducer> reducer;
+    for (Reducer candidate :
+         {Reducer::Add, Reducer::Mul, Reducer::Max, Reducer::Min, Reducer::And, Reducer::Or})
+      if (reducerOpKind(candidate) == apply->kind)
+        reducer = candidate;
+    if (!reducer || (common && *common != *reducer))
+      return std::nullopt;
+    common = reducer;
+  }
+  return common;
 }
 
 void walkOps(const Region &region, const std::function<void(const Op &)> &visit) {

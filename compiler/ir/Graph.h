@@ -172,6 +172,10 @@ RegionRole regionRole(OpKind kind);
 /// fast kernels and collectives; none for any other body (the general
 /// scalar-region path).
 std::optional<Reducer> simpleReducer(const Op &reduce);
+/// The reducer a body of N pairs (a variadic scatter's update computation)
+/// applies to each: value i one `add`, `multiply`, ... of arguments i and
+/// N + i, the same op for every i; simpleReducer's body test for N = 1.
+std::optional<Reducer> pairwiseReducer(const Op &op);
 /// The StableHLO op a simple reducer applies.
 OpKind reducerOpKind(Reducer reducer);
 

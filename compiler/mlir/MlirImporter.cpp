@@ -1947,9 +1947,6 @@ void Importer::readGather(OpAttributes &a) {
 
 void Importer::readScatter(OpAttributes &a) {
   auto &[op, attrs, ir, places, callStack] = a;
-  if (ir.operands.size() > 3 && ir.operands.size() % 2 == 1)
-    failAt(op.loc, "a scatter of " + std::to_string(ir.operands.size() / 2) +
-                       " inputs (variadic scatter) is not supported: scatter one input at a time");
   ScatterAttrs scatter;
   const auto fields = ScatterAttrs::schema();
   readDimensionNumbers(a, fields[0], &scatter);

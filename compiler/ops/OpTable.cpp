@@ -56,9 +56,15 @@ const OpRow &opRow(OpKind kind) { return kRows[static_cast<size_t>(kind)]; }
 std::vector<OperandRole> operandRoles(OpKind kind, size_t count) {
   const OperandList &operands = opRow(kind).operands;
   const size_t fixed = operands.minimum();
+  // Several variadic groups (scatter's inputs and updates) share the extra
+  // operands equally.
+  size_t variadicGroups = 0;
+  for (const OperandGroup &group : operands.all())
+    variadicGroups += group.variadic ? 1 : 0;
+  const size_t extra = count > fixed && variadicGroups ? (count - fixed) / variadicGroups : 0;
   std::vector<OperandRole> roles;
   for (const OperandGroup &group : operands.all()) {
-    size_t take = group.variadic ? group.minimum + (count > fixed ? count - fixed : 0) : 1;
+    size_t take = group.variadic ? group.minimum + extra : 1;
     roles.insert(roles.end(), take, group.role);
   }
   roles.resize(count, OperandRole::Data);

@@ -152,8 +152,8 @@ struct OpRow {
 
 const OpRow &opRow(OpKind kind);
 
-/// The role of each of `count` operands of an op of `kind` (a variadic group
-/// takes what the fixed groups leave).
+/// The role of each of `count` operands of an op of `kind` (variadic groups
+/// share equally what the fixed groups leave).
 std::vector<OperandRole> operandRoles(OpKind kind, size_t count);
 
 inline std::span<const AttrField> attributeSchema(OpKind kind) { return opRow(kind).schema(); }

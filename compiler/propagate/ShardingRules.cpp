@@ -496,9 +496,10 @@ struct IndexedDims {
 
 /// Which tensors of the op's rule hold the operand, the indices and the
 /// slices, and the one (a scatter's result) that mirrors the operand (-1:
-/// none).
+/// none). A scatter of `count` inputs has `count` consecutive tensors at
+/// each of operand, slices and mirror, all sharing the factors.
 struct IndexedTensors {
-  int64_t operand, indices, slices, mirror;
+  int64_t operand, indices, slices, mirror, count = 1;
 };
 
 /// Shardy's gather/scatter factors, in its order: per slices dim an offset
@@ -518,14 +519,14 @@ void addIndexedFactors(RuleBuilder &builder, const OpShapes &shapes, const Index
   auto add = [&](int64_t operandDim, int64_t indicesDim, int64_t slicesDim, int64_t size,
                  FactorKind kind, bool blocked = false) {
     std::vector<std::pair<int64_t, int64_t>> tensorDims;
-    if (operandDim >= 0)
-      tensorDims.push_back({t.operand, operandDim});
+    for (int64_t i = 0; i < t.count && operandDim >= 0; ++i)
+      tensorDims.push_back({t.operand + i, operandDim});
     if (indicesDim >= 0)
       tensorDims.push_back({t.indices, indicesDim});
-    if (slicesDim >= 0)
-      tensorDims.push_back({t.slices, slicesDim});
-    if (operandDim >= 0 && t.mirror >= 0)
-      tensorDims.push_back({t.mirror, operandDim});
+    for (int64_t i = 0; i < t.count && slicesDim >= 0; ++i)
+      tensorDims.push_back({t.slices + i, slicesDim});
+    for (int64_t i = 0; i < t.count && operandDim >= 0 && t.mirror >= 0; ++i)
+      tensorDims.push_back({t.mirror + i, operandDim});
     builder.addFactor(size, kind, tensorDims, blocked);
   };
   int64_t operandDim = 0, batchPos = 0;
@@ -589,23 +590,27 @@ OpShardingRule gatherRule(const Graph &, const Op &op, const OpShapes &shapes) {
   return builder.take();
 }
 
-/// Shardy's common reductions of a scatter: its update computation is one
-/// add, multiply, maximum or minimum of its two arguments (and, or on i1).
+/// Shardy's common reductions of a scatter of N inputs: each value its
+/// update computation returns, i, is one add, multiply, maximum or minimum
+/// (and, or on i1) of its arguments i and N + i, the same op for every i.
 bool isCommonScatterReduction(const Graph &graph, const Op &op) {
-  const std::optional<Reducer> reducer = simpleReducer(op);
+  const std::optional<Reducer> reducer = pairwiseReducer(op);
   if (!reducer)
     return false;
   if (*reducer == Reducer::And || *reducer == Reducer::Or)
-    return graph.type(op.operands[0]).elementType == ElementType::I1;
+    return std::all_of(
+        op.operands.begin(), op.operands.begin() + op.results.size(),
+        [&](ValueId input) { return graph.type(input).elementType == ElementType::I1; });
   return true;
 }
 
-/// Shardy's scatter rule: input, indices, updates, result (the input's
+/// Shardy's scatter rule: inputs, indices, updates, results (the inputs'
 /// factors).
 OpShardingRule scatterRule(const Graph &graph, const Op &op, const OpShapes &shapes) {
   const ScatterDimensionNumbers &n = op.attr<ScatterAttrs>().dimensionNumbers;
   RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
-  addIndexedFactors(builder, shapes, {0, 1, 2, shapes.result(0)},
+  const auto count = static_cast<int64_t>(op.results.size());
+  addIndexedFactors(builder, shapes, {0, count, count + 1, shapes.result(0), count},
                     {n.indexVectorDim, n.updateWindowDims, n.insertedWindowDims,
                      n.inputBatchingDims, n.scatterIndicesBatchingDims},
                     true, isCommonScatterReduction(graph, op));
@@ -750,10 +755,13 @@ void replicateSlicedDims(const Graph &graph, const Op &op, OpShardingRule &rule)
 void replicateIndexedDims(const Graph &graph, const Op &op, OpShardingRule &rule) {
   if (op.kind != OpKind::Gather && op.kind != OpKind::Scatter)
     return;
-  const bool summable = graph.type(op.results[0]).elementType != ElementType::I1 &&
-                        (op.kind == OpKind::Gather || simpleReducer(op) == Reducer::Add);
+  // A scatter of several inputs sums its pieces when it adds every pair.
+  const bool summable =
+      std::none_of(op.results.begin(), op.results.end(),
+                   [&](ValueId r) { return graph.type(r).elementType == ElementType::I1; }) &&
+      (op.kind == OpKind::Gather || pairwiseReducer(op) == Reducer::Add);
   const OpShardingRule::TensorFactors &slices =
-      op.kind == OpKind::Gather ? rule.results[0] : rule.operands[2];
+      op.kind == OpKind::Gather ? rule.results[0] : rule.operands[op.results.size() + 1];
   std::vector<bool> inSlices(rule.factorSizes.size(), false);
   for (const auto &dim : slices)
     for (int64_t f : dim)

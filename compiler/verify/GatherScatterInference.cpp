@@ -36,8 +36,9 @@ class IndexedDimsChecker {
 public:
   IndexedDimsChecker(const InferenceContext &context, const IndexedKeys &keys,
                      const IndexedDimsView &dims, const TensorType &operand,
-                     const TensorType &indices)
-      : context_(context), keys_(keys), dims_(dims), operand_(operand), indices_(indices) {}
+                     const TensorType &indices, size_t indicesOperand)
+      : context_(context), keys_(keys), dims_(dims), operand_(operand), indices_(indices),
+        indicesOperand_(indicesOperand) {}
 
   [[noreturn]] void failAt(const char *key, const std::string &message) const {
     fail(joinPointer(attrPointer(context_.op, keys_.object), key),
@@ -47,7 +48,8 @@ public:
   /// Every constraint that does not involve the slices' shape.
   void checkIndexing() const {
     const int64_t operandRank = operand_.rank(), indicesRank = indices_.rank();
-    const std::string indicesPointer = joinPointer(attrPointer(context_.op, "operands"), 1);
+    const std::string indicesPointer =
+        joinPointer(attrPointer(context_.op, "operands"), indicesOperand_);
     if (isFloat(indices_.elementType) || indices_.elementType == ElementType::I1)
       fail(indicesPointer, context_.opLabel() + " " + keys_.indicesName +
                                " must be of integer type, got " + printType(indices_));
@@ -163,6 +165,7 @@ private:
   const IndexedKeys &keys_;
   const IndexedDimsView &dims_;
   const TensorType &operand_, &indices_;
+  size_t indicesOperand_;
 };
 
 constexpr IndexedKeys kGatherKeys{"dimension_numbers",
@@ -184,33 +187,6 @@ constexpr IndexedKeys kScatterKeys{"scatter_dimension_numbers",
                                    "scatter_indices",
                                    "updates"};
 
-/// Scatter's C23: (tensor<E>, tensor<E>) -> tensor<E>, E the input's
-/// element type (shardgen promotes no element type).
-void checkUpdateComputation(const InferenceContext &context, const Region &body,
-                            ElementType element) {
-  const Graph &graph = context.graph;
-  const TensorType scalar{element, {}};
-  if (body.args.size() != 2)
-    fail(joinPointer(body.pointer, "args"),
-         context.opLabel() +
-             " update_computation takes 2 arguments (the current value and "
-             "the update), got " +
-             std::to_string(body.args.size()));
-  for (size_t i = 0; i < body.args.size(); ++i)
-    if (graph.type(body.args[i].value) != scalar)
-      fail(joinPointer(body.args[i].pointer, "type"),
-           context.opLabel() + " update_computation argument " + std::to_string(i) + " has type " +
-               printType(graph.type(body.args[i].value)) + ", expected " + printType(scalar));
-  if (body.results.size() != 1)
-    fail(joinPointer(body.pointer, "return"), context.opLabel() + " update_computation returns " +
-                                                  std::to_string(body.results.size()) +
-                                                  " values, expected 1");
-  if (graph.type(body.results[0].value) != scalar)
-    fail(body.results[0].pointer, context.opLabel() + " update_computation returns " +
-                                      printType(graph.type(body.results[0].value)) + ", expected " +
-                                      printType(scalar));
-}
-
 } // namespace
 
 ResultTypes inferGather(const InferenceContext &context) {
@@ -220,7 +196,7 @@ ResultTypes inferGather(const InferenceContext &context) {
   const IndexedDimsView dims{n.offsetDims,          n.collapsedSliceDims,
                              n.operandBatchingDims, n.startIndicesBatchingDims,
                              n.startIndexMap,       n.indexVectorDim};
-  IndexedDimsChecker checker(context, kGatherKeys, dims, operand, indices);
+  IndexedDimsChecker checker(context, kGatherKeys, dims, operand, indices, 1);
   checker.checkIndexing();
   const std::vector<int64_t> &sizes = attrs.sliceSizes;
   if (static_cast<int64_t>(sizes.size()) != operand.rank())
@@ -255,17 +231,34 @@ ResultTypes inferGather(const InferenceContext &context) {
 ResultTypes inferScatter(const InferenceContext &context) {
   const auto &attrs = context.attrs<ScatterAttrs>();
   const ScatterDimensionNumbers &n = attrs.dimensionNumbers;
-  const TensorType &input = context.operand(0), &indices = context.operand(1),
-                   &updates = context.operand(2);
+  // N inputs, the scatter indices, N updates (C1-C3).
+  const size_t numOperands = context.numOperands();
+  if (numOperands < 3 || numOperands % 2 == 0)
+    context.failAttr("operands", "takes N inputs, the scatter_indices and N updates (an odd "
+                                 "number of operands, at least 3), got " +
+                                     std::to_string(numOperands));
+  const size_t numInputs = numOperands / 2;
+  checkInputsOfOneShape(context, numInputs);
+  const TensorType &input = context.operand(0), &indices = context.operand(numInputs),
+                   &updates = context.operand(numInputs + 1);
   const IndexedDimsView dims{n.updateWindowDims,         n.insertedWindowDims,
                              n.inputBatchingDims,        n.scatterIndicesBatchingDims,
                              n.scatterDimsToOperandDims, n.indexVectorDim};
-  IndexedDimsChecker checker(context, kScatterKeys, dims, input, indices);
+  IndexedDimsChecker checker(context, kScatterKeys, dims, input, indices, numInputs);
   checker.checkIndexing();
-  const std::string updatesPointer = joinPointer(attrPointer(context.op, "operands"), 2);
-  if (updates.elementType != input.elementType)
-    fail(updatesPointer, context.opLabel() + " updates " + printType(updates) +
-                             " must have the element type of the input " + printType(input));
+  const std::string operands = attrPointer(context.op, "operands");
+  const std::string updatesPointer = joinPointer(operands, numInputs + 1);
+  for (size_t i = 0; i < numInputs; ++i) {
+    const TensorType &update = context.operand(numInputs + 1 + i);
+    const std::string pointer = joinPointer(operands, numInputs + 1 + i);
+    if (update.elementType != context.operand(i).elementType)
+      fail(pointer, context.opLabel() + " updates " + printType(update) +
+                        " must have the element type of the input " +
+                        printType(context.operand(i)));
+    if (i > 0 && update.shape != updates.shape)
+      fail(pointer, context.opLabel() + " requires updates of one shape, got " +
+                        printType(updates) + " and " + printType(update));
+  }
   if (updates.rank() != checker.slicesRank())
     fail(updatesPointer, context.opLabel() + " updates " + printType(updates) + " must have rank " +
                              std::to_string(checker.slicesRank()) +
@@ -289,8 +282,12 @@ ResultTypes inferScatter(const InferenceContext &context) {
   const Region *body = context.op.body();
   if (!body)
     context.failOp("needs an `update_computation`");
-  checkUpdateComputation(context, *body, input.elementType);
-  return {input};
+  // C23, as a reduce body: N current values, then N updates.
+  checkPairedBody(context, *body, numInputs, "update_computation", "a current value and an update");
+  std::vector<TensorType> results;
+  for (size_t i = 0; i < numInputs; ++i)
+    results.push_back(context.operand(i));
+  return results;
 }
 
 } // namespace shardgen::verify

@@ -37,6 +37,12 @@ size_t checkInputsThenInits(const InferenceContext &context);
 
 /// Tokens only where an op may take or make one (TokenInference.cpp).
 void verifyTokenUses(const InferenceContext &context);
+/// A body of N pairs (reduce's, scatter's update_computation): (tensor<E_0>,
+/// ..., tensor<E_N-1>) twice -> (tensor<E_0>, ..., tensor<E_N-1>), E_i the
+/// element type of operand i (shardgen promotes no element type). `name`
+/// and `argumentsPerInput` word the errors.
+void checkPairedBody(const InferenceContext &context, const Region &body, size_t numInputs,
+                     const std::string &name, const std::string &argumentsPerInput);
 
 /// Collectives are valid only inside a manual_computation body.
 void verifyCollectivePlacement(const InferenceContext &context);

@@ -8,43 +8,36 @@
 
 namespace shardgen::verify {
 
-namespace {
-
-/// The body's signature: (tensor<E_0>, ..., tensor<E_N-1>) twice (the
-/// accumulators, then the elements) -> (tensor<E_0>, ..., tensor<E_N-1>),
-/// E_i the element type of input i (StableHLO's C6; shardgen promotes no
-/// element type).
-void checkBodySignature(const InferenceContext &context, const Region &body, size_t numInputs) {
+void checkPairedBody(const InferenceContext &context, const Region &body, size_t numInputs,
+                     const std::string &name, const std::string &argumentsPerInput) {
   const Graph &graph = context.graph;
   if (body.args.size() != 2 * numInputs)
-    fail(joinPointer(body.pointer, "args"),
-         context.opLabel() + " body takes " + std::to_string(2 * numInputs) +
-             " arguments (an accumulator and an element per input), got " +
-             std::to_string(body.args.size()));
+    fail(joinPointer(body.pointer, "args"), context.opLabel() + " " + name + " takes " +
+                                                std::to_string(2 * numInputs) + " arguments (" +
+                                                argumentsPerInput + " per input), got " +
+                                                std::to_string(body.args.size()));
   for (size_t i = 0; i < body.args.size(); ++i) {
     const TensorType expected{context.operand(i % numInputs).elementType, {}};
     const TensorType &actual = graph.type(body.args[i].value);
     if (actual != expected)
       fail(joinPointer(body.args[i].pointer, "type"),
-           context.opLabel() + " body argument " + std::to_string(i) + " has type " +
+           context.opLabel() + " " + name + " argument " + std::to_string(i) + " has type " +
                printType(actual) + ", expected " + printType(expected) +
                " (the element type of input " + std::to_string(i % numInputs) + ")");
   }
   if (body.results.size() != numInputs)
     fail(joinPointer(body.pointer, "return"),
-         context.opLabel() + " body returns " + std::to_string(body.results.size()) +
+         context.opLabel() + " " + name + " returns " + std::to_string(body.results.size()) +
              " values, expected " + std::to_string(numInputs) + " (one per input)");
   for (size_t i = 0; i < numInputs; ++i) {
     const TensorType expected{context.operand(i).elementType, {}};
     const TensorType &actual = graph.type(body.results[i].value);
     if (actual != expected)
-      fail(body.results[i].pointer, context.opLabel() + " body returns " + printType(actual) +
-                                        " as value " + std::to_string(i) + ", expected " +
-                                        printType(expected));
+      fail(body.results[i].pointer, context.opLabel() + " " + name + " returns " +
+                                        printType(actual) + " as value " + std::to_string(i) +
+                                        ", expected " + printType(expected));
   }
 }
-
-} // namespace
 
 void checkInputsOfOneShape(const InferenceContext &context, size_t numInputs) {
   const Op &op = context.op;
@@ -95,7 +88,7 @@ ResultTypes inferReduce(const InferenceContext &context) {
                                       "\" requires integer or i1 elements, got " +
                                       printType(input));
   } else if (const Region *body = op.body()) {
-    checkBodySignature(context, *body, numInputs);
+    checkPairedBody(context, *body, numInputs, "body", "an accumulator and an element");
     // Scalar bodies run on 64-bit registers (interp/ScalarRegion.h).
     for (size_t i = 0; i < numInputs; ++i)
       if (isComplex(context.operand(i).elementType))

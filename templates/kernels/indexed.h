@@ -160,14 +160,13 @@ SHARDGEN_INLINE void forEachInRange(const WindowRange<R> &range, int64_t update,
   }
 }
 
-/// scatter (the result already holds the input): at each batch position,
-/// each update element whose place lies inside the operand is combined
-/// into it, `Combine::apply(current, update, combined)`, in row-major order
-/// of the window; batch positions in row-major order.
-template <typename S, typename I, typename Combine, int B, IndexBatch<B> Batch, int K,
-          IndexStarts<K> Starts, int R, Walk<R> Window>
-SHARDGEN_INLINE void scatter(const I *__restrict indices, const S *__restrict updates,
-                             S *__restrict result) {
+/// The places of a scatter: at each batch position, each update element
+/// whose place lies inside the operand, `visit(update, place)` (offsets in
+/// the updates and the operand), in row-major order of the window; batch
+/// positions in row-major order.
+template <typename I, int B, IndexBatch<B> Batch, int K, IndexStarts<K> Starts, int R,
+          Walk<R> Window, typename Visit>
+SHARDGEN_INLINE void forEachScatterPlace(const I *__restrict indices, Visit &&visit) {
   forEachBatch<B, Batch>(0, 0, 0, [&](int64_t index, int64_t base, int64_t slice) {
     WindowRange<R> range;
     for (int d = 0; d < R; ++d) {
@@ -194,11 +193,22 @@ SHARDGEN_INLINE void scatter(const I *__restrict indices, const S *__restrict up
       hi = size - start < window ? size - start : window;
       base += start * Starts.strides[k];
     }
-    forEachInRange<R, Window>(range, slice, base, [&](int64_t u, int64_t o) {
-      S combined;
-      Combine::apply(loadAt(result, o), loadAt(updates, u), combined);
-      storeAt(result, o, combined);
-    });
+    forEachInRange<R, Window>(range, slice, base, visit);
+  });
+}
+
+/// scatter of one input (the result already holds the input): each update
+/// element whose place lies inside the operand is combined into it,
+/// `Combine::apply(current, update, combined)` (forEachScatterPlace's order).
+/// Several inputs: the generated code visits the places itself.
+template <typename S, typename I, typename Combine, int B, IndexBatch<B> Batch, int K,
+          IndexStarts<K> Starts, int R, Walk<R> Window>
+SHARDGEN_INLINE void scatter(const I *__restrict indices, const S *__restrict updates,
+                             S *__restrict result) {
+  forEachScatterPlace<I, B, Batch, K, Starts, R, Window>(indices, [&](int64_t u, int64_t o) {
+    S combined;
+    Combine::apply(loadAt(result, o), loadAt(updates, u), combined);
+    storeAt(result, o, combined);
   });
 }
 

@@ -24,6 +24,13 @@ std::string graphOn(const std::string &mesh, const std::string &inputs, const st
 const std::string kMesh2x2 =
     R"({"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]})";
 
+/// Gather's table or scatter's inputs, then the updates, sharded on the
+/// 2x2 mesh: along the indexed dim, the window dim, both, or not.
+const char *const kIndexedShardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
+                                            {"[{}, {y}]", "[{x}, {}]"},
+                                            {"[{x}, {y}]", "[{y}, {x}]"},
+                                            {"[{y, x}, {}]", "[{x}, {y}]"}};
+
 } // namespace
 
 TEST_CASE("every sample runs compiled and equals the interpreter") {
@@ -193,11 +200,7 @@ TEST_CASE("gather and scatter: every partitioning, compiled, equals the interpre
                             "ops": [], "return": ["b"]}})";
   const std::string outputs =
       R"({"value": "rows"}, {"value": "windows"}, {"value": "added"}, {"value": "placed"})";
-  const char *shardings[][2] = {{"[{x}, {}]", "[{}, {}]"},
-                                {"[{}, {y}]", "[{x}, {}]"},
-                                {"[{x}, {y}]", "[{y}, {x}]"},
-                                {"[{y, x}, {}]", "[{x}, {y}]"}};
-  for (const auto &[table, updates] : shardings) {
+  for (const auto &[table, updates] : kIndexedShardings) {
     CAPTURE(table);
     CAPTURE(updates);
     const std::string inputs =
@@ -323,6 +326,47 @@ TEST_CASE("rng_bit_generator: each device makes exactly its piece of the global 
     const std::string inputs =
         R"({"name": "k2", "type": "tensor<2xui64>", "sharding": "<@m, [{x}]>"},
            {"name": "k3", "type": "tensor<3xui64>"})";
+    Graph graph = loadVerified(graphOn(kMesh2x2, inputs, ops, outputs));
+    CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
+  }
+}
+
+TEST_CASE("a scatter of two inputs (argmax by scatter, a sum of each), compiled, equals the "
+          "interpreter") {
+  // Indices read at run time (random: past both ends too); the inputs
+  // sharded along their inserted dim, their window dim or both; the updates
+  // along their batch dim (the argmax gathers them for the op, the sums of
+  // f32 and i32 add their pieces) or their window dim.
+  const std::string body = R"("update_computation": {"args": [
+      {"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<i32>"},
+      {"name": "c", "type": "tensor<f32>"}, {"name": "d", "type": "tensor<i32>"}], "ops": [)";
+  const std::string numbers =
+      R"("scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                       "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1})";
+  const std::string ops =
+      R"({"op": "scatter", "operands": ["t", "n", "i", "u", "v"], "results": ["max", "argmax"], )" +
+      numbers + ", " + body +
+      R"({"op": "compare", "operands": ["a", "c"], "result": "keep", "comparison_direction": "GE"},
+         {"op": "select", "operands": ["keep", "a", "c"], "result": "m"},
+         {"op": "select", "operands": ["keep", "b", "d"], "result": "k"}],
+         "return": ["m", "k"]}},
+      {"op": "scatter", "operands": ["t", "n", "i", "u", "v"], "results": ["sum", "count"], )" +
+      numbers + ", " + body +
+      R"({"op": "add", "operands": ["a", "c"], "result": "s"},
+         {"op": "add", "operands": ["b", "d"], "result": "e"}],
+         "return": ["s", "e"]}})";
+  const std::string outputs =
+      R"({"value": "max"}, {"value": "argmax"}, {"value": "sum"}, {"value": "count"})";
+  for (const auto &[table, updates] : kIndexedShardings) {
+    CAPTURE(table);
+    CAPTURE(updates);
+    const std::string t(table), u(updates);
+    const std::string inputs =
+        R"({"name": "t", "type": "tensor<8x6xf32>", "sharding": "<@m, )" + t +
+        R"(>"}, {"name": "n", "type": "tensor<8x6xi32>", "sharding": "<@m, )" + t +
+        R"(>"}, {"name": "i", "type": "tensor<4x1xi32>", "sharding": "<@m, [{x}, {}]>"},
+           {"name": "u", "type": "tensor<4x6xf32>", "sharding": "<@m, )" +
+        u + R"(>"}, {"name": "v", "type": "tensor<4x6xi32>", "sharding": "<@m, )" + u + R"(>"})";
     Graph graph = loadVerified(graphOn(kMesh2x2, inputs, ops, outputs));
     CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
   }

@@ -167,3 +167,42 @@ TEST_CASE("scatter's update computation: replace, multiply, max, and a general b
                {"op": "subtract", "operands": ["t", "b"], "result": "d"})",
             "d") == std::vector<double>{18, 20, 115});
 }
+
+TEST_CASE("scatter of two inputs: the body takes both current values, then both updates") {
+  // JAX's argmax by scatter: per place the larger value and its id (ties
+  // keep the current); and a sum of each. Index 3 lies outside: skipped.
+  auto run = [](const std::string &ops, const std::string &returned) {
+    const std::string json = R"({"format": "shardgen-graph", "version": 1, "meshes": [],
+      "inputs": [{"name": "x", "type": "tensor<3xf32>"}, {"name": "k", "type": "tensor<3xi32>"},
+                 {"name": "i", "type": "tensor<4x1xi64>"}, {"name": "u", "type": "tensor<4xf32>"},
+                 {"name": "v", "type": "tensor<4xi32>"}],
+      "ops": [{"op": "scatter", "operands": ["x", "k", "i", "u", "v"], "results": ["y", "z"],
+               "scatter_dimension_numbers": {"inserted_window_dims": [0],
+                 "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
+               "update_computation": {"args": [{"name": "a", "type": "tensor<f32>"},
+                 {"name": "b", "type": "tensor<i32>"}, {"name": "c", "type": "tensor<f32>"},
+                 {"name": "d", "type": "tensor<i32>"}], "ops": [)" +
+                             ops + R"(], "return": )" + returned + R"(}}],
+      "outputs": [{"value": "y"}, {"value": "z"}]})";
+    Graph graph = loadGraph(json);
+    return evaluate(graph, {literal("tensor<3xf32>", {10, 20, 30}),
+                            intLiteral("tensor<3xi32>", {-1, -1, -1}),
+                            intLiteral("tensor<4x1xi64>", {2, 0, 2, 3}),
+                            literal("tensor<4xf32>", {40, 5, 35, 99}),
+                            intLiteral("tensor<4xi32>", {0, 1, 2, 3})});
+  };
+  std::vector<Literal> argmax = run(
+      R"({"op": "compare", "operands": ["a", "c"], "result": "keep", "comparison_direction": "GE"},
+         {"op": "select", "operands": ["keep", "a", "c"], "result": "m"},
+         {"op": "select", "operands": ["keep", "b", "d"], "result": "n"})",
+      R"(["m", "n"])");
+  REQUIRE(argmax.size() == 2);
+  CHECK(floats(argmax[0]) == std::vector<double>{10, 20, 40});
+  CHECK(ints(argmax[1]) == std::vector<int64_t>{-1, -1, 0});
+  std::vector<Literal> sums = run(R"({"op": "add", "operands": ["a", "c"], "result": "s"},
+                                     {"op": "add", "operands": ["b", "d"], "result": "t"})",
+                                  R"(["s", "t"])");
+  REQUIRE(sums.size() == 2);
+  CHECK(floats(sums[0]) == std::vector<double>{15, 20, 105});
+  CHECK(ints(sums[1]) == std::vector<int64_t>{0, -1, 1});
+}

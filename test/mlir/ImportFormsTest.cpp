@@ -734,3 +734,72 @@ func.func @main(%a: tensor<f32>) -> tensor<f8E4M3FN> {
 })")
             .second.find("1000.0 is out of range for f8E4M3FN") != std::string::npos);
 }
+
+TEST_CASE("a scatter of two inputs as JAX prints it (argmax by scatter), both forms") {
+  const std::string jax = R"(
+func.func public @main(%arg0: tensor<4x6xf32>, %arg1: tensor<4x6xi32>, %arg2: tensor<5x1xi32>, %arg3: tensor<5x6xf32>, %arg4: tensor<5x6xi32>) -> (tensor<4x6xf32>, tensor<4x6xi32>) {
+  %0:2 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%arg5: tensor<f32>, %arg6: tensor<i32>, %arg7: tensor<f32>, %arg8: tensor<i32>):
+    %1 = stablehlo.compare  GE, %arg5, %arg7,  FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %arg5, %arg7 : tensor<i1>, tensor<f32>
+    %3 = stablehlo.select %1, %arg6, %arg8 : tensor<i1>, tensor<i32>
+    stablehlo.return %2, %3 : tensor<f32>, tensor<i32>
+  }) : (tensor<4x6xf32>, tensor<4x6xi32>, tensor<5x1xi32>, tensor<5x6xf32>, tensor<5x6xi32>) -> (tensor<4x6xf32>, tensor<4x6xi32>)
+  return %0#0, %0#1 : tensor<4x6xf32>, tensor<4x6xi32>
+}
+)";
+  Graph graph = importVerified(jax);
+  REQUIRE(graph.main.ops.size() == 1);
+  const Op &scatter = graph.main.ops[0];
+  CHECK(scatter.operands.size() == 5);
+  CHECK(scatter.results.size() == 2);
+  CHECK(graph.type(scatter.results[1]).elementType == ElementType::I32);
+  REQUIRE(scatter.body() != nullptr);
+  CHECK(scatter.body()->args.size() == 4);
+  CHECK(scatter.body()->results.size() == 2);
+  for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
+    const std::string written = writeMlir(graph, form);
+    INFO(written);
+    CHECK(
+        written.find(
+            R"(:2 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({)") !=
+        std::string::npos);
+    CHECK(
+        written.find(
+            R"(: (tensor<4x6xf32>, tensor<4x6xi32>, tensor<5x1xi32>, tensor<5x6xf32>, tensor<5x6xi32>) -> (tensor<4x6xf32>, tensor<4x6xi32>))") !=
+        std::string::npos);
+    // And read back to the same graph.
+    Graph again = importVerified(written);
+    REQUIRE(again.main.ops.size() == 1);
+    CHECK(again.main.ops[0].results.size() == 2);
+    CHECK(again.main.ops[0].body()->args.size() == 4);
+  }
+}
+
+TEST_CASE("a scatter of two inputs: errors name the MLIR place") {
+  // The updates differ in shape: at the operand list's line.
+  auto [place, message] = errorOf(R"(
+func.func @main(%x: tensor<5xf32>, %y: tensor<5xi32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>, %v: tensor<3xi32>) -> (tensor<5xf32>, tensor<5xi32>) {
+  %0:2 = "stablehlo.scatter"(%x, %y, %i, %u, %v) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<i32>):
+    stablehlo.return %c, %d : tensor<f32>, tensor<i32>
+  }) : (tensor<5xf32>, tensor<5xi32>, tensor<2x1xi32>, tensor<2xf32>, tensor<3xi32>) -> (tensor<5xf32>, tensor<5xi32>)
+  return %0#0, %0#1 : tensor<5xf32>, tensor<5xi32>
+}
+)");
+  CHECK(place.find("3:") == 0);
+  CHECK(message.find("requires updates of one shape, got tensor<2xf32> and tensor<3xi32>") !=
+        std::string::npos);
+  // A body returning one value for two inputs: at the body's return.
+  auto [place2, message2] = errorOf(R"(
+func.func @main(%x: tensor<5xf32>, %y: tensor<5xi32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>, %v: tensor<2xi32>) -> (tensor<5xf32>, tensor<5xi32>) {
+  %0:2 = "stablehlo.scatter"(%x, %y, %i, %u, %v) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>, %c: tensor<f32>, %d: tensor<i32>):
+    stablehlo.return %c : tensor<f32>
+  }) : (tensor<5xf32>, tensor<5xi32>, tensor<2x1xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<5xf32>, tensor<5xi32>)
+  return %0#0, %0#1 : tensor<5xf32>, tensor<5xi32>
+}
+)");
+  CHECK(place2.find("5:") == 0);
+  CHECK(message2.find("update_computation returns 1 values, expected 2") != std::string::npos);
+}

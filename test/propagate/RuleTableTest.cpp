@@ -563,3 +563,32 @@ TEST_CASE("rng_bit_generator: the state needs replication and blocks, the output
   CHECK(p.sharding("state") == R"(<@mesh, [{}]>)");
   CHECK(p.sharding("bits") == R"(<@mesh, [{"y"}, {"x"}]>)");
 }
+
+TEST_CASE("a scatter of two inputs: inputs and results share factors, updates likewise") {
+  const std::string inputs = R"({"name": "t", "type": "tensor<32x8xf32>"},
+                                {"name": "n", "type": "tensor<32x8xi32>"},
+                                {"name": "i", "type": "tensor<4x1xi32>"},
+                                {"name": "u", "type": "tensor<4x8xf32>"},
+                                {"name": "v", "type": "tensor<4x8xi32>"})";
+  auto scatter = [&](const std::string &second) {
+    return ruleOf(inputs, R"({"op": "scatter", "operands": ["t", "n", "i", "u", "v"],
+      "results": ["r", "s"],
+      "scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
+      "update_computation": {
+        "args": [{"name": "a", "type": "tensor<f32>"}, {"name": "b", "type": "tensor<i32>"},
+                 {"name": "c", "type": "tensor<f32>"}, {"name": "d", "type": "tensor<i32>"}],
+        "ops": [{"op": "add", "operands": ["c", "a"], "result": "x"},
+                {"op": ")" + second +
+                              R"(", "operands": ["b", "d"], "result": "y"}],
+        "return": ["x", "y"]}})");
+  };
+  // One reduction op for both (either operand order): the batch dim is a
+  // reduction (Shardy's getCommonSupportedReductionOp).
+  CHECK(
+      scatter("add") ==
+      "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, j=8, k=32} reduction={i}");
+  // Two different ops: no common reduction, the batch dim needs replication.
+  CHECK(scatter("maximum") == "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, "
+                              "j=8, k=32} need_replication={i}");
+}

@@ -622,6 +622,35 @@ func.func @scatter_replace(%arg0: tensor<8x4xf32>, %arg1: tensor<6x1xi32>, %arg2
   return %v0 : tensor<8x4xf32>
 }
 
+// Several inputs share the factors with the results, the updates with
+// each other; one reduction op for all keeps the reductions
+// (scatter_multiple_input)
+// CHECK-LABEL: func @scatter_two_inputs(
+func.func @scatter_two_inputs(%arg0: tensor<3x4x2xi32>, %arg1: tensor<3x4x2xf32>, %arg2: tensor<2x3x2xi64>, %arg3: tensor<2x3x2x2xi32>, %arg4: tensor<2x3x2x2xf32>) -> (tensor<3x4x2xi32>, tensor<3x4x2xf32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([n, k, m], [n, k, m], [i, j, o], [i, j, l, m], [i, j, l, m])->([n, k, m], [n, k, m]) {i=2, j=3, k=4, l=2, m=2, n=3, o=2} reduction={i, j} need_replication={k, l, o}>}
+  %v0:2 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2, 3], inserted_window_dims = [0], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<f32>):
+    %s = stablehlo.add %a, %c : tensor<i32>
+    %t = stablehlo.add %b, %d : tensor<f32>
+    stablehlo.return %s, %t : tensor<i32>, tensor<f32>
+  }) : (tensor<3x4x2xi32>, tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<2x3x2x2xi32>, tensor<2x3x2x2xf32>) -> (tensor<3x4x2xi32>, tensor<3x4x2xf32>)
+  return %v0#0, %v0#1 : tensor<3x4x2xi32>, tensor<3x4x2xf32>
+}
+
+// Two different reduction ops are no common reduction: the implicit
+// batch dims need replication (scatter_unsupported_multi_reduction_op)
+// CHECK-LABEL: func @scatter_two_reduction_ops(
+func.func @scatter_two_reduction_ops(%arg0: tensor<3x4x2xi32>, %arg1: tensor<3x4x2xf32>, %arg2: tensor<2x3x2xi64>, %arg3: tensor<2x3x2x2xi32>, %arg4: tensor<2x3x2x2xf32>) -> (tensor<3x4x2xi32>, tensor<3x4x2xf32>) {
+  // CHECK: {sdy.sharding_rule = #sdy.op_sharding_rule<([n, k, m], [n, k, m], [i, j, o], [i, j, l, m], [i, j, l, m])->([n, k, m], [n, k, m]) {i=2, j=3, k=4, l=2, m=2, n=3, o=2} need_replication={i, j, k, l, o}>}
+  %v0:2 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2, 3], inserted_window_dims = [0], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2>, unique_indices = false}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<f32>):
+    %s = stablehlo.add %a, %c : tensor<i32>
+    %t = stablehlo.multiply %b, %d : tensor<f32>
+    stablehlo.return %s, %t : tensor<i32>, tensor<f32>
+  }) : (tensor<3x4x2xi32>, tensor<3x4x2xf32>, tensor<2x3x2xi64>, tensor<2x3x2x2xi32>, tensor<2x3x2x2xf32>) -> (tensor<3x4x2xi32>, tensor<3x4x2xf32>)
+  return %v0#0, %v0#1 : tensor<3x4x2xi32>, tensor<3x4x2xf32>
+}
+
 // The sorted dim needs replication; the other dims pass through all inputs
 // and results (sort)
 // CHECK-LABEL: func @sort(
