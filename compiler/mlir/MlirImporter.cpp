@@ -1148,8 +1148,7 @@ void Importer::readDataFlowEdge(const Operation &op, Names &names) {
 
 void Importer::recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc,
                                   bool dataFlow, const char *edge) {
-  auto [it, added] =
-      edgeShardings_.try_emplace(value, EdgeSharding{sharding, loc, dataFlow, edge});
+  auto [it, added] = edgeShardings_.try_emplace(value, EdgeSharding{sharding, loc, dataFlow, edge});
   if (!added && !(it->second.sharding == sharding))
     failAt(loc, "%" + graph_.values[value].name + " has two " + edge + " shardings that differ");
 }
