@@ -24,7 +24,7 @@ TEST_CASE("every MLIR sample, compiled and run on its mesh, equals the interpret
     if (entry.path().extension() == ".mlir")
       samples.push_back(entry.path());
   std::sort(samples.begin(), samples.end());
-  CHECK(samples.size() >= 12);
+  CHECK(samples.size() >= 14);
   for (const fs::path &path : samples) {
     CAPTURE(path.filename().string());
     std::ifstream file(path);
