@@ -22,8 +22,10 @@ InputBinding planInputBinding(const SpmdProgram &program) {
   binding.inPlace.assign(program.values.size(), false);
   for (SpmdValueId input : program.inputs) {
     const ShardLayout &layout = program.layout(input);
-    // An empty tensor's data may be null: nothing to point into.
-    if (layout.isDistributed() || layout.globalType.numElements() == 0)
+    // An empty tensor's data may be null: nothing to point into. A partial
+    // piece is the value on one device of its group, zeros on the others.
+    if (layout.isDistributed() || layout.globalType.numElements() == 0 ||
+        !layout.partialAxes.empty())
       continue;
     bool contiguous = true;
     for (const PieceClass &piece : pieceClasses(layout))

@@ -191,6 +191,13 @@ std::string firstHolderCondition(const Mesh &mesh, const ShardLayout &layout) {
          (kept.empty() ? std::string("0") : "(" + joinConditions(kept, " + ") + ")");
 }
 
+std::string partialHolderCondition(const Mesh &mesh, const ShardLayout &layout) {
+  std::vector<std::string> zeros;
+  for (const AxisRef &axis : layout.partialAxes)
+    zeros.push_back(digit(mesh, axis) + " == 0");
+  return joinConditions(zeros, " && ");
+}
+
 std::string dispatchOnClass(const std::vector<PieceClass> &classes,
                             const std::vector<std::string> &bodies) {
   CodeWriter out;

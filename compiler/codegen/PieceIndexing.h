@@ -50,6 +50,10 @@ std::vector<PieceClass> localShapeClasses(const Mesh &mesh, const ShardLayout &l
 /// piece: their coordinates on mesh (sub-)axes no dim uses are 0. "" = every
 /// device (every axis shards a dim).
 std::string firstHolderCondition(const Mesh &mesh, const ShardLayout &layout);
+/// The condition (on `position`) that holds on the devices at coordinate 0 of
+/// every partial axis of `layout`: of a global value scattered to partial
+/// pieces, they hold it, the others the sum's identity. Empty: no partial axis.
+std::string partialHolderCondition(const Mesh &mesh, const ShardLayout &layout);
 
 /// A C++ condition over `position` that holds exactly for `devices` (sorted
 /// positions): per mesh axis coordinate ranges when the set is a product of

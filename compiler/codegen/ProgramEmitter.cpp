@@ -21,6 +21,7 @@
 #include "compiler/codegen/PieceIndexing.h"
 #include "compiler/codegen/TemplateText.h"
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/ir/InternalError.h"
 #include "compiler/partition/CollectiveTraffic.h"
 
 namespace shardgen {
@@ -103,6 +104,24 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
   if (copies.empty())
     return;
   auto scope = out.block();
+  if (std::string holder = partialHolderCondition(mesh, layout); scatter && !holder.empty()) {
+    // Unreduced over some axes: the pieces of a group sum to the value.
+    SHARDGEN_CHECK(layout.partialReducer == Reducer::Add,
+                   "an input partial over a reduction other than a sum");
+    std::vector<std::string> zeros;
+    for (const PieceClass &piece_ : classes)
+      zeros.push_back(
+          "__builtin_memset(" + piece + ", 0, " +
+          str(product(piece_.extents) * elementByteWidth(layout.globalType.elementType)) + ");");
+    out.lines(pieceLocals(mesh, layout));
+    {
+      auto holds = out.block("if (" + holder + ")");
+      out.lines(copies);
+    }
+    auto others = out.block("else");
+    out.lines(dispatchOnClass(classes, zeros));
+    return;
+  }
   std::string owner = scatter ? "" : firstHolderCondition(mesh, layout);
   std::optional<CodeWriter::Scope> ownerScope;
   if (!owner.empty())

@@ -236,3 +236,22 @@ TEST_CASE("one output buffer shared by every device is copied into, not computed
     CHECK(std::memcmp(shared.data(), expected[0][0].data(), expected[0][0].byteSize()) == 0);
   }
 }
+
+TEST_CASE("an input unreduced over some axes: one device of each group holds it, the others 0") {
+  // Every device read the whole value before, so the all_reduce the result
+  // needs summed it once per member: twice the value on a group of 2.
+  for (const char *sharding : {R"([{}, {}], unreduced={\"y\"})", R"([{x}, {}], unreduced={\"y\"})",
+                               R"([{}, {}], unreduced={\"x\", \"y\"})"}) {
+    CAPTURE(sharding);
+    const std::string json = graphOn2x2(
+        "unreduced",
+        std::string(R"({"name": "a", "type": "tensor<4x6xf32>", "sharding": "<@m, )") + sharding +
+            ">\"}",
+        R"({"op": "negate", "operands": ["a"], "result": "b", "sharding": "<@m, [{}, {y}]>"})",
+        R"({"value": "b"})");
+    Graph graph = loadVerified(json);
+    SpmdProgram program = partitionVerified(graph);
+    CHECK_FALSE(planInputBinding(program).boundInPlace(program.inputs[0]));
+    CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
+  }
+}
