@@ -126,7 +126,9 @@ int checkAndEmit(const ParsedArgs &args, const RunSettings &settings, const Grap
   const std::string &path = settings.path;
   if (args.has("--check")) {
     BoundedEvaluation expected = atFile(path, [&] {
-      return evaluateWithBounds(graph, inputs, driver::evalOptionsWith(customCalls));
+      EvalOptions options = driver::evalOptionsWith(customCalls);
+      options.timeoutSeconds = settings.timeoutSeconds; // the reference run is bounded too
+      return evaluateWithBounds(graph, inputs, options);
     });
     if (auto mismatch = compareOutputs(outputs, expected, settings.tolerance, outputNames(graph))) {
       std::cerr << displayName(path) << ": check failed: " << mismatch->describe()
