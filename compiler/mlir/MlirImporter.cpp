@@ -260,6 +260,9 @@ private:
     /// The enclosing region's state, for a control-flow region: its value
     /// names are new to the enclosing ones' too.
     RegionState *outer = nullptr;
+    /// A scalar body (a reduce's, scatter's, sort's, ...): its
+    /// sharding_constraints, of scalars, are dropped (dropScalarConstraint).
+    bool scalarBody = false;
   };
 
   // run's steps, in order.
@@ -330,6 +333,9 @@ private:
   /// case, ...). Its result names the value itself; its sharding is the
   /// result's (applyEdgeShardings).
   void readDataFlowEdge(const Operation &op, Names &names);
+  /// A sharding_constraint in a scalar body (Shardy's tests write them): a
+  /// scalar's sharding can only replicate it, so its result is its operand.
+  void dropScalarConstraint(const Operation &op, Names &names);
   /// An edge's sharding for `value` (`edge`: the op's name, for errors).
   void recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc, bool dataFlow,
                           const char *edge);
@@ -817,6 +823,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return emitChlo(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
+  if (op.name == "sdy.sharding_constraint" && state.scalarBody)
+    return dropScalarConstraint(op, names);
   if (op.name == "sdy.func_data_flow_edge")
     return importFuncDataFlowEdge(op, names);
   if (op.name == "sdy.data_flow_edge")
@@ -1144,6 +1152,22 @@ void Importer::readDataFlowEdge(const Operation &op, Names &names) {
   if (names.ssa.count(op.results[0]))
     failAt(op.loc, "redefinition of %" + op.results[0]);
   names.ssa[op.results[0]] = value; // the edge is the value
+}
+
+void Importer::dropScalarConstraint(const Operation &op, Names &names) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    failAt(op.loc, "'sdy.sharding_constraint' takes one value and defines one");
+  ValueId value = use(names, op.operands[0]);
+  AttrTaker attrs(op);
+  const Attribute &attr = attrs.require("sharding");
+  const TensorSharding constraint = sharding(attr, "the constraint");
+  attrs.checkAllTaken();
+  if (graph_.type(value).rank() != 0 || !constraint.unreduced.empty())
+    failAt(op.loc, "a sharding_constraint in the body of a reduction, scatter or sort must be of "
+                   "a scalar, without unreduced axes");
+  if (names.ssa.count(op.results[0]))
+    failAt(op.loc, "redefinition of %" + op.results[0]);
+  names.ssa[op.results[0]] = value;
 }
 
 void Importer::recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc,
@@ -1855,6 +1879,8 @@ void Importer::readBlockInto(const Op &ir, const Block &block, const Attribute *
   places_.add(body.pointer, block.loc);
   RegionState inner{body, body.pointer};
   inner.outer = outerState;
+  // Isolated from above and no manual computation's: a scalar body.
+  inner.scalarBody = outerState == nullptr && ir.kind != OpKind::ManualComputation;
   Names innerNames; // isolated from above unless the op's regions see the enclosing values
   innerNames.outer = outerNames;
   for (size_t i = 0; i < block.args.size(); ++i) {

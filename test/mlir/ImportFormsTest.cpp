@@ -803,3 +803,33 @@ func.func @main(%x: tensor<5xf32>, %y: tensor<5xi32>, %i: tensor<2x1xi32>, %u: t
   CHECK(place2.find("5:") == 0);
   CHECK(message2.find("update_computation returns 1 values, expected 2") != std::string::npos);
 }
+
+TEST_CASE("a sharding_constraint of a scalar in a scatter's body is its operand") {
+  // Shardy's basic_propagation.mlir @scalar_block_arg_with_sharding_constraint.
+  const std::string body = R"(
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%x: tensor<4x8xi32>, %i: tensor<4x1xi32>, %u: tensor<4xi32>) -> tensor<4x8xi32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [1], input_batching_dims = [0], scatter_indices_batching_dims = [0], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %1 = sdy.sharding_constraint %a <@mesh, CONSTRAINT> : tensor<i32>
+    %2 = stablehlo.add %1, %b : tensor<i32>
+    stablehlo.return %2 : tensor<i32>
+  }) : (tensor<4x8xi32>, tensor<4x1xi32>, tensor<4xi32>) -> tensor<4x8xi32>
+  return %0 : tensor<4x8xi32>
+}
+)";
+  auto with = [&](const std::string &constraint) {
+    std::string text = body;
+    text.replace(text.find("CONSTRAINT"), 10, constraint);
+    return text;
+  };
+  Graph graph = importVerified(with("[]"));
+  const Region &update = opAt(graph, 0).regions[0];
+  REQUIRE(update.ops.size() == 1);
+  CHECK(update.ops[0].kind == OpKind::Add);
+  CHECK(update.ops[0].operands[0] == update.args[0].value);
+  // Unreduced axes would be a sum over devices: refused where written.
+  auto [place, message] = errorOf(with(R"([], unreduced={"a"})"));
+  CHECK(place == "6:5");
+  CHECK(message.find("must be of a scalar, without unreduced axes") != std::string::npos);
+}
