@@ -890,6 +890,46 @@ void emitGather(StepView s) {
       true);
 }
 
+/// What a scatter's results start from: a copy of each input, or on a piece
+/// of a scatter-add split over its updates (partial; `first` false) the
+/// sum's identity, which the later reduction adds to the first piece's.
+std::string scatterStart(StepView s, size_t numInputs, int64_t elements, bool first) {
+  std::string code;
+  for (size_t i = 0; i < numInputs; ++i) {
+    const std::string word(storageWord(s.outType(i))), storage(storageType(s.outType(i)));
+    code += std::string(i ? "\n" : "") +
+            (!first ? "fill<" + word + ", " + str(elements) + ">(as<" + word + ">(" + s.outBuf(i) +
+                          "), " + sumIdentityWord(s.outType(i)) + ");"
+                    : "copy<" + storage + ", " + str(elements) + ">(as<" + storage + ">(" +
+                          s.inBuf(i) + "), as<" + storage + ">(" + s.outBuf(i) + "));");
+  }
+  return code;
+}
+
+/// A scatter of several inputs: the body combines all N at each place at
+/// once (`templateArgs`: the index type and the geometry).
+std::string variadicScatterCall(StepView s, size_t numInputs, const std::string &body,
+                                const std::string &templateArgs, const std::string &indices) {
+  const size_t updatesAt = numInputs + 1;
+  std::string pointers, current, updated, results, stores;
+  for (size_t i = 0; i < numInputs; ++i) {
+    const std::string k = str(static_cast<int64_t>(i)), storage(storageType(s.outType(i)));
+    pointers += "  const auto *u" + k + " = as<" + storage + ">(" + s.inBuf(updatesAt + i) +
+                ");\n  auto *r" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");\n";
+    current += "loadAt(r" + k + ", o), ";
+    updated += "loadAt(u" + k + ", u), ";
+    results += (i ? ", c" : "c") + k;
+    stores += "    " + storage + " c" + k + ";\n";
+  }
+  std::string apply = "    " + body + "::apply(" + current + updated + results + ");\n";
+  for (size_t i = 0; i < numInputs; ++i) {
+    const std::string k = str(static_cast<int64_t>(i));
+    apply += "    storeAt(r" + k + ", o, c" + k + ");\n";
+  }
+  return "{\n" + pointers + "  forEachScatterPlace<" + templateArgs + ">(" + indices +
+         ", [&](int64_t u, int64_t o) {\n" + stores + apply + "  });\n}";
+}
+
 void emitScatter(StepView s) {
   const ScatterDimensionNumbers &n = s.op().attr<ScatterAttrs>().dimensionNumbers;
   const size_t numInputs = s.step.outputs.size();
@@ -912,19 +952,7 @@ void emitScatter(StepView s) {
     const Shape input = s.inShape(0, d), updates = s.inShape(updatesAt, d);
     if (product(input) == 0)
       return "";
-    // A scatter-add split over its updates (partial over `partial`; one
-    // input only): the first piece scatters into the input, the others into
-    // the sum's identity.
-    std::string code;
-    for (size_t i = 0; i < numInputs; ++i) {
-      const std::string word(storageWord(s.outType(i))), storage(storageType(s.outType(i)));
-      code += std::string(i ? "\n" : "") +
-              (!firstPiece(d)
-                   ? "fill<" + word + ", " + str(product(input)) + ">(as<" + word + ">(" +
-                         s.outBuf(i) + "), " + sumIdentityWord(s.outType(i)) + ");"
-                   : "copy<" + storage + ", " + str(product(input)) + ">(as<" + storage + ">(" +
-                         s.inBuf(i) + "), as<" + storage + ">(" + s.outBuf(i) + "));");
-    }
+    std::string code = scatterStart(s, numInputs, product(input), firstPiece(d));
     if (product(updates) == 0)
       return code;
     // The window's extent per input dim: its update window dim's.
@@ -957,24 +985,7 @@ void emitScatter(StepView s) {
       return code + "\nscatter<" + s.outStorage() + ", " + index + ", " + body + ", " + geometry +
              ">(" + indices + ", as<" + s.outStorage() + ">(" + s.inBuf(updatesAt) + "), as<" +
              s.outStorage() + ">(" + s.outBuf() + "));";
-    // Several inputs: the body combines all N at each place at once.
-    std::string pointers, current, updated, results, stores;
-    for (size_t i = 0; i < numInputs; ++i) {
-      const std::string k = str(static_cast<int64_t>(i)), storage(storageType(s.outType(i)));
-      pointers += "  const auto *u" + k + " = as<" + storage + ">(" + s.inBuf(updatesAt + i) +
-                  ");\n  auto *r" + k + " = as<" + storage + ">(" + s.outBuf(i) + ");\n";
-      current += "loadAt(r" + k + ", o), ";
-      updated += "loadAt(u" + k + ", u), ";
-      results += (i ? ", c" : "c") + k;
-      stores += "    " + storage + " c" + k + ";\n";
-    }
-    std::string apply = "    " + body + "::apply(" + current + updated + results + ");\n";
-    for (size_t i = 0; i < numInputs; ++i) {
-      const std::string k = str(static_cast<int64_t>(i));
-      apply += "    storeAt(r" + k + ", o, c" + k + ");\n";
-    }
-    return code + "\n{\n" + pointers + "  forEachScatterPlace<" + index + ", " + geometry + ">(" +
-           indices + ", [&](int64_t u, int64_t o) {\n" + stores + apply + "  });\n}";
+    return code + "\n" + variadicScatterCall(s, numInputs, body, index + ", " + geometry, indices);
   });
 }
 

@@ -324,7 +324,7 @@ private:
   /// callee's argument or result sharding at its call (Shardy's
   /// named_computation in/out shardings: the value inside the call may be
   /// sharded otherwise than the caller's).
-  ValueId emitBoundaryConstraint(RegionState &state, ValueId value, TensorSharding sharding,
+  ValueId emitBoundaryConstraint(RegionState &state, ValueId value, const TensorSharding &sharding,
                                  const std::string &irName, SourceLoc loc, const TypeRef &type);
   /// sdy.func_data_flow_edge: an identity (its result is its operand); its
   /// sharding is the operand's (applyEdgeShardings).
@@ -337,8 +337,8 @@ private:
   /// scalar's sharding can only replicate it, so its result is its operand.
   void dropScalarConstraint(const Operation &op, Names &names);
   /// An edge's sharding for `value` (`edge`: the op's name, for errors).
-  void recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc, bool dataFlow,
-                          const char *edge);
+  void recordEdgeSharding(ValueId value, const TensorSharding &sharding, SourceLoc loc,
+                          bool dataFlow, const char *edge);
   /// The edges' shardings onto the slots defining their values (after
   /// linkDefinitions).
   void applyEdgeShardings();
@@ -1036,7 +1036,7 @@ void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
     if (i < op.operandTypes.size())
       checkUseType(value, op.operandTypes[i]);
     if (auto sharding = boundarySharding(fn.args[i].attrs, fn.args[i].type))
-      value = emitBoundaryConstraint(state, value, std::move(*sharding), prefix + fn.args[i].name,
+      value = emitBoundaryConstraint(state, value, *sharding, prefix + fn.args[i].name,
                                      fn.args[i].loc, fn.args[i].type);
     inner.ssa[fn.args[i].name] = value;
   }
@@ -1097,9 +1097,9 @@ std::optional<TensorSharding> Importer::boundarySharding(const std::vector<Named
   return std::nullopt;
 }
 
-ValueId Importer::emitBoundaryConstraint(RegionState &state, ValueId value, TensorSharding sharding,
-                                         const std::string &irName, SourceLoc loc,
-                                         const TypeRef &type) {
+ValueId Importer::emitBoundaryConstraint(RegionState &state, ValueId value,
+                                         const TensorSharding &sharding, const std::string &irName,
+                                         SourceLoc loc, const TypeRef &type) {
   TensorType tensor = tensorType(type);
   Op ir;
   ir.kind = OpKind::ShardingConstraint;
@@ -1109,7 +1109,7 @@ ValueId Importer::emitBoundaryConstraint(RegionState &state, ValueId value, Tens
   ir.declaredTypes.push_back(tensor);
   ir.shardings.resize(1);
   ir.distributions.resize(1);
-  ir.shardings[0] = std::move(sharding);
+  ir.shardings[0] = sharding;
   noteScope(ir);
   state.region.ops.push_back(std::move(ir));
   Names own; // the constraint's value has no SSA name of the text
@@ -1135,7 +1135,7 @@ void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
   std::vector<TensorSharding> list = shardingList(*shardings, "the result");
   if (list.size() != 1)
     failAt(shardings->loc, "expected 1 sharding, got " + std::to_string(list.size()));
-  recordEdgeSharding(value, std::move(list[0]), shardings->loc, false, "sdy.func_data_flow_edge");
+  recordEdgeSharding(value, list[0], shardings->loc, false, "sdy.func_data_flow_edge");
 }
 
 void Importer::readDataFlowEdge(const Operation &op, Names &names) {
@@ -1170,7 +1170,7 @@ void Importer::dropScalarConstraint(const Operation &op, Names &names) {
   names.ssa[op.results[0]] = value;
 }
 
-void Importer::recordEdgeSharding(ValueId value, TensorSharding sharding, SourceLoc loc,
+void Importer::recordEdgeSharding(ValueId value, const TensorSharding &sharding, SourceLoc loc,
                                   bool dataFlow, const char *edge) {
   auto [it, added] = edgeShardings_.try_emplace(value, EdgeSharding{sharding, loc, dataFlow, edge});
   if (!added && !(it->second.sharding == sharding))
@@ -1252,7 +1252,7 @@ void Importer::inlineNamedComputation(const Operation &op, RegionState &state, N
     ValueId value = use(names, op.operands[i]);
     checkUseType(value, block.args[i].type);
     if (ins[i])
-      value = emitBoundaryConstraint(state, value, std::move(*ins[i]), prefix + block.args[i].name,
+      value = emitBoundaryConstraint(state, value, *ins[i], prefix + block.args[i].name,
                                      block.args[i].loc, block.args[i].type);
     inner.ssa[block.args[i].name] = value;
   }
