@@ -27,6 +27,8 @@ void stridedCopy(const Shape &shape, size_t width, const std::byte *source,
                  const StridedView &sourceView, std::byte *destination,
                  const StridedView &destinationView) {
   switch (width) {
+  case 0: // a token's: no bytes (and its data may be null)
+    return;
   case 1:
     return copyWords<uint8_t>(shape, source, sourceView, destination, destinationView);
   case 2:
