@@ -824,21 +824,6 @@ std::vector<int64_t> localWindowSizes(const Shape &local, const Shape &global,
   return out;
 }
 
-/// The sum's identity as a storage word: -0.0 for floats (x + -0.0 is x,
-/// signed zeros included), 0 for integers.
-std::string sumIdentityWord(ElementType type) {
-  if (!isFloat(type))
-    return "0";
-  if (isMiniFloat(type)) { // -0's code (+0 where the format has no -0: FNUZ)
-    Literal zero(TensorType{type, {}});
-    zero.setFloat(0, -0.0);
-    return "static_cast<uint8_t>(" + std::to_string(static_cast<unsigned>(zero.data()[0])) + ")";
-  }
-  const size_t bits = 8 * elementByteWidth(type);
-  return "static_cast<" + std::string(storageWord(type)) + ">(" +
-         std::to_string(uint64_t{1} << (bits - 1)) + "ull)";
-}
-
 void emitGather(StepView s) {
   const auto &attrs = s.op().attr<GatherAttrs>();
   const GatherDimensionNumbers &n = attrs.dimensionNumbers;

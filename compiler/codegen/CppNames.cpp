@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "compiler/ir/CppKeywords.h"
+#include "compiler/ir/Literal.h"
 
 namespace shardgen::codegen {
 
@@ -380,6 +381,19 @@ std::string commentText(std::string_view text) {
     out += c;
   }
   return out;
+}
+
+std::string sumIdentityWord(ElementType type) {
+  if (!isFloat(type))
+    return "0";
+  if (isMiniFloat(type)) { // -0's code (+0 where the format has no -0: FNUZ)
+    Literal zero(TensorType{type, {}});
+    zero.setFloat(0, -0.0);
+    return "static_cast<uint8_t>(" + std::to_string(static_cast<unsigned>(zero.data()[0])) + ")";
+  }
+  const size_t bits = 8 * elementByteWidth(type);
+  return "static_cast<" + std::string(storageWord(type)) + ">(" +
+         std::to_string(uint64_t{1} << (bits - 1)) + "ull)";
 }
 
 } // namespace shardgen::codegen

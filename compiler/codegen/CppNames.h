@@ -15,6 +15,9 @@ namespace shardgen::codegen {
 std::string_view elementTag(ElementType type);
 /// The unsigned word as wide as one element ("uint32_t"): what copies move.
 std::string_view storageWord(ElementType type);
+/// The sum's identity as a storage word: -0.0 for floats (x + -0.0 is x,
+/// signed zeros included), 0 for integers.
+std::string sumIdentityWord(ElementType type);
 /// The C++ type a buffer element is stored as ("float", "uint16_t" for f16).
 std::string_view storageType(ElementType type);
 /// The runtime's enum constant ("SHARDGEN_F32").

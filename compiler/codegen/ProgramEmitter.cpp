@@ -105,14 +105,15 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
     return;
   auto scope = out.block();
   if (std::string holder = partialHolderCondition(mesh, layout); scatter && !holder.empty()) {
-    // Unreduced over some axes: the pieces of a group sum to the value.
+    // Unreduced over some axes: the pieces of a group sum to the value (the
+    // holder's piece plus the others' identity).
     SHARDGEN_CHECK(layout.partialReducer == Reducer::Add,
                    "an input partial over a reduction other than a sum");
-    std::vector<std::string> zeros;
+    std::vector<std::string> zeros; // -0.0 for floats: the holder's -0 stays -0
+    const std::string identity = sumIdentityWord(layout.globalType.elementType);
     for (const PieceClass &piece_ : classes)
-      zeros.push_back(
-          "__builtin_memset(" + piece + ", 0, " +
-          str(product(piece_.extents) * elementByteWidth(layout.globalType.elementType)) + ");");
+      zeros.push_back("fill<" + word + ", " + str(product(piece_.extents)) + ">(as<" + word + ">(" +
+                      piece + "), " + identity + ");");
     out.lines(pieceLocals(mesh, layout));
     {
       auto holds = out.block("if (" + holder + ")");
