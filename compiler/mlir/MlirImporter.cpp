@@ -336,6 +336,9 @@ private:
   /// A sharding_constraint in a scalar body (Shardy's tests write them): a
   /// scalar's sharding can only replicate it, so its result is its operand.
   void dropScalarConstraint(const Operation &op, Names &names);
+  /// An op read as the identity (an edge, a dropped constraint): its one
+  /// result names its one operand's value, which it returns.
+  ValueId readIdentity(const Operation &op, Names &names);
   /// An edge's sharding for `value` (`edge`: the op's name, for errors).
   void recordEdgeSharding(ValueId value, const TensorSharding &sharding, SourceLoc loc,
                           bool dataFlow, const char *edge);
@@ -1123,13 +1126,9 @@ void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
   AttrTaker attrs(op);
   const Attribute *shardings = attrs.take("sdy.sharding");
   attrs.checkAllTaken();
-  if (op.operands.size() != 1 || op.results.size() != 1 || op.resultTypes.size() != 1)
-    failAt(op.loc, "'sdy.func_data_flow_edge' takes one operand and has one result");
-  ValueId value = use(names, op.operands[0]);
-  checkUseType(value, op.resultTypes[0]);
-  if (names.ssa.count(op.results[0]))
-    failAt(op.loc, "redefinition of %" + op.results[0]);
-  names.ssa[op.results[0]] = value;
+  if (op.resultTypes.size() != 1)
+    failAt(op.loc, "'sdy.func_data_flow_edge' takes one value and defines one");
+  const ValueId value = readIdentity(op, names);
   if (!shardings)
     return;
   std::vector<TensorSharding> list = shardingList(*shardings, "the result");
@@ -1139,35 +1138,37 @@ void Importer::importFuncDataFlowEdge(const Operation &op, Names &names) {
 }
 
 void Importer::readDataFlowEdge(const Operation &op, Names &names) {
-  if (op.operands.size() != 1 || op.results.size() != 1)
-    failAt(op.loc, "'sdy.data_flow_edge' takes one value and defines one");
-  ValueId value = use(names, op.operands[0]);
-  if (!op.operandTypes.empty())
-    checkUseType(value, op.operandTypes[0]);
   AttrTaker attrs(op);
-  if (const Attribute *edgeSharding = attrs.take("sharding"))
+  const Attribute *edgeSharding = attrs.take("sharding");
+  attrs.checkAllTaken();
+  const ValueId value = readIdentity(op, names); // the edge is the value
+  if (edgeSharding)
     recordEdgeSharding(value, sharding(*edgeSharding, "a data-flow edge"), op.loc, true,
                        "sdy.data_flow_edge");
-  attrs.checkAllTaken();
-  if (names.ssa.count(op.results[0]))
-    failAt(op.loc, "redefinition of %" + op.results[0]);
-  names.ssa[op.results[0]] = value; // the edge is the value
 }
 
 void Importer::dropScalarConstraint(const Operation &op, Names &names) {
-  if (op.operands.size() != 1 || op.results.size() != 1)
-    failAt(op.loc, "'sdy.sharding_constraint' takes one value and defines one");
-  ValueId value = use(names, op.operands[0]);
   AttrTaker attrs(op);
-  const Attribute &attr = attrs.require("sharding");
-  const TensorSharding constraint = sharding(attr, "the constraint");
+  const TensorSharding constraint = sharding(attrs.require("sharding"), "the constraint");
   attrs.checkAllTaken();
+  const ValueId value = readIdentity(op, names);
   if (graph_.type(value).rank() != 0 || !constraint.unreduced.empty())
     failAt(op.loc, "a sharding_constraint in the body of a reduction, scatter or sort must be of "
                    "a scalar, without unreduced axes");
+}
+
+ValueId Importer::readIdentity(const Operation &op, Names &names) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    failAt(op.loc, "'" + op.name + "' takes one value and defines one");
+  const ValueId value = use(names, op.operands[0]);
+  if (!op.operandTypes.empty())
+    checkUseType(value, op.operandTypes[0]);
+  if (!op.resultTypes.empty())
+    checkUseType(value, op.resultTypes[0]);
   if (names.ssa.count(op.results[0]))
     failAt(op.loc, "redefinition of %" + op.results[0]);
   names.ssa[op.results[0]] = value;
+  return value;
 }
 
 void Importer::recordEdgeSharding(ValueId value, const TensorSharding &sharding, SourceLoc loc,
