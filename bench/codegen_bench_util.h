@@ -54,18 +54,25 @@ using Clock = std::chrono::steady_clock;
 /// contention still count).
 double benchNow();
 
-/// Seconds of the fastest of `repetitions` calls of `fn` (after one warm-up):
+/// Seconds of the fastest of `repetitions` calls of `fn` (after one warm-up),
+/// each after an untimed call of `prepare` (e.g. one that evicts the caches):
 /// the least disturbed run on a shared, noisy machine.
-template <typename Fn> double bestSeconds(int repetitions, Fn &&fn) {
+template <typename Prepare, typename Fn>
+double bestSeconds(int repetitions, Prepare &&prepare, Fn &&fn) {
   fn();
   double best = 1e30;
   for (int r = 0; r < repetitions; ++r) {
+    prepare();
     const double start = benchNow();
     fn();
     double seconds = benchNow() - start;
     best = seconds < best ? seconds : best;
   }
   return best;
+}
+
+template <typename Fn> double bestSeconds(int repetitions, Fn &&fn) {
+  return bestSeconds(repetitions, [] {}, fn);
 }
 
 } // namespace shardgen::bench

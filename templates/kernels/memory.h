@@ -73,6 +73,24 @@ SHARDGEN_INLINE void streamBytes(void *to, const void *from, int64_t bytes) {
 /// Orders the streaming stores before whatever follows (another device may
 /// read the output once this one reaches its next barrier).
 SHARDGEN_INLINE void streamFence() { asm volatile("sfence" ::: "memory"); }
+
+/// Copies `bytes` from `from` to `to`, the whole stream lines of `to`
+/// written past the caches, the partial lines at either end normally (the
+/// caller fences once after its last copy).
+SHARDGEN_INLINE void streamCopy(void *to, const void *from, int64_t bytes) {
+  auto *out = static_cast<unsigned char *>(to);
+  const auto *in = static_cast<const unsigned char *>(from);
+  const int64_t misaligned = int64_t(reinterpret_cast<__UINTPTR_TYPE__>(out) % kStreamLineBytes);
+  const int64_t head = misaligned == 0 ? 0 : kStreamLineBytes - misaligned;
+  if (bytes < head + kStreamLineBytes) {
+    __builtin_memcpy(out, in, size_t(bytes));
+    return;
+  }
+  const int64_t body = (bytes - head) / kStreamLineBytes * kStreamLineBytes;
+  __builtin_memcpy(out, in, size_t(head));
+  streamBytes(out + head, in + head, body);
+  __builtin_memcpy(out + head + body, in + head + body, size_t(bytes - head - body));
+}
 #endif
 
 /// Outputs of at least this many bytes are written with streaming stores
