@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "compiler/interp/Collectives.h"
@@ -327,62 +328,82 @@ Literal flushedBf16Terms(const DotGeneralAttrs &attrs, const Literal &lhs, const
   return out;
 }
 
-/// A complex dot: each part of an element is a sum of 2 depth real
-/// products, each at most |a||b|; a bound of both parts moves a factor by at
-/// most sqrt(2) times it.
-Literal complexDotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
-                         const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
+/// dot_general or convolution: each result element a sum of `depth`
+/// products of an lhs and an rhs element; `product` is the op itself,
+/// applied to f64 magnitudes and bounds.
+struct ProductSum {
+  std::function<Literal(const Literal &, const Literal &)> product;
+  int64_t depth;
+};
+
+/// The bound's spread from the operands' own bounds: |a| eb + ea |b| + ea eb.
+Literal operandSpread(const ProductSum &op, const Literal &a, const Literal &b, const Literal &ea,
+                      const Literal &eb, const Shape &shape) {
+  Literal spread = exactBounds(shape);
+  if (!allZero(eb))
+    addInto(spread, op.product(a, eb));
+  if (!allZero(ea)) {
+    addInto(spread, op.product(ea, b));
+    if (!allZero(eb))
+      addInto(spread, op.product(ea, eb));
+  }
+  return spread;
+}
+
+/// Complex: each part of an element is a sum of 2 depth real products, each
+/// at most |a||b|; a bound of both parts moves a factor by at most sqrt(2)
+/// times it.
+Literal complexProductBounds(const ProductSum &op, const Literal &lhs, const Literal &rhs,
+                             const Literal &lhsBound, const Literal &rhsBound,
+                             const Literal &result) {
   const Literal a = magnitudes(lhs), b = magnitudes(rhs);
   Literal ea = lhsBound, eb = rhsBound;
   for (Literal *e : {&ea, &eb})
     for (int64_t i = 0; i < e->numElements(); ++i)
       e->as<double>()[i] *= std::sqrt(2.0);
-  Literal spread = exactBounds(result.shape());
-  if (!allZero(eb))
-    addInto(spread, evalDotGeneral(a, eb, attrs));
-  if (!allZero(ea)) {
-    addInto(spread, evalDotGeneral(ea, b, attrs));
-    if (!allZero(eb))
-      addInto(spread, evalDotGeneral(ea, eb, attrs));
-  }
-  Literal terms = evalDotGeneral(a, b, attrs);
-  int64_t depth = 1;
-  for (int64_t d : attrs.lhsContractingDimensions)
-    depth *= lhs.shape()[d];
+  Literal spread = operandSpread(op, a, b, ea, eb, result.shape());
+  Literal terms = op.product(a, b);
   for (int64_t i = 0; i < terms.numElements(); ++i)
     terms.as<double>()[i] *= 2;
-  addSumBound(spread, terms, result, 2 * depth);
+  addSumBound(spread, terms, result, 2 * op.depth);
   return spread;
 }
 
-Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
-                  const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
+/// The bound of a sum of products: the operands' spread, and the sum's
+/// rounding in any order (`extra`: what the kernel may lose besides).
+Literal productBounds(const ProductSum &op, const Literal &lhs, const Literal &rhs,
+                      const Literal &lhsBound, const Literal &rhsBound, const Literal &result,
+                      const std::function<void(Literal &)> &extra = {}) {
   const ElementType type = result.elementType();
   if (isComplex(type))
-    return complexDotBounds(attrs, lhs, rhs, lhsBound, rhsBound, result);
+    return complexProductBounds(op, lhs, rhs, lhsBound, rhsBound, result);
   if (!isFloat(type))
     return exactOrUnknown(result.shape(), {&lhsBound, &rhsBound});
   const Literal a = magnitudes(lhs), b = magnitudes(rhs);
-  Literal spread = exactBounds(result.shape());
-  const bool lhsExact = allZero(lhsBound), rhsExact = allZero(rhsBound);
-  if (!rhsExact)
-    addInto(spread, evalDotGeneral(a, rhsBound, attrs));
-  if (!lhsExact)
-    addInto(spread, evalDotGeneral(lhsBound, b, attrs));
-  if (!lhsExact && !rhsExact)
-    addInto(spread, evalDotGeneral(lhsBound, rhsBound, attrs));
-  const Literal terms = evalDotGeneral(a, b, attrs);
-  int64_t depth = 1;
-  for (int64_t d : attrs.lhsContractingDimensions)
-    depth *= lhs.shape()[d];
-  const double factor = sumFactor(type, depth);
-  if (type == ElementType::BF16) // the kernel's bf16 products (not bf16 operands widened first)
-    addInto(spread, flushedBf16Terms(attrs, lhs, rhs, lhsBound, rhsBound, depth, result.shape()));
+  Literal spread = operandSpread(op, a, b, lhsBound, rhsBound, result.shape());
+  const Literal terms = op.product(a, b);
+  const double factor = sumFactor(type, op.depth);
+  if (extra)
+    extra(spread);
   double *bound = spread.as<double>();
   const double *magnitude = terms.as<double>();
   for (int64_t i = 0; i < spread.numElements(); ++i)
     bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
   return spread;
+}
+
+Literal dotBounds(const DotGeneralAttrs &attrs, const Literal &lhs, const Literal &rhs,
+                  const Literal &lhsBound, const Literal &rhsBound, const Literal &result) {
+  int64_t depth = 1;
+  for (int64_t d : attrs.lhsContractingDimensions)
+    depth *= lhs.shape()[d];
+  const ProductSum dot{
+      [&](const Literal &x, const Literal &y) { return evalDotGeneral(x, y, attrs); }, depth};
+  return productBounds(dot, lhs, rhs, lhsBound, rhsBound, result, [&](Literal &spread) {
+    // The kernel's bf16 products (not bf16 operands widened first).
+    if (result.elementType() == ElementType::BF16)
+      addInto(spread, flushedBf16Terms(attrs, lhs, rhs, lhsBound, rhsBound, depth, result.shape()));
+  });
 }
 
 Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Literal &operand,
@@ -993,32 +1014,14 @@ std::vector<Literal> selectAndScatterBound(const BoundsInputs &in) {
 std::vector<Literal> convolutionBound(const BoundsInputs &in) {
   const auto &attrs = in.op.attr<ConvolutionAttrs>();
   const Literal &result = in.result(0);
-  const ElementType type = result.elementType();
-  if (!isFloat(type))
-    return oneResult(exactOrUnknown(result.shape(), in.operandBounds));
   const TensorType f64{ElementType::F64, result.shape()};
-  const auto convolve = [&](const Literal &lhs, const Literal &rhs) {
-    return evalConvolution(lhs, rhs, attrs, f64);
-  };
-  const Literal a = magnitudes(in.x(0)), b = magnitudes(in.x(1));
-  Literal spread = exactBounds(result.shape());
-  const bool lhsExact = allZero(in.e(0)), rhsExact = allZero(in.e(1));
-  if (!rhsExact)
-    addInto(spread, convolve(a, in.e(1)));
-  if (!lhsExact)
-    addInto(spread, convolve(in.e(0), b));
-  if (!lhsExact && !rhsExact)
-    addInto(spread, convolve(in.e(0), in.e(1)));
-  const Literal terms = convolve(a, b);
   int64_t depth = in.x(1).shape()[attrs.kernelInputFeatureDimension];
   for (int64_t d : attrs.kernelSpatialDimensions)
     depth *= in.x(1).shape()[d];
-  const double factor = sumFactor(type, depth);
-  double *bound = spread.as<double>();
-  const double *magnitude = terms.as<double>();
-  for (int64_t i = 0; i < spread.numElements(); ++i)
-    bound[i] = finish(type, result.getFloat(i), bound[i] + factor * magnitude[i]);
-  return oneResult(std::move(spread));
+  const ProductSum convolution{
+      [&](const Literal &lhs, const Literal &rhs) { return evalConvolution(lhs, rhs, attrs, f64); },
+      depth};
+  return oneResult(productBounds(convolution, in.x(0), in.x(1), in.e(0), in.e(1), result));
 }
 
 using BoundsFunction = std::vector<Literal> (*)(const BoundsInputs &);

@@ -186,8 +186,9 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
                  const TensorType &resultType) {
   using S = typename Traits::Storage;
   using C = typename Traits::Compute;
-  // Floats accumulate in the compute type, integers wrap (as dot_general).
-  using Acc = std::conditional_t<isFloatTraits<Traits>, C, uint64_t>;
+  // Floats and complex values accumulate in the compute type, integers
+  // wrap (as dot_general).
+  using Acc = std::conditional_t<isFloatTraits<Traits> || isComplexTraits<Traits>, C, uint64_t>;
   const Shape &ls = lhs.shape(), &rs = rhs.shape(), &os = resultType.shape;
   const size_t spatial = a.inputSpatialDimensions.size();
   const std::vector<int64_t> lStrides = denseStrides(ls), rStrides = denseStrides(rs),
@@ -216,7 +217,7 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
         // batch groups their slice of the lhs batch.
         const int64_t batch = b + (f / batchGroupSize) * outBatch;
         const int64_t firstFeature = (f / featureGroupSize) * kernelIn;
-        Acc acc = 0;
+        Acc acc = Acc(0);
         std::vector<int64_t> w(spatial, 0);
         // A kernel without positions sums nothing.
         if (!emptyWindow)
@@ -239,13 +240,13 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
             if (lOffset < 0)
               continue;
             for (int64_t i = 0; i < kernelIn; ++i) {
-              // Unary + promotes a signed char first (its value, not its
-              // byte, reaches the unsigned accumulator of integers).
-              const Acc xv = static_cast<Acc>(+Traits::load(
+              // Sign extension into an unsigned accumulator is meant: integer
+              // convolutions wrap.
+              const Acc xv = static_cast<Acc>(Traits::load( // NOLINT(bugprone-signed-char-misuse)
                   x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
-              const Acc kv = static_cast<Acc>(
-                  +Traits::load(k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
-              acc = static_cast<Acc>(acc + xv * kv);
+              const Acc kv = static_cast<Acc>(Traits::load( // NOLINT(bugprone-signed-char-misuse)
+                  k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
+              acc = static_cast<Acc>(math::add(acc, math::multiply(xv, kv))); // as the kernel
             }
           } while (nextIndex(w, window));
         int64_t oOffset =
@@ -267,8 +268,8 @@ Literal evalConvolution(const Literal &lhs, const Literal &rhs, const Convolutio
                            evalConvert(rhs, resultType.elementType), attrs, resultType);
   return dispatchElementType(lhs.elementType(), [&](auto traits) -> Literal {
     using Traits = decltype(traits);
-    if constexpr (isBoolTraits<Traits> || isComplexTraits<Traits>)
-      unsupported("convolution is not defined on i1 or complex here (the type rule refuses it)");
+    if constexpr (isBoolTraits<Traits>)
+      unsupported("convolution is not defined on i1 (the type rule refuses it)");
     else
       return convolve<Traits>(lhs, rhs, attrs, resultType);
   });

@@ -266,7 +266,7 @@ ResultTypes inferConvolution(const InferenceContext &context) {
   if (lhs.elementType != rhs.elementType)
     context.failOp("requires lhs and rhs of one element type, got " + printType(lhs) + " and " +
                    printType(rhs));
-  if (lhs.elementType == ElementType::I1 || isComplex(lhs.elementType))
+  if (lhs.elementType == ElementType::I1)
     context.failOp("is not supported on " + std::string(elementTypeName(lhs.elementType)) +
                    " elements");
   checkConvolutionAttributes(context, a, rank);

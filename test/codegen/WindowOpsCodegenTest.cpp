@@ -138,6 +138,26 @@ TEST_CASE("convolution of integers widened to the result type, and bf16") {
   CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
 }
 
+TEST_CASE("convolution of complex values, input features sharded (a complex sum)") {
+  const std::string conv = R"("input_batch_dimension": 0, "input_feature_dimension": 1,
+     "input_spatial_dimensions": [2], "kernel_input_feature_dimension": 1,
+     "kernel_output_feature_dimension": 0, "kernel_spatial_dimensions": [2],
+     "output_batch_dimension": 0, "output_feature_dimension": 1, "output_spatial_dimensions": [2])";
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "y", "padding": [[1, 1]], )" +
+                          conv + R"(},
+    {"op": "convolution", "operands": ["p", "q"], "result": "z", "window_strides": [2],
+     "rhs_dilation": [2], "padding": [[2, 1]], )" +
+                          conv + R"(})";
+  const std::string inputs =
+      R"({"name": "x", "type": "tensor<4x8x9xcomplex<f32>>", "sharding": "<@m, [{x}, {y}, {}]>"},
+         {"name": "w", "type": "tensor<6x8x3xcomplex<f32>>", "sharding": "<@m, [{}, {y}, {}]>"},
+         {"name": "p", "type": "tensor<2x5x4xcomplex<f64>>"},
+         {"name": "q", "type": "tensor<3x5x2xcomplex<f64>>", "sharding": "<@m, [{x}, {}, {}]>"})";
+  Graph graph = loadVerified(graphOn2x2("cconv", inputs, ops, R"({"value": "y"}, {"value": "z"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
+}
+
 TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d and 3-d") {
   // 2 x 30 x 20 = 1200 output points: a chunk of 768 and a tail of 432.
   const std::string ops = R"(

@@ -305,6 +305,22 @@ func.func @main() -> tensor<)" +
   checkWindowRoundTrip(conv1d("stride = [1], pad = [[1, 0]], reverse = [true]", "1x5x1xi64"));
 }
 
+TEST_CASE("convolution of complex values: products and sums as complex numbers") {
+  // [1+2i, 3-i] with the kernel [i, 1], the second tap past the end padded:
+  // (1+2i) i + (3-i) = 1 + 0i, (3-i) i + 0 = 1 + 3i.
+  const std::string text = R"(
+func.func @main() -> tensor<1x4x1xf32> {
+  %x = stablehlo.constant dense<[[[(1.0,2.0)], [(3.0,-1.0)]]]> : tensor<1x2x1xcomplex<f32>>
+  %k = stablehlo.constant dense<[[[(0.0,1.0)]], [[(1.0,0.0)]]]> : tensor<2x1x1xcomplex<f32>>
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[0, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x1xcomplex<f32>>, tensor<2x1x1xcomplex<f32>>) -> tensor<1x2x1xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<1x2x1xcomplex<f32>>) -> tensor<1x2x1xf32>
+  %2 = stablehlo.imag %0 : (tensor<1x2x1xcomplex<f32>>) -> tensor<1x2x1xf32>
+  %3 = stablehlo.concatenate %1, %2, dim = 1 : (tensor<1x2x1xf32>, tensor<1x2x1xf32>) -> tensor<1x4x1xf32>
+  return %3 : tensor<1x4x1xf32>
+})";
+  CHECK(evalFloats(text) == std::vector<double>{1, 1, 0, 3});
+}
+
 TEST_CASE("convolution: JAX's pretty form and the generic form read the same") {
   const std::string pretty = R"(
 func.func @main(%x: tensor<8x6x6x4xf32>, %w: tensor<3x3x4x16xf32>) -> tensor<8x3x3x16xf32> {
