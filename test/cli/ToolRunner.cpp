@@ -23,17 +23,6 @@ struct TempDirs {
 } tempDirs;
 } // namespace
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-void writeFile(const std::string &path, const std::string &text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
 std::string makeTempDir() {
   std::string pattern = (fs::temp_directory_path() / "shardgen-test-XXXXXX").string();
   std::vector<char> buffer(pattern.begin(), pattern.end());

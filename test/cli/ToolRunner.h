@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "test/support/TextFile.h"
+
 namespace shardgen::test {
 
 struct ToolResult {
@@ -37,7 +39,7 @@ ToolResult runShardgenWithin(int seconds, const std::string &args, const std::st
 /// A fresh empty folder under the system temp dir, removed at exit.
 std::string makeTempDir();
 
-std::string readFile(const std::string &path);
-void writeFile(const std::string &path, const std::string &text);
+using testing::readFile;
+using testing::writeFile;
 
 } // namespace shardgen::test

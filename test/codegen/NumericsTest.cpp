@@ -19,6 +19,7 @@
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/RandomGraphGenerator.h"
 #include "test/support/TestValues.h"
+#include "test/support/TextFile.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
@@ -51,13 +52,6 @@ Literal spread(const TensorType &type, uint64_t seed, double scale) {
     out.setFloat(i, scale * (static_cast<double>(state >> 11) * 0x1p-53 * 2 - 1));
   }
   return out;
-}
-
-std::string readText(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 /// Every float element of every output, changed by just more than its
@@ -451,7 +445,7 @@ TEST_CASE("the worst differing element: the largest excess over its bound, NaN w
 TEST_CASE("one-element corruptions of sample and random graph outputs are caught") {
   std::vector<std::string> graphs;
   for (const char *name : {"mlp", "attention", "dp_grad_step", "nx_sharding"})
-    graphs.push_back(readText(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json"));
+    graphs.push_back(readFile(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json"));
   for (uint64_t seed : {3, 11})
     graphs.push_back(randomGraphJson(seed));
   for (size_t g = 0; g < graphs.size(); ++g) {

@@ -28,21 +28,16 @@
 #include "compiler/propagate/Propagation.h"
 #include "compiler/propagate/ShardingRules.h"
 #include "compiler/verify/Verifier.h"
+#include "test/support/TextFile.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace shardgen;
+using testing::readFile;
 
 namespace {
 
 const fs::path kRoot = fs::path(SHARDGEN_SOURCE_DIR) / "test" / "conformance";
-
-std::string readText(const fs::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Table rows `| FILE/FUNCTION | reason |` of a checked-in list.
 std::map<std::string, std::string> readList(const fs::path &path) {
@@ -297,7 +292,7 @@ TEST_CASE("Shardy's propagation tests, translated") {
   for (const auto &path : files) {
     const std::string id = path.parent_path().filename().string() + "/" + path.stem().string();
     seen.insert(id);
-    json testCase = json::parse(readText(path));
+    json testCase = json::parse(readFile(path));
     REQUIRE_MESSAGE(testCase.contains("_source"), id);
     std::vector<std::string> mismatches = runCase(testCase);
     const bool isKnown = known.count(id) > 0;

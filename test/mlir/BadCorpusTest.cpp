@@ -19,14 +19,14 @@ TEST_CASE("every malformed MLIR file is refused at its line:col with its message
   for (const auto &file : files) {
     INFO(file.filename().string());
     fs::path expectedPath = file;
-    std::istringstream expected(testing::readText(expectedPath.replace_extension(".expected")));
+    std::istringstream expected(testing::readFile(expectedPath.replace_extension(".expected")));
     std::string place, message;
     std::getline(expected, place);
     std::getline(expected, message);
     std::string gotPlace, gotMessage = "(accepted)";
     mlir::ImportedGraph imported;
     try {
-      imported = mlir::importMlir(testing::readText(file));
+      imported = mlir::importMlir(testing::readFile(file));
       verifyGraph(imported.graph);
     } catch (const GraphError &error) {
       gotPlace = imported.places.place(error.pointer());

@@ -50,7 +50,7 @@ std::vector<Graph> exportedGraphs() {
   for (const auto &file : filesIn(samples / "custom_call", ".json"))
     json.push_back(file);
   for (const auto &path : json) {
-    Graph graph = readGraph(readText(path));
+    Graph graph = readGraph(readFile(path));
     verifyGraph(graph);
     if (!firstDistributionPointer(graph).empty())
       continue; // MLIR has no form for distributions (the nd_* samples)
@@ -60,7 +60,7 @@ std::vector<Graph> exportedGraphs() {
     graphs.push_back(std::move(propagated));
   }
   for (const auto &path : filesIn(samples / "mlir", ".mlir")) {
-    Graph graph = mlir::importMlir(readText(path)).graph;
+    Graph graph = mlir::importMlir(readFile(path)).graph;
     verifyGraph(graph);
     graphs.push_back(std::move(graph));
   }
@@ -97,10 +97,10 @@ TEST_CASE("mlir-opt-19 parses the generic export of every sample, and its reprin
                         "--mlir-print-op-generic " +
                         input + " -o " + output + " 2>" + folder + "/err.txt";
   int status = std::system(command.c_str());
-  INFO("mlir-opt said: " << readText(std::string(folder) + "/err.txt"));
+  INFO("mlir-opt said: " << readFile(std::string(folder) + "/err.txt"));
   REQUIRE(status == 0);
 
-  std::string reprinted = readText(output);
+  std::string reprinted = readFile(output);
   std::vector<std::string> modules;
   for (size_t start = 0; start <= reprinted.size();) {
     size_t end = reprinted.find("// -----", start);

@@ -16,15 +16,9 @@
 #include "compiler/ir/Graph.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/verify/Verifier.h"
+#include "test/support/TextFile.h"
 
 namespace shardgen::testing {
-
-inline std::string readText(const std::filesystem::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 inline std::vector<std::filesystem::path> filesIn(const std::filesystem::path &folder,
                                                   const std::string &extension) {

@@ -68,7 +68,7 @@ TEST_CASE("import(export(g)) equals g for every JSON sample, before and after pr
   REQUIRE(samples.size() >= 5);
   for (const auto &path : samples) {
     INFO(path.filename().string());
-    Graph graph = verified(readGraph(readText(path)));
+    Graph graph = verified(readGraph(readFile(path)));
     if (!firstDistributionPointer(graph).empty())
       continue; // MLIR has no form for distributions (the nd_* samples)
     checkRoundTrip(graph);
@@ -95,7 +95,7 @@ TEST_CASE("export(import(t)) keeps every op and sharding of the hand-written MLI
   REQUIRE(samples.size() >= 3);
   for (const auto &path : samples) {
     INFO(path.filename().string());
-    Graph graph = importText(readText(path));
+    Graph graph = importText(readFile(path));
     for (MlirForm form : {MlirForm::Pretty, MlirForm::Generic}) {
       Graph back = importText(mlir::writeMlir(graph, form));
       checkSameGraph(back, graph); // exact: both state every type
@@ -107,8 +107,8 @@ TEST_CASE("the MLIR samples compute what their JSON twins compute") {
   fs::path root = fs::path(SHARDGEN_SOURCE_DIR) / "samples";
   for (const char *name : {"mlp", "attention", "dp_grad_step", "argmax", "argsort_topk"}) {
     INFO(name);
-    Graph fromMlir = importText(readText(root / "mlir" / (std::string(name) + ".mlir")));
-    Graph fromJson = verified(readGraph(readText(root / (std::string(name) + ".json"))));
+    Graph fromMlir = importText(readFile(root / "mlir" / (std::string(name) + ".mlir")));
+    Graph fromJson = verified(readGraph(readFile(root / (std::string(name) + ".json"))));
     REQUIRE(fromMlir.main.args.size() == fromJson.main.args.size());
     for (size_t i = 0; i < fromJson.main.args.size(); ++i) {
       CHECK(fromMlir.type(fromMlir.main.args[i].value) ==

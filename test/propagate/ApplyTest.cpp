@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "test/propagate/PropagationTestUtil.h"
+#include "test/support/TextFile.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
@@ -44,13 +45,6 @@ void checkAllShardingsVerify(const Graph &graph) {
         verifySharding(*op.shardings[j], graph.type(op.results[j]), graph, op.pointer);
     }
   });
-}
-
-std::string readFile(const std::filesystem::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 } // namespace

@@ -7,24 +7,13 @@
 #include <sstream>
 
 #include "test/lit/runner/Subprocess.h"
+#include "test/support/TextFile.h"
 
 namespace fs = std::filesystem;
 
 namespace shardgen::lit {
 
 namespace {
-
-std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void writeText(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
 
 std::string replaceAll(std::string text, const std::string &from, const std::string &to) {
   for (size_t at = text.find(from); !from.empty() && at != std::string::npos;
@@ -67,7 +56,7 @@ Runner::Runner(RunnerOptions options, std::ostream &out, std::string workDir)
 
 FileCounts Runner::runFile(const std::string &path) {
   FileCounts counts;
-  std::string text = readText(path);
+  std::string text = testing::readFile(path);
   std::vector<RunCommand> commands;
   std::string unsupported;
   bool split = false;
@@ -105,8 +94,8 @@ Runner::CaseResult Runner::runCase(const std::string &path, const TestCase &test
   std::string inputPath = workDir_ + "/input/" + base;
   std::string checkPath = workDir_ + "/checks/" + base;
   std::string outPath = workDir_ + "/out.mlir", errPath = workDir_ + "/err.txt";
-  writeText(inputPath, testCase.input);
-  writeText(checkPath, testCase.checks);
+  testing::writeFile(inputPath, testCase.input);
+  testing::writeFile(checkPath, testCase.checks);
   auto placed = [&](const std::string &message) {
     return replaceAll(replaceAll(message, inputPath, path), checkPath, path);
   };
@@ -117,7 +106,7 @@ Runner::CaseResult Runner::runCase(const std::string &path, const TestCase &test
     for (const std::string &arg : command.shardgenArgs)
       argv.push_back(arg == "%s" ? inputPath : arg);
     int status = runProgram(argv, outPath, errPath);
-    std::string err = placed(readText(errPath));
+    std::string err = placed(testing::readFile(errPath));
     if (status == 1)
       return {Outcome::Skip, reasonOf(firstLine(err))};
     if (status != 0)
@@ -128,7 +117,7 @@ Runner::CaseResult Runner::runCase(const std::string &path, const TestCase &test
     if (status == -1)
       return {Outcome::Fail, "cannot run " + options_.fileCheck};
     if (status != 0)
-      return {Outcome::Fail, placed(readText(errPath))};
+      return {Outcome::Fail, placed(testing::readFile(errPath))};
   }
   return {Outcome::Pass, ""};
 }
