@@ -113,14 +113,13 @@ TEST_CASE("an output unreduced on x is gathered as the full sum") {
 TEST_CASE("an input unreduced over y keeps its signed zeros through the all_reduce") {
   // The devices that do not hold the value contribute the sum's identity,
   // -0.0: a +0.0 there would turn every -0.0 element into +0.0.
-  const std::string json =
-      kHeader +
-      R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
-    "inputs": [{"name": "a", "type": "tensor<2x4xf32>", "sharding": "<@m, [{x}, {}], unreduced={y}>"},
-               {"name": "h", "type": "tensor<2x4xbf16>", "sharding": "<@m, [{}, {}], unreduced={x, y}>"}],
-    "ops": [{"op": "negate", "operands": ["a"], "result": "b", "sharding": "<@m, [{}, {}]>"},
-            {"op": "negate", "operands": ["h"], "result": "g", "sharding": "<@m, [{}, {}]>"}],
-    "outputs": [{"value": "b"}, {"value": "g"}]})";
+  const std::string json = graphOn2x2(
+      "unreduced_zeros",
+      R"({"name": "a", "type": "tensor<2x4xf32>", "sharding": "<@m, [{x}, {}], unreduced={y}>"},
+         {"name": "h", "type": "tensor<2x4xbf16>", "sharding": "<@m, [{}, {}], unreduced={x, y}>"})",
+      R"({"op": "negate", "operands": ["a"], "result": "b", "sharding": "<@m, [{}, {}]>"},
+         {"op": "negate", "operands": ["h"], "result": "g", "sharding": "<@m, [{}, {}]>"})",
+      R"({"value": "b"}, {"value": "g"})");
   Graph graph = loadVerified(json);
   const std::vector<double> values = {-0.0, 0.0, 1.5, -0.0, 0.0, -2.0, -0.0, 0.0};
   const std::vector<Literal> inputs = {floats(ElementType::F32, {2, 4}, values),
