@@ -429,6 +429,8 @@ private:
       if (step.inputs.size() == 2)
         return mergeTopK(step, device);
       break;
+    case OpKind::RngBitGenerator:
+      return randomBitsPiece(step, device);
     case OpKind::Gather:
       return gatherPiece(step, device);
     case OpKind::Scatter:
@@ -500,6 +502,21 @@ private:
       pieces_[step.outputs[1]].resize(numDevices_);
     pieces_[step.outputs[1]][device] = std::move(picked[1]);
     return std::move(picked[0]);
+  }
+
+  /// rng_bit_generator's piece of bits: the whole stream's elements at the
+  /// piece's place (the generated code computes them from their counters in
+  /// the whole output); the state is replicated.
+  Literal randomBitsPiece(const SpmdStep &step, int64_t device) {
+    const ShardLayout &bits = layout(step.outputs[1]);
+    std::vector<Literal> whole = interp::evalRngBitGenerator(
+        pieces_[step.inputs[0]][device], step.op->attr<RngBitGeneratorAttrs>().algorithm(),
+        bits.globalType);
+    if (pieces_[step.outputs[1]].empty())
+      pieces_[step.outputs[1]].resize(numDevices_);
+    pieces_[step.outputs[1]][device] =
+        extractBox(whole[1], bits.offsetsOf(device), bits.extentsOf(device));
+    return std::move(whole[0]);
   }
 
   /// The sum's identity of `type`: -0.0 for floats, 0 for integers.

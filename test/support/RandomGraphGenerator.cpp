@@ -215,7 +215,7 @@ private:
 
   bool randomMove() {
     try {
-      int kind = uniform(0, 23);
+      int kind = uniform(0, 25);
       switch (kind) {
       case 0:
       case 1:
@@ -258,6 +258,10 @@ private:
         return chance(0.5) ? dynamicSlice() : gatherOrScatter();
       case 21:
         return windowOp();
+      case 22:
+        return sort();
+      case 23:
+        return randomBits();
       default:
         return options_.manualComputations && manual();
       }
@@ -769,6 +773,60 @@ private:
     if (!withinBounds(result))
       return false;
     emit(op, result);
+    return true;
+  }
+
+  /// sort along one dim (jnp.sort's comparator: LT or GT in TOTALORDER) of
+  /// an exact value: an inexact one could sort differently sharded.
+  bool sort() {
+    const GenValue x = pickValue([](const GenValue &v) { return !v.shape.empty() && v.exact; });
+    Json op = opJson("sort", {x.name});
+    op["dimension"] = uniform(0, static_cast<int>(x.shape.size()) - 1);
+    op["is_stable"] = chance(0.5);
+    const Json scalar = {{"type", "tensor<f32>"}};
+    Json a = scalar, b = scalar;
+    a["name"] = "a";
+    b["name"] = "b";
+    op["comparator"] = {{"args", Json::array({a, b})},
+                        {"ops", Json::array({{{"op", "compare"},
+                                              {"operands", {"a", "b"}},
+                                              {"result", "ordered"},
+                                              {"comparison_direction", chance(0.5) ? "LT" : "GT"},
+                                              {"compare_type", "TOTALORDER"}}})},
+                        {"return", Json::array({"ordered"})}};
+    emit(op, {fresh("so"), x.shape, x.bound, x.integral, x.exact});
+    return true;
+  }
+
+  /// rng_bit_generator from a constant state (its ui32 bits maybe sharded:
+  /// each device computes its piece of the stream), the bits' top 19 made a
+  /// float (jax.random's shape: shift, then convert). The ui64 state and the
+  /// ui32 values stay out of the pool of f32 values.
+  bool randomBits() {
+    const Shape shape = randomShape(uniform(1, 3));
+    const std::string key = fresh("key"), state = fresh("state"), bits = fresh("bits"),
+                      shift = fresh("c"), top = fresh("top");
+    Json keyOp = opJson("constant", {});
+    keyOp["result"] = key;
+    keyOp["type"] = "tensor<2xui64>";
+    keyOp["value"] = Json::array({uniform(0, 1 << 20), uniform(0, 1 << 20)});
+    Json generator = opJson("rng_bit_generator", {key});
+    generator["results"] = {state, bits};
+    generator["types"] = {"tensor<2xui64>", typeText(shape, "ui32")};
+    generator["rng_algorithm"] = pick(std::vector<std::string>{"THREE_FRY", "PHILOX", "DEFAULT"});
+    if (options_.shardings && chance(0.5))
+      generator["shardings"] = {nullptr, randomSharding(shape, manualAxesInScope_, true)};
+    Json shiftOp = opJson("constant", {});
+    shiftOp["result"] = shift;
+    shiftOp["type"] = typeText(shape, "ui32");
+    shiftOp["value"] = 13;
+    Json shifted = opJson("shift_right_logical", {bits, shift});
+    shifted["result"] = top;
+    for (Json *op : {&keyOp, &generator, &shiftOp, &shifted})
+      scope_->push_back(std::move(*op));
+    Json convert = opJson("convert", {top});
+    convert["type"] = typeText(shape);
+    emit(convert, {fresh("rb"), shape, double(1 << 19), true, true});
     return true;
   }
 
