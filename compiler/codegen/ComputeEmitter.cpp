@@ -1082,9 +1082,10 @@ void emitSelectAndScatter(StepView s) {
   });
 }
 
-/// Whether convolutionLowered (im2col and the blocked f32 matmul) applies:
-/// f32 without groups, an NHWC lhs and output and an HWIO kernel (each
-/// spatial dim in order), so the kernel is the matmul's B as it lies.
+/// Whether convolutionLowered (the blocked f32 matmul's micro-kernel,
+/// reading the lhs windows in place) applies: f32 without groups, an NHWC
+/// lhs and output and an HWIO kernel (each spatial dim in order), so the
+/// kernel is the matmul's B as it lies.
 bool loweredToMatmul(const ConvolutionAttrs &a, ElementType in, ElementType out, size_t rank) {
   if (in != out || in != ElementType::F32 || a.featureGroupCount != 1 || a.batchGroupCount != 1 ||
       rank < 3)
