@@ -1144,7 +1144,8 @@ void emitConvolution(StepView s) {
         joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
         joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
         boolList(reversed) + "}}";
-    // The lowered rows need a kernel with elements (no copies of nothing).
+    // The lowered path needs a kernel with elements (its row blocks are
+    // sized by the window's positions); an empty one goes to the direct loops.
     if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()) && product(rhs) > 0)
       return "convolutionLowered<" + str(static_cast<int64_t>(window.size())) + ", " + geometry +
              ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +
