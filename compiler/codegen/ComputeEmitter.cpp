@@ -1082,9 +1082,10 @@ void emitSelectAndScatter(StepView s) {
   });
 }
 
-/// Whether convolutionLowered (im2col and the blocked f32 matmul) applies:
-/// f32 without groups, an NHWC lhs and output and an HWIO kernel (each
-/// spatial dim in order), so the kernel is the matmul's B as it lies.
+/// Whether convolutionLowered (the blocked f32 matmul's micro-kernel,
+/// reading the lhs windows in place) applies: f32 without groups, an NHWC
+/// lhs and output and an HWIO kernel (each spatial dim in order), so the
+/// kernel is the matmul's B as it lies.
 bool loweredToMatmul(const ConvolutionAttrs &a, ElementType in, ElementType out, size_t rank) {
   if (in != out || in != ElementType::F32 || a.featureGroupCount != 1 || a.batchGroupCount != 1 ||
       rank < 3)
@@ -1143,7 +1144,8 @@ void emitConvolution(StepView s) {
         joinInts(outStride) + "}, {" + joinInts(outSpatial) + "}, {" + joinInts(stride) + "}, {" +
         joinInts(lhsDilation) + "}, {" + joinInts(rhsDilation) + "}, {" + joinInts(low) + "}, {" +
         boolList(reversed) + "}}";
-    // The lowered rows need a kernel with elements (no copies of nothing).
+    // The lowered path needs a kernel with elements (its row blocks are
+    // sized by the window's positions); an empty one goes to the direct loops.
     if (loweredToMatmul(a, s.inType(0), s.outType(), lhs.size()) && product(rhs) > 0)
       return "convolutionLowered<" + str(static_cast<int64_t>(window.size())) + ", " + geometry +
              ">(as<float>(" + s.inBuf(0) + "), as<float>(" + s.inBuf(1) + "), as<float>(" +

@@ -26,9 +26,12 @@ typedef float FloatVector __attribute__((vector_size(kVectorFloats * 4), aligned
 /// a * b + c in every lane, with one rounding where the target has FMA
 /// instructions, a product and a sum otherwise (generated code is compiled
 /// with contraction off: see math::multiplyAdd). GCC has no generic vector
-/// FMA: its x86 builtins, or one fmaf per lane.
+/// FMA: its x86 builtins, or one fmaf per lane. The broadcast is a - 0,
+/// which is a for every a, so both compilers fold it into a plain
+/// broadcast (a load's, on x86); 0 + a is not a for a = -0, and costs an
+/// add per broadcast.
 SHARDGEN_INLINE FloatVector multiplyAddVector(float a, FloatVector b, FloatVector c) {
-  const FloatVector broadcast = FloatVector{} + a;
+  const FloatVector broadcast = a - FloatVector{};
 #if !defined(__FMA__) && !defined(__ARM_FEATURE_FMA)
   return broadcast * b + c;
 #elif defined(__clang__)

@@ -173,64 +173,120 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
       }
 }
 
-/// Output points lowered per matmul in convolutionLowered: a multiple of
-/// the matmul's row block; the matmul packs the kernel once per chunk, so
-/// larger chunks pack it less often (768 points of a 3x3x64 window: 1.7 MB
-/// lowered; 384 and 1536 measured slower, bench/conv_vs_torch.py).
-inline constexpr int64_t kLoweredRows = 8 * kRowBlock;
-
-/// Writes the lowered lhs rows [row0, row0 + rows) into `lowered`: per
-/// output point (batch, then spatial, row-major) its window's positions in
-/// row-major order, each the point's `kernelIn` features (contiguous in the
-/// lhs: features innermost), zeros for padding and holes.
-template <typename S, int N, ConvGeometry<N> G>
-void lowerRows(const S *lhs, S *lowered, int64_t row0, int64_t rows) {
+/// Where each of the MR output points of the tile at `row0` reads each
+/// window position's `kernelIn` features (contiguous in the lhs: features
+/// innermost): table[position * MR + r] is the lhs there, or `zeros` for
+/// padding, the holes of lhs dilation and rows past the last (`rows`).
+/// Positions in row-major order, the reversed window from its far end.
+template <int N, ConvGeometry<N> G>
+void windowSources(const float *lhs, const float *zeros, int64_t row0, int64_t rows,
+                   const float **table) {
   constexpr int64_t points = countOf(G.outSpatial), positions = countOf(G.window);
-  int64_t b = row0 / points, point = row0 % points, o[N] = {};
-  for (int64_t rest = point, s = N - 1; s >= 0; --s) {
-    o[s] = rest % G.outSpatial[s];
-    rest /= G.outSpatial[s];
-  }
-  for (int64_t r = 0; r < rows; ++r) {
-    S *row = lowered + r * positions * G.kernelIn;
+  for (int64_t r = 0; r < kTileRows; ++r) {
+    const int64_t row = row0 + r;
+    if (row >= rows) {
+      for (int64_t k = 0; k < positions; ++k)
+        table[k * kTileRows + r] = zeros;
+      continue;
+    }
+    const float *image = lhs + row / points * G.lhsBatchStride;
+    int64_t o[N];
+    for (int64_t rest = row % points, s = N - 1; s >= 0; --s) {
+      o[s] = rest % G.outSpatial[s];
+      rest /= G.outSpatial[s];
+    }
     int64_t w[N] = {};
     for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
       const int64_t offset = convWindowOffset<N, G>(o, w);
-      if (offset >= 0)
-        __builtin_memcpy(row + k * G.kernelIn, lhs + b * G.lhsBatchStride + offset,
-                         G.kernelIn * sizeof(S));
-      else
-        __builtin_memset(row + k * G.kernelIn, 0, G.kernelIn * sizeof(S));
-    }
-    nextIndex(o, G.outSpatial);
-    if (++point == points) {
-      point = 0;
-      ++b;
+      table[k * kTileRows + r] = offset >= 0 ? image + offset : zeros;
     }
   }
 }
 
-/// f32 convolution lowered to the blocked matmul (im2col): the lhs windows
-/// of kLoweredRows output points at a time become the rows of A [points,
-/// window * kernelIn], the kernel (spatial dims, input, then output
-/// features: HWIO) is B [window * kernelIn, outFeatures] as it lies, and C
-/// is the output (batch, spatial dims, then features: NHWC). The matmul
-/// sums in its own order (the convolution's bound is a dot's).
+/// One MR x NR tile of the output: the blocked matmul's micro-kernel with
+/// A read in place, each row from its window's sources, over the whole
+/// depth (positions, then features) in registers; `panelB` is the packed
+/// kernel's panel of the tile's NR output features.
+template <int64_t Positions, int64_t InFeatures>
+SHARDGEN_INLINE TileSums convolutionTile(const float *const *table,
+                                         const float *__restrict panelB) {
+  TileSums tile = {};
+  for (int64_t k = 0; k < Positions; ++k) {
+    const float *source[kTileRows];
+    for (int64_t r = 0; r < kTileRows; ++r)
+      source[r] = table[k * kTileRows + r];
+    const float *b = panelB + k * InFeatures * kTileCols;
+    for (int64_t i = 0; i < InFeatures; ++i) {
+      const FloatVector b0 = loadVector(b + i * kTileCols);
+      const FloatVector b1 = loadVector(b + i * kTileCols + kVectorFloats);
+      // GCC -O2 unrolls this late, after the tile's sums were given
+      // stack slots (then every FMA stores); clang unrolls it anyway.
+#pragma GCC unroll 8
+      for (int64_t r = 0; r < kTileRows; ++r) {
+        const float a = source[r][i];
+        tile.lo[r] = multiplyAddVector(a, b0, tile.lo[r]);
+        tile.hi[r] = multiplyAddVector(a, b1, tile.hi[r]);
+      }
+    }
+  }
+  return tile;
+}
+
+/// Output points per row block of convolutionLowered: kRowBlock, fewer
+/// for fewer points, or for a window so large that their sources would
+/// take more than 512 KiB (at least one tile); a multiple of MR.
+constexpr int64_t convolutionBlockRows(int64_t rows, int64_t positions) {
+  constexpr int64_t kSourcesPerBlock = 65536;
+  int64_t block = kSourcesPerBlock / positions / kTileRows * kTileRows;
+  block = block < kRowBlock ? block : kRowBlock;
+  block = block > kTileRows ? block : kTileRows;
+  const int64_t needed = (rows + kTileRows - 1) / kTileRows * kTileRows;
+  return needed < block ? needed : block;
+}
+
+/// f32 convolution as a matmul without im2col (an implicit GEMM): A
+/// [points, window * kernelIn] is the lhs windows of the output points
+/// (batch, then spatial dims, row-major), read in place; B [window *
+/// kernelIn, outFeatures] is the kernel (spatial dims, input, then output
+/// features: HWIO), packed once into NR-wide panels of the whole depth;
+/// C is the output (batch, spatial dims, then features: NHWC). Each output
+/// element sums its window's positions in row-major order, each position's
+/// features in order, in one f32 register (padding adds 0 * w, as the
+/// spec's padded lhs does); the convolution's bound is a dot's. Row blocks
+/// of kRowBlock points take every panel of B in turn, so a panel is
+/// reused from cache across the block's tiles.
 template <int N, ConvGeometry<N> G>
 void convolutionLowered(const float *lhs, const float *rhs, float *out) {
   constexpr int64_t rows = G.outBatch * countOf(G.outSpatial);
-  constexpr int64_t depth = countOf(G.window) * G.kernelIn;
-  constexpr int64_t chunk = rows < kLoweredRows ? rows : kLoweredRows;
-  constexpr int64_t tail = rows % chunk;
-  Scratch lowered(chunk * depth * int64_t(sizeof(float)));
-  float *a = lowered.as<float>();
-  for (int64_t row0 = 0; row0 + chunk <= rows; row0 += chunk) {
-    lowerRows<float, N, G>(lhs, a, row0, chunk);
-    matmulBlocked<F32, chunk, G.outFeatures, depth>(a, rhs, out + row0 * G.outFeatures);
-  }
-  if constexpr (tail > 0) {
-    lowerRows<float, N, G>(lhs, a, rows - tail, tail);
-    matmulBlocked<F32, tail, G.outFeatures, depth>(a, rhs, out + (rows - tail) * G.outFeatures);
+  constexpr int64_t positions = countOf(G.window), features = G.outFeatures;
+  constexpr int64_t depth = positions * G.kernelIn;
+  constexpr int64_t blockRows = convolutionBlockRows(rows, positions);
+  Scratch panels(roundUp(features, kTileCols) * depth * int64_t(sizeof(float)));
+  Scratch zeroRun(G.kernelIn * int64_t(sizeof(float)));
+  Scratch sources(blockRows * positions * int64_t(sizeof(const float *)));
+  float *packedB = panels.as<float>();
+  float *zeros = zeroRun.as<float>();
+  const float **table = sources.as<const float *>();
+  FloatPanels<F32>::packB<false>(rhs, features, depth, features, packedB);
+  for (int64_t i = 0; i < G.kernelIn; ++i)
+    zeros[i] = 0.0f;
+  for (int64_t i0 = 0; i0 < rows; i0 += blockRows) {
+    const int64_t height = rows - i0 < blockRows ? rows - i0 : blockRows;
+    for (int64_t r0 = 0; r0 < height; r0 += kTileRows)
+      windowSources<N, G>(lhs, zeros, i0 + r0, rows, table + r0 * positions);
+    for (int64_t j0 = 0; j0 < features; j0 += kTileCols) {
+      const int64_t cols = features - j0 < kTileCols ? features - j0 : kTileCols;
+      for (int64_t r0 = 0; r0 < height; r0 += kTileRows) {
+        const int64_t tileRows = height - r0 < kTileRows ? height - r0 : kTileRows;
+        const TileSums tile =
+            convolutionTile<positions, G.kernelIn>(table + r0 * positions, packedB + j0 * depth);
+        float *c = out + (i0 + r0) * features + j0;
+        if (tileRows == kTileRows && cols == kTileCols)
+          storeTile<F32, true>(tile, c, features, tileRows, cols);
+        else
+          storeTile<F32, false>(tile, c, features, tileRows, cols);
+      }
+    }
   }
 }
 

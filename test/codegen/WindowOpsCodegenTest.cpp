@@ -298,3 +298,41 @@ TEST_CASE("spatially sharded windows exchange halos: compiled equals the interpr
     CHECK(checkCompiledEqualsInterpreter(graph, 11) == "");
   }
 }
+
+TEST_CASE("convolution lowered to the matmul at its edges: blocks, tiles and panels cut short") {
+  // y2: stride 2, padding on every side, rhs dilation, 17 input features,
+  // 40 output features (a full panel and one of 8): 3 x 11 x 10 = 330
+  // points, three row blocks and one of 42, its last tile of 2 rows. y1: a
+  // window of 700 positions (shorter row blocks: 88 points; 136 in all).
+  // y3: 3-d with stride 2, lhs dilation (holes), padding on every side and
+  // a reversed window; 132 points, sharded by output features.
+  const std::string ops = R"(
+    {"op": "convolution", "operands": ["x", "w"], "result": "y2",
+     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     "window_strides": [2, 2], "padding": [[2, 1], [1, 2]], "rhs_dilation": [2, 1]},
+    {"op": "convolution", "operands": ["s", "k"], "result": "y1",
+     "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
+     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
+     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
+     "output_feature_dimension": 2, "output_spatial_dimensions": [1], "padding": [[3, 4]]},
+    {"op": "convolution", "operands": ["v", "u"], "result": "y3",
+     "input_batch_dimension": 0, "input_feature_dimension": 4, "input_spatial_dimensions": [1, 2, 3],
+     "kernel_input_feature_dimension": 3, "kernel_output_feature_dimension": 4,
+     "kernel_spatial_dimensions": [0, 1, 2], "output_batch_dimension": 0,
+     "output_feature_dimension": 4, "output_spatial_dimensions": [1, 2, 3],
+     "window_strides": [2, 1, 2], "lhs_dilation": [1, 2, 1], "padding": [[1, 1], [1, 1], [1, 1]],
+     "window_reversal": [true, false, true]})";
+  const std::string inputs =
+      R"({"name": "x", "type": "tensor<3x23x19x17xf32>"}, {"name": "w", "type": "tensor<3x3x17x40xf32>"},
+         {"name": "s", "type": "tensor<2x760x2xf32>"}, {"name": "k", "type": "tensor<700x2x3xf32>"},
+         {"name": "v", "type": "tensor<1x5x6x7x3xf32>"},
+         {"name": "u", "type": "tensor<2x3x3x3x10xf32>", "sharding": "<@m, [{}, {}, {}, {}, {y}]>"})";
+  const std::string outputs = R"({"value": "y2"}, {"value": "y1"}, {"value": "y3"})";
+  Graph graph = loadVerified(graphOn2x2("lowered_edges", inputs, ops, outputs));
+  CHECK(checkCompiledEqualsInterpreter(graph, 29) == "");
+  CHECK(countOccurrences(generatedSource(graphOn2x2("lowered_edges", inputs, ops, outputs)),
+                         "convolutionLowered<") >= 3);
+}
