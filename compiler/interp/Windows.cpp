@@ -224,7 +224,8 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
           do {
             int64_t lOffset = batch * lStrides[a.inputBatchDimension];
             int64_t kOffset = f * rStrides[a.kernelOutputFeatureDimension];
-            for (size_t s = 0; s < spatial && lOffset >= 0; ++s) {
+            bool inside = true; // else padding or a hole: the padded lhs holds 0
+            for (size_t s = 0; s < spatial; ++s) {
               const int64_t d = a.inputSpatialDimensions[s];
               // The reversed window reads its positions from the far end.
               const int64_t position = a.windowReversal[s] ? window[s] - 1 - w[s] : w[s];
@@ -232,18 +233,21 @@ Literal convolve(const Literal &lhs, const Literal &rhs, const ConvolutionAttrs 
                   o[s] * a.windowStrides[s] + position * a.rhsDilation[s] - a.padding[s][0];
               const int64_t dilated = (ls[d] - 1) * a.lhsDilation[s] + 1;
               if (q < 0 || q >= dilated || q % a.lhsDilation[s] != 0)
-                lOffset = -1; // padding or a hole: a zero term
+                inside = false;
               else
                 lOffset += (q / a.lhsDilation[s]) * lStrides[d];
               kOffset += w[s] * rStrides[a.kernelSpatialDimensions[s]];
             }
-            if (lOffset < 0)
-              continue;
             for (int64_t i = 0; i < kernelIn; ++i) {
-              // Sign extension into an unsigned accumulator is meant: integer
+              // A zero of the padded lhs still multiplies its weight (0 * inf
+              // is NaN, as the spec's dot of the padded windows). Sign
+              // extension into an unsigned accumulator is meant: integer
               // convolutions wrap.
-              const Acc xv = static_cast<Acc>(Traits::load( // NOLINT(bugprone-signed-char-misuse)
-                  x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
+              const Acc xv =
+                  !inside
+                      ? Acc(0)
+                      : static_cast<Acc>(Traits::load( // NOLINT(bugprone-signed-char-misuse)
+                            x[lOffset + (firstFeature + i) * lStrides[a.inputFeatureDimension]]));
               const Acc kv = static_cast<Acc>(Traits::load( // NOLINT(bugprone-signed-char-misuse)
                   k[kOffset + i * rStrides[a.kernelInputFeatureDimension]]));
               acc = static_cast<Acc>(math::add(acc, math::multiply(xv, kv))); // as the kernel

@@ -153,18 +153,22 @@ void convolution(const typename E::Storage *lhs, const typename E::Storage *rhs,
         A acc = A(0);
         int64_t w[N] = {};
         for (int64_t k = 0; k < positions; ++k, nextIndex(w, G.window)) {
+          // Padding and the holes of lhs dilation hold 0 in the spec's
+          // padded lhs: their terms are 0 * w (NaN for an infinite w).
           const int64_t spatialOffset = convWindowOffset<N, G>(o, w);
-          if (spatialOffset < 0)
-            continue;
           const int64_t lhsOffset =
               batch * G.lhsBatchStride + firstFeature * G.lhsFeatureStride + spatialOffset;
           int64_t kernelOffset = f * G.kernelOutStride;
           for (int s = 0; s < N; ++s)
             kernelOffset += w[s] * G.kernelSpatialStride[s];
-          for (int64_t i = 0; i < G.kernelIn; ++i)
+          for (int64_t i = 0; i < G.kernelIn; ++i) {
+            const A x = spatialOffset < 0
+                            ? A(0)
+                            : A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride)));
             acc = math::add(
-                acc, math::multiply(A(E::load(loadAt(lhs, lhsOffset + i * G.lhsFeatureStride))),
-                                    A(E::load(loadAt(rhs, kernelOffset + i * G.kernelInStride)))));
+                acc,
+                math::multiply(x, A(E::load(loadAt(rhs, kernelOffset + i * G.kernelInStride)))));
+          }
         }
         int64_t outOffset = b * G.outBatchStride + f * G.outFeatureStride;
         for (int s = 0; s < N; ++s)

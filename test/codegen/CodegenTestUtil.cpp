@@ -1,8 +1,5 @@
 #include "test/codegen/CodegenTestUtil.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/frontend/GraphReader.h"
@@ -13,6 +10,7 @@
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/verify/Verifier.h"
 #include "test/support/TestValues.h"
+#include "test/support/TextFile.h"
 
 namespace shardgen::testing {
 
@@ -23,10 +21,7 @@ Graph loadVerified(const std::string &json) {
 }
 
 std::string sample(const std::string &name) {
-  std::ifstream in(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return readFile(std::string(SHARDGEN_SOURCE_DIR) + "/samples/" + name + ".json");
 }
 
 SpmdProgram partitionVerified(Graph &graph) {
@@ -38,6 +33,16 @@ SpmdProgram partitionVerified(Graph &graph) {
 std::string generatedSource(const std::string &json) {
   Graph graph = loadVerified(json);
   return generateProgram(partitionVerified(graph)).source;
+}
+
+std::vector<Literal> runCompiled(Graph &graph, const std::vector<Literal> &inputs,
+                                 std::string *source) {
+  SpmdProgram program = pipeline::propagateAndPartition(graph);
+  GeneratedProgram generated = generateProgram(program);
+  if (source)
+    *source = generated.source;
+  CompiledProgram compiled(program, generated);
+  return compiled.run(inputs);
 }
 
 std::string checkCompiledEqualsInterpreter(Graph &graph, uint64_t seed) {

@@ -4,6 +4,7 @@
 // compared with the reference interpreter's.
 
 #include <string>
+#include <vector>
 
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/ir/Graph.h"
@@ -33,6 +34,11 @@ SpmdProgram partitionVerified(Graph &graph);
 /// The C++ source generated for the graph `json` (loaded, verified,
 /// partitioned).
 std::string generatedSource(const std::string &json);
+
+/// The compiled program's outputs on `inputs` (its generated C++ in
+/// `source` if given).
+std::vector<Literal> runCompiled(Graph &graph, const std::vector<Literal> &inputs,
+                                 std::string *source = nullptr);
 
 /// "" when the compiled program's outputs agree with the interpreter's on
 /// inputs drawn from `seed`, each element within its error bound (as `run

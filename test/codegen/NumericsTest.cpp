@@ -26,16 +26,6 @@ using namespace shardgen::testing;
 
 namespace {
 
-std::vector<Literal> runCompiled(Graph &graph, const std::vector<Literal> &inputs,
-                                 std::string *source = nullptr) {
-  SpmdProgram program = pipeline::propagateAndPartition(graph);
-  GeneratedProgram generated = generateProgram(program);
-  if (source)
-    *source = generated.source;
-  CompiledProgram compiled(program, generated);
-  return compiled.run(inputs);
-}
-
 Literal floats(ElementType type, const Shape &shape, const std::vector<double> &values) {
   Literal out(TensorType{type, shape});
   for (size_t i = 0; i < values.size(); ++i)

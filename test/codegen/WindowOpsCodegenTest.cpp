@@ -7,9 +7,12 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <tuple>
 
+#include "compiler/interp/Interpreter.h"
 #include "test/codegen/CodegenTestUtil.h"
+#include "test/support/TestValues.h"
 #include "test/support/WindowBodies.h"
 
 using namespace shardgen;
@@ -136,6 +139,60 @@ TEST_CASE("convolution of integers widened to the result type, and bf16") {
   Graph graph =
       loadVerified(graphOn2x2("conv1d", inputs, ops, R"({"value": "wide"}, {"value": "half"})"));
   CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
+}
+
+TEST_CASE("convolution: an infinite weight over padding gives NaN in both kernels") {
+  // The padded lhs holds zeros: 0 * inf is NaN where the one infinite
+  // weight meets padding, +-inf elsewhere in its output feature. The
+  // NHWC/HWIO convolution runs the implicit matmul, the NCW one the direct
+  // loops; H sharded exchanges halos.
+  const std::string ops = R"(
+    {"op": "constant", "result": "w", "type": "tensor<3x3x4x5xf32>", "value": 0.5},
+    {"op": "constant", "result": "big", "type": "tensor<f32>", "value": "inf"},
+    {"op": "constant", "result": "k0", "type": "tensor<i32>", "value": 0},
+    {"op": "broadcast_in_dim", "operands": ["big"], "result": "one", "type": "tensor<1x1x1x1xf32>",
+     "broadcast_dimensions": []},
+    {"op": "dynamic_update_slice", "operands": ["w", "one", "k0", "k0", "k0", "k0"],
+     "result": "wi"},
+    {"op": "convolution", "operands": ["x", "wi"], "result": "y", "padding": [[1, 1], [1, 1]],
+     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     "sharding": "<@m, [{}, {x}, {}, {}]>"},
+    {"op": "constant", "result": "v", "type": "tensor<2x3x3xf32>", "value": 1.0},
+    {"op": "reshape", "operands": ["one"], "result": "tap", "type": "tensor<1x1x1xf32>"},
+    {"op": "dynamic_update_slice", "operands": ["v", "tap", "k0", "k0", "k0"], "result": "vi"},
+    {"op": "convolution", "operands": ["p", "vi"], "result": "z", "padding": [[2, 0]],
+     "input_batch_dimension": 0, "input_feature_dimension": 1, "input_spatial_dimensions": [2],
+     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 0,
+     "kernel_spatial_dimensions": [2], "output_batch_dimension": 0,
+     "output_feature_dimension": 1, "output_spatial_dimensions": [2]})";
+  Graph graph = loadVerified(graphOn2x2(
+      "conv_inf",
+      R"({"name": "x", "type": "tensor<2x6x5x4xf32>", "sharding": "<@m, [{}, {x}, {}, {}]>"},
+         {"name": "p", "type": "tensor<2x3x7xf32>"})",
+      ops, R"({"value": "y"}, {"value": "z"})"));
+  // --check leaves non-finite elements unbounded: compare them here.
+  const std::vector<Literal> inputs = randomInputs(graph, 23);
+  const std::vector<Literal> expected = evaluate(graph, inputs);
+  const std::vector<Literal> actual = runCompiled(graph, inputs);
+  REQUIRE(actual.size() == 2);
+  int64_t nans = 0;
+  for (size_t o = 0; o < 2; ++o)
+    for (int64_t i = 0; i < expected[o].numElements(); ++i) {
+      const double want = expected[o].getFloat(i), got = actual[o].getFloat(i);
+      nans += std::isnan(want);
+      CAPTURE(o);
+      CAPTURE(i);
+      CHECK(std::isnan(got) == std::isnan(want));
+      if (std::isinf(want))
+        CHECK(got == want);
+    }
+  // y: a top row and left column per batch, z: two places per batch (and
+  // wherever a random input is 0).
+  CHECK(nans >= 2 * (6 + 5 - 1) + 2 * 2);
+  CHECK(checkCompiledEqualsInterpreter(graph, 23) == "");
 }
 
 TEST_CASE("convolution of complex values, input features sharded (a complex sum)") {

@@ -305,6 +305,23 @@ func.func @main() -> tensor<)" +
   checkWindowRoundTrip(conv1d("stride = [1], pad = [[1, 0]], reverse = [true]", "1x5x1xi64"));
 }
 
+TEST_CASE("convolution: padding is a zero that multiplies its weight (0 * inf is NaN)") {
+  // [1, 2] with the kernel [1, inf], one position of padding past the end:
+  // 1 + 2 inf = inf, then 2 + 0 inf = NaN, as the spec's dot of the padded
+  // windows gives (not 2: the padding is no missing term).
+  const std::string text = R"(
+func.func @main() -> tensor<1x2x1xf32> {
+  %x = stablehlo.constant dense<[[[1.0], [2.0]]]> : tensor<1x2x1xf32>
+  %k = stablehlo.constant dense<[[[1.0]], [[0x7F800000]]]> : tensor<2x1x1xf32>
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[0, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x2x1xf32>, tensor<2x1x1xf32>) -> tensor<1x2x1xf32>
+  return %0 : tensor<1x2x1xf32>
+})";
+  const std::vector<double> y = evalFloats(text);
+  REQUIRE(y.size() == 2);
+  CHECK(y[0] == std::numeric_limits<double>::infinity());
+  CHECK(std::isnan(y[1]));
+}
+
 TEST_CASE("convolution of complex values: products and sums as complex numbers") {
   // [1+2i, 3-i] with the kernel [i, 1], the second tap past the end padded:
   // (1+2i) i + (3-i) = 1 + 0i, (3-i) i + 0 = 1 + 3i.
