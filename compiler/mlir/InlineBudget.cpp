@@ -16,7 +16,7 @@ uint64_t cappedAdd(uint64_t a, uint64_t b) {
 
 const Function *callee(const Operation &call,
                        const std::map<std::string, const Function *> &functions) {
-  const Attribute *name = call.find("callee");
+  const Attribute *name = call.find(calleeAttribute(call));
   if (!name)
     return nullptr;
   auto found = functions.find(name->text);
@@ -25,7 +25,13 @@ const Function *callee(const Operation &call,
 
 } // namespace
 
-bool isCall(const Operation &op) { return op.name == "func.call" || op.name == "call"; }
+bool isCall(const Operation &op) {
+  return op.name == "func.call" || op.name == "call" || op.name == "stablehlo.composite";
+}
+
+const char *calleeAttribute(const Operation &call) {
+  return call.name == "stablehlo.composite" ? "decomposition" : "callee";
+}
 
 uint64_t InlineBudget::callSize(const Operation &call, size_t depth) {
   const Function *function = callee(call, functions_);

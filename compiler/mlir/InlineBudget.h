@@ -46,7 +46,13 @@ private:
   std::unordered_map<const Function *, bool> counting_;
 };
 
-/// Whether `op` is a call the importer inlines.
+/// Whether `op` is a call the importer inlines: func.call, or a
+/// stablehlo.composite (read as a call of its decomposition, which states
+/// what the composite computes).
 bool isCall(const Operation &op);
+
+/// The attribute naming a call's function ("callee"; a composite's
+/// "decomposition").
+const char *calleeAttribute(const Operation &call);
 
 } // namespace shardgen::mlir

@@ -1014,7 +1014,10 @@ void Importer::importResultShardings(AttrTaker &attrs, Op &ir,
 void Importer::inlineCall(const Operation &op, RegionState &state, Names &names,
                           const std::string &namePrefix, std::vector<std::string> &callStack) {
   AttrTaker attrs(op);
-  std::string callee = stringOf(attrs.require("callee"), "the callee");
+  std::string callee = stringOf(attrs.require(calleeAttribute(op)), "the callee");
+  if (op.name == "stablehlo.composite") // what the op is, not how it computes
+    for (const char *described : {"name", "composite_attributes", "version"})
+      attrs.take(described);
   // The call's result shardings, as Shardy prints them after propagation.
   const Attribute *callShardings = attrs.take("sdy.sharding");
   attrs.checkAllTaken();

@@ -129,6 +129,8 @@ private:
   void parsePrettyIota(Operation &op);
   void parsePrettyCompare(Operation &op);
   void parsePrettyCall(Operation &op);
+  /// `"name" %a, %b {decomposition = @f, ...} : (ts) -> ts`.
+  void parsePrettyComposite(Operation &op);
   /// `<@mesh, [...]>` after a pretty op's operand: an sdy.sharding.
   Attribute parseBareSharding();
   void parsePrettyShardingConstraint(Operation &op);
@@ -1035,6 +1037,18 @@ void Parser::parsePrettyCall(Operation &op) {
   parseFunctionType(op.operandTypes, op.resultTypes);
 }
 
+void Parser::parsePrettyComposite(Operation &op) {
+  Attribute name;
+  name.kind = Attribute::Kind::String;
+  name.loc = peek().loc;
+  name.text = expect(TokenKind::String, "the composite's name (a string)").text;
+  op.attrs.push_back({"name", name});
+  op.operands = parseOperandList();
+  parseOptionalAttrDict(op);
+  expectPunct(":");
+  parseFunctionType(op.operandTypes, op.resultTypes);
+}
+
 Attribute Parser::parseBareSharding() {
   Attribute sharding;
   sharding.kind = Attribute::Kind::Dialect;
@@ -1104,6 +1118,7 @@ void Parser::parsePretty(Operation &op) {
       {"stablehlo.iota", &Parser::parsePrettyIota},
       {"stablehlo.compare", &Parser::parsePrettyCompare},
       {"stablehlo.custom_call", &Parser::parsePrettyCall},
+      {"stablehlo.composite", &Parser::parsePrettyComposite},
       {"func.call", &Parser::parsePrettyCall},
       {"call", &Parser::parsePrettyCall},
       {"sdy.sharding_constraint", &Parser::parsePrettyShardingConstraint},

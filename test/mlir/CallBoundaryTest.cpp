@@ -5,6 +5,7 @@
 // inlined op came from (`_inlined_from`, which explain names).
 #include <doctest/doctest.h>
 
+#include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/propagate/Propagation.h"
@@ -177,6 +178,55 @@ func.func private @inner(%c: tensor<4xf32>) -> tensor<4xf32> {
         std::string::npos);
   CHECK(text.find("propagated through multiply /ops/1 (in sdy.named_computation<\"scale\">) "
                   "from \"outer.inner.s\"") != std::string::npos);
+}
+
+TEST_CASE("stablehlo.composite is its decomposition, called (pretty and generic forms)") {
+  // As JAX prints a composite (jax.lax.composite): the name and attributes
+  // describe the op, the decomposition function computes it.
+  const std::string text = R"(sdy.mesh @mesh = <["x"=2]>
+func.func @main(%x: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.composite "my.softplus" %x {composite_attributes = {beta = 1.000000e+00 : f32}, decomposition = @my.softplus} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "stablehlo.composite"(%0) <{composite_attributes = {}, decomposition = @my.softplus, name = "my.softplus", version = 2 : i32}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+func.func private @my.softplus(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = stablehlo.exponential %a : tensor<4xf32>
+  %l = stablehlo.log_plus_one %e : tensor<4xf32>
+  return %l : tensor<4xf32>
+}
+)";
+  Graph graph = importVerified(text);
+  REQUIRE(graph.main.ops.size() == 4);
+  CHECK(graph.main.ops[0].kind == OpKind::Exponential);
+  CHECK(graph.main.ops[3].kind == OpKind::LogPlusOne);
+  CHECK(graph.main.ops[2].operands[0] == graph.main.ops[1].results[0]); // the second's input
+  CHECK(metadataString(graph.main.ops[2].metadata, kInlinedFromKey) == "@my.softplus");
+
+  // The stablehlo interpreter test's composite (composite.mlir): 1 + 2.
+  Graph addN = importVerified(R"(func.func @add_n.impl(%arg0: tensor<i64>) -> tensor<i64> {
+  %0 = stablehlo.constant dense<2> : tensor<i64>
+  %1 = stablehlo.add %arg0, %0 : tensor<i64>
+  func.return %1 : tensor<i64>
+}
+func.func @main() -> tensor<i64> {
+  %0 = stablehlo.constant dense<1> : tensor<i64>
+  %1 = stablehlo.composite "stablehlo.add_n" %0 {
+    composite_attributes = { n = 2 : i64 },
+    decomposition = @add_n.impl
+  } : (tensor<i64>) -> tensor<i64>
+  return %1 : tensor<i64>
+}
+)");
+  CHECK(evaluate(addN, {})[0].getInt(0) == 3);
+
+  // Without a decomposition there is nothing to compute.
+  auto [place, message] = callErrorOf(R"(func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.composite "my.op" %x {composite_attributes = {n = 2 : i64}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+)");
+  CHECK(place == "2:3");
+  CHECK(message == "'stablehlo.composite' needs attribute 'decomposition'");
 }
 
 TEST_CASE("calls of functions that add no op still count against the inlining budget") {
