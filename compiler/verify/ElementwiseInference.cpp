@@ -104,19 +104,20 @@ ResultTypes inferConvert(const InferenceContext &context) {
 ResultTypes inferCompare(const InferenceContext &context) {
   requireSameType(context, context.operand(0), context.operand(1));
   // StableHLO's C3: the compare type follows the element type; floats
-  // take FLOAT or TOTALORDER.
+  // take FLOAT or TOTALORDER, complex values FLOAT.
   const auto &attrs = context.attrs<CompareAttrs>();
   if (attrs.compareTypeGiven) {
     const ElementType element = context.operand(0).elementType;
-    const bool valid = isFloat(element) ? attrs.compareType == "FLOAT" || attrs.totalOrder()
+    const bool valid = isFloat(element)     ? attrs.compareType == "FLOAT" || attrs.totalOrder()
+                       : isComplex(element) ? attrs.compareType == "FLOAT"
                        : isSignedInteger(element) ? attrs.compareType == "SIGNED"
                                                   : attrs.compareType == "UNSIGNED";
     if (!valid)
       context.failAttr("compare_type",
                        "compare type \"" + attrs.compareType + "\" does not fit " +
                            printType(context.operand(0)) +
-                           " (FLOAT or TOTALORDER for floats, SIGNED for signed integers, "
-                           "UNSIGNED for unsigned integers and i1)");
+                           " (FLOAT or TOTALORDER for floats, FLOAT for complex values, SIGNED "
+                           "for signed integers, UNSIGNED for unsigned integers and i1)");
   }
   return {TensorType{ElementType::I1, context.operand(0).shape}};
 }
