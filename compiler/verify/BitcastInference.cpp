@@ -20,10 +20,10 @@ ResultTypes inferBitcastConvert(const InferenceContext &context) {
   const TensorType &operand = context.operand(0);
   const TensorType &result = context.requireDeclared(0);
   for (const TensorType *type : {&operand, &result})
-    if (subByteBits(type->elementType) != 0 || isComplex(type->elementType) ||
+    if (subByteBits(type->elementType) != 0 ||
         (isMiniFloat(type->elementType) && miniFloatBits(type->elementType) < 8))
       context.failOp("bitcast_convert of " + printType(*type) +
-                     " is not supported (sub-byte integers and floats, complex values)");
+                     " is not supported (sub-byte integers and floats)");
   const int64_t from = bitWidth(operand.elementType), to = bitWidth(result.elementType);
   const auto mismatch = [&](const std::string &rule) {
     context.failOp("cannot reinterpret " + printType(operand) + " as " + printType(result) + ": " +

@@ -133,9 +133,13 @@ TEST_CASE("generated bitcast_convert: bytes and bits, every width change, sharde
                  "type": "tensor<4x6xbf16>"},
                 {"op": "reshape", "operands": ["a"], "result": "pairs", "type": "tensor<4x3x2xf32>"},
                 {"op": "bitcast_convert", "operands": ["pairs"], "result": "wide",
-                 "type": "tensor<4x3xf64>"})",
+                 "type": "tensor<4x3xf64>"},
+                {"op": "bitcast_convert", "operands": ["pairs"], "result": "z",
+                 "type": "tensor<4x3xcomplex<f32>>"},
+                {"op": "bitcast_convert", "operands": ["z"], "result": "zi",
+                 "type": "tensor<4x3xi64>"})",
       R"({"value": "i"}, {"value": "h"}, {"value": "back"}, {"value": "bits"},
-                {"value": "half"}, {"value": "wide"})");
+                {"value": "half"}, {"value": "wide"}, {"value": "z"}, {"value": "zi"})");
   std::string error;
   Literal a(*parseType("tensor<4x6xf32>", &error)), p(*parseType("tensor<4x6x16xi1>", &error));
   for (int64_t i = 0; i < a.numElements(); ++i)

@@ -177,6 +177,22 @@ TEST_CASE("bitcast_convert: the interpreter tests' values, both width changes") 
         std::vector<int64_t>{0x44, 0x33, 0x22, 0x11, 0xDD, 0xCC, 0xBB, 0xAA});
 }
 
+TEST_CASE("bitcast_convert of complex values: the real part's bytes, then the imaginary's") {
+  // complex<f32> 1 + 2i as two f32 (the minor dim: real, imaginary) and as
+  // one i64 (the real part's bits low).
+  const Literal c =
+      unaryOp("bitcast_convert", literal("tensor<2xf32>", {1, 2}), "", "tensor<complex<f32>>");
+  CHECK(bitsOf<uint32_t>(c) == std::vector<uint32_t>{0x3f800000, 0x40000000});
+  CHECK(bitsOf<uint64_t>(unaryOp("bitcast_convert", c, "", "tensor<i64>")) ==
+        std::vector<uint64_t>{0x400000003f800000});
+  CHECK(floats(unaryOp("bitcast_convert", c, "", "tensor<2xf32>")) == std::vector<double>{1, 2});
+  // complex<f64> to two complex<f32> (the interpreter test's c128 -> c64).
+  const Literal wide =
+      fromBits<uint64_t>("tensor<complex<f64>>", {0x0123456789ABCDEF, 0xFEDCBA9876543210});
+  CHECK(bitsOf<uint32_t>(unaryOp("bitcast_convert", wide, "", "tensor<2xcomplex<f32>>")) ==
+        std::vector<uint32_t>{0x89ABCDEF, 0x01234567, 0x76543210, 0xFEDCBA98});
+}
+
 TEST_CASE("bitcast_convert: i1 is one bit (the interpreter tests' i1 <-> i64)") {
   // 0x0123456789ABCDEF, lowest bit first: the test's 64 booleans.
   const uint64_t value = 0x0123456789ABCDEF;
