@@ -117,7 +117,7 @@ SHARDGEN_INLINE void reduceColumns(const typename E::Storage *__restrict in, int
     // input read as it lies (one stream, not eight short ones), asking for
     // the lines `ahead` rows on (about kPrefetchBytes of this walk) as the
     // row sums do: bf16/f16 column sums at 0.82-0.92x memcpy with eight
-    // rows per pass, 1.2-1.3x so (bench_codegen_elementwise).
+    // rows per pass, 1.0-1.4x so (bench_codegen_elementwise).
     constexpr int64_t rows = Reduced.extents[0], stride = Reduced.inStrides[0];
     constexpr int64_t rowBytes = Width * int64_t(sizeof(typename E::Storage));
     constexpr int64_t ahead = (kPrefetchBytes + rowBytes - 1) / rowBytes;
