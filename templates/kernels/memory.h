@@ -102,13 +102,14 @@ inline constexpr int64_t kStreamingBytes = int64_t(8) << 20;
 /// Element i reads only element i of each input (out may even be one of
 /// them): no dependence between iterations. Said explicitly, because with
 /// byte-copy stores clang's vectorizer gave up on long bodies (tanh: 2.4x
-/// slower, bench_codegen_elementwise). Two vectors per iteration: a long
+/// slower, bench_codegen_elementwise). `Interleave` vectors per iteration
+/// (two; eight in the tiles of large 16-bit outputs, see storeAll): a long
 /// body (exp, tanh) is otherwise bound by its dependency chain's latency.
 ///
 /// `Vectorize` false: a plain loop, for bodies no vector form can take (the
 /// 8-, 6- and 4-bit floats' conversions branch per element), where a forced
 /// vectorization that fails warns (clang's -Wpass-failed).
-template <bool Vectorize = true, typename S, typename Value>
+template <bool Vectorize = true, int Interleave = 2, typename S, typename Value>
 SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, const Value &value) {
   if constexpr (isComplexStorage<S> ||
                 !Vectorize) { // libm calls and unfused products: no vector form
@@ -116,8 +117,22 @@ SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, c
       storeAt(out, i, value(i));
     return;
   }
+  if constexpr (Interleave > 2 && sizeof(S) == 2) {
+    // f16, bf16 (computed in f32), i16: an f32 vector's lanes; clang picked
+    // 32 (words), which with eight vectors per iteration spilled its masks
+    // (bf16 a + b 2.8x slower).
 #if defined(__clang__)
-#pragma clang loop vectorize(assume_safety) interleave_count(2)
+#pragma clang loop vectorize(assume_safety) vectorize_width(kVectorFloats)                         \
+    interleave_count(Interleave)
+#elif defined(__GNUC__)
+#pragma GCC ivdep
+#endif
+    for (int64_t i = begin; i < end; ++i)
+      storeAt(out, i, value(i));
+    return;
+  }
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety) interleave_count(Interleave)
 #elif defined(__GNUC__)
 #pragma GCC ivdep
 #endif
@@ -127,11 +142,17 @@ SHARDGEN_INLINE void storeRange(S *__restrict out, int64_t begin, int64_t end, c
 
 /// out[i] = value(i) for i in [0, N), large outputs streamed: normal stores
 /// up to the first line boundary, then whole tiles computed into L1 and
-/// streamed out, then the rest.
+/// streamed out, then the rest. Tiles of f16 and bf16 take eight vectors
+/// per iteration: a long chain of theirs is bound by its arithmetic (the
+/// roundings between ops), and more independent work in flight makes bf16/
+/// f16 tanh(a * x + b) 20-25% faster, for a loop body whose compile time
+/// only outputs this large repay; f32 chains, bound by memory, were 5-15%
+/// slower so (bench_codegen_elementwise).
 template <typename S, int64_t N, bool Vectorize = true, typename Value>
 SHARDGEN_INLINE void storeAll(S *__restrict out, const Value &value) {
 #if defined(SHARDGEN_STREAMING_STORES)
   constexpr int64_t kTileElements = 1024 / int64_t(sizeof(S)); // 1 KiB: stays in L1
+  constexpr int kTileInterleave = sizeof(S) == 2 ? 8 : 2;
   if constexpr (N * int64_t(sizeof(S)) >= kStreamingBytes) {
     const auto address = reinterpret_cast<__UINTPTR_TYPE__>(out);
     if (address % sizeof(S) == 0) {
@@ -140,7 +161,8 @@ SHARDGEN_INLINE void storeAll(S *__restrict out, const Value &value) {
       int64_t i = head;
       for (; i + kTileElements <= N; i += kTileElements) {
         alignas(64) S tile[kTileElements];
-        storeRange<Vectorize>(tile, 0, kTileElements, [&](int64_t k) { return value(i + k); });
+        storeRange<Vectorize, kTileInterleave>(tile, 0, kTileElements,
+                                               [&](int64_t k) { return value(i + k); });
         streamBytes(out + i, tile, sizeof tile);
       }
       storeRange<Vectorize>(out, i, N, value);

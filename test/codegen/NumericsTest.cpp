@@ -370,6 +370,38 @@ TEST_CASE("row and column reductions (vectorized: lanes, column blocks) agree wi
   }
 }
 
+TEST_CASE("column sums of types stored narrower than they add (a row at a time, in chunks, "
+          "prefetching) give the interpreter's bits: a whole column block, a tail block, a "
+          "partial chunk") {
+  // 4163 columns: one block of kReduceColumns (4096) and a tail of 67 (a
+  // chunk of 64 and 3); 9 rows.
+  for (std::string t : {"bf16", "f16", "f8E4M3FN", "f32"}) {
+    CAPTURE(t);
+    const std::string json = kHeader +
+                             R"("meshes": [{"name": "m", "axes": [{"name": "x", "size": 1}]}],
+      "inputs": [{"name": "a", "type": "tensor<9x4163x)" +
+                             t + R"(>"}],
+      "ops": [{"op": "constant", "result": "zero", "type": "tensor<)" +
+                             t + R"(>", "value": -0.0},
+              {"op": "reduce", "operands": ["a", "zero"], "result": "cols", "dimensions": [0],
+               "reducer": "add", "type": "tensor<4163x)" +
+                             t + R"(>"}],
+      "outputs": [{"value": "cols"}]})";
+    Graph graph = loadVerified(json);
+    Literal a = spread(*graph.value(graph.main.args[0].value).type, 11, 4.0);
+    for (int64_t r = 0; r < 9; ++r) // column 4100 (in the tail block): all -0, whose sum is -0
+      a.setFloat(r * 4163 + 4100, -0.0);
+    const std::vector<Literal> inputs = {a};
+    std::vector<Literal> actual = runCompiled(graph, inputs);
+    const std::vector<Literal> expected = evaluate(graph, inputs);
+    CHECK(std::signbit(actual[0].getFloat(4100)));
+    for (int64_t c = 0; c < 4163; ++c) {
+      CAPTURE(c);
+      REQUIRE(actual[0].getFloat(c) == expected[0].getFloat(c));
+    }
+  }
+}
+
 TEST_CASE("run --check compares per element: 10 next to larger elements is not 210") {
   BoundedEvaluation expected;
   expected.values = {floats(ElementType::F32, {3}, {210, 5000, -0.0})};
