@@ -61,12 +61,15 @@ inline constexpr int64_t kReduceColumns = 4096;
 inline constexpr int64_t kPrefetchBytes = 32 * 1024;
 
 /// Asks for the lines `distance` bytes past the `count` elements at `p`
-/// (a prefetch never faults, past the buffer's end included).
+/// (a prefetch never faults, past the buffer's end included). The address
+/// is computed as an integer: a pointer past its buffer would be undefined
+/// (bounding it instead cost 15 % of bf16 row sums).
 template <typename S>
 SHARDGEN_INLINE void prefetchAhead(const S *p, int64_t count, int64_t distance = kPrefetchBytes) {
-  const auto *bytes = reinterpret_cast<const char *>(p) + distance;
+  using Address = __UINTPTR_TYPE__;
+  const Address ahead = reinterpret_cast<Address>(p) + static_cast<Address>(distance);
   for (int64_t at = 0; at < count * int64_t(sizeof(S)); at += 64)
-    __builtin_prefetch(bytes + at);
+    __builtin_prefetch(reinterpret_cast<const void *>(ahead + static_cast<Address>(at)));
 }
 
 /// Reduces the N contiguous elements at `in` (N >= kReduceLanes) in
