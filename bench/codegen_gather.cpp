@@ -23,7 +23,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench/codegen_bench_util.h"
@@ -44,6 +43,70 @@ std::string graph(const std::string &op, const std::string &extraInput) {
          extraInput + R"(], "ops": [)" + op + R"(], "outputs": [{"value": "y"}]})";
 }
 
+/// Seconds of the best warm call and of the best call after the caches
+/// were evicted (a 256 MiB read, untimed).
+struct Timing {
+  double warm, cold;
+};
+
+class Timer {
+public:
+  explicit Timer(int repetitions) : repetitions_(repetitions), evictor_(int64_t(256) << 17) {}
+
+  template <typename Fn> Timing time(const Fn &fn) {
+    return {bench::bestSeconds(repetitions_, fn),
+            bench::bestSeconds(repetitions_, [this] { evict(); }, fn)};
+  }
+
+private:
+  void evict() {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < static_cast<int64_t>(evictor_.size()); i += 8)
+      sum += evictor_[i]++;
+    sink_ = sum;
+  }
+
+  int repetitions_;
+  std::vector<int64_t> evictor_;
+  volatile int64_t sink_ = 0;
+};
+
+void printRow(const char *name, Timing seconds, double bytes) {
+  std::printf("%-22s %8.2f ms %6.2f GB/s   %8.2f ms %6.2f GB/s\n", name, seconds.warm * 1e3,
+              bytes / seconds.warm * 1e-9, seconds.cold * 1e3, bytes / seconds.cold * 1e-9);
+}
+
+/// (kernel bytes / kernel time) / (memcpy bytes / memcpy time), warm and cold.
+Timing ratio(double bytes, Timing kernel, Timing memcpy) {
+  return {bytes / kernel.warm / (2 * kRowsBytes / memcpy.warm),
+          bytes / kernel.cold / (2 * kRowsBytes / memcpy.cold)};
+}
+
+const char *const kGather = R"({"op": "gather", "operands": ["table", "ids"], "result": "y",
+      "dimension_numbers": {"offset_dims": [1], "collapsed_slice_dims": [0],
+                            "start_index_map": [0], "index_vector_dim": 1},
+      "slice_sizes": [1, 1024]})";
+
+const char *const kScatterAdd =
+    R"({"op": "scatter", "operands": ["table", "ids", "u"], "result": "y",
+      "scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
+      "update_computation": {"args": [{"name": "a", "type": "tensor<f32>"},
+                                      {"name": "b", "type": "tensor<f32>"}],
+                             "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}],
+                             "return": ["s"]}})";
+
+/// Scattered rows of the table, a few repeated.
+std::vector<int32_t> lookupIds() {
+  std::vector<int32_t> ids(kLookups);
+  uint64_t state = 12345;
+  for (int32_t &id : ids) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    id = static_cast<int32_t>((state >> 33) % kTableRows);
+  }
+  return ids;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -54,82 +117,45 @@ int main(int argc, char **argv) {
     table[i] = static_cast<float>(i % 1000) * 1e-3f;
   for (int64_t i = 0; i < static_cast<int64_t>(rows.size()); ++i)
     rows[i] = static_cast<float>(i % 777) * 1e-3f;
-  std::vector<int32_t> ids(kLookups);
-  uint64_t state = 12345;
-  for (int32_t &id : ids) { // scattered rows, a few repeated
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    id = static_cast<int32_t>((state >> 33) % kTableRows);
-  }
-
-  std::vector<int64_t> evictor(int64_t(256) << 17); // 256 MiB
-  volatile int64_t evictorSum = 0;
-  const auto evict = [&] {
-    int64_t sum = 0;
-    for (int64_t i = 0; i < static_cast<int64_t>(evictor.size()); i += 8)
-      sum += evictor[i]++;
-    evictorSum = sum;
-  };
-  const auto timeBoth = [&](auto &&fn) {
-    return std::pair<double, double>{bench::bestSeconds(repetitions, fn),
-                                     bench::bestSeconds(repetitions, evict, fn)};
-  };
-  const auto printRow = [&](const char *name, std::pair<double, double> seconds, double bytes) {
-    std::printf("%-22s %8.2f ms %6.2f GB/s   %8.2f ms %6.2f GB/s\n", name, seconds.first * 1e3,
-                bytes / seconds.first * 1e-9, seconds.second * 1e3, bytes / seconds.second * 1e-9);
-  };
+  std::vector<int32_t> ids = lookupIds(); // bound as an input (non-const)
+  Timer timer(repetitions);
 
   std::printf("embedding: %lld rows of %lld f32 from %lld, best of %d runs\n",
               static_cast<long long>(kLookups), static_cast<long long>(kWidth),
               static_cast<long long>(kTableRows), repetitions);
   std::printf("%-22s %22s   %22s\n", "", "warm", "cold");
-  const auto memcpySeconds =
-      timeBoth([&] { std::memcpy(result.data(), rows.data(), rows.size() * sizeof(float)); });
+  const Timing memcpySeconds =
+      timer.time([&] { std::memcpy(result.data(), rows.data(), rows.size() * sizeof(float)); });
   printRow("memcpy 16 MiB", memcpySeconds, 2 * kRowsBytes);
-
   // The same rows copied by a plain loop of memcpy: what reading random
   // rows of a table costs.
-  const auto loopSeconds = timeBoth([&] {
+  const Timing loopSeconds = timer.time([&] {
     for (int64_t r = 0; r < kLookups; ++r)
       std::memcpy(rows.data() + r * kWidth, table.data() + int64_t(ids[r]) * kWidth,
                   kWidth * sizeof(float));
   });
   printRow("memcpy loop of rows", loopSeconds, 2 * kRowsBytes);
 
-  bench::BenchProgram gather(graph(R"({"op": "gather", "operands": ["table", "ids"], "result": "y",
-      "dimension_numbers": {"offset_dims": [1], "collapsed_slice_dims": [0],
-                            "start_index_map": [0], "index_vector_dim": 1},
-      "slice_sizes": [1, 1024]})",
-                                   ""));
-  const auto gatherSeconds =
-      timeBoth([&] { gather.runSteps({table.data(), ids.data()}, {rows.data()}); });
+  bench::BenchProgram gather(graph(kGather, ""));
+  const Timing gatherSeconds =
+      timer.time([&] { gather.runSteps({table.data(), ids.data()}, {rows.data()}); });
   const double gatherBytes = 2 * kRowsBytes;
   printRow("gather rows", gatherSeconds, gatherBytes);
 
   bench::BenchProgram scatter(
-      graph(R"({"op": "scatter", "operands": ["table", "ids", "u"], "result": "y",
-      "scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
-                                    "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
-      "update_computation": {"args": [{"name": "a", "type": "tensor<f32>"},
-                                      {"name": "b", "type": "tensor<f32>"}],
-                             "ops": [{"op": "add", "operands": ["a", "b"], "result": "s"}],
-                             "return": ["s"]}})",
-            R"(, {"name": "u", "type": "tensor<4096x1024xf32>"})"));
-  const auto scatterSeconds =
-      timeBoth([&] { scatter.runSteps({table.data(), ids.data(), rows.data()}, {result.data()}); });
+      graph(kScatterAdd, R"(, {"name": "u", "type": "tensor<4096x1024xf32>"})"));
+  const Timing scatterSeconds = timer.time(
+      [&] { scatter.runSteps({table.data(), ids.data(), rows.data()}, {result.data()}); });
   const double scatterBytes = 2 * kTableBytes + 3 * kRowsBytes;
   printRow("scatter-add rows", scatterSeconds, scatterBytes);
 
-  // Ratio = (kernel bytes / kernel time) / (memcpy bytes / memcpy time).
-  const auto ratio = [&](double bytes, double seconds, double memcpy) {
-    return bytes / seconds / (2 * kRowsBytes / memcpy);
-  };
+  const Timing gatherRatio = ratio(gatherBytes, gatherSeconds, memcpySeconds);
+  const Timing scatterRatio = ratio(scatterBytes, scatterSeconds, memcpySeconds);
   std::printf("ratio = kernel bytes/s / memcpy bytes/s, warm and cold\n");
   std::printf("gather rows       %5.2fx %5.2fx (target >= 0.8x; %.2fx / %.2fx the memcpy loop)\n",
-              ratio(gatherBytes, gatherSeconds.first, memcpySeconds.first),
-              ratio(gatherBytes, gatherSeconds.second, memcpySeconds.second),
-              loopSeconds.first / gatherSeconds.first, loopSeconds.second / gatherSeconds.second);
-  std::printf("scatter-add rows  %5.2fx %5.2fx (target >= 0.5x)\n",
-              ratio(scatterBytes, scatterSeconds.first, memcpySeconds.first),
-              ratio(scatterBytes, scatterSeconds.second, memcpySeconds.second));
+              gatherRatio.warm, gatherRatio.cold, loopSeconds.warm / gatherSeconds.warm,
+              loopSeconds.cold / gatherSeconds.cold);
+  std::printf("scatter-add rows  %5.2fx %5.2fx (target >= 0.5x)\n", scatterRatio.warm,
+              scatterRatio.cold);
   return 0;
 }
