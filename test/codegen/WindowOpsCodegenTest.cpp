@@ -25,6 +25,19 @@ const char *kGeBody =
   "ops": [{"op": "compare", "comparison_direction": "GE", "operands": ["a", "b"], "result": "c"}],
   "return": ["c"]})";
 
+/// The dimension numbers of an NHWC lhs, an HWIO kernel and an NHWC result
+/// (the layout convolutionLowered runs), and of their 1-d forms.
+const std::string kConvNhwc =
+    R"("input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
+     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
+     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
+     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2])";
+const std::string kConvNwc =
+    R"("input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
+     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
+     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
+     "output_feature_dimension": 2, "output_spatial_dimensions": [1])";
+
 } // namespace
 
 TEST_CASE("reduce_window on a 2x2 mesh: max and average pooling, cumsum, dilations") {
@@ -155,10 +168,7 @@ TEST_CASE("convolution: an infinite weight over padding gives NaN in both kernel
     {"op": "dynamic_update_slice", "operands": ["w", "one", "k0", "k0", "k0", "k0"],
      "result": "wi"},
     {"op": "convolution", "operands": ["x", "wi"], "result": "y", "padding": [[1, 1], [1, 1]],
-     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
-     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
-     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
-     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     )" + kConvNhwc + R"(,
      "sharding": "<@m, [{}, {x}, {}, {}]>"},
     {"op": "constant", "result": "v", "type": "tensor<2x3x3xf32>", "value": 1.0},
     {"op": "reshape", "operands": ["one"], "result": "tap", "type": "tensor<1x1x1xf32>"},
@@ -219,16 +229,10 @@ TEST_CASE("convolution lowered to the matmul: chunks of points and a tail, 1-d a
   // 2 x 30 x 20 = 1200 output points: a chunk of 768 and a tail of 432.
   const std::string ops = R"(
     {"op": "convolution", "operands": ["x", "w"], "result": "y2",
-     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
-     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
-     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
-     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     )" + kConvNhwc + R"(,
      "padding": [[1, 1], [2, 0]], "rhs_dilation": [1, 2], "window_reversal": [false, true]},
     {"op": "convolution", "operands": ["s", "k"], "result": "y1",
-     "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
-     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
-     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
-     "output_feature_dimension": 2, "output_spatial_dimensions": [1],
+     )" + kConvNwc + R"(,
      "window_strides": [3], "lhs_dilation": [2], "padding": [[4, 1]]},
     {"op": "convolution", "operands": ["v", "u"], "result": "y3",
      "input_batch_dimension": 0, "input_feature_dimension": 4, "input_spatial_dimensions": [1, 2, 3],
@@ -308,10 +312,8 @@ std::string haloGraph(int64_t a, int64_t b, const std::string &sharding) {
          sharding + R"(>"}, {"name": "k", "type": "tensor<3x3x3x4xf32>"}],
     "ops": [
       {"op": "convolution", "operands": ["image", "k"], "result": "conv",
-       "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
-       "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
-       "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
-       "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+       )" +
+         kConvNhwc + R"(,
        "padding": [[1, 1], [1, 1]]},
       {"op": "constant", "value": "-inf", "type": "tensor<f32>", "result": "lowest"},
       {"op": "constant", "value": 0.0, "type": "tensor<f32>", "result": "zero"},
@@ -365,16 +367,10 @@ TEST_CASE("convolution lowered to the matmul at its edges: blocks, tiles and pan
   // a reversed window; 132 points, sharded by output features.
   const std::string ops = R"(
     {"op": "convolution", "operands": ["x", "w"], "result": "y2",
-     "input_batch_dimension": 0, "input_feature_dimension": 3, "input_spatial_dimensions": [1, 2],
-     "kernel_input_feature_dimension": 2, "kernel_output_feature_dimension": 3,
-     "kernel_spatial_dimensions": [0, 1], "output_batch_dimension": 0,
-     "output_feature_dimension": 3, "output_spatial_dimensions": [1, 2],
+     )" + kConvNhwc + R"(,
      "window_strides": [2, 2], "padding": [[2, 1], [1, 2]], "rhs_dilation": [2, 1]},
     {"op": "convolution", "operands": ["s", "k"], "result": "y1",
-     "input_batch_dimension": 0, "input_feature_dimension": 2, "input_spatial_dimensions": [1],
-     "kernel_input_feature_dimension": 1, "kernel_output_feature_dimension": 2,
-     "kernel_spatial_dimensions": [0], "output_batch_dimension": 0,
-     "output_feature_dimension": 2, "output_spatial_dimensions": [1], "padding": [[3, 4]]},
+     )" + kConvNwc + R"(, "padding": [[3, 4]]},
     {"op": "convolution", "operands": ["v", "u"], "result": "y3",
      "input_batch_dimension": 0, "input_feature_dimension": 4, "input_spatial_dimensions": [1, 2, 3],
      "kernel_input_feature_dimension": 3, "kernel_output_feature_dimension": 4,
