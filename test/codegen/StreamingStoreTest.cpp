@@ -52,7 +52,9 @@ constexpr int64_t kStreamedFloats = kernels::kStreamingBytes / 4;
 /// bytes around the range must stay untouched.
 void checkStreamCopy(int64_t offset, int64_t bytes) {
   constexpr unsigned char kUntouched = 0x5a;
-  std::vector<unsigned char> from(static_cast<size_t>(bytes)),
+  // One byte more than copied: an empty vector's data() may be null, which
+  // memcpy may not be given even for 0 bytes.
+  std::vector<unsigned char> from(static_cast<size_t>(bytes) + 1),
       storage(static_cast<size_t>(bytes + 3 * 64 + offset), kUntouched);
   for (int64_t i = 0; i < bytes; ++i)
     from[i] = static_cast<unsigned char>(valueAt<uint32_t>(i) >> 7);
