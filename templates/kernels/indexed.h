@@ -94,8 +94,10 @@ SHARDGEN_INLINE void gatherRows(const S *__restrict operand, const I *__restrict
     }
     copyRow(operand + rowAt(b), result + b * Batch.sliceStrides[0]);
   }
+#if defined(SHARDGEN_STREAMING_STORES)
   if constexpr (kStream)
     streamFence();
+#endif
 }
 
 /// gather: at each batch position the window `Window` (the slice, in the
