@@ -22,6 +22,7 @@
 #include "compiler/mlir/InlineBudget.h"
 #include "compiler/mlir/MlirLexer.h"
 #include "compiler/mlir/MlirParser.h"
+#include "compiler/mlir/RaggedDot.h"
 #include "compiler/mlir/SdyAttributes.h"
 #include "compiler/mlir/SourceLocations.h"
 
@@ -2254,6 +2255,7 @@ void Importer::readConvolution(OpAttributes &a) {
 
 ImportedGraph importMlir(std::string_view text, const ImportOptions &options) {
   Module module = parseModule(text);
+  expandRaggedDots(module);
   ImportedGraph imported;
   Importer(module, imported.graph, imported.places).run(options.function);
   return imported;

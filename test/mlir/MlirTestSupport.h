@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include "compiler/interp/Interpreter.h"
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Graph.h"
 #include "compiler/mlir/MlirImporter.h"
@@ -57,6 +58,17 @@ inline Graph importVerified(const std::string &text) {
 
 /// The place ("line:col") and message of the error importing `text` (and
 /// verifying it) gives.
+/// The one output of `text`'s @main (no inputs), as doubles.
+inline std::vector<double> evalFloats(const std::string &text) {
+  Graph graph = importVerified(text);
+  std::vector<Literal> results = evaluate(graph, {});
+  REQUIRE(results.size() == 1);
+  std::vector<double> out;
+  for (int64_t i = 0; i < results[0].numElements(); ++i)
+    out.push_back(results[0].getFloat(i));
+  return out;
+}
+
 inline std::pair<std::string, std::string> importErrorOf(const std::string &text) {
   mlir::ImportedGraph imported;
   try {

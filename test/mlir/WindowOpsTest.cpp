@@ -38,15 +38,7 @@ std::vector<std::vector<int64_t>> evalInts(const std::string &text) {
   return out;
 }
 
-std::vector<double> evalFloats(const std::string &text) {
-  Graph graph = importWindowGraph(text);
-  std::vector<Literal> results = evaluate(graph, {});
-  REQUIRE(results.size() == 1);
-  std::vector<double> out;
-  for (int64_t i = 0; i < results[0].numElements(); ++i)
-    out.push_back(results[0].getFloat(i));
-  return out;
-}
+using testing::evalFloats;
 
 /// The place ("line:col") and message of the error importing and verifying
 /// `text` gives.
