@@ -120,7 +120,7 @@ std::string zeroOf(ElementType type) {
 /// The checked operands of one ragged_dot and the function text it becomes.
 class RaggedDot {
 public:
-  RaggedDot(const Operation &op, std::string name) : op_(op), name_(std::move(name)) {
+  RaggedDot(const Operation &op, std::string name) : name_(std::move(name)) {
     where_ = op.loc.str();
     check(op.operands.size() == 3 && op.results.size() == 1 && op.regions.empty(),
           "takes lhs, rhs and group_sizes and has one result");
@@ -227,99 +227,114 @@ private:
            " : (" + printType(lhs_) + ", " + bType + ") -> " + printType(result);
   }
 
-  /// Per group i: the lhs masked to rows [start, start + size) of the
-  /// ragged dim (zeros elsewhere), times the group's rhs (mode 1, summed)
-  /// or the whole rhs (mode 2, stacked).
+  std::string indexType() const { return printType(TensorType{ElementType::I64, lhs_.shape}); }
+  std::string batchType() const { return printType(TensorType{ElementType::I64, batch_}); }
+
+  /// Every group's part, then mode 2's stacking: per group i the lhs masked
+  /// to rows [start, start + size) of the ragged dim (zeros elsewhere),
+  /// times the group's rhs (mode 1, summed) or the whole rhs (mode 2).
   std::string groupsText() const {
-    const TensorType each = mode_ == 1 ? result_ : resultPerGroup();
-    const std::string lhsType = printType(lhs_);
-    const TensorType wideIndex{ElementType::I64, lhs_.shape};
-    const TensorType batchIndex{ElementType::I64, batch_};
-    const std::string indexType = printType(wideIndex), batchType = printType(batchIndex);
-    Shape iotaShape(lhs_.rank(), 1);
-    iotaShape[ragged_] = lhs_.shape[ragged_];
-    const TensorType iota{ElementType::I64, iotaShape};
-    std::string text;
     if (groups_ == 0)
       return line("%out = stablehlo.constant dense<" + zeroOf(result_.elementType) +
                   "> : " + printType(result_));
-    text +=
+    Shape iotaShape(lhs_.rank(), 1);
+    iotaShape[ragged_] = lhs_.shape[ragged_];
+    const TensorType iota{ElementType::I64, iotaShape};
+    std::string text =
         line("%iota = stablehlo.iota dim = " + std::to_string(ragged_) + " : " + printType(iota));
     text += line("%index = stablehlo.broadcast_in_dim %iota, dims = " + list(upTo(lhs_.rank())) +
-                 " : (" + printType(iota) + ") -> " + indexType);
-    text += line("%zero = stablehlo.constant dense<" + zeroOf(lhs_.elementType) + "> : " + lhsType);
-    text += line("%start0 = stablehlo.constant dense<0> : " + batchType);
+                 " : (" + printType(iota) + ") -> " + indexType());
+    text += line("%zero = stablehlo.constant dense<" + zeroOf(lhs_.elementType) +
+                 "> : " + printType(lhs_));
+    text += line("%start0 = stablehlo.constant dense<0> : " + batchType());
+    for (int64_t g = 0; g < groups_; ++g)
+      text += maskedLhsText(g) + (mode_ == 1 ? summedDotText(g) : stackedDotText(g));
+    return mode_ == 1 ? text : text + stackText();
+  }
+
+  /// %lhs<g>: the lhs with the rows of group g kept, zeros elsewhere; and
+  /// %start<g+1>, where the next group starts.
+  std::string maskedLhsText(int64_t g) const {
+    const std::string i = std::to_string(g), next = std::to_string(g + 1);
+    const TensorType sizes{sizes_.elementType, batch_};
+    Shape sizeShape = batch_;
+    sizeShape.push_back(1);
+    std::string bounds;
+    for (int64_t d : batch_)
+      bounds += "0:" + std::to_string(d) + ", ";
+    bounds += i + ":" + next;
+    const TensorType sizeSlice{sizes_.elementType, sizeShape};
+    std::string text = line("%size" + i + "s = stablehlo.slice %group_sizes [" + bounds + "] : (" +
+                            printType(sizes_) + ") -> " + printType(sizeSlice));
+    text += line("%size" + i + "r = stablehlo.reshape %size" + i + "s : (" + printType(sizeSlice) +
+                 ") -> " + printType(sizes));
+    std::string size = "%size" + i + "r";
+    if (sizes_.elementType != ElementType::I64) {
+      text += line("%size" + i + " = stablehlo.convert %size" + i + "r : (" + printType(sizes) +
+                   ") -> " + batchType());
+      size = "%size" + i;
+    }
+    text +=
+        line("%start" + next + " = stablehlo.add %start" + i + ", " + size + " : " + batchType());
     const std::string batchDims = list(upTo(static_cast<int64_t>(batch_.size())));
-    std::vector<std::string> parts;
-    for (int64_t g = 0; g < groups_; ++g) {
-      const std::string i = std::to_string(g), next = std::to_string(g + 1);
-      Shape sizeShape = batch_;
-      sizeShape.push_back(1);
-      std::string bounds;
-      for (int64_t d : batch_)
-        bounds += "0:" + std::to_string(d) + ", ";
-      bounds += i + ":" + next;
-      const TensorType sizeSlice{sizes_.elementType, sizeShape};
-      text += line("%size" + i + "s = stablehlo.slice %group_sizes [" + bounds + "] : (" +
-                   printType(sizes_) + ") -> " + printType(sizeSlice));
-      text +=
-          line("%size" + i + "r = stablehlo.reshape %size" + i + "s : (" + printType(sizeSlice) +
-               ") -> " + printType(TensorType{sizes_.elementType, batch_}));
-      std::string size = "%size" + i + "r";
-      if (sizes_.elementType != ElementType::I64) {
-        text += line("%size" + i + " = stablehlo.convert %size" + i + "r : (" +
-                     printType(TensorType{sizes_.elementType, batch_}) + ") -> " + batchType);
-        size = "%size" + i;
-      }
-      text +=
-          line("%start" + next + " = stablehlo.add %start" + i + ", " + size + " : " + batchType);
-      for (const char *bound : {"start", "limit"}) {
-        const std::string value = std::string("%start") + (bound[0] == 's' ? i : next);
-        text += line("%" + std::string(bound) + i + "b = stablehlo.broadcast_in_dim " + value +
-                     ", dims = " + batchDims + " : (" + batchType + ") -> " + indexType);
-      }
-      const std::string maskType = printType(TensorType{ElementType::I1, lhs_.shape});
-      text += line("%ge" + i + " = stablehlo.compare GE, %index, %start" + i + "b, SIGNED : (" +
-                   indexType + ", " + indexType + ") -> " + maskType);
-      text += line("%lt" + i + " = stablehlo.compare LT, %index, %limit" + i + "b, SIGNED : (" +
-                   indexType + ", " + indexType + ") -> " + maskType);
-      text += line("%mask" + i + " = stablehlo.and %ge" + i + ", %lt" + i + " : " + maskType);
-      text += line("%lhs" + i + " = stablehlo.select %mask" + i + ", %lhs, %zero : " + maskType +
-                   ", " + lhsType);
-      if (mode_ == 1) {
-        // The dots summed in group order, the last sum (or a lone dot) %out.
-        const bool last = g + 1 == groups_;
-        const std::string product = g == 0 && last ? "%out" : "%dot" + i;
-        text += groupRhsText(g);
-        text += line(product + " = " +
-                     dot("%lhs" + i, "%rhs" + i, rhsBatching_, rhsContracting_,
-                         printType(groupRhs()), each));
-        if (g > 0)
-          text += line((last ? "%out" : "%sum" + i) + " = stablehlo.add " +
-                       (g == 1 ? "%dot0" : "%sum" + std::to_string(g - 1)) + ", %dot" + i + " : " +
-                       printType(each));
-      } else {
-        text += line("%dot" + i + " = " +
-                     dot("%lhs" + i, "%rhs", dims_.rhsBatching, dims_.rhsContracting,
-                         printType(rhs_), each));
-        Shape stacked = each.shape;
-        stacked.insert(stacked.begin(), 1);
-        text += line("%part" + i + " = stablehlo.reshape %dot" + i + " : (" + printType(each) +
-                     ") -> " + printType(TensorType{each.elementType, stacked}));
-        parts.push_back("%part" + i);
-      }
-    }
-    if (mode_ == 1)
-      return text;
+    for (const std::string &bound : {std::string("start"), std::string("limit")})
+      text += line("%" + bound + i + "b = stablehlo.broadcast_in_dim %start" +
+                   (bound == "start" ? i : next) + ", dims = " + batchDims + " : (" + batchType() +
+                   ") -> " + indexType());
+    const std::string maskType = printType(TensorType{ElementType::I1, lhs_.shape});
+    const std::string compared = " : (" + indexType() + ", " + indexType() + ") -> " + maskType;
+    text +=
+        line("%ge" + i + " = stablehlo.compare GE, %index, %start" + i + "b, SIGNED" + compared);
+    text +=
+        line("%lt" + i + " = stablehlo.compare LT, %index, %limit" + i + "b, SIGNED" + compared);
+    text += line("%mask" + i + " = stablehlo.and %ge" + i + ", %lt" + i + " : " + maskType);
+    return text + line("%lhs" + i + " = stablehlo.select %mask" + i +
+                       ", %lhs, %zero : " + maskType + ", " + printType(lhs_));
+  }
+
+  /// Mode 1: group g's dot, summed in group order; the last sum (or a lone
+  /// dot) is %out.
+  std::string summedDotText(int64_t g) const {
+    const std::string i = std::to_string(g);
+    const bool last = g + 1 == groups_;
+    const std::string product = g == 0 && last ? "%out" : "%dot" + i;
+    std::string text = groupRhsText(g);
+    text += line(
+        product + " = " +
+        dot("%lhs" + i, "%rhs" + i, rhsBatching_, rhsContracting_, printType(groupRhs()), result_));
+    if (g > 0)
+      text += line((last ? "%out" : "%sum" + i) + " = stablehlo.add " +
+                   (g == 1 ? "%dot0" : "%sum" + std::to_string(g - 1)) + ", %dot" + i + " : " +
+                   printType(result_));
+    return text;
+  }
+
+  /// Mode 2: group g's product, shaped as one slice of the stack.
+  std::string stackedDotText(int64_t g) const {
+    const std::string i = std::to_string(g);
+    const TensorType each = resultPerGroup();
+    return line("%dot" + i + " = " +
+                dot("%lhs" + i, "%rhs", dims_.rhsBatching, dims_.rhsContracting, printType(rhs_),
+                    each)) +
+           line("%part" + i + " = stablehlo.reshape %dot" + i + " : (" + printType(each) + ") -> " +
+                printType(stackSlice()));
+  }
+
+  std::string stackText() const {
     std::string types, names;
-    for (size_t k = 0; k < parts.size(); ++k) {
-      names += (k ? ", " : "") + parts[k];
-      Shape stacked = each.shape;
-      stacked.insert(stacked.begin(), 1);
-      types += std::string(k ? ", " : "") + printType(TensorType{each.elementType, stacked});
+    for (int64_t g = 0; g < groups_; ++g) {
+      names += (g ? ", %part" : "%part") + std::to_string(g);
+      types += (g ? ", " : "") + printType(stackSlice());
     }
-    return text + line("%out = stablehlo.concatenate " + names + ", dim = 0 : (" + types + ") -> " +
-                       printType(result_));
+    return line("%out = stablehlo.concatenate " + names + ", dim = 0 : (" + types + ") -> " +
+                printType(result_));
+  }
+
+  /// Mode 2: one group's product with a leading dim of 1.
+  TensorType stackSlice() const {
+    TensorType slice = resultPerGroup();
+    slice.shape.insert(slice.shape.begin(), 1);
+    return slice;
   }
 
   /// Mode 2's result without its leading group dim.
@@ -354,7 +369,6 @@ private:
                 ") -> " + printType(groupRhs()));
   }
 
-  const Operation &op_;
   std::string name_, where_;
   TensorType lhs_, rhs_, sizes_, result_;
   RaggedDims dims_;
