@@ -59,14 +59,14 @@ TEST_CASE("ragged_dot mode 1: each row times its group's rhs, i32 sizes, rows pa
 }
 
 TEST_CASE("ragged_dot mode 2: the ragged dim contracting, one product per group, an empty one") {
-  // Groups of k: {0, 1}, {}, {2}.
+  // Groups of k: {0, 1}, {}, {2}. The dimension numbers as JAX prints them
+  // (empty lists left out).
   const std::string text =
       raggedDot("dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>",
                 "dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>",
                 "dense<[2, 0, 1]> : tensor<3xi64>",
-                "lhs_batching_dimensions = [], rhs_batching_dimensions = [], "
                 "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], "
-                "lhs_ragged_dimensions = [1], rhs_group_dimensions = []",
+                "lhs_ragged_dimensions = [1]",
                 "(tensor<2x3xf32>, tensor<3x2xf32>, tensor<3xi64>) -> tensor<3x2x2xf32>");
   CHECK(evalFloats(text) == std::vector<double>{1, 2, 4, 5, 0, 0, 0, 0, 3, 3, 6, 6});
 }
