@@ -66,20 +66,7 @@ template <typename S, typename I, IndexBatch<1> Batch, IndexStarts<1> Starts, in
 SHARDGEN_INLINE void gatherRows(const S *__restrict operand, const I *__restrict indices,
                                 S *__restrict result) {
   constexpr int64_t rows = Batch.extents[0];
-#if defined(SHARDGEN_STREAMING_STORES)
   constexpr bool kStream = rows * Row * int64_t(sizeof(S)) >= kStreamingBytes;
-#else
-  constexpr bool kStream = false;
-#endif
-  auto copyRow = [&](const S *from, S *to) {
-#if defined(SHARDGEN_STREAMING_STORES)
-    if constexpr (kStream) {
-      streamCopy(to, from, Row * int64_t(sizeof(S)));
-      return;
-    }
-#endif
-    copy<S, Row>(from, to);
-  };
   auto rowAt = [&](int64_t b) {
     return clampIndex<I>(loadAt(indices, b * Batch.indexStrides[0] + Starts.offsets[0]),
                          Starts.last[0]) *
@@ -92,12 +79,15 @@ SHARDGEN_INLINE void gatherRows(const S *__restrict operand, const I *__restrict
       for (int64_t at = 0; at < Row * int64_t(sizeof(S)); at += 64)
         __builtin_prefetch(ahead + at);
     }
-    copyRow(operand + rowAt(b), result + b * Batch.sliceStrides[0]);
+    const S *from = operand + rowAt(b);
+    S *to = result + b * Batch.sliceStrides[0];
+    if constexpr (kStream)
+      streamCopy(to, from, Row * int64_t(sizeof(S)));
+    else
+      copy<S, Row>(from, to);
   }
-#if defined(SHARDGEN_STREAMING_STORES)
   if constexpr (kStream)
     streamFence();
-#endif
 }
 
 /// gather: at each batch position the window `Window` (the slice, in the

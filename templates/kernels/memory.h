@@ -91,6 +91,12 @@ SHARDGEN_INLINE void streamCopy(void *to, const void *from, int64_t bytes) {
   streamBytes(out + head, in + head, body);
   __builtin_memcpy(out + head + body, in + head + body, size_t(bytes - head - body));
 }
+#else
+// Without streaming stores a copy is a plain one, with nothing to fence.
+SHARDGEN_INLINE void streamCopy(void *to, const void *from, int64_t bytes) {
+  __builtin_memcpy(to, from, size_t(bytes));
+}
+SHARDGEN_INLINE void streamFence() {}
 #endif
 
 /// Outputs of at least this many bytes are written with streaming stores

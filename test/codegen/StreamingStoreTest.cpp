@@ -47,7 +47,6 @@ template <typename S, int64_t N> void checkStoreAll(int64_t offset) {
 
 constexpr int64_t kStreamedFloats = kernels::kStreamingBytes / 4;
 
-#if defined(SHARDGEN_STREAMING_STORES)
 /// streamCopy of `bytes` to `offset` bytes past a 64-byte boundary; the
 /// bytes around the range must stay untouched.
 void checkStreamCopy(int64_t offset, int64_t bytes) {
@@ -69,7 +68,6 @@ void checkStreamCopy(int64_t offset, int64_t bytes) {
   CHECK(out[-1] == kUntouched);
   CHECK(out[bytes] == kUntouched);
 }
-#endif
 
 } // namespace
 
@@ -85,7 +83,6 @@ TEST_CASE("streamed outputs hold every element, aligned or not") {
   checkStoreAll<float, kStreamedFloats - 1>(1);
 }
 
-#if defined(SHARDGEN_STREAMING_STORES)
 TEST_CASE("streamCopy copies every byte, aligned or not, short or long") {
   for (int64_t offset : {0, 1, 4, 63})
     for (int64_t bytes : {0, 1, 63, 64, 65, 127, 128, 200, 4000, 4096, 4099}) {
@@ -94,7 +91,6 @@ TEST_CASE("streamCopy copies every byte, aligned or not, short or long") {
       checkStreamCopy(offset, bytes);
     }
 }
-#endif
 
 TEST_CASE("a gather of rows into a streamed output equals the interpreter") {
   // 2,100 rows of 1,000 f32 (4,000 bytes: rows start at every 32-byte
