@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/DenseElements.h"
 #include "compiler/mlir/MlirParser.h"
 
 namespace shardgen::mlir {
@@ -108,13 +109,11 @@ std::vector<int64_t> upTo(int64_t n) {
   return values;
 }
 
-/// `dense<0>` of an element type: 0, 0.0, (0.0, 0.0) or false.
+/// The body of `dense<...>` for a zero of `type` (as the writer prints
+/// constants: 0, 0.0, (0.0, 0.0) or false).
 std::string zeroOf(ElementType type) {
-  if (type == ElementType::I1)
-    return "false";
-  if (isComplex(type))
-    return "(0.000000e+00,0.000000e+00)";
-  return isFloat(type) ? "0.000000e+00" : "0";
+  const TensorType scalar{type, {}};
+  return printDenseBody(ConstantAttrs::splatOf(scalar, Literal(scalar)));
 }
 
 /// The checked operands of one ragged_dot and the function text it becomes.
