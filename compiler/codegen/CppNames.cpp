@@ -195,6 +195,11 @@ std::string_view elementwiseFunctor(OpKind kind, ElementType type) {
     return "OpLogicalNot"; // `not` of booleans is logical, of integers bitwise
   if (!isElementwise(kind))
     return "";
+  // A tanh rounded to a narrower type than f32 afterwards: the cheaper
+  // rational form, within the same 8 ulp of the f32 result.
+  if (kind == OpKind::Tanh &&
+      (type == ElementType::F16 || type == ElementType::BF16 || isMiniFloat(type)))
+    return "OpNarrowTanh";
   static constexpr std::string_view kFunctors[] = {
 #define SHARDGEN_OP(Kind, ...) std::string_view("Op" #Kind),
 #include "compiler/ops/Ops.def"

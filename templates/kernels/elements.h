@@ -248,6 +248,33 @@ SHARDGEN_INLINE float tanh(float x) {
   return isnan(x) ? x : result;
 }
 
+/// tanh for a result rounded to a type narrower than f32 (f16, bf16, the
+/// 8-bit floats): x P(x^2) / Q(x^2), a rational fit of degree 4 over 4 on
+/// [-9, 9], constant beyond (1 - tanh 9 < 2^-24). Within 5.5 ulp of the
+/// true f32 result (test/codegen/NumericsTest.cpp scans every float; the
+/// reference interpreter allows 8), so the rounding to the narrow type
+/// hides the difference but for results within 5.5 f32 ulp of a rounding
+/// boundary. Half tanh's operations: the chains of narrow types, which round
+/// between every op, are bound by their arithmetic.
+SHARDGEN_INLINE float tanhRational(float x) {
+  // NaN compares false both times and passes through; so do -0 and +0. The
+  // bounds are not f16 values, so clang does not narrow the comparisons of
+  // a widened f16 to f16 ones (lane by lane without AVX512_FP16).
+  const float bounded = x > 9.00000095f ? 9.00000095f : (x < -9.00000095f ? -9.00000095f : x);
+  const float t = bounded * bounded;
+  const float p =
+      multiplyAdd(multiplyAdd(multiplyAdd(multiplyAdd(t, 1.335338720e-08f, 2.060820448e-05f), t,
+                                          3.495537237e-03f),
+                              t, 1.338098376e-01f),
+                  t, 9.999999795e-01f);
+  const float q =
+      multiplyAdd(multiplyAdd(multiplyAdd(multiplyAdd(t, 7.776047948e-07f, 3.285549749e-04f), t,
+                                          2.587679154e-02f),
+                              t, 4.671429939e-01f),
+                  t, 1.0f);
+  return bounded * p / q;
+}
+
 SHARDGEN_INLINE float log(float x) {
   // fdlibm's logf: x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1,
   // s = f / (2 + f), log(m) = 2s + s R(s^2) = f - s (f - R), R = s^2 P(s^2)

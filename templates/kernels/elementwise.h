@@ -42,6 +42,8 @@ SHARDGEN_UNARY_OP(OpCountLeadingZeros, math::countLeadingZeros(v))
 SHARDGEN_UNARY_OP(OpExponential, math::exp(v))
 SHARDGEN_UNARY_OP(OpLog, math::log(v))
 SHARDGEN_UNARY_OP(OpTanh, math::tanh(v))
+// tanh of f16, bf16 and the 8-bit floats (computed in f32, rounded after).
+SHARDGEN_UNARY_OP(OpNarrowTanh, math::tanhRational(v))
 SHARDGEN_UNARY_OP(OpSqrt, math::sqrt(v))
 SHARDGEN_UNARY_OP(OpRsqrt, C(1) / math::sqrt(v))
 // NaN: the operand itself (compilers order 1 + NaN's operands differently).
