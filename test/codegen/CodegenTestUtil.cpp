@@ -1,5 +1,8 @@
 #include "test/codegen/CodegenTestUtil.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/JitRunner.h"
 #include "compiler/frontend/GraphReader.h"
@@ -13,6 +16,12 @@
 #include "test/support/TextFile.h"
 
 namespace shardgen::testing {
+
+double ulpsFrom(double got, double exact) {
+  int e = 0;
+  std::frexp(exact, &e);
+  return std::fabs(got - exact) / std::ldexp(1.0, std::max(e - 1, -126) - 23);
+}
 
 Graph loadVerified(const std::string &json) {
   Graph graph = readGraph(json);

@@ -35,6 +35,9 @@ SpmdProgram partitionVerified(Graph &graph);
 /// partitioned).
 std::string generatedSource(const std::string &json);
 
+/// The distance of `got` from the true value `exact` in f32 ulps at `exact`.
+double ulpsFrom(double got, double exact);
+
 /// The compiled program's outputs on `inputs` (its generated C++ in
 /// `source` if given).
 std::vector<Literal> runCompiled(Graph &graph, const std::vector<Literal> &inputs,

@@ -26,16 +26,6 @@ using namespace shardgen::testing;
 
 namespace {
 
-/// |got - exact| in f32 ulps at `exact` (the spacing just above |exact|,
-/// 2^-24 at 1, the subnormal spacing below the normal range).
-double ulpsFrom(float got, double exact) {
-  const double magnitude = std::fabs(exact);
-  const double ulp = magnitude < 0x1p-126
-                         ? 0x1p-149
-                         : std::ldexp(1.0, std::ilogb(std::min(magnitude, 0.99999999)) - 23);
-  return std::fabs(static_cast<double>(got) - exact) / ulp;
-}
-
 /// The worst distance of tanhRational from tanh over the floats with bits
 /// first, first + step, ... below last.
 double worstUlps(uint32_t first, uint32_t last, uint32_t step) {

@@ -229,16 +229,7 @@ TEST_CASE("generated f32 exp, tanh and logistic at their edges: signed zeros, in
   CHECK_FALSE(compareOutputs(out, evaluateWithBounds(graph, inputs)).has_value());
 }
 
-namespace {
-
-/// The distance of `got` from the true value `exact` in f32 ulps at `exact`.
-double ulpsFrom(double got, double exact) {
-  int e = 0;
-  std::frexp(exact, &e);
-  return std::fabs(got - exact) / std::ldexp(1.0, std::max(e - 1, -126) - 23);
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("generated f32 exp, tanh, logistic and log across the float range: within their "
           "documented ulp of the true value and of run --check's bound, which catches more") {
