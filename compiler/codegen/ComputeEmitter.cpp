@@ -230,10 +230,9 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
       std::string lhsCode = permuteInto(lhs, order.lhs, word, width, sources[0], "lhs");
       std::string rhsCode = permuteInto(rhs, order.rhs, word, width, sources[1], "rhs");
       code.lines(lhsCode + rhsCode);
-      std::string operands[2] = {"as<" + word + ">(" + (lhsCode.empty() ? sources[0] : "lhs.data") +
-                                     ")",
-                                 "as<" + word + ">(" + (rhsCode.empty() ? sources[1] : "rhs.data") +
-                                     ")"};
+      std::string operands[2] = {
+          "as<" + word + ">(" + (lhsCode.empty() ? sources[0] : "lhs.data") + ")",
+          "as<" + word + ">(" + (rhsCode.empty() ? sources[1] : "rhs.data") + ")"};
       if (strided) { // each operand followed by its row stride
         const int64_t denseStride[2] = {k, transposedRhs ? k : n};
         for (size_t i = 0; i < 2; ++i) {

@@ -105,8 +105,7 @@ InputBinding planInputBinding(const SpmdProgram &program) {
       continue;
     binding.inPlace[input] = true;
     binding.rowSplit[input] = split;
-    binding.rowSlot[input] =
-        static_cast<int64_t>(program.values.size()) + binding.numRowSlots++;
+    binding.rowSlot[input] = static_cast<int64_t>(program.values.size()) + binding.numRowSlots++;
   }
   return binding;
 }

@@ -65,9 +65,8 @@ std::string bindRowPointer(const ShardLayout &layout, const InputBinding &bindin
     bodies.push_back("values[" + str(binding.rowSlot[v]) + "] = " + EmitterContext::buffer(v) +
                      (rows > 1 && product(piece.extents) > 0 ? " + " + str(rowBytes) : "") + ";");
   }
-  if (std::all_of(bodies.begin(), bodies.end(), [&](const std::string &body) {
-        return body == bodies.front();
-      }))
+  if (std::all_of(bodies.begin(), bodies.end(),
+                  [&](const std::string &body) { return body == bodies.front(); }))
     return bodies.front(); // one stride everywhere (the global tensor's)
   return dispatchOnClass(classes, bodies);
 }

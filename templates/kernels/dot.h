@@ -491,11 +491,11 @@ inline void dotGeneralStrided(const typename E::Storage *a, int64_t lda,
   const int64_t bRows = TransposedB ? N : K;
   for (int64_t batch = 0; batch < Batch; ++batch) {
     if constexpr (isBlockedDot<E>) {
-      matmulBlocked<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb,
-                                             ldb, c + batch * M * N, batch * M * N, epilogue);
+      matmulBlocked<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb, ldb,
+                                             c + batch * M * N, batch * M * N, epilogue);
     } else {
-      matmulGeneric<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb,
-                                             ldb, c + batch * M * N);
+      matmulGeneric<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb, ldb,
+                                             c + batch * M * N);
       applyEpilogue(c + batch * M * N, N, M, N, batch * M * N, 0, epilogue);
     }
   }

@@ -120,7 +120,8 @@ TEST_CASE("a piece is contiguous when every dim after its first longer one is wh
   CHECK_FALSE(isContiguousPiece({8, 4, 2}, {2, 4, 1}));
 }
 
-TEST_CASE("contiguous input pieces are read in place, column blocks a dot reads with a row stride") {
+TEST_CASE(
+    "contiguous input pieces are read in place, column blocks a dot reads with a row stride") {
   Graph graph = loadVerified(kBindingGraph);
   SpmdProgram program = partitionVerified(graph);
   InputBinding binding = planInputBinding(program);
@@ -283,12 +284,12 @@ TEST_CASE("an input unreduced over some axes: one device of each group holds it,
 }
 
 TEST_CASE("a piece is a row block when its rows are whole after the split, evenly spaced before") {
-  CHECK(isRowBlockPiece({8, 6}, {8, 3}, 1));    // a column block
-  CHECK(isRowBlockPiece({8, 6}, {4, 3}, 1));    // a block of a column block
+  CHECK(isRowBlockPiece({8, 6}, {8, 3}, 1)); // a column block
+  CHECK(isRowBlockPiece({8, 6}, {4, 3}, 1)); // a block of a column block
   CHECK(isRowBlockPiece({2, 8, 6}, {2, 8, 3}, 2));
   CHECK(isRowBlockPiece({2, 8, 6}, {1, 4, 3}, 2));
-  CHECK(isRowBlockPiece({4, 6, 2}, {4, 3, 2}, 1)); // rows of 3x2, 12 apart
-  CHECK(isRowBlockPiece({8, 6}, {0, 3}, 1));       // empty: reads nothing
+  CHECK(isRowBlockPiece({4, 6, 2}, {4, 3, 2}, 1));       // rows of 3x2, 12 apart
+  CHECK(isRowBlockPiece({8, 6}, {0, 3}, 1));             // empty: reads nothing
   CHECK_FALSE(isRowBlockPiece({4, 6, 2}, {4, 3, 1}, 1)); // a row is not contiguous
   CHECK_FALSE(isRowBlockPiece({2, 8, 6}, {2, 4, 3}, 2)); // rows unevenly spaced
 }
@@ -331,7 +332,8 @@ bool copiesAnInput(const std::string &source) {
   return false;
 }
 
-const std::string kMatmul = R"("lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])";
+const std::string kMatmul =
+    R"("lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])";
 
 /// Checks that input `operand` of the graph is read in place with a row
 /// stride (no copy of any input, the dot takes its stride) and that both
@@ -365,30 +367,28 @@ TEST_CASE("column blocks of a dot's operands are read in place with the row stri
                                  "lhs_contracting_dimensions": [2], "rhs_contracting_dimensions": [1])";
   const char *const transposed =
       R"("lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [1])";
-  const char *const fused = R"(, {"op": "tanh", "operands": ["y"], "result": "t"})";
+  const char *const fused = R"(, {"op": "negate", "operands": ["y"], "result": "t"})";
+  const char *const kY = R"({"value": "y"})";
   const Case cases[] = {
-      {"rhs columns", "6x8|[{x}, {}]", "8x10|[{}, {y}]", kMatmul.c_str(), 1, "", nullptr},
+      {"rhs columns", "6x8|[{x}, {}]", "8x10|[{}, {y}]", kMatmul.c_str(), 1, "", kY},
       {"rhs columns, uneven (4 and 3)", "5x8|[{}, {}]", "8x7|[{}, {y}]", kMatmul.c_str(), 1, "",
-       nullptr},
+       kY},
       {"lhs columns (the contracting dim: partial sums)", "6x8|[{}, {y}]", "8x4|[{y}, {}]",
-       kMatmul.c_str(), 0, "", nullptr},
-      {"lhs blocks (rows and columns split)", "6x10|[{x}, {y}]", "10x4|[{y}, {}]",
-       kMatmul.c_str(), 0, "", nullptr},
+       kMatmul.c_str(), 0, "", kY},
+      {"lhs blocks (rows and columns split)", "6x10|[{x}, {y}]", "10x4|[{y}, {}]", kMatmul.c_str(),
+       0, "", kY},
       {"transposed rhs (q k^T), its contracting dim split", "6x8|[{}, {y}]", "10x8|[{}, {y}]",
-       transposed, 1, "", nullptr},
-      {"batched rhs columns", "2x4x8|[{}, {}, {}]", "2x8x6|[{}, {}, {y}]", batched, 1, "",
-       nullptr},
+       transposed, 1, "", kY},
+      {"batched rhs columns", "2x4x8|[{}, {}, {}]", "2x8x6|[{}, {}, {y}]", batched, 1, "", kY},
       {"the product's consumer fused into the dot", "6x8|[{}, {}]", "8x10|[{}, {y}]",
        kMatmul.c_str(), 1, fused, R"({"value": "t"})"},
   };
   for (const char *axes : {k2x2, k1x2})
-    for (const char *element : {"f32", "bf16", "f16"})
+    for (const char *element : {"f32", "bf16", "f16", "i32"}) // i32: the plain loop
       for (const Case &c : cases) {
         const std::string where = std::string(axes) + " " + element + ": " + c.what;
         CAPTURE(where);
-        checkReadWithRowStride(c.outputs ? dotGraph(axes, element, c.a, c.b, c.dims, c.then,
-                                                    c.outputs)
-                                         : dotGraph(axes, element, c.a, c.b, c.dims, c.then),
+        checkReadWithRowStride(dotGraph(axes, element, c.a, c.b, c.dims, c.then, c.outputs),
                                c.operand);
       }
 }
