@@ -47,10 +47,11 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
 /// its value is pointed at its piece: its row pointer, the piece's second
 /// row, a row of the global tensor (`global`) or of the piece itself past
 /// the first; the first element itself on devices whose piece has one row
-/// or none (no second row to point at). Code over pieceLocals(); "" for
+/// or none (no second row to point at). Code over pieceLocals() when
+/// `localsInScope`, else in a block defining them if it needs them; "" for
 /// other inputs.
-std::string bindRowPointer(const ShardLayout &layout, const InputBinding &binding, SpmdValueId v,
-                           bool global) {
+std::string bindRowPointer(const Mesh &mesh, const ShardLayout &layout, const InputBinding &binding,
+                           SpmdValueId v, bool global, bool localsInScope) {
   if (!binding.boundWithRowStride(v))
     return "";
   const int64_t split = binding.rowSplit[v];
@@ -68,7 +69,14 @@ std::string bindRowPointer(const ShardLayout &layout, const InputBinding &bindin
   if (std::all_of(bodies.begin(), bodies.end(),
                   [&](const std::string &body) { return body == bodies.front(); }))
     return bodies.front(); // one stride everywhere (the global tensor's)
-  return dispatchOnClass(classes, bodies);
+  if (localsInScope)
+    return dispatchOnClass(classes, bodies);
+  CodeWriter out;
+  {
+    auto scope = out.block();
+    out.lines(pieceLocals(mesh, layout) + dispatchOnClass(classes, bodies));
+  }
+  return out.take();
 }
 
 /// `values[v] = <the piece's first byte in the global input i>`: a
@@ -84,7 +92,7 @@ std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, const Input
     auto scope = out.block();
     out.lines(pieceLocals(mesh, layout) + EmitterContext::buffer(v) +
               " = const_cast<unsigned char *>(" + at + "); // read in place");
-    out.lines(bindRowPointer(layout, binding, v, true));
+    out.lines(bindRowPointer(mesh, layout, binding, v, true, true));
   }
   return out.take();
 }
@@ -197,10 +205,7 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
       ")); // read in place";
   if (in && binding.boundInPlace(ids[i])) {
     out.lines(pointAtCaller);
-    if (std::string rows = bindRowPointer(layout, binding, ids[i], false); !rows.empty()) {
-      auto scope = out.block();
-      out.lines(pieceLocals(context.program.mesh, layout) + rows);
-    }
+    out.lines(bindRowPointer(context.program.mesh, layout, binding, ids[i], false, false));
     return;
   }
   if (layout.isDistributed()) {
