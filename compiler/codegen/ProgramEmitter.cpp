@@ -43,13 +43,13 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   return commentText(text);
 }
 
-/// For an input `binding` reads with a row stride (InputBinding.h), after
-/// its value is pointed at its piece: its row pointer, the piece's second
-/// row, a row of the global tensor (`global`) or of the piece itself past
-/// the first; the first element itself on devices whose piece has one row
-/// or none (no second row to point at). Code over pieceLocals() when
-/// `localsInScope`, else in a block defining them if it needs them; "" for
-/// other inputs.
+/// For an input `binding` reads with a row stride (InputBinding.h), once
+/// its value points at its piece: sets its row pointer to the piece's
+/// second row, one global row on in the global style (`global`), one piece
+/// row on in the per-device style; to the first element itself where the
+/// piece has one row or none (no second row to point at). Code over
+/// pieceLocals() when `localsInScope`, else in a block defining them if it
+/// needs them; "" for other inputs.
 std::string bindRowPointer(const Mesh &mesh, const ShardLayout &layout, const InputBinding &binding,
                            SpmdValueId v, bool global, bool localsInScope) {
   if (!binding.boundWithRowStride(v))
@@ -68,7 +68,7 @@ std::string bindRowPointer(const Mesh &mesh, const ShardLayout &layout, const In
   }
   if (std::all_of(bodies.begin(), bodies.end(),
                   [&](const std::string &body) { return body == bodies.front(); }))
-    return bodies.front(); // one stride everywhere (the global tensor's)
+    return bodies.front(); // the same on every device
   if (localsInScope)
     return dispatchOnClass(classes, bodies);
   CodeWriter out;
