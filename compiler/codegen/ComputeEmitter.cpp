@@ -8,6 +8,7 @@
 
 #include "compiler/codegen/BufferViews.h"
 #include "compiler/codegen/CppNames.h"
+#include "compiler/codegen/DotOperands.h"
 #include "compiler/codegen/EmitterContext.h"
 #include "compiler/codegen/Fusion.h"
 #include "compiler/codegen/RegionEmitter.h"
@@ -155,20 +156,13 @@ void emitElementwise(StepView s) {
   });
 }
 
-bool isIdentity(const std::vector<int64_t> &order) {
-  for (size_t i = 0; i < order.size(); ++i)
-    if (order[i] != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 /// Copies `operand`'s local piece into `order` (a permutation of its dims),
 /// into a scratch named `name`; returns the code, or "" when `order` is the
 /// identity (the piece is used in place).
 std::string permuteInto(const Shape &shape, const std::vector<int64_t> &order,
                         std::string_view word, int64_t width, const std::string &source,
                         const std::string &name) {
-  if (isIdentity(order))
+  if (isIdentityOrder(order))
     return "";
   std::vector<int64_t> strides = denseStrides(shape);
   StridedWalk walk;
@@ -194,31 +188,12 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
       dotGeneralFreeDims(lhsRank, attrs.lhsBatchingDimensions, attrs.lhsContractingDimensions);
   std::vector<int64_t> rhsFree =
       dotGeneralFreeDims(rhsRank, attrs.rhsBatchingDimensions, attrs.rhsContractingDimensions);
-  // Canonical forms: lhs [batch, free, contracting], rhs [batch, contracting, free].
-  std::vector<int64_t> lhsOrder = attrs.lhsBatchingDimensions;
-  lhsOrder.insert(lhsOrder.end(), lhsFree.begin(), lhsFree.end());
-  lhsOrder.insert(lhsOrder.end(), attrs.lhsContractingDimensions.begin(),
-                  attrs.lhsContractingDimensions.end());
-  std::vector<int64_t> rhsOrder = attrs.rhsBatchingDimensions;
-  rhsOrder.insert(rhsOrder.end(), attrs.rhsContractingDimensions.begin(),
-                  attrs.rhsContractingDimensions.end());
-  rhsOrder.insert(rhsOrder.end(), rhsFree.begin(), rhsFree.end());
-  // The kernel also packs B from [batch, free, contracting] (q k^T): such
-  // an rhs is read in place, and one that needs a copy anyway is copied
-  // into that form when it keeps the innermost dim innermost (whole rows
-  // move, not single elements).
-  std::vector<int64_t> rhsTransposedOrder = attrs.rhsBatchingDimensions;
-  rhsTransposedOrder.insert(rhsTransposedOrder.end(), rhsFree.begin(), rhsFree.end());
-  rhsTransposedOrder.insert(rhsTransposedOrder.end(), attrs.rhsContractingDimensions.begin(),
-                            attrs.rhsContractingDimensions.end());
-  auto keepsInnermost = [&](const std::vector<int64_t> &order) {
-    return !order.empty() && order.back() == rhsRank - 1;
-  };
-  const bool transposedRhs =
-      !isIdentity(rhsOrder) && (isIdentity(rhsTransposedOrder) ||
-                                (keepsInnermost(rhsTransposedOrder) && !keepsInnermost(rhsOrder)));
-  if (transposedRhs)
-    rhsOrder = rhsTransposedOrder;
+  const DotOperandOrder order = dotOperandOrder(attrs, lhsRank, rhsRank);
+  const bool transposedRhs = order.transposedRhs;
+  // An input read in place as a block of a wider tensor's rows has its row
+  // stride at run time (InputBinding.h); every other operand is dense.
+  const InputBinding &binding = s.context.binding;
+  const bool strided = binding.boundWithRowStride(s.in(0)) || binding.boundWithRowStride(s.in(1));
   std::string tag(elementTag(s.outType()));
   std::string word = s.outStorage();
   const int64_t width = static_cast<int64_t>(elementByteWidth(s.outType()));
@@ -252,15 +227,26 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
                    ".as<" + word + ">());");
         sources[i] = name + ".data";
       }
-      std::string lhsCode = permuteInto(lhs, lhsOrder, word, width, sources[0], "lhs");
-      std::string rhsCode = permuteInto(rhs, rhsOrder, word, width, sources[1], "rhs");
+      std::string lhsCode = permuteInto(lhs, order.lhs, word, width, sources[0], "lhs");
+      std::string rhsCode = permuteInto(rhs, order.rhs, word, width, sources[1], "rhs");
       code.lines(lhsCode + rhsCode);
-      code.lines("dotGeneral<" + tag + ", " + str(batch) + ", " + str(m) + ", " + str(n) + ", " +
-                 str(k) + (transposedRhs ? ", true" : "") + ">(as<" + word + ">(" +
-                 (lhsCode.empty() ? sources[0] : "lhs.data") + "), as<" + word + ">(" +
-                 (rhsCode.empty() ? sources[1] : "rhs.data") + "), as<" + word + ">(" +
-                 EmitterContext::buffer(result >= 0 ? result : s.out()) + ")" +
-                 (epilogue.empty() ? "" : ", " + epilogue) + ");");
+      std::string operands[2] = {
+          "as<" + word + ">(" + (lhsCode.empty() ? sources[0] : "lhs.data") + ")",
+          "as<" + word + ">(" + (rhsCode.empty() ? sources[1] : "rhs.data") + ")"};
+      if (strided) { // each operand followed by its row stride
+        const int64_t denseStride[2] = {k, transposedRhs ? k : n};
+        for (size_t i = 0; i < 2; ++i) {
+          const bool inPlace = binding.boundWithRowStride(s.in(i));
+          SHARDGEN_CHECK(!inPlace || (sources[i] == s.inBuf(i) && (i ? rhsCode : lhsCode).empty()),
+                         "a dot operand read with a row stride is copied");
+          operands[i] += ", " + (inPlace ? binding.rowStride(s.in(i), width) : str(denseStride[i]));
+        }
+      }
+      code.lines(std::string(strided ? "dotGeneralStrided<" : "dotGeneral<") + tag + ", " +
+                 str(batch) + ", " + str(m) + ", " + str(n) + ", " + str(k) +
+                 (transposedRhs ? ", true" : "") + ">(" + operands[0] + ", " + operands[1] +
+                 ", as<" + word + ">(" + EmitterContext::buffer(result >= 0 ? result : s.out()) +
+                 ")" + (epilogue.empty() ? "" : ", " + epilogue) + ");");
     }
     return code.take();
   });

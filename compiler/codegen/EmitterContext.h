@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/codegen/CodeWriter.h"
+#include "compiler/codegen/InputBinding.h"
 #include "compiler/codegen/StridedWalk.h"
 #include "compiler/partition/SpmdProgram.h"
 
@@ -31,6 +32,8 @@ public:
   /// Prototypes of custom_call targets, at global scope (C linkage).
   std::string customCallDeclarations;
   CodeWriter steps; // the code of the step being emitted
+  /// The inputs read in place (a dot reads some with a row stride).
+  InputBinding binding;
   int64_t nextConstant = 0;
 
   int64_t numDevices() const { return program.mesh.numDevices(); }

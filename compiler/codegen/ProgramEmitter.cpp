@@ -43,10 +43,47 @@ std::string stepComment(const SpmdProgram &program, const SpmdStep &step) {
   return commentText(text);
 }
 
+/// For an input `binding` reads with a row stride (InputBinding.h), once
+/// its value points at its piece: sets its row pointer to the piece's
+/// second row, one global row on in the global style (`global`), one piece
+/// row on in the per-device style; to the first element itself where the
+/// piece has one row or none (no second row to point at). Code over
+/// pieceLocals() when `localsInScope`, else in a block defining them if it
+/// needs them; "" for other inputs.
+std::string bindRowPointer(const Mesh &mesh, const ShardLayout &layout, const InputBinding &binding,
+                           SpmdValueId v, bool global, bool localsInScope) {
+  if (!binding.boundWithRowStride(v))
+    return "";
+  const int64_t split = binding.rowSplit[v];
+  const int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
+  const Shape &shape = layout.globalType.shape;
+  const std::vector<PieceClass> classes = pieceClasses(layout);
+  std::vector<std::string> bodies;
+  for (const PieceClass &piece : classes) {
+    const Shape &row = global ? shape : piece.extents;
+    const int64_t rows = product(Shape(piece.extents.begin(), piece.extents.begin() + split));
+    const int64_t rowBytes = product(Shape(row.begin() + split, row.end())) * width;
+    bodies.push_back("values[" + str(binding.rowSlot[v]) + "] = " + EmitterContext::buffer(v) +
+                     (rows > 1 && product(piece.extents) > 0 ? " + " + str(rowBytes) : "") + ";");
+  }
+  if (std::all_of(bodies.begin(), bodies.end(),
+                  [&](const std::string &body) { return body == bodies.front(); }))
+    return bodies.front(); // the same on every device
+  if (localsInScope)
+    return dispatchOnClass(classes, bodies);
+  CodeWriter out;
+  {
+    auto scope = out.block();
+    out.lines(pieceLocals(mesh, layout) + dispatchOnClass(classes, bodies));
+  }
+  return out.take();
+}
+
 /// `values[v] = <the piece's first byte in the global input i>`: a
-/// contiguous piece is read in place (InputBinding.h).
-std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, SpmdValueId v, size_t i,
-                        const std::string &linear) {
+/// contiguous piece, or a row block read with a row stride, is read in
+/// place (InputBinding.h).
+std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, const InputBinding &binding,
+                        SpmdValueId v, size_t i, const std::string &linear) {
   const std::string global = "static_cast<const unsigned char *>(inputs[" + str(i) + "])";
   const int64_t width = static_cast<int64_t>(elementByteWidth(layout.globalType.elementType));
   const std::string at = linear.empty() ? global : global + " + (" + linear + ") * " + str(width);
@@ -55,6 +92,7 @@ std::string bindInPlace(const Mesh &mesh, const ShardLayout &layout, SpmdValueId
     auto scope = out.block();
     out.lines(pieceLocals(mesh, layout) + EmitterContext::buffer(v) +
               " = const_cast<unsigned char *>(" + at + "); // read in place");
+    out.lines(bindRowPointer(mesh, layout, binding, v, true, true));
   }
   return out.take();
 }
@@ -86,7 +124,7 @@ void copyOfTensor(EmitterContext &context, const Mesh &mesh, const std::vector<S
     if (std::string offset = pieceOffset(layout, d); offset != "0")
       linear += (linear.empty() ? "" : " + ") + offset + " * " + str(strides[d]);
   if (scatter && binding.boundInPlace(ids[i])) {
-    out.lines(bindInPlace(mesh, layout, ids[i], i, linear));
+    out.lines(bindInPlace(mesh, layout, binding, ids[i], i, linear));
     return;
   }
   std::string at = linear.empty() ? global : "as<" + word + ">(" + global + ") + (" + linear + ")";
@@ -167,6 +205,7 @@ void shardCopy(EmitterContext &context, const std::vector<SpmdValueId> &ids, siz
       ")); // read in place";
   if (in && binding.boundInPlace(ids[i])) {
     out.lines(pointAtCaller);
+    out.lines(bindRowPointer(context.program.mesh, layout, binding, ids[i], false, false));
     return;
   }
   if (layout.isDistributed()) {
@@ -538,12 +577,14 @@ GeneratedProgram generateProgram(const SpmdProgram &program, const AotOptions &o
 
   EmitterContext context(program);
   const FusionPlan fusion = planFusion(program);
-  const InputBinding binding = planInputBinding(program);
+  context.binding = planInputBinding(program);
+  const InputBinding &binding = context.binding;
   KernelTable kernels;
   const std::vector<Routine> routines = deviceRoutines(context, fusion, binding, kernels);
   const BufferPlan buffers = planBuffers(program, fusion, binding);
   const int64_t arenaBytes = buffers.arenaBytes;
   std::vector<int64_t> offsets = buffers.offsets;
+  offsets.resize(offsets.size() + binding.numRowSlots, 0); // the row pointers' slots
   if (offsets.empty())
     offsets.push_back(0);
 

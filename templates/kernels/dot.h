@@ -382,7 +382,8 @@ SHARDGEN_INLINE void multiplyTile(int64_t depth, const typename Panels::Packed *
   applyEpilogue(c, ldc, rows, cols, index, col, epilogue);
 }
 
-/// C[M, N] = A[M, K] x B[K, N] for f32, f16 and bf16 (C is overwritten),
+/// C[M, N] = A[M, K] x B[K, N] for f32, f16 and bf16 (C is overwritten;
+/// A's rows `lda` elements apart, B's `ldb`: rows of a wider tensor),
 /// summed in f32, then the epilogue on each tile once its last depth block
 /// is added (`first`: the index of C's first element in the whole result).
 /// The sums of a tile stay in registers across a depth block; between
@@ -391,8 +392,8 @@ SHARDGEN_INLINE void multiplyTile(int64_t depth, const typename Panels::Packed *
 /// block covers K).
 template <typename E, int64_t M, int64_t N, int64_t K, bool TransposedB = false,
           typename Epilogue = NoEpilogue>
-void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
-                   typename E::Storage *__restrict c, int64_t first = 0,
+void matmulBlocked(const typename E::Storage *a, int64_t lda, const typename E::Storage *b,
+                   int64_t ldb, typename E::Storage *__restrict c, int64_t first = 0,
                    const Epilogue &epilogue = {}) {
   using Panels = typename PanelsOf<E>::type;
   using Packed = typename Panels::Packed;
@@ -420,12 +421,12 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
       const int64_t depth = Panels::packedDepth(kc);
       const bool firstBlock = p0 == 0, lastBlock = p0 + kc == K;
       if constexpr (TransposedB)
-        Panels::template packB<true>(b + p0, K, kc, N, packedB);
+        Panels::template packB<true>(b + p0, ldb, kc, N, packedB);
       else
-        Panels::template packB<false>(b + p0 * N, N, kc, N, packedB);
+        Panels::template packB<false>(b + p0 * ldb, ldb, kc, N, packedB);
       for (int64_t i0 = 0; i0 < M; i0 += kRowBlock) {
         const int64_t mc = M - i0 < kRowBlock ? M - i0 : kRowBlock;
-        Panels::packA(a + i0 * K + p0, K, mc, kc, packedA);
+        Panels::packA(a + i0 * lda + p0, lda, mc, kc, packedA);
         for (int64_t j0 = 0; j0 < N; j0 += kTileCols) {
           const int64_t cols = N - j0 < kTileCols ? N - j0 : kTileCols;
           const Packed *panelB = packedB + (j0 / kTileCols) * depth * kTileCols;
@@ -450,10 +451,10 @@ void matmulBlocked(const typename E::Storage *a, const typename E::Storage *b,
 /// Any element type: a plain i-k-j loop accumulating in the compute type
 /// (f16/bf16 in f32), rounding once per element of C.
 template <typename E, int64_t M, int64_t N, int64_t K, bool TransposedB>
-void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
-                   typename E::Storage *__restrict c) {
+void matmulGeneric(const typename E::Storage *a, int64_t lda, const typename E::Storage *b,
+                   int64_t ldb, typename E::Storage *__restrict c) {
   auto bAt = [&](int64_t k, int64_t j) {
-    return E::load(loadAt(b, TransposedB ? j * K + k : k * N + j));
+    return E::load(loadAt(b, TransposedB ? j * ldb + k : k * ldb + j));
   };
   using C = typename E::Compute;
   C *acc = new C[N > 0 ? N : 1];
@@ -461,7 +462,7 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
     for (int64_t j = 0; j < N; ++j)
       acc[j] = C(0);
     for (int64_t k = 0; k < K; ++k) {
-      const C x = E::load(loadAt(a, i * K + k));
+      const C x = E::load(loadAt(a, i * lda + k));
       for (int64_t j = 0; j < N; ++j) {
         if constexpr (isBool<E>)
           acc[j] = acc[j] | (x & bAt(k, j));
@@ -479,21 +480,33 @@ void matmulGeneric(const typename E::Storage *a, const typename E::Storage *b,
 /// reads it in place: no transposed copy); with an epilogue (a fused
 /// elementwise consumer), C = epilogue(i, column, product) for each element
 /// i of C: the same operations on the same stored values as the unfused
-/// steps, so the same bits.
+/// steps, so the same bits. A's rows (of K) are `lda` elements apart, B's
+/// (of N, or K when TransposedB) `ldb`: an operand read in place from a
+/// wider tensor (a column block of a program input, InputBinding.h).
 template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K, bool TransposedB = false,
           typename Epilogue = NoEpilogue>
-inline void dotGeneral(const typename E::Storage *a, const typename E::Storage *b,
-                       typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
+inline void dotGeneralStrided(const typename E::Storage *a, int64_t lda,
+                              const typename E::Storage *b, int64_t ldb,
+                              typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
+  const int64_t bRows = TransposedB ? N : K;
   for (int64_t batch = 0; batch < Batch; ++batch) {
     if constexpr (isBlockedDot<E>) {
-      matmulBlocked<E, M, N, K, TransposedB>(a + batch * M * K, b + batch * K * N,
+      matmulBlocked<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb, ldb,
                                              c + batch * M * N, batch * M * N, epilogue);
     } else {
-      matmulGeneric<E, M, N, K, TransposedB>(a + batch * M * K, b + batch * K * N,
+      matmulGeneric<E, M, N, K, TransposedB>(a + batch * M * lda, lda, b + batch * bRows * ldb, ldb,
                                              c + batch * M * N);
       applyEpilogue(c + batch * M * N, N, M, N, batch * M * N, 0, epilogue);
     }
   }
+}
+
+/// dotGeneralStrided on dense operands.
+template <typename E, int64_t Batch, int64_t M, int64_t N, int64_t K, bool TransposedB = false,
+          typename Epilogue = NoEpilogue>
+inline void dotGeneral(const typename E::Storage *a, const typename E::Storage *b,
+                       typename E::Storage *__restrict c, const Epilogue &epilogue = {}) {
+  dotGeneralStrided<E, Batch, M, N, K, TransposedB>(a, K, b, TransposedB ? K : N, c, epilogue);
 }
 
 } // namespace shardgen::kernels

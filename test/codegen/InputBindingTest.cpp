@@ -1,7 +1,8 @@
 // Inputs bound in place (compiler/codegen/InputBinding.h): a device whose
 // piece of a global input is contiguous reads it where the caller put it
-// (no copy, no arena slot); other pieces are still copied; results equal
-// the reference interpreter either way.
+// (no copy, no arena slot), and so does a dot reading a column block with
+// its row stride; other pieces are still copied; results equal the
+// reference interpreter either way.
 
 #include <doctest/doctest.h>
 
@@ -13,6 +14,7 @@
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/InputBinding.h"
 #include "compiler/codegen/JitRunner.h"
+#include "compiler/codegen/StridedWalk.h"
 #include "test/codegen/CodegenTestUtil.h"
 #include "test/support/TestValues.h"
 
@@ -34,17 +36,31 @@ const std::string kBindingGraph = R"({"format": "shardgen-graph", "version": 1, 
           {"op": "add", "operands": ["p", "c"], "result": "y"}],
   "outputs": [{"value": "y", "sharding": "<@m, [{x}, {y}]>"}]})";
 
-/// Device `position`'s piece of a row-major 2-d f32 `global`, as the
-/// per-device call style takes it.
+/// Device `position`'s piece of a row-major `global`, as the per-device
+/// call style takes it (copied by its innermost rows).
 Literal pieceOf(const Literal &global, const ShardLayout &layout, int64_t position) {
   Literal piece(localBufferType(layout, position));
   const std::vector<int64_t> offset = layout.offsetsOf(position);
   const std::vector<int64_t> extent = layout.extentsOf(position);
-  const int64_t columns = layout.globalType.shape[1];
-  for (int64_t r = 0; r < extent[0]; ++r)
-    std::memcpy(piece.as<float>() + r * extent[1],
-                global.as<float>() + (offset[0] + r) * columns + offset[1],
-                static_cast<size_t>(extent[1]) * sizeof(float));
+  const Shape &shape = layout.globalType.shape;
+  const int64_t rank = layout.rank();
+  const size_t width = elementByteWidth(layout.globalType.elementType);
+  if (product(extent) == 0)
+    return piece;
+  const std::vector<int64_t> strides = denseStrides(shape);
+  const int64_t rows = rank == 0 ? 1 : product(extent) / extent[rank - 1];
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t at = 0, rest = r; // the global index of the row's first element
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      const int64_t index = d == rank - 1 ? 0 : rest % extent[d];
+      if (d != rank - 1)
+        rest /= extent[d];
+      at += (offset[d] + index) * strides[d];
+    }
+    const int64_t count = rank == 0 ? 1 : extent[rank - 1];
+    std::memcpy(piece.as<unsigned char>() + r * count * width,
+                global.as<unsigned char>() + at * width, count * width);
+  }
   return piece;
 }
 
@@ -104,25 +120,36 @@ TEST_CASE("a piece is contiguous when every dim after its first longer one is wh
   CHECK_FALSE(isContiguousPiece({8, 4, 2}, {2, 4, 1}));
 }
 
-TEST_CASE("contiguous input pieces are read in place, strided ones copied") {
+TEST_CASE(
+    "contiguous input pieces are read in place, column blocks a dot reads with a row stride") {
   Graph graph = loadVerified(kBindingGraph);
   SpmdProgram program = partitionVerified(graph);
   InputBinding binding = planInputBinding(program);
   REQUIRE(program.inputs.size() == 3);
   CHECK(binding.boundInPlace(program.inputs[0]));
-  CHECK_FALSE(binding.boundInPlace(program.inputs[1]));
+  CHECK(binding.boundInPlace(program.inputs[1]));
   CHECK(binding.boundInPlace(program.inputs[2]));
+  CHECK_FALSE(binding.boundWithRowStride(program.inputs[0]));
+  CHECK(binding.boundWithRowStride(program.inputs[1]));
+  CHECK_FALSE(binding.boundWithRowStride(program.inputs[2]));
 
   GeneratedProgram generated = generateProgram(program);
-  // x (at its row offset) and c in scatterInputs' kernels, and one kernel
-  // binding both whole pieces in bindShards (kernels read their buffer
-  // indices from a table, so equal code is one kernel).
-  CHECK(countOccurrences(generated.source, "] = const_cast<unsigned char *>(") == 3);
+  // x (at its row offset), w (at its column offset) and c in
+  // scatterInputs' kernels, one kernel binding x's and c's whole pieces in
+  // bindShards (kernels read their buffer indices from a table, so equal
+  // code is one kernel) and w's, which also sets its row pointer.
+  CHECK(countOccurrences(generated.source, "] = const_cast<unsigned char *>(") == 5);
   CHECK(generated.source.find(
             "values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const "
             "unsigned char *>(inputs[bufferIds[1]]) + (o0 * 4) * 4)") != std::string::npos);
-  CHECK(generated.source.find("stridedCopy<uint32_t, 2, Walk<2>{{4, 3}, {6, 1}") !=
-        std::string::npos); // w's columns
+  // w's second row: the global row of 6 floats on, or the piece's of 3.
+  CHECK(generated.source.find("values[bufferIds[2]] = values[bufferIds[0]] + 24;") !=
+        std::string::npos);
+  CHECK(generated.source.find("values[bufferIds[2]] = values[bufferIds[0]] + 12;") !=
+        std::string::npos);
+  CHECK(generated.source.find("stridedCopy<uint32_t, 2, Walk<2>{{4, 3}, {6, 1}") ==
+        std::string::npos); // w's columns are not copied
+  CHECK(generated.source.find("dotGeneralStrided<F32, 1, 3, 3, 4>") != std::string::npos);
   Graph again = loadVerified(kBindingGraph);
   CHECK(checkCompiledEqualsInterpreter(again, 3) == "");
 }
@@ -253,5 +280,148 @@ TEST_CASE("an input unreduced over some axes: one device of each group holds it,
     SpmdProgram program = partitionVerified(graph);
     CHECK_FALSE(planInputBinding(program).boundInPlace(program.inputs[0]));
     CHECK(checkCompiledEqualsInterpreter(graph, 5) == "");
+  }
+}
+
+TEST_CASE("a piece is a row block when its rows are whole after the split, evenly spaced before") {
+  CHECK(isRowBlockPiece({8, 6}, {8, 3}, 1)); // a column block
+  CHECK(isRowBlockPiece({8, 6}, {4, 3}, 1)); // a block of a column block
+  CHECK(isRowBlockPiece({2, 8, 6}, {2, 8, 3}, 2));
+  CHECK(isRowBlockPiece({2, 8, 6}, {1, 4, 3}, 2));
+  CHECK(isRowBlockPiece({4, 6, 2}, {4, 3, 2}, 1));       // rows of 3x2, 12 apart
+  CHECK(isRowBlockPiece({8, 6}, {0, 3}, 1));             // empty: reads nothing
+  CHECK_FALSE(isRowBlockPiece({4, 6, 2}, {4, 3, 1}, 1)); // a row is not contiguous
+  CHECK_FALSE(isRowBlockPiece({2, 8, 6}, {2, 4, 3}, 2)); // rows unevenly spaced
+}
+
+namespace {
+
+/// A graph on mesh "m" = `axes` (JSON), as graphOn2x2.
+std::string graphOn(const std::string &axes, const std::string &name, const std::string &inputs,
+                    const std::string &ops, const std::string &outputs) {
+  return R"({"format": "shardgen-graph", "version": 1, "name": ")" + name +
+         R"(", "meshes": [{"name": "m", "axes": [)" + axes + R"(]}], "inputs": [)" + inputs +
+         R"(], "ops": [)" + ops + R"(], "outputs": [)" + outputs + "]}";
+}
+
+const char *const k2x2 = R"({"name": "x", "size": 2}, {"name": "y", "size": 2})";
+const char *const k1x2 = R"({"name": "x", "size": 1}, {"name": "y", "size": 2})";
+
+/// One dot_general y = dot(a, b) (with `dims`, its dimension attributes) on
+/// inputs of `element` type; `then` adds ops after it (reading y).
+std::string dotGraph(const std::string &axes, const std::string &element, const std::string &a,
+                     const std::string &b, const std::string &dims, const std::string &then = "",
+                     const std::string &outputs = R"({"value": "y"})") {
+  auto input = [&](const std::string &name, const std::string &spec) {
+    const size_t bar = spec.find('|'); // "4x6|[{}, {y}]"
+    return R"({"name": ")" + name + R"(", "type": "tensor<)" + spec.substr(0, bar) + "x" + element +
+           R"(>", "sharding": "<@m, )" + spec.substr(bar + 1) + R"(>"})";
+  };
+  return graphOn(axes, "strided", input("a", a) + ", " + input("b", b),
+                 R"({"op": "dot_general", "operands": ["a", "b"], "result": "y", )" + dims + "}" +
+                     then,
+                 outputs);
+}
+
+/// Whether a line of `source` copies from a global input (scatterInputs).
+bool copiesAnInput(const std::string &source) {
+  for (size_t at = source.find("stridedCopy<"); at != std::string::npos;
+       at = source.find("stridedCopy<", at + 1))
+    if (source.substr(at, source.find('\n', at) - at).find("(inputs[") != std::string::npos)
+      return true;
+  return false;
+}
+
+const std::string kMatmul =
+    R"("lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [0])";
+
+/// Checks that input `operand` of the graph is read in place with a row
+/// stride (no copy of any input, the dot takes its stride) and that both
+/// call styles compute what the interpreter does.
+void checkReadWithRowStride(const std::string &json, size_t operand) {
+  Graph graph = loadVerified(json);
+  SpmdProgram program = partitionVerified(graph);
+  const InputBinding binding = planInputBinding(program);
+  REQUIRE(program.inputs.size() > operand);
+  CHECK(binding.boundWithRowStride(program.inputs[operand]));
+  for (SpmdValueId input : program.inputs)
+    CHECK(binding.boundInPlace(input));
+  GeneratedProgram generated = generateProgram(program);
+  // No input is copied: the column block was copied with stridedCopy.
+  CHECK_FALSE(copiesAnInput(generated.source));
+  CHECK(generated.source.find("dotGeneralStrided<") != std::string::npos);
+  CHECK(checkShardsEqualGlobal(graph, program, generated) == "");
+  Graph again = loadVerified(json);
+  CHECK(checkCompiledEqualsInterpreter(again, 11) == "");
+}
+
+} // namespace
+
+TEST_CASE("column blocks of a dot's operands are read in place with the row stride") {
+  struct Case {
+    const char *what, *a, *b, *dims;
+    size_t operand; // the one read with a row stride
+    const char *then, *outputs;
+  };
+  const char *const batched = R"("lhs_batching_dimensions": [0], "rhs_batching_dimensions": [0],
+                                 "lhs_contracting_dimensions": [2], "rhs_contracting_dimensions": [1])";
+  const char *const transposed =
+      R"("lhs_contracting_dimensions": [1], "rhs_contracting_dimensions": [1])";
+  const char *const fused = R"(, {"op": "negate", "operands": ["y"], "result": "t"})";
+  const char *const kY = R"({"value": "y"})";
+  const Case cases[] = {
+      {"rhs columns", "6x8|[{x}, {}]", "8x10|[{}, {y}]", kMatmul.c_str(), 1, "", kY},
+      {"rhs columns, uneven (4 and 3)", "5x8|[{}, {}]", "8x7|[{}, {y}]", kMatmul.c_str(), 1, "",
+       kY},
+      {"lhs columns (the contracting dim: partial sums)", "6x8|[{}, {y}]", "8x4|[{y}, {}]",
+       kMatmul.c_str(), 0, "", kY},
+      {"lhs blocks (rows and columns split)", "6x10|[{x}, {y}]", "10x4|[{y}, {}]", kMatmul.c_str(),
+       0, "", kY},
+      {"lhs blocks, one of a single row (no second row to point at)", "3x8|[{x}, {y}]",
+       "8x4|[{y}, {}]", kMatmul.c_str(), 0, "", kY},
+      {"rhs columns, one piece empty (1, 1, 1, 0 on 2x2)", "4x8|[{}, {}]", "8x3|[{}, {x, y}]",
+       kMatmul.c_str(), 1, "", kY},
+      {"transposed rhs (q k^T), its contracting dim split", "6x8|[{}, {y}]", "10x8|[{}, {y}]",
+       transposed, 1, "", kY},
+      {"batched rhs columns", "2x4x8|[{}, {}, {}]", "2x8x6|[{}, {}, {y}]", batched, 1, "", kY},
+      {"the product's consumer fused into the dot", "6x8|[{}, {}]", "8x10|[{}, {y}]",
+       kMatmul.c_str(), 1, fused, R"({"value": "t"})"},
+  };
+  for (const char *axes : {k2x2, k1x2})
+    for (const char *element : {"f32", "bf16", "f16", "i32"}) // i32: the plain loop
+      for (const Case &c : cases) {
+        const std::string where = std::string(axes) + " " + element + ": " + c.what;
+        CAPTURE(where);
+        checkReadWithRowStride(dotGraph(axes, element, c.a, c.b, c.dims, c.then, c.outputs),
+                               c.operand);
+      }
+}
+
+TEST_CASE("column blocks read by anything but a dot in its rows are still copied") {
+  const std::string uses[] = {
+      // also an elementwise operand
+      dotGraph(k2x2, "f32", "6x8|[{}, {}]", "8x10|[{}, {y}]", kMatmul,
+               R"(, {"op": "negate", "operands": ["b"], "result": "n"})",
+               R"({"value": "y"}, {"value": "n"})"),
+      // also an output
+      dotGraph(k2x2, "f32", "6x8|[{}, {}]", "8x10|[{}, {y}]", kMatmul, "",
+               R"({"value": "y"}, {"value": "b"})"),
+      // permuted for the kernel (rhs [free, contracting] kept innermost: not
+      // this one), here an lhs contracting over its first dim
+      dotGraph(k2x2, "f32", "8x6|[{}, {y}]", "8x10|[{}, {}]",
+               R"("lhs_contracting_dimensions": [0], "rhs_contracting_dimensions": [0])"),
+  };
+  for (const std::string &json : uses) {
+    Graph graph = loadVerified(json);
+    SpmdProgram program = partitionVerified(graph);
+    const InputBinding binding = planInputBinding(program);
+    CHECK_FALSE(binding.boundWithRowStride(program.inputs[0]));
+    CHECK_FALSE(binding.boundWithRowStride(program.inputs[1]));
+    GeneratedProgram generated = generateProgram(program);
+    CHECK(copiesAnInput(generated.source));
+    CHECK(generated.source.find("dotGeneralStrided<") == std::string::npos);
+    CHECK(checkShardsEqualGlobal(graph, program, generated) == "");
+    Graph again = loadVerified(json);
+    CHECK(checkCompiledEqualsInterpreter(again, 13) == "");
   }
 }

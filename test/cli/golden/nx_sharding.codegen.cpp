@@ -281,6 +281,8 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   }
 }
 
+/// The program's values' pieces, then one slot per input read in place with
+/// a row stride: where its piece's second row starts (InputBinding.h).
 constexpr int64_t kNumValues = 10;
 constexpr int64_t kArenaBytes = 256;
 constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 64, 0, 128, 64, 128, 192, 192, 0};

@@ -50,7 +50,7 @@ void kernel0(const rt::DeviceContext &device, unsigned char **values, const int3
   const int64_t position = device.position;
   (void)position;
   {
-    dotGeneral<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), as<float>(values[bufferIds[1]]), as<float>(values[bufferIds[2]]), [in0 = as<float>(values[bufferIds[3]])](int64_t i, int64_t c, float product) {
+    dotGeneralStrided<F32, 1, 4, 16, 16>(as<float>(values[bufferIds[0]]), 16, as<float>(values[bufferIds[1]]), (values[bufferIds[2]] - values[bufferIds[1]]) / 4, as<float>(values[bufferIds[3]]), [in0 = as<float>(values[bufferIds[4]])](int64_t i, int64_t c, float product) {
       (void)i;
       const auto t1 = F32::load(F32::store(OpAdd::apply(F32::load(product), F32::load(loadAt(in0, c)))));
       return F32::store(OpTanh::apply(t1));
@@ -103,9 +103,8 @@ void kernel5(int64_t position, const void *const *inputs, unsigned char **values
     const int64_t k1 = (position % 2);
     const int64_t o1 = k1 * 16 < 32 ? k1 * 16 : 32;
     (void)o1;
-    {
-      stridedCopy<uint32_t, 2, Walk<2>{{16, 16}, {32, 1}, {16, 1}, 0, 0}>(as<uint32_t>(as<uint32_t>(inputs[bufferIds[0]]) + (o1 * 1)), as<uint32_t>(values[bufferIds[1]]));
-    }
+    values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]) + (o1 * 1) * 4);
+    values[bufferIds[2]] = values[bufferIds[0]] + 128;
   }
 }
 
@@ -175,6 +174,15 @@ void kernel11(int64_t position, const void *const *inputs, unsigned char **value
   (void)inputs;
   (void)values;
   (void)outputs;
+  values[bufferIds[0]] = const_cast<unsigned char *>(static_cast<const unsigned char *>(inputs[bufferIds[1]]));
+  values[bufferIds[2]] = values[bufferIds[0]] + 64;
+}
+
+void kernel12(int64_t position, const void *const *inputs, unsigned char **values, void *const *outputs, const int32_t *bufferIds) {
+  (void)position;
+  (void)inputs;
+  (void)values;
+  (void)outputs;
   {
     const int64_t k0 = (position / 2 % 2);
     const int64_t o0 = k0 * 4 < 8 ? k0 * 4 : 8;
@@ -194,16 +202,16 @@ void runSteps(const rt::DeviceContext &device, unsigned char **values) {
   const int64_t position = device.position;
   (void)position;
   {
-    static const int32_t kBuffers[] = {0, 1, 8, 2, 8, 3, 9, 9, 10, 12, 10, 4};
+    static const int32_t kBuffers[] = {0, 1, 13, 8, 2, 8, 3, 9, 9, 10, 12, 10, 4};
     static const DeviceCall kCalls[] = {
       // /ops/0, /ops/1, /ops/2, /ops/3 (fused): h0 = dot_general(x, w1); b1_full = broadcast_in_dim(b1); h1 = add(h0, b1_full); h = tanh(h1)
       {kernel0, 0, nullptr},
       // /ops/4: y0 = dot_general(h, w2)
-      {kernel1, 4, nullptr},
+      {kernel1, 5, nullptr},
       // all_reduce of y0 over {"model"} for /ops/4
-      {kernel2, 7, "/ops/4"},
+      {kernel2, 8, "/ops/4"},
       // /ops/5, /ops/6 (fused): b2_full = broadcast_in_dim(b2); y = add(y0.10, b2_full)
-      {kernel3, 9, nullptr},
+      {kernel3, 10, nullptr},
     };
     for (const DeviceCall &call : kCalls) {
       if (call.trace) // a stuck device is reported with its op
@@ -221,13 +229,13 @@ void scatterInputs(int64_t position, const void *const *inputs, unsigned char **
   (void)inputs;
   (void)values;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 13, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
       {kernel4, 0},
       {kernel5, 2},
-      {kernel6, 4},
-      {kernel7, 6},
-      {kernel8, 8},
+      {kernel6, 5},
+      {kernel7, 7},
+      {kernel8, 9},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, inputs, values, nullptr, kBuffers + call.buffers);
@@ -261,13 +269,13 @@ void bindShards(int64_t position, const void *const *inputs, unsigned char **val
   (void)values;
   (void)outputs;
   {
-    static const int32_t kBuffers[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4};
+    static const int32_t kBuffers[] = {0, 0, 1, 1, 13, 2, 2, 3, 3, 4, 4};
     static const PositionCall kCalls[] = {
       {kernel10, 0},
-      {kernel10, 2},
-      {kernel10, 4},
-      {kernel10, 6},
-      {kernel10, 8},
+      {kernel11, 2},
+      {kernel10, 5},
+      {kernel10, 7},
+      {kernel10, 9},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, inputs, values, outputs, kBuffers + call.buffers);
@@ -292,7 +300,7 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   {
     static const int32_t kBuffers[] = {12, 0};
     static const PositionCall kCalls[] = {
-      {kernel11, 0},
+      {kernel12, 0},
     };
     for (const PositionCall &call : kCalls) {
       call.kernel(position, nullptr, values, outputs, kBuffers + call.buffers);
@@ -300,9 +308,11 @@ void copyShards(int64_t position, unsigned char **values, void *const *outputs) 
   }
 }
 
-constexpr int64_t kNumValues = 13;
-constexpr int64_t kArenaBytes = 1280;
-constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 1024, 0, 1024, 0, 0};
+/// The program's values' pieces, then one slot per input read in place with
+/// a row stride: where its piece's second row starts (InputBinding.h).
+constexpr int64_t kNumValues = 14;
+constexpr int64_t kArenaBytes = 512;
+constexpr int64_t kValueOffsets[kNumValues] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 256, 0, 0, 256, 0};
 
 } // namespace
 
