@@ -305,6 +305,12 @@ private:
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
   /// A chlo op as the StableHLO ops of its decomposition (ChloDecomposition.h).
+  /// `steps` in place of `op` (a decomposition whose last step defines
+  /// `op`'s result): the others' results are named `<result>_<k>`.
+  void emitSteps(const Operation &op, std::vector<Operation> steps, RegionState &state,
+                 Names &names, const std::string &namePrefix, std::vector<std::string> &callStack);
+  void emitReshard(const Operation &op, RegionState &state, Names &names,
+                   const std::string &namePrefix, std::vector<std::string> &callStack);
   void emitChlo(const Operation &op, RegionState &state, Names &names,
                 const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The results of an inlined call or named computation: the values its
@@ -827,8 +833,10 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return emitChlo(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
-  if (op.name == "sdy.sharding_constraint" && state.scalarBody)
+  if ((op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard") && state.scalarBody)
     return dropScalarConstraint(op, names);
+  if (op.name == "sdy.reshard")
+    return emitReshard(op, state, names, namePrefix, callStack);
   if (op.name == "sdy.func_data_flow_edge")
     return importFuncDataFlowEdge(op, names);
   if (op.name == "sdy.data_flow_edge")
@@ -888,7 +896,31 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
 
 void Importer::emitChlo(const Operation &op, RegionState &state, Names &names,
                         const std::string &namePrefix, std::vector<std::string> &callStack) {
-  std::vector<Operation> steps = decomposeChlo(op);
+  emitSteps(op, decomposeChlo(op), state, names, namePrefix, callStack);
+}
+
+/// Shardy's explicit reshard (`sdy.reshard %x <sharding>`, what its
+/// propagation leaves where a value changes sharding): the identity, its
+/// result of that sharding, and no sharding rule, so propagation passes it in
+/// neither direction. So: a propagation barrier that lets nothing through,
+/// then a sharding constraint of that sharding.
+void Importer::emitReshard(const Operation &op, RegionState &state, Names &names,
+                           const std::string &namePrefix, std::vector<std::string> &callStack) {
+  if (op.operands.size() != 1 || op.results.size() != 1)
+    failAt(op.loc, "'sdy.reshard' takes one operand and gives one result");
+  Operation barrier = op;
+  barrier.name = "sdy.propagation_barrier";
+  barrier.attrs = {{"allowed_direction", makeAttribute(Kind::Word, op.loc, "NONE")}};
+  barrier.results = {op.results[0] + "#0"};
+  Operation constraint = op;
+  constraint.name = "sdy.sharding_constraint";
+  constraint.operands = {ValueUse{barrier.results[0], op.loc}};
+  emitSteps(op, {std::move(barrier), std::move(constraint)}, state, names, namePrefix, callStack);
+}
+
+void Importer::emitSteps(const Operation &op, std::vector<Operation> steps, RegionState &state,
+                         Names &names, const std::string &namePrefix,
+                         std::vector<std::string> &callStack) {
   for (Operation &step : steps) {
     const std::string &ssa = step.results.at(0);
     if (ssa != op.results.at(0)) {

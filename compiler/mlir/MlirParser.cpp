@@ -1122,6 +1122,7 @@ void Parser::parsePretty(Operation &op) {
       {"func.call", &Parser::parsePrettyCall},
       {"call", &Parser::parsePrettyCall},
       {"sdy.sharding_constraint", &Parser::parsePrettyShardingConstraint},
+      {"sdy.reshard", &Parser::parsePrettyShardingConstraint}, // the same form
       {"sdy.sharding_group", &Parser::parsePrettyKeywordOperand},
       {"sdy.propagation_barrier", &Parser::parsePrettyKeywordOperand},
       {"sdy.data_flow_edge", &Parser::parsePrettyDataFlowEdge},

@@ -9,6 +9,7 @@
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/MlirImporter.h"
 #include "compiler/mlir/MlirWriter.h"
+#include "compiler/propagate/Propagation.h"
 #include "compiler/verify/Verifier.h"
 #include "test/mlir/MlirTestSupport.h"
 
@@ -832,4 +833,64 @@ func.func @main(%x: tensor<4x8xi32>, %i: tensor<4x1xi32>, %u: tensor<4xi32>) -> 
   auto [place, message] = errorOf(with(R"([], unreduced={"a"})"));
   CHECK(place == "6:5");
   CHECK(message.find("must be of a scalar, without unreduced axes") != std::string::npos);
+}
+
+namespace {
+
+/// y = (x * x) resharded by `reshard` (an `sdy.reshard` or a
+/// `sdy.sharding_constraint`, pretty or generic), then y + y.
+std::string reshardModule(const std::string &reshard) {
+  return R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = stablehlo.multiply %arg0, %arg0 : tensor<8x4xf32>
+  )" + reshard +
+         R"(
+  %2 = stablehlo.add %1, %1 : tensor<8x4xf32>
+  return %2 : tensor<8x4xf32>
+}
+)";
+}
+
+/// The propagated sharding of op `i`'s result.
+std::string propagatedSharding(Graph &graph, size_t i) {
+  applyPropagation(graph, propagateShardings(graph, PropagationStrategy::UserPriority));
+  const auto &sharding = graph.main.ops.at(i).shardings[0];
+  return sharding ? printSharding(*sharding) : "(none)";
+}
+
+} // namespace
+
+TEST_CASE("sdy.reshard: the identity to its sharding, which propagation passes in neither "
+          "direction (a barrier that lets nothing through, then a sharding constraint)") {
+  const std::string pretty = R"(%1 = sdy.reshard %0 <@mesh, [{"x"}, {"y"}]> : tensor<8x4xf32>)";
+  const std::string generic =
+      R"(%1 = "sdy.reshard"(%0) <{sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}> : )"
+      R"((tensor<8x4xf32>) -> tensor<8x4xf32>)";
+  for (const std::string &form : {pretty, generic}) {
+    CAPTURE(form);
+    Graph graph = importVerified(reshardModule(form));
+    REQUIRE(graph.main.ops.size() == 4);
+    const Op &barrier = opAt(graph, 1), &constraint = opAt(graph, 2);
+    CHECK(barrier.kind == OpKind::PropagationBarrier);
+    CHECK(barrier.attr<PropagationBarrierAttrs>().allowedDirection == BarrierDirection::None);
+    CHECK(barrier.operands[0] == opAt(graph, 0).results[0]);
+    CHECK(constraint.kind == OpKind::ShardingConstraint);
+    CHECK(constraint.operands[0] == barrier.results[0]);
+    CHECK(printSharding(*constraint.shardings[0]) == R"(<@mesh, [{"x"}, {"y"}]>)");
+    CHECK(graph.value(constraint.results[0]).name == "1");
+    CHECK(opAt(graph, 3).operands[0] == constraint.results[0]);
+    // The product stays unsharded; the sum takes the reshard's sharding.
+    CHECK(propagatedSharding(graph, 0).find("\"x\"") == std::string::npos);
+    CHECK(printSharding(*opAt(graph, 3).shardings[0]).starts_with(R"(<@mesh, [{"x")"));
+  }
+  // A sharding constraint instead: its sharding reaches the product too.
+  Graph constrained = importVerified(reshardModule(
+      R"(%1 = sdy.sharding_constraint %0 <@mesh, [{"x"}, {"y"}]> : tensor<8x4xf32>)"));
+  CHECK(propagatedSharding(constrained, 0).starts_with(R"(<@mesh, [{"x")"));
+
+  auto [place, message] = errorOf(
+      reshardModule(R"(%1 = "sdy.reshard"(%0, %0) <{sharding = #sdy.sharding<@mesh, [{}, {}]>}> : )"
+                    R"((tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>)"));
+  CHECK(place == "4:3");
+  CHECK(message == "'sdy.reshard' takes one operand and gives one result");
 }
