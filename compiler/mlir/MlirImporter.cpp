@@ -343,6 +343,7 @@ private:
   /// A sharding_constraint in a scalar body (Shardy's tests write them): a
   /// scalar's sharding can only replicate it, so its result is its operand.
   void dropScalarConstraint(const Operation &op, Names &names);
+  void readMemoryPlacement(const Operation &op, Names &names);
   /// An op read as the identity (an edge, a dropped constraint): its one
   /// result names its one operand's value, which it returns.
   ValueId readIdentity(const Operation &op, Names &names);
@@ -785,6 +786,13 @@ const Operation &Importer::emitBlock(const Block &block, RegionState &state, Nam
   return block.ops.back();
 }
 
+bool isMemoryPlacement(const Operation &op) {
+  const Attribute *target = op.find("call_target_name");
+  return op.name == "stablehlo.custom_call" && target &&
+         (target->kind == Kind::String || target->kind == Kind::Symbol) &&
+         target->text == "annotate_device_placement";
+}
+
 std::optional<OpKind> kindOf(const std::string &name) {
   static const std::map<std::string, OpKind> special = {
       {"stablehlo.dot", OpKind::DotGeneral},
@@ -837,6 +845,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return dropScalarConstraint(op, names);
   if (op.name == "sdy.reshard")
     return emitReshard(op, state, names, namePrefix, callStack);
+  if (isMemoryPlacement(op))
+    return readMemoryPlacement(op, names);
   if (op.name == "sdy.func_data_flow_edge")
     return importFuncDataFlowEdge(op, names);
   if (op.name == "sdy.data_flow_edge")
@@ -1191,6 +1201,22 @@ void Importer::dropScalarConstraint(const Operation &op, Names &names) {
   if (graph_.type(value).rank() != 0 || !constraint.unreduced.empty())
     failAt(op.loc, "a sharding_constraint in the body of a reduction, scatter or sort must be of "
                    "a scalar, without unreduced axes");
+}
+
+/// JAX's `annotate_device_placement` custom_call (`jax.device_put(x,
+/// memory_kind)` inside jit, host offloading) says which memory a value
+/// lives in: no part of its value, and each device of shardgen's runtimes
+/// has one memory. Read as the identity.
+void Importer::readMemoryPlacement(const Operation &op, Names &names) {
+  AttrTaker attrs(op);
+  for (const char *key :
+       {"call_target_name", "has_side_effect", "api_version", "mhlo.frontend_attributes"})
+    attrs.take(key);
+  if (const Attribute *config = attrs.take("backend_config"))
+    if (!(config->kind == Kind::String && config->text.empty()))
+      failAt(config->loc, "annotate_device_placement takes no backend_config");
+  attrs.checkAllTaken();
+  readIdentity(op, names);
 }
 
 ValueId Importer::readIdentity(const Operation &op, Names &names) {

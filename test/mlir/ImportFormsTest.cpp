@@ -894,3 +894,36 @@ TEST_CASE("sdy.reshard: the identity to its sharding, which propagation passes i
   CHECK(place == "4:3");
   CHECK(message == "'sdy.reshard' takes one operand and gives one result");
 }
+
+TEST_CASE("annotate_device_placement (jax.device_put to a memory kind inside jit) reads as the "
+          "identity, pretty and generic") {
+  auto module = [](const std::string &placement) {
+    return R"(sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>, mhlo.memory_kind = "pinned_host"}) -> tensor<8x4xf32> {
+  %0 = stablehlo.multiply %arg0, %arg0 : tensor<8x4xf32>
+  )" + placement +
+           R"(
+  return %1 : tensor<8x4xf32>
+}
+)";
+  };
+  for (
+      const std::string &form :
+      {std::string(
+           R"(%1 = stablehlo.custom_call @annotate_device_placement(%0) {has_side_effect = true, mhlo.frontend_attributes = {_xla_buffer_placement = "pinned_host"}} : (tensor<8x4xf32>) -> tensor<8x4xf32>)"),
+       std::string(
+           R"(%1 = "stablehlo.custom_call"(%0) <{api_version = 1 : i32, call_target_name = "annotate_device_placement", has_side_effect = true}> {mhlo.frontend_attributes = {_xla_buffer_placement = "device"}} : (tensor<8x4xf32>) -> tensor<8x4xf32>)")}) {
+    CAPTURE(form);
+    Graph graph = importVerified(module(form));
+    REQUIRE(graph.main.ops.size() == 1);
+    CHECK(graph.main.results.at(0).value == opAt(graph, 0).results[0]);
+  }
+  auto [place, message] = errorOf(module(
+      R"(%1 = stablehlo.custom_call @annotate_device_placement(%0) {backend_config = "x"} : (tensor<8x4xf32>) -> tensor<8x4xf32>)"));
+  CHECK(place == "4:79");
+  CHECK(message == "annotate_device_placement takes no backend_config");
+  std::tie(place, message) = errorOf(module(
+      R"(%1 = stablehlo.custom_call @annotate_device_placement(%0, %0) : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>)"));
+  CHECK(place == "4:3");
+  CHECK(message == "'stablehlo.custom_call' takes one value and defines one");
+}
