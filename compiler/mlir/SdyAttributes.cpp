@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "compiler/ir/TextScanner.h"
+#include "compiler/ir/Utf8.h"
 #include "compiler/mlir/MlirLexer.h"
 
 namespace shardgen::mlir {
@@ -13,12 +14,19 @@ bool quotedName(TextScanner &s, std::string &out) {
   if (!s.consume('"'))
     return s.fail("expected a quoted axis name");
   size_t start = s.position();
-  while (s.current() != '"' && s.current() != '\0')
-    s.advance();
+  while (s.current() != '"' && s.current() != '\0') {
+    if (s.current() == '\\') // an escaped character, a quote too
+      s.advance();
+    if (s.current() != '\0')
+      s.advance();
+  }
   if (s.current() != '"')
     return s.fail("unterminated axis name");
   if (!unescapeString(s.text().substr(start, s.position() - start), out))
     return s.fail("invalid escape in an axis name");
+  // An axis name becomes a graph file's string: JSON text.
+  if (firstInvalidUtf8(out) != std::string_view::npos)
+    return s.fail("axis name is not valid UTF-8 (a graph file is JSON text)");
   s.advance();
   return true;
 }
