@@ -304,13 +304,14 @@ private:
   void importResultShardings(AttrTaker &attrs, Op &ir, const std::vector<TensorType> &resultTypes);
   void inlineCall(const Operation &op, RegionState &state, Names &names,
                   const std::string &namePrefix, std::vector<std::string> &callStack);
-  /// A chlo op as the StableHLO ops of its decomposition (ChloDecomposition.h).
   /// `steps` in place of `op` (a decomposition whose last step defines
   /// `op`'s result): the others' results are named `<result>_<k>`.
   void emitSteps(const Operation &op, std::vector<Operation> steps, RegionState &state,
                  Names &names, const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// sdy.reshard as a propagation barrier and a sharding constraint.
   void emitReshard(const Operation &op, RegionState &state, Names &names,
                    const std::string &namePrefix, std::vector<std::string> &callStack);
+  /// A chlo op as the StableHLO ops of its decomposition (ChloDecomposition.h).
   void emitChlo(const Operation &op, RegionState &state, Names &names,
                 const std::string &namePrefix, std::vector<std::string> &callStack);
   /// The results of an inlined call or named computation: the values its
@@ -343,6 +344,7 @@ private:
   /// A sharding_constraint in a scalar body (Shardy's tests write them): a
   /// scalar's sharding can only replicate it, so its result is its operand.
   void dropScalarConstraint(const Operation &op, Names &names);
+  /// JAX's annotate_device_placement custom_call, as the identity.
   void readMemoryPlacement(const Operation &op, Names &names);
   /// An op read as the identity (an edge, a dropped constraint): its one
   /// result names its one operand's value, which it returns.
