@@ -788,6 +788,12 @@ const Operation &Importer::emitBlock(const Block &block, RegionState &state, Nam
   return block.ops.back();
 }
 
+/// A custom_call's backend_config that says nothing: "" or {}.
+bool isEmptyConfig(const Attribute &config) {
+  return (config.kind == Kind::String && config.text.empty()) ||
+         (config.kind == Kind::Dict && config.fields.empty());
+}
+
 bool isMemoryPlacement(const Operation &op) {
   const Attribute *target = op.find("call_target_name");
   return op.name == "stablehlo.custom_call" && target &&
@@ -1214,9 +1220,8 @@ void Importer::readMemoryPlacement(const Operation &op, Names &names) {
   for (const char *key :
        {"call_target_name", "has_side_effect", "api_version", "mhlo.frontend_attributes"})
     attrs.take(key);
-  if (const Attribute *config = attrs.take("backend_config"))
-    if (!(config->kind == Kind::String && config->text.empty()))
-      failAt(config->loc, "annotate_device_placement takes no backend_config");
+  if (const Attribute *config = attrs.take("backend_config"); config && !isEmptyConfig(*config))
+    failAt(config->loc, "annotate_device_placement takes no backend_config");
   attrs.checkAllTaken();
   readIdentity(op, names);
 }
@@ -1806,11 +1811,8 @@ void Importer::readCustomCall(OpAttributes &a) {
     call.shardingRule = std::move(*parsed);
     places_.add(ir.pointer + "/sharding_rule", rule->loc);
   }
-  if (const Attribute *config = attrs.take("backend_config"))
-    if (!(config->kind == Kind::String && config->text.empty()) &&
-        !(config->kind == Kind::Dict && config->fields.empty()))
-      failAt(config->loc,
-             "a backend_config is not supported (a custom_call gets its operands only)");
+  if (const Attribute *config = attrs.take("backend_config"); config && !isEmptyConfig(*config))
+    failAt(config->loc, "a backend_config is not supported (a custom_call gets its operands only)");
   if (const Attribute *effect = attrs.take("has_side_effect"))
     if (!(effect->kind == Kind::Word && effect->text == "false"))
       failAt(effect->loc, "a custom_call with side effects is not supported");
