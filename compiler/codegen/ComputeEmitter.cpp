@@ -239,7 +239,11 @@ void emitDotGeneralInto(StepView s, SpmdValueId result, const std::string &epilo
           const bool inPlace = binding.boundWithRowStride(s.in(i));
           SHARDGEN_CHECK(!inPlace || (sources[i] == s.inBuf(i) && (i ? rhsCode : lhsCode).empty()),
                          "a dot operand read with a row stride is copied");
-          operands[i] += ", " + (inPlace ? binding.rowStride(s.in(i), width) : str(denseStride[i]));
+          // In place: the distance from the piece to its second row, whose
+          // pointer the binding keeps in the value's row slot.
+          operands[i] += ", " + (inPlace ? "(" + EmitterContext::buffer(binding.rowSlot[s.in(i)]) +
+                                               " - " + s.inBuf(i) + ") / " + str(width)
+                                         : str(denseStride[i]));
         }
       }
       code.lines(std::string(strided ? "dotGeneralStrided<" : "dotGeneral<") + tag + ", " +

@@ -49,11 +49,6 @@ int64_t dotRowSplitOfUses(const SpmdProgram &program, SpmdValueId input) {
 
 } // namespace
 
-std::string InputBinding::rowStride(SpmdValueId value, int64_t width) const {
-  return "(values[" + std::to_string(rowSlot[value]) + "] - values[" + std::to_string(value) +
-         "]) / " + std::to_string(width);
-}
-
 bool isContiguousPiece(const Shape &global, const Shape &extents) {
   if (product(extents) == 0)
     return true;

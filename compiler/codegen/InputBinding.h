@@ -16,7 +16,6 @@
 // styles: the global tensor's row length in the global style, the piece's
 // own (a dense piece) in the per-device one.
 
-#include <string>
 #include <vector>
 
 #include "compiler/partition/SpmdProgram.h"
@@ -40,9 +39,6 @@ struct InputBinding {
   bool boundWithRowStride(SpmdValueId value) const {
     return value >= 0 && static_cast<size_t>(value) < rowSlot.size() && rowSlot[value] >= 0;
   }
-  /// "(values[9] - values[3]) / 2": the row stride, in elements of `width`
-  /// bytes, of a value boundWithRowStride().
-  std::string rowStride(SpmdValueId value, int64_t width) const;
 };
 
 /// Whether a piece of `extents` is one contiguous row-major range of a

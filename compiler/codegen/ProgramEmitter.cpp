@@ -63,7 +63,8 @@ std::string bindRowPointer(const Mesh &mesh, const ShardLayout &layout, const In
     const Shape &row = global ? shape : piece.extents;
     const int64_t rows = product(Shape(piece.extents.begin(), piece.extents.begin() + split));
     const int64_t rowBytes = product(Shape(row.begin() + split, row.end())) * width;
-    bodies.push_back("values[" + str(binding.rowSlot[v]) + "] = " + EmitterContext::buffer(v) +
+    bodies.push_back(EmitterContext::buffer(binding.rowSlot[v]) + " = " +
+                     EmitterContext::buffer(v) +
                      (rows > 1 && product(piece.extents) > 0 ? " + " + str(rowBytes) : "") + ";");
   }
   if (std::all_of(bodies.begin(), bodies.end(),
