@@ -14,8 +14,8 @@
 #include "compiler/codegen/CodeGenerator.h"
 #include "compiler/codegen/InputBinding.h"
 #include "compiler/codegen/JitRunner.h"
-#include "compiler/codegen/StridedWalk.h"
 #include "test/codegen/CodegenTestUtil.h"
+#include "test/support/LiteralBox.h"
 #include "test/support/TestValues.h"
 
 using namespace shardgen;
@@ -36,32 +36,10 @@ const std::string kBindingGraph = R"({"format": "shardgen-graph", "version": 1, 
           {"op": "add", "operands": ["p", "c"], "result": "y"}],
   "outputs": [{"value": "y", "sharding": "<@m, [{x}, {y}]>"}]})";
 
-/// Device `position`'s piece of a row-major `global`, as the per-device
-/// call style takes it (copied by its innermost rows).
+/// Device `position`'s piece of `global`, as the per-device call style
+/// takes it.
 Literal pieceOf(const Literal &global, const ShardLayout &layout, int64_t position) {
-  Literal piece(localBufferType(layout, position));
-  const std::vector<int64_t> offset = layout.offsetsOf(position);
-  const std::vector<int64_t> extent = layout.extentsOf(position);
-  const Shape &shape = layout.globalType.shape;
-  const int64_t rank = layout.rank();
-  const size_t width = elementByteWidth(layout.globalType.elementType);
-  if (product(extent) == 0)
-    return piece;
-  const std::vector<int64_t> strides = denseStrides(shape);
-  const int64_t rows = rank == 0 ? 1 : product(extent) / extent[rank - 1];
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t at = 0, rest = r; // the global index of the row's first element
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      const int64_t index = d == rank - 1 ? 0 : rest % extent[d];
-      if (d != rank - 1)
-        rest /= extent[d];
-      at += (offset[d] + index) * strides[d];
-    }
-    const int64_t count = rank == 0 ? 1 : extent[rank - 1];
-    std::memcpy(piece.as<unsigned char>() + r * count * width,
-                global.as<unsigned char>() + at * width, count * width);
-  }
-  return piece;
+  return extractBox(global, layout.offsetsOf(position), layout.extentsOf(position));
 }
 
 /// "" when the per-device style (runShards, every device on a thread) gives,
