@@ -11,124 +11,21 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/StepBuilder.h"
 
 namespace shardgen::mlir {
 
 namespace {
 
-/// A value of the decomposition: its SSA name and element type (every value
-/// has the chlo operand's shape).
-struct Val {
-  std::string name;
-  ElementType type;
-};
+/// c[0] x^(n-1) + ... + c[n-1], in Horner's scheme.
+Val polynomial(StepBuilder &b, const Val &x, std::span<const double> coefficients) {
+  Val p = b.c(coefficients[0], x);
+  for (size_t i = 1; i < coefficients.size(); ++i)
+    p = b.add(b.mul(p, x), b.c(coefficients[i], x));
+  return p;
+}
 
-/// Appends StableHLO operations, generic form, at the chlo op's place.
-class Builder {
-public:
-  Builder(const Operation &chlo, Shape shape) : chlo_(chlo), shape_(std::move(shape)) {}
-
-  Val op(const std::string &name, const std::vector<Val> &operands, ElementType resultType,
-         std::vector<NamedAttribute> attrs = {}) {
-    Operation step;
-    step.name = "stablehlo." + name;
-    step.loc = chlo_.loc;
-    step.locText = chlo_.locText;
-    step.generic = true;
-    for (const Val &operand : operands) {
-      step.operands.push_back(ValueUse{operand.name, chlo_.loc});
-      step.operandTypes.push_back(typeRef(operand.type));
-    }
-    step.resultTypes.push_back(typeRef(resultType));
-    step.attrs = std::move(attrs);
-    Val result{chlo_.results.at(0) + "#" + std::to_string(ops_.size()), resultType};
-    step.results.push_back(result.name);
-    ops_.push_back(std::move(step));
-    return result;
-  }
-
-  Val constant(double value, ElementType type) {
-    Literal element(TensorType{type, {}});
-    element.setFloat(0, value);
-    Attribute dense = makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
-    dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
-    dense.typeText = typeRef(type).text;
-    return op("constant", {}, type, {{"value", dense}});
-  }
-  /// A constant of `like`'s type.
-  Val c(double value, const Val &like) { return constant(value, like.type); }
-  /// An integer constant of `like`'s type, any 64-bit value.
-  Val ci(int64_t value, const Val &like) {
-    Literal element(TensorType{like.type, {}});
-    element.setInt(0, value);
-    Attribute dense = makeAttribute(Attribute::Kind::Dense, chlo_.loc, "dense");
-    dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{like.type, shape_}, element));
-    dense.typeText = typeRef(like.type).text;
-    return op("constant", {}, like.type, {{"value", dense}});
-  }
-
-  Val unary(const char *name, const Val &x) { return op(name, {x}, x.type); }
-  Val binary(const char *name, const Val &a, const Val &b) { return op(name, {a, b}, a.type); }
-  Val compare(const char *direction, const Val &a, const Val &b) {
-    Attribute attr =
-        makeAttribute(Attribute::Kind::Dialect, chlo_.loc, "stablehlo.comparison_direction");
-    attr.body = std::string("comparison_direction ") + direction;
-    return op("compare", {a, b}, ElementType::I1, {{"comparison_direction", attr}});
-  }
-  Val select(const Val &pred, const Val &onTrue, const Val &onFalse) {
-    return op("select", {pred, onTrue, onFalse}, onTrue.type);
-  }
-  Val convert(const Val &x, ElementType type) { return op("convert", {x}, type); }
-
-  // The arithmetic the formulas read as.
-  Val add(const Val &a, const Val &b) { return binary("add", a, b); }
-  Val sub(const Val &a, const Val &b) { return binary("subtract", a, b); }
-  Val mul(const Val &a, const Val &b) { return binary("multiply", a, b); }
-  Val div(const Val &a, const Val &b) { return binary("divide", a, b); }
-  Val neg(const Val &x) { return unary("negate", x); }
-  Val abs(const Val &x) { return unary("abs", x); }
-  Val exp(const Val &x) { return unary("exponential", x); }
-  Val expm1(const Val &x) { return unary("exponential_minus_one", x); }
-  Val log(const Val &x) { return unary("log", x); }
-  Val log1p(const Val &x) { return unary("log_plus_one", x); }
-  Val sqrt(const Val &x) { return unary("sqrt", x); }
-  Val floor(const Val &x) { return unary("floor", x); }
-  Val sin(const Val &x) { return unary("sine", x); }
-  Val cos(const Val &x) { return unary("cosine", x); }
-  Val atan2(const Val &a, const Val &b) { return binary("atan2", a, b); }
-  Val isFinite(const Val &x) { return op("is_finite", {x}, ElementType::I1); }
-
-  /// c[0] x^(n-1) + ... + c[n-1], in Horner's scheme.
-  Val polynomial(const Val &x, std::span<const double> coefficients) {
-    Val p = c(coefficients[0], x);
-    for (size_t i = 1; i < coefficients.size(); ++i)
-      p = add(mul(p, x), c(coefficients[i], x));
-    return p;
-  }
-
-  /// The operations, the last renamed to define the chlo op's result with
-  /// its attributes and declared type.
-  std::vector<Operation> finish(const Val &result) {
-    if (ops_.empty() || ops_.back().results[0] != result.name)
-      convert(result, result.type); // an identity, to define the result
-    Operation &last = ops_.back();
-    last.results[0] = chlo_.results.at(0);
-    last.resultTypes = chlo_.resultTypes;
-    last.attrs.insert(last.attrs.end(), chlo_.attrs.begin(), chlo_.attrs.end());
-    return std::move(ops_);
-  }
-
-private:
-  TypeRef typeRef(ElementType type) const {
-    return TypeRef{printType(TensorType{type, shape_}), chlo_.loc};
-  }
-
-  const Operation &chlo_;
-  Shape shape_;
-  std::vector<Operation> ops_;
-};
-
-using Decomposition = std::function<Val(Builder &, const std::vector<Val> &)>;
+using Decomposition = std::function<Val(StepBuilder &, const std::vector<Val> &)>;
 
 double maxFinite(ElementType type) {
   return type == ElementType::F64 ? std::numeric_limits<double>::max()
@@ -138,7 +35,7 @@ double maxFinite(ElementType type) {
 // ---- erf_inv: Giles' single- and double-precision approximations ---------
 // (M. Giles, "Approximating the erfinv function", 2010), as XLA evaluates them.
 
-Val erfInvF32(Builder &b, const Val &x) {
+Val erfInvF32(StepBuilder &b, const Val &x) {
   static constexpr double kCentral[] = {2.81022636e-08,  3.43273939e-07, -3.5233877e-06,
                                         -4.39150654e-06, 0.00021858087,  -0.00125372503,
                                         -0.00417768164,  0.246640727,    1.50140941};
@@ -155,7 +52,7 @@ Val erfInvF32(Builder &b, const Val &x) {
   return b.mul(p, x);
 }
 
-Val erfInvF64(Builder &b, const Val &x) {
+Val erfInvF64(StepBuilder &b, const Val &x) {
   static constexpr double kBelow625[] = {
       -3.6444120640178196996e-21, -1.685059138182016589e-19,  1.2858480715256400167e-18,
       1.115787767802518096e-17,   -1.333171662854620906e-16,  2.0972767875968561637e-17,
@@ -206,7 +103,7 @@ Val erfInvF64(Builder &b, const Val &x) {
   return b.mul(p, x);
 }
 
-Val erfInv(Builder &b, const std::vector<Val> &args) {
+Val erfInv(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   const Val result = x.type == ElementType::F64 ? erfInvF64(b, x) : erfInvF32(b, x);
   // erf_inv(+-1) = +-inf (the polynomial is undefined there).
@@ -249,16 +146,16 @@ constexpr double kErfF32T[] = {+7.853861353153693E-5, -8.010193625184903E-4, +5.
                                +1.128379165726710E+0};
 
 /// erf for |x| < 1: x T(x^2) / U(x^2) (f64), x T(x^2) (f32).
-Val erfNearZero(Builder &b, const Val &x) {
+Val erfNearZero(StepBuilder &b, const Val &x) {
   const Val x2 = b.mul(x, x);
   if (x.type == ElementType::F64)
-    return b.div(b.mul(x, b.polynomial(x2, kErfT)), b.polynomial(x2, kErfU));
-  return b.mul(x, b.polynomial(x2, kErfF32T));
+    return b.div(b.mul(x, polynomial(b, x2, kErfT)), polynomial(b, x2, kErfU));
+  return b.mul(x, polynomial(b, x2, kErfF32T));
 }
 
 /// erfc for |x| >= 1: exp(-x^2) times a rational function of |x|, 0 where
 /// exp(-x^2) underflows, and 2 - erfc(-x) for negative x.
-Val erfcAwayFromZero(Builder &b, const Val &x) {
+Val erfcAwayFromZero(StepBuilder &b, const Val &x) {
   const bool f64 = x.type == ElementType::F64;
   const Val z = b.neg(b.mul(x, x));
   const Val ax = b.abs(x);
@@ -267,13 +164,13 @@ Val erfcAwayFromZero(Builder &b, const Val &x) {
   if (f64) {
     const Val below8 = b.compare("LT", ax, b.c(8, x));
     approximation =
-        b.select(below8, b.div(b.mul(expZ, b.polynomial(ax, kErfcP)), b.polynomial(ax, kErfcQ)),
-                 b.div(b.mul(expZ, b.polynomial(ax, kErfcR)), b.polynomial(ax, kErfcS)));
+        b.select(below8, b.div(b.mul(expZ, polynomial(b, ax, kErfcP)), polynomial(b, ax, kErfcQ)),
+                 b.div(b.mul(expZ, polynomial(b, ax, kErfcR)), polynomial(b, ax, kErfcS)));
   } else {
     const Val inverseX2 = b.div(b.c(1, x), b.mul(x, x));
     const Val below2 = b.compare("LT", ax, b.c(2, x));
     const Val poly =
-        b.select(below2, b.polynomial(inverseX2, kErfcF32P), b.polynomial(inverseX2, kErfcF32R));
+        b.select(below2, polynomial(b, inverseX2, kErfcF32P), polynomial(b, inverseX2, kErfcF32R));
     approximation = b.mul(b.mul(expZ, b.div(b.c(1, x), ax)), poly);
   }
   const double maxLog = f64 ? 7.09782712893383996843E2 : 88.72283905206835;
@@ -282,7 +179,7 @@ Val erfcAwayFromZero(Builder &b, const Val &x) {
   return b.select(b.compare("LT", x, b.c(0, x)), b.sub(b.c(2, x), clamped), clamped);
 }
 
-Val erf(Builder &b, const std::vector<Val> &args) {
+Val erf(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   if (x.type != ElementType::F64) {
     // XLA's f32 rational approximation on [-4, 4] (erf is +-1 in f32 beyond).
@@ -294,14 +191,14 @@ Val erf(Builder &b, const std::vector<Val> &args) {
                                        -1.42647390514189e-02};
     const Val clamped = b.op("clamp", {b.c(-4, x), x, b.c(4, x)}, x.type);
     const Val x2 = b.mul(clamped, clamped);
-    const Val ratio = b.div(b.mul(clamped, b.polynomial(x2, kAlpha)), b.polynomial(x2, kBeta));
+    const Val ratio = b.div(b.mul(clamped, polynomial(b, x2, kAlpha)), polynomial(b, x2, kBeta));
     return b.op("clamp", {b.c(-1, x), ratio, b.c(1, x)}, x.type);
   }
   const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
   return b.select(nearZero, erfNearZero(b, x), b.sub(b.c(1, x), erfcAwayFromZero(b, x)));
 }
 
-Val erfc(Builder &b, const std::vector<Val> &args) {
+Val erfc(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   const Val nearZero = b.compare("LT", b.abs(x), b.c(1, x));
   return b.select(nearZero, b.sub(b.c(1, x), erfNearZero(b, x)), erfcAwayFromZero(b, x));
@@ -323,7 +220,7 @@ struct LanczosTerms {
   Val reflect, z, t, logT;
 };
 
-LanczosTerms lanczosTerms(Builder &b, const Val &x) {
+LanczosTerms lanczosTerms(StepBuilder &b, const Val &x) {
   const Val reflect = b.compare("LT", x, b.c(0.5, x));
   const Val z = b.select(reflect, b.neg(x), b.sub(x, b.c(1, x)));
   const Val gPlusHalf = b.c(kLanczosGamma + 0.5, x);
@@ -333,7 +230,7 @@ LanczosTerms lanczosTerms(Builder &b, const Val &x) {
   return {reflect, z, t, logT};
 }
 
-Val lgamma(Builder &b, const std::vector<Val> &args) {
+Val lgamma(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   const LanczosTerms l = lanczosTerms(b, x);
   Val a = b.c(kLanczosBase, x);
@@ -359,7 +256,7 @@ Val lgamma(Builder &b, const std::vector<Val> &args) {
   return b.select(infinite, b.c(std::numeric_limits<double>::infinity(), x), result);
 }
 
-Val digamma(Builder &b, const std::vector<Val> &args) {
+Val digamma(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   const LanczosTerms l = lanczosTerms(b, x);
   Val a = b.c(kLanczosBase, x), aPrime = b.c(0, x);
@@ -394,7 +291,7 @@ Val digamma(Builder &b, const std::vector<Val> &args) {
 /// a = q + N. The domain as XLA: NaN for x < 1 and for q <= 0 with x not
 /// an integer; the poles (q a non-positive integer) give +inf for even x,
 /// else NaN; x = 1 (the harmonic series) gives +inf.
-Val zetaOf(Builder &b, const Val &x, const Val &q) {
+Val zetaOf(StepBuilder &b, const Val &x, const Val &q) {
   // B_2j / (2j)! for j = 1..12.
   static constexpr double kBernoulliOverFactorial[] = {
       0.083333333333333329,    -0.0013888888888888889,  3.3068783068783071e-05,
@@ -444,11 +341,11 @@ Val zetaOf(Builder &b, const Val &x, const Val &q) {
   return b.select(b.compare("EQ", x, b.c(1, x)), inf, result);
 }
 
-Val zeta(Builder &b, const std::vector<Val> &args) { return zetaOf(b, args[0], args[1]); }
+Val zeta(StepBuilder &b, const std::vector<Val> &args) { return zetaOf(b, args[0], args[1]); }
 
 /// polygamma(n, x) = (-1)^(n + 1) n! zeta(n + 1, x) for integer n >= 1,
 /// digamma(x) for n = 0, NaN for other n.
-Val polygamma(Builder &b, const std::vector<Val> &args) {
+Val polygamma(StepBuilder &b, const std::vector<Val> &args) {
   const Val &n = args[0], &x = args[1];
   const Val nPlusOne = b.add(n, b.c(1, n));
   const Val sign = b.select(b.compare("EQ", b.binary("remainder", n, b.c(2, n)), b.c(0, n)),
@@ -465,7 +362,7 @@ Val polygamma(Builder &b, const std::vector<Val> &args) {
 
 /// sum c_k T_k(t) / 2 in Clenshaw's recurrence (Cephes' chbevl: the first
 /// coefficient is the highest order's).
-Val chebyshev(Builder &b, const Val &t, std::span<const double> coefficients) {
+Val chebyshev(StepBuilder &b, const Val &t, std::span<const double> coefficients) {
   Val b0 = b.c(0, t), b1 = b.c(0, t), b2 = b.c(0, t);
   for (double c : coefficients) {
     b2 = b1;
@@ -478,7 +375,7 @@ Val chebyshev(Builder &b, const Val &t, std::span<const double> coefficients) {
 /// exp(-|x|) I1(x): |x| <= 8 as |x| A(|x| / 2 - 2), beyond as
 /// B(32 / |x| - 2) / sqrt|x|, with x's sign; f32 takes the expansions'
 /// last 17 and 7 terms, as XLA.
-Val besselI1e(Builder &b, const std::vector<Val> &args) {
+Val besselI1e(StepBuilder &b, const std::vector<Val> &args) {
   static constexpr double kA[] = {
       2.77791411276104639959E-18,  -2.11142121435816608115E-17, 1.55363195773620046921E-16,
       -1.10559694773538630805E-15, 7.60068429473540693410E-15,  -5.04218550472791168711E-14,
@@ -516,12 +413,12 @@ Val besselI1e(Builder &b, const std::vector<Val> &args) {
 
 /// e^(x + log 1/2) +- e^(-x + log 1/2): (e^x +- e^-x) / 2 without overflowing
 /// where e^x does but the half does not.
-Val halvedExponentials(Builder &b, const Val &x, const char *combine) {
+Val halvedExponentials(StepBuilder &b, const Val &x, const char *combine) {
   const Val logHalf = b.c(std::log(0.5), x);
   return b.binary(combine, b.exp(b.add(x, logHalf)), b.exp(b.sub(logHalf, x)));
 }
 
-Val sinh(Builder &b, const std::vector<Val> &args) {
+Val sinh(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   // |x| < 1: (expm1(x) + expm1(x) / (expm1(x) + 1)) / 2, no cancellation.
   const Val e = b.expm1(x);
@@ -530,20 +427,22 @@ Val sinh(Builder &b, const std::vector<Val> &args) {
   return b.select(nearZero, small, halvedExponentials(b, x, "subtract"));
 }
 
-Val cosh(Builder &b, const std::vector<Val> &args) { return halvedExponentials(b, args[0], "add"); }
+Val cosh(StepBuilder &b, const std::vector<Val> &args) {
+  return halvedExponentials(b, args[0], "add");
+}
 
 /// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)): exact factors near |x| = 1.
-Val cosineOfArcsine(Builder &b, const Val &x) {
+Val cosineOfArcsine(StepBuilder &b, const Val &x) {
   return b.sqrt(b.mul(b.sub(b.c(1, x), x), b.add(b.c(1, x), x)));
 }
 
-Val asin(Builder &b, const std::vector<Val> &args) {
+Val asin(StepBuilder &b, const std::vector<Val> &args) {
   // asin(x) = 2 atan2(x, 1 + sqrt(1 - x^2)): the half angle, exact at 0 and +-1.
   const Val &x = args[0];
   return b.mul(b.c(2, x), b.atan2(x, b.add(b.c(1, x), cosineOfArcsine(b, x))));
 }
 
-Val acos(Builder &b, const std::vector<Val> &args) {
+Val acos(StepBuilder &b, const std::vector<Val> &args) {
   // acos(x) = 2 atan2(sqrt(1 - x^2), 1 + x); pi at x = -1.
   const Val &x = args[0];
   const Val half = b.atan2(cosineOfArcsine(b, x), b.add(b.c(1, x), x));
@@ -551,11 +450,11 @@ Val acos(Builder &b, const std::vector<Val> &args) {
 }
 
 /// Older JAX prints jnp.tan as chlo.tan: StableHLO has it now.
-Val tan(Builder &b, const std::vector<Val> &args) { return b.unary("tan", args[0]); }
+Val tan(StepBuilder &b, const std::vector<Val> &args) { return b.unary("tan", args[0]); }
 
-Val atan(Builder &b, const std::vector<Val> &args) { return b.atan2(args[0], b.c(1, args[0])); }
+Val atan(StepBuilder &b, const std::vector<Val> &args) { return b.atan2(args[0], b.c(1, args[0])); }
 
-Val asinh(Builder &b, const std::vector<Val> &args) {
+Val asinh(StepBuilder &b, const std::vector<Val> &args) {
   // asinh|x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), accurate near 0;
   // log|x| + log 2 where x^2 would overflow. The sign is x's (-0 stays -0).
   const Val &x = args[0];
@@ -567,7 +466,7 @@ Val asinh(Builder &b, const std::vector<Val> &args) {
   return b.mul(b.unary("sign", x), b.select(huge, large, moderate));
 }
 
-Val acosh(Builder &b, const std::vector<Val> &args) {
+Val acosh(StepBuilder &b, const std::vector<Val> &args) {
   // acosh(x) = log1p(t + sqrt(t (t + 2))) with t = x - 1 (exact near 1);
   // log x + log 2 where t^2 would overflow; NaN below 1 (from the sqrt or
   // log1p below -1).
@@ -579,7 +478,7 @@ Val acosh(Builder &b, const std::vector<Val> &args) {
   return b.select(huge, large, moderate);
 }
 
-Val atanh(Builder &b, const std::vector<Val> &args) {
+Val atanh(StepBuilder &b, const std::vector<Val> &args) {
   // atanh(x) = (log1p(x) - log1p(-x)) / 2: no cancellation near 0, +-inf at
   // +-1, NaN beyond.
   const Val &x = args[0];
@@ -588,27 +487,27 @@ Val atanh(Builder &b, const std::vector<Val> &args) {
 
 // ---- classification and square (in the operand's own type) ----------------
 
-Val isInf(Builder &b, const std::vector<Val> &args) {
+Val isInf(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   return b.compare("EQ", b.abs(x), b.c(std::numeric_limits<double>::infinity(), x));
 }
 
-Val isPosInf(Builder &b, const std::vector<Val> &args) {
+Val isPosInf(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   return b.compare("EQ", x, b.c(std::numeric_limits<double>::infinity(), x));
 }
 
-Val isNegInf(Builder &b, const std::vector<Val> &args) {
+Val isNegInf(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0];
   return b.compare("EQ", x, b.c(-std::numeric_limits<double>::infinity(), x));
 }
 
-Val square(Builder &b, const std::vector<Val> &args) { return b.mul(args[0], args[0]); }
+Val square(StepBuilder &b, const std::vector<Val> &args) { return b.mul(args[0], args[0]); }
 
 /// The next float after x toward y: x's bits as an integer, one step up or
 /// down in magnitude; the smallest subnormal (signed as y) from a zero; y
 /// when x == y (signed zeros included); NaN when either is.
-Val nextAfter(Builder &b, const std::vector<Val> &args) {
+Val nextAfter(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0], &y = args[1];
   const ElementType intType = x.type == ElementType::F64   ? ElementType::I64
                               : x.type == ElementType::F32 ? ElementType::I32
@@ -642,7 +541,7 @@ Val nextAfter(Builder &b, const std::vector<Val> &args) {
 /// of twice the width, shifted down (arithmetically for signed types); for
 /// 64 bits from the four products of 32-bit halves (unsigned), then, for
 /// i64, less b where a < 0 and a where b < 0 (the two's complement identity).
-Val mulhi(Builder &b, const std::vector<Val> &args) {
+Val mulhi(StepBuilder &b, const std::vector<Val> &args) {
   const Val &x = args[0], &y = args[1];
   const bool isSigned = isSignedInteger(x.type);
   const int64_t width = static_cast<int64_t>(elementByteWidth(x.type)) * 8;
@@ -743,7 +642,7 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     types.push_back(*type);
   }
   const ElementType original = types.front().elementType;
-  Builder b(chlo, types.front().shape);
+  StepBuilder b(chlo, types.front().shape);
   const bool upcast =
       entry.inF32 && (original == ElementType::F16 || original == ElementType::BF16);
   std::vector<Val> args;

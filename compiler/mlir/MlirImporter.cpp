@@ -18,6 +18,7 @@
 #include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/DotAlgorithm.h"
 #include "compiler/mlir/GspmdSharding.h"
 #include "compiler/mlir/InlineBudget.h"
 #include "compiler/mlir/MlirLexer.h"
@@ -847,6 +848,8 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return inlineCall(op, state, names, namePrefix, callStack);
   if (isDecomposedChlo(op.name))
     return emitChlo(op, state, names, namePrefix, callStack);
+  if (hasDotAlgorithm(op))
+    return emitSteps(op, decomposeDotAlgorithm(op), state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
   if ((op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard") && state.scalarBody)
@@ -1721,9 +1724,6 @@ void Importer::readDotGeneral(OpAttributes &a) {
     pair("batching_dims", dot.lhsBatchingDimensions, dot.rhsBatchingDimensions);
     pair("contracting_dims", dot.lhsContractingDimensions, dot.rhsContractingDimensions);
   }
-  if (const Attribute *algorithm = attrs.take("algorithm"))
-    failAt(algorithm->loc,
-           "dot algorithms are not supported (shardgen computes in the element type)");
   ir.attrs = dot;
 }
 
