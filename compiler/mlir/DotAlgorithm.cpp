@@ -217,7 +217,7 @@ std::vector<Operation> decomposeDotAlgorithm(const Operation &dot) {
   StepBuilder b(dot, result.shape);
   auto keepOnResult = [](const std::string &name) {
     return name != "algorithm" && name != "precision" && name != "precision_config" &&
-           name != "_short_types" && !isDimensionAttribute(name);
+           !isDimensionAttribute(name);
   };
   std::vector<NamedAttribute> dimensions;
   for (const NamedAttribute &attr : dot.attrs)

@@ -18,6 +18,7 @@
 #include "compiler/mlir/ChloDecomposition.h"
 #include "compiler/mlir/CollectiveGroups.h"
 #include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/DeviceIds.h"
 #include "compiler/mlir/DotAlgorithm.h"
 #include "compiler/mlir/GspmdSharding.h"
 #include "compiler/mlir/InlineBudget.h"
@@ -439,6 +440,11 @@ private:
   static std::optional<Reducer> simpleReducerOf(const Block &region);
   std::vector<std::string> collectiveAxes(const Operation &op, AttrTaker &attrs, Op &ir);
   const Mesh &enclosingMesh(const Operation &op) const;
+  /// The enclosing manual computation's mesh, for an op whose value is the
+  /// device's own (partition_id): the manual computations around it must be
+  /// manual over every axis of size > 1, else devices holding the same
+  /// values would see different ids.
+  const Mesh &fullyManualMesh(const Operation &op) const;
 
   const Module &module_;
   Graph &graph_;
@@ -850,6 +856,11 @@ void Importer::emitOpUnannotated(const Operation &op, RegionState &state, Names 
     return emitChlo(op, state, names, namePrefix, callStack);
   if (hasDotAlgorithm(op))
     return emitSteps(op, decomposeDotAlgorithm(op), state, names, namePrefix, callStack);
+  if (op.name == "stablehlo.partition_id")
+    return emitSteps(op, decomposePartitionId(op, fullyManualMesh(op)), state, names, namePrefix,
+                     callStack);
+  if (op.name == "stablehlo.replica_id")
+    return emitSteps(op, decomposeReplicaId(op), state, names, namePrefix, callStack);
   if (op.name == "sdy.named_computation")
     return inlineNamedComputation(op, state, names, namePrefix, callStack);
   if ((op.name == "sdy.sharding_constraint" || op.name == "sdy.reshard") && state.scalarBody)
@@ -1377,6 +1388,23 @@ Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
          "the reduction region of '" + op.name +
              "' must apply one of stablehlo.add, multiply, maximum, minimum, and, or "
              "to its two arguments and return the result");
+}
+
+const Mesh &Importer::fullyManualMesh(const Operation &op) const {
+  if (manualStack_.empty())
+    failAt(op.loc, "'" + op.name +
+                       "' outside an sdy.manual_computation: a program's values are the same "
+                       "on every device (JAX prints it for lax.axis_index inside a shard_map)");
+  const Mesh &mesh = enclosingMesh(op);
+  std::set<std::string> manual;
+  for (const ManualComputationAttrs *computation : manualStack_)
+    manual.insert(computation->manualAxes.begin(), computation->manualAxes.end());
+  for (const MeshAxis &axis : mesh.axes)
+    if (axis.size > 1 && !manual.count(axis.name))
+      failAt(op.loc, "'" + op.name + "' in a manual computation that is not manual over axis '" +
+                         axis.name + "' of mesh @" + mesh.name +
+                         ": devices holding the same values would see different ids");
+  return mesh;
 }
 
 const Mesh &Importer::enclosingMesh(const Operation &op) const {

@@ -16,7 +16,7 @@ Val StepBuilder::op(const std::string &name, const std::vector<Val> &operands,
 Val StepBuilder::op(const std::string &name, const std::vector<Val> &operands,
                     const TensorType &resultType, std::vector<NamedAttribute> attrs) {
   Operation step;
-  step.name = "stablehlo." + name;
+  step.name = name.find('.') == std::string::npos ? "stablehlo." + name : name;
   step.loc = source_.loc;
   step.locText = source_.locText;
   step.generic = true;
@@ -42,13 +42,21 @@ Val StepBuilder::constant(double value, ElementType type) {
   return op("constant", {}, type, {{"value", dense}});
 }
 
-Val StepBuilder::ci(int64_t value, const Val &like) {
-  Literal element(TensorType{like.type, {}});
+Val StepBuilder::integer(int64_t value, ElementType type) {
+  Literal element(TensorType{type, {}});
   element.setInt(0, value);
   Attribute dense = makeAttribute(Attribute::Kind::Dense, source_.loc, "dense");
-  dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{like.type, shape_}, element));
-  dense.typeText = typeRef(TensorType{like.type, shape_}).text;
-  return op("constant", {}, like.type, {{"value", dense}});
+  dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
+  dense.typeText = typeRef(TensorType{type, shape_}).text;
+  return op("constant", {}, type, {{"value", dense}});
+}
+
+Val StepBuilder::literal(Literal value) {
+  const TensorType type = value.type();
+  Attribute dense = makeAttribute(Attribute::Kind::Dense, source_.loc, "dense");
+  dense.body = printDenseBody(ConstantAttrs::dense(std::move(value)));
+  dense.typeText = typeRef(type).text;
+  return op("constant", {}, type, {{"value", dense}});
 }
 
 Val StepBuilder::compare(const char *direction, const Val &a, const Val &b) {
@@ -66,8 +74,10 @@ std::vector<Operation> StepBuilder::finish(const Val &result,
   Operation &last = ops_.back();
   last.results[0] = source_.results.at(0);
   last.resultTypes = source_.resultTypes;
+  // The steps state every operand's type: the source's short type form
+  // (`_short_types`) describes no step.
   for (const NamedAttribute &attr : source_.attrs)
-    if (keep(attr.name))
+    if (attr.name != "_short_types" && keep(attr.name))
       last.attrs.push_back(attr);
   return std::move(ops_);
 }

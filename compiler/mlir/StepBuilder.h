@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/Literal.h"
 #include "compiler/ir/TensorType.h"
 #include "compiler/mlir/MlirSyntax.h"
 
@@ -28,7 +29,8 @@ public:
   /// have `shape`.
   StepBuilder(const Operation &source, Shape shape) : source_(source), shape_(std::move(shape)) {}
 
-  /// `stablehlo.<name>` of `operands`, its result of the builder's shape.
+  /// `stablehlo.<name>` (or `name` where it names its dialect, as
+  /// `shardgen.axis_index`) of `operands`, its result of the builder's shape.
   Val op(const std::string &name, const std::vector<Val> &operands, ElementType resultType,
          std::vector<NamedAttribute> attrs = {});
   /// The same, its result of `resultType`.
@@ -39,7 +41,11 @@ public:
   /// A constant of `like`'s type.
   Val c(double value, const Val &like) { return constant(value, like.type); }
   /// An integer constant of `like`'s type, any 64-bit value.
-  Val ci(int64_t value, const Val &like);
+  Val ci(int64_t value, const Val &like) { return integer(value, like.type); }
+  /// An integer constant of `type`, any 64-bit value.
+  Val integer(int64_t value, ElementType type);
+  /// A constant holding `value` (its type is the constant's).
+  Val literal(Literal value);
 
   Val unary(const char *name, const Val &x) { return op(name, {x}, typeOf(x)); }
   Val binary(const char *name, const Val &a, const Val &b) { return op(name, {a, b}, typeOf(a)); }
