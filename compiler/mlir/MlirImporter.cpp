@@ -2043,9 +2043,8 @@ void Importer::readDimensionNumbers(OpAttributes &a, const AttrField &field, voi
     else
       failAt(attr.loc, "expected an integer for '" + name + "' in #" + dialect);
   }
-  for (const AttrField &inner : field.nested())
-    if (inner.presence == AttrPresence::Required && !seen.count(std::string(inner.mlir)))
-      failAt(attr.loc, "#" + dialect + " needs '" + std::string(inner.mlir) + "'");
+  // A field left out is 0 or [] (StableHLO's printer leaves those out:
+  // `index_vector_dim = 0` is never printed).
 }
 
 bool Importer::readFlag(OpAttributes &a, const AttrField &field) {

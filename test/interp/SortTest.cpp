@@ -88,19 +88,24 @@ TEST_CASE("sort: a negative dimension counts from the back; rank 3 along the mid
   CHECK(ints(out[0]) == std::vector<int64_t>{3, 0, 4, 1, 5, 2, 7, 6, 8, 7, 9, 8});
 }
 
-TEST_CASE("sort with TOTALORDER: -NaN < -inf < -1 < -0 < +0 < 1 < +inf < NaN, stable ties") {
-  // jnp.argsort's form: the values and an iota, compared LT TOTALORDER.
-  Graph graph = loadGraph(sortGraph({"tensor<10xf32>", "tensor<10xi32>"}, 0, "LT", "TOTALORDER"));
-  Literal x =
-      literal("tensor<10xf32>", {kNaN, 1, 0.0, -0.0, -kInf, negativeNaN(), kInf, -1, -0.0, 1});
-  Literal iota = intLiteral("tensor<10xi32>", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
-  std::vector<Literal> out = evaluate(graph, {x, iota});
-  CHECK(ints(out[1]) == std::vector<int64_t>{5, 4, 7, 3, 8, 2, 1, 9, 6, 0});
-  std::vector<double> values = floats(out[0]);
-  CHECK((std::isnan(values[0]) && signBit(values[0])));
-  CHECK(values[1] == -kInf);
-  CHECK((values[3] == 0 && signBit(values[3]) && signBit(values[4]) && !signBit(values[5])));
-  CHECK((std::isnan(values[9]) && !signBit(values[9])));
+TEST_CASE("sort with TOTALORDER: -NaN < -inf < -2 < -1 < -0 < +0 < 1 < +inf < NaN, stable ties") {
+  // jnp.argsort's form: the values and an iota, compared LT TOTALORDER. The
+  // 16-bit floats' keys once flipped their sign bit with the magnitude's
+  // (an int promotion): negatives sorted after positives.
+  for (const std::string element : {"f32", "f64", "f16", "bf16"}) {
+    CAPTURE(element);
+    const std::string type = "tensor<11x" + element + ">";
+    Graph graph = loadGraph(sortGraph({type, "tensor<11xi32>"}, 0, "LT", "TOTALORDER"));
+    Literal x = literal(type, {kNaN, 1, 0.0, -0.0, -kInf, negativeNaN(), kInf, -1, -0.0, 1, -2});
+    Literal iota = intLiteral("tensor<11xi32>", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    std::vector<Literal> out = evaluate(graph, {x, iota});
+    CHECK(ints(out[1]) == std::vector<int64_t>{5, 4, 10, 7, 3, 8, 2, 1, 9, 6, 0});
+    std::vector<double> values = floats(out[0]);
+    CHECK((std::isnan(values[0]) && signBit(values[0])));
+    CHECK(values[1] == -kInf);
+    CHECK((values[4] == 0 && signBit(values[4]) && signBit(values[5]) && !signBit(values[6])));
+    CHECK((std::isnan(values[10]) && !signBit(values[10])));
+  }
 }
 
 TEST_CASE("compare with TOTALORDER on tensors, and FLOAT's IEEE answers beside it") {

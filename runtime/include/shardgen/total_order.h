@@ -18,7 +18,8 @@ namespace shardgen::runtime::elements {
 template <typename Signed, typename Unsigned>
 inline __attribute__((always_inline)) Signed totalOrderBits(Unsigned bits) {
   const Signed key = static_cast<Signed>(bits);
-  const Signed magnitude = static_cast<Signed>(~Unsigned(0) >> 1);
+  // Unsigned(~0): a 16-bit ~0 is an int, -1, whose shift keeps the sign bit.
+  const Signed magnitude = static_cast<Signed>(static_cast<Unsigned>(~Unsigned(0)) >> 1);
   return key < 0 ? static_cast<Signed>(key ^ magnitude) : key;
 }
 
