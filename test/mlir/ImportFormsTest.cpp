@@ -452,6 +452,22 @@ func.func @main(%operand: tensor<2x3x4x2xi64>, %indices: tensor<2x2x3x2xi64>, %u
   CHECK(numbers.scatterIndicesBatchingDims == std::vector<int64_t>{1});
   CHECK(numbers.scatterDimsToOperandDims == std::vector<int64_t>{2, 1});
   CHECK(numbers.indexVectorDim == 3);
+
+  // StableHLO's printer leaves out fields that are 0 or []: JAX's
+  // jnp.ndarray.at[i].add with scalar indices (index_vector_dim = 0).
+  Graph omitted = importVerified(R"(
+func.func @main(%x: tensor<5xf32>, %i: tensor<i32>, %u: tensor<f32>) -> tensor<5xf32> {
+  %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<5xf32>, tensor<i32>, tensor<f32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+)");
+  const auto &defaults = omitted.main.ops.at(0).attr<ScatterAttrs>().dimensionNumbers;
+  CHECK(defaults.indexVectorDim == 0);
+  CHECK(defaults.updateWindowDims.empty());
 }
 
 TEST_CASE("gather and scatter errors name the MLIR place") {
