@@ -28,6 +28,12 @@ bool isIota(const std::vector<int64_t> &ids) {
 
 } // namespace
 
+int64_t deviceIdTableSize(const Mesh &mesh) {
+  return mesh.deviceIds.empty() || isIota(mesh.deviceIds)
+             ? 0
+             : static_cast<int64_t>(mesh.deviceIds.size());
+}
+
 std::vector<Operation> decomposePartitionId(const Operation &partitionId, const Mesh &mesh) {
   checkForm(partitionId);
   StepBuilder b(partitionId, {});
@@ -45,7 +51,7 @@ std::vector<Operation> decomposePartitionId(const Operation &partitionId, const 
     stride *= axis->size;
   }
   Val id = position ? *position : b.integer(0, ElementType::UI32);
-  if (!mesh.deviceIds.empty() && !isIota(mesh.deviceIds)) {
+  if (deviceIdTableSize(mesh) > 0) {
     Literal table(TensorType{ElementType::UI32, {static_cast<int64_t>(mesh.deviceIds.size())}});
     for (size_t i = 0; i < mesh.deviceIds.size(); ++i)
       table.setInt(static_cast<int64_t>(i), mesh.deviceIds[i]);

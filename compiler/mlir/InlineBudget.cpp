@@ -4,6 +4,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/ChloDecomposition.h"
+#include "compiler/mlir/DeviceIds.h"
 #include "compiler/mlir/DotAlgorithm.h"
 
 namespace shardgen::mlir {
@@ -78,9 +79,10 @@ uint64_t InlineBudget::blockSize(const Block &block, size_t depth) {
     }
     // A chlo op, or a dot with an algorithm, becomes the StableHLO ops of
     // its decomposition.
-    size = cappedAdd(size, isDecomposedChlo(op.name) ? decompositionSize(op.name)
-                           : hasDotAlgorithm(op)     ? kMaxDotAlgorithmSteps
-                                                     : 1);
+    size = cappedAdd(size, isDecomposedChlo(op.name)             ? decompositionSize(op.name)
+                           : hasDotAlgorithm(op)                 ? kMaxDotAlgorithmSteps
+                           : op.name == "stablehlo.partition_id" ? kMaxPartitionIdSteps
+                                                                 : 1);
     for (const Block &region : op.regions)
       size = cappedAdd(size, blockSize(region, depth));
   }

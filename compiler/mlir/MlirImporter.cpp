@@ -444,7 +444,7 @@ private:
   /// device's own (partition_id): the manual computations around it must be
   /// manual over every axis of size > 1, else devices holding the same
   /// values would see different ids.
-  const Mesh &fullyManualMesh(const Operation &op) const;
+  const Mesh &fullyManualMesh(const Operation &op);
 
   const Module &module_;
   Graph &graph_;
@@ -453,6 +453,8 @@ private:
   std::map<std::string, const Function *> functions_;
   std::vector<std::optional<TensorType>> valueTypes_; // as the text declares them
   std::vector<const ManualComputationAttrs *> manualStack_;
+  /// The device-id table elements partition_ids have made so far.
+  int64_t deviceIdTableElements_ = 0;
   /// The names and region of the op whose attributes are read (a
   /// control-flow op's regions see them).
   Names *enclosingNames_ = nullptr;
@@ -1390,12 +1392,17 @@ Reducer Importer::reducerOf(const Operation &op, const Block &region) const {
              "to its two arguments and return the result");
 }
 
-const Mesh &Importer::fullyManualMesh(const Operation &op) const {
+const Mesh &Importer::fullyManualMesh(const Operation &op) {
   if (manualStack_.empty())
     failAt(op.loc, "'" + op.name +
                        "' outside an sdy.manual_computation: a program's values are the same "
                        "on every device (JAX prints it for lax.axis_index inside a shard_map)");
   const Mesh &mesh = enclosingMesh(op);
+  deviceIdTableElements_ += deviceIdTableSize(mesh);
+  if (deviceIdTableElements_ > kMaxDeviceIdTableElements)
+    failAt(op.loc, "the module's partition_ids on meshes with device_ids make device-id tables of "
+                   "more than " +
+                       std::to_string(kMaxDeviceIdTableElements) + " elements in all");
   std::set<std::string> manual;
   for (const ManualComputationAttrs *computation : manualStack_)
     manual.insert(computation->manualAxes.begin(), computation->manualAxes.end());

@@ -81,3 +81,25 @@ TEST_CASE("partition_id: errors name the place") {
   CHECK(message.find("'stablehlo.partition_id' gives a tensor<ui32>, got tensor<i32>") !=
         std::string::npos);
 }
+
+TEST_CASE("partition_id: the device-id tables of a module are bounded") {
+  // 4096 devices in reverse order, 300 partition_ids: 1.2M table elements,
+  // from a file of 50 kB.
+  std::string ids;
+  for (int i = 4095; i >= 0; --i)
+    ids += std::to_string(i) + (i ? ", " : "");
+  std::string body;
+  for (int i = 0; i < 300; ++i)
+    body += "    %id" + std::to_string(i) + " = stablehlo.partition_id : tensor<ui32>\n";
+  const std::string text = "sdy.mesh @mesh = <[\"x\"=4096], device_ids=[" + ids + R"(]>
+func.func @main(%a: tensor<4096xf32>) -> tensor<4096xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%block: tensor<1xf32>) {
+)" + body + R"(    sdy.return %block : tensor<1xf32>
+  } : (tensor<4096xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+)";
+  auto [place, message] = importErrorOf(text);
+  CHECK(place == "260:5"); // the 257th: 257 * 4096 > 2^20
+  CHECK(message.find("device-id tables of more than 1048576 elements in all") != std::string::npos);
+}
