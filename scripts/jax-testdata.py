@@ -3,7 +3,7 @@
 through shardgen and compares their results with the values JAX computed.
 
     scripts/jax-testdata.py STABLEHLO_CHECKOUT SHARDGEN [--mode eval|run]
-                            [--match REGEX] [--stride N] [--jobs N] [--out DIR]
+                            [--mesh] [--match REGEX] [--stride N] [--jobs N] [--out DIR]
 
 Each file is a module JAX exported: `@main` calls `@inputs()` and
 `@expected()` (constants) and checks its results with
@@ -15,7 +15,10 @@ the value JAX computed, runs `shardgen eval` (the reference interpreter) or
 - expect_close and expect_almost_eq: within 1e-3 relative (1e-2 for f16 and
   bf16, whose ulp is coarser) plus 1e-5 absolute: the values JAX's own
   kernels computed, not a spec's correctly rounded ones.
-It prints the counts and every file that does not pass with the first line
+With --mesh (run mode), every input gets a sharding constraint on a 2x2
+mesh (its first dim of 2 or more elements on "x", the next on "y"), so the
+whole program is partitioned over 4 devices, and `run --check` compares it
+with the interpreter as well. It prints the counts and every file that does not pass with the first line
 of what went wrong, and writes them to OUT/results.json. A sweep of all
 ~2300 files takes about 10 minutes in eval mode on 2 cores, an hour in run
 mode (each file is compiled): --stride N takes every Nth file.
@@ -74,10 +77,41 @@ def prepared(text):
     return text, [c[0] for c in checks]
 
 
+CALL_INPUTS = re.compile(r"^(\s*)(%\w+)(?::(\d+))? = call @inputs\(\) : \(\) -> \(?(.*?)\)?$", re.M)
+
+
+def sharding_of(tensor_type):
+    dims = re.match(r"tensor<((?:\d+x)*)", tensor_type).group(1).split("x")[:-1]
+    axes, specs = ["x", "y"], []
+    for size in dims:
+        specs.append('{"%s"}' % axes.pop(0) if int(size) >= 2 and axes else "{}")
+    return "<@mesh, [%s]>" % ", ".join(specs)
+
+
+def sharded(text):
+    """The module on a 2x2 mesh, each of @main's inputs constrained."""
+    call = CALL_INPUTS.search(text)
+    if not call:
+        return None
+    indent, value, count, types = call.group(1), call.group(2), call.group(3), split_types(call.group(4))
+    names = [value + "#%d" % k for k in range(len(types))] if count else [value]
+    constraints, rest = "", text[call.end():]
+    for k, (name, tensor_type) in enumerate(zip(names, types)):
+        if not tensor_type.startswith("tensor<") or tensor_type.startswith("tensor<x") or \
+                re.match(r"tensor<[a-z]", tensor_type):
+            continue  # scalars stay replicated
+        constraints += "\n%s%%sharded%d = sdy.sharding_constraint %s %s : %s" % (
+            indent, k, name, sharding_of(tensor_type), tensor_type)
+        rest = re.sub(re.escape(name) + r"(?![\w#])", "%%sharded%d" % k, rest)
+    text = text[:call.end()] + constraints + rest
+    return re.sub(r"^(module .*)$", '\\1\n  sdy.mesh @mesh = <["x"=2, "y"=2]>', text, count=1, flags=re.M)
+
+
 def widened(array):
     """bf16 (.npy void of 2 bytes) as f32; other types as they are."""
     if array.dtype.kind == "V" and array.dtype.itemsize == 2:
-        return (array.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+        bits = array.reshape(-1).view(np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32).reshape(array.shape)
     return array
 
 
@@ -100,12 +134,16 @@ def difference(kind, got, expected, narrow):
     return "%d elements differ, first at %s: %r, JAX %r" % (bad.sum(), at, got[at], expected[at])
 
 
-def run_file(path, shardgen, mode, scratch):
+def run_file(path, shardgen, mode, mesh, scratch):
     name = os.path.basename(path)[:-len(".mlir")]
     with open(path) as f:
         text, kinds = prepared(f.read())
     if text is None:
         return name, "no check", ""
+    if mesh:
+        text = sharded(text)
+        if text is None:
+            return name, "no inputs", ""
     folder = os.path.join(scratch, name)
     os.makedirs(folder, exist_ok=True)
     source = os.path.join(folder, "case.mlir")
@@ -113,8 +151,8 @@ def run_file(path, shardgen, mode, scratch):
         f.write(text)
     out = os.path.join(folder, "out")
     try:
-        done = subprocess.run([shardgen, mode, source, "-o", out], capture_output=True, text=True,
-                              timeout=300)
+        command = [shardgen, mode, source, "-o", out] + (["--check"] if mesh else [])
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return name, "timeout", ""
     if done.returncode != 0:
@@ -136,16 +174,19 @@ def main():
     parser.add_argument("checkout")
     parser.add_argument("shardgen")
     parser.add_argument("--mode", choices=["eval", "run"], default="eval")
+    parser.add_argument("--mesh", action="store_true")
     parser.add_argument("--match", default="")
     parser.add_argument("--stride", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default=tempfile.mkdtemp(prefix="shardgen-testdata-"))
     options = parser.parse_args()
+    if options.mesh and options.mode != "run":
+        parser.error("--mesh runs the partitioned program: --mode run")
     files = sorted(glob.glob(os.path.join(options.checkout, "stablehlo", "testdata", "*.mlir")))
     files = [f for f in files if re.search(options.match, os.path.basename(f))][::options.stride]
     shardgen = os.path.abspath(options.shardgen)
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        results = list(pool.map(lambda f: run_file(f, shardgen, options.mode, options.out), files))
+        results = list(pool.map(lambda f: run_file(f, shardgen, options.mode, options.mesh, options.out), files))
     with open(os.path.join(options.out, "results.json"), "w") as f:
         json.dump(results, f, indent=0)
     for name, status, message in results:
