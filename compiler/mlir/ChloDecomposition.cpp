@@ -431,6 +431,11 @@ Val cosh(StepBuilder &b, const std::vector<Val> &args) {
   return halvedExponentials(b, args[0], "add");
 }
 
+/// On complex numbers, StableHLO's legalization's form at every |z|.
+Val complexSinh(StepBuilder &b, const std::vector<Val> &args) {
+  return halvedExponentials(b, args[0], "subtract");
+}
+
 /// sqrt(1 - x^2) as sqrt((1 - x)(1 + x)): exact factors near |x| = 1.
 Val cosineOfArcsine(StepBuilder &b, const Val &x) {
   return b.sqrt(b.mul(b.sub(b.c(1, x), x), b.add(b.c(1, x), x)));
@@ -580,6 +585,9 @@ struct ChloOp {
   bool inF32;
   /// Defined on integers (not i1) instead of floats.
   bool onIntegers = false;
+  /// The decomposition on complex operands (StableHLO's legalization's
+  /// formula), or none: refused there.
+  Decomposition onComplex = nullptr;
 };
 
 const std::map<std::string, ChloOp> &chloOps() {
@@ -589,8 +597,8 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.erfc", {erfc, 1, true}},
       {"chlo.lgamma", {lgamma, 1, true}},
       {"chlo.digamma", {digamma, 1, true}},
-      {"chlo.sinh", {sinh, 1, true}},
-      {"chlo.cosh", {cosh, 1, true}},
+      {"chlo.sinh", {sinh, 1, true, false, complexSinh}},
+      {"chlo.cosh", {cosh, 1, true, false, cosh}},
       {"chlo.asin", {asin, 1, true}},
       {"chlo.acos", {acos, 1, true}},
       {"chlo.atan", {atan, 1, true}},
@@ -600,9 +608,9 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.is_inf", {isInf, 1, false}},
       {"chlo.is_pos_inf", {isPosInf, 1, false}},
       {"chlo.is_neg_inf", {isNegInf, 1, false}},
-      {"chlo.square", {square, 1, false}},
+      {"chlo.square", {square, 1, false, false, square}},
       {"chlo.next_after", {nextAfter, 2, false}},
-      {"chlo.tan", {tan, 1, false}},
+      {"chlo.tan", {tan, 1, false, false, tan}},
       {"chlo.zeta", {zeta, 2, true}},
       {"chlo.polygamma", {polygamma, 2, true}},
       {"chlo.bessel_i1e", {besselI1e, 1, true}},
@@ -633,9 +641,11 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     if (entry.onIntegers && (isFloat(type->elementType) || type->elementType == ElementType::I1))
       fail(ref.loc.str(),
            "'" + chlo.name + "' is defined on integer tensors, got " + printType(*type));
-    if (!entry.onIntegers && !isFloat(type->elementType))
-      fail(ref.loc.str(),
-           "'" + chlo.name + "' is defined on floating-point tensors, got " + printType(*type));
+    const bool complex = isComplex(type->elementType) && entry.onComplex;
+    if (!entry.onIntegers && !isFloat(type->elementType) && !complex)
+      fail(ref.loc.str(), "'" + chlo.name + "' is defined on floating-point" +
+                              (entry.onComplex ? " and complex" : "") + " tensors, got " +
+                              printType(*type));
     if (!types.empty() && *type != types.front())
       fail(ref.loc.str(), "'" + chlo.name + "' needs operands of one type, got " +
                               printType(types.front()) + " and " + printType(*type));
@@ -650,7 +660,7 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     Val arg{chlo.operands[i].name, original};
     args.push_back(upcast ? b.convert(arg, ElementType::F32) : arg);
   }
-  Val result = entry.decompose(b, args);
+  Val result = isComplex(original) ? entry.onComplex(b, args) : entry.decompose(b, args);
   if (upcast)
     result = b.convert(result, original);
   return b.finish(result);
@@ -663,9 +673,11 @@ uint64_t decompositionSize(const std::string &name) {
     std::map<std::string, uint64_t> out;
     for (const auto &[opName, entry] : chloOps()) {
       uint64_t most = 0;
-      const std::vector<const char *> types =
+      std::vector<const char *> types =
           entry.onIntegers ? std::vector<const char *>{"tensor<i8>", "tensor<i64>", "tensor<ui64>"}
                            : std::vector<const char *>{"tensor<f16>", "tensor<f32>", "tensor<f64>"};
+      if (entry.onComplex)
+        types.push_back("tensor<complex<f64>>");
       for (const char *type : types) {
         Operation probe;
         probe.name = opName;
