@@ -36,25 +36,28 @@ Val StepBuilder::op(const std::string &name, const std::vector<Val> &operands,
 Val StepBuilder::constant(double value, ElementType type) {
   Literal element(TensorType{type, {}});
   element.setFloat(0, value);
-  Attribute dense = makeAttribute(Attribute::Kind::Dense, source_.loc, "dense");
-  dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
-  dense.typeText = typeRef(TensorType{type, shape_}).text;
-  return op("constant", {}, type, {{"value", dense}});
+  return splat(std::move(element));
 }
 
 Val StepBuilder::integer(int64_t value, ElementType type) {
   Literal element(TensorType{type, {}});
   element.setInt(0, value);
-  Attribute dense = makeAttribute(Attribute::Kind::Dense, source_.loc, "dense");
-  dense.body = printDenseBody(ConstantAttrs::splatOf(TensorType{type, shape_}, element));
-  dense.typeText = typeRef(TensorType{type, shape_}).text;
-  return op("constant", {}, type, {{"value", dense}});
+  return splat(std::move(element));
+}
+
+Val StepBuilder::splat(Literal element) {
+  const TensorType type{element.type().elementType, shape_};
+  return constantOf(ConstantAttrs::splatOf(type, std::move(element)), type);
 }
 
 Val StepBuilder::literal(Literal value) {
   const TensorType type = value.type();
+  return constantOf(ConstantAttrs::dense(std::move(value)), type);
+}
+
+Val StepBuilder::constantOf(const ConstantAttrs &constant, const TensorType &type) {
   Attribute dense = makeAttribute(Attribute::Kind::Dense, source_.loc, "dense");
-  dense.body = printDenseBody(ConstantAttrs::dense(std::move(value)));
+  dense.body = printDenseBody(constant);
   dense.typeText = typeRef(type).text;
   return op("constant", {}, type, {{"value", dense}});
 }

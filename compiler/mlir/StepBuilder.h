@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/Attributes.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/ir/TensorType.h"
 #include "compiler/mlir/MlirSyntax.h"
@@ -88,6 +89,9 @@ public:
   TensorType typeOf(const Val &x) const { return TensorType{x.type, shapeOf(x)}; }
 
 private:
+  /// A constant of the builder's shape, every element `element` (rank 0).
+  Val splat(Literal element);
+  Val constantOf(const ConstantAttrs &constant, const TensorType &type);
   TypeRef typeRef(const TensorType &type) const;
 
   const Operation &source_;
