@@ -29,7 +29,6 @@ OUT_OF_SCOPE = [
     (re.compile(r"infeed|outfeed|\"?stablehlo\.send|\"?stablehlo\.recv"),
      "infeed, outfeed, send and recv (I/O with tokens)"),
     (re.compile(r"stablehlo\.fft"), "fft"),
-    (re.compile(r"triangular_solve"), "triangular_solve"),
     (re.compile(r"cholesky"), "cholesky"),
     (re.compile(r"interpreter\.run_parallel"),
      "the interpreter's process grid (interpreter.run_parallel): replica and partition "

@@ -27,6 +27,7 @@
 #include "compiler/mlir/RaggedDot.h"
 #include "compiler/mlir/SdyAttributes.h"
 #include "compiler/mlir/SourceLocations.h"
+#include "compiler/mlir/TriangularSolve.h"
 
 namespace shardgen::mlir {
 
@@ -2352,6 +2353,7 @@ void Importer::readConvolution(OpAttributes &a) {
 ImportedGraph importMlir(std::string_view text, const ImportOptions &options) {
   Module module = parseModule(text);
   expandRaggedDots(module);
+  expandTriangularSolves(module);
   ImportedGraph imported;
   Importer(module, imported.graph, imported.places).run(options.function);
   return imported;

@@ -8,6 +8,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/FunctionExpansion.h"
 #include "compiler/mlir/MlirParser.h"
 
 namespace shardgen::mlir {
@@ -95,27 +96,6 @@ TensorType typeOf(const TypeRef &ref, const std::string &where) {
   return *type;
 }
 
-std::string list(const std::vector<int64_t> &values) {
-  std::string text = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(values[i]);
-  return text + "]";
-}
-
-std::vector<int64_t> upTo(int64_t n) {
-  std::vector<int64_t> values;
-  for (int64_t i = 0; i < n; ++i)
-    values.push_back(i);
-  return values;
-}
-
-/// The body of `dense<...>` for a zero of `type` (as the writer prints
-/// constants: 0, 0.0, (0.0, 0.0) or false).
-std::string zeroOf(ElementType type) {
-  const TensorType scalar{type, {}};
-  return printDenseBody(ConstantAttrs::splatOf(scalar, Literal(scalar)));
-}
-
 /// The checked operands of one ragged_dot and the function text it becomes.
 class RaggedDot {
 public:
@@ -161,7 +141,7 @@ private:
     std::set<int64_t> distinct;
     for (int64_t d : dims)
       check(d >= 0 && d < rank && distinct.insert(d).second,
-            std::string(what) + " must be distinct dims of the operand, got " + list(dims));
+            std::string(what) + " must be distinct dims of the operand, got " + integerList(dims));
   }
 
   void checkDims() {
@@ -221,9 +201,11 @@ private:
                   const TensorType &result) const {
     std::string text = "stablehlo.dot_general " + a + ", " + b + ", ";
     if (!dims_.lhsBatching.empty())
-      text += "batching_dims = " + list(dims_.lhsBatching) + " x " + list(rhsBatch) + ", ";
-    return text + "contracting_dims = " + list(dims_.lhsContracting) + " x " + list(rhsContract) +
-           " : (" + printType(lhs_) + ", " + bType + ") -> " + printType(result);
+      text += "batching_dims = " + integerList(dims_.lhsBatching) + " x " + integerList(rhsBatch) +
+              ", ";
+    return text + "contracting_dims = " + integerList(dims_.lhsContracting) + " x " +
+           integerList(rhsContract) + " : (" + printType(lhs_) + ", " + bType + ") -> " +
+           printType(result);
   }
 
   std::string indexType() const { return printType(TensorType{ElementType::I64, lhs_.shape}); }
@@ -241,8 +223,9 @@ private:
     const TensorType iota{ElementType::I64, iotaShape};
     std::string text =
         line("%iota = stablehlo.iota dim = " + std::to_string(ragged_) + " : " + printType(iota));
-    text += line("%index = stablehlo.broadcast_in_dim %iota, dims = " + list(upTo(lhs_.rank())) +
-                 " : (" + printType(iota) + ") -> " + indexType());
+    text +=
+        line("%index = stablehlo.broadcast_in_dim %iota, dims = " + integerList(upTo(lhs_.rank())) +
+             " : (" + printType(iota) + ") -> " + indexType());
     text += line("%zero = stablehlo.constant dense<" + zeroOf(lhs_.elementType) +
                  "> : " + printType(lhs_));
     text += line("%start0 = stablehlo.constant dense<0> : " + batchType());
@@ -275,7 +258,7 @@ private:
     }
     text +=
         line("%start" + next + " = stablehlo.add %start" + i + ", " + size + " : " + batchType());
-    const std::string batchDims = list(upTo(static_cast<int64_t>(batch_.size())));
+    const std::string batchDims = integerList(upTo(static_cast<int64_t>(batch_.size())));
     for (const std::string &bound : {std::string("start"), std::string("limit")})
       text += line("%" + bound + i + "b = stablehlo.broadcast_in_dim %start" +
                    (bound == "start" ? i : next) + ", dims = " + batchDims + " : (" + batchType() +
@@ -377,25 +360,6 @@ private:
   std::vector<int64_t> rhsBatching_, rhsContracting_; // mode 1: the group dim removed
 };
 
-/// Every op of `block` and its regions, depth first.
-void forEachOp(Block &block, const std::function<void(Operation &)> &fn) {
-  for (Operation &op : block.ops) {
-    fn(op);
-    for (Block &region : op.regions)
-      forEachOp(region, fn);
-  }
-}
-
-/// Gives every op (and nested op) of the generated function the ragged
-/// dot's place, so any later error names it.
-void placeAt(Block &block, const SourceLoc &loc) {
-  forEachOp(block, [&](Operation &op) {
-    op.loc = loc;
-    for (ValueUse &use : op.operands)
-      use.loc = loc;
-  });
-}
-
 } // namespace
 
 void expandRaggedDots(Module &module) {
@@ -414,17 +378,7 @@ void expandRaggedDots(Module &module) {
         fail(op.loc.str(), "chlo.ragged_dot: the module's ragged dots have more than " +
                                std::to_string(kMaxRaggedDotGroups) +
                                " groups in all (one dot per group)");
-      Module parsed = parseModule(dot.functionText());
-      Function function = std::move(parsed.functions.at(0));
-      function.loc = op.loc;
-      for (BlockArgument &arg : function.args)
-        arg.loc = op.loc;
-      placeAt(function.body, op.loc);
-      added.push_back(std::move(function));
-      Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
-      op.name = "func.call";
-      op.generic = false;
-      op.attrs = {{"callee", callee}};
+      replaceWithCall(op, name, dot.functionText(), added);
     });
   for (Function &function : added)
     module.functions.push_back(std::move(function));

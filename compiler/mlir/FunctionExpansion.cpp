@@ -1,0 +1,66 @@
+#include "compiler/mlir/FunctionExpansion.h"
+
+#include "compiler/ir/Attributes.h"
+#include "compiler/ir/Literal.h"
+#include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/MlirParser.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+/// Gives every op (and nested op) of a generated function the expanded op's
+/// place, so any later error names it.
+void placeAt(Block &block, const SourceLoc &loc) {
+  forEachOp(block, [&](Operation &op) {
+    op.loc = loc;
+    for (ValueUse &use : op.operands)
+      use.loc = loc;
+  });
+}
+
+} // namespace
+
+std::string integerList(const std::vector<int64_t> &values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text + "]";
+}
+
+std::vector<int64_t> upTo(int64_t n) {
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(i);
+  return values;
+}
+
+std::string zeroOf(ElementType type) {
+  const TensorType scalar{type, {}};
+  return printDenseBody(ConstantAttrs::splatOf(scalar, Literal(scalar)));
+}
+
+void forEachOp(Block &block, const std::function<void(Operation &)> &fn) {
+  for (Operation &op : block.ops) {
+    fn(op);
+    for (Block &region : op.regions)
+      forEachOp(region, fn);
+  }
+}
+
+void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
+                     std::vector<Function> &added) {
+  Module parsed = parseModule(functionText);
+  Function function = std::move(parsed.functions.at(0));
+  function.loc = op.loc;
+  for (BlockArgument &arg : function.args)
+    arg.loc = op.loc;
+  placeAt(function.body, op.loc);
+  added.push_back(std::move(function));
+  Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
+  op.name = "func.call";
+  op.generic = false;
+  op.attrs = {{"callee", callee}};
+}
+
+} // namespace shardgen::mlir
