@@ -425,6 +425,9 @@ private:
   void readReducePrecision(OpAttributes &a);
   /// `algorithm = DEFAULT` (JAX's form) or #stablehlo<rng_algorithm THREE_FRY>.
   void readRngBitGenerator(OpAttributes &a);
+  /// `type = FFT, length = [4]` (JAX's form) or #stablehlo<fft_type FFT> and
+  /// fft_length = array<i64: 4>.
+  void readFft(OpAttributes &a);
   /// An op without an MLIR form: kindOf never names it.
   void readNoSyntax(OpAttributes &a);
   /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
@@ -1675,6 +1678,19 @@ void Importer::readRngBitGenerator(OpAttributes &a) {
                           "' (expected DEFAULT, THREE_FRY or PHILOX)");
   places_.add(a.ir.pointer + "/rng_algorithm", attr->loc);
   a.ir.attrs = rng;
+}
+
+void Importer::readFft(OpAttributes &a) {
+  const Attribute *attr = a.attrs.take("type");
+  if (!attr)
+    attr = &a.attrs.require("fft_type");
+  FftAttrs fft;
+  fft.fftType = enumWord(*attr, "fft_type");
+  if (!parseFftType(fft.fftType))
+    failAt(attr->loc, "unknown fft_type '" + fft.fftType + "' (expected FFT, IFFT, RFFT or IRFFT)");
+  places_.add(a.ir.pointer + "/fft_type", attr->loc);
+  fft.fftLength = a.ints({"length", "fft_length"}, "fft_length");
+  a.ir.attrs = fft;
 }
 
 void Importer::readNoSyntax(OpAttributes &a) {
