@@ -1689,7 +1689,7 @@ void Importer::readFft(OpAttributes &a) {
   if (!parseFftType(fft.fftType))
     failAt(attr->loc, "unknown fft_type '" + fft.fftType + "' (expected FFT, IFFT, RFFT or IRFFT)");
   places_.add(a.ir.pointer + "/fft_type", attr->loc);
-  fft.fftLength = a.ints({"length", "fft_length"}, "fft_length");
+  fft.fftLength = a.ints({"fft_length", "length"}, "fft_length");
   a.ir.attrs = fft;
 }
 
