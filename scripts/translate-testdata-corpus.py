@@ -16,6 +16,7 @@ BATCH entries, in the input and the result alike, so that a case stays
 small (the op treats each batch index alone); `tolerance` is TOLERANCE
 times the part type's epsilon times the largest |result|.
 """
+import importlib.util
 import json
 import os
 import re
@@ -23,6 +24,14 @@ import subprocess
 import sys
 
 import numpy as np
+
+# The interpreter tests' translator: its 2x2 sharding of an argument.
+_spec = importlib.util.spec_from_file_location(
+    "translate_interpret_corpus", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                               "translate-interpret-corpus.py"))
+_interpret = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_interpret)
+sharding_for = _interpret.sharding_for
 
 # group -> (files, how many leading dims of the input are batch dims)
 FILES = {
@@ -42,7 +51,7 @@ TOLERANCE = 16
 
 DTYPES = {"f32": np.float32, "f64": np.float64, "complex<f32>": np.complex64,
           "complex<f64>": np.complex128}
-TYPE = r"tensor<(?:[^<>]|<[^<>]*>)*>"
+TYPE = _interpret.TYPE
 
 
 def parse_type(text):
@@ -81,16 +90,6 @@ def function_constant(text, function):
     match = re.search(r"func\.func private @%s\(\).*?stablehlo\.constant (dense<.*?>) : (%s)" % (function, TYPE),
                       text, re.S)
     return literal_value(match.group(1), match.group(2)), match.group(2)
-
-
-def sharding_for(dims):
-    axes, specs = ["x", "y"], []
-    for size in dims:
-        if size >= 2 and axes:
-            specs.append('{"%s"}' % axes.pop(0))
-        else:
-            specs.append("{}")
-    return "#sdy.sharding<@mesh, [%s]>" % ", ".join(specs)
 
 
 def translate(text, batch_dims):

@@ -1026,15 +1026,21 @@ std::vector<Literal> convolutionBound(const BoundsInputs &in) {
 
 /// The rounding error of the kernel's 1-D transform of length n
 /// (templates/kernels/fft.h), in units of u times the sum of the line's
-/// input magnitudes: each radix-2 level rounds a twiddle product and a sum
-/// (at most 5u of the partial sums it combines, whose magnitudes sum to at
-/// most the inputs'), so log2(n) levels give 5 u log2(n). Bluestein's
-/// algorithm (other lengths) runs two radix-2 transforms of m >= 2n - 1
-/// around a product with the chirp's spectrum B, whose magnitudes average
-/// at most sqrt(2n - 1) (Cauchy-Schwarz: |B|^2 sums to m (2n - 1)); the
-/// inverse divides by m, so the chirp products and both transforms cost
-/// sqrt(2n - 1) (10 log2(m) + 8) u. Twice that, for the twiddle tables
-/// (correctly rounded from double: half an ulp) and second-order terms.
+/// input magnitudes S. Radix-2: each level rounds a twiddle product and a
+/// sum, at most 5u of the partial sums it combines (a twiddle's own error
+/// included), whose magnitudes sum to at most S; an error passes the later
+/// levels with unit-modulus factors, so log2(n) levels give 5 u log2(n) S
+/// to each output. Bluestein's algorithm (other lengths): the chirped input
+/// a (|a| sums to S) goes through a radix-2 transform of m >= 2n - 1 (each
+/// A[k] within (5 log2(m) + 3) u S), is multiplied by the spectrum B of
+/// the conjugate chirp b (2n - 1 unit-modulus entries) and transformed
+/// back with 1/m. (1/m) sum |B[k]| <= sqrt(2n - 1) (Cauchy-Schwarz: |B|^2
+/// sums to m (2n - 1)), which bounds what A's errors, B's (rounded from
+/// double for f32; for f64 its normwise error, 5 u log2(m) of |B|'s norm)
+/// and the inverse's roundings add: sqrt(2n - 1) (15 log2(m) + 4) u S, and
+/// 3u S for the last chirp product. Twice both, for second-order terms.
+/// (Long Bluestein lengths get a loose bound: errors of a few u S are
+/// what the kernel shows; the sqrt(2n - 1) is the worst case's.)
 double fftLineFactor(int64_t n) {
   if (n <= 1)
     return 0;
@@ -1044,7 +1050,7 @@ double fftLineFactor(int64_t n) {
   while (m < 2 * n - 1)
     m *= 2;
   return 2.0 * (std::sqrt(static_cast<double>(2 * n - 1)) *
-                    (10.0 * std::log2(static_cast<double>(m)) + 8.0) +
+                    (15.0 * std::log2(static_cast<double>(m)) + 4.0) +
                 3.0);
 }
 

@@ -16,7 +16,8 @@
 // more than f64; IEEE quad on hosts whose long double is binary128), each
 // rounded once to the result type. Twiddles are cos and sin of angles
 // reduced to [-pi/4, pi/4] by exact integer arithmetic (the octant of
-// 8k/n), so each is within an ulp or two of the working precision.
+// 8k/n; runtime/include/shardgen/unit_root.h, the kernel's too), so each is
+// within an ulp or two of the working precision.
 // templates/kernels/fft.h computes the same in the element type's own
 // precision; interp/ErrorBounds.cpp's fftBound says how far apart they
 // may be.
@@ -26,6 +27,7 @@
 
 #include "compiler/interp/Kernels.h"
 #include "compiler/ir/InternalError.h"
+#include "runtime/include/shardgen/unit_root.h"
 
 namespace shardgen::interp {
 namespace {
@@ -41,36 +43,10 @@ template <typename R> Cx<R> operator*(Cx<R> a, Cx<R> b) {
 }
 template <typename R> Cx<R> conj(Cx<R> a) { return {a.re, -a.im}; }
 
-/// exp(-2 pi i k / n) for 0 <= k < n: the angle 2 pi k / n is q quarter
-/// turns plus phi in [-pi/4, pi/4], q and phi's numerator exact integers.
+/// exp(-2 pi i k / n) in R (runtime/include/shardgen/unit_root.h).
 template <typename R> Cx<R> unitRoot(uint64_t k, uint64_t n) {
-  const unsigned __int128 eighths = static_cast<unsigned __int128>(k) * 8;
-  const auto octant = static_cast<uint64_t>(eighths / n);
-  const auto rest = static_cast<uint64_t>(eighths - static_cast<unsigned __int128>(octant) * n);
-  const R quarterPi = static_cast<R>(0.785398163397448309615660845819875721L);
-  // octant even: octant/2 quarter turns plus (pi/4) rest/n; odd: the next
-  // quarter turn minus (pi/4) (n - rest)/n.
-  const bool odd = octant % 2 == 1;
-  const uint64_t quarters = (octant + (odd ? 1 : 0)) / 2;
-  const R phi = odd ? -quarterPi * static_cast<R>(n - rest) / static_cast<R>(n)
-                    : quarterPi * static_cast<R>(rest) / static_cast<R>(n);
-  const R c = std::cos(phi), s = std::sin(phi);
-  Cx<R> turn;
-  switch (quarters % 4) {
-  case 0:
-    turn = {c, s};
-    break;
-  case 1:
-    turn = {-s, c};
-    break;
-  case 2:
-    turn = {-c, -s};
-    break;
-  default:
-    turn = {s, -c};
-    break;
-  }
-  return conj(turn);
+  const runtime::elements::Complex<R> w = runtime::elements::unitRoot<R>(k, n);
+  return {w.re, w.im};
 }
 
 bool isPowerOfTwo(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
@@ -92,10 +68,13 @@ public:
     radix2Tables(m_, twiddles_);
     chirp_.resize(static_cast<size_t>(n));
     const auto twiceN = static_cast<uint64_t>(2 * n);
+    uint64_t square = 0; // k^2 mod 2n
     for (int64_t k = 0; k < n; ++k) {
       // exp(-i pi k^2 / n) = exp(-2 pi i (k^2 mod 2n) / 2n).
-      const auto square = static_cast<unsigned __int128>(k) * static_cast<uint64_t>(k);
-      chirp_[static_cast<size_t>(k)] = unitRoot<R>(static_cast<uint64_t>(square % twiceN), twiceN);
+      chirp_[static_cast<size_t>(k)] = unitRoot<R>(square, twiceN);
+      square += 2 * static_cast<uint64_t>(k) + 1;
+      if (square >= twiceN)
+        square -= twiceN;
     }
     kernel_.assign(static_cast<size_t>(m_), {});
     kernel_[0] = conj(chirp_[0]);

@@ -8,12 +8,7 @@ namespace shardgen::verify {
 
 namespace {
 
-std::string joinLengths(const std::vector<int64_t> &values) {
-  std::string out = "[";
-  for (size_t i = 0; i < values.size(); ++i)
-    out += (i ? ", " : "") + std::to_string(values[i]);
-  return out + "]";
-}
+std::string joinLengths(const std::vector<int64_t> &values) { return "[" + joinInts(values) + "]"; }
 
 /// The length of the complex side's last dim for a real side of n.
 int64_t halfSpectrum(int64_t n) { return n == 0 ? 0 : n / 2 + 1; }

@@ -10,61 +10,29 @@
 // spectrum are computed in double (angles reduced to [-pi/4, pi/4] by
 // exact integer arithmetic) and rounded once to the element type. The
 // inverse is conj(forward(conj(x))) / n. Complex products are two products
-// and a sum per part: generated code compiles with contraction off, so GCC
-// and clang round the same. The reference (compiler/interp/Fft.cpp)
+// and a sum per part (complex.h's multiply: each product rounded on its
+// own, never fused), so GCC and clang round the same. The reference (compiler/interp/Fft.cpp)
 // computes the same transform with more bits; interp/ErrorBounds.cpp's
 // fftBound is how far apart they may be.
 #pragma once
 
 #include "kernels/memory.h"
 #include "kernels/scratch.h"
+#include "shardgen/unit_root.h"
 
 namespace shardgen::kernels {
 
 namespace fft {
 
-template <typename T> struct Cx {
-  T re, im;
-};
-template <typename T> SHARDGEN_INLINE Cx<T> add(Cx<T> a, Cx<T> b) {
-  return {a.re + b.re, a.im + b.im};
-}
-template <typename T> SHARDGEN_INLINE Cx<T> subtract(Cx<T> a, Cx<T> b) {
-  return {a.re - b.re, a.im - b.im};
-}
-template <typename T> SHARDGEN_INLINE Cx<T> multiply(Cx<T> a, Cx<T> b) {
-  const T rr = a.re * b.re, ii = a.im * b.im, ri = a.re * b.im, ir = a.im * b.re;
-  return {rr - ii, ri + ir};
-}
+template <typename T> using Cx = Complex<T>;
+using math::add;
+using math::multiply;
+using math::subtract;
 template <typename T> SHARDGEN_INLINE Cx<T> conj(Cx<T> a) { return {a.re, -a.im}; }
 
-/// exp(-2 pi i k / n) for 0 <= k < n, in double: the angle is q quarter
-/// turns plus phi in [-pi/4, pi/4], with q and phi's numerator exact.
-inline Cx<double> unitRoot(uint64_t k, uint64_t n) {
-  const uint64_t eighths = 8 * k; // k < n, far below 2^60
-  const uint64_t octant = eighths / n, rest = eighths - octant * n;
-  const double quarterPi = 0.78539816339744830962;
-  const bool odd = (octant & 1) != 0;
-  const uint64_t quarters = (octant + (odd ? 1 : 0)) / 2;
-  const double phi = odd ? -quarterPi * static_cast<double>(n - rest) / static_cast<double>(n)
-                         : quarterPi * static_cast<double>(rest) / static_cast<double>(n);
-  const double c = __builtin_cos(phi), s = __builtin_sin(phi);
-  Cx<double> turn;
-  switch (quarters & 3) {
-  case 0:
-    turn = {c, s};
-    break;
-  case 1:
-    turn = {-s, c};
-    break;
-  case 2:
-    turn = {-c, -s};
-    break;
-  default:
-    turn = {s, -c};
-    break;
-  }
-  return conj(turn);
+/// exp(-2 pi i k / n) in double (shardgen/unit_root.h, the interpreter's too).
+SHARDGEN_INLINE Cx<double> unitRoot(uint64_t k, uint64_t n) {
+  return runtime::elements::unitRoot<double>(k, n);
 }
 
 SHARDGEN_INLINE bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }

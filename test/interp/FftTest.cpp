@@ -27,7 +27,8 @@ std::string fftGraph(const std::string &inputType, const std::string &type,
   std::string list;
   for (size_t i = 0; i < lengths.size(); ++i)
     list += (i ? ", " : "") + std::to_string(lengths[i]);
-  return opGraph("fft", {inputType}, R"(, "fft_type": ")" + type + R"(", "fft_length": [)" + list + "]");
+  return opGraph("fft", {inputType},
+                 R"(, "fft_type": ")" + type + R"(", "fft_length": [)" + list + "]");
 }
 
 Literal fftLiteral(const std::string &type, const std::vector<std::complex<double>> &values) {
@@ -123,10 +124,10 @@ TEST_CASE("fft: every length against the definition (radix-2 and Bluestein's)") 
     const std::string type = "tensor<" + std::to_string(n) + "xcomplex<f64>>";
     const Literal input = fftLiteral(type, x);
     // complex<f64> computes in long double: within a few f64 ulps.
-    CHECK(fftError(fftValues(evalOne(fftGraph(type, "FFT", {n}), {input})), fftDefinition(wide, false)) <
-          8e-16);
-    CHECK(fftError(fftValues(evalOne(fftGraph(type, "IFFT", {n}), {input})), fftDefinition(wide, true)) <
-          8e-16);
+    CHECK(fftError(fftValues(evalOne(fftGraph(type, "FFT", {n}), {input})),
+                   fftDefinition(wide, false)) < 8e-16);
+    CHECK(fftError(fftValues(evalOne(fftGraph(type, "IFFT", {n}), {input})),
+                   fftDefinition(wide, true)) < 8e-16);
     // complex<f32> computes in double, rounded once.
     const std::string narrow = "tensor<" + std::to_string(n) + "xcomplex<f32>>";
     const Literal single = fftLiteral(narrow, x);
@@ -134,7 +135,7 @@ TEST_CASE("fft: every length against the definition (radix-2 and Bluestein's)") 
     for (auto v : fftValues(single))
       rounded.emplace_back(v.real(), v.imag());
     CHECK(fftError(fftValues(evalOne(fftGraph(narrow, "FFT", {n}), {single})),
-                        fftDefinition(rounded, false)) < 1.2e-7);
+                   fftDefinition(rounded, false)) < 1.2e-7);
   }
 }
 
@@ -170,8 +171,8 @@ TEST_CASE("fft: 2-D and 3-D transforms, RFFT's last dim first, IRFFT's last dim 
   std::vector<double> real;
   for (int64_t i = 0; i < 18; ++i)
     real.push_back(x[static_cast<size_t>(i)].real());
-  const Literal rfft = evalOne(fftGraph("tensor<3x6xf64>", "RFFT", {3, 6}),
-                               {literal("tensor<3x6xf64>", real)});
+  const Literal rfft =
+      evalOne(fftGraph("tensor<3x6xf64>", "RFFT", {3, 6}), {literal("tensor<3x6xf64>", real)});
   CHECK(rfft.shape() == Shape{3, 4});
   std::vector<std::complex<double>> asComplex(real.begin(), real.end());
   const Literal full = evalOne(fftGraph("tensor<3x6xcomplex<f64>>", "FFT", {3, 6}),
@@ -211,8 +212,8 @@ TEST_CASE("fft: empty tensors, length 1 and a large prime length") {
   CHECK(evalOne(fftGraph("tensor<3x0x4xcomplex<f32>>", "FFT", {4}),
                 {Literal(tensorType("tensor<3x0x4xcomplex<f32>>"))})
             .numElements() == 0);
-  const Literal none = evalOne(fftGraph("tensor<2x0xf32>", "RFFT", {0}),
-                               {Literal(tensorType("tensor<2x0xf32>"))});
+  const Literal none =
+      evalOne(fftGraph("tensor<2x0xf32>", "RFFT", {0}), {Literal(tensorType("tensor<2x0xf32>"))});
   CHECK(none.shape() == Shape{2, 0});
   CHECK(fftValues(evalOne(fftGraph("tensor<2x1xcomplex<f64>>", "IFFT", {1}),
                           {fftLiteral("tensor<2x1xcomplex<f64>>", {{3, 4}, {-1, 0}})})) ==
@@ -234,7 +235,8 @@ TEST_CASE("fft: empty tensors, length 1 and a large prime length") {
     for (int64_t j = 0; j < n; ++j) {
       const long double angle =
           -2 * 3.141592653589793238462643383279502884L * static_cast<long double>((j * k) % n) / n;
-      sum += FftWide(input.getFloat(j), input.getImag(j)) * FftWide(std::cos(angle), std::sin(angle));
+      sum +=
+          FftWide(input.getFloat(j), input.getImag(j)) * FftWide(std::cos(angle), std::sin(angle));
     }
     CHECK(std::abs(FftWide(spectrum.getFloat(k), spectrum.getImag(k)) - sum) <
           1e-7L * static_cast<long double>(magnitude) / 100);
@@ -264,7 +266,7 @@ TEST_CASE("fft: the bound grows with the block's magnitude and the transform's d
   // Exact integer inputs of length 1: a copy, exact.
   Graph one = loadGraph(fftGraph("tensor<3x1xcomplex<f32>>", "FFT", {1}));
   for (double b : floats(evaluateWithBounds(one, {fftLiteral("tensor<3x1xcomplex<f32>>",
-                                                                   {{1, 2}, {3, 4}, {5, 6}})})
+                                                             {{1, 2}, {3, 4}, {5, 6}})})
                              .bounds.at(0)))
     CHECK(b == 0);
 }

@@ -612,12 +612,13 @@ TEST_CASE("fft: the batch dims pass through, the transform's dims need replicati
   // The batch dim's sharding crosses the op both ways; a transformed dim's
   // reaches the result too (Shardy propagates it, the partitioner gathers
   // the operand), a truncated last dim's does not.
-  auto p = basic(R"({"name": "x", "type": "tensor<8x4x6xf32>", "sharding": "<@mesh, [{x}, {y}, {}]>"})",
-                 R"({"op": "fft", "operands": ["x"], "result": "f", "fft_type": "RFFT",
+  auto p =
+      basic(R"({"name": "x", "type": "tensor<8x4x6xf32>", "sharding": "<@mesh, [{x}, {y}, {}]>"})",
+            R"({"op": "fft", "operands": ["x"], "result": "f", "fft_type": "RFFT",
                      "fft_length": [6]},
                     {"op": "fft", "operands": ["f"], "result": "g", "fft_type": "IRFFT",
                      "fft_length": [6]})",
-                 R"({"value": "g"})");
+            R"({"value": "g"})");
   CHECK(p.sharding("f") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
   CHECK(p.sharding("g") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
   auto q = basic(R"({"name": "x", "type": "tensor<8x6xf32>", "sharding": "<@mesh, [{}, {x}]>"})",
