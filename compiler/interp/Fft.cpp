@@ -26,7 +26,6 @@
 #include <vector>
 
 #include "compiler/interp/Kernels.h"
-#include "compiler/ir/InternalError.h"
 #include "runtime/include/shardgen/unit_root.h"
 
 namespace shardgen::interp {
