@@ -28,7 +28,6 @@ OUT_OF_SCOPE = [
     (re.compile(r"!quant\.|quant\.uniform"), "quantized types"),
     (re.compile(r"infeed|outfeed|\"?stablehlo\.send|\"?stablehlo\.recv"),
      "infeed, outfeed, send and recv (I/O with tokens)"),
-    (re.compile(r"stablehlo\.fft"), "fft"),
     (re.compile(r"cholesky"), "cholesky"),
     (re.compile(r"interpreter\.run_parallel"),
      "the interpreter's process grid (interpreter.run_parallel): replica and partition "
@@ -46,6 +45,10 @@ def split_statements(lines):
         stripped = line.split("//")[0].rstrip() if not line.strip().startswith("\"") else line.rstrip()
         if not stripped.strip() and not current:
             continue
+        if stripped.lstrip().startswith(">") and not current and statements:
+            # The close of a literal spread over lines (`dense<` ... `> : t`).
+            statements[-1] += "\n" + stripped
+            continue
         current.append(stripped)
         in_string = False
         for ch in stripped:
@@ -55,7 +58,7 @@ def split_statements(lines):
                 depth += 1
             elif not in_string and ch in ")]}":
                 depth -= 1
-        if depth <= 0 and not stripped.rstrip().endswith(","):
+        if depth <= 0 and not stripped.rstrip().endswith((",", "dense<")):
             statements.append("\n".join(current))
             current, depth = [], 0
     if current:

@@ -1190,6 +1190,37 @@ void emitRngBitGenerator(StepView s) {
       true);
 }
 
+// ---- Fourier transforms (templates/kernels/fft.h) ----
+
+/// fft on local pieces: the transform's dims are whole on every device
+/// (its sharding rule needs them replicated); each device transforms the
+/// blocks of its batch indices.
+void emitFft(StepView s) {
+  const auto &attrs = s.op().attr<FftAttrs>();
+  const FftType type = attrs.type();
+  const auto rank = static_cast<int64_t>(attrs.fftLength.size());
+  const std::string part(storageType(complexPartType(s.outType())));
+  s.perDevice([&](int64_t d) -> std::string {
+    const Shape in = s.inShape(0, d), out = s.outShape(d);
+    if (product(in) == 0 || product(out) == 0)
+      return "";
+    // The real side holds the lengths: IRFFT's result, the operand otherwise.
+    const Shape &real = type == FftType::Irfft ? out : in;
+    int64_t block = 1;
+    for (int64_t i = 0; i < rank; ++i) {
+      const int64_t length = real[real.size() - static_cast<size_t>(rank - i)];
+      SHARDGEN_CHECK(length == attrs.fftLength[static_cast<size_t>(i)],
+                     "an fft's transformed dim is not whole on a device");
+      block *= length;
+    }
+    const int64_t batch = product(real) / block;
+    return "{ static constexpr int64_t kLengths[] = {" + joinInts(attrs.fftLength) +
+           "}; fftBlocks<" + part + ", " + str(static_cast<int64_t>(type)) + ">(as<" +
+           std::string(storageType(s.inType(0))) + ">(" + s.inBuf(0) + "), as<" + s.outStorage() +
+           ">(" + s.outBuf() + "), " + str(batch) + ", " + str(rank) + ", kLengths); }";
+  });
+}
+
 } // namespace
 
 void emitDotGeneralEpilogue(EmitterContext &context, const SpmdStep &dot, SpmdValueId result,

@@ -1024,6 +1024,87 @@ std::vector<Literal> convolutionBound(const BoundsInputs &in) {
   return oneResult(productBounds(convolution, in.x(0), in.x(1), in.e(0), in.e(1), result));
 }
 
+/// The rounding error of the kernel's 1-D transform of length n
+/// (templates/kernels/fft.h), in units of u times the sum of the line's
+/// input magnitudes S. Radix-2: each level rounds a twiddle product and a
+/// sum, at most 5u of the partial sums it combines (a twiddle's own error
+/// included), whose magnitudes sum to at most S; an error passes the later
+/// levels with unit-modulus factors, so log2(n) levels give 5 u log2(n) S
+/// to each output. Bluestein's algorithm (other lengths): the chirped input
+/// a (|a| sums to S) goes through a radix-2 transform of m >= 2n - 1 (each
+/// A[k] within (5 log2(m) + 3) u S), is multiplied by the spectrum B of
+/// the conjugate chirp b (2n - 1 unit-modulus entries) and transformed
+/// back with 1/m. (1/m) sum |B[k]| <= sqrt(2n - 1) (Cauchy-Schwarz: |B|^2
+/// sums to m (2n - 1)), which bounds what A's errors, B's (rounded from
+/// double for f32; for f64 its normwise error, 5 u log2(m) of |B|'s norm)
+/// and the inverse's roundings add: sqrt(2n - 1) (15 log2(m) + 4) u S, and
+/// 3u S for the last chirp product. Twice both, for second-order terms.
+/// (Long Bluestein lengths get a loose bound: errors of a few u S are
+/// what the kernel shows; the sqrt(2n - 1) is the worst case's.)
+double fftLineFactor(int64_t n) {
+  if (n <= 1)
+    return 0;
+  if ((n & (n - 1)) == 0)
+    return 2.0 * (5.0 * std::log2(static_cast<double>(n)) + 1.0);
+  int64_t m = 1;
+  while (m < 2 * n - 1)
+    m *= 2;
+  return 2.0 * (std::sqrt(static_cast<double>(2 * n - 1)) *
+                    (15.0 * std::log2(static_cast<double>(m)) + 4.0) +
+                3.0);
+}
+
+/// fft: linear, each output a sum over its batch index's block (the
+/// trailing size(fft_length) dims) of the inputs times unit-modulus
+/// factors (IFFT and IRFFT: divided by the product N of the lengths; IRFFT
+/// reads each bin but DC and Nyquist twice, for X[n - k] = conj(X[k])).
+/// An output is then at most sqrt(2) times the block's summed operand
+/// bounds (a complex input off by e in each part is off by sqrt(2) e)
+/// away from the exact result of the interpreter's operands, plus the
+/// kernel's rounding: u times the block's summed |re| + |im| times the
+/// sum of fftLineFactor over the dims (a dim's errors pass through the
+/// later dims' transforms without growth in that sum), plus the final
+/// rounding to the result type. The reference computes with 11 (f64) or 29
+/// (f32) more bits: its own error is within the factor 2 of
+/// fftLineFactor.
+std::vector<Literal> fftBound(const BoundsInputs &in) {
+  const auto &attrs = in.op.attr<FftAttrs>();
+  const Literal &x = in.x(0), &e = in.e(0), &result = in.result(0);
+  const FftType type = attrs.type();
+  Literal out = exactBounds(result.shape());
+  if (result.numElements() == 0 || x.numElements() == 0)
+    return oneResult(std::move(out));
+  const auto fftRank = static_cast<int64_t>(attrs.fftLength.size());
+  const Shape &inShape = x.shape(), &outShape = result.shape();
+  int64_t inBlock = 1, outBlock = 1;
+  double factor = 0, count = 1;
+  for (int64_t i = 0; i < fftRank; ++i) {
+    inBlock *= inShape[inShape.size() - 1 - i];
+    outBlock *= outShape[outShape.size() - 1 - i];
+    factor += fftLineFactor(attrs.fftLength[i]);
+    count *= static_cast<double>(attrs.fftLength[i]);
+  }
+  const bool inverse = type == FftType::Ifft || type == FftType::Irfft;
+  const double scale = (inverse ? 1.0 / count : 1.0) * (type == FftType::Irfft ? 2.0 : 1.0);
+  const ElementType part = complexPartType(result.elementType());
+  const double u = unitRoundoff(part);
+  const double *operandBounds = e.as<double>();
+  double *bounds = out.as<double>();
+  for (int64_t block = 0; block < x.numElements() / inBlock; ++block) {
+    double magnitude = 0, spread = 0;
+    for (int64_t j = block * inBlock; j < (block + 1) * inBlock; ++j) {
+      magnitude += std::fabs(x.getFloat(j)) + std::fabs(x.getImag(j));
+      spread += operandBounds[j];
+    }
+    spread = scale * (std::sqrt(2.0) * spread + u * (factor + (inverse ? fftRank : 0)) * magnitude);
+    for (int64_t k = block * outBlock; k < (block + 1) * outBlock; ++k) {
+      const double r = std::max(std::fabs(result.getFloat(k)), std::fabs(result.getImag(k)));
+      bounds[k] = std::isfinite(magnitude) ? finish(part, r, spread) : kUnknown;
+    }
+  }
+  return oneResult(std::move(out));
+}
+
 using BoundsFunction = std::vector<Literal> (*)(const BoundsInputs &);
 constexpr BoundsFunction kBounds[] = {
 #define SHARDGEN_OP(Kind, Name, Category, Operands, Results, Attrs, Elements, Bound, Mlir, Infer,  \

@@ -160,4 +160,9 @@ Literal evalConvolution(const Literal &lhs, const Literal &rhs, const Convolutio
 std::vector<Literal> evalRngBitGenerator(const Literal &state, RngAlgorithm algorithm,
                                          const TensorType &outputType);
 
+// Fft.cpp
+/// fft as StableHLO's spec defines it (verified attributes), computed in
+/// double for f32 and complex<f32>, in long double for f64 and complex<f64>.
+Literal evalFft(const Literal &operand, const FftAttrs &attrs, const TensorType &resultType);
+
 } // namespace shardgen::interp

@@ -192,6 +192,11 @@ std::vector<Literal> rngBitGeneratorKernel(const KernelInputs &in) {
                              in.graph->type(in.op.results.at(1)));
 }
 
+std::vector<Literal> fftKernel(const KernelInputs &in) {
+  return oneResult(
+      evalFft(operand(in, 0), in.op.attr<FftAttrs>(), in.graph->type(in.op.results.at(0))));
+}
+
 /// Sharding annotations and optimization_barrier: their operands, as they are.
 std::vector<Literal> identityKernel(const KernelInputs &in) {
   std::vector<Literal> results;

@@ -112,4 +112,16 @@ int64_t threefrySplitDim(const Shape &shape) {
   return static_cast<int64_t>(std::max_element(shape.begin(), shape.end()) - shape.begin());
 }
 
+namespace {
+constexpr std::array<std::pair<FftType, std::string_view>, 4> kFftTypes{{
+    {FftType::Fft, "FFT"},
+    {FftType::Ifft, "IFFT"},
+    {FftType::Rfft, "RFFT"},
+    {FftType::Irfft, "IRFFT"},
+}};
+} // namespace
+
+std::optional<FftType> parseFftType(std::string_view text) { return lookup(kFftTypes, text); }
+std::string_view fftTypeName(FftType type) { return kFftTypes[static_cast<int>(type)].second; }
+
 } // namespace shardgen

@@ -623,6 +623,29 @@ inline std::span<const AttrField> IfAttrs::schema() {
   return fields;
 }
 
+// ---- Fourier transforms ----
+/// StableHLO's FftType.
+enum class FftType { Fft, Ifft, Rfft, Irfft };
+std::optional<FftType> parseFftType(std::string_view text); // FFT, IFFT, RFFT, IRFFT
+std::string_view fftTypeName(FftType type);
+struct FftAttrs {
+  /// The word as given (FFT, IFFT, RFFT, IRFFT): the type rule checks it.
+  std::string fftType = "FFT";
+  /// The lengths of the trailing 1 to 3 dims the transform runs over.
+  std::vector<int64_t> fftLength;
+  /// The transform; only after the type rule accepted the word.
+  FftType type() const { return parseFftType(fftType).value_or(FftType::Fft); }
+  static std::span<const AttrField> schema();
+};
+inline std::span<const AttrField> FftAttrs::schema() {
+  // MLIR: `type = FFT, length = [4]` (pretty), #stablehlo<fft_type FFT> and
+  // array<i64: 4> (generic).
+  static constexpr AttrField fields[] = {
+      attrField<&FftAttrs::fftType>("fft_type", "fft_type", "type"),
+      attrField<&FftAttrs::fftLength>("fft_length", "fft_length", "length")};
+  return fields;
+}
+
 using Attributes =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, DotGeneralAttrs, TransposeAttrs,
                  BroadcastInDimAttrs, ReduceAttrs, ConcatenateAttrs, SliceAttrs, PadAttrs,
@@ -631,7 +654,7 @@ using Attributes =
                  ReduceScatterAttrs, AllToAllAttrs, CollectivePermuteAttrs, AxisIndexAttrs,
                  ReducePrecisionAttrs, GatherAttrs, ScatterAttrs, SortAttrs, TopKAttrs,
                  ReduceWindowAttrs, SelectAndScatterAttrs, ConvolutionAttrs, WhileAttrs, CaseAttrs,
-                 IfAttrs, RngBitGeneratorAttrs>;
+                 IfAttrs, RngBitGeneratorAttrs, FftAttrs>;
 
 /// An op's attributes, boxed: the variant is as large as its largest
 /// alternative (104 bytes) and most ops of a large graph have none, so an op

@@ -427,7 +427,15 @@ private:
   /// `format = e5m10` (JAX's form) or the generic exponent_bits and mantissa_bits.
   void readReducePrecision(OpAttributes &a);
   /// `algorithm = DEFAULT` (JAX's form) or #stablehlo<rng_algorithm THREE_FRY>.
+  /// An enum attribute by its pretty `keyword` (`algorithm = DEFAULT`) or
+  /// its generic `property` (#stablehlo<property WORD>, also its JSON key),
+  /// a word `known` accepts (else an error listing the `expected` words).
+  std::string enumKeyword(OpAttributes &a, const char *keyword, const std::string &property,
+                          bool (*known)(std::string_view), const std::string &expected);
   void readRngBitGenerator(OpAttributes &a);
+  /// `type = FFT, length = [4]` (JAX's form) or #stablehlo<fft_type FFT> and
+  /// fft_length = array<i64: 4>.
+  void readFft(OpAttributes &a);
   /// An op without an MLIR form: kindOf never names it.
   void readNoSyntax(OpAttributes &a);
   /// shardgen.arg_names, arg_shardings, arg_metadata, body_metadata (each may be absent).
@@ -1703,17 +1711,34 @@ void Importer::readReducePrecision(OpAttributes &a) {
   ir.attrs = format;
 }
 
-void Importer::readRngBitGenerator(OpAttributes &a) {
-  const Attribute *attr = a.attrs.take("algorithm");
+std::string Importer::enumKeyword(OpAttributes &a, const char *keyword, const std::string &property,
+                                  bool (*known)(std::string_view), const std::string &expected) {
+  const Attribute *attr = a.attrs.take(keyword);
   if (!attr)
-    attr = &a.attrs.require("rng_algorithm");
+    attr = &a.attrs.require(property);
+  std::string word = enumWord(*attr, property);
+  if (!known(word))
+    failAt(attr->loc, "unknown " + property + " '" + word + "' (expected " + expected + ")");
+  places_.add(a.ir.pointer + "/" + property, attr->loc);
+  return word;
+}
+
+void Importer::readRngBitGenerator(OpAttributes &a) {
   RngBitGeneratorAttrs rng;
-  rng.rngAlgorithm = enumWord(*attr, "rng_algorithm");
-  if (!parseRngAlgorithm(rng.rngAlgorithm))
-    failAt(attr->loc, "unknown rng_algorithm '" + rng.rngAlgorithm +
-                          "' (expected DEFAULT, THREE_FRY or PHILOX)");
-  places_.add(a.ir.pointer + "/rng_algorithm", attr->loc);
+  rng.rngAlgorithm = enumKeyword(
+      a, "algorithm", "rng_algorithm",
+      [](std::string_view word) { return parseRngAlgorithm(word).has_value(); },
+      "DEFAULT, THREE_FRY or PHILOX");
   a.ir.attrs = rng;
+}
+
+void Importer::readFft(OpAttributes &a) {
+  FftAttrs fft;
+  fft.fftType = enumKeyword(
+      a, "type", "fft_type", [](std::string_view word) { return parseFftType(word).has_value(); },
+      "FFT, IFFT, RFFT or IRFFT");
+  fft.fftLength = a.ints({"fft_length", "length"}, "fft_length");
+  a.ir.attrs = fft;
 }
 
 void Importer::readNoSyntax(OpAttributes &a) {

@@ -223,6 +223,8 @@ private:
   void writeReducePrecision(const Op &op, OpText &text, OpParts &parts, int indent);
   /// `name %s, algorithm = DEFAULT : (ts) -> (ts, t)`, or the generic form.
   void writeRngBitGenerator(const Op &op, OpText &text, OpParts &parts, int indent);
+  /// `name %x, type = FFT, length = [4] : (t) -> t`, or the generic form.
+  void writeFft(const Op &op, OpText &text, OpParts &parts, int indent);
   // The window ops: reduce_window and select_and_scatter in the generic
   // form (StableHLO has no other), convolution in JAX's or the generic.
   void writeReduceWindow(const Op &op, OpText &text, OpParts &parts, int indent);
@@ -465,6 +467,16 @@ void Writer::writeRngBitGenerator(const Op &op, OpText &text, OpParts &parts, in
   parts.props.push_back("rng_algorithm = #stablehlo<rng_algorithm " + algorithm + ">");
   text.pretty = text.name + " " + operands(op.operands) + ", algorithm = " + algorithm +
                 text.attrDict + " : " + functionType(op.operands, op.results);
+  emit(op, text, parts, indent);
+}
+
+void Writer::writeFft(const Op &op, OpText &text, OpParts &parts, int indent) {
+  const auto &fft = op.attr<FftAttrs>();
+  parts.props.push_back("fft_length = " + denseArray(fft.fftLength)); // sorted, as MLIR prints
+  parts.props.push_back("fft_type = #stablehlo<fft_type " + fft.fftType + ">");
+  text.pretty = text.name + " " + operands(op.operands) + ", type = " + fft.fftType +
+                ", length = " + intList(fft.fftLength) + text.attrDict + " : " +
+                functionType(op.operands, op.results);
   emit(op, text, parts, indent);
 }
 

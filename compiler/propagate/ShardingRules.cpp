@@ -929,6 +929,26 @@ void replicateConvolutionFactors(const Op &op, OpShardingRule &rule) {
   }
 }
 
+/// Shardy's: every dim a factor of the operand's size shared by operand and
+/// result; the batch dims pass through, the transform's dims need
+/// replication (each output element reads the whole line), and RFFT's and
+/// IRFFT's last dim, of another size on each side, blocks propagation.
+OpShardingRule fftRule(const Graph &, const Op &op, const OpShapes &shapes) {
+  RuleBuilder builder(shapes.operandRanks(), shapes.resultRanks(), shapes.unitFactors);
+  const Shape &in = shapes.operands[0], &out = shapes.results[0];
+  const auto rank = static_cast<int64_t>(in.size());
+  const auto fftRank = static_cast<int64_t>(op.attr<FftAttrs>().fftLength.size());
+  for (int64_t d = 0; d < rank; ++d) {
+    const std::vector<std::pair<int64_t, int64_t>> tensorDims{{0, d}, {shapes.result(0), d}};
+    if (d < rank - fftRank)
+      builder.addFactor(in[d], FactorKind::PassThrough, tensorDims);
+    else
+      builder.addFactor(in[d], FactorKind::NeedReplication, tensorDims,
+                        d == rank - 1 && in[d] != out[d]);
+  }
+  return builder.take();
+}
+
 } // namespace
 
 OpShardingRule partitioningRuleFor(const Graph &graph, const Op &op) {

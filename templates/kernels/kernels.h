@@ -4,6 +4,7 @@
 #include "kernels/dot.h"
 #include "kernels/elements.h"
 #include "kernels/elementwise.h"
+#include "kernels/fft.h"
 #include "kernels/indexed.h"
 #include "kernels/layout.h"
 #include "kernels/reduce.h"

@@ -108,6 +108,8 @@ inline bool sameAttributes(const Attributes &a, const Attributes &b) {
                  left.batchGroupCount == right.batchGroupCount;
         else if constexpr (std::is_same_v<T, RngBitGeneratorAttrs>)
           return left.rngAlgorithm == right.rngAlgorithm;
+        else if constexpr (std::is_same_v<T, FftAttrs>)
+          return left.fftType == right.fftType && left.fftLength == right.fftLength;
         else
           return left.axis == right.axis; // AxisIndexAttrs
       },

@@ -943,3 +943,60 @@ func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
   CHECK(place == "4:3");
   CHECK(message == "'stablehlo.custom_call' takes one value and defines one");
 }
+
+TEST_CASE("stablehlo.fft as JAX prints it, and generic") {
+  // JAX's form (two spaces before the type, as jax.jit(...).as_text() prints it).
+  Graph graph = importVerified(R"(
+func.func public @main(%arg0: tensor<3x8xf32>) -> (tensor<3x8xf32>) {
+  %0 = stablehlo.fft %arg0, type =  RFFT, length = [8] : (tensor<3x8xf32>) -> tensor<3x5xcomplex<f32>>
+  %1 = stablehlo.fft %0, type =  IRFFT, length = [8] : (tensor<3x5xcomplex<f32>>) -> tensor<3x8xf32>
+  return %1 : tensor<3x8xf32>
+}
+)");
+  const Op &rfft = opAt(graph, 0);
+  REQUIRE(rfft.kind == OpKind::Fft);
+  CHECK(rfft.attr<FftAttrs>().fftType == "RFFT");
+  CHECK(rfft.attr<FftAttrs>().fftLength == std::vector<int64_t>{8});
+  CHECK(graph.type(rfft.results[0]) == TensorType{ElementType::C64, {3, 5}});
+  CHECK(opAt(graph, 1).attr<FftAttrs>().type() == FftType::Irfft);
+  const std::string written = writeMlir(graph, MlirForm::Pretty);
+  CHECK(written.find("stablehlo.fft %arg0, type = RFFT, length = [8] : (tensor<3x8xf32>) -> "
+                     "tensor<3x5xcomplex<f32>>") != std::string::npos);
+  CHECK(writeMlir(importVerified(written), MlirForm::Pretty) == written);
+  const std::string generic = writeMlir(graph, MlirForm::Generic);
+  CHECK(generic.find("\"stablehlo.fft\"(%arg0) <{fft_length = array<i64: 8>, fft_type = "
+                     "#stablehlo<fft_type RFFT>}>") != std::string::npos);
+  CHECK(writeMlir(importVerified(generic), MlirForm::Generic) == generic);
+  // The spec's generic form, attributes in a dictionary.
+  Graph spec = importVerified(R"(
+func.func @main(%operand: tensor<2x4x4xcomplex<f64>>) -> tensor<2x4x4xcomplex<f64>> {
+  %result = "stablehlo.fft"(%operand) {
+    fft_type = #stablehlo<fft_type IFFT>,
+    fft_length = array<i64: 4, 4>
+  } : (tensor<2x4x4xcomplex<f64>>) -> tensor<2x4x4xcomplex<f64>>
+  return %result : tensor<2x4x4xcomplex<f64>>
+}
+)");
+  CHECK(opAt(spec, 0).attr<FftAttrs>().type() == FftType::Ifft);
+  CHECK(opAt(spec, 0).attr<FftAttrs>().fftLength == std::vector<int64_t>{4, 4});
+  // An unknown type is refused where it is written, a result type the
+  // type rule does not infer at that type.
+  const auto [where, message] = errorOf(R"(
+func.func @main(%x: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = DFT, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  return %0 : tensor<8xcomplex<f32>>
+}
+)");
+  CHECK(where == "3:33");
+  CHECK(message.find("unknown fft_type 'DFT' (expected FFT, IFFT, RFFT or IRFFT)") !=
+        std::string::npos);
+  const auto [place, lengthMessage] = errorOf(R"(
+func.func @main(%x: tensor<8xf64>) -> tensor<8xcomplex<f64>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [8] : (tensor<8xf64>) -> tensor<8xcomplex<f64>>
+  return %0 : tensor<8xcomplex<f64>>
+}
+)");
+  CHECK(place == "3:73"); // the result type
+  CHECK(lengthMessage.find("does not match the inferred type tensor<5xcomplex<f64>>") !=
+        std::string::npos);
+}

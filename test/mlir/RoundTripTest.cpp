@@ -177,3 +177,27 @@ TEST_CASE("rng_bit_generator round trips, its output sharded and its state repli
         std::string::npos);
   CHECK(pretty.find("algorithm = PHILOX") != std::string::npos);
 }
+
+TEST_CASE("fft round trips: each type, 1 to 3 lengths, a batch dim sharded") {
+  const std::string json = R"({"format": "shardgen-graph", "version": 1, "name": "fft",
+  "meshes": [{"name": "mesh", "axes": [{"name": "x", "size": 2}, {"name": "y", "size": 2}]}],
+  "inputs": [{"name": "signal", "type": "tensor<4x6x10xf64>", "sharding": "<@mesh, [{x}, {}, {}]>"},
+             {"name": "image", "type": "tensor<2x3x5x7xcomplex<f32>>"}],
+  "ops": [{"op": "fft", "operands": ["signal"], "result": "spectrum", "fft_type": "RFFT",
+           "fft_length": [6, 10], "sharding": "<@mesh, [{x}, {}, {}]>"},
+          {"op": "fft", "operands": ["spectrum"], "result": "back", "fft_type": "IRFFT",
+           "fft_length": [6, 10]},
+          {"op": "fft", "operands": ["image"], "result": "f", "fft_type": "FFT",
+           "fft_length": [3, 5, 7]},
+          {"op": "fft", "operands": ["f"], "result": "g", "fft_type": "IFFT", "fft_length": [7]}],
+  "outputs": [{"value": "back"}, {"value": "g"}]})";
+  Graph graph = verified(readGraph(json));
+  CHECK(graph.type(graph.main.ops[0].results[0]) == TensorType{ElementType::C128, {4, 6, 6}});
+  checkRoundTrip(graph);
+  Graph again = verified(readGraph(writeGraph(graph)));
+  checkSameGraph(again, graph);
+  const std::string pretty = mlir::writeMlir(graph, MlirForm::Pretty);
+  CHECK(pretty.find("stablehlo.fft %signal, type = RFFT, length = [6, 10]") != std::string::npos);
+  CHECK(pretty.find("type = FFT, length = [3, 5, 7]") != std::string::npos);
+  CHECK(writeGraph(graph).find("\"fft_type\": \"IRFFT\"") != std::string::npos);
+}

@@ -592,3 +592,38 @@ TEST_CASE("a scatter of two inputs: inputs and results share factors, updates li
   CHECK(scatter("maximum") == "([k, j], [k, j], [i, 1], [i, j], [i, j])->([k, j], [k, j]) {i=4, "
                               "j=8, k=32} need_replication={i}");
 }
+
+TEST_CASE("fft: the batch dims pass through, the transform's dims need replication") {
+  // Shardy's op_sharding_rule_registry.mlir @fft, @fft_real_truncated_result
+  // and @fft_single_fft_dimension_inverse_real_expanded_result.
+  CHECK(ruleOf(R"({"name": "z", "type": "tensor<8x32x64xcomplex<f32>>"})",
+               R"({"op": "fft", "operands": ["z"], "result": "f", "fft_type": "FFT",
+                   "fft_length": [32, 64]})") ==
+        "([i, j, k])->([i, j, k]) {i=8, j=32, k=64} need_replication={j, k}");
+  CHECK(ruleOf(R"({"name": "x", "type": "tensor<8x32x64xf32>"})",
+               R"({"op": "fft", "operands": ["x"], "result": "f", "fft_type": "RFFT",
+                   "fft_length": [32, 64]})") ==
+        "([i, j, k])->([i, j, k]) {i=8, j=32, k=64} need_replication={j, k} "
+        "blocked_propagation={k}");
+  CHECK(ruleOf(R"({"name": "z", "type": "tensor<8x32x33xcomplex<f32>>"})",
+               R"({"op": "fft", "operands": ["z"], "result": "f", "fft_type": "IRFFT",
+                   "fft_length": [64]})") ==
+        "([i, j, k])->([i, j, k]) {i=8, j=32, k=33} need_replication={k} blocked_propagation={k}");
+  // The batch dim's sharding crosses the op both ways; a transformed dim's
+  // reaches the result too (Shardy propagates it, the partitioner gathers
+  // the operand), a truncated last dim's does not.
+  auto p =
+      basic(R"({"name": "x", "type": "tensor<8x4x6xf32>", "sharding": "<@mesh, [{x}, {y}, {}]>"})",
+            R"({"op": "fft", "operands": ["x"], "result": "f", "fft_type": "RFFT",
+                     "fft_length": [6]},
+                    {"op": "fft", "operands": ["f"], "result": "g", "fft_type": "IRFFT",
+                     "fft_length": [6]})",
+            R"({"value": "g"})");
+  CHECK(p.sharding("f") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
+  CHECK(p.sharding("g") == R"(<@mesh, [{"x"}, {"y"}, {}]>)");
+  auto q = basic(R"({"name": "x", "type": "tensor<8x6xf32>", "sharding": "<@mesh, [{}, {x}]>"})",
+                 R"({"op": "fft", "operands": ["x"], "result": "f", "fft_type": "RFFT",
+                     "fft_length": [6]})",
+                 R"({"value": "f"})");
+  CHECK(q.sharding("f") == R"(<@mesh, [{}, {}]>)");
+}
