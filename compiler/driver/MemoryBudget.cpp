@@ -58,6 +58,71 @@ std::optional<int64_t> cgroupLimit() {
   return std::nullopt;
 }
 
+/// The length a Bluestein transform of n points runs at (the smallest
+/// power of two >= 2n - 1), or n itself for a power of two.
+int64_t transformLength(int64_t n) {
+  if (n <= 1 || (n & (n - 1)) == 0)
+    return n;
+  int64_t m = 1;
+  while (m < 2 * n - 1 && m < (int64_t(1) << 61))
+    m *= 2;
+  return m;
+}
+
+/// What an fft's kernel takes besides its values: a working block of
+/// `blockElements` complex elements of `complexBytes`, and per transformed
+/// dim a plan (twiddles, chirp, kernel and work: under 4 transform lengths
+/// of complex elements, plus the f64 spectrum the kernel's kernel is made
+/// from). Saturates.
+int64_t fftScratchBytes(const FftAttrs &attrs, int64_t blockElements, int64_t complexBytes) {
+  int64_t elements = blockElements;
+  int64_t wide = 0;
+  for (int64_t n : attrs.fftLength) {
+    const int64_t m = transformLength(n);
+    elements = saturatingAdd(elements, saturatingAdd(n, m > INT64_MAX / 4 ? INT64_MAX : 4 * m));
+    wide = saturatingAdd(wide, m);
+  }
+  const int64_t bytes = elements > INT64_MAX / complexBytes ? INT64_MAX : elements * complexBytes;
+  return saturatingAdd(bytes, wide > INT64_MAX / 16 ? INT64_MAX : wide * 16);
+}
+
+/// The interpreter's fft holds the whole operand, and a copy of the result,
+/// as complex long double (compiler/interp/Fft.cpp), beside the plans.
+int64_t interpreterScratchBytes(const Graph &graph, const Op &op) {
+  if (op.kind != OpKind::Fft)
+    return 0;
+  int64_t elements = 0;
+  for (ValueId value : {op.operands[0], op.results[0]})
+    elements = saturatingAdd(elements, graph.type(value).numElements());
+  return fftScratchBytes(op.attr<FftAttrs>(), saturatingAdd(elements, elements), 32);
+}
+
+/// The most working memory one step's kernels take at once on the mesh
+/// (every device runs the step): an fft's block, of its transform dims
+/// (whole on each device) in the part type's complex, and its plans.
+int64_t meshScratchBytes(const SpmdProgram &program) {
+  int64_t most = 0;
+  for (const SpmdStep &step : program.steps) {
+    if (!step.op || step.op->kind != OpKind::Fft)
+      continue;
+    const auto &attrs = step.op->attr<FftAttrs>();
+    const ElementType part = complexPartType(program.graph->type(step.op->operands[0]).elementType);
+    const int64_t complexBytes = 2 * static_cast<int64_t>(elementByteWidth(part));
+    const bool halfLast = attrs.type() == FftType::Rfft || attrs.type() == FftType::Irfft;
+    int64_t block = 1, longest = 0;
+    for (size_t d = 0; d < attrs.fftLength.size(); ++d) {
+      const int64_t n = attrs.fftLength[d];
+      const int64_t dim = halfLast && d + 1 == attrs.fftLength.size() ? n / 2 + 1 : n;
+      block = dim != 0 && block > INT64_MAX / dim ? INT64_MAX : block * dim;
+      longest = std::max(longest, n);
+    }
+    const int64_t perDevice = fftScratchBytes(attrs, saturatingAdd(block, longest), complexBytes);
+    const int64_t devices = program.mesh.numDevices();
+    most = std::max(most, perDevice > INT64_MAX / devices ? INT64_MAX : perDevice * devices);
+  }
+  return most;
+}
+
 } // namespace
 
 int64_t saturatingAdd(int64_t a, int64_t b) {
@@ -156,7 +221,11 @@ MemoryDemand interpreterDemand(const Graph &graph) {
       live[result] = valueBytes(graph, result);
       liveBytes = saturatingAdd(liveBytes, live[result]);
     }
+    // A kernel's own working memory, while the op runs.
+    const int64_t before = liveBytes;
+    liveBytes = saturatingAdd(liveBytes, interpreterScratchBytes(graph, op));
     notePeak();
+    liveBytes = before;
     for (ValueId operand : op.operands)
       if (--remainingUses[operand] == 0 && !isInput[operand] && live.count(operand)) {
         if (liveBytes != INT64_MAX)
@@ -171,7 +240,7 @@ MemoryDemand meshRunDemand(const SpmdProgram &program) {
   const Graph &graph = *program.graph;
   MeshMemoryPeak peak = meshPeakBufferBytes(program);
   MemoryDemand demand;
-  demand.bytes = peak.bytes;
+  demand.bytes = saturatingAdd(peak.bytes, meshScratchBytes(program));
   int64_t largestBytes = -1;
   auto consider = [&](const std::string &pointer, const std::string &name, const TensorType &type,
                       int64_t bytes, const std::string &scope) {

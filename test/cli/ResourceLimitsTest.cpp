@@ -249,3 +249,33 @@ TEST_CASE("--help documents --max-memory and --timeout") {
   CHECK(run.out.find("--timeout SECONDS") != std::string::npos);
   CHECK(runShardgen("eval --help").out.find("--timeout SECONDS") != std::string::npos);
 }
+
+TEST_CASE("an fft's working memory counts: a Bluestein transform of a small input is refused") {
+  // 1000003 points (prime: Bluestein at 2^21) of complex<f32>: 7.6 MiB of
+  // values, but hundreds of MiB of working memory in the interpreter
+  // (complex long double, the plans) and about 150 MiB compiled.
+  std::string path = makeTempDir() + "/fft.mlir";
+  writeFile(path, R"(func.func @main() -> tensor<1000003xcomplex<f32>> {
+  %x = stablehlo.constant dense<(1.0, 0.0)> : tensor<1000003xcomplex<f32>>
+  %0 = stablehlo.fft %x, type = FFT, length = [1000003] : (tensor<1000003xcomplex<f32>>) -> tensor<1000003xcomplex<f32>>
+  return %0 : tensor<1000003xcomplex<f32>>
+}
+)");
+  for (const std::string command : {"eval", "run"}) {
+    INFO(command);
+    ToolResult result = runShardgen(command + " '" + path + "' --max-memory 64M");
+    CHECK(result.exitCode == 1);
+    CHECK(result.err.find("does not fit in memory: " + command + " needs at least ") !=
+          std::string::npos);
+  }
+  // 4096 points, a power of two: a few hundred KiB, which fits.
+  std::string small = makeTempDir() + "/small.mlir";
+  writeFile(small, R"(func.func @main() -> tensor<4096xcomplex<f32>> {
+  %x = stablehlo.constant dense<(1.0, 0.0)> : tensor<4096xcomplex<f32>>
+  %0 = stablehlo.fft %x, type = FFT, length = [4096] : (tensor<4096xcomplex<f32>>) -> tensor<4096xcomplex<f32>>
+  return %0 : tensor<4096xcomplex<f32>>
+}
+)");
+  CHECK(runShardgen("eval '" + small + "' --max-memory 64M -o '" + makeTempDir() + "/out'")
+            .exitCode == 0);
+}
