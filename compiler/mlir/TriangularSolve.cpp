@@ -98,23 +98,19 @@ public:
                  "> : " + printType(a_));
     text += line("%tri = stablehlo.select %keep, " + matrix + ", %zeros : " + printType(mask) +
                  ", " + printType(a_));
-    text += line("%x0 = stablehlo.constant dense<" + zeroOf(c.elementType) + "> : " + printType(c));
-    text += line("%k0 = stablehlo.constant dense<0> : tensor<i64>");
-    text += line("%n = stablehlo.constant dense<" + std::to_string(n_) + "> : tensor<i64>");
-    text += line("%last = stablehlo.constant dense<" + std::to_string(n_ - 1) + "> : tensor<i64>");
     text += line("%one = stablehlo.constant dense<1> : tensor<i64>");
     text += line("%zero = stablehlo.constant dense<0> : tensor<i64>");
-    text += line("%loop:2 = stablehlo.while(%k = %k0, %x = %x0) : tensor<i64>, " + printType(c));
-    text += line("cond {");
-    text += line("  %more = stablehlo.compare LT, %k, %n, SIGNED : (tensor<i64>, tensor<i64>) -> "
-                 "tensor<i1>");
-    text += line("  stablehlo.return %more : tensor<i1>");
-    text += line("} do {");
-    text += bodyText(rhs, lower, c, m);
-    text += line("}");
-    std::string out = "%loop#1";
+    std::string solved;
+    if (n_ <= kBlock) {
+      text += rowLoop("", "%tri", rhs, n_, m, lower, "");
+      solved = "%loop#1";
+    } else {
+      text += blockedLoop(rhs, m, lower);
+      solved = "%solved";
+    }
+    std::string out = solved;
     if (!leftSide_) {
-      text += line("%out = stablehlo.transpose %loop#1, dims = " + swapLast(r) + " : (" +
+      text += line("%out = stablehlo.transpose " + solved + ", dims = " + swapLast(r) + " : (" +
                    printType(c) + ") -> " + printType(b_));
       out = "%out";
     }
@@ -167,54 +163,188 @@ private:
     return type;
   }
 
-  /// One row i of y: i = k going forward (lower), n - 1 - k backward.
-  std::string bodyText(const std::string &rhs, bool lower, const TensorType &c, int64_t m) const {
+  /// The rows a blocked solve takes at a time: larger systems are solved a
+  /// block of rows per step, the rows before it subtracted with one product
+  /// of the block's rows and x, the block itself row by row.
+  static constexpr int64_t kBlock = 64;
+
+  /// `type` with its last two dims `rows` x `columns`.
+  TensorType withMatrix(ElementType element, int64_t rows, int64_t columns) const {
+    Shape shape(a_.shape.begin(), a_.shape.end() - 2);
+    shape.insert(shape.end(), {rows, columns});
+    return TensorType{element, shape};
+  }
+
+  /// ", tensor<i64>" once per dim: a dynamic slice's start index types.
+  std::string indexTypes() const {
+    std::string types;
+    for (int64_t d = 0; d < a_.rank(); ++d)
+      types += ", tensor<i64>";
+    return types;
+  }
+
+  /// "%zero, " once per batch dim: a dynamic slice's first start indices.
+  std::string batchStarts() const {
+    std::string starts;
+    for (int64_t d = 0; d + 2 < a_.rank(); ++d)
+      starts += "%zero, ";
+    return starts;
+  }
+
+  /// `%<p>loop:2`, a while loop solving `matrix` (size x size, its triangle
+  /// kept) y = `rhs` (size x m) a row per step: row i = k going forward
+  /// (lower), size - 1 - k backward; y's rows not yet solved are 0.
+  std::string rowLoop(const std::string &p, const std::string &matrix, const std::string &rhs,
+                      int64_t size, int64_t m, bool lower, const std::string &indent) const {
     const int64_t r = a_.rank();
-    std::string zeros;
-    for (int64_t d = 0; d + 2 < r; ++d)
-      zeros += "%zero, ";
-    Shape rowShape(a_.shape.begin(), a_.shape.end() - 2);
-    Shape rhsRowShape = rowShape, pivotShape = rowShape;
-    rowShape.insert(rowShape.end(), {1, n_});
-    rhsRowShape.insert(rhsRowShape.end(), {1, m});
-    pivotShape.insert(pivotShape.end(), {1, 1});
-    const TensorType row{a_.elementType, rowShape}, rhsRow{c.elementType, rhsRowShape},
-        pivot{a_.elementType, pivotShape};
-    const std::string batch = integerList(upTo(r - 2));
+    const TensorType square = withMatrix(a_.elementType, size, size),
+                     c = withMatrix(a_.elementType, size, m),
+                     row = withMatrix(a_.elementType, 1, size),
+                     rhsRow = withMatrix(a_.elementType, 1, m),
+                     pivot = withMatrix(a_.elementType, 1, 1);
+    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
+    auto at = [&](const std::string &text) { return line(indent + text); };
     std::string text;
-    text += line(lower ? "  %i = stablehlo.add %k, %zero : tensor<i64>"
-                       : "  %i = stablehlo.subtract %last, %k : tensor<i64>");
-    std::string indexTypes;
-    for (int64_t d = 0; d < r; ++d)
-      indexTypes += ", tensor<i64>";
-    text += line("  %arow = stablehlo.dynamic_slice %tri, " + zeros +
-                 "%i, %zero, sizes = " + integerList(rowShape) + " : (" + printType(a_) +
-                 indexTypes + ") -> " + printType(row));
-    text += line("  %dot = stablehlo.dot_general %arow, %x, " +
+    text += at("%" + p + "y0 = stablehlo.constant dense<" + zeroOf(a_.elementType) +
+               "> : " + printType(c));
+    text +=
+        at("%" + p + "size = stablehlo.constant dense<" + std::to_string(size) + "> : tensor<i64>");
+    text += at("%" + p + "last = stablehlo.constant dense<" + std::to_string(size - 1) +
+               "> : tensor<i64>");
+    text += at("%" + p + "loop:2 = stablehlo.while(%" + p + "k = %zero, %" + p + "y = %" + p +
+               "y0) : tensor<i64>, " + printType(c));
+    text += at("cond {");
+    text += at("  %" + p + "more = stablehlo.compare LT, %" + p + "k, %" + p +
+               "size, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>");
+    text += at("  stablehlo.return %" + p + "more : tensor<i1>");
+    text += at("} do {");
+    const std::string k = "%" + p + "k", y = "%" + p + "y", i = "%" + p + "i";
+    text += at(lower ? "  " + i + " = stablehlo.add " + k + ", %zero : tensor<i64>"
+                     : "  " + i + " = stablehlo.subtract %" + p + "last, " + k + " : tensor<i64>");
+    text += at("  %" + p + "arow = stablehlo.dynamic_slice " + matrix + ", " + zeros + i +
+               ", %zero, sizes = " + integerList(row.shape) + " : (" + printType(square) +
+               indexTypes() + ") -> " + printType(row));
+    text += at("  %" + p + "dot = stablehlo.dot_general %" + p + "arow, " + y + ", " +
+               (r > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
+               "contracting_dims = [" + std::to_string(r - 1) + "] x [" + std::to_string(r - 2) +
+               "] : (" + printType(row) + ", " + printType(c) + ") -> " + printType(rhsRow));
+    text += at("  %" + p + "crow = stablehlo.dynamic_slice " + rhs + ", " + zeros + i +
+               ", %zero, sizes = " + integerList(rhsRow.shape) + " : (" + printType(c) +
+               indexTypes() + ") -> " + printType(rhsRow));
+    text += at("  %" + p + "rest = stablehlo.subtract %" + p + "crow, %" + p +
+               "dot : " + printType(rhsRow));
+    std::string solved = "%" + p + "rest";
+    if (!unitDiagonal_) {
+      text += at("  %" + p + "piv = stablehlo.dynamic_slice " + matrix + ", " + zeros + i + ", " +
+                 i + ", sizes = " + integerList(pivot.shape) + " : (" + printType(square) +
+                 indexTypes() + ") -> " + printType(pivot));
+      text += at("  %" + p + "pivb = stablehlo.broadcast_in_dim %" + p + "piv, dims = " +
+                 integerList(upTo(r)) + " : (" + printType(pivot) + ") -> " + printType(rhsRow));
+      text += at("  %" + p + "yi = stablehlo.divide %" + p + "rest, %" + p +
+                 "pivb : " + printType(rhsRow));
+      solved = "%" + p + "yi";
+    }
+    text += at("  %" + p + "next = stablehlo.dynamic_update_slice " + y + ", " + solved + ", " +
+               zeros + i + ", %zero : (" + printType(c) + ", " + printType(rhsRow) + indexTypes() +
+               ") -> " + printType(c));
+    text += at("  %" + p + "k1 = stablehlo.add " + k + ", %one : tensor<i64>");
+    text += at("  stablehlo.return %" + p + "k1, %" + p + "next : tensor<i64>, " + printType(c));
+    return text + at("}");
+  }
+
+  /// `%solved`: the system padded to whole blocks (the padded diagonal 1,
+  /// the padded right side 0, so the padded rows solve to 0), a block of
+  /// kBlock rows per step of an outer loop.
+  std::string blockedLoop(const std::string &rhs, int64_t m, bool lower) const {
+    const int64_t r = a_.rank(), blocks = (n_ + kBlock - 1) / kBlock, padded = blocks * kBlock;
+    const ElementType element = a_.elementType;
+    const TensorType square = withMatrix(element, padded, padded),
+                     c = withMatrix(element, padded, m), rows = withMatrix(element, kBlock, padded),
+                     blockRhs = withMatrix(element, kBlock, m),
+                     diagonal = withMatrix(element, kBlock, kBlock),
+                     original = withMatrix(element, n_, m);
+    const TensorType index{ElementType::I64, square.shape}, mask{ElementType::I1, square.shape};
+    std::vector<int64_t> low(static_cast<size_t>(r), 0), highA(low), highC(low), interior(low);
+    highA[r - 2] = highA[r - 1] = highC[r - 2] = padded - n_;
+    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
+    std::string text;
+    text += line("%scalar0 = stablehlo.constant dense<" + zeroOf(element) +
+                 "> : " + printType(TensorType{element, {}}));
+    text += line("%trip = stablehlo.pad %tri, %scalar0, low = " + integerList(low) +
+                 ", high = " + integerList(highA) + ", interior = " + integerList(interior) +
+                 " : (" + printType(a_) + ", " + printType(TensorType{element, {}}) + ") -> " +
+                 printType(square));
+    std::string matrix = "%trip";
+    if (!unitDiagonal_) {
+      const std::string compared =
+          " : (" + printType(index) + ", " + printType(index) + ") -> " + printType(mask);
+      text +=
+          line("%prow = stablehlo.iota dim = " + std::to_string(r - 2) + " : " + printType(index));
+      text +=
+          line("%pcol = stablehlo.iota dim = " + std::to_string(r - 1) + " : " + printType(index));
+      text +=
+          line("%pn = stablehlo.constant dense<" + std::to_string(n_) + "> : " + printType(index));
+      text += line("%pdiag = stablehlo.compare EQ, %prow, %pcol, SIGNED" + compared);
+      text += line("%pbeyond = stablehlo.compare GE, %prow, %pn, SIGNED" + compared);
+      text += line("%ppad = stablehlo.and %pdiag, %pbeyond : " + printType(mask));
+      text +=
+          line("%pones = stablehlo.constant dense<" + oneOf(element) + "> : " + printType(square));
+      text += line("%tripd = stablehlo.select %ppad, %pones, %trip : " + printType(mask) + ", " +
+                   printType(square));
+      matrix = "%tripd";
+    }
+    text += line("%cp = stablehlo.pad " + rhs + ", %scalar0, low = " + integerList(low) +
+                 ", high = " + integerList(highC) + ", interior = " + integerList(interior) +
+                 " : (" + printType(original) + ", " + printType(TensorType{element, {}}) +
+                 ") -> " + printType(c));
+    text += line("%x0 = stablehlo.constant dense<" + zeroOf(element) + "> : " + printType(c));
+    text +=
+        line("%blocks = stablehlo.constant dense<" + std::to_string(blocks) + "> : tensor<i64>");
+    text += line("%lastblock = stablehlo.constant dense<" + std::to_string(blocks - 1) +
+                 "> : tensor<i64>");
+    text += line("%width = stablehlo.constant dense<" + std::to_string(kBlock) + "> : tensor<i64>");
+    text +=
+        line("%outer:2 = stablehlo.while(%kb = %zero, %x = %x0) : tensor<i64>, " + printType(c));
+    text += line("cond {");
+    text += line("  %bmore = stablehlo.compare LT, %kb, %blocks, SIGNED : (tensor<i64>, "
+                 "tensor<i64>) -> tensor<i1>");
+    text += line("  stablehlo.return %bmore : tensor<i1>");
+    text += line("} do {");
+    text += line(lower ? "  %bi = stablehlo.add %kb, %zero : tensor<i64>"
+                       : "  %bi = stablehlo.subtract %lastblock, %kb : tensor<i64>");
+    text += line("  %start = stablehlo.multiply %bi, %width : tensor<i64>");
+    text += line("  %brows = stablehlo.dynamic_slice " + matrix + ", " + zeros +
+                 "%start, %zero, sizes = " + integerList(rows.shape) + " : (" + printType(square) +
+                 indexTypes() + ") -> " + printType(rows));
+    text += line("  %bdot = stablehlo.dot_general %brows, %x, " +
                  (r > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
                  "contracting_dims = [" + std::to_string(r - 1) + "] x [" + std::to_string(r - 2) +
-                 "] : (" + printType(row) + ", " + printType(c) + ") -> " + printType(rhsRow));
-    text += line("  %crow = stablehlo.dynamic_slice " + rhs + ", " + zeros +
-                 "%i, %zero, sizes = " + integerList(rhsRowShape) + " : (" + printType(c) +
-                 indexTypes + ") -> " + printType(rhsRow));
-    text += line("  %rest = stablehlo.subtract %crow, %dot : " + printType(rhsRow));
-    std::string solved = "%rest";
-    if (!unitDiagonal_) {
-      text += line("  %piv = stablehlo.dynamic_slice %tri, " + zeros +
-                   "%i, %i, sizes = " + integerList(pivotShape) + " : (" + printType(a_) +
-                   indexTypes + ") -> " + printType(pivot));
-      text += line("  %pivb = stablehlo.broadcast_in_dim %piv, dims = " + integerList(upTo(r)) +
-                   " : (" + printType(pivot) + ") -> " + printType(rhsRow));
-      text += line("  %xi = stablehlo.divide %rest, %pivb : " + printType(rhsRow));
-      solved = "%xi";
-    }
-    text += line("  %next = stablehlo.dynamic_update_slice %x, " + solved + ", " + zeros +
-                 "%i, %zero : (" + printType(c) + ", " + printType(rhsRow) + indexTypes + ") -> " +
-                 printType(c));
-    text += line("  %k1 = stablehlo.add %k, %one : tensor<i64>");
-    text += line("  stablehlo.return %k1, %next : tensor<i64>, " + printType(c));
+                 "] : (" + printType(rows) + ", " + printType(c) + ") -> " + printType(blockRhs));
+    text += line("  %bc = stablehlo.dynamic_slice %cp, " + zeros +
+                 "%start, %zero, sizes = " + integerList(blockRhs.shape) + " : (" + printType(c) +
+                 indexTypes() + ") -> " + printType(blockRhs));
+    text += line("  %brhs = stablehlo.subtract %bc, %bdot : " + printType(blockRhs));
+    text += line("  %bdiag = stablehlo.dynamic_slice " + matrix + ", " + zeros +
+                 "%start, %start, sizes = " + integerList(diagonal.shape) + " : (" +
+                 printType(square) + indexTypes() + ") -> " + printType(diagonal));
+    text += rowLoop("in_", "%bdiag", "%brhs", kBlock, m, lower, "  ");
+    text += line("  %xnext = stablehlo.dynamic_update_slice %x, %in_loop#1, " + zeros +
+                 "%start, %zero : (" + printType(c) + ", " + printType(blockRhs) + indexTypes() +
+                 ") -> " + printType(c));
+    text += line("  %kb1 = stablehlo.add %kb, %one : tensor<i64>");
+    text += line("  stablehlo.return %kb1, %xnext : tensor<i64>, " + printType(c));
+    text += line("}");
+    std::vector<int64_t> starts(static_cast<size_t>(r), 0), limits = original.shape;
+    std::string bounds;
+    for (int64_t d = 0; d < r; ++d)
+      bounds += (d ? ", " : "") + std::string("0:") + std::to_string(limits[d]);
+    text += line("%solved = stablehlo.slice %outer#1 [" + bounds + "] : (" + printType(c) +
+                 ") -> " + printType(original));
     return text;
   }
+
+  /// The body of `dense<...>` for a one of `type`.
+  static std::string oneOf(ElementType type) { return isComplex(type) ? "(1.0, 0.0)" : "1.0"; }
 
   std::string name_, where_, transpose_;
   TensorType a_, b_;

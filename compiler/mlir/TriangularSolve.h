@@ -7,7 +7,9 @@
 // keeps a's triangle (its diagonal as 1 for unit_diagonal), and solves one
 // row of x per iteration of a while loop, forward for a lower and backward
 // for an upper triangle: x_i = (b_i - a_i . x) / a_ii, where the rows of x
-// not yet solved are 0. The importer inlines the call as any other, so
+// not yet solved are 0. Above 64 rows, a block of 64 rows per step of an
+// outer loop (one product for the rows before it, then the block row by
+// row), the system padded to whole blocks. The importer inlines the call as any other, so
 // every stage sees ordinary ops (their --check bounds included).
 
 #include "compiler/mlir/MlirSyntax.h"

@@ -45,6 +45,7 @@ std::string solveOfArguments(const std::string &aType, const std::string &bType,
 Literal complexLiteral(const std::string &type, const std::vector<Complex> &values) {
   std::string error;
   Literal literal(*parseType(type, &error));
+  REQUIRE(literal.numElements() == static_cast<int64_t>(values.size()));
   for (size_t i = 0; i < values.size(); ++i)
     literal.setComplex(static_cast<int64_t>(i), values[i].real(), values[i].imag());
   return literal;
@@ -61,64 +62,69 @@ TEST_CASE("triangular_solve: the spec's example") {
 }
 
 TEST_CASE("triangular_solve: every form solves op(a) x = b or x op(a) = b, batched") {
-  // Two batches of a 3x3 complex a: its triangle well conditioned, NaN in
-  // the other one; b of 3x2 (left) or 2x3 (right).
-  const int64_t n = 3, m = 2, batches = 2;
-  for (bool left : {true, false})
-    for (bool lower : {true, false})
-      for (bool unit : {false, true})
-        for (const char *transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
-          CAPTURE(left);
-          CAPTURE(lower);
-          CAPTURE(unit);
-          CAPTURE(std::string(transpose));
-          std::vector<Complex> a(batches * n * n), b(batches * n * m);
-          for (int64_t k = 0; k < batches; ++k)
-            for (int64_t i = 0; i < n; ++i)
-              for (int64_t j = 0; j < n; ++j) {
-                const bool inside = lower ? j <= i : j >= i;
-                a[(k * n + i) * n + j] =
-                    !inside  ? Complex(std::nan(""), 0)
-                    : i == j ? Complex(4.0 + static_cast<double>(i + k), 0.5)
-                             : Complex(0.25 * static_cast<double>(i + 2 * j + 1), -0.5 * k);
-              }
-          for (size_t i = 0; i < b.size(); ++i)
-            b[i] = Complex(static_cast<double>(i % 5) - 1.5, 0.25 * static_cast<double>(i % 3));
-          const std::string aType = "tensor<2x3x3xcomplex<f64>>";
-          const std::string bType =
-              left ? "tensor<2x3x2xcomplex<f64>>" : "tensor<2x2x3xcomplex<f64>>";
-          Graph graph = importVerified(
-              solveOfArguments(aType, bType, attributesOf(left, lower, unit, transpose)));
-          std::vector<Literal> out =
-              evaluate(graph, {complexLiteral(aType, a), complexLiteral(bType, b)});
-          REQUIRE(out.size() == 1);
-          // op(a)[i][j] as the solve reads it.
-          auto opA = [&](int64_t k, int64_t i, int64_t j) {
-            const bool flip = std::string(transpose) != "NO_TRANSPOSE";
-            const int64_t r = flip ? j : i, c = flip ? i : j;
-            if (unit && r == c)
-              return Complex(1, 0);
-            if (lower ? c > r : c < r)
-              return Complex(0, 0);
-            const Complex value = a[(k * n + r) * n + c];
-            return std::string(transpose) == "ADJOINT" ? std::conj(value) : value;
-          };
-          auto x = [&](int64_t index) {
-            return Complex(out[0].getFloat(index), out[0].getImag(index));
-          };
-          double worst = 0;
-          for (int64_t k = 0; k < batches; ++k)
-            for (int64_t i = 0; i < (left ? n : m); ++i)
-              for (int64_t j = 0; j < (left ? m : n); ++j) {
-                Complex sum = 0;
-                for (int64_t t = 0; t < n; ++t)
-                  sum += left ? opA(k, i, t) * x((k * n + t) * m + j)
-                              : x((k * m + i) * n + t) * opA(k, t, j);
-                const int64_t at = left ? (k * n + i) * m + j : (k * m + i) * n + j;
-                worst = std::max(worst, std::abs(sum - b[at]));
-              }
-          CHECK(worst < 1e-12);
-        }
+  // Two batches of an n x n complex a: its triangle well conditioned, NaN
+  // in the other one; b of n x 2 (left) or 2 x n (right).
+  // n = 70 takes the blocked solve (rows 64 at a time, padded to 128).
+  const int64_t m = 2, batches = 2;
+  for (int64_t n : {3, 70})
+    for (bool left : {true, false})
+      for (bool lower : {true, false})
+        for (bool unit : {false, true})
+          for (const char *transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+            CAPTURE(n);
+            CAPTURE(left);
+            CAPTURE(lower);
+            CAPTURE(unit);
+            CAPTURE(std::string(transpose));
+            std::vector<Complex> a(batches * n * n), b(batches * n * m);
+            for (int64_t k = 0; k < batches; ++k)
+              for (int64_t i = 0; i < n; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                  const bool inside = lower ? j <= i : j >= i;
+                  a[(k * n + i) * n + j] =
+                      !inside ? Complex(std::nan(""), 0)
+                      : i == j
+                          ? Complex(4.0 + static_cast<double>(i + k), 0.5)
+                          : Complex(0.75 * static_cast<double>(i + 2 * j + 1) / n, -0.5 * k / n);
+                }
+            for (size_t i = 0; i < b.size(); ++i)
+              b[i] = Complex(static_cast<double>(i % 5) - 1.5, 0.25 * static_cast<double>(i % 3));
+            const std::string size = std::to_string(n);
+            const std::string aType = "tensor<2x" + size + "x" + size + "xcomplex<f64>>";
+            const std::string bType = left ? "tensor<2x" + size + "x2xcomplex<f64>>"
+                                           : "tensor<2x2x" + size + "xcomplex<f64>>";
+            Graph graph = importVerified(
+                solveOfArguments(aType, bType, attributesOf(left, lower, unit, transpose)));
+            std::vector<Literal> out =
+                evaluate(graph, {complexLiteral(aType, a), complexLiteral(bType, b)});
+            REQUIRE(out.size() == 1);
+            // op(a)[i][j] as the solve reads it.
+            auto opA = [&](int64_t k, int64_t i, int64_t j) {
+              const bool flip = std::string(transpose) != "NO_TRANSPOSE";
+              const int64_t r = flip ? j : i, c = flip ? i : j;
+              if (unit && r == c)
+                return Complex(1, 0);
+              if (lower ? c > r : c < r)
+                return Complex(0, 0);
+              const Complex value = a[(k * n + r) * n + c];
+              return std::string(transpose) == "ADJOINT" ? std::conj(value) : value;
+            };
+            auto x = [&](int64_t index) {
+              return Complex(out[0].getFloat(index), out[0].getImag(index));
+            };
+            double worst = 0;
+            for (int64_t k = 0; k < batches; ++k)
+              for (int64_t i = 0; i < (left ? n : m); ++i)
+                for (int64_t j = 0; j < (left ? m : n); ++j) {
+                  Complex sum = 0;
+                  for (int64_t t = 0; t < n; ++t)
+                    sum += left ? opA(k, i, t) * x((k * n + t) * m + j)
+                                : x((k * m + i) * n + t) * opA(k, t, j);
+                  const int64_t at = left ? (k * n + i) * m + j : (k * m + i) * n + j;
+                  worst = std::max(worst, std::abs(sum - b[at]));
+                }
+            CHECK(worst < 1e-12);
+          }
 }
 
 TEST_CASE("triangular_solve: errors name the op") {
