@@ -255,18 +255,17 @@ private:
   /// `%solved`: the system padded to whole blocks (the padded diagonal 1,
   /// the padded right side 0, so the padded rows solve to 0), a block of
   /// kBlock rows per step of an outer loop.
-  std::string blockedLoop(const std::string &rhs, int64_t m, bool lower) const {
-    const int64_t r = a_.rank(), blocks = (n_ + kBlock - 1) / kBlock, padded = blocks * kBlock;
+  /// %trip (or %tripd, its padded diagonal 1) and %cp: the system padded to
+  /// `padded` rows with zeros; `matrix` names the padded matrix.
+  std::string paddedSystem(const std::string &rhs, int64_t m, int64_t padded,
+                           std::string &matrix) const {
+    const int64_t r = a_.rank();
     const ElementType element = a_.elementType;
     const TensorType square = withMatrix(element, padded, padded),
-                     c = withMatrix(element, padded, m), rows = withMatrix(element, kBlock, padded),
-                     blockRhs = withMatrix(element, kBlock, m),
-                     diagonal = withMatrix(element, kBlock, kBlock),
-                     original = withMatrix(element, n_, m);
+                     c = withMatrix(element, padded, m), original = withMatrix(element, n_, m);
     const TensorType index{ElementType::I64, square.shape}, mask{ElementType::I1, square.shape};
     std::vector<int64_t> low(static_cast<size_t>(r), 0), highA(low), highC(low), interior(low);
     highA[r - 2] = highA[r - 1] = highC[r - 2] = padded - n_;
-    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
     std::string text;
     text += line("%scalar0 = stablehlo.constant dense<" + zeroOf(element) +
                  "> : " + printType(TensorType{element, {}}));
@@ -274,7 +273,7 @@ private:
                  ", high = " + integerList(highA) + ", interior = " + integerList(interior) +
                  " : (" + printType(a_) + ", " + printType(TensorType{element, {}}) + ") -> " +
                  printType(square));
-    std::string matrix = "%trip";
+    matrix = "%trip";
     if (!unitDiagonal_) {
       const std::string compared =
           " : (" + printType(index) + ", " + printType(index) + ") -> " + printType(mask);
@@ -297,6 +296,20 @@ private:
                  ", high = " + integerList(highC) + ", interior = " + integerList(interior) +
                  " : (" + printType(original) + ", " + printType(TensorType{element, {}}) +
                  ") -> " + printType(c));
+    return text;
+  }
+
+  std::string blockedLoop(const std::string &rhs, int64_t m, bool lower) const {
+    const int64_t r = a_.rank(), blocks = (n_ + kBlock - 1) / kBlock, padded = blocks * kBlock;
+    const ElementType element = a_.elementType;
+    const TensorType square = withMatrix(element, padded, padded),
+                     c = withMatrix(element, padded, m), rows = withMatrix(element, kBlock, padded),
+                     blockRhs = withMatrix(element, kBlock, m),
+                     diagonal = withMatrix(element, kBlock, kBlock),
+                     original = withMatrix(element, n_, m);
+    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
+    std::string matrix;
+    std::string text = paddedSystem(rhs, m, padded, matrix);
     text += line("%x0 = stablehlo.constant dense<" + zeroOf(element) + "> : " + printType(c));
     text +=
         line("%blocks = stablehlo.constant dense<" + std::to_string(blocks) + "> : tensor<i64>");
