@@ -11,6 +11,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/DenseElements.h"
+#include "compiler/mlir/MlirParser.h"
 #include "compiler/mlir/StepBuilder.h"
 
 namespace shardgen::mlir {
@@ -634,22 +635,19 @@ std::vector<Operation> decomposeChlo(const Operation &chlo) {
     fail(where, "'" + chlo.name + "' needs its operand types (`: t -> r` or `(t) -> r`)");
   std::vector<TensorType> types;
   for (const TypeRef &ref : chlo.operandTypes) {
-    std::string error;
-    auto type = parseType(ref.text, &error);
-    if (!type)
-      fail(ref.loc.str(), error);
-    if (entry.onIntegers && (isFloat(type->elementType) || type->elementType == ElementType::I1))
+    const TensorType type = statedType(ref, ref.loc.str());
+    if (entry.onIntegers && (isFloat(type.elementType) || type.elementType == ElementType::I1))
       fail(ref.loc.str(),
-           "'" + chlo.name + "' is defined on integer tensors, got " + printType(*type));
-    const bool complex = isComplex(type->elementType) && entry.onComplex;
-    if (!entry.onIntegers && !isFloat(type->elementType) && !complex)
+           "'" + chlo.name + "' is defined on integer tensors, got " + printType(type));
+    const bool complex = isComplex(type.elementType) && entry.onComplex;
+    if (!entry.onIntegers && !isFloat(type.elementType) && !complex)
       fail(ref.loc.str(), "'" + chlo.name + "' is defined on floating-point" +
                               (entry.onComplex ? " and complex" : "") + " tensors, got " +
-                              printType(*type));
-    if (!types.empty() && *type != types.front())
+                              printType(type));
+    if (!types.empty() && type != types.front())
       fail(ref.loc.str(), "'" + chlo.name + "' needs operands of one type, got " +
-                              printType(types.front()) + " and " + printType(*type));
-    types.push_back(*type);
+                              printType(types.front()) + " and " + printType(type));
+    types.push_back(type);
   }
   const ElementType original = types.front().elementType;
   StepBuilder b(chlo, types.front().shape);

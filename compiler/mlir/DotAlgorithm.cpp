@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "compiler/ir/Diagnostic.h"
+#include "compiler/mlir/MlirParser.h"
 #include "compiler/mlir/SdyAttributes.h"
 #include "compiler/mlir/StepBuilder.h"
 
@@ -116,14 +117,6 @@ void checkDefaultPrecision(const Operation &dot) {
   }
 }
 
-TensorType typeOf(const TypeRef &ref) {
-  std::string error;
-  std::optional<TensorType> type = parseType(ref.text, &error);
-  if (!type)
-    fail(ref.loc.str(), error);
-  return *type;
-}
-
 bool isDimensionAttribute(const std::string &name) {
   return name == "dot_dimension_numbers" || name == "batching_dims" || name == "contracting_dims";
 }
@@ -207,6 +200,7 @@ std::vector<Operation> decomposeDotAlgorithm(const Operation &dot) {
   const Algorithm algorithm =
       parseAlgorithm(*dot.find("algorithm"), dot.find("algorithm")->loc.str());
   checkDefaultPrecision(dot);
+  auto typeOf = [](const TypeRef &ref) { return statedType(ref, ref.loc.str()); };
   const TensorType lhs = typeOf(dot.operandTypes[0]), rhs = typeOf(dot.operandTypes[1]);
   const TensorType result = typeOf(dot.resultTypes[0]);
   if (isComplex(lhs.elementType))

@@ -1149,6 +1149,14 @@ void Parser::parsePretty(Operation &op) {
 
 Module parseModule(std::string_view text) { return Parser(text).parseModule(); }
 
+TensorType statedType(const TypeRef &ref, const std::string &where, const std::string &prefix) {
+  std::string error;
+  std::optional<TensorType> type = parseType(ref.text, &error);
+  if (!type)
+    fail(where, prefix + error);
+  return *type;
+}
+
 bool looksLikeMlir(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {

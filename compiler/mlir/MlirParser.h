@@ -13,6 +13,10 @@ namespace shardgen::mlir {
 
 Module parseModule(std::string_view text);
 
+/// The tensor type `ref` states (the text keeps types as written), or an
+/// error at `where`: `prefix`, then why it is not one.
+TensorType statedType(const TypeRef &ref, const std::string &where, const std::string &prefix = "");
+
 /// Whether `text` looks like MLIR rather than JSON: after space and `//`
 /// comments it starts with `module`, `#`, `func.func`, `sdy.mesh` or `"builtin.module"`.
 bool looksLikeMlir(std::string_view text);

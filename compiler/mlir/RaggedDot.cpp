@@ -89,11 +89,7 @@ RaggedDims parseRaggedDims(const Attribute &attr, const std::string &where) {
 }
 
 TensorType typeOf(const TypeRef &ref, const std::string &where) {
-  std::string error;
-  std::optional<TensorType> type = parseType(ref.text, &error);
-  if (!type)
-    fail(where, "chlo.ragged_dot: " + error);
-  return *type;
+  return statedType(ref, where, "chlo.ragged_dot: ");
 }
 
 /// The checked operands of one ragged_dot and the function text it becomes.

@@ -4,6 +4,7 @@
 
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/FunctionExpansion.h"
+#include "compiler/mlir/MlirParser.h"
 
 namespace shardgen::mlir {
 
@@ -125,12 +126,8 @@ private:
       fail(where_, "stablehlo.triangular_solve " + what);
   }
 
-  TensorType typeOf(const TypeRef &ref) const {
-    std::string error;
-    std::optional<TensorType> type = parseType(ref.text, &error);
-    if (!type)
-      fail(ref.loc.str(), "stablehlo.triangular_solve: " + error);
-    return *type;
+  static TensorType typeOf(const TypeRef &ref) {
+    return statedType(ref, ref.loc.str(), "stablehlo.triangular_solve: ");
   }
 
   bool flag(const Operation &op, const char *name) const {
