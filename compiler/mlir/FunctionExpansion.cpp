@@ -9,6 +9,15 @@ namespace shardgen::mlir {
 
 namespace {
 
+/// Every op of `block` and its regions, depth first.
+void forEachOp(Block &block, const std::function<void(Operation &)> &fn) {
+  for (Operation &op : block.ops) {
+    fn(op);
+    for (Block &region : op.regions)
+      forEachOp(region, fn);
+  }
+}
+
 /// Gives every op (and nested op) of a generated function the expanded op's
 /// place, so any later error names it.
 void placeAt(Block &block, const SourceLoc &loc) {
@@ -17,6 +26,23 @@ void placeAt(Block &block, const SourceLoc &loc) {
     for (ValueUse &use : op.operands)
       use.loc = loc;
   });
+}
+
+/// Parses `functionText`, gives it and its ops `op`'s place, adds it to
+/// `added` and makes `op` a `func.call` of it.
+void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
+                     std::vector<Function> &added) {
+  Module parsed = parseModule(functionText);
+  Function function = std::move(parsed.functions.at(0));
+  function.loc = op.loc;
+  for (BlockArgument &arg : function.args)
+    arg.loc = op.loc;
+  placeAt(function.body, op.loc);
+  added.push_back(std::move(function));
+  Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
+  op.name = "func.call";
+  op.generic = false;
+  op.attrs = {{"callee", callee}};
 }
 
 } // namespace
@@ -40,27 +66,20 @@ std::string zeroOf(ElementType type) {
   return printDenseBody(ConstantAttrs::splatOf(scalar, Literal(scalar)));
 }
 
-void forEachOp(Block &block, const std::function<void(Operation &)> &fn) {
-  for (Operation &op : block.ops) {
-    fn(op);
-    for (Block &region : op.regions)
-      forEachOp(region, fn);
-  }
-}
-
-void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
-                     std::vector<Function> &added) {
-  Module parsed = parseModule(functionText);
-  Function function = std::move(parsed.functions.at(0));
-  function.loc = op.loc;
-  for (BlockArgument &arg : function.args)
-    arg.loc = op.loc;
-  placeAt(function.body, op.loc);
-  added.push_back(std::move(function));
-  Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
-  op.name = "func.call";
-  op.generic = false;
-  op.attrs = {{"callee", callee}};
+void expandEach(
+    Module &module, const std::string &opName,
+    const std::function<std::string(const Operation &op, const std::string &name)> &functionText) {
+  std::vector<Function> added;
+  int64_t count = 0;
+  for (Function &fn : module.functions)
+    forEachOp(fn.body, [&](Operation &op) {
+      if (op.name != opName)
+        return;
+      const std::string name = opName + "." + std::to_string(++count);
+      replaceWithCall(op, name, functionText(op, name), added);
+    });
+  for (Function &function : added)
+    module.functions.push_back(std::move(function));
 }
 
 } // namespace shardgen::mlir

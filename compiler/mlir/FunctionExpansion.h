@@ -21,13 +21,12 @@ std::vector<int64_t> upTo(int64_t n);
 /// constants: 0, 0.0, (0.0, 0.0) or false).
 std::string zeroOf(ElementType type);
 
-/// Every op of `block` and its regions, depth first.
-void forEachOp(Block &block, const std::function<void(Operation &)> &fn);
-
-/// Parses `functionText` (one `func.func private @name`), gives it and its
-/// ops `op`'s place (so any later error names the op), adds it to `added`
-/// and makes `op` a `func.call` of it.
-void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
-                     std::vector<Function> &added);
+/// Makes every op named `opName` of `module` (in any function and region)
+/// a `func.call` of a private function `<opName>.N` added to the module:
+/// `functionText(op, name)` writes it (one `func.func private @name`), and
+/// it and its ops get the op's place, so any later error names the op.
+void expandEach(
+    Module &module, const std::string &opName,
+    const std::function<std::string(const Operation &op, const std::string &name)> &functionText);
 
 } // namespace shardgen::mlir

@@ -359,25 +359,18 @@ private:
 } // namespace
 
 void expandRaggedDots(Module &module) {
-  std::vector<Function> added;
-  int64_t count = 0, groups = 0;
-  for (Function &fn : module.functions)
-    forEachOp(fn.body, [&](Operation &op) {
-      if (op.name != "chlo.ragged_dot")
-        return;
-      const std::string name = "chlo.ragged_dot." + std::to_string(++count);
-      const RaggedDot dot(op, name);
-      // Checked before the text is made: all decompositions together stay
-      // within what one ragged_dot may have (the inlining budget's share).
-      groups += dot.groups();
-      if (groups > kMaxRaggedDotGroups)
-        fail(op.loc.str(), "chlo.ragged_dot: the module's ragged dots have more than " +
-                               std::to_string(kMaxRaggedDotGroups) +
-                               " groups in all (one dot per group)");
-      replaceWithCall(op, name, dot.functionText(), added);
-    });
-  for (Function &function : added)
-    module.functions.push_back(std::move(function));
+  int64_t groups = 0;
+  expandEach(module, "chlo.ragged_dot", [&](const Operation &op, const std::string &name) {
+    const RaggedDot dot(op, name);
+    // Checked before the text is made: all decompositions together stay
+    // within what one ragged_dot may have (the inlining budget's share).
+    groups += dot.groups();
+    if (groups > kMaxRaggedDotGroups)
+      fail(op.loc.str(), "chlo.ragged_dot: the module's ragged dots have more than " +
+                             std::to_string(kMaxRaggedDotGroups) +
+                             " groups in all (one dot per group)");
+    return dot.functionText();
+  });
 }
 
 } // namespace shardgen::mlir

@@ -365,17 +365,10 @@ private:
 } // namespace
 
 void expandTriangularSolves(Module &module) {
-  std::vector<Function> added;
-  int64_t count = 0;
-  for (Function &fn : module.functions)
-    forEachOp(fn.body, [&](Operation &op) {
-      if (op.name != "stablehlo.triangular_solve")
-        return;
-      const std::string name = "stablehlo.triangular_solve." + std::to_string(++count);
-      replaceWithCall(op, name, TriangularSolve(op, name).functionText(), added);
-    });
-  for (Function &function : added)
-    module.functions.push_back(std::move(function));
+  expandEach(module, "stablehlo.triangular_solve",
+             [](const Operation &op, const std::string &name) {
+               return TriangularSolve(op, name).functionText();
+             });
 }
 
 } // namespace shardgen::mlir
