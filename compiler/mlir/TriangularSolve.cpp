@@ -188,18 +188,64 @@ private:
     return starts;
   }
 
+  /// `%result = stablehlo.dynamic_slice` of `source` at (batch 0s, `row`,
+  /// `column`), `type` its result.
+  std::string sliceText(const std::string &result, const std::string &source,
+                        const TensorType &sourceType, const std::string &row,
+                        const std::string &column, const TensorType &type) const {
+    return result + " = stablehlo.dynamic_slice " + source + ", " + batchStarts() + row + ", " +
+           column + ", sizes = " + integerList(type.shape) + " : (" + printType(sourceType) +
+           indexTypes() + ") -> " + printType(type);
+  }
+
+  /// `%result = stablehlo.dynamic_update_slice` of `x` with `update` at
+  /// (batch 0s, `row`, 0).
+  std::string updateText(const std::string &result, const std::string &x, const TensorType &xType,
+                         const std::string &update, const TensorType &updateType,
+                         const std::string &row) const {
+    return result + " = stablehlo.dynamic_update_slice " + x + ", " + update + ", " +
+           batchStarts() + row + ", %zero : (" + printType(xType) + ", " + printType(updateType) +
+           indexTypes() + ") -> " + printType(xType);
+  }
+
+  /// `%result = rows . x` per batch: rows' columns contracted with x's rows.
+  std::string productText(const std::string &result, const std::string &rows,
+                          const TensorType &rowsType, const std::string &x, const TensorType &xType,
+                          const TensorType &type) const {
+    const int64_t r = a_.rank();
+    const std::string batch = integerList(upTo(r - 2));
+    return result + " = stablehlo.dot_general " + rows + ", " + x + ", " +
+           (r > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
+           "contracting_dims = [" + std::to_string(r - 1) + "] x [" + std::to_string(r - 2) +
+           "] : (" + printType(rowsType) + ", " + printType(xType) + ") -> " + printType(type);
+  }
+
+  /// The lines opening `%loop:2 = stablehlo.while(%counter = %zero, %carried
+  /// = init)` while counter < limit, up to its `do {`.
+  static std::string loopHeadText(const std::string &loop, const std::string &counter,
+                                  const std::string &carried, const std::string &init,
+                                  const TensorType &type, const std::string &limit,
+                                  const std::string &indent) {
+    return line(indent + loop + ":2 = stablehlo.while(" + counter + " = %zero, " + carried + " = " +
+                init + ") : tensor<i64>, " + printType(type)) +
+           line(indent + "cond {") +
+           line(indent + "  " + loop + "_more = stablehlo.compare LT, " + counter + ", " + limit +
+                ", SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>") +
+           line(indent + "  stablehlo.return " + loop + "_more : tensor<i1>") +
+           line(indent + "} do {");
+  }
+
   /// `%<p>loop:2`, a while loop solving `matrix` (size x size, its triangle
   /// kept) y = `rhs` (size x m) a row per step: row i = k going forward
   /// (lower), size - 1 - k backward; y's rows not yet solved are 0.
   std::string rowLoop(const std::string &p, const std::string &matrix, const std::string &rhs,
                       int64_t size, int64_t m, bool lower, const std::string &indent) const {
-    const int64_t r = a_.rank();
     const TensorType square = withMatrix(a_.elementType, size, size),
                      c = withMatrix(a_.elementType, size, m),
                      row = withMatrix(a_.elementType, 1, size),
                      rhsRow = withMatrix(a_.elementType, 1, m),
                      pivot = withMatrix(a_.elementType, 1, 1);
-    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
+    const std::string k = "%" + p + "k", y = "%" + p + "y", i = "%" + p + "i";
     auto at = [&](const std::string &text) { return line(indent + text); };
     std::string text;
     text += at("%" + p + "y0 = stablehlo.constant dense<" + zeroOf(a_.elementType) +
@@ -208,50 +254,30 @@ private:
         at("%" + p + "size = stablehlo.constant dense<" + std::to_string(size) + "> : tensor<i64>");
     text += at("%" + p + "last = stablehlo.constant dense<" + std::to_string(size - 1) +
                "> : tensor<i64>");
-    text += at("%" + p + "loop:2 = stablehlo.while(%" + p + "k = %zero, %" + p + "y = %" + p +
-               "y0) : tensor<i64>, " + printType(c));
-    text += at("cond {");
-    text += at("  %" + p + "more = stablehlo.compare LT, %" + p + "k, %" + p +
-               "size, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>");
-    text += at("  stablehlo.return %" + p + "more : tensor<i1>");
-    text += at("} do {");
-    const std::string k = "%" + p + "k", y = "%" + p + "y", i = "%" + p + "i";
+    text += loopHeadText("%" + p + "loop", k, y, "%" + p + "y0", c, "%" + p + "size", indent);
     text += at(lower ? "  " + i + " = stablehlo.add " + k + ", %zero : tensor<i64>"
                      : "  " + i + " = stablehlo.subtract %" + p + "last, " + k + " : tensor<i64>");
-    text += at("  %" + p + "arow = stablehlo.dynamic_slice " + matrix + ", " + zeros + i +
-               ", %zero, sizes = " + integerList(row.shape) + " : (" + printType(square) +
-               indexTypes() + ") -> " + printType(row));
-    text += at("  %" + p + "dot = stablehlo.dot_general %" + p + "arow, " + y + ", " +
-               (r > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
-               "contracting_dims = [" + std::to_string(r - 1) + "] x [" + std::to_string(r - 2) +
-               "] : (" + printType(row) + ", " + printType(c) + ") -> " + printType(rhsRow));
-    text += at("  %" + p + "crow = stablehlo.dynamic_slice " + rhs + ", " + zeros + i +
-               ", %zero, sizes = " + integerList(rhsRow.shape) + " : (" + printType(c) +
-               indexTypes() + ") -> " + printType(rhsRow));
+    text += at("  " + sliceText("%" + p + "arow", matrix, square, i, "%zero", row));
+    text += at("  " + productText("%" + p + "dot", "%" + p + "arow", row, y, c, rhsRow));
+    text += at("  " + sliceText("%" + p + "crow", rhs, c, i, "%zero", rhsRow));
     text += at("  %" + p + "rest = stablehlo.subtract %" + p + "crow, %" + p +
                "dot : " + printType(rhsRow));
     std::string solved = "%" + p + "rest";
     if (!unitDiagonal_) {
-      text += at("  %" + p + "piv = stablehlo.dynamic_slice " + matrix + ", " + zeros + i + ", " +
-                 i + ", sizes = " + integerList(pivot.shape) + " : (" + printType(square) +
-                 indexTypes() + ") -> " + printType(pivot));
-      text += at("  %" + p + "pivb = stablehlo.broadcast_in_dim %" + p + "piv, dims = " +
-                 integerList(upTo(r)) + " : (" + printType(pivot) + ") -> " + printType(rhsRow));
+      text += at("  " + sliceText("%" + p + "piv", matrix, square, i, i, pivot));
+      text += at("  %" + p + "pivb = stablehlo.broadcast_in_dim %" + p +
+                 "piv, dims = " + integerList(upTo(a_.rank())) + " : (" + printType(pivot) +
+                 ") -> " + printType(rhsRow));
       text += at("  %" + p + "yi = stablehlo.divide %" + p + "rest, %" + p +
                  "pivb : " + printType(rhsRow));
       solved = "%" + p + "yi";
     }
-    text += at("  %" + p + "next = stablehlo.dynamic_update_slice " + y + ", " + solved + ", " +
-               zeros + i + ", %zero : (" + printType(c) + ", " + printType(rhsRow) + indexTypes() +
-               ") -> " + printType(c));
+    text += at("  " + updateText("%" + p + "next", y, c, solved, rhsRow, i));
     text += at("  %" + p + "k1 = stablehlo.add " + k + ", %one : tensor<i64>");
     text += at("  stablehlo.return %" + p + "k1, %" + p + "next : tensor<i64>, " + printType(c));
     return text + at("}");
   }
 
-  /// `%solved`: the system padded to whole blocks (the padded diagonal 1,
-  /// the padded right side 0, so the padded rows solve to 0), a block of
-  /// kBlock rows per step of an outer loop.
   /// %trip (or %tripd, its padded diagonal 1) and %cp: the system padded to
   /// `padded` rows with zeros; `matrix` names the padded matrix.
   std::string paddedSystem(const std::string &rhs, int64_t m, int64_t padded,
@@ -296,6 +322,9 @@ private:
     return text;
   }
 
+  /// `%solved`: the system padded to whole blocks (the padded diagonal 1,
+  /// the padded right side 0, so the padded rows solve to 0), a block of
+  /// kBlock rows per step of an outer loop.
   std::string blockedLoop(const std::string &rhs, int64_t m, bool lower) const {
     const int64_t r = a_.rank(), blocks = (n_ + kBlock - 1) / kBlock, padded = blocks * kBlock;
     const ElementType element = a_.elementType;
@@ -304,7 +333,6 @@ private:
                      blockRhs = withMatrix(element, kBlock, m),
                      diagonal = withMatrix(element, kBlock, kBlock),
                      original = withMatrix(element, n_, m);
-    const std::string batch = integerList(upTo(r - 2)), zeros = batchStarts();
     std::string matrix;
     std::string text = paddedSystem(rhs, m, padded, matrix);
     text += line("%x0 = stablehlo.constant dense<" + zeroOf(element) + "> : " + printType(c));
@@ -313,41 +341,23 @@ private:
     text += line("%lastblock = stablehlo.constant dense<" + std::to_string(blocks - 1) +
                  "> : tensor<i64>");
     text += line("%width = stablehlo.constant dense<" + std::to_string(kBlock) + "> : tensor<i64>");
-    text +=
-        line("%outer:2 = stablehlo.while(%kb = %zero, %x = %x0) : tensor<i64>, " + printType(c));
-    text += line("cond {");
-    text += line("  %bmore = stablehlo.compare LT, %kb, %blocks, SIGNED : (tensor<i64>, "
-                 "tensor<i64>) -> tensor<i1>");
-    text += line("  stablehlo.return %bmore : tensor<i1>");
-    text += line("} do {");
+    text += loopHeadText("%outer", "%kb", "%x", "%x0", c, "%blocks", "");
     text += line(lower ? "  %bi = stablehlo.add %kb, %zero : tensor<i64>"
                        : "  %bi = stablehlo.subtract %lastblock, %kb : tensor<i64>");
     text += line("  %start = stablehlo.multiply %bi, %width : tensor<i64>");
-    text += line("  %brows = stablehlo.dynamic_slice " + matrix + ", " + zeros +
-                 "%start, %zero, sizes = " + integerList(rows.shape) + " : (" + printType(square) +
-                 indexTypes() + ") -> " + printType(rows));
-    text += line("  %bdot = stablehlo.dot_general %brows, %x, " +
-                 (r > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
-                 "contracting_dims = [" + std::to_string(r - 1) + "] x [" + std::to_string(r - 2) +
-                 "] : (" + printType(rows) + ", " + printType(c) + ") -> " + printType(blockRhs));
-    text += line("  %bc = stablehlo.dynamic_slice %cp, " + zeros +
-                 "%start, %zero, sizes = " + integerList(blockRhs.shape) + " : (" + printType(c) +
-                 indexTypes() + ") -> " + printType(blockRhs));
+    text += line("  " + sliceText("%brows", matrix, square, "%start", "%zero", rows));
+    text += line("  " + productText("%bdot", "%brows", rows, "%x", c, blockRhs));
+    text += line("  " + sliceText("%bc", "%cp", c, "%start", "%zero", blockRhs));
     text += line("  %brhs = stablehlo.subtract %bc, %bdot : " + printType(blockRhs));
-    text += line("  %bdiag = stablehlo.dynamic_slice " + matrix + ", " + zeros +
-                 "%start, %start, sizes = " + integerList(diagonal.shape) + " : (" +
-                 printType(square) + indexTypes() + ") -> " + printType(diagonal));
+    text += line("  " + sliceText("%bdiag", matrix, square, "%start", "%start", diagonal));
     text += rowLoop("in_", "%bdiag", "%brhs", kBlock, m, lower, "  ");
-    text += line("  %xnext = stablehlo.dynamic_update_slice %x, %in_loop#1, " + zeros +
-                 "%start, %zero : (" + printType(c) + ", " + printType(blockRhs) + indexTypes() +
-                 ") -> " + printType(c));
+    text += line("  " + updateText("%xnext", "%x", c, "%in_loop#1", blockRhs, "%start"));
     text += line("  %kb1 = stablehlo.add %kb, %one : tensor<i64>");
     text += line("  stablehlo.return %kb1, %xnext : tensor<i64>, " + printType(c));
     text += line("}");
-    std::vector<int64_t> starts(static_cast<size_t>(r), 0), limits = original.shape;
     std::string bounds;
     for (int64_t d = 0; d < r; ++d)
-      bounds += (d ? ", " : "") + std::string("0:") + std::to_string(limits[d]);
+      bounds += (d ? ", " : "") + std::string("0:") + std::to_string(original.shape[d]);
     text += line("%solved = stablehlo.slice %outer#1 [" + bounds + "] : (" + printType(c) +
                  ") -> " + printType(original));
     return text;
