@@ -23,7 +23,6 @@ constexpr int64_t kMaxComponents = 3;
 /// mantissa bits: reduce_precision on the operand's type).
 struct Precision {
   std::optional<ElementType> type; // none: tf32
-  std::string name;
 };
 
 struct Algorithm {
@@ -48,11 +47,11 @@ Algorithm parseAlgorithm(const Attribute &attr, const std::string &where) {
   std::set<std::string> seen;
   auto precision = [&](const std::string &key, const std::string &value) {
     if (value == "tf32")
-      return Precision{std::nullopt, value};
+      return Precision{std::nullopt};
     std::optional<ElementType> type = parseElementType(value);
     if (!type || !isFloat(*type))
       bad(key + " must be a floating-point type or tf32, got '" + value + "'");
-    return Precision{type, value};
+    return Precision{type};
   };
   auto count = [&](const std::string &key, const std::string &value) {
     // C22-C24: at least one; more than XLA's three components is refused.
@@ -139,7 +138,7 @@ std::vector<Val> components(StepBuilder &b, const Val &operand, const Precision 
         attr.typeText = "i32";
         return attr;
       };
-      if (holdsExactly(ElementType::F32, wide) && wide != ElementType::F64)
+      if (holdsExactly(ElementType::F32, wide))
         return x; // f16 and bf16 are tf32 values
       return b.op("reduce_precision", {x}, b.typeOf(x),
                   {{"exponent_bits", bits(8)}, {"mantissa_bits", bits(10)}});
@@ -168,9 +167,7 @@ std::vector<std::pair<int64_t, int64_t>> productPairs(const Algorithm &algorithm
     for (int64_t i = 0; i < algorithm.lhsComponents; ++i)
       if (sum - i >= 0 && sum - i < algorithm.rhsComponents)
         pairs.emplace_back(i, sum - i);
-  size_t taken = 0;
-  while (taken < pairs.size() && static_cast<int64_t>(taken) < algorithm.primitiveOperations)
-    ++taken;
+  const size_t taken = std::min(pairs.size(), static_cast<size_t>(algorithm.primitiveOperations));
   const bool wholeDiagonals =
       static_cast<int64_t>(taken) == algorithm.primitiveOperations &&
       (taken == pairs.size() ||
@@ -229,18 +226,20 @@ std::vector<Operation> decomposeDotAlgorithm(const Operation &dot) {
     return b.finish(out, keepOnResult);
   }
 
-  const std::vector<Val> lhsParts =
+  std::vector<Val> lhsParts =
       components(b, lhsValue, algorithm.lhs, algorithm.lhsComponents, dot.loc);
-  const std::vector<Val> rhsParts =
+  std::vector<Val> rhsParts =
       components(b, rhsValue, algorithm.rhs, algorithm.rhsComponents, dot.loc);
+  if (lhsParts[0].type != rhsParts[0].type) { // two precisions: both exact in the operands' type
+    for (Val &part : lhsParts)
+      part = part.type == lhs.elementType ? part : b.convert(part, lhs.elementType);
+    for (Val &part : rhsParts)
+      part = part.type == rhs.elementType ? part : b.convert(part, rhs.elementType);
+  }
   // Smallest terms first: the last diagonal's products, then up to (0, 0).
   std::optional<Val> sum;
   for (auto it = pairs.rbegin(); it != pairs.rend(); ++it) {
-    Val a = lhsParts[it->first], c = rhsParts[it->second];
-    if (a.type != c.type) { // two precisions: both exact in the operands' type
-      a = a.type == lhs.elementType ? a : b.convert(a, lhs.elementType);
-      c = c.type == rhs.elementType ? c : b.convert(c, rhs.elementType);
-    }
+    const Val &a = lhsParts[it->first], &c = rhsParts[it->second];
     // Summed in the accumulation type where it holds the components, else
     // in theirs (never less precise than asked).
     const ElementType sumType =
