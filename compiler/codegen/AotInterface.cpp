@@ -91,9 +91,7 @@ std::string meshDeclarations(const Mesh &mesh) {
       "inline constexpr int64_t kNumMeshAxes = " + str(static_cast<int64_t>(mesh.axes.size())) +
       ";\ninline constexpr MeshAxis kMeshAxes[kNumMeshAxes > 0 ? kNumMeshAxes : 1] = {" +
       (axes.empty() ? "{\"\", 1}" : axes) + "};\n\n";
-  bool permuted = false;
-  for (size_t p = 0; p < mesh.deviceIds.size() && mesh.deviceIds.size() > 1; ++p)
-    permuted = permuted || mesh.deviceIds[p] != static_cast<int64_t>(p);
+  const bool permuted = mesh.deviceIds.size() > 1 && mesh.permutesDevices();
   out += "/// The mesh position of the device with id `deviceId` (the mesh's device_ids\n"
          "/// map positions to ids), and the id at a position; -1 outside the mesh.\n";
   if (!permuted)

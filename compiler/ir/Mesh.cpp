@@ -24,6 +24,13 @@ int64_t Mesh::deviceId(int64_t position) const {
   return deviceIds.empty() ? position : deviceIds[position];
 }
 
+bool Mesh::permutesDevices() const {
+  for (size_t p = 0; p < deviceIds.size(); ++p)
+    if (deviceIds[p] != static_cast<int64_t>(p))
+      return true;
+  return false;
+}
+
 std::vector<int64_t> Mesh::axisSizes() const {
   std::vector<int64_t> sizes;
   for (const MeshAxis &axis : axes)

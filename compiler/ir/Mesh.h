@@ -34,6 +34,8 @@ struct Mesh {
   int64_t axisSize(const std::string &axis) const; // requires the axis to exist
   /// Device id at a row-major logical position, through device_ids.
   int64_t deviceId(int64_t position) const;
+  /// Whether device_ids give some position another id than itself.
+  bool permutesDevices() const;
   std::vector<int64_t> axisSizes() const; // major to minor
   /// Coordinates (one per axis) of a row-major logical position.
   std::vector<int64_t> coordinates(int64_t position) const;

@@ -19,19 +19,10 @@ void checkForm(const Operation &op) {
              (op.resultTypes.empty() ? std::string("no type") : op.resultTypes[0].text));
 }
 
-bool isIota(const std::vector<int64_t> &ids) {
-  for (size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] != static_cast<int64_t>(i))
-      return false;
-  return true;
-}
-
 } // namespace
 
 int64_t deviceIdTableSize(const Mesh &mesh) {
-  return mesh.deviceIds.empty() || isIota(mesh.deviceIds)
-             ? 0
-             : static_cast<int64_t>(mesh.deviceIds.size());
+  return mesh.permutesDevices() ? static_cast<int64_t>(mesh.deviceIds.size()) : 0;
 }
 
 std::vector<Operation> decomposePartitionId(const Operation &partitionId, const Mesh &mesh) {
