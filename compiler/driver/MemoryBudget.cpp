@@ -58,13 +58,19 @@ std::optional<int64_t> cgroupLimit() {
   return std::nullopt;
 }
 
+/// a * b for non-negative a and b, INT64_MAX where it does not fit.
+int64_t saturatingMultiply(int64_t a, int64_t b) {
+  int64_t product = 0;
+  return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
+}
+
 /// The length a Bluestein transform of n points runs at (the smallest
 /// power of two >= 2n - 1), or n itself for a power of two.
 int64_t transformLength(int64_t n) {
   if (n <= 1 || (n & (n - 1)) == 0)
     return n;
   int64_t m = 1;
-  while (m < 2 * n - 1 && m < (int64_t(1) << 61))
+  while (m / 2 < n && m < (int64_t(1) << 61)) // m < 2n - 1, without 2n overflowing
     m *= 2;
   return m;
 }
@@ -79,11 +85,10 @@ int64_t fftScratchBytes(const FftAttrs &attrs, int64_t blockElements, int64_t co
   int64_t wide = 0;
   for (int64_t n : attrs.fftLength) {
     const int64_t m = transformLength(n);
-    elements = saturatingAdd(elements, saturatingAdd(n, m > INT64_MAX / 4 ? INT64_MAX : 4 * m));
+    elements = saturatingAdd(elements, saturatingAdd(n, saturatingMultiply(m, 4)));
     wide = saturatingAdd(wide, m);
   }
-  const int64_t bytes = elements > INT64_MAX / complexBytes ? INT64_MAX : elements * complexBytes;
-  return saturatingAdd(bytes, wide > INT64_MAX / 16 ? INT64_MAX : wide * 16);
+  return saturatingAdd(saturatingMultiply(elements, complexBytes), saturatingMultiply(wide, 16));
 }
 
 /// The interpreter's fft holds the whole operand, and a copy of the result,
@@ -113,12 +118,11 @@ int64_t meshScratchBytes(const SpmdProgram &program) {
     for (size_t d = 0; d < attrs.fftLength.size(); ++d) {
       const int64_t n = attrs.fftLength[d];
       const int64_t dim = halfLast && d + 1 == attrs.fftLength.size() ? n / 2 + 1 : n;
-      block = dim != 0 && block > INT64_MAX / dim ? INT64_MAX : block * dim;
+      block = saturatingMultiply(block, dim);
       longest = std::max(longest, n);
     }
     const int64_t perDevice = fftScratchBytes(attrs, saturatingAdd(block, longest), complexBytes);
-    const int64_t devices = program.mesh.numDevices();
-    most = std::max(most, perDevice > INT64_MAX / devices ? INT64_MAX : perDevice * devices);
+    most = std::max(most, saturatingMultiply(perDevice, program.mesh.numDevices()));
   }
   return most;
 }
