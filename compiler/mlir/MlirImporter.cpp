@@ -426,12 +426,12 @@ private:
   void readAxisIndex(OpAttributes &a);
   /// `format = e5m10` (JAX's form) or the generic exponent_bits and mantissa_bits.
   void readReducePrecision(OpAttributes &a);
-  /// `algorithm = DEFAULT` (JAX's form) or #stablehlo<rng_algorithm THREE_FRY>.
   /// An enum attribute by its pretty `keyword` (`algorithm = DEFAULT`) or
   /// its generic `property` (#stablehlo<property WORD>, also its JSON key),
   /// a word `known` accepts (else an error listing the `expected` words).
   std::string enumKeyword(OpAttributes &a, const char *keyword, const std::string &property,
                           bool (*known)(std::string_view), const std::string &expected);
+  /// `algorithm = DEFAULT` (JAX's form) or #stablehlo<rng_algorithm THREE_FRY>.
   void readRngBitGenerator(OpAttributes &a);
   /// `type = FFT, length = [4]` (JAX's form) or #stablehlo<fft_type FFT> and
   /// fft_length = array<i64: 4>.
