@@ -69,13 +69,22 @@ std::string zeroOf(ElementType type) {
 void expandEach(
     Module &module, const std::string &opName,
     const std::function<std::string(const Operation &op, const std::string &name)> &functionText) {
+  expandEachMatching(
+      module, [&](const Operation &op) { return op.name == opName; },
+      [&](const Operation &) { return opName; }, functionText);
+}
+
+void expandEachMatching(
+    Module &module, const std::function<bool(const Operation &op)> &matches,
+    const std::function<std::string(const Operation &op)> &nameOf,
+    const std::function<std::string(const Operation &op, const std::string &name)> &functionText) {
   std::vector<Function> added;
   int64_t count = 0;
   for (Function &fn : module.functions)
     forEachOp(fn.body, [&](Operation &op) {
-      if (op.name != opName)
+      if (!matches(op))
         return;
-      const std::string name = opName + "." + std::to_string(++count);
+      const std::string name = nameOf(op) + "." + std::to_string(++count);
       replaceWithCall(op, name, functionText(op, name), added);
     });
   for (Function &function : added)

@@ -29,4 +29,11 @@ void expandEach(
     Module &module, const std::string &opName,
     const std::function<std::string(const Operation &op, const std::string &name)> &functionText);
 
+/// The same for every op `matches` accepts (custom calls by target), its
+/// function named `<nameOf(op)>.N`.
+void expandEachMatching(
+    Module &module, const std::function<bool(const Operation &op)> &matches,
+    const std::function<std::string(const Operation &op)> &nameOf,
+    const std::function<std::string(const Operation &op, const std::string &name)> &functionText);
+
 } // namespace shardgen::mlir

@@ -22,6 +22,7 @@
 #include "compiler/mlir/DotAlgorithm.h"
 #include "compiler/mlir/GspmdSharding.h"
 #include "compiler/mlir/InlineBudget.h"
+#include "compiler/mlir/LapackCalls.h"
 #include "compiler/mlir/MlirLexer.h"
 #include "compiler/mlir/MlirParser.h"
 #include "compiler/mlir/RaggedDot.h"
@@ -2379,6 +2380,7 @@ ImportedGraph importMlir(std::string_view text, const ImportOptions &options) {
   Module module = parseModule(text);
   expandRaggedDots(module);
   expandTriangularSolves(module);
+  expandLapackCalls(module);
   ImportedGraph imported;
   Importer(module, imported.graph, imported.places).run(options.function);
   return imported;
