@@ -1,0 +1,251 @@
+// LAPACK's getrf and potrf custom calls as JAX prints them on CPU, read as
+// StableHLO ops (LapackCalls.h): JAX's own LU example, then batches of
+// every shape and element type checked against a partial-pivoting
+// reference (the same pivots, P a = L U) and by multiplying the Cholesky
+// factors back, info on singular and indefinite matrices, and the errors.
+#include <cmath>
+#include <complex>
+
+#include <doctest/doctest.h>
+
+#include "compiler/interp/Interpreter.h"
+#include "test/mlir/MlirTestSupport.h"
+
+using namespace shardgen;
+
+namespace {
+
+using Complex = std::complex<double>;
+using testing::importErrorOf;
+using testing::importVerified;
+
+/// @main(%a) returning every result of `target` on `aType`.
+std::string callText(const std::string &target, const std::string &aType,
+                     const std::vector<std::string> &resultTypes, const std::string &config) {
+  std::string results, returned;
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    results += (i ? ", " : "") + resultTypes[i];
+    returned += (i ? ", %r#" : "%r#") + std::to_string(i);
+  }
+  return "func.func @main(%a: " + aType + ") -> (" + results + ") {\n  %r:" +
+         std::to_string(resultTypes.size()) + " = stablehlo.custom_call @" + target +
+         "(%a) {mhlo.backend_config = " + config + ", operand_layouts = [dense<[0, 1]> : " +
+         "tensor<2xindex>]} : (" + aType + ") -> (" + results + ")\n  return " + returned +
+         " : " + results + "\n}\n";
+}
+
+Literal literalOf(const std::string &type, const std::vector<Complex> &values) {
+  std::string error;
+  Literal literal(*parseType(type, &error));
+  REQUIRE(literal.numElements() == static_cast<int64_t>(values.size()));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (isComplex(literal.type().elementType))
+      literal.setComplex(static_cast<int64_t>(i), values[i].real(), values[i].imag());
+    else
+      literal.setFloat(static_cast<int64_t>(i), values[i].real());
+  }
+  return literal;
+}
+
+Complex at(const Literal &literal, int64_t index) {
+  return isComplex(literal.type().elementType)
+             ? Complex(literal.getFloat(index), literal.getImag(index))
+             : Complex(literal.getFloat(index), 0);
+}
+
+/// Values of no pattern an LU could exploit, complex where asked.
+std::vector<Complex> matrices(int64_t count, bool complex, int seed) {
+  std::vector<Complex> values(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) {
+    // Of full rank, no two magnitudes near a tie (rounding to f32 cannot
+    // change a pivot).
+    const double t = static_cast<double>(i);
+    const double x = std::sin(0.37 * t * t + seed);
+    const double y = std::cos(0.61 * t * t + 2 * seed);
+    values[static_cast<size_t>(i)] = Complex(x, complex ? y : 0);
+  }
+  return values;
+}
+
+/// LAPACK's unblocked getf2 on one m x n matrix (row-major): the pivots
+/// (1-based) and info.
+std::pair<std::vector<int64_t>, int64_t> referencePivots(std::vector<Complex> a, int64_t m,
+                                                         int64_t n) {
+  std::vector<int64_t> pivots;
+  int64_t info = 0;
+  for (int64_t k = 0; k < std::min(m, n); ++k) {
+    int64_t p = k;
+    auto magnitude = [](Complex z) { return std::abs(z.real()) + std::abs(z.imag()); };
+    for (int64_t i = k + 1; i < m; ++i)
+      if (magnitude(a[i * n + k]) > magnitude(a[p * n + k]))
+        p = i;
+    pivots.push_back(p + 1);
+    for (int64_t j = 0; j < n; ++j)
+      std::swap(a[k * n + j], a[p * n + j]);
+    const Complex d = a[k * n + k];
+    if (d == Complex(0, 0)) {
+      info = info ? info : k + 1;
+      continue;
+    }
+    for (int64_t i = k + 1; i < m; ++i) {
+      a[i * n + k] /= d;
+      for (int64_t j = k + 1; j < n; ++j)
+        a[i * n + j] -= a[i * n + k] * a[k * n + j];
+    }
+  }
+  return {pivots, info};
+}
+
+} // namespace
+
+TEST_CASE("lapack getrf: JAX's example, the 3 x 3 iota, singular") {
+  for (const char *element : {"f32", "complex<f64>"}) {
+    CAPTURE(std::string(element));
+    const std::string type = std::string("tensor<3x3x") + element + ">";
+    const std::string target =
+        std::string(element) == "f32" ? "lapack_sgetrf_ffi" : "lapack_zgetrf_ffi";
+    Graph graph = importVerified(
+        callText(target, type, {type, "tensor<3xi32>", "tensor<i32>"}, "{}"));
+    std::vector<Complex> iota;
+    for (int i = 0; i < 9; ++i)
+      iota.emplace_back(i, 0);
+    std::vector<Literal> out = evaluate(graph, {literalOf(type, iota)});
+    REQUIRE(out.size() == 3);
+    const std::vector<double> lu = {6, 7, 8, 0, 1, 2, 0.5, 0.5, 0};
+    for (int64_t i = 0; i < 9; ++i)
+      CHECK(at(out[0], i) == Complex(lu[i], 0));
+    for (int64_t i = 0; i < 3; ++i)
+      CHECK(out[1].getInt(i) == 3);
+    CHECK(out[2].getInt(0) == 3); // U's last diagonal element is 0
+  }
+}
+
+TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every shape") {
+  struct Case {
+    const char *target, *element;
+    int64_t m, n;
+  };
+  const int64_t batches = 2;
+  for (const Case &c : {Case{"lapack_sgetrf_ffi", "f32", 5, 5}, Case{"lapack_dgetrf_ffi", "f64", 6, 4},
+                        Case{"lapack_cgetrf_ffi", "complex<f32>", 3, 5},
+                        Case{"lapack_zgetrf_ffi", "complex<f64>", 7, 7}}) {
+    CAPTURE(std::string(c.target));
+    const bool complex = std::string(c.element).starts_with("complex");
+    const int64_t k = std::min(c.m, c.n);
+    const std::string dims = std::to_string(c.m) + "x" + std::to_string(c.n);
+    const std::string type = "tensor<2x" + dims + "x" + c.element + ">";
+    Graph graph = importVerified(callText(
+        c.target, type, {type, "tensor<2x" + std::to_string(k) + "xi32>", "tensor<2xi32>"}, "{}"));
+    std::vector<Complex> a = matrices(batches * c.m * c.n, complex, 1);
+    // The second matrix's second column is 0: info 2, and LAPACK goes on.
+    for (int64_t i = 0; i < c.m; ++i)
+      a[(c.m + i) * c.n + 1] = 0;
+    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    REQUIRE(out.size() == 3);
+    const double tolerance = std::string(c.element).find("f32") != std::string::npos ? 1e-5 : 1e-12;
+    for (int64_t b = 0; b < batches; ++b) {
+      CAPTURE(b);
+      const std::vector<Complex> one(a.begin() + b * c.m * c.n, a.begin() + (b + 1) * c.m * c.n);
+      auto [pivots, info] = referencePivots(one, c.m, c.n);
+      for (int64_t i = 0; i < k; ++i)
+        CHECK(out[1].getInt(b * k + i) == pivots[static_cast<size_t>(i)]);
+      CHECK(out[2].getInt(b) == info);
+      CHECK(info == (b == 1 && c.n > 1 ? 2 : 0));
+      // P a: a's rows swapped as the pivots say.
+      std::vector<Complex> pa = one;
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < c.n; ++j)
+          std::swap(pa[i * c.n + j], pa[(pivots[static_cast<size_t>(i)] - 1) * c.n + j]);
+      auto factor = [&](int64_t i, int64_t j) { return at(out[0], (b * c.m + i) * c.n + j); };
+      double worst = 0;
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          Complex sum = 0;
+          for (int64_t t = 0; t <= std::min({i, j, k - 1}); ++t)
+            sum += (t == i ? Complex(1, 0) : factor(i, t)) * factor(t, j);
+          worst = std::max(worst, std::abs(sum - pa[i * c.n + j]));
+        }
+      CHECK(worst < tolerance * 10);
+    }
+  }
+}
+
+TEST_CASE("lapack potrf: L L^H = a or U^H U = a, the other triangle kept, info") {
+  const int64_t n = 5;
+  for (const char *target : {"lapack_spotrf_ffi", "lapack_zpotrf_ffi"})
+    for (bool lower : {true, false}) {
+      CAPTURE(std::string(target));
+      CAPTURE(lower);
+      const bool complex = std::string(target) == "lapack_zpotrf_ffi";
+      const std::string type =
+          std::string("tensor<2x5x5x") + (complex ? "complex<f64>" : "f32") + ">";
+      Graph graph = importVerified(callText(target, type, {type, "tensor<2xi32>"},
+                                            lower ? "{uplo = 76 : ui8}" : "{uplo = 85 : ui8}"));
+      // a = g g^H + 2 I, its other triangle 99 (never read); the second
+      // matrix has a[2][2] = -50: its third leading minor is not positive.
+      std::vector<Complex> g = matrices(n * n, complex, 3), a(2 * n * n);
+      for (int64_t b = 0; b < 2; ++b)
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            Complex sum = i == j ? 2 : 0;
+            for (int64_t t = 0; t < n; ++t)
+              sum += g[i * n + t] * std::conj(g[j * n + t]);
+            const bool mine = lower ? j <= i : j >= i;
+            a[(b * n + i) * n + j] = !mine ? Complex(99, 0) : (b == 1 && i == 2 && j == 2) ? -50 : sum;
+          }
+      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+      REQUIRE(out.size() == 2);
+      CHECK(out[1].getInt(0) == 0);
+      CHECK(out[1].getInt(1) == 3);
+      auto factor = [&](int64_t i, int64_t j) { return at(out[0], i * n + j); };
+      double worst = 0;
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          const bool mine = lower ? j <= i : j >= i;
+          if (!mine) {
+            CHECK(factor(i, j) == Complex(99, 0));
+            continue;
+          }
+          Complex sum = 0; // (L L^H)_ij, or (U^H U)_ij
+          for (int64_t t = 0; t < n; ++t)
+            sum += lower ? (t <= j ? factor(i, t) * std::conj(factor(j, t)) : 0)
+                         : (t <= i ? std::conj(factor(t, i)) * factor(t, j) : 0);
+          worst = std::max(worst, std::abs(sum - a[i * n + j]));
+        }
+      CHECK(worst < (complex ? 1e-12 : 1e-4));
+      for (int64_t i = 0; i < n; ++i)
+        CHECK(factor(i, i).imag() == 0);
+    }
+}
+
+TEST_CASE("lapack custom calls: errors name the op") {
+  auto errorOf = [](const std::string &target, const std::string &aType,
+                    const std::vector<std::string> &results, const std::string &config) {
+    return importErrorOf(callText(target, aType, results, config));
+  };
+  auto [place, message] = errorOf("lapack_sgetrf_ffi", "tensor<3x3xf64>",
+                                  {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{}");
+  CHECK(place == "2:3");
+  CHECK(message.find("custom_call @lapack_sgetrf_ffi takes f32 matrices, got tensor<3x3xf64>") !=
+        std::string::npos);
+  std::tie(place, message) = errorOf("lapack_dgetrf_ffi", "tensor<4x3xf64>",
+                                     {"tensor<4x3xf64>", "tensor<4xi32>", "tensor<i32>"}, "{}");
+  CHECK(message.find("result 1 must be tensor<3xi32>, got tensor<4xi32>") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_dgetrf_ffi", "tensor<4xf64>", {"tensor<4xf64>", "tensor<i32>"}, "{}");
+  CHECK(message.find("needs its types") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_dpotrf_ffi", "tensor<4x3xf64>", {"tensor<4x3xf64>", "tensor<i32>"}, "{}");
+  CHECK(message.find("takes square matrices, got tensor<4x3xf64>") != std::string::npos);
+  std::tie(place, message) = errorOf("lapack_dpotrf_ffi", "tensor<3x3xf64>",
+                                     {"tensor<3x3xf64>", "tensor<i32>"}, "{uplo = 7 : ui8}");
+  CHECK(message.find("takes uplo = 76 ('L') or 85 ('U')") != std::string::npos);
+  std::tie(place, message) = errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
+                                     {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"},
+                                     "{uplo = 76 : ui8}");
+  CHECK(message.find("has no backend_config field 'uplo'") != std::string::npos);
+  // Other LAPACK routines stay what they were: a call of the application's.
+  std::tie(place, message) = errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>",
+                                     {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
+  CHECK(message.find("mhlo.backend_config") != std::string::npos);
+}
