@@ -24,7 +24,8 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
   if (op.name != "stablehlo.custom_call")
     return std::nullopt;
   const Attribute *target = op.find("call_target_name");
-  if (!target || (target->kind != Attribute::Kind::Symbol && target->kind != Attribute::Kind::String))
+  if (!target ||
+      (target->kind != Attribute::Kind::Symbol && target->kind != Attribute::Kind::String))
     return std::nullopt;
   const std::string &name = target->text;
   if (name.size() != std::string("lapack_sgetrf_ffi").size() || !name.starts_with("lapack_") ||
@@ -68,9 +69,9 @@ public:
           "needs its types (`: (matrices) -> (" +
               std::string(results == 3 ? "factors, pivots, info" : "factor, info") + ")`)");
     a_ = statedType(op.operandTypes[0], op.operandTypes[0].loc.str(), routine_ + ": ");
-    check(a_.elementType == target.element,
-          "takes " + std::string(elementTypeName(target.element)) + " matrices, got " +
-              printType(a_));
+    check(a_.elementType == target.element, "takes " +
+                                                std::string(elementTypeName(target.element)) +
+                                                " matrices, got " + printType(a_));
     check(a_.rank() >= 2, "takes matrices (rank 2 or more), got " + printType(a_));
     m_ = a_.shape[a_.rank() - 2];
     n_ = a_.shape[a_.rank() - 1];
@@ -131,8 +132,7 @@ private:
     if (name == "mhlo.backend_config" || name == "backend_config") {
       if (attr.value.kind == Attribute::Kind::String && attr.value.text.empty())
         return;
-      check(attr.value.kind == Attribute::Kind::Dict,
-            "expects a dictionary as its backend_config");
+      check(attr.value.kind == Attribute::Kind::Dict, "expects a dictionary as its backend_config");
       for (const NamedAttribute &field : attr.value.fields) {
         check(field.name == "uplo" && target_.factorization == Factorization::Cholesky,
               "has no backend_config field '" + field.name + "'");
@@ -227,8 +227,8 @@ private:
   /// The while loop over the columns: `%loop` carries the column k, the
   /// matrices and info (and, for LU, the pivots).
   void loopHead(const std::vector<std::pair<std::string, std::string>> &carried, int64_t count) {
-    std::string text = "%loop:" + std::to_string(carried.size() + 1) +
-                       " = stablehlo.while(%k = %zero";
+    std::string text =
+        "%loop:" + std::to_string(carried.size() + 1) + " = stablehlo.while(%k = %zero";
     std::string types;
     for (size_t i = 0; i < carried.size(); ++i) {
       text += ", %" + carriedNames_[i] + " = " + carried[i].first;
@@ -284,7 +284,8 @@ private:
     const int64_t steps = std::min(m_, n_);
     const ElementType e = a_.elementType, re = real();
     const std::string A = printType(a_), C = type(e, withLast({m_, 1})),
-                      CR = type(re, withLast({m_, 1})), CI = type(ElementType::I64, withLast({m_, 1})),
+                      CR = type(re, withLast({m_, 1})),
+                      CI = type(ElementType::I64, withLast({m_, 1})),
                       P = type(ElementType::I64, withLast(1)), PR = type(re, withLast(1)),
                       R = type(e, withLast({1, n_})), D = type(e, withLast({1, 1})),
                       pivots = type(ElementType::I32, withLast(steps));
@@ -304,8 +305,7 @@ private:
     constant("%sfmin", re == ElementType::F32 ? "1.17549435E-38" : "2.2250738585072014E-308", CR);
     emit("%crow = stablehlo.iota dim = " + std::to_string(rank() - 2) + " : " + CI);
     carriedNames_ = {"lu", "pivots", "info"};
-    loopHead({{"%a", A}, {"%pivots0", pivots}, {"%info0", type(ElementType::I32, batch_)}},
-             steps);
+    loopHead({{"%a", A}, {"%pivots0", pivots}, {"%info0", type(ElementType::I32, batch_)}}, steps);
     stepMasks();
     // The pivot: the first row at or below k of largest magnitude (|re| +
     // |im| on complex); with NaN in the column, none is largest: k.
@@ -363,8 +363,7 @@ private:
     // Pivot k: p + 1, as LAPACK counts.
     emit("%onep = stablehlo.constant dense<1> : " + P);
     binary("%p1", "add", "%p", "%onep", P);
-    emit("%p1i = stablehlo.convert %p1 : (" + P + ") -> " +
-         type(ElementType::I32, withLast(1)));
+    emit("%p1i = stablehlo.convert %p1 : (" + P + ") -> " + type(ElementType::I32, withLast(1)));
     std::string starts, indexTypes;
     for (int64_t d = 0; d + 2 < rank(); ++d) {
       starts += "%zero, ";
@@ -373,8 +372,8 @@ private:
     emit("%pivotsnext = stablehlo.dynamic_update_slice %pivots, %p1i, " + starts + "%k : (" +
          pivots + ", " + type(ElementType::I32, withLast(1)) + indexTypes + ", tensor<i64>) -> " +
          pivots);
-    emit("stablehlo.return %k1, %next, %pivotsnext, %infonext : tensor<i64>, " + A + ", " +
-         pivots + ", " + type(ElementType::I32, batch_));
+    emit("stablehlo.return %k1, %next, %pivotsnext, %infonext : tensor<i64>, " + A + ", " + pivots +
+         ", " + type(ElementType::I32, batch_));
     indent_ = "  ";
     emit("}");
     emit("return %loop#1, %loop#2, %loop#3 : " + A + ", " + pivots + ", " +
@@ -407,8 +406,8 @@ private:
       d = "%dre";
     }
     compare("%positive", "GT", d, "%zeroDR", DR, withLast({1, 1}));
-    emit("%positiveB = stablehlo.reshape %positive : (" +
-         type(ElementType::I1, withLast({1, 1})) + ") -> " + type(ElementType::I1, batch_));
+    emit("%positiveB = stablehlo.reshape %positive : (" + type(ElementType::I1, withLast({1, 1})) +
+         ") -> " + type(ElementType::I1, batch_));
     emit("%failed = stablehlo.not %positiveB : " + type(ElementType::I1, batch_));
     updateInfo("%failed");
     const std::string info = type(ElementType::I32, batch_);
@@ -506,13 +505,11 @@ private:
       conjugate(name + "c", x, a_.shape);
       source = name + "c";
     }
-    emit(name + " = stablehlo.transpose " + source + ", dims = " + integerList(dims) + " : (" +
-         A + ") -> " + A);
+    emit(name + " = stablehlo.transpose " + source + ", dims = " + integerList(dims) + " : (" + A +
+         ") -> " + A);
   }
 
-  std::string negativeZero() const {
-    return isComplex(a_.elementType) ? "(-0.0, -0.0)" : "-0.0";
-  }
+  std::string negativeZero() const { return isComplex(a_.elementType) ? "(-0.0, -0.0)" : "-0.0"; }
 
   LapackTarget target_;
   std::string name_, where_, routine_;

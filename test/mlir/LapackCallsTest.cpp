@@ -27,11 +27,11 @@ std::string callText(const std::string &target, const std::string &aType,
     results += (i ? ", " : "") + resultTypes[i];
     returned += (i ? ", %r#" : "%r#") + std::to_string(i);
   }
-  return "func.func @main(%a: " + aType + ") -> (" + results + ") {\n  %r:" +
-         std::to_string(resultTypes.size()) + " = stablehlo.custom_call @" + target +
-         "(%a) {mhlo.backend_config = " + config + ", operand_layouts = [dense<[0, 1]> : " +
-         "tensor<2xindex>]} : (" + aType + ") -> (" + results + ")\n  return " + returned +
-         " : " + results + "\n}\n";
+  return "func.func @main(%a: " + aType + ") -> (" + results +
+         ") {\n  %r:" + std::to_string(resultTypes.size()) + " = stablehlo.custom_call @" + target +
+         "(%a) {mhlo.backend_config = " + config +
+         ", operand_layouts = [dense<[0, 1]> : " + "tensor<2xindex>]} : (" + aType + ") -> (" +
+         results + ")\n  return " + returned + " : " + results + "\n}\n";
 }
 
 Literal literalOf(const std::string &type, const std::vector<Complex> &values) {
@@ -104,8 +104,8 @@ TEST_CASE("lapack getrf: JAX's example, the 3 x 3 iota, singular") {
     const std::string type = std::string("tensor<3x3x") + element + ">";
     const std::string target =
         std::string(element) == "f32" ? "lapack_sgetrf_ffi" : "lapack_zgetrf_ffi";
-    Graph graph = importVerified(
-        callText(target, type, {type, "tensor<3xi32>", "tensor<i32>"}, "{}"));
+    Graph graph =
+        importVerified(callText(target, type, {type, "tensor<3xi32>", "tensor<i32>"}, "{}"));
     std::vector<Complex> iota;
     for (int i = 0; i < 9; ++i)
       iota.emplace_back(i, 0);
@@ -126,9 +126,10 @@ TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every s
     int64_t m, n;
   };
   const int64_t batches = 2;
-  for (const Case &c : {Case{"lapack_sgetrf_ffi", "f32", 5, 5}, Case{"lapack_dgetrf_ffi", "f64", 6, 4},
-                        Case{"lapack_cgetrf_ffi", "complex<f32>", 3, 5},
-                        Case{"lapack_zgetrf_ffi", "complex<f64>", 7, 7}}) {
+  for (const Case &c :
+       {Case{"lapack_sgetrf_ffi", "f32", 5, 5}, Case{"lapack_dgetrf_ffi", "f64", 6, 4},
+        Case{"lapack_cgetrf_ffi", "complex<f32>", 3, 5},
+        Case{"lapack_zgetrf_ffi", "complex<f64>", 7, 7}}) {
     CAPTURE(std::string(c.target));
     const bool complex = std::string(c.element).starts_with("complex");
     const int64_t k = std::min(c.m, c.n);
@@ -191,7 +192,9 @@ TEST_CASE("lapack potrf: L L^H = a or U^H U = a, the other triangle kept, info")
             for (int64_t t = 0; t < n; ++t)
               sum += g[i * n + t] * std::conj(g[j * n + t]);
             const bool mine = lower ? j <= i : j >= i;
-            a[(b * n + i) * n + j] = !mine ? Complex(99, 0) : (b == 1 && i == 2 && j == 2) ? -50 : sum;
+            a[(b * n + i) * n + j] = !mine                          ? Complex(99, 0)
+                                     : (b == 1 && i == 2 && j == 2) ? -50
+                                                                    : sum;
           }
       std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
       REQUIRE(out.size() == 2);
@@ -240,12 +243,12 @@ TEST_CASE("lapack custom calls: errors name the op") {
   std::tie(place, message) = errorOf("lapack_dpotrf_ffi", "tensor<3x3xf64>",
                                      {"tensor<3x3xf64>", "tensor<i32>"}, "{uplo = 7 : ui8}");
   CHECK(message.find("takes uplo = 76 ('L') or 85 ('U')") != std::string::npos);
-  std::tie(place, message) = errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
-                                     {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"},
-                                     "{uplo = 76 : ui8}");
+  std::tie(place, message) =
+      errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
+              {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{uplo = 76 : ui8}");
   CHECK(message.find("has no backend_config field 'uplo'") != std::string::npos);
   // Other LAPACK routines stay what they were: a call of the application's.
-  std::tie(place, message) = errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>",
-                                     {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
+  std::tie(place, message) =
+      errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
   CHECK(message.find("mhlo.backend_config") != std::string::npos);
 }
