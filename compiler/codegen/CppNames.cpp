@@ -389,6 +389,9 @@ std::string commentText(std::string_view text) {
 }
 
 std::string sumIdentityWord(ElementType type) {
+  if (isComplex(type)) // (-0, -0): each part's sign bit
+    return type == ElementType::C64 ? "static_cast<uint64_t>(0x8000000080000000ull)"
+                                    : "Word128{0x8000000000000000ull, 0x8000000000000000ull}";
   if (!isFloat(type))
     return "0";
   if (isMiniFloat(type)) { // -0's code (+0 where the format has no -0: FNUZ)

@@ -15,8 +15,8 @@ namespace shardgen::codegen {
 std::string_view elementTag(ElementType type);
 /// The unsigned word as wide as one element ("uint32_t"): what copies move.
 std::string_view storageWord(ElementType type);
-/// The sum's identity as a storage word: -0.0 for floats (x + -0.0 is x,
-/// signed zeros included), 0 for integers.
+/// The sum's identity as a storage word: -0.0 for floats and (-0, -0) for
+/// complex numbers (x + -0.0 is x, signed zeros included), 0 for integers.
 std::string sumIdentityWord(ElementType type);
 /// The C++ type a buffer element is stored as ("float", "uint16_t" for f16).
 std::string_view storageType(ElementType type);

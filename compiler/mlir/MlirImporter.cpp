@@ -2379,8 +2379,8 @@ void Importer::readConvolution(OpAttributes &a) {
 ImportedGraph importMlir(std::string_view text, const ImportOptions &options) {
   Module module = parseModule(text);
   expandRaggedDots(module);
+  expandLapackCalls(module); // its blocked LU solves with triangular_solve
   expandTriangularSolves(module);
-  expandLapackCalls(module);
   ImportedGraph imported;
   Importer(module, imported.graph, imported.places).run(options.function);
   return imported;

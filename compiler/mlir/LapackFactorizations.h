@@ -1,0 +1,22 @@
+#pragma once
+// The functions LAPACK's factorizations are read as (LapackCalls.h): the
+// text of one `func.func private @name`, of StableHLO ops over a batch of
+// matrices `a` (its leading dims the batch).
+
+#include <string>
+
+#include "compiler/ir/TensorType.h"
+
+namespace shardgen::mlir {
+
+/// getrf: `(a) -> (factors, 1-based pivots [batch x min(m, n)], info
+/// [batch])`. Up to 64 columns, one loop step per column over the whole
+/// matrix; above, a panel of 64 columns at a time (its row swaps applied
+/// to the rest with one gather, the rows to its right solved with a
+/// triangular solve, the trailing block updated with one product).
+std::string luFunctionText(const std::string &name, const TensorType &a);
+
+/// potrf: `(a) -> (factor, info [batch])`, the `lower` triangle factored.
+std::string choleskyFunctionText(const std::string &name, const TensorType &a, bool lower);
+
+} // namespace shardgen::mlir

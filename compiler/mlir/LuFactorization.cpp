@@ -1,0 +1,287 @@
+// LAPACK's getrf as StableHLO ops (LapackFactorizations.h).
+#include <algorithm>
+
+#include "compiler/mlir/FunctionExpansion.h"
+#include "compiler/mlir/LapackFactorizations.h"
+#include "compiler/mlir/MatrixText.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+/// The columns a blocked factorization takes at a time.
+constexpr int64_t kPanel = 64;
+
+class LuText {
+public:
+  LuText(const std::string &name, const TensorType &a)
+      : t_(a.elementType, Shape(a.shape.begin(), a.shape.end() - 2)), name_(name), a_(a),
+        m_(a.shape[a.rank() - 2]), n_(a.shape[a.rank() - 1]), steps_(std::min(m_, n_)) {}
+
+  std::string function() {
+    const std::string pivots = t_.type(ElementType::I32, t_.vector(steps_)),
+                      info = t_.type(ElementType::I32, t_.batch());
+    t_.emit("func.func private @" + name_ + "(%a: " + printType(a_) + ") -> (" + printType(a_) +
+            ", " + pivots + ", " + info + ") {");
+    t_.constant("%zero", "0", "tensor<i64>");
+    t_.constant("%one", "1", "tensor<i64>");
+    t_.constant("%pivots0", "0", pivots);
+    t_.constant("%info0", "0", info);
+    t_.constant("%steps", std::to_string(steps_), "tensor<i64>");
+    if (steps_ <= kPanel) {
+      // One panel: the whole matrix, its swaps whole rows.
+      panelLoop("%a", m_, n_, "%zero", "%steps", "%pivots0", "%info0", false);
+      t_.emit("return %panel#1, %panel#2, %panel#3 : " + printType(a_) + ", " + pivots + ", " +
+              info);
+    } else {
+      blocked();
+    }
+    t_.emit("}");
+    return t_.text();
+  }
+
+private:
+  /// `%panel`: the loop factoring `panel` (rows x width, its columns from
+  /// global column `offset` on; `limit` steps), a column per step, its row
+  /// swaps within the panel. Carries the pivots and info (and, with
+  /// `permute`, the rows' permutation, `rows` x 1).
+  void panelLoop(const std::string &panel, int64_t rows, int64_t width, const std::string &offset,
+                 const std::string &limit, const std::string &pivots0, const std::string &info0,
+                 bool permute) {
+    const ElementType e = t_.element(), re = t_.real();
+    const Shape s = t_.matrix(rows, width), column = t_.matrix(rows, 1), one = t_.vector(1),
+                d = t_.matrix(1, 1);
+    const std::string S = t_.type(s), SI = t_.type(ElementType::I64, s), C = t_.type(column),
+                      CR = t_.type(re, column), CI = t_.type(ElementType::I64, column),
+                      P = t_.type(ElementType::I64, one), D = t_.type(d),
+                      pivots = t_.type(ElementType::I32, t_.vector(steps_)),
+                      info = t_.type(ElementType::I32, t_.batch());
+    t_.iota("%prow", true, s);
+    t_.iota("%pcol", false, s);
+    t_.iota("%crow", true, column);
+    t_.constant("%minus1", "-1.0", CR);
+    t_.constant("%minus1s", "-1.0", t_.type(re, {}));
+    t_.constant("%rowsC", std::to_string(rows), CI);
+    t_.constant("%rowsP", std::to_string(rows), P);
+    t_.constant("%rowss", std::to_string(rows), "tensor<i64>");
+    t_.constant("%negzero", t_.negativeZero(), S);
+    t_.constant("%negzeros", t_.negativeZero(), t_.type(e, {}));
+    t_.constant("%zeroC", t_.zero(), C);
+    t_.constant("%zeroD", t_.zero(), D);
+    t_.constant("%oneC", t_.one(), C);
+    t_.constant("%oneP", "1", P);
+    t_.constant("%izero", "0", info);
+    // LAPACK scales by the reciprocal unless it would overflow.
+    t_.constant("%sfmin", re == ElementType::F32 ? "1.17549435E-38" : "2.2250738585072014E-308",
+                CR);
+    std::vector<std::vector<std::string>> carried = {
+        {"%p_a", panel, S}, {"%p_pivots", pivots0, pivots}, {"%p_info", info0, info}};
+    if (permute) {
+      t_.constant("%izeroC", "0", CI);
+      t_.constant("%izeros", "0", "tensor<i64>");
+      carried.push_back({"%p_perm", "%crow", CI});
+    }
+    t_.loopHead("%panel", "%j", carried, limit);
+    t_.binary("%k", "add", offset, "%j", "tensor<i64>");
+    t_.broadcast("%kS", "%k", "tensor<i64>", {}, SI);
+    t_.broadcast("%jS", "%j", "tensor<i64>", {}, SI);
+    t_.compare("%rowk", "EQ", "%prow", "%kS", SI, s);
+    t_.compare("%rowgt", "GT", "%prow", "%kS", SI, s);
+    t_.compare("%colj", "EQ", "%pcol", "%jS", SI, s);
+    t_.compare("%colgt", "GT", "%pcol", "%jS", SI, s);
+    const std::string mask = t_.type(ElementType::I1, s);
+    t_.binary("%trailing", "and", "%rowgt", "%colgt", mask);
+    t_.binary("%below", "and", "%rowgt", "%colj", mask);
+    // The pivot: the first row at or below k of largest magnitude; with NaN
+    // in the column, none is largest: k.
+    t_.slice("%col", "%p_a", s, "%zero", "%j", rows, 1);
+    t_.magnitude("%mag", "%col", column);
+    t_.broadcast("%kC", "%k", "tensor<i64>", {}, CI);
+    t_.compare("%atorbelow", "GE", "%crow", "%kC", CI, column);
+    t_.select("%cand", "%atorbelow", "%mag", "%minus1", column, CR);
+    t_.reduceRows("%largest", "%cand", "%minus1s", "maximum", re, column);
+    t_.broadcast("%largestC", "%largest", t_.type(re, one), t_.batchAnd(t_.rank() - 1), CR);
+    t_.compare("%hit", "EQ", "%cand", "%largestC", CR, column);
+    t_.select("%hitrow", "%hit", "%crow", "%rowsC", column, CI);
+    t_.reduceRows("%firsthit", "%hitrow", "%rowss", "minimum", ElementType::I64, column);
+    t_.broadcast("%kP", "%k", "tensor<i64>", {}, P);
+    t_.compare("%nohit", "EQ", "%firsthit", "%rowsP", P, one);
+    t_.select("%p", "%nohit", "%kP", "%firsthit", one, P);
+    // Swap rows k and p: row p summed out of a mask (-0 adds exactly).
+    t_.broadcast("%pS", "%p", P, t_.batchAnd(t_.rank() - 1), SI);
+    t_.compare("%rowp", "EQ", "%prow", "%pS", SI, s);
+    t_.select("%onlyp", "%rowp", "%p_a", "%negzero", s, S);
+    t_.reduceRows("%pivotrow", "%onlyp", "%negzeros", "add", e, s);
+    t_.broadcast("%pivotrowS", "%pivotrow", t_.type(t_.vector(width)),
+                 t_.batchAnd(t_.rank() - 1), S);
+    t_.slice("%kthrow", "%p_a", s, "%k", "%zero", 1, width);
+    t_.broadcast("%kthrowS", "%kthrow", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
+    t_.select("%swapped1", "%rowp", "%kthrowS", "%p_a", s, S);
+    t_.select("%swapped", "%rowk", "%pivotrowS", "%swapped1", s, S);
+    // info: the first zero pivot (LAPACK goes on past it, leaving its
+    // column unscaled).
+    t_.slice("%d", "%swapped", s, "%k", "%j", 1, 1);
+    t_.broadcast("%dC", "%d", D, upTo(t_.rank()), C);
+    t_.compare("%dzero", "EQ", "%d", "%zeroD", D, d);
+    t_.reshape("%dzeroB", "%dzero", t_.type(ElementType::I1, d),
+               t_.type(ElementType::I1, t_.batch()));
+    t_.compare("%ok", "EQ", "%p_info", "%izero", info, t_.batch());
+    t_.binary("%first", "and", "%dzeroB", "%ok", t_.type(ElementType::I1, t_.batch()));
+    t_.binary("%k1", "add", "%k", "%one", "tensor<i64>");
+    t_.convert("%k1i", "%k1", "tensor<i64>", "tensor<i32>");
+    t_.broadcast("%k1b", "%k1i", "tensor<i32>", {}, info);
+    t_.select("%infonext", "%first", "%k1b", "%p_info", t_.batch(), info);
+    // The column below the pivot, scaled.
+    t_.slice("%colk", "%swapped", s, "%zero", "%j", rows, 1);
+    t_.binary("%recip", "divide", "%oneC", "%dC", C);
+    t_.binary("%byrecip", "multiply", "%colk", "%recip", C);
+    t_.binary("%bydivide", "divide", "%colk", "%dC", C);
+    t_.emit("%absd = stablehlo.abs %dC : (" + C + ") -> " + CR);
+    t_.compare("%safe", "GE", "%absd", "%sfmin", CR, column);
+    t_.select("%scaled", "%safe", "%byrecip", "%bydivide", column, C);
+    t_.compare("%nonzero", "NE", "%dC", "%zeroC", C, column);
+    t_.select("%l", "%nonzero", "%scaled", "%colk", column, C);
+    t_.broadcast("%lS", "%l", C, upTo(t_.rank()), S);
+    // The trailing block less the outer product of l and row k.
+    t_.slice("%u", "%swapped", s, "%k", "%zero", 1, width);
+    t_.broadcast("%uS", "%u", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
+    t_.binary("%outer", "multiply", "%lS", "%uS", S);
+    t_.binary("%updated", "subtract", "%swapped", "%outer", S);
+    t_.select("%next1", "%trailing", "%updated", "%swapped", s, S);
+    t_.select("%next", "%below", "%lS", "%next1", s, S);
+    // Pivot k: p + 1, as LAPACK counts.
+    t_.binary("%p1", "add", "%p", "%oneP", P);
+    t_.convert("%p1i", "%p1", P, t_.type(ElementType::I32, one));
+    std::string starts, indexTypes;
+    for (size_t dim = 0; dim < t_.batch().size(); ++dim) {
+      starts += "%zero, ";
+      indexTypes += ", tensor<i64>";
+    }
+    t_.emit("%pivotsnext = stablehlo.dynamic_update_slice %p_pivots, %p1i, " + starts + "%k : (" +
+            pivots + ", " + t_.type(ElementType::I32, one) + indexTypes + ", tensor<i64>) -> " +
+            pivots);
+    std::vector<std::string> values = {"%j1", "%next", "%pivotsnext", "%infonext"},
+                             types = {"tensor<i64>", S, pivots, info};
+    t_.binary("%j1", "add", "%j", "%one", "tensor<i64>");
+    if (permute) {
+      // The rows' permutation: entries k and p swapped.
+      t_.broadcast("%pC", "%p", P, t_.batchAnd(t_.rank() - 1), CI);
+      t_.compare("%permatp", "EQ", "%crow", "%pC", CI, column);
+      t_.compare("%permatk", "EQ", "%crow", "%kC", CI, column);
+      t_.select("%permponly", "%permatp", "%p_perm", "%izeroC", column, CI);
+      t_.select("%permkonly", "%permatk", "%p_perm", "%izeroC", column, CI);
+      t_.reduceRows("%permp", "%permponly", "%izeros", "add", ElementType::I64, column);
+      t_.reduceRows("%permk", "%permkonly", "%izeros", "add", ElementType::I64, column);
+      t_.broadcast("%permpC", "%permp", P, t_.batchAnd(t_.rank() - 1), CI);
+      t_.broadcast("%permkC", "%permk", P, t_.batchAnd(t_.rank() - 1), CI);
+      t_.select("%perm1", "%permatp", "%permkC", "%p_perm", column, CI);
+      t_.select("%permnext", "%permatk", "%permpC", "%perm1", column, CI);
+      values.push_back("%permnext");
+      types.push_back(CI);
+    }
+    t_.loopEnd(values, types);
+  }
+
+  /// A panel of kPanel columns per step of an outer loop, on the matrix
+  /// padded with zero rows and columns to whole panels: the panel
+  /// factored, its row swaps applied to the whole matrix (a gather), U's
+  /// rows to its right solved (L11 U12 = A12), the trailing block less
+  /// L21 U12. The padded rows stay 0 and are never a pivot (a column whose
+  /// largest magnitude is 0 pivots on its own row k < m).
+  void blocked() {
+    const ElementType e = t_.element();
+    const int64_t panels = (steps_ + kPanel - 1) / kPanel, mp = std::max(m_, panels * kPanel),
+                  np = std::max(n_, panels * kPanel);
+    const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, kPanel),
+                top = t_.matrix(kPanel, np), diagonal = t_.matrix(kPanel, kPanel);
+    const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
+                      pivots = t_.type(ElementType::I32, t_.vector(steps_)),
+                      info = t_.type(ElementType::I32, t_.batch()),
+                      perm = t_.type(ElementType::I64, t_.matrix(mp, 1));
+    std::vector<int64_t> low(static_cast<size_t>(t_.rank()), 0), high(low);
+    high[t_.rank() - 2] = mp - m_;
+    high[t_.rank() - 1] = np - n_;
+    t_.constant("%scalar0", t_.zero(), t_.type(e, {}));
+    t_.emit("%padded = stablehlo.pad %a, %scalar0, low = " + integerList(low) +
+            ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
+            printType(a_) + ", " + t_.type(e, {}) + ") -> " + F);
+    t_.constant("%panels", std::to_string(panels), "tensor<i64>");
+    t_.constant("%width", std::to_string(kPanel), "tensor<i64>");
+    t_.iota("%frow", true, full);
+    t_.iota("%fcol", false, full);
+    t_.iota("%tcol", false, top);
+    t_.iota("%lrow", true, panel);
+    t_.constant("%zerostop", t_.zero(), t_.type(top));
+    t_.constant("%zerospanel", t_.zero(), t_.type(panel));
+    t_.loopHead("%outer", "%ob",
+                {{"%o_a", "%padded", F}, {"%o_pivots", "%pivots0", pivots}, {"%o_info", "%info0", info}},
+                "%panels");
+    t_.binary("%j0", "multiply", "%ob", "%width", "tensor<i64>");
+    t_.binary("%left", "subtract", "%steps", "%j0", "tensor<i64>");
+    t_.binary("%limit", "minimum", "%left", "%width", "tensor<i64>");
+    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, kPanel);
+    panelLoop("%panel0", mp, kPanel, "%j0", "%limit", "%o_pivots", "%o_info", true);
+    // The panel's row swaps on the whole matrix: row i of the result is
+    // row perm[i] of the matrix.
+    const std::string batchDims = integerList(upTo(t_.rank() - 2));
+    std::string sizes;
+    for (int64_t dim = 0; dim + 1 < t_.rank(); ++dim)
+      sizes += "1, ";
+    t_.emit("%gathered = \"stablehlo.gather\"(%o_a, %panel#4) {dimension_numbers = "
+            "#stablehlo.gather<offset_dims = [" +
+            std::to_string(t_.rank() - 1) + "], collapsed_slice_dims = [" +
+            std::to_string(t_.rank() - 2) + "], operand_batching_dims = " + batchDims +
+            ", start_indices_batching_dims = " + batchDims + ", start_index_map = [" +
+            std::to_string(t_.rank() - 2) + "], index_vector_dim = " +
+            std::to_string(t_.rank() - 1) + ">, indices_are_sorted = false, slice_sizes = " +
+            "array<i64: " + sizes + std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
+    t_.update("%withpanel", "%gathered", F, "%panel#1", t_.type(panel), "%zero", "%j0");
+    // U12: L11 (unit lower, the panel's rows j0..j0 + kPanel) \ A12.
+    t_.binary("%j1", "add", "%j0", "%width", "tensor<i64>");
+    t_.slice("%l11", "%withpanel", full, "%j0", "%j0", kPanel, kPanel);
+    t_.slice("%a12", "%withpanel", full, "%j0", "%zero", kPanel, np);
+    t_.emit("%x12 = \"stablehlo.triangular_solve\"(%l11, %a12) <{left_side = true, lower = true, "
+            "transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = true}> : (" +
+            t_.type(diagonal) + ", " + t_.type(top) + ") -> " + t_.type(top));
+    const std::string TI = t_.type(ElementType::I64, top);
+    t_.broadcast("%j1T", "%j1", "tensor<i64>", {}, TI);
+    t_.compare("%right", "GE", "%tcol", "%j1T", TI, top);
+    t_.select("%u12", "%right", "%x12", "%a12", top, t_.type(top));
+    t_.update("%withu", "%withpanel", F, "%u12", t_.type(top), "%j0", "%zero");
+    // The trailing block less L21 U12 (both 0 outside it).
+    t_.select("%u12z", "%right", "%x12", "%zerostop", top, t_.type(top));
+    const std::string LI = t_.type(ElementType::I64, panel);
+    t_.broadcast("%j1L", "%j1", "tensor<i64>", {}, LI);
+    t_.compare("%under", "GE", "%lrow", "%j1L", LI, panel);
+    t_.select("%l21", "%under", "%panel#1", "%zerospanel", panel, t_.type(panel));
+    t_.product("%l21u12", "%l21", panel, "%u12z", top);
+    t_.binary("%less", "subtract", "%withu", "%l21u12", F);
+    t_.broadcast("%j1F", "%j1", "tensor<i64>", {}, FI);
+    t_.compare("%trow", "GE", "%frow", "%j1F", FI, full);
+    t_.compare("%tcolm", "GE", "%fcol", "%j1F", FI, full);
+    t_.binary("%tmask", "and", "%trow", "%tcolm", t_.type(ElementType::I1, full));
+    t_.select("%o_next", "%tmask", "%less", "%withu", full, F);
+    t_.binary("%ob1", "add", "%ob", "%one", "tensor<i64>");
+    t_.loopEnd({"%ob1", "%o_next", "%panel#2", "%panel#3"}, {"tensor<i64>", F, pivots, info});
+    std::string bounds;
+    for (int64_t dim = 0; dim < t_.rank(); ++dim)
+      bounds += (dim ? ", " : "") + std::string("0:") + std::to_string(a_.shape[dim]);
+    t_.emit("%factors = stablehlo.slice %outer#1 [" + bounds + "] : (" + F + ") -> " +
+            printType(a_));
+    t_.emit("return %factors, %outer#2, %outer#3 : " + printType(a_) + ", " + pivots + ", " +
+            info);
+  }
+
+  MatrixText t_;
+  std::string name_;
+  TensorType a_;
+  int64_t m_, n_, steps_;
+};
+
+} // namespace
+
+std::string luFunctionText(const std::string &name, const TensorType &a) {
+  return LuText(name, a).function();
+}
+
+} // namespace shardgen::mlir

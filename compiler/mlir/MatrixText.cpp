@@ -1,0 +1,220 @@
+#include "compiler/mlir/MatrixText.h"
+
+#include "compiler/mlir/FunctionExpansion.h"
+#include "compiler/mlir/MlirParser.h"
+
+namespace shardgen::mlir {
+
+MatrixText::MatrixText(ElementType element, Shape batch)
+    : element_(element), batch_(std::move(batch)), indent_("  ") {}
+
+ElementType MatrixText::real() const {
+  return isComplex(element_) ? complexPartType(element_) : element_;
+}
+
+Shape MatrixText::matrix(int64_t rows, int64_t columns) const {
+  Shape shape = batch_;
+  shape.insert(shape.end(), {rows, columns});
+  return shape;
+}
+
+Shape MatrixText::vector(int64_t dim) const {
+  Shape shape = batch_;
+  shape.push_back(dim);
+  return shape;
+}
+
+std::string MatrixText::type(ElementType element, const Shape &shape) {
+  return printType(TensorType{element, shape});
+}
+
+void MatrixText::constant(const std::string &name, const std::string &body,
+                          const std::string &type) {
+  emit(name + " = stablehlo.constant dense<" + body + "> : " + type);
+}
+
+std::string MatrixText::zero() const { return zeroOf(element_); }
+std::string MatrixText::one() const { return isComplex(element_) ? "(1.0, 0.0)" : "1.0"; }
+std::string MatrixText::negativeZero() const {
+  return isComplex(element_) ? "(-0.0, -0.0)" : "-0.0";
+}
+
+void MatrixText::unary(const std::string &name, const char *op, const std::string &x,
+                       const std::string &type) {
+  emit(name + " = stablehlo." + op + " " + x + " : " + type);
+}
+
+void MatrixText::binary(const std::string &name, const char *op, const std::string &a,
+                        const std::string &b, const std::string &type) {
+  emit(name + " = stablehlo." + op + " " + a + ", " + b + " : " + type);
+}
+
+void MatrixText::compare(const std::string &name, const char *direction, const std::string &a,
+                         const std::string &b, const std::string &operand, const Shape &shape) {
+  emit(name + " = stablehlo.compare " + direction + ", " + a + ", " + b + " : (" + operand + ", " +
+       operand + ") -> " + type(ElementType::I1, shape));
+}
+
+void MatrixText::select(const std::string &name, const std::string &pred,
+                        const std::string &onTrue, const std::string &onFalse, const Shape &shape,
+                        const std::string &valueType) {
+  emit(name + " = stablehlo.select " + pred + ", " + onTrue + ", " + onFalse + " : " +
+       type(ElementType::I1, shape) + ", " + valueType);
+}
+
+void MatrixText::broadcast(const std::string &name, const std::string &x, const std::string &from,
+                           const std::vector<int64_t> &dims, const std::string &to) {
+  emit(name + " = stablehlo.broadcast_in_dim " + x + ", dims = " + integerList(dims) + " : (" +
+       from + ") -> " + to);
+}
+
+std::vector<int64_t> MatrixText::batchAnd(int64_t dim) const {
+  std::vector<int64_t> dims = upTo(rank() - 2);
+  dims.push_back(dim);
+  return dims;
+}
+
+void MatrixText::convert(const std::string &name, const std::string &x, const std::string &from,
+                         const std::string &to) {
+  emit(name + " = stablehlo.convert " + x + " : (" + from + ") -> " + to);
+}
+
+void MatrixText::reshape(const std::string &name, const std::string &x, const std::string &from,
+                         const std::string &to) {
+  emit(name + " = stablehlo.reshape " + x + " : (" + from + ") -> " + to);
+}
+
+std::string MatrixText::indexTypes() const {
+  std::string types;
+  for (int64_t d = 0; d < rank(); ++d)
+    types += ", tensor<i64>";
+  return types;
+}
+
+std::string MatrixText::batchStarts() const {
+  std::string starts;
+  for (size_t d = 0; d < batch_.size(); ++d)
+    starts += "%zero, ";
+  return starts;
+}
+
+void MatrixText::slice(const std::string &name, const std::string &x, const Shape &from,
+                       const std::string &row, const std::string &column, int64_t rows,
+                       int64_t columns) {
+  emit(name + " = stablehlo.dynamic_slice " + x + ", " + batchStarts() + row + ", " + column +
+       ", sizes = " + integerList(matrix(rows, columns)) + " : (" + type(from) + indexTypes() +
+       ") -> " + type(matrix(rows, columns)));
+}
+
+void MatrixText::update(const std::string &name, const std::string &x, const std::string &into,
+                        const std::string &update, const std::string &updateType,
+                        const std::string &row, const std::string &column) {
+  emit(name + " = stablehlo.dynamic_update_slice " + x + ", " + update + ", " + batchStarts() +
+       row + ", " + column + " : (" + into + ", " + updateType + indexTypes() + ") -> " + into);
+}
+
+void MatrixText::reduceRows(const std::string &name, const std::string &x,
+                            const std::string &init, const char *op, ElementType element,
+                            const Shape &from) {
+  Shape to = from;
+  to.erase(to.end() - 2);
+  emit(name + " = stablehlo.reduce(" + x + " init: " + init + ") applies stablehlo." + op +
+       " across dimensions = [" + std::to_string(rank() - 2) + "] : (" + type(element, from) +
+       ", " + type(element, {}) + ") -> " + type(element, to));
+}
+
+void MatrixText::iota(const std::string &name, bool rows, const Shape &shape) {
+  emit(name + " = stablehlo.iota dim = " + std::to_string(rank() - (rows ? 2 : 1)) + " : " +
+       type(ElementType::I64, shape));
+}
+
+void MatrixText::product(const std::string &name, const std::string &a, const Shape &aShape,
+                         const std::string &b, const Shape &bShape) {
+  const std::string batch = integerList(upTo(rank() - 2));
+  emit(name + " = stablehlo.dot_general " + a + ", " + b + ", " +
+       (rank() > 2 ? "batching_dims = " + batch + " x " + batch + ", " : std::string()) +
+       "contracting_dims = [" + std::to_string(rank() - 1) + "] x [" + std::to_string(rank() - 2) +
+       "] : (" + type(aShape) + ", " + type(bShape) + ") -> " +
+       type(matrix(aShape[rank() - 2], bShape[rank() - 1])));
+}
+
+void MatrixText::conjugate(const std::string &name, const std::string &x, const Shape &shape) {
+  const std::string complexType = type(shape), realType = type(real(), shape);
+  emit(name + "re = stablehlo.real " + x + " : (" + complexType + ") -> " + realType);
+  emit(name + "im = stablehlo.imag " + x + " : (" + complexType + ") -> " + realType);
+  unary(name + "neg", "negate", name + "im", realType);
+  binary(name, "complex", name + "re", name + "neg", complexType);
+}
+
+void MatrixText::adjoint(const std::string &name, const std::string &x, const Shape &shape) {
+  std::vector<int64_t> dims = upTo(rank());
+  std::swap(dims[rank() - 1], dims[rank() - 2]);
+  std::string source = x;
+  if (isComplex(element_)) {
+    conjugate(name + "c", x, shape);
+    source = name + "c";
+  }
+  emit(name + " = stablehlo.transpose " + source + ", dims = " + integerList(dims) + " : (" +
+       type(shape) + ") -> " + type(shape));
+}
+
+void MatrixText::magnitude(const std::string &name, const std::string &x, const Shape &shape) {
+  const std::string realType = type(real(), shape);
+  if (!isComplex(element_)) {
+    unary(name, "abs", x, realType);
+    return;
+  }
+  const std::string complexType = type(shape);
+  emit(name + "re = stablehlo.real " + x + " : (" + complexType + ") -> " + realType);
+  emit(name + "im = stablehlo.imag " + x + " : (" + complexType + ") -> " + realType);
+  unary(name + "are", "abs", name + "re", realType);
+  unary(name + "aim", "abs", name + "im", realType);
+  binary(name, "add", name + "are", name + "aim", realType);
+}
+
+void MatrixText::scaleByReal(const std::string &name, const std::string &x,
+                             const std::string &factor, const Shape &shape) {
+  const std::string realType = type(real(), shape), xType = type(shape);
+  if (!isComplex(element_)) {
+    binary(name, "multiply", x, factor, xType);
+    return;
+  }
+  emit(name + "re = stablehlo.real " + x + " : (" + xType + ") -> " + realType);
+  emit(name + "im = stablehlo.imag " + x + " : (" + xType + ") -> " + realType);
+  binary(name + "re2", "multiply", name + "re", factor, realType);
+  binary(name + "im2", "multiply", name + "im", factor, realType);
+  binary(name, "complex", name + "re2", name + "im2", xType);
+}
+
+void MatrixText::loopHead(const std::string &loop, const std::string &counter,
+                          const std::vector<std::vector<std::string>> &carried,
+                          const std::string &limit) {
+  std::string head = loop + ":" + std::to_string(carried.size() + 1) + " = stablehlo.while(" +
+                     counter + " = %zero";
+  std::string types = "tensor<i64>";
+  for (const std::vector<std::string> &value : carried) { // name, init, type
+    head += ", " + value[0] + " = " + value[1];
+    types += ", " + value[2];
+  }
+  emit(head + ") : " + types);
+  emit("cond {");
+  emit("  " + loop + "_more = stablehlo.compare LT, " + counter + ", " + limit +
+       ", SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>");
+  emit("  stablehlo.return " + loop + "_more : tensor<i1>");
+  emit("} do {");
+  indent_ += "  ";
+}
+
+void MatrixText::loopEnd(const std::vector<std::string> &values,
+                         const std::vector<std::string> &types) {
+  std::string names, typeList;
+  for (size_t i = 0; i < values.size(); ++i) {
+    names += (i ? ", " : "") + values[i];
+    typeList += (i ? ", " : "") + types[i];
+  }
+  emit("stablehlo.return " + names + " : " + typeList);
+  indent_.resize(indent_.size() - 2);
+  emit("}");
+}
+
+} // namespace shardgen::mlir

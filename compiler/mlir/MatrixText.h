@@ -1,0 +1,106 @@
+#pragma once
+// Writes the StableHLO text of a function over a batch of matrices (the
+// leading dims a batch, the last two rows and columns), as the LAPACK
+// expansions (LapackCalls.h) write their loops: each helper emits one
+// op, its types spelled out from the element type and the shape it is given.
+
+#include <string>
+#include <vector>
+
+#include "compiler/ir/TensorType.h"
+
+namespace shardgen::mlir {
+
+class MatrixText {
+public:
+  /// Matrices of `element`, batch dims `batch`.
+  MatrixText(ElementType element, Shape batch);
+
+  ElementType element() const { return element_; }
+  /// The element type of magnitudes: a complex type's part, else itself.
+  ElementType real() const;
+  int64_t rank() const { return static_cast<int64_t>(batch_.size()) + 2; }
+  const Shape &batch() const { return batch_; }
+  /// The batch dims, then `rows` x `columns`.
+  Shape matrix(int64_t rows, int64_t columns) const;
+  /// The batch dims, then `dim`.
+  Shape vector(int64_t dim) const;
+  static std::string type(ElementType element, const Shape &shape);
+  /// A matrix of the element type.
+  std::string type(const Shape &shape) const { return type(element_, shape); }
+
+  /// The text so far.
+  const std::string &text() const { return text_; }
+  void emit(const std::string &line) { text_ += indent_ + line + "\n"; }
+
+  /// `%name = stablehlo.constant dense<body> : type`.
+  void constant(const std::string &name, const std::string &body, const std::string &type);
+  /// 0, 1 and -0 of the element type, as dense<> bodies.
+  std::string zero() const;
+  std::string one() const;
+  std::string negativeZero() const;
+  void unary(const std::string &name, const char *op, const std::string &x,
+             const std::string &type);
+  void binary(const std::string &name, const char *op, const std::string &a, const std::string &b,
+              const std::string &type);
+  /// `%name = compare direction a, b` of `operand` type; the result of `shape`.
+  void compare(const std::string &name, const char *direction, const std::string &a,
+               const std::string &b, const std::string &operand, const Shape &shape);
+  void select(const std::string &name, const std::string &pred, const std::string &onTrue,
+              const std::string &onFalse, const Shape &shape, const std::string &valueType);
+  void broadcast(const std::string &name, const std::string &x, const std::string &from,
+                 const std::vector<int64_t> &dims, const std::string &to);
+  /// `dims` of a broadcast from the batch and one more dim onto matrices:
+  /// that dim becomes the last (a row), or the one before it (a column).
+  std::vector<int64_t> batchAnd(int64_t dim) const;
+  void convert(const std::string &name, const std::string &x, const std::string &from,
+               const std::string &to);
+  void reshape(const std::string &name, const std::string &x, const std::string &from,
+               const std::string &to);
+  /// `%name = dynamic_slice x` (matrices of `from`) at (batch 0s, row,
+  /// column), `rows` x `columns`; `%zero` must name an i64 0.
+  void slice(const std::string &name, const std::string &x, const Shape &from,
+             const std::string &row, const std::string &column, int64_t rows, int64_t columns);
+  /// `%name = dynamic_update_slice x` (matrices of `into`) with `update` of
+  /// `updateShape` at (batch 0s, row, column).
+  void update(const std::string &name, const std::string &x, const std::string &into,
+              const std::string &update, const std::string &updateType, const std::string &row,
+              const std::string &column);
+  /// `%name = reduce(x init: init) applies op` over the rows of `from`.
+  void reduceRows(const std::string &name, const std::string &x, const std::string &init,
+                  const char *op, ElementType element, const Shape &from);
+  /// `%name = iota` along the rows (dim = rank - 2) or the columns.
+  void iota(const std::string &name, bool rows, const Shape &shape);
+  /// The product of `a` (r x t) and `b` (t x c) per batch.
+  void product(const std::string &name, const std::string &a, const Shape &aShape,
+               const std::string &b, const Shape &bShape);
+  /// The conjugate of `x` (complex) of `shape`.
+  void conjugate(const std::string &name, const std::string &x, const Shape &shape);
+  /// The conjugate transpose of square matrices (the transpose on reals).
+  void adjoint(const std::string &name, const std::string &x, const Shape &shape);
+  /// |re| + |im| (LAPACK's cabs1) of complex `x`, |x| of a real one.
+  void magnitude(const std::string &name, const std::string &x, const Shape &shape);
+  /// `x` times the real `factor` of the same shape, part by part on complex.
+  void scaleByReal(const std::string &name, const std::string &x, const std::string &factor,
+                   const Shape &shape);
+
+  /// Opens `%<loop>:N = stablehlo.while(%<counter> = %zero, carried...)`
+  /// while counter < `limit` (an i64 value), up to its `do {` (indented one
+  /// more step).
+  void loopHead(const std::string &loop, const std::string &counter,
+                const std::vector<std::vector<std::string>> &carried, const std::string &limit);
+  /// Closes the loop body: `stablehlo.return` of `values` of `types`.
+  void loopEnd(const std::vector<std::string> &values, const std::vector<std::string> &types);
+
+private:
+  /// ", tensor<i64>" per dim of matrices: dynamic slice start index types.
+  std::string indexTypes() const;
+  /// "%zero, " per batch dim.
+  std::string batchStarts() const;
+
+  ElementType element_;
+  Shape batch_;
+  std::string text_, indent_;
+};
+
+} // namespace shardgen::mlir
