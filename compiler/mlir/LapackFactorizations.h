@@ -9,6 +9,10 @@
 
 namespace shardgen::mlir {
 
+/// The columns a blocked factorization takes at a time (a matrix of at
+/// most this many is factored a column per step over the whole matrix).
+inline constexpr int64_t kLapackPanel = 64;
+
 /// getrf: `(a) -> (factors, 1-based pivots [batch x min(m, n)], info
 /// [batch])`. Up to 64 columns, one loop step per column over the whole
 /// matrix; above, a panel of 64 columns at a time (its row swaps applied
@@ -16,7 +20,9 @@ namespace shardgen::mlir {
 /// triangular solve, the trailing block updated with one product).
 std::string luFunctionText(const std::string &name, const TensorType &a);
 
-/// potrf: `(a) -> (factor, info [batch])`, the `lower` triangle factored.
+/// potrf: `(a) -> (factor, info [batch])`, the `lower` triangle factored;
+/// above 64 columns, a panel at a time, the trailing block less L21 L21^H
+/// with one product.
 std::string choleskyFunctionText(const std::string &name, const TensorType &a, bool lower);
 
 } // namespace shardgen::mlir

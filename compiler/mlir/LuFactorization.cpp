@@ -9,9 +9,6 @@ namespace shardgen::mlir {
 
 namespace {
 
-/// The columns a blocked factorization takes at a time.
-constexpr int64_t kPanel = 64;
-
 class LuText {
 public:
   LuText(const std::string &name, const TensorType &a)
@@ -28,7 +25,7 @@ public:
     t_.constant("%pivots0", "0", pivots);
     t_.constant("%info0", "0", info);
     t_.constant("%steps", std::to_string(steps_), "tensor<i64>");
-    if (steps_ <= kPanel) {
+    if (steps_ <= kLapackPanel) {
       // One panel: the whole matrix, its swaps whole rows.
       panelLoop("%a", m_, n_, "%zero", "%steps", "%pivots0", "%info0", false);
       t_.emit("return %panel#1, %panel#2, %panel#3 : " + printType(a_) + ", " + pivots + ", " +
@@ -112,8 +109,8 @@ private:
     t_.compare("%rowp", "EQ", "%prow", "%pS", SI, s);
     t_.select("%onlyp", "%rowp", "%p_a", "%negzero", s, S);
     t_.reduceRows("%pivotrow", "%onlyp", "%negzeros", "add", e, s);
-    t_.broadcast("%pivotrowS", "%pivotrow", t_.type(t_.vector(width)),
-                 t_.batchAnd(t_.rank() - 1), S);
+    t_.broadcast("%pivotrowS", "%pivotrow", t_.type(t_.vector(width)), t_.batchAnd(t_.rank() - 1),
+                 S);
     t_.slice("%kthrow", "%p_a", s, "%k", "%zero", 1, width);
     t_.broadcast("%kthrowS", "%kthrow", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
     t_.select("%swapped1", "%rowp", "%kthrowS", "%p_a", s, S);
@@ -182,7 +179,7 @@ private:
     t_.loopEnd(values, types);
   }
 
-  /// A panel of kPanel columns per step of an outer loop, on the matrix
+  /// A panel of kLapackPanel columns per step of an outer loop, on the matrix
   /// padded with zero rows and columns to whole panels: the panel
   /// factored, its row swaps applied to the whole matrix (a gather), U's
   /// rows to its right solved (L11 U12 = A12), the trailing block less
@@ -190,10 +187,11 @@ private:
   /// largest magnitude is 0 pivots on its own row k < m).
   void blocked() {
     const ElementType e = t_.element();
-    const int64_t panels = (steps_ + kPanel - 1) / kPanel, mp = std::max(m_, panels * kPanel),
-                  np = std::max(n_, panels * kPanel);
-    const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, kPanel),
-                top = t_.matrix(kPanel, np), diagonal = t_.matrix(kPanel, kPanel);
+    const int64_t panels = (steps_ + kLapackPanel - 1) / kLapackPanel,
+                  mp = std::max(m_, panels * kLapackPanel),
+                  np = std::max(n_, panels * kLapackPanel);
+    const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, kLapackPanel),
+                top = t_.matrix(kLapackPanel, np), diagonal = t_.matrix(kLapackPanel, kLapackPanel);
     const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
                       pivots = t_.type(ElementType::I32, t_.vector(steps_)),
                       info = t_.type(ElementType::I32, t_.batch()),
@@ -206,21 +204,22 @@ private:
             ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
             printType(a_) + ", " + t_.type(e, {}) + ") -> " + F);
     t_.constant("%panels", std::to_string(panels), "tensor<i64>");
-    t_.constant("%width", std::to_string(kPanel), "tensor<i64>");
+    t_.constant("%width", std::to_string(kLapackPanel), "tensor<i64>");
     t_.iota("%frow", true, full);
     t_.iota("%fcol", false, full);
     t_.iota("%tcol", false, top);
     t_.iota("%lrow", true, panel);
     t_.constant("%zerostop", t_.zero(), t_.type(top));
     t_.constant("%zerospanel", t_.zero(), t_.type(panel));
-    t_.loopHead("%outer", "%ob",
-                {{"%o_a", "%padded", F}, {"%o_pivots", "%pivots0", pivots}, {"%o_info", "%info0", info}},
-                "%panels");
+    t_.loopHead(
+        "%outer", "%ob",
+        {{"%o_a", "%padded", F}, {"%o_pivots", "%pivots0", pivots}, {"%o_info", "%info0", info}},
+        "%panels");
     t_.binary("%j0", "multiply", "%ob", "%width", "tensor<i64>");
     t_.binary("%left", "subtract", "%steps", "%j0", "tensor<i64>");
     t_.binary("%limit", "minimum", "%left", "%width", "tensor<i64>");
-    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, kPanel);
-    panelLoop("%panel0", mp, kPanel, "%j0", "%limit", "%o_pivots", "%o_info", true);
+    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, kLapackPanel);
+    panelLoop("%panel0", mp, kLapackPanel, "%j0", "%limit", "%o_pivots", "%o_info", true);
     // The panel's row swaps on the whole matrix: row i of the result is
     // row perm[i] of the matrix.
     const std::string batchDims = integerList(upTo(t_.rank() - 2));
@@ -232,14 +231,15 @@ private:
             std::to_string(t_.rank() - 1) + "], collapsed_slice_dims = [" +
             std::to_string(t_.rank() - 2) + "], operand_batching_dims = " + batchDims +
             ", start_indices_batching_dims = " + batchDims + ", start_index_map = [" +
-            std::to_string(t_.rank() - 2) + "], index_vector_dim = " +
-            std::to_string(t_.rank() - 1) + ">, indices_are_sorted = false, slice_sizes = " +
-            "array<i64: " + sizes + std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
+            std::to_string(t_.rank() - 2) +
+            "], index_vector_dim = " + std::to_string(t_.rank() - 1) +
+            ">, indices_are_sorted = false, slice_sizes = " + "array<i64: " + sizes +
+            std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
     t_.update("%withpanel", "%gathered", F, "%panel#1", t_.type(panel), "%zero", "%j0");
-    // U12: L11 (unit lower, the panel's rows j0..j0 + kPanel) \ A12.
+    // U12: L11 (unit lower, the panel's rows j0..j0 + kLapackPanel) \ A12.
     t_.binary("%j1", "add", "%j0", "%width", "tensor<i64>");
-    t_.slice("%l11", "%withpanel", full, "%j0", "%j0", kPanel, kPanel);
-    t_.slice("%a12", "%withpanel", full, "%j0", "%zero", kPanel, np);
+    t_.slice("%l11", "%withpanel", full, "%j0", "%j0", kLapackPanel, kLapackPanel);
+    t_.slice("%a12", "%withpanel", full, "%j0", "%zero", kLapackPanel, np);
     t_.emit("%x12 = \"stablehlo.triangular_solve\"(%l11, %a12) <{left_side = true, lower = true, "
             "transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = true}> : (" +
             t_.type(diagonal) + ", " + t_.type(top) + ") -> " + t_.type(top));
@@ -268,8 +268,7 @@ private:
       bounds += (dim ? ", " : "") + std::string("0:") + std::to_string(a_.shape[dim]);
     t_.emit("%factors = stablehlo.slice %outer#1 [" + bounds + "] : (" + F + ") -> " +
             printType(a_));
-    t_.emit("return %factors, %outer#2, %outer#3 : " + printType(a_) + ", " + pivots + ", " +
-            info);
+    t_.emit("return %factors, %outer#2, %outer#3 : " + printType(a_) + ", " + pivots + ", " + info);
   }
 
   MatrixText t_;

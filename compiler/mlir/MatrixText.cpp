@@ -55,8 +55,8 @@ void MatrixText::compare(const std::string &name, const char *direction, const s
        operand + ") -> " + type(ElementType::I1, shape));
 }
 
-void MatrixText::select(const std::string &name, const std::string &pred,
-                        const std::string &onTrue, const std::string &onFalse, const Shape &shape,
+void MatrixText::select(const std::string &name, const std::string &pred, const std::string &onTrue,
+                        const std::string &onFalse, const Shape &shape,
                         const std::string &valueType) {
   emit(name + " = stablehlo.select " + pred + ", " + onTrue + ", " + onFalse + " : " +
        type(ElementType::I1, shape) + ", " + valueType);
@@ -113,9 +113,8 @@ void MatrixText::update(const std::string &name, const std::string &x, const std
        row + ", " + column + " : (" + into + ", " + updateType + indexTypes() + ") -> " + into);
 }
 
-void MatrixText::reduceRows(const std::string &name, const std::string &x,
-                            const std::string &init, const char *op, ElementType element,
-                            const Shape &from) {
+void MatrixText::reduceRows(const std::string &name, const std::string &x, const std::string &init,
+                            const char *op, ElementType element, const Shape &from) {
   Shape to = from;
   to.erase(to.end() - 2);
   emit(name + " = stablehlo.reduce(" + x + " init: " + init + ") applies stablehlo." + op +

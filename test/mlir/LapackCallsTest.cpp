@@ -129,7 +129,10 @@ TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every s
   for (const Case &c :
        {Case{"lapack_sgetrf_ffi", "f32", 5, 5}, Case{"lapack_dgetrf_ffi", "f64", 6, 4},
         Case{"lapack_cgetrf_ffi", "complex<f32>", 3, 5},
-        Case{"lapack_zgetrf_ffi", "complex<f64>", 7, 7}}) {
+        Case{"lapack_zgetrf_ffi", "complex<f64>", 7, 7},
+        // Above 64 columns: a panel at a time, padded.
+        Case{"lapack_dgetrf_ffi", "f64", 130, 70},
+        Case{"lapack_zgetrf_ffi", "complex<f64>", 66, 140}}) {
     CAPTURE(std::string(c.target));
     const bool complex = std::string(c.element).starts_with("complex");
     const int64_t k = std::min(c.m, c.n);
@@ -172,53 +175,55 @@ TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every s
 }
 
 TEST_CASE("lapack potrf: L L^H = a or U^H U = a, the other triangle kept, info") {
-  const int64_t n = 5;
-  for (const char *target : {"lapack_spotrf_ffi", "lapack_zpotrf_ffi"})
-    for (bool lower : {true, false}) {
-      CAPTURE(std::string(target));
-      CAPTURE(lower);
-      const bool complex = std::string(target) == "lapack_zpotrf_ffi";
-      const std::string type =
-          std::string("tensor<2x5x5x") + (complex ? "complex<f64>" : "f32") + ">";
-      Graph graph = importVerified(callText(target, type, {type, "tensor<2xi32>"},
-                                            lower ? "{uplo = 76 : ui8}" : "{uplo = 85 : ui8}"));
-      // a = g g^H + 2 I, its other triangle 99 (never read); the second
-      // matrix has a[2][2] = -50: its third leading minor is not positive.
-      std::vector<Complex> g = matrices(n * n, complex, 3), a(2 * n * n);
-      for (int64_t b = 0; b < 2; ++b)
+  // n = 70: a panel of 64 columns at a time, padded to 128.
+  for (int64_t n : {5, 70})
+    for (const char *target : {"lapack_spotrf_ffi", "lapack_zpotrf_ffi"})
+      for (bool lower : {true, false}) {
+        CAPTURE(n);
+        CAPTURE(std::string(target));
+        CAPTURE(lower);
+        const bool complex = std::string(target) == "lapack_zpotrf_ffi";
+        const std::string type = "tensor<2x" + std::to_string(n) + "x" + std::to_string(n) + "x" +
+                                 (complex ? "complex<f64>" : "f32") + ">";
+        Graph graph = importVerified(callText(target, type, {type, "tensor<2xi32>"},
+                                              lower ? "{uplo = 76 : ui8}" : "{uplo = 85 : ui8}"));
+        // a = g g^H + 2 I, its other triangle 99 (never read); the second
+        // matrix has a[2][2] = -50: its third leading minor is not positive.
+        std::vector<Complex> g = matrices(n * n, complex, 3), a(2 * n * n);
+        for (int64_t b = 0; b < 2; ++b)
+          for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+              Complex sum = i == j ? 2 : 0;
+              for (int64_t t = 0; t < n; ++t)
+                sum += g[i * n + t] * std::conj(g[j * n + t]);
+              const bool mine = lower ? j <= i : j >= i;
+              a[(b * n + i) * n + j] = !mine                          ? Complex(99, 0)
+                                       : (b == 1 && i == 2 && j == 2) ? -50
+                                                                      : sum;
+            }
+        std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+        REQUIRE(out.size() == 2);
+        CHECK(out[1].getInt(0) == 0);
+        CHECK(out[1].getInt(1) == 3);
+        auto factor = [&](int64_t i, int64_t j) { return at(out[0], i * n + j); };
+        double worst = 0;
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < n; ++j) {
-            Complex sum = i == j ? 2 : 0;
-            for (int64_t t = 0; t < n; ++t)
-              sum += g[i * n + t] * std::conj(g[j * n + t]);
             const bool mine = lower ? j <= i : j >= i;
-            a[(b * n + i) * n + j] = !mine                          ? Complex(99, 0)
-                                     : (b == 1 && i == 2 && j == 2) ? -50
-                                                                    : sum;
+            if (!mine) {
+              CHECK(factor(i, j) == Complex(99, 0));
+              continue;
+            }
+            Complex sum = 0; // (L L^H)_ij, or (U^H U)_ij
+            for (int64_t t = 0; t < n; ++t)
+              sum += lower ? (t <= j ? factor(i, t) * std::conj(factor(j, t)) : 0)
+                           : (t <= i ? std::conj(factor(t, i)) * factor(t, j) : 0);
+            worst = std::max(worst, std::abs(sum - a[i * n + j]));
           }
-      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
-      REQUIRE(out.size() == 2);
-      CHECK(out[1].getInt(0) == 0);
-      CHECK(out[1].getInt(1) == 3);
-      auto factor = [&](int64_t i, int64_t j) { return at(out[0], i * n + j); };
-      double worst = 0;
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j) {
-          const bool mine = lower ? j <= i : j >= i;
-          if (!mine) {
-            CHECK(factor(i, j) == Complex(99, 0));
-            continue;
-          }
-          Complex sum = 0; // (L L^H)_ij, or (U^H U)_ij
-          for (int64_t t = 0; t < n; ++t)
-            sum += lower ? (t <= j ? factor(i, t) * std::conj(factor(j, t)) : 0)
-                         : (t <= i ? std::conj(factor(t, i)) * factor(t, j) : 0);
-          worst = std::max(worst, std::abs(sum - a[i * n + j]));
-        }
-      CHECK(worst < (complex ? 1e-12 : 1e-4));
-      for (int64_t i = 0; i < n; ++i)
-        CHECK(factor(i, i).imag() == 0);
-    }
+        CHECK(worst < (complex ? 1e-12 : 1e-4));
+        for (int64_t i = 0; i < n; ++i)
+          CHECK(factor(i, i).imag() == 0);
+      }
 }
 
 TEST_CASE("lapack custom calls: errors name the op") {
