@@ -491,6 +491,177 @@ Val atanh(StepBuilder &b, const std::vector<Val> &args) {
   return b.mul(b.c(0.5, x), b.sub(b.log1p(x), b.log1p(b.neg(x))));
 }
 
+// ---- inverse trigonometric and hyperbolic functions on complex numbers -----
+// StableHLO's legalization's algorithms (from the functional_algorithms
+// package): a modified Hull et al. for asin and acos, from which asinh and
+// acosh follow, and atanh's log1p form, from which atan follows. Each is
+// accurate near the branch cuts and where a naive formula over- or
+// underflows.
+
+/// A complex value as its real and imaginary parts.
+struct Parts {
+  Val re, im;
+};
+
+Val realPart(StepBuilder &b, const Val &z) { return b.op("real", {z}, complexPartType(z.type)); }
+Val imagPart(StepBuilder &b, const Val &z) { return b.op("imag", {z}, complexPartType(z.type)); }
+Val fromParts(StepBuilder &b, const Parts &parts) {
+  return b.op("complex", {parts.re, parts.im}, shardgen::complexOf(parts.re.type));
+}
+
+Val logicalAnd(StepBuilder &b, const Val &p, const Val &q) {
+  return b.op("and", {p, q}, ElementType::I1);
+}
+
+/// hypot(p, q) for p, q >= 0 from m = max, n = min: m sqrt(1 + (n/m)^2),
+/// m (1 + (n/m)^2 / 2) where the sqrt rounds to 1, m sqrt 2 where p == q
+/// (infinities included).
+Val hypotOfNonNegatives(StepBuilder &b, const Val &p, const Val &q) {
+  const Val mx = b.binary("maximum", p, q), mn = b.binary("minimum", p, q);
+  const Val ratio = b.div(mn, mx);
+  const Val ratio2 = b.mul(ratio, ratio);
+  const Val root = b.sqrt(b.add(b.c(1, p), ratio2));
+  const Val rootRoundsToOne =
+      logicalAnd(b, b.compare("EQ", root, b.c(1, p)), b.compare("GT", ratio2, b.c(0, p)));
+  const Val general =
+      b.select(rootRoundsToOne, b.add(mx, b.div(b.mul(mx, ratio2), b.c(2, p))), b.mul(mx, root));
+  return b.select(b.compare("EQ", mx, mn), b.mul(b.c(std::numbers::sqrt2, p), mx), general);
+}
+
+/// w with asin(z) = atan2(Re z, Re w) + i sign(Im z) Im w and acos(z) =
+/// atan2(Re w, Re z) - i sign(Im z) Im w, of z = re + i im: with x = |re|,
+/// y = |im|, a = (hypot(x + 1, y) + hypot(x - 1, y)) / 2, Re w =
+/// sqrt(a^2 - x^2) and Im w = log(a + sqrt(a^2 - 1)), each in the form that
+/// keeps its digits in its region (Hull et al.'s regions, merged).
+Parts asinAcosKernel(StepBuilder &b, const Val &re, const Val &im) {
+  const ElementType type = re.type;
+  const double largest = maxFinite(type);
+  const double smallestNormal = type == ElementType::F64 ? std::numeric_limits<double>::min()
+                                                         : std::numeric_limits<float>::min();
+  const Val x = b.abs(re), y = b.abs(im);
+  const Val one = b.c(1, x), half = b.c(0.5, x);
+  // Beyond safeMax squares overflow: the asymptotic forms.
+  const double safeMax = std::sqrt(largest) / 8;
+  const Val xp1 = b.add(x, one), xm1 = b.sub(x, one);
+  const Val r = hypotOfNonNegatives(b, b.abs(xp1), y);
+  const Val s = hypotOfNonNegatives(b, b.abs(xm1), y);
+  const Val a = b.mul(half, b.add(r, s));
+  const Val halfApx = b.mul(half, b.add(a, x));
+  const Val yy = b.mul(y, y);
+  const Val rpxp1 = b.add(r, xp1), smxm1 = b.sub(s, xm1), spxm1 = b.add(s, xm1);
+
+  // Re w: y where |z| is huge; a^2 - x^2 = (a + x)(a - x) with a - x from
+  // the hypotenuses' differences (no cancellation) for x <= 1, the
+  // factored form beyond.
+  const Val huge = b.compare("GE", b.binary("maximum", x, y), b.c(safeMax, x));
+  const Val reNearAxis = b.sqrt(b.mul(halfApx, b.add(b.div(yy, rpxp1), smxm1)));
+  const Val reBeyondOne = b.mul(y, b.sqrt(b.add(b.div(halfApx, rpxp1), b.div(halfApx, spxm1))));
+  const Val wRe = b.select(huge, y, b.select(b.compare("LE", x, one), reNearAxis, reBeyondOne));
+
+  // Im w: log 2 + log max(x, y) + log1p((min/max)^2) / 2 for huge |z| (the
+  // threshold on y drops far below safeMax where x is moderate, for
+  // accuracy); y / sqrt((a - 1)(a + 1)) for tiny y inside the unit
+  // segment; else log1p(am1 + sqrt(am1 (a + 1))) with am1 = a - 1 in the
+  // form that keeps its digits.
+  const Val safeMaxOpt = b.select(b.compare("LT", x, b.c(safeMax * 1e12, x)),
+                                  b.c(safeMax * 1e-6, x), b.c(safeMax * 100, x));
+  const Val yLarge = b.compare("GE", y, safeMaxOpt);
+  const Val mxLarge = b.select(yLarge, y, x);
+  const Val largeBranch = b.compare("GE", mxLarge, b.select(yLarge, safeMaxOpt, b.c(safeMax, x)));
+  const Val yFinite =
+      b.op("not", {b.compare("EQ", y, b.c(std::numeric_limits<double>::infinity(), x))},
+           ElementType::I1);
+  const Val xoy = b.select(logicalAnd(b, yLarge, yFinite), b.div(x, y), b.c(0, x));
+  const Val imLarge = b.add(b.add(b.c(std::numbers::ln2, x), b.log(mxLarge)),
+                            b.mul(half, b.log1p(b.mul(xoy, xoy))));
+  const Val tinyY = logicalAnd(b, b.compare("LT", y, b.c(std::sqrt(smallestNormal) * 4, x)),
+                               b.compare("LT", x, one));
+  const Val ap1 = b.add(a, one);
+  const Val halfYy = b.mul(half, yy);
+  const Val halfYyOverRpxp1 = b.div(halfYy, rpxp1);
+  const Val am1 =
+      b.select(tinyY, b.neg(b.div(b.mul(xp1, xm1), ap1)),
+               b.select(b.compare("GE", x, one), b.add(halfYyOverRpxp1, b.mul(half, spxm1)),
+                        b.select(b.compare("LE", a, b.c(1.5, x)),
+                                 b.add(halfYyOverRpxp1, b.div(halfYy, smxm1)), b.sub(a, one))));
+  const Val sq = b.sqrt(b.mul(am1, ap1));
+  const Val imModerate = b.select(tinyY, b.div(y, sq), b.log1p(b.add(am1, sq)));
+  return {wRe, b.select(largeBranch, imLarge, imModerate)};
+}
+
+/// -v where the sign of `signOf` is negative, else v.
+Val negatedBelowZero(StepBuilder &b, const Val &signOf, const Val &v) {
+  return b.select(b.compare("LT", signOf, b.c(0, signOf)), b.neg(v), v);
+}
+
+Val complexAsin(StepBuilder &b, const std::vector<Val> &args) {
+  const Val re = realPart(b, args[0]), im = imagPart(b, args[0]);
+  const Parts w = asinAcosKernel(b, re, im);
+  return fromParts(b, {b.atan2(re, w.re), negatedBelowZero(b, im, w.im)});
+}
+
+Val complexAcos(StepBuilder &b, const std::vector<Val> &args) {
+  const Val re = realPart(b, args[0]), im = imagPart(b, args[0]);
+  const Parts w = asinAcosKernel(b, re, im);
+  return fromParts(b, {b.atan2(w.re, re), negatedBelowZero(b, im, b.neg(w.im))});
+}
+
+/// acosh(z) = i sign(Im z) acos(z) = Im w + i sign(Im z) atan2(Re w, Re z).
+Val complexAcosh(StepBuilder &b, const std::vector<Val> &args) {
+  const Val re = realPart(b, args[0]), im = imagPart(b, args[0]);
+  const Parts w = asinAcosKernel(b, re, im);
+  return fromParts(b, {w.im, negatedBelowZero(b, im, b.atan2(w.re, re))});
+}
+
+/// asinh(z) = -i asin(i z): the kernel of i z = -Im z + i Re z.
+Val complexAsinh(StepBuilder &b, const std::vector<Val> &args) {
+  const Val re = realPart(b, args[0]), im = imagPart(b, args[0]);
+  const Parts w = asinAcosKernel(b, im, re); // |-Im z| = |Im z|
+  return fromParts(b, {negatedBelowZero(b, re, w.im), b.atan2(im, w.re)});
+}
+
+/// atanh(re + i im) = log1p(4 |x| / ((1 - |x|)^2 + y^2)) sign(x) / 4 +
+/// i atan2(2 y, (1 - |x|)(1 + |x|) - y^2) / 2, with the real part's
+/// argument rearranged where the squares would overflow (1 / |x| where y
+/// is negligible, 0 at an infinity) and the imaginary part +-pi/2 there.
+Parts atanhParts(StepBuilder &b, const Val &x, const Val &y) {
+  const ElementType type = x.type;
+  // 1 / (eps / 2) + 2: beyond its square, 1 is negligible beside x^2 + y^2.
+  const double inverseEps = type == ElementType::F64 ? 9007199254740994.0 : 16777218.0;
+  const double safeMax = inverseEps * inverseEps;
+  const double inf = std::numeric_limits<double>::infinity();
+  const Val one = b.c(1, x), zero = b.c(0, x);
+  const Val ax = b.abs(x), ay = b.abs(y);
+  const Val inSafeRegion =
+      logicalAnd(b, b.compare("LT", ax, b.c(safeMax, x)), b.compare("LT", ay, b.c(safeMax, x)));
+  const Val naxm1 = b.sub(one, ax), y2 = b.mul(y, y);
+  const Val anyInfinite = b.op(
+      "or", {b.compare("EQ", ax, b.c(inf, x)), b.compare("EQ", ay, b.c(inf, x))}, ElementType::I1);
+  const Val farArgument = b.select(
+      b.compare("LT", b.mul(ay, b.c(inverseEps, x)), ax), b.div(one, ax),
+      b.select(anyInfinite, zero, b.div(b.div(one, b.add(b.div(ax, y), b.div(y, ax))), y)));
+  const Val argument =
+      b.select(inSafeRegion, b.div(ax, b.add(b.mul(naxm1, naxm1), y2)), farArgument);
+  const Val xSign = b.select(b.compare("GE", x, zero), one, b.c(-1, x));
+  const Val re = b.mul(b.mul(xSign, b.log1p(b.mul(b.c(4, x), argument))), b.c(0.25, x));
+  const Val ySign = b.select(b.compare("GE", y, zero), one, b.c(-1, x));
+  const Val angle =
+      b.select(inSafeRegion, b.atan2(b.add(y, y), b.sub(b.mul(naxm1, b.add(one, ax)), y2)),
+               b.mul(ySign, b.c(std::numbers::pi, x)));
+  return {re, b.mul(angle, b.c(0.5, x))};
+}
+
+Val complexAtanh(StepBuilder &b, const std::vector<Val> &args) {
+  return fromParts(b, atanhParts(b, realPart(b, args[0]), imagPart(b, args[0])));
+}
+
+/// atan(z) = -i atanh(i z).
+Val complexAtan(StepBuilder &b, const std::vector<Val> &args) {
+  const Val re = realPart(b, args[0]), im = imagPart(b, args[0]);
+  const Parts w = atanhParts(b, b.neg(im), re);
+  return fromParts(b, {w.im, b.neg(w.re)});
+}
+
 // ---- classification and square (in the operand's own type) ----------------
 
 Val isInf(StepBuilder &b, const std::vector<Val> &args) {
@@ -600,12 +771,12 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.digamma", {digamma, 1, true}},
       {"chlo.sinh", {sinh, 1, true, false, complexSinh}},
       {"chlo.cosh", {cosh, 1, true, false, cosh}},
-      {"chlo.asin", {asin, 1, true}},
-      {"chlo.acos", {acos, 1, true}},
-      {"chlo.atan", {atan, 1, true}},
-      {"chlo.asinh", {asinh, 1, true}},
-      {"chlo.acosh", {acosh, 1, true}},
-      {"chlo.atanh", {atanh, 1, true}},
+      {"chlo.asin", {asin, 1, true, false, complexAsin}},
+      {"chlo.acos", {acos, 1, true, false, complexAcos}},
+      {"chlo.atan", {atan, 1, true, false, complexAtan}},
+      {"chlo.asinh", {asinh, 1, true, false, complexAsinh}},
+      {"chlo.acosh", {acosh, 1, true, false, complexAcosh}},
+      {"chlo.atanh", {atanh, 1, true, false, complexAtanh}},
       {"chlo.is_inf", {isInf, 1, false}},
       {"chlo.is_pos_inf", {isPosInf, 1, false}},
       {"chlo.is_neg_inf", {isNegInf, 1, false}},
