@@ -11,7 +11,7 @@ class CholeskyText {
 public:
   CholeskyText(const std::string &name, const TensorType &a, bool lower)
       : t_(a.elementType, Shape(a.shape.begin(), a.shape.end() - 2)), name_(name), a_(a),
-        n_(a.shape[a.rank() - 1]), lower_(lower) {}
+        n_(a.shape[a.rank() - 1]), width_(lapackPanelWidth(n_)), lower_(lower) {}
 
   std::string function() {
     const std::string A = printType(a_), info = t_.type(ElementType::I32, t_.batch());
@@ -28,7 +28,7 @@ public:
       matrix = "%at";
     }
     std::string factor, infoOut;
-    if (n_ <= kLapackPanel) {
+    if (n_ <= width_) {
       t_.constant("%size", std::to_string(n_), "tensor<i64>");
       panelLoop(matrix, n_, n_, "%zero", "%size", "%info0");
       factor = "%panel#1";
@@ -135,16 +135,16 @@ private:
     t_.loopEnd({"%j1", "%next", "%infonext"}, {"tensor<i64>", S, info});
   }
 
-  /// `%factored`: a panel of kLapackPanel columns per step of an outer loop, on
+  /// `%factored`: a panel of width_ columns per step of an outer loop, on
   /// `matrix` padded to whole panels (the padded diagonal 1, so its pivots
   /// are positive): the panel factored, then the trailing block less
   /// L21 L21^H (one product). A matrix whose factorization stopped is left
   /// as it is.
   void blocked(const std::string &matrix) {
     const ElementType e = t_.element();
-    const int64_t panels = (n_ + kLapackPanel - 1) / kLapackPanel, np = panels * kLapackPanel;
-    const Shape full = t_.matrix(np, np), panel = t_.matrix(np, kLapackPanel),
-                panelT = t_.matrix(kLapackPanel, np);
+    const int64_t panels = (n_ + width_ - 1) / width_, np = panels * width_;
+    const Shape full = t_.matrix(np, np), panel = t_.matrix(np, width_),
+                panelT = t_.matrix(width_, np);
     const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
                       FM = t_.type(ElementType::I1, full),
                       info = t_.type(ElementType::I32, t_.batch());
@@ -163,13 +163,13 @@ private:
     t_.constant("%onesF", t_.one(), F);
     t_.select("%padded", "%paddiag", "%onesF", "%padded0", full, F);
     t_.constant("%panels", std::to_string(panels), "tensor<i64>");
-    t_.constant("%width", std::to_string(kLapackPanel), "tensor<i64>");
+    t_.constant("%width", std::to_string(width_), "tensor<i64>");
     t_.iota("%lrow", true, panel);
     t_.constant("%zerospanel", t_.zero(), t_.type(panel));
     t_.loopHead("%outer", "%ob", {{"%o_a", "%padded", F}, {"%o_info", "%info0", info}}, "%panels");
     t_.binary("%j0", "multiply", "%ob", "%width", "tensor<i64>");
-    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", np, kLapackPanel);
-    panelLoop("%panel0", np, kLapackPanel, "%j0", "%width", "%o_info");
+    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", np, width_);
+    panelLoop("%panel0", np, width_, "%j0", "%width", "%o_info");
     t_.update("%withpanel", "%o_a", F, "%panel#1", t_.type(panel), "%zero", "%j0");
     // The trailing block less L21 L21^H, L21 the panel's rows below it.
     t_.binary("%j1", "add", "%j0", "%width", "tensor<i64>");
@@ -209,7 +209,7 @@ private:
   MatrixText t_;
   std::string name_;
   TensorType a_;
-  int64_t n_;
+  int64_t n_, width_;
   bool lower_;
 };
 

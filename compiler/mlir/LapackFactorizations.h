@@ -9,9 +9,15 @@
 
 namespace shardgen::mlir {
 
-/// The columns a blocked factorization takes at a time (a matrix of at
-/// most this many is factored a column per step over the whole matrix).
-inline constexpr int64_t kLapackPanel = 64;
+/// The columns a blocked factorization takes at a time, for `steps`
+/// columns to factor (a matrix of at most this many is factored a column
+/// per step over the whole matrix). Each step of a panel costs its rows x
+/// width, each panel a few passes over the whole matrix: wider panels pay
+/// off on larger matrices (bench/linalg_torch.py: 8 fastest up to 256,
+/// 32 at 1024).
+inline int64_t lapackPanelWidth(int64_t steps) {
+  return steps <= 256 ? 8 : steps <= 512 ? 16 : steps <= 2048 ? 32 : 64;
+}
 
 /// getrf: `(a) -> (factors, 1-based pivots [batch x min(m, n)], info
 /// [batch])`. Up to 64 columns, one loop step per column over the whole

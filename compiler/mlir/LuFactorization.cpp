@@ -13,7 +13,8 @@ class LuText {
 public:
   LuText(const std::string &name, const TensorType &a)
       : t_(a.elementType, Shape(a.shape.begin(), a.shape.end() - 2)), name_(name), a_(a),
-        m_(a.shape[a.rank() - 2]), n_(a.shape[a.rank() - 1]), steps_(std::min(m_, n_)) {}
+        m_(a.shape[a.rank() - 2]), n_(a.shape[a.rank() - 1]), steps_(std::min(m_, n_)),
+        width_(lapackPanelWidth(steps_)) {}
 
   std::string function() {
     const std::string pivots = t_.type(ElementType::I32, t_.vector(steps_)),
@@ -25,7 +26,7 @@ public:
     t_.constant("%pivots0", "0", pivots);
     t_.constant("%info0", "0", info);
     t_.constant("%steps", std::to_string(steps_), "tensor<i64>");
-    if (steps_ <= kLapackPanel) {
+    if (steps_ <= width_) {
       // One panel: the whole matrix, its swaps whole rows.
       panelLoop("%a", m_, n_, "%zero", "%steps", "%pivots0", "%info0", false);
       t_.emit("return %panel#1, %panel#2, %panel#3 : " + printType(a_) + ", " + pivots + ", " +
@@ -179,7 +180,7 @@ private:
     t_.loopEnd(values, types);
   }
 
-  /// A panel of kLapackPanel columns per step of an outer loop, on the matrix
+  /// A panel of width_ columns per step of an outer loop, on the matrix
   /// padded with zero rows and columns to whole panels: the panel
   /// factored, its row swaps applied to the whole matrix (a gather), U's
   /// rows to its right solved (L11 U12 = A12), the trailing block less
@@ -187,11 +188,10 @@ private:
   /// largest magnitude is 0 pivots on its own row k < m).
   void blocked() {
     const ElementType e = t_.element();
-    const int64_t panels = (steps_ + kLapackPanel - 1) / kLapackPanel,
-                  mp = std::max(m_, panels * kLapackPanel),
-                  np = std::max(n_, panels * kLapackPanel);
-    const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, kLapackPanel),
-                top = t_.matrix(kLapackPanel, np), diagonal = t_.matrix(kLapackPanel, kLapackPanel);
+    const int64_t panels = (steps_ + width_ - 1) / width_, mp = std::max(m_, panels * width_),
+                  np = std::max(n_, panels * width_);
+    const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, width_),
+                top = t_.matrix(width_, np), diagonal = t_.matrix(width_, width_);
     const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
                       pivots = t_.type(ElementType::I32, t_.vector(steps_)),
                       info = t_.type(ElementType::I32, t_.batch()),
@@ -204,7 +204,7 @@ private:
             ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
             printType(a_) + ", " + t_.type(e, {}) + ") -> " + F);
     t_.constant("%panels", std::to_string(panels), "tensor<i64>");
-    t_.constant("%width", std::to_string(kLapackPanel), "tensor<i64>");
+    t_.constant("%width", std::to_string(width_), "tensor<i64>");
     t_.iota("%frow", true, full);
     t_.iota("%fcol", false, full);
     t_.iota("%tcol", false, top);
@@ -218,8 +218,8 @@ private:
     t_.binary("%j0", "multiply", "%ob", "%width", "tensor<i64>");
     t_.binary("%left", "subtract", "%steps", "%j0", "tensor<i64>");
     t_.binary("%limit", "minimum", "%left", "%width", "tensor<i64>");
-    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, kLapackPanel);
-    panelLoop("%panel0", mp, kLapackPanel, "%j0", "%limit", "%o_pivots", "%o_info", true);
+    t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, width_);
+    panelLoop("%panel0", mp, width_, "%j0", "%limit", "%o_pivots", "%o_info", true);
     // The panel's row swaps on the whole matrix: row i of the result is
     // row perm[i] of the matrix.
     const std::string batchDims = integerList(upTo(t_.rank() - 2));
@@ -236,10 +236,10 @@ private:
             ">, indices_are_sorted = false, slice_sizes = " + "array<i64: " + sizes +
             std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
     t_.update("%withpanel", "%gathered", F, "%panel#1", t_.type(panel), "%zero", "%j0");
-    // U12: L11 (unit lower, the panel's rows j0..j0 + kLapackPanel) \ A12.
+    // U12: L11 (unit lower, the panel's rows j0..j0 + width_) \ A12.
     t_.binary("%j1", "add", "%j0", "%width", "tensor<i64>");
-    t_.slice("%l11", "%withpanel", full, "%j0", "%j0", kLapackPanel, kLapackPanel);
-    t_.slice("%a12", "%withpanel", full, "%j0", "%zero", kLapackPanel, np);
+    t_.slice("%l11", "%withpanel", full, "%j0", "%j0", width_, width_);
+    t_.slice("%a12", "%withpanel", full, "%j0", "%zero", width_, np);
     t_.emit("%x12 = \"stablehlo.triangular_solve\"(%l11, %a12) <{left_side = true, lower = true, "
             "transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = true}> : (" +
             t_.type(diagonal) + ", " + t_.type(top) + ") -> " + t_.type(top));
@@ -274,7 +274,7 @@ private:
   MatrixText t_;
   std::string name_;
   TensorType a_;
-  int64_t m_, n_, steps_;
+  int64_t m_, n_, steps_, width_;
 };
 
 } // namespace
