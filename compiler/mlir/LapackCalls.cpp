@@ -12,10 +12,11 @@ namespace shardgen::mlir {
 
 namespace {
 
-enum class Factorization { Lu, Cholesky };
+enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct };
 
 /// The factorization and element type a LAPACK target names
-/// (`lapack_<s|d|c|z><getrf|potrf>_ffi`), if it is one.
+/// (`lapack_<s|d|c|z><getrf|potrf|geqrf>_ffi`, `lapack_<s|d>orgqr_ffi`,
+/// `lapack_<c|z>ungqr_ffi`), if it is one.
 struct LapackTarget {
   Factorization factorization;
   ElementType element;
@@ -38,6 +39,10 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
     factorization = Factorization::Lu;
   else if (routine == "potrf")
     factorization = Factorization::Cholesky;
+  else if (routine == "geqrf")
+    factorization = Factorization::Qr;
+  else if (routine == (name[7] == 's' || name[7] == 'd' ? "orgqr" : "ungqr"))
+    factorization = Factorization::HouseholderProduct;
   else
     return std::nullopt;
   switch (name[7]) {
@@ -63,12 +68,17 @@ public:
   LapackCall(const Operation &op, const LapackTarget &target, std::string name)
       : target_(target), name_(std::move(name)), where_(op.loc.str()) {
     routine_ = op.find("call_target_name")->text;
-    check(op.operands.size() == 1 && op.regions.empty(), "takes one operand, the matrices");
-    const size_t results = target.factorization == Factorization::Lu ? 3 : 2;
-    check(op.results.size() == results && op.operandTypes.size() == 1 &&
-              op.resultTypes.size() == results,
-          "needs its types (`: (matrices) -> (" +
-              std::string(results == 3 ? "factors, pivots, info" : "factor, info") + ")`)");
+    const Factorization kind = target.factorization;
+    const size_t operands = kind == Factorization::HouseholderProduct ? 2 : 1;
+    const size_t results = kind == Factorization::Lu                   ? 3
+                           : kind == Factorization::HouseholderProduct ? 1
+                                                                       : 2;
+    static const char *const kSignatures[] = {"(a) -> (factors, pivots, info)",
+                                              "(a) -> (factor, info)", "(a) -> (a', taus)",
+                                              "(a, taus) -> q"};
+    check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
+              op.operandTypes.size() == operands && op.resultTypes.size() == results,
+          std::string("takes ") + kSignatures[static_cast<int>(kind)] + " and needs its types");
     a_ = statedType(op.operandTypes[0], op.operandTypes[0].loc.str(), routine_ + ": ");
     check(a_.elementType == target.element, "takes " +
                                                 std::string(elementTypeName(target.element)) +
@@ -77,12 +87,23 @@ public:
     m_ = a_.shape[a_.rank() - 2];
     n_ = a_.shape[a_.rank() - 1];
     batch_ = Shape(a_.shape.begin(), a_.shape.end() - 2);
-    if (target.factorization == Factorization::Cholesky)
+    if (kind == Factorization::Cholesky)
       check(m_ == n_, "takes square matrices, got " + printType(a_));
     std::vector<TensorType> expected = {a_};
-    if (target.factorization == Factorization::Lu)
+    if (kind == Factorization::Lu)
       expected.push_back(TensorType{ElementType::I32, withLast(std::min(m_, n_))});
-    expected.push_back(TensorType{ElementType::I32, batch_});
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky)
+      expected.push_back(TensorType{ElementType::I32, batch_});
+    if (kind == Factorization::Qr)
+      expected.push_back(TensorType{a_.elementType, withLast(std::min(m_, n_))});
+    if (kind == Factorization::HouseholderProduct) {
+      taus_ = statedType(op.operandTypes[1], op.operandTypes[1].loc.str(), routine_ + ": ");
+      check(taus_.elementType == a_.elementType && taus_.rank() == a_.rank() - 1 &&
+                Shape(taus_.shape.begin(), taus_.shape.end() - 1) == batch_ &&
+                taus_.shape.back() <= n_ && n_ <= m_,
+            "takes k taus of a's batch and type, k <= n <= m for m x n matrices, got " +
+                printType(a_) + " and " + printType(taus_));
+    }
     for (size_t i = 0; i < results; ++i) {
       const TensorType stated =
           statedType(op.resultTypes[i], op.resultTypes[i].loc.str(), routine_ + ": ");
@@ -94,8 +115,17 @@ public:
   }
 
   std::string functionText() const {
-    return target_.factorization == Factorization::Lu ? luFunctionText(name_, a_)
-                                                      : choleskyFunctionText(name_, a_, lower_);
+    switch (target_.factorization) {
+    case Factorization::Lu:
+      return luFunctionText(name_, a_);
+    case Factorization::Cholesky:
+      return choleskyFunctionText(name_, a_, lower_);
+    case Factorization::Qr:
+      return qrFunctionText(name_, a_);
+    case Factorization::HouseholderProduct:
+      return householderProductText(name_, a_, taus_);
+    }
+    return "";
   }
 
 private:
@@ -147,7 +177,7 @@ private:
 
   LapackTarget target_;
   std::string name_, where_, routine_;
-  TensorType a_;
+  TensorType a_, taus_;
   Shape batch_;
   int64_t m_ = 0, n_ = 0;
   bool lower_ = true;

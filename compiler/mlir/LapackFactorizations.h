@@ -31,4 +31,14 @@ std::string luFunctionText(const std::string &name, const TensorType &a);
 /// with one product.
 std::string choleskyFunctionText(const std::string &name, const TensorType &a, bool lower);
 
+/// geqrf: `(a) -> (a', taus [batch x min(m, n)])`: R on and above the
+/// diagonal, below it the Householder vectors v (v_i = 1 implied) of
+/// H_i = I - tau_i v v^H, as LAPACK's unblocked geqr2 computes them.
+std::string qrFunctionText(const std::string &name, const TensorType &a);
+
+/// orgqr / ungqr: `(a, taus) -> q`, the first n columns of H_0 ... H_k-1
+/// (k = taus' last dim), from the vectors below a's diagonal.
+std::string householderProductText(const std::string &name, const TensorType &a,
+                                   const TensorType &taus);
+
 } // namespace shardgen::mlir

@@ -1,12 +1,13 @@
 // Batched dense linear algebra as jax.jit(f).lower(a, s, b).as_text()
 // prints it on CPU, the batch split over 2 devices: jnp.linalg.det(a) from
 // LAPACK's LU (lapack_sgetrf_ffi: the product of U's diagonal, negated for
-// an odd number of row swaps), and jax.scipy.linalg.cho_solve of the
+// an odd number of row swaps), jax.scipy.linalg.cho_solve of the
 // symmetric positive definite s s^T + 5 I from its Cholesky factor
-// (lapack_spotrf_ffi) and two triangular solves (docs/mlir.md).
+// (lapack_spotrf_ffi) and two triangular solves, and the Q of
+// jnp.linalg.qr(a) (lapack_sgeqrf_ffi, lapack_sorgqr_ffi) (docs/mlir.md).
 module @jit_f attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["batch"=2]>
-  func.func public @main(%arg0: tensor<4x5x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}, %arg1: tensor<4x5x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}, %arg2: tensor<4x5x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}) -> (tensor<4xf32> {jax.result_info = "[0]"}, tensor<4x5x2xf32> {jax.result_info = "[1]"}) {
+  func.func public @main(%arg0: tensor<4x5x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}, %arg1: tensor<4x5x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}, %arg2: tensor<4x5x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}]>}) -> (tensor<4xf32> {jax.result_info = "[0]"}, tensor<4x5x2xf32> {jax.result_info = "[1]"}, tensor<4x5x5xf32> {jax.result_info = "[2]"}) {
     %0:3 = stablehlo.custom_call @lapack_sgetrf_ffi(%arg0) {mhlo.backend_config = {}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<4x5x5xf32>) -> (tensor<4x5x5xf32>, tensor<4x5xi32>, tensor<4xi32>)
     %c = stablehlo.constant dense<1> : tensor<i32>
     %1 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<4x5xi32>
@@ -41,6 +42,8 @@ module @jit_f attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 :
     %21 = stablehlo.select %20, %19#0, %cst_7 : tensor<4x5x5xi1>, tensor<4x5x5xf32>
     %22 = "stablehlo.triangular_solve"(%21, %arg2) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (tensor<4x5x5xf32>, tensor<4x5x2xf32>) -> tensor<4x5x2xf32>
     %23 = "stablehlo.triangular_solve"(%21, %22) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose TRANSPOSE>, unit_diagonal = false}> : (tensor<4x5x5xf32>, tensor<4x5x2xf32>) -> tensor<4x5x2xf32>
-    return %15, %23 : tensor<4xf32>, tensor<4x5x2xf32>
+    %24:2 = stablehlo.custom_call @lapack_sgeqrf_ffi(%arg0) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>]} : (tensor<4x5x5xf32>) -> (tensor<4x5x5xf32>, tensor<4x5xf32>)
+    %25 = stablehlo.custom_call @lapack_sorgqr_ffi(%24#0, %24#1) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}, operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>, dense<[1, 0]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[1, 2, 0]> : tensor<3xindex>]} : (tensor<4x5x5xf32>, tensor<4x5xf32>) -> tensor<4x5x5xf32>
+    return %15, %23, %25 : tensor<4xf32>, tensor<4x5x2xf32>, tensor<4x5x5xf32>
   }
 }

@@ -226,6 +226,118 @@ TEST_CASE("lapack potrf: L L^H = a or U^H U = a, the other triangle kept, info")
       }
 }
 
+namespace {
+
+/// LAPACK's unblocked geqr2 (dlarfg / zlarfg, H^H applied) on one m x n
+/// matrix (row-major), in double: the factored matrix and the taus.
+std::pair<std::vector<Complex>, std::vector<Complex>> referenceQr(std::vector<Complex> a, int64_t m,
+                                                                  int64_t n) {
+  std::vector<Complex> taus;
+  for (int64_t i = 0; i < std::min(m, n); ++i) {
+    double norm = 0;
+    for (int64_t r = i + 1; r < m; ++r)
+      norm += std::norm(a[r * n + i]);
+    norm = std::sqrt(norm);
+    const Complex alpha = a[i * n + i];
+    Complex tau = 0;
+    if (norm != 0 || alpha.imag() != 0) {
+      const double size = std::sqrt(std::norm(alpha) + norm * norm);
+      const double beta = alpha.real() < 0 ? size : -size;
+      tau = Complex((beta - alpha.real()) / beta, -alpha.imag() / beta);
+      const Complex scale = 1.0 / (alpha - beta);
+      for (int64_t r = i + 1; r < m; ++r)
+        a[r * n + i] *= scale;
+      a[i * n + i] = beta;
+    }
+    taus.push_back(tau);
+    // C - conj(tau) v (C^H v)^H on the columns right of i.
+    for (int64_t j = i + 1; j < n; ++j) {
+      Complex w = std::conj(a[i * n + j]);
+      for (int64_t r = i + 1; r < m; ++r)
+        w += std::conj(a[r * n + j]) * a[r * n + i];
+      for (int64_t r = i; r < m; ++r)
+        a[r * n + j] -= std::conj(tau) * (r == i ? 1.0 : a[r * n + i]) * std::conj(w);
+    }
+  }
+  return {a, taus};
+}
+
+} // namespace
+
+TEST_CASE("lapack geqrf and orgqr/ungqr: LAPACK's reflectors, Q R = a, Q^H Q = I, batched") {
+  struct Case {
+    char letter;
+    const char *element, *product;
+    int64_t m, n;
+  };
+  for (const Case &c :
+       {Case{'s', "f32", "orgqr", 3, 3}, Case{'d', "f64", "orgqr", 7, 4},
+        Case{'c', "complex<f32>", "ungqr", 5, 5}, Case{'z', "complex<f64>", "ungqr", 9, 6}}) {
+    CAPTURE(c.letter);
+    const bool complex = std::string(c.element).starts_with("complex");
+    const bool single = std::string(c.element).find("f32") != std::string::npos;
+    const std::string dims = std::to_string(c.m) + "x" + std::to_string(c.n);
+    const std::string type = "tensor<2x" + dims + "x" + c.element + ">",
+                      taus = "tensor<2x" + std::to_string(c.n) + "x" + c.element + ">";
+    const std::string prefix = std::string("lapack_") + c.letter;
+    Graph graph = importVerified(
+        "func.func @main(%a: " + type + ") -> (" + type + ", " + taus + ", " + type +
+        ") {\n  %r:2 = stablehlo.custom_call @" + prefix + "geqrf_ffi(%a) " +
+        "{mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = \"1\"}} : (" +
+        type + ") -> (" + type + ", " + taus + ")\n  %q = stablehlo.custom_call @" + prefix +
+        c.product + "_ffi(%r#0, %r#1) {mhlo.backend_config = {}} : (" + type + ", " + taus +
+        ") -> " + type + "\n  return %r#0, %r#1, %q : " + type + ", " + taus + ", " + type +
+        "\n}\n");
+    std::vector<Complex> a = matrices(2 * c.m * c.n, complex, 4);
+    // The first matrix is JAX's example (the iota) where it is 3 x 3.
+    if (c.m == 3)
+      for (int64_t i = 0; i < 9; ++i)
+        a[i] = static_cast<double>(i);
+    // The second's first column is 0 below a real diagonal: tau 0 (H = I).
+    for (int64_t r = 1; r < c.m; ++r)
+      a[(c.m + r) * c.n] = 0;
+    a[c.m * c.n] = a[c.m * c.n].real();
+    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    REQUIRE(out.size() == 3);
+    const double tolerance = single ? 1e-5 : 1e-12;
+    for (int64_t b = 0; b < 2; ++b) {
+      CAPTURE(b);
+      const std::vector<Complex> one(a.begin() + b * c.m * c.n, a.begin() + (b + 1) * c.m * c.n);
+      auto [factored, tauValues] = referenceQr(one, c.m, c.n);
+      double worst = 0;
+      for (int64_t i = 0; i < c.m * c.n; ++i)
+        worst = std::max(worst, std::abs(at(out[0], b * c.m * c.n + i) - factored[i]));
+      for (int64_t i = 0; i < c.n; ++i)
+        worst = std::max(worst, std::abs(at(out[1], b * c.n + i) - tauValues[i]));
+      CHECK(worst < tolerance * 10);
+      if (b == 1)
+        CHECK(at(out[1], c.n) == Complex(0, 0));
+      // Q (m x n) R (n x n, out[0]'s upper triangle) = a; Q^H Q = I.
+      auto q = [&](int64_t i, int64_t j) { return at(out[2], (b * c.m + i) * c.n + j); };
+      auto r = [&](int64_t i, int64_t j) {
+        return j >= i ? at(out[0], (b * c.m + i) * c.n + j) : Complex(0, 0);
+      };
+      double product = 0, orthonormal = 0;
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          Complex sum = 0;
+          for (int64_t t = 0; t < c.n; ++t)
+            sum += q(i, t) * r(t, j);
+          product = std::max(product, std::abs(sum - one[i * c.n + j]));
+        }
+      for (int64_t i = 0; i < c.n; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          Complex sum = 0;
+          for (int64_t t = 0; t < c.m; ++t)
+            sum += std::conj(q(t, i)) * q(t, j);
+          orthonormal = std::max(orthonormal, std::abs(sum - (i == j ? 1.0 : 0.0)));
+        }
+      CHECK(product < tolerance * 100);
+      CHECK(orthonormal < tolerance * 10);
+    }
+  }
+}
+
 TEST_CASE("lapack custom calls: errors name the op") {
   auto errorOf = [](const std::string &target, const std::string &aType,
                     const std::vector<std::string> &results, const std::string &config) {
@@ -252,8 +364,11 @@ TEST_CASE("lapack custom calls: errors name the op") {
       errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
               {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{uplo = 76 : ui8}");
   CHECK(message.find("has no backend_config field 'uplo'") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xi32>"}, "{}");
+  CHECK(message.find("result 1 must be tensor<3xf32>, got tensor<3xi32>") != std::string::npos);
   // Other LAPACK routines stay what they were: a call of the application's.
   std::tie(place, message) =
-      errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
   CHECK(message.find("mhlo.backend_config") != std::string::npos);
 }
