@@ -1,6 +1,7 @@
 #include "compiler/mlir/FunctionExpansion.h"
 
 #include "compiler/ir/Attributes.h"
+#include "compiler/ir/Diagnostic.h"
 #include "compiler/ir/Literal.h"
 #include "compiler/mlir/DenseElements.h"
 #include "compiler/mlir/MlirParser.h"
@@ -18,21 +19,50 @@ void forEachOp(Block &block, const std::function<void(Operation &)> &fn) {
   }
 }
 
-/// Gives every op (and nested op) of a generated function the expanded op's
-/// place, so any later error names it.
+void placeAttributeAt(Attribute &attr, const SourceLoc &loc) {
+  attr.loc = loc;
+  for (Attribute &element : attr.elements)
+    placeAttributeAt(element, loc);
+  for (NamedAttribute &field : attr.fields)
+    placeAttributeAt(field.value, loc);
+}
+
+/// Gives every op (and nested op) of a generated function, its attributes,
+/// types and block arguments the expanded op's place, so any later error
+/// names it.
 void placeAt(Block &block, const SourceLoc &loc) {
-  forEachOp(block, [&](Operation &op) {
+  block.loc = loc;
+  for (BlockArgument &arg : block.args) {
+    arg.loc = loc;
+    arg.type.loc = loc;
+  }
+  for (Operation &op : block.ops) {
     op.loc = loc;
     for (ValueUse &use : op.operands)
       use.loc = loc;
-  });
+    for (NamedAttribute &attr : op.attrs)
+      placeAttributeAt(attr.value, loc);
+    for (TypeRef &type : op.operandTypes)
+      type.loc = loc;
+    for (TypeRef &type : op.resultTypes)
+      type.loc = loc;
+    for (Block &region : op.regions)
+      placeAt(region, loc);
+  }
 }
 
 /// Parses `functionText`, gives it and its ops `op`'s place, adds it to
 /// `added` and makes `op` a `func.call` of it.
 void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
                      std::vector<Function> &added) {
-  Module parsed = parseModule(functionText);
+  // The text is the op's meaning, so an error in it (a constant over the
+  // size limit) is the op's, at its place.
+  Module parsed;
+  try {
+    parsed = parseModule(functionText);
+  } catch (const GraphError &error) {
+    fail(op.loc.str(), error.what());
+  }
   Function function = std::move(parsed.functions.at(0));
   function.loc = op.loc;
   for (BlockArgument &arg : function.args)

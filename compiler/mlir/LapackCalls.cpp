@@ -6,6 +6,7 @@
 #include "compiler/ir/Diagnostic.h"
 #include "compiler/mlir/FunctionExpansion.h"
 #include "compiler/mlir/LapackFactorizations.h"
+#include "compiler/mlir/MatrixText.h"
 #include "compiler/mlir/MlirParser.h"
 
 namespace shardgen::mlir {
@@ -115,6 +116,9 @@ public:
   }
 
   std::string functionText() const {
+    if (m_ == 0 || n_ == 0 ||
+        (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0))
+      return nothingToFactorText();
     switch (target_.factorization) {
     case Factorization::Lu:
       return luFunctionText(name_, a_);
@@ -129,6 +133,51 @@ public:
   }
 
 private:
+  /// An empty matrix, or no reflectors: nothing to do, as LAPACK does
+  /// nothing. The matrices come back as they are (orgqr's as the
+  /// identity's first columns), pivots and taus empty, info 0.
+  std::string nothingToFactorText() const {
+    MatrixText t(a_.elementType, batch_);
+    const Factorization kind = target_.factorization;
+    const std::string A = printType(a_), info = t.type(ElementType::I32, batch_);
+    std::vector<std::string> results = {A}, values = {"%a"};
+    if (kind == Factorization::Lu) {
+      results.push_back(t.type(ElementType::I32, withLast(0)));
+      t.constant("%pivots", "", results.back());
+      values.push_back("%pivots");
+    }
+    if (kind == Factorization::Qr) {
+      results.push_back(t.type(withLast(0)));
+      t.constant("%taus", "", results.back());
+      values.push_back("%taus");
+    }
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky) {
+      results.push_back(info);
+      t.constant("%info", "0", info);
+      values.push_back("%info");
+    }
+    if (kind == Factorization::HouseholderProduct) {
+      const std::string index = t.type(ElementType::I64, a_.shape);
+      t.iota("%row", true, a_.shape);
+      t.iota("%col", false, a_.shape);
+      t.compare("%diagonal", "EQ", "%row", "%col", index, a_.shape);
+      t.constant("%ones", t.one(), A);
+      t.constant("%zeros", t.zero(), A);
+      t.select("%identity", "%diagonal", "%ones", "%zeros", a_.shape, A);
+      values[0] = "%identity";
+    }
+    std::string types, names;
+    for (size_t i = 0; i < results.size(); ++i) {
+      types += (i ? ", " : "") + results[i];
+      names += (i ? ", " : "") + values[i];
+    }
+    std::string header =
+        "func.func private @" + name_ + "(%a: " + A +
+        (kind == Factorization::HouseholderProduct ? ", %t: " + printType(taus_) : std::string()) +
+        ") -> (" + types + ") {\n";
+    return header + t.text() + "  return " + names + " : " + types + "\n}\n";
+  }
+
   void check(bool holds, const std::string &what) const {
     if (!holds)
       fail(where_, "custom_call @" + routine_ + " " + what);

@@ -338,6 +338,30 @@ TEST_CASE("lapack geqrf and orgqr/ungqr: LAPACK's reflectors, Q R = a, Q^H Q = I
   }
 }
 
+TEST_CASE("lapack custom calls: empty matrices and no reflectors do nothing, as LAPACK") {
+  Graph lu =
+      importVerified(callText("lapack_sgetrf_ffi", "tensor<2x0x5xf32>",
+                              {"tensor<2x0x5xf32>", "tensor<2x0xi32>", "tensor<2xi32>"}, "{}"));
+  std::vector<Literal> out = evaluate(lu, {literalOf("tensor<2x0x5xf32>", {})});
+  REQUIRE(out.size() == 3);
+  CHECK(out[2].getInt(0) == 0);
+  CHECK(out[2].getInt(1) == 0);
+  Graph cholesky = importVerified(
+      callText("lapack_dpotrf_ffi", "tensor<0x0xf64>", {"tensor<0x0xf64>", "tensor<i32>"}, "{}"));
+  out = evaluate(cholesky, {literalOf("tensor<0x0xf64>", {})});
+  CHECK(out[1].getInt(0) == 0);
+  // orgqr of no reflectors: the identity's first columns.
+  Graph product = importVerified(
+      "func.func @main(%a: tensor<3x2xf32>, %t: tensor<0xf32>) -> tensor<3x2xf32> {\n"
+      "  %q = stablehlo.custom_call @lapack_sorgqr_ffi(%a, %t) {mhlo.backend_config = {}} : "
+      "(tensor<3x2xf32>, tensor<0xf32>) -> tensor<3x2xf32>\n  return %q : tensor<3x2xf32>\n}\n");
+  out = evaluate(
+      product, {literalOf("tensor<3x2xf32>", {7, 7, 7, 7, 7, 7}), literalOf("tensor<0xf32>", {})});
+  const std::vector<double> identity = {1, 0, 0, 1, 0, 0};
+  for (int64_t i = 0; i < 6; ++i)
+    CHECK(out[0].getFloat(i) == identity[i]);
+}
+
 TEST_CASE("lapack custom calls: errors name the op") {
   auto errorOf = [](const std::string &target, const std::string &aType,
                     const std::vector<std::string> &results, const std::string &config) {
@@ -364,6 +388,11 @@ TEST_CASE("lapack custom calls: errors name the op") {
       errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
               {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{uplo = 76 : ui8}");
   CHECK(message.find("has no backend_config field 'uplo'") != std::string::npos);
+  // A limit the expansion meets is the op's, at its place.
+  std::tie(place, message) = errorOf("lapack_sgeqrf_ffi", "tensor<9223372036854775807x2xf32>",
+                                     {"tensor<9223372036854775807x2xf32>", "tensor<2xf32>"}, "{}");
+  CHECK(place == "2:3");
+  CHECK(message.find("is too large") != std::string::npos);
   std::tie(place, message) =
       errorOf("lapack_sgeqrf_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xi32>"}, "{}");
   CHECK(message.find("result 1 must be tensor<3xf32>, got tensor<3xi32>") != std::string::npos);
