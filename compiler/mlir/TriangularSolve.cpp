@@ -63,6 +63,8 @@ public:
     const int64_t m = c.shape[r - 1];
     std::string text = "func.func private @" + name_ + "(%a: " + printType(a_) +
                        ", %b: " + printType(b_) + ") -> " + printType(b_) + " {\n";
+    if (n_ == 0) // no rows to solve: x is b, empty
+      return text + line("return %b : " + printType(b_)) + "}\n";
     std::string matrix = "%a";
     if (conjugate) {
       const TensorType part{complexPartType(a_.elementType), a_.shape};

@@ -127,6 +127,19 @@ TEST_CASE("triangular_solve: every form solves op(a) x = b or x op(a) = b, batch
           }
 }
 
+TEST_CASE("triangular_solve: an empty system solves to its empty right side") {
+  for (bool left : {true, false}) {
+    const std::string bType = left ? "tensor<2x0x3xf32>" : "tensor<2x3x0xf32>";
+    Graph graph = importVerified(solveOfArguments("tensor<2x0x0xf32>", bType,
+                                                  attributesOf(left, true, false, "NO_TRANSPOSE")));
+    std::string error;
+    std::vector<Literal> out = evaluate(graph, {Literal(*parseType("tensor<2x0x0xf32>", &error)),
+                                                Literal(*parseType(bType, &error))});
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].numElements() == 0);
+  }
+}
+
 TEST_CASE("triangular_solve: errors name the op") {
   auto errorOf = [](const std::string &aType, const std::string &bType,
                     const std::string &attributes) {
