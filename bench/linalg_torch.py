@@ -1,7 +1,8 @@
-"""LAPACK's LU and Cholesky as JAX prints them on CPU (lapack_sgetrf_ffi,
-lapack_spotrf_ffi), run by shardgen on one device, against PyTorch's
-torch.linalg.lu_factor and torch.linalg.cholesky on one thread (LAPACK
-underneath), n x n f32, best of N calls each.
+"""LAPACK's LU, Cholesky and QR as JAX prints them on CPU (lapack_sgetrf_ffi,
+lapack_spotrf_ffi, lapack_sgeqrf_ffi), run by shardgen on one device,
+against PyTorch's torch.linalg.lu_factor, torch.linalg.cholesky and
+torch.geqrf on one thread (LAPACK underneath), n x n f32, best of N calls
+each.
 
 Usage: python3 bench/linalg_torch.py build/shardgen [N] [n ...]
 """
@@ -55,8 +56,8 @@ def main():
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
     print("| n | LU: shardgen | torch.linalg.lu_factor | ratio | Cholesky: shardgen | "
-          "torch.linalg.cholesky | ratio |")
-    print("|---|---|---|---|---|---|---|")
+          "torch.linalg.cholesky | ratio | QR: shardgen | torch.geqrf | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for n in sizes:
             a = rng.standard_normal((n, n)).astype(np.float32)
@@ -66,11 +67,15 @@ def main():
                              a, runs, work)
             chol = shardgen_ms(shardgen, module("lapack_spotrf_ffi", n, ["tensor<i32>"],
                                                 "{uplo = 76 : ui8}"), spd, runs, work)
+            qr = shardgen_ms(shardgen, module("lapack_sgeqrf_ffi", n, [f"tensor<{n}xf32>"], "{}"),
+                             a, runs, work)
             ta, tspd = torch.from_numpy(a), torch.from_numpy(spd)
             torch_lu = best_ms(lambda: torch.linalg.lu_factor(ta), runs)
             torch_chol = best_ms(lambda: torch.linalg.cholesky(tspd), runs)
+            torch_qr = best_ms(lambda: torch.geqrf(ta), runs)
             print(f"| {n} | {lu:.2f} ms | {torch_lu:.2f} ms | {lu / torch_lu:.1f}x | "
-                  f"{chol:.2f} ms | {torch_chol:.2f} ms | {chol / torch_chol:.1f}x |")
+                  f"{chol:.2f} ms | {torch_chol:.2f} ms | {chol / torch_chol:.1f}x | "
+                  f"{qr:.2f} ms | {torch_qr:.2f} ms | {qr / torch_qr:.1f}x |")
 
 
 if __name__ == "__main__":

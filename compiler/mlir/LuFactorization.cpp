@@ -150,14 +150,7 @@ private:
     // Pivot k: p + 1, as LAPACK counts.
     t_.binary("%p1", "add", "%p", "%oneP", P);
     t_.convert("%p1i", "%p1", P, t_.type(ElementType::I32, one));
-    std::string starts, indexTypes;
-    for (size_t dim = 0; dim < t_.batch().size(); ++dim) {
-      starts += "%zero, ";
-      indexTypes += ", tensor<i64>";
-    }
-    t_.emit("%pivotsnext = stablehlo.dynamic_update_slice %p_pivots, %p1i, " + starts + "%k : (" +
-            pivots + ", " + t_.type(ElementType::I32, one) + indexTypes + ", tensor<i64>) -> " +
-            pivots);
+    t_.updateVector("%pivotsnext", "%p_pivots", ElementType::I32, steps_, "%p1i", 1, "%k");
     std::vector<std::string> values = {"%j1", "%next", "%pivotsnext", "%infonext"},
                              types = {"tensor<i64>", S, pivots, info};
     t_.binary("%j1", "add", "%j", "%one", "tensor<i64>");

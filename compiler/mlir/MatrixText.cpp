@@ -113,6 +113,27 @@ void MatrixText::update(const std::string &name, const std::string &x, const std
        row + ", " + column + " : (" + into + ", " + updateType + indexTypes() + ") -> " + into);
 }
 
+void MatrixText::sliceVector(const std::string &name, const std::string &x, ElementType element,
+                             int64_t length, const std::string &index, int64_t size) {
+  std::string types;
+  for (size_t d = 0; d <= batch_.size(); ++d)
+    types += ", tensor<i64>";
+  emit(name + " = stablehlo.dynamic_slice " + x + ", " + batchStarts() + index +
+       ", sizes = " + integerList(vector(size)) + " : (" + type(element, vector(length)) + types +
+       ") -> " + type(element, vector(size)));
+}
+
+void MatrixText::updateVector(const std::string &name, const std::string &x, ElementType element,
+                              int64_t length, const std::string &update, int64_t size,
+                              const std::string &index) {
+  std::string types;
+  for (size_t d = 0; d <= batch_.size(); ++d)
+    types += ", tensor<i64>";
+  emit(name + " = stablehlo.dynamic_update_slice " + x + ", " + update + ", " + batchStarts() +
+       index + " : (" + type(element, vector(length)) + ", " + type(element, vector(size)) + types +
+       ") -> " + type(element, vector(length)));
+}
+
 void MatrixText::reduceRows(const std::string &name, const std::string &x, const std::string &init,
                             const char *op, ElementType element, const Shape &from) {
   Shape to = from;
@@ -148,13 +169,15 @@ void MatrixText::conjugate(const std::string &name, const std::string &x, const 
 void MatrixText::adjoint(const std::string &name, const std::string &x, const Shape &shape) {
   std::vector<int64_t> dims = upTo(rank());
   std::swap(dims[rank() - 1], dims[rank() - 2]);
+  Shape transposed = shape;
+  std::swap(transposed[rank() - 1], transposed[rank() - 2]);
   std::string source = x;
   if (isComplex(element_)) {
     conjugate(name + "c", x, shape);
     source = name + "c";
   }
   emit(name + " = stablehlo.transpose " + source + ", dims = " + integerList(dims) + " : (" +
-       type(shape) + ") -> " + type(shape));
+       type(shape) + ") -> " + type(transposed));
 }
 
 void MatrixText::magnitude(const std::string &name, const std::string &x, const Shape &shape) {

@@ -66,6 +66,15 @@ public:
   void update(const std::string &name, const std::string &x, const std::string &into,
               const std::string &update, const std::string &updateType, const std::string &row,
               const std::string &column);
+  /// `%name`: `size` elements of the vectors `x` (the batch, then `length`)
+  /// from [.., index].
+  void sliceVector(const std::string &name, const std::string &x, ElementType element,
+                   int64_t length, const std::string &index, int64_t size);
+  /// `%name`: the vectors `x` (the batch, then `length`) with `update`
+  /// (the batch, then `size`) at [.., index].
+  void updateVector(const std::string &name, const std::string &x, ElementType element,
+                    int64_t length, const std::string &update, int64_t size,
+                    const std::string &index);
   /// `%name = reduce(x init: init) applies op` over the rows of `from`.
   void reduceRows(const std::string &name, const std::string &x, const std::string &init,
                   const char *op, ElementType element, const Shape &from);
@@ -76,7 +85,7 @@ public:
                const std::string &b, const Shape &bShape);
   /// The conjugate of `x` (complex) of `shape`.
   void conjugate(const std::string &name, const std::string &x, const Shape &shape);
-  /// The conjugate transpose of square matrices (the transpose on reals).
+  /// The conjugate transpose of matrices of `shape` (the transpose on reals).
   void adjoint(const std::string &name, const std::string &x, const Shape &shape);
   /// |re| + |im| (LAPACK's cabs1) of complex `x`, |x| of a real one.
   void magnitude(const std::string &name, const std::string &x, const Shape &shape);

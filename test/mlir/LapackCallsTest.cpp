@@ -272,7 +272,9 @@ TEST_CASE("lapack geqrf and orgqr/ungqr: LAPACK's reflectors, Q R = a, Q^H Q = I
   };
   for (const Case &c :
        {Case{'s', "f32", "orgqr", 3, 3}, Case{'d', "f64", "orgqr", 7, 4},
-        Case{'c', "complex<f32>", "ungqr", 5, 5}, Case{'z', "complex<f64>", "ungqr", 9, 6}}) {
+        Case{'c', "complex<f32>", "ungqr", 5, 5}, Case{'z', "complex<f64>", "ungqr", 9, 6},
+        // Above 8 reflectors: panels applied as I - V T V^H, padded.
+        Case{'d', "f64", "orgqr", 40, 21}, Case{'z', "complex<f64>", "ungqr", 19, 19}}) {
     CAPTURE(c.letter);
     const bool complex = std::string(c.element).starts_with("complex");
     const bool single = std::string(c.element).find("f32") != std::string::npos;
