@@ -73,15 +73,7 @@ private:
     t_.iota("%pcol", false, s);
     t_.loopHead("%panel", "%j", {{"%x", panel, S}, {"%info", info0, info}}, limit);
     t_.binary("%k", "add", offset, "%j", "tensor<i64>");
-    t_.broadcast("%kS", "%k", "tensor<i64>", {}, SI);
-    t_.broadcast("%jS", "%j", "tensor<i64>", {}, SI);
-    t_.compare("%rowk", "EQ", "%prow", "%kS", SI, s);
-    t_.compare("%rowgt", "GT", "%prow", "%kS", SI, s);
-    t_.compare("%colj", "EQ", "%pcol", "%jS", SI, s);
-    t_.compare("%colgt", "GT", "%pcol", "%jS", SI, s);
-    t_.binary("%trailing", "and", "%rowgt", "%colgt", mask);
-    t_.binary("%below", "and", "%rowgt", "%colj", mask);
-    t_.binary("%diag", "and", "%rowk", "%colj", mask);
+    t_.panelMasks(s, "%k", "%j");
     // d = x_kk (its real part) must be > 0 (not NaN), else info = k + 1
     // and the factorization stops there.
     t_.slice("%d", "%x", s, "%k", "%j", 1, 1);

@@ -81,15 +81,7 @@ private:
     }
     t_.loopHead("%panel", "%j", carried, limit);
     t_.binary("%k", "add", offset, "%j", "tensor<i64>");
-    t_.broadcast("%kS", "%k", "tensor<i64>", {}, SI);
-    t_.broadcast("%jS", "%j", "tensor<i64>", {}, SI);
-    t_.compare("%rowk", "EQ", "%prow", "%kS", SI, s);
-    t_.compare("%rowgt", "GT", "%prow", "%kS", SI, s);
-    t_.compare("%colj", "EQ", "%pcol", "%jS", SI, s);
-    t_.compare("%colgt", "GT", "%pcol", "%jS", SI, s);
-    const std::string mask = t_.type(ElementType::I1, s);
-    t_.binary("%trailing", "and", "%rowgt", "%colgt", mask);
-    t_.binary("%below", "and", "%rowgt", "%colj", mask);
+    t_.panelMasks(s, "%k", "%j");
     // The pivot: the first row at or below k of largest magnitude; with NaN
     // in the column, none is largest: k.
     t_.slice("%col", "%p_a", s, "%zero", "%j", rows, 1);
@@ -115,7 +107,7 @@ private:
     t_.slice("%kthrow", "%p_a", s, "%k", "%zero", 1, width);
     t_.broadcast("%kthrowS", "%kthrow", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
     t_.select("%swapped1", "%rowp", "%kthrowS", "%p_a", s, S);
-    t_.select("%swapped", "%rowk", "%pivotrowS", "%swapped1", s, S);
+    t_.select("%swapped", "%rowat", "%pivotrowS", "%swapped1", s, S);
     // info: the first zero pivot (LAPACK goes on past it, leaving its
     // column unscaled).
     t_.slice("%d", "%swapped", s, "%k", "%j", 1, 1);

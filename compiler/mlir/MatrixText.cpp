@@ -208,6 +208,19 @@ void MatrixText::scaleByReal(const std::string &name, const std::string &x,
   binary(name, "complex", name + "re2", name + "im2", xType);
 }
 
+void MatrixText::panelMasks(const Shape &s, const std::string &row, const std::string &column) {
+  const std::string index = type(ElementType::I64, s), mask = type(ElementType::I1, s);
+  broadcast("%rowS", row, "tensor<i64>", {}, index);
+  broadcast("%colS", column, "tensor<i64>", {}, index);
+  compare("%rowat", "EQ", "%prow", "%rowS", index, s);
+  compare("%rowgt", "GT", "%prow", "%rowS", index, s);
+  compare("%colat", "EQ", "%pcol", "%colS", index, s);
+  compare("%colgt", "GT", "%pcol", "%colS", index, s);
+  binary("%below", "and", "%rowgt", "%colat", mask);
+  binary("%diag", "and", "%rowat", "%colat", mask);
+  binary("%trailing", "and", "%rowgt", "%colgt", mask);
+}
+
 void MatrixText::loopHead(const std::string &loop, const std::string &counter,
                           const std::vector<std::vector<std::string>> &carried,
                           const std::string &limit) {

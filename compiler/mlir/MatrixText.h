@@ -93,6 +93,13 @@ public:
   void scaleByReal(const std::string &name, const std::string &x, const std::string &factor,
                    const Shape &shape);
 
+  /// The masks of a factorization's step over a panel of `s` (`%prow` and
+  /// `%pcol` its row and column iotas), at matrix row `row` and panel
+  /// column `column`: `%rowat`, `%rowgt`, `%colat`, `%colgt`, and of those
+  /// `%below` (column's rows below row), `%diag` and `%trailing` (the
+  /// block below and right of it); `%rowS` and `%colS` the two broadcast.
+  void panelMasks(const Shape &s, const std::string &row, const std::string &column);
+
   /// Opens `%<loop>:N = stablehlo.while(%<counter> = %zero, carried...)`
   /// while counter < `limit` (an i64 value), up to its `do {` (indented one
   /// more step).

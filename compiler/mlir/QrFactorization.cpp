@@ -152,17 +152,10 @@ private:
   /// columns right of j (up to `columnLimit`, if given).
   void stepMasks(const Shape &s, const std::string &columnLimit) {
     const std::string SI = t_.type(ElementType::I64, s), mask = t_.type(ElementType::I1, s);
-    t_.broadcast("%iS", "%i", "tensor<i64>", {}, SI);
-    t_.broadcast("%jS", "%j", "tensor<i64>", {}, SI);
-    t_.compare("%rowgt", "GT", "%prow", "%iS", SI, s);
-    t_.compare("%rowge", "GE", "%prow", "%iS", SI, s);
-    t_.compare("%rowlt", "LT", "%prow", "%iS", SI, s);
-    t_.compare("%rowi_eq", "EQ", "%prow", "%iS", SI, s);
-    t_.compare("%colj_eq", "EQ", "%pcol", "%jS", SI, s);
-    t_.compare("%colgt", "GT", "%pcol", "%jS", SI, s);
-    t_.binary("%belowi", "and", "%rowgt", "%colj_eq", mask);
-    t_.binary("%diagi", "and", "%rowi_eq", "%colj_eq", mask);
-    t_.binary("%abovei", "and", "%rowlt", "%colj_eq", mask);
+    t_.panelMasks(s, "%i", "%j");
+    t_.compare("%rowge", "GE", "%prow", "%rowS", SI, s);
+    t_.compare("%rowlt", "LT", "%prow", "%rowS", SI, s);
+    t_.binary("%above", "and", "%rowlt", "%colat", mask);
     std::string right = "%colgt";
     if (!columnLimit.empty()) {
       t_.broadcast("%limitS", columnLimit, "tensor<i64>", {}, SI);
@@ -170,7 +163,7 @@ private:
       t_.binary("%colright", "and", "%colgt", "%collt", mask);
       right = "%colright";
     }
-    t_.binary("%trailing", "and", "%rowge", right, mask);
+    t_.binary("%reflected_cols", "and", "%rowge", right, mask);
     // The rows of a column below i.
     const Shape column = t_.matrix(m_, 1);
     const std::string CI = t_.type(ElementType::I64, column);
@@ -208,8 +201,8 @@ private:
     // and alpha is real.
     t_.slice("%col", "%x", s, "%zero", "%j", m_, 1);
     t_.slice("%alpha", "%x", s, "%i", "%j", 1, 1);
-    t_.select("%below", "%cbelow", "%col", "%zeroC", column, C);
-    norm("%xnorm", "%below");
+    t_.select("%xbelow", "%cbelow", "%col", "%zeroC", column, C);
+    norm("%xnorm", "%xbelow");
     std::string alphaRe = "%alpha", alphaIm;
     if (isComplex(t_.element())) {
       t_.emit("%alphare = stablehlo.real %alpha : (" + D + ") -> " + DR);
@@ -242,12 +235,12 @@ private:
     t_.binary("%apb", "subtract", "%alpha", betaE, D);
     t_.binary("%scale", "divide", "%oneD", "%apb", D);
     t_.broadcast("%scaleC", "%scale", D, upTo(t_.rank()), C);
-    t_.binary("%vbelow0", "multiply", "%below", "%scaleC", C);
+    t_.binary("%vbelow0", "multiply", "%xbelow", "%scaleC", C);
     t_.select("%tauk", identity, "%zeroD", tau, d, D);
     t_.select("%newdiag", identity, "%alpha", betaE, d, D);
     t_.broadcast("%identityC", identity, t_.type(ElementType::I1, d), upTo(t_.rank()),
                  t_.type(ElementType::I1, column));
-    t_.select("%vbelow", "%identityC", "%below", "%vbelow0", column, C);
+    t_.select("%vbelow", "%identityC", "%xbelow", "%vbelow0", column, C);
     // H^H (conj(tau)) applied to the columns right of j.
     std::string applied = "%tauk";
     if (isComplex(t_.element())) {
@@ -258,8 +251,8 @@ private:
     // Column j: beta on the diagonal, v below it.
     t_.broadcast("%vbelowS", "%vbelow", C, upTo(t_.rank()), S);
     t_.broadcast("%diagS", "%newdiag", D, upTo(t_.rank()), S);
-    t_.select("%next1", "%belowi", "%vbelowS", "%refl", s, S);
-    t_.select("%next", "%diagi", "%diagS", "%next1", s, S);
+    t_.select("%next1", "%below", "%vbelowS", "%refl", s, S);
+    t_.select("%next", "%diag", "%diagS", "%next1", s, S);
     t_.reshape("%tauv", "%tauk", D, t_.type(t_.vector(1)));
     t_.updateVector("%tausnext", "%taus", t_.element(), length, "%tauv", 1, "%i");
     t_.binary("%j1", "add", "%j", "%one", "tensor<i64>");
@@ -296,9 +289,9 @@ private:
     t_.broadcast("%ntvS", "%ntv", C, upTo(t_.rank()), S);
     t_.binary("%omt", "subtract", "%oneD", "%taud", D);
     t_.broadcast("%omtS", "%omt", D, upTo(t_.rank()), S);
-    t_.select("%next1", "%belowi", "%ntvS", "%refl", s, S);
-    t_.select("%next2", "%diagi", "%omtS", "%next1", s, S);
-    t_.select("%next", "%abovei", "%pzeros", "%next2", s, S);
+    t_.select("%next1", "%below", "%ntvS", "%refl", s, S);
+    t_.select("%next2", "%diag", "%omtS", "%next1", s, S);
+    t_.select("%next", "%above", "%pzeros", "%next2", s, S);
     t_.binary("%c1", "add", "%c", "%one", "tensor<i64>");
     t_.loopEnd({"%c1", "%next"}, {"tensor<i64>", S});
   }
@@ -363,7 +356,7 @@ private:
   }
 
   /// `result`: the panel `%x` (of `s`) with I - tau v v^H applied to its
-  /// rows from i on, in the `%trailing` columns (v: 1 at row i, `vbelow`
+  /// rows from i on, in the `%reflected_cols` columns (v: 1 at row i, `vbelow`
   /// below it, 0 above): C - tau v (C^H v)^H.
   void reflect(const Shape &s, const std::string &vbelow, const std::string &tau,
                const std::string &result) {
@@ -394,7 +387,7 @@ private:
     t_.binary("%tv", "multiply", "%vS", "%tauS", S);
     t_.binary("%tvw", "multiply", "%tv", "%wS", S);
     t_.binary("%reflected", "subtract", "%x", "%tvw", S);
-    t_.select(result, "%trailing", "%reflected", "%x", s, S);
+    t_.select(result, "%reflected_cols", "%reflected", "%x", s, S);
   }
 
   /// `%blockV` (m x width: the panel's first `limit` vectors, 1 on their
