@@ -11,20 +11,11 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import torch
 
-
-def best_ms(fn, runs):
-    fn()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3
+from best_of import best_ms
 
 
 def module(target, n, results, config):

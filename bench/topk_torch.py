@@ -2,20 +2,10 @@
 runs: torch.topk with k = 50 of 64 rows of 32768 f32, and torch.sort of 1M
 f32. Usage: python3 bench/topk_torch.py [N]"""
 import sys
-import time
 
 import torch
 
-
-def best_ms(fn, runs):
-    fn()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3
-
+from best_of import best_ms
 
 torch.set_num_threads(1)
 runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
