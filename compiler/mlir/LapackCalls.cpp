@@ -60,10 +60,8 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
   }
 }
 
-/// One LAPACK call's checked operand and attributes, and the text of the
-/// function it becomes. Every value of the function is a full-size tensor
-/// (the batch, then m x n), the step's row and column picked out by masks
-/// of iotas, so a batch of matrices pivots independently.
+/// One LAPACK call's checked operands, results and attributes, and the
+/// text of the function it becomes (LapackFactorizations.h).
 class LapackCall {
 public:
   LapackCall(const Operation &op, const LapackTarget &target, std::string name)

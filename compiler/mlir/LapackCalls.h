@@ -1,20 +1,21 @@
 #pragma once
 // The LAPACK custom calls JAX prints on CPU for jnp.linalg and
-// jax.scipy.linalg, read as the StableHLO ops that compute them:
-// - `lapack_{s,d,c,z}getrf_ffi` (LU with partial pivoting: jnp.linalg.solve,
-//   inv, det, slogdet, lax.linalg.lu): a while loop over the columns that
-//   picks the first element of largest magnitude (|re| + |im| on complex, as
-//   LAPACK's i?amax), swaps its row up, scales the column below the pivot by
-//   the pivot's reciprocal and subtracts the outer product from the trailing
-//   block. Results: the factors, the 1-based pivots, and info (the 1-based
-//   first zero pivot, else 0), as LAPACK gives them.
-// - `lapack_{s,d,c,z}potrf_ffi` (Cholesky: jnp.linalg.cholesky,
-//   jax.scipy.linalg.cho_factor): the same loop taking square roots; the
-//   triangle `uplo` names (76 'L' or 85 'U') is factored, the other keeps the
-//   operand's values; info is the 1-based order of the first leading minor
-//   that is not positive definite, the columns from it on left unfactored.
-// Leading dims are a batch. Each call becomes a func.call of a private
-// function the importer inlines as any other call.
+// jax.scipy.linalg, read as the StableHLO ops that compute them (s, d, c, z:
+// f32, f64, complex<f32>, complex<f64>; leading dims a batch):
+// - `lapack_?getrf_ffi` (LU with partial pivoting: jnp.linalg.solve, inv,
+//   det, slogdet, lax.linalg.lu): the factors, LAPACK's 1-based pivots (the
+//   first row of largest |re| + |im|, as i?amax) and info (the 1-based first
+//   zero pivot, else 0).
+// - `lapack_?potrf_ffi` (Cholesky: jnp.linalg.cholesky, cho_factor): the
+//   triangle `uplo` names (76 'L' or 85 'U') factored, the other keeping the
+//   operand's values; info the first leading minor not positive definite.
+// - `lapack_?geqrf_ffi` and `lapack_?orgqr_ffi` / `?ungqr` (QR:
+//   jnp.linalg.qr, householder_product): LAPACK's Householder reflectors
+//   and taus, and Q multiplied out from them.
+// Each call becomes a func.call of a private function
+// (LapackFactorizations.h: while loops over panels of columns) that the
+// importer inlines as any other call. Other LAPACK targets stay custom
+// calls of the application's.
 
 #include "compiler/mlir/MlirSyntax.h"
 
