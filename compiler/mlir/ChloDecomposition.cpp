@@ -681,6 +681,16 @@ Val isNegInf(StepBuilder &b, const std::vector<Val> &args) {
 
 Val square(StepBuilder &b, const std::vector<Val> &args) { return b.mul(args[0], args[0]); }
 
+/// z^2 as StableHLO's legalization writes it: re (x - y)(x + y), exactly 0
+/// where |x| = |y| and x is finite (x x - y y would round to a tiny
+/// nonzero), im 2 (x y).
+Val complexSquare(StepBuilder &b, const std::vector<Val> &args) {
+  const Val x = realPart(b, args[0]), y = imagPart(b, args[0]);
+  const Val equal = logicalAnd(b, b.isFinite(x), b.compare("EQ", b.abs(x), b.abs(y)));
+  const Val re = b.select(equal, b.c(0, x), b.mul(b.sub(x, y), b.add(x, y)));
+  return fromParts(b, {re, b.mul(b.c(2, x), b.mul(x, y))});
+}
+
 /// The next float after x toward y: x's bits as an integer, one step up or
 /// down in magnitude; the smallest subnormal (signed as y) from a zero; y
 /// when x == y (signed zeros included); NaN when either is.
@@ -780,7 +790,7 @@ const std::map<std::string, ChloOp> &chloOps() {
       {"chlo.is_inf", {isInf, 1, false}},
       {"chlo.is_pos_inf", {isPosInf, 1, false}},
       {"chlo.is_neg_inf", {isNegInf, 1, false}},
-      {"chlo.square", {square, 1, false, false, square}},
+      {"chlo.square", {square, 1, false, false, complexSquare}},
       {"chlo.next_after", {nextAfter, 2, false}},
       {"chlo.tan", {tan, 1, false, false, tan}},
       {"chlo.zeta", {zeta, 2, true}},
