@@ -10,62 +10,61 @@
 namespace shardgen::interp {
 namespace {
 
-template <typename Traits> typename Traits::Compute load(uint64_t bits) {
-  typename Traits::Storage storage;
-  std::memcpy(&storage, &bits, sizeof storage);
-  return Traits::load(storage);
+template <typename Traits> typename Traits::Storage storage(const ScalarBits &bits) {
+  static_assert(sizeof(typename Traits::Storage) <= sizeof bits.words);
+  typename Traits::Storage value;
+  std::memcpy(&value, bits.words, sizeof value);
+  return value;
 }
 
-template <typename Traits> uint64_t store(typename Traits::Compute value) {
+template <typename Traits> typename Traits::Compute load(const ScalarBits &bits) {
+  return Traits::load(storage<Traits>(bits));
+}
+
+template <typename Traits> ScalarBits store(typename Traits::Compute value) {
   const typename Traits::Storage storage = Traits::store(value);
-  uint64_t bits = 0;
-  std::memcpy(&bits, &storage, sizeof storage);
+  ScalarBits bits;
+  std::memcpy(bits.words, &storage, sizeof storage);
   return bits;
 }
 
+ScalarBits predicate(bool value) { return ScalarBits{{value ? 1u : 0u, 0}}; }
+
 // The steps, one template per op family; `Scalar` is the op's ScalarOp
 // (ElementFunctions.h).
-template <typename Traits, typename Scalar> void unaryStep(uint64_t *r, const int32_t *s) {
+template <typename Traits, typename Scalar> void unaryStep(ScalarBits *r, const int32_t *s) {
   r[s[1]] = store<Traits>(Scalar::template apply<Traits>(load<Traits>(r[s[0]])));
 }
 
-template <typename Traits, typename Scalar> void binaryStep(uint64_t *r, const int32_t *s) {
+template <typename Traits, typename Scalar> void binaryStep(ScalarBits *r, const int32_t *s) {
   r[s[2]] =
       store<Traits>(Scalar::template apply<Traits>(load<Traits>(r[s[0]]), load<Traits>(r[s[1]])));
 }
 
 template <typename Traits, ComparisonDirection Direction>
-void compareStep(uint64_t *r, const int32_t *s) {
-  r[s[2]] = compare(Direction, load<Traits>(r[s[0]]), load<Traits>(r[s[1]])) ? 1 : 0;
-}
-
-template <typename Traits> typename Traits::Storage storage(uint64_t bits) {
-  typename Traits::Storage value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
+void compareStep(ScalarBits *r, const int32_t *s) {
+  r[s[2]] = predicate(compare(Direction, load<Traits>(r[s[0]]), load<Traits>(r[s[1]])));
 }
 
 template <typename Traits, ComparisonDirection Direction>
-void totalOrderStep(uint64_t *r, const int32_t *s) {
-  r[s[2]] = compare(Direction, totalOrderKey<Traits>(storage<Traits>(r[s[0]])),
-                    totalOrderKey<Traits>(storage<Traits>(r[s[1]])))
-                ? 1
-                : 0;
+void totalOrderStep(ScalarBits *r, const int32_t *s) {
+  r[s[2]] = predicate(compare(Direction, totalOrderKey<Traits>(storage<Traits>(r[s[0]])),
+                              totalOrderKey<Traits>(storage<Traits>(r[s[1]]))));
 }
 
-void selectStep(uint64_t *r, const int32_t *s) { r[s[3]] = r[s[0]] != 0 ? r[s[1]] : r[s[2]]; }
+void selectStep(ScalarBits *r, const int32_t *s) { r[s[3]] = r[s[0]].isTrue() ? r[s[1]] : r[s[2]]; }
 
-template <typename Traits> void clampStep(uint64_t *r, const int32_t *s) {
+template <typename Traits> void clampStep(ScalarBits *r, const int32_t *s) {
   r[s[3]] = store<Traits>(math::minimum(math::maximum(load<Traits>(r[s[1]]), load<Traits>(r[s[0]])),
                                         load<Traits>(r[s[2]])));
 }
 
-template <typename From, typename To> void convertStep(uint64_t *r, const int32_t *s) {
+template <typename From, typename To> void convertStep(ScalarBits *r, const int32_t *s) {
   r[s[1]] = store<To>(convertElement<From, To>(load<From>(r[s[0]])));
 }
 
-template <typename Traits> void isFiniteStep(uint64_t *r, const int32_t *s) {
-  r[s[1]] = std::isfinite(load<Traits>(r[s[0]])) ? 1 : 0;
+template <typename Traits> void isFiniteStep(ScalarBits *r, const int32_t *s) {
+  r[s[1]] = predicate(std::isfinite(load<Traits>(r[s[0]])));
 }
 
 template <typename Traits, ComparisonDirection Direction>
@@ -108,18 +107,18 @@ template <> struct OtherStep<OpKind::Select> {
   }
 };
 template <> struct OtherStep<OpKind::Clamp> {
-  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
-    return &clampStep<T>;
+  template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+    if constexpr (isComplexTraits<T>)
+      unsupported(notDefined(op.kind, graph.type(op.operands[1]).elementType));
+    else
+      return &clampStep<T>;
   }
 };
 template <> struct OtherStep<OpKind::Convert> {
   template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
     return dispatchElementType(graph.type(op.results[0]).elementType,
                                [](auto to) -> ScalarRegion::StepFn {
-                                 if constexpr (isComplexTraits<decltype(to)>)
-                                   unsupported("a scalar body on complex elements");
-                                 else
-                                   return &convertStep<T, decltype(to)>;
+                                 return &convertStep<T, decltype(to)>;
                                });
   }
 };
@@ -142,15 +141,45 @@ template <> struct OtherStep<OpKind::ReducePrecision> {
   }
 };
 
-/// The parts of complex values: scalar bodies hold none (verify refuses them).
-template <OpKind K> struct ComplexPartStep {
-  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &op) {
-    unsupported(std::string(op.name()) + " in a scalar body");
+/// real and imag of a complex value, or of a float value (itself, and +0);
+/// complex of two float parts; abs of a complex value (its modulus).
+template <typename T, bool Imaginary> void partStep(ScalarBits *r, const int32_t *s) {
+  if constexpr (isComplexTraits<T>) {
+    const typename T::Compute x = load<T>(r[s[0]]);
+    r[s[1]] = store<ComplexPartTraits<T>>(Imaginary ? x.im : x.re);
+  } else {
+    r[s[1]] = Imaginary ? ScalarBits{} : r[s[0]];
+  }
+}
+
+template <typename Part> void complexStep(ScalarBits *r, const int32_t *s) {
+  using C = std::conditional_t<std::is_same_v<Part, F32Traits>, C64Traits, C128Traits>;
+  r[s[2]] = store<C>({load<Part>(r[s[0]]), load<Part>(r[s[1]])});
+}
+
+template <typename T> void complexAbsStep(ScalarBits *r, const int32_t *s) {
+  r[s[1]] =
+      store<ComplexPartTraits<T>>(runtime::elements::complexmath::abs(load<T>(r[s[0]])));
+}
+
+template <> struct OtherStep<OpKind::Real> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
+    return &partStep<T, false>;
   }
 };
-template <> struct OtherStep<OpKind::Real> : ComplexPartStep<OpKind::Real> {};
-template <> struct OtherStep<OpKind::Imag> : ComplexPartStep<OpKind::Imag> {};
-template <> struct OtherStep<OpKind::Complex> : ComplexPartStep<OpKind::Complex> {};
+template <> struct OtherStep<OpKind::Imag> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
+    return &partStep<T, true>;
+  }
+};
+template <> struct OtherStep<OpKind::Complex> {
+  template <typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+    if constexpr (std::is_same_v<T, F32Traits> || std::is_same_v<T, F64Traits>)
+      return &complexStep<T>;
+    else
+      unsupported(notDefined(op.kind, graph.type(op.operands[0]).elementType));
+  }
+};
 
 /// The step function of `op` (of kind K), whose first operand has element
 /// type `type`.
@@ -159,16 +188,16 @@ ScalarRegion::StepFn stepFnOf(const Graph &graph, const Op &op, ElementType type
   return dispatchElementType(type, [&](auto traits) -> ScalarRegion::StepFn {
     using T = decltype(traits);
     constexpr OpCategory family = opCategory(K);
-    if constexpr (isComplexTraits<T>) { // verify keeps them out: no 64-bit register holds one
-      unsupported("a scalar body on complex elements");
+    if constexpr (K == OpKind::Abs && isComplexTraits<T>) { // a real result
+      return &complexAbsStep<T>;
     } else if constexpr (family == OpCategory::ElementwiseUnary ||
                          family == OpCategory::ElementwiseBinary) {
       if constexpr (!hasScalarOp<K, family, T>())
         unsupported(notDefined(K, type));
       else if constexpr (family == OpCategory::ElementwiseUnary)
-        return &unaryStep<T, ScalarOp<K>>;
+        return &unaryStep<T, ScalarOpOn<K, T>>;
       else
-        return &binaryStep<T, ScalarOp<K>>;
+        return &binaryStep<T, ScalarOpOn<K, T>>;
     } else if constexpr (family == OpCategory::ElementwiseOther) {
       return OtherStep<K>::template of<T>(graph, op);
     } else { // not per element: verify keeps it out of scalar bodies
@@ -184,16 +213,16 @@ constexpr auto kStepFns =
 
 } // namespace
 
-uint64_t loadScalarBits(const Literal &tensor, int64_t index) {
+ScalarBits loadScalarBits(const Literal &tensor, int64_t index) {
   const size_t width = elementByteWidth(tensor.elementType());
-  uint64_t bits = 0;
-  std::memcpy(&bits, tensor.data() + index * static_cast<int64_t>(width), width);
+  ScalarBits bits;
+  std::memcpy(bits.words, tensor.data() + index * static_cast<int64_t>(width), width);
   return bits;
 }
 
-void storeScalarBits(Literal &tensor, int64_t index, uint64_t bits) {
+void storeScalarBits(Literal &tensor, int64_t index, ScalarBits bits) {
   const size_t width = elementByteWidth(tensor.elementType());
-  std::memcpy(tensor.data() + index * static_cast<int64_t>(width), &bits, width);
+  std::memcpy(tensor.data() + index * static_cast<int64_t>(width), bits.words, width);
 }
 
 ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
@@ -201,7 +230,7 @@ ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
   auto slot = [&](ValueId v) {
     auto [it, inserted] = slotOf.try_emplace(v, static_cast<int32_t>(initial_.size()));
     if (inserted)
-      initial_.push_back(0);
+      initial_.emplace_back();
     return it->second;
   };
   for (const RegionArgument &arg : region.args)
@@ -229,8 +258,9 @@ ScalarRegion::ScalarRegion(const Graph &graph, const Region &region) {
   registers_ = initial_;
 }
 
-void ScalarRegion::run(std::span<const uint64_t> arguments, std::span<uint64_t> results) const {
-  uint64_t *r = registers_.data();
+void ScalarRegion::run(std::span<const ScalarBits> arguments,
+                       std::span<ScalarBits> results) const {
+  ScalarBits *r = registers_.data();
   for (size_t i = 0; i < argumentSlots_.size(); ++i)
     r[argumentSlots_[i]] = arguments[i];
   for (const Step &step : steps_)
