@@ -5,8 +5,9 @@
 // time. Each step is the op's scalar function from ElementFunctions.h on the
 // element type's compute type, rounded to the element type as the tensor
 // kernels round each op's result, so a body gives the same bits as its ops
-// run on tensors. A register holds 16 bytes: complex<f64> is the widest
-// element; the other types use its low bytes, with the same steps.
+// run on tensors. A register is 8 bytes, or 16 in a body holding a
+// complex<f64> value (the widest element); scalars pass in and out as
+// 16-byte ScalarBits.
 
 #include <cstdint>
 #include <span>
@@ -38,19 +39,28 @@ public:
   /// per returned value.
   void run(std::span<const ScalarBits> arguments, std::span<ScalarBits> results) const;
 
-  /// One step: reads its operand registers, writes its result register.
-  using StepFn = void (*)(ScalarBits *registers, const int32_t *slots);
+  /// One step: reads its operand registers, writes its result register
+  /// (registers of uint64_t, or of ScalarBits in a wide body).
+  using StepFn = void (*)(void *registers, const int32_t *slots);
   struct Step {
     StepFn fn = nullptr;
     int32_t slots[4] = {}; // operand registers, then the result's
   };
 
 private:
+  template <typename R>
+  void runOn(R *registers, std::span<const ScalarBits> arguments,
+             std::span<ScalarBits> results) const;
+
+  /// A body holding a complex<f64> value runs on 16-byte registers, any
+  /// other on 8-byte ones.
+  bool wide_ = false;
   std::vector<Step> steps_;
   std::vector<int32_t> argumentSlots_, resultSlots_;
   /// Constants' registers hold their bits from the start.
   std::vector<ScalarBits> initial_;
-  mutable std::vector<ScalarBits> registers_;
+  mutable std::vector<uint64_t> narrowRegisters_;
+  mutable std::vector<ScalarBits> wideRegisters_;
 };
 
 /// A scalar's bits (the element's storage) read from and written to a
