@@ -446,8 +446,8 @@ Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Li
 /// arithmetic rounds differently per order; an op not listed leaves the
 /// bound undetermined, never too tight.
 constexpr OpKind kReorderExactly[] = {
-    OpKind::Constant, OpKind::Compare, OpKind::Select, OpKind::Clamp, OpKind::Maximum,
-    OpKind::Minimum,  OpKind::And,     OpKind::Or,     OpKind::Xor,   OpKind::Not,
+    OpKind::Constant, OpKind::Compare, OpKind::Select,  OpKind::Clamp, OpKind::Maximum,
+    OpKind::Minimum,  OpKind::And,     OpKind::Or,      OpKind::Xor,   OpKind::Not,
     OpKind::Real,     OpKind::Imag,    OpKind::Complex,
 };
 /// Those that do on integers, which wrap (and associate).

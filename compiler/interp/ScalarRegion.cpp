@@ -48,7 +48,8 @@ uint64_t lowWord(const ScalarBits &bits) { return bits.words[0]; }
 
 // The steps, one template per op family; `Scalar` is the op's scalar
 // function (ElementFunctions.h), R the register.
-template <typename R, typename Traits, typename Scalar> void unaryStep(void *file, const int32_t *s) {
+template <typename R, typename Traits, typename Scalar>
+void unaryStep(void *file, const int32_t *s) {
   R *r = static_cast<R *>(file);
   r[s[1]] = store<Traits, R>(Scalar::template apply<Traits>(load<Traits>(r[s[0]])));
 }
@@ -134,15 +135,13 @@ template <> struct OtherStep<OpKind::Select> {
   }
 };
 template <> struct OtherStep<OpKind::Clamp> {
-  template <typename R, typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
-    if constexpr (isComplexTraits<T>)
-      unsupported(notDefined(op.kind, graph.type(op.operands[1]).elementType));
-    else
-      return &clampStep<R, T>;
+  template <typename R, typename T> static ScalarRegion::StepFn of(const Graph &, const Op &) {
+    return &clampStep<R, T>;
   }
 };
 template <> struct OtherStep<OpKind::Convert> {
-  template <typename R, typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+  template <typename R, typename T>
+  static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
     return dispatchElementType(graph.type(op.results[0]).elementType,
                                [](auto to) -> ScalarRegion::StepFn {
                                  using To = decltype(to);
@@ -155,7 +154,8 @@ template <> struct OtherStep<OpKind::Convert> {
 };
 
 template <> struct OtherStep<OpKind::IsFinite> {
-  template <typename R, typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+  template <typename R, typename T>
+  static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
     if constexpr (!isFloatTraits<T>)
       unsupported(notDefined(op.kind, graph.type(op.operands[0]).elementType));
     else
@@ -192,8 +192,7 @@ template <typename R, typename Part> void complexStep(void *file, const int32_t 
 
 template <typename R, typename T> void complexAbsStep(void *file, const int32_t *s) {
   R *r = static_cast<R *>(file);
-  r[s[1]] =
-      store<ComplexPartTraits<T>, R>(runtime::elements::complexmath::abs(load<T>(r[s[0]])));
+  r[s[1]] = store<ComplexPartTraits<T>, R>(runtime::elements::complexmath::abs(load<T>(r[s[0]])));
 }
 
 template <> struct OtherStep<OpKind::Real> {
@@ -207,7 +206,8 @@ template <> struct OtherStep<OpKind::Imag> {
   }
 };
 template <> struct OtherStep<OpKind::Complex> {
-  template <typename R, typename T> static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
+  template <typename R, typename T>
+  static ScalarRegion::StepFn of(const Graph &graph, const Op &op) {
     if constexpr (std::is_same_v<T, F64Traits> && !fits<C128Traits>(sizeof(R)))
       return nullptr; // a complex<f64> result: 16-byte registers
     else if constexpr (std::is_same_v<T, F32Traits> || std::is_same_v<T, F64Traits>)
@@ -247,8 +247,8 @@ ScalarRegion::StepFn stepFnOf(const Graph &graph, const Op &op, ElementType type
 
 using StepFnBuilder = ScalarRegion::StepFn (*)(const Graph &, const Op &, ElementType);
 template <typename R>
-constexpr auto kStepFns = tableByKind(
-    [](auto kind) -> StepFnBuilder { return &stepFnOf<decltype(kind)::value, R>; });
+constexpr auto kStepFns =
+    tableByKind([](auto kind) -> StepFnBuilder { return &stepFnOf<decltype(kind)::value, R>; });
 
 } // namespace
 
@@ -342,8 +342,7 @@ void ScalarRegion::runOn(R *r, std::span<const ScalarBits> arguments,
     results[j] = fromRegister(r[resultSlots_[j]]);
 }
 
-void ScalarRegion::run(std::span<const ScalarBits> arguments,
-                       std::span<ScalarBits> results) const {
+void ScalarRegion::run(std::span<const ScalarBits> arguments, std::span<ScalarBits> results) const {
   if (wide_)
     runOn(wideRegisters_.data(), arguments, results);
   else

@@ -9,6 +9,7 @@
 #include "compiler/cli/GraphLoading.h"
 #include "compiler/interp/Interpreter.h"
 #include "test/codegen/CodegenTestUtil.h"
+#include "test/support/ComplexMaxBody.h"
 
 using namespace shardgen;
 using namespace shardgen::testing;
@@ -46,67 +47,76 @@ TEST_CASE("optimization_barrier passes its operands through, resharded to its re
   CHECK(checkCompiledEqualsInterpreter(graph, 9) == "");
 }
 
-TEST_CASE("complex scalar bodies: lexicographic argmax, cummax, a sort by parts, abs and constants") {
+TEST_CASE(
+    "complex scalar bodies: lexicographic argmax, cummax, a sort by parts, abs, clamp, constants") {
   // JAX's complex max compares (real, imag) parts and selects the complex
   // values; a complex<f64> value and constant are 16 bytes in the body.
   for (const char *type : {"complex<f32>", "complex<f64>"}) {
     CAPTURE(type);
     const std::string t(type), part = t == "complex<f32>" ? "f32" : "f64";
-    const std::string maxOps = R"(
-      {"op": "real", "operands": ["p"], "result": "pr"},
-      {"op": "real", "operands": ["q"], "result": "qr"},
-      {"op": "compare", "operands": ["pr", "qr"], "comparison_direction": "EQ", "result": "eq"},
-      {"op": "compare", "operands": ["pr", "qr"], "comparison_direction": "GT", "result": "gt"},
-      {"op": "imag", "operands": ["p"], "result": "pi"},
-      {"op": "imag", "operands": ["q"], "result": "qi"},
-      {"op": "compare", "operands": ["pi", "qi"], "comparison_direction": "GT", "result": "igt"},
-      {"op": "select", "operands": ["eq", "igt", "gt"], "result": "first"},
-      {"op": "select", "operands": ["first", "p", "q"], "result": "m"})";
+    const std::string maxOps = testing::kComplexMaxOps;
     const std::string ops = R"(
-      {"op": "constant", "result": "low", "type": "tensor<)" + t + R"(>", "value": ["-inf", "-inf"]},
+      {"op": "constant", "result": "low", "type": "tensor<)" +
+                            t + R"(>", "value": ["-inf", "-inf"]},
       {"op": "constant", "result": "zero", "type": "tensor<i32>", "value": 0},
       {"op": "reduce", "operands": ["a", "i", "low", "zero"], "results": ["amax", "at"],
        "dimensions": [1],
-       "body": {"args": [{"name": "p", "type": "tensor<)" + t + R"(>"},
+       "body": {"args": [{"name": "p", "type": "tensor<)" +
+                            t + R"(>"},
                          {"name": "j", "type": "tensor<i32>"},
-                         {"name": "q", "type": "tensor<)" + t + R"(>"},
+                         {"name": "q", "type": "tensor<)" +
+                            t + R"(>"},
                          {"name": "k", "type": "tensor<i32>"}],
-                "ops": [)" + maxOps + R"(,
+                "ops": [)" + maxOps +
+                            R"(,
                         {"op": "select", "operands": ["first", "j", "k"], "result": "n"}],
                 "return": ["m", "n"]}},
       {"op": "reduce_window", "operands": ["a", "low"], "result": "cummax",
        "window_dimensions": [1, 8], "padding": [[0, 0], [7, 0]],
-       "body": {"args": [{"name": "p", "type": "tensor<)" + t + R"(>"},
-                         {"name": "q", "type": "tensor<)" + t + R"(>"}],
-                "ops": [)" + maxOps + R"(], "return": ["m"]}},
+       "body": {"args": [{"name": "p", "type": "tensor<)" +
+                            t + R"(>"},
+                         {"name": "q", "type": "tensor<)" +
+                            t + R"(>"}],
+                "ops": [)" + maxOps +
+                            R"(], "return": ["m"]}},
       {"op": "sort", "operands": ["a"], "result": "sorted", "dimension": 1,
-       "comparator": {"args": [{"name": "p", "type": "tensor<)" + t + R"(>"},
-                               {"name": "q", "type": "tensor<)" + t + R"(>"}],
+       "comparator": {"args": [{"name": "p", "type": "tensor<)" +
+                            t + R"(>"},
+                               {"name": "q", "type": "tensor<)" +
+                            t + R"(>"}],
                       "ops": [{"op": "real", "operands": ["p"], "result": "pr"},
                               {"op": "real", "operands": ["q"], "result": "qr"},
                               {"op": "compare", "operands": ["pr", "qr"], "result": "less",
                                "comparison_direction": "LT", "compare_type": "TOTALORDER"}],
                       "return": ["less"]}},
-      {"op": "constant", "result": "unit", "type": "tensor<)" + t + R"(>", "value": [0, 0]},
+      {"op": "constant", "result": "unit", "type": "tensor<)" +
+                            t + R"(>", "value": [0, 0]},
       {"op": "reduce", "operands": ["b", "unit"], "result": "weighted", "dimensions": [1],
-       "body": {"args": [{"name": "p", "type": "tensor<)" + t + R"(>"},
-                         {"name": "q", "type": "tensor<)" + t + R"(>"}],
-                "ops": [{"op": "constant", "result": "w", "type": "tensor<)" + t + R"(>",
+       "body": {"args": [{"name": "p", "type": "tensor<)" +
+                            t + R"(>"},
+                         {"name": "q", "type": "tensor<)" +
+                            t + R"(>"}],
+                "ops": [{"op": "constant", "result": "w", "type": "tensor<)" +
+                            t + R"(>",
                          "value": [0.1, -3.25]},
                         {"op": "abs", "operands": ["q"], "result": "size"},
-                        {"op": "constant", "result": "nought", "type": "tensor<)" + part + R"(>",
+                        {"op": "constant", "result": "nought", "type": "tensor<)" +
+                            part + R"(>",
                          "value": 0},
                         {"op": "complex", "operands": ["size", "nought"], "result": "sz"},
                         {"op": "multiply", "operands": ["w", "sz"], "result": "wq"},
-                        {"op": "add", "operands": ["p", "wq"], "result": "s"}],
-                "return": ["s"]}})";
-    const std::string inputs =
-        R"({"name": "a", "type": "tensor<4x8x)" + t + R"(>", "sharding": "<@m, [{x}, {y}]>"},
+                        {"op": "add", "operands": ["p", "wq"], "result": "s"},
+                        {"op": "negate", "operands": ["w"], "result": "nw"},
+                        {"op": "clamp", "operands": ["nw", "s", "w"], "result": "c"}],
+                "return": ["c"]}})";
+    const std::string inputs = R"({"name": "a", "type": "tensor<4x8x)" + t +
+                               R"(>", "sharding": "<@m, [{x}, {y}]>"},
            {"name": "i", "type": "tensor<4x8xi32>", "sharding": "<@m, [{x}, {y}]>"},
-           {"name": "b", "type": "tensor<4x6x)" + t + R"(>", "sharding": "<@m, [{x}, {}]>"})";
-    Graph graph = loadVerified(graphOn2x2(
-        "complex_bodies", inputs, ops,
-        R"({"value": "amax"}, {"value": "at"}, {"value": "cummax"}, {"value": "sorted"},
+           {"name": "b", "type": "tensor<4x6x)" +
+                               t + R"(>", "sharding": "<@m, [{x}, {}]>"})";
+    Graph graph = loadVerified(
+        graphOn2x2("complex_bodies", inputs, ops,
+                   R"({"value": "amax"}, {"value": "at"}, {"value": "cummax"}, {"value": "sorted"},
            {"value": "weighted"})"));
     CHECK(checkCompiledEqualsInterpreter(graph, 13) == "");
     // "weighted" (float arithmetic: no bound) reduces an unsharded dim in

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "test/interp/InterpTestUtil.h"
+#include "test/support/ComplexMaxBody.h"
 
 using namespace shardgen;
 using namespace shardgen::test;
@@ -243,24 +244,21 @@ TEST_CASE("complex scalar bodies: JAX's argmax of (complex, i32) pairs, lexicogr
     const std::string t(type);
     const std::string scalar = "tensor<" + t + ">";
     Graph graph = loadGraph(R"({"format": "shardgen-graph", "version": 1, "meshes": [],
-    "inputs": [{"name": "x", "type": "tensor<2x3x)" + t + R"(>"},
+    "inputs": [{"name": "x", "type": "tensor<2x3x)" +
+                            t + R"(>"},
                {"name": "i", "type": "tensor<2x3xi32>"}],
     "ops": [
-      {"op": "constant", "result": "low", "type": ")" + scalar + R"(", "value": ["-inf", "-inf"]},
+      {"op": "constant", "result": "low", "type": ")" +
+                            scalar + R"(", "value": ["-inf", "-inf"]},
       {"op": "constant", "result": "zero", "type": "tensor<i32>", "value": 0},
       {"op": "reduce", "operands": ["x", "i", "low", "zero"], "results": ["best", "at"],
        "dimensions": [1],
-       "body": {"args": [{"name": "p", "type": ")" + scalar + R"("}, {"name": "j", "type": "tensor<i32>"},
-                         {"name": "q", "type": ")" + scalar + R"("}, {"name": "k", "type": "tensor<i32>"}],
-                "ops": [{"op": "real", "operands": ["p"], "result": "pr"},
-                        {"op": "real", "operands": ["q"], "result": "qr"},
-                        {"op": "compare", "operands": ["pr", "qr"], "comparison_direction": "EQ", "result": "eq"},
-                        {"op": "compare", "operands": ["pr", "qr"], "comparison_direction": "GT", "result": "gt"},
-                        {"op": "imag", "operands": ["p"], "result": "pi"},
-                        {"op": "imag", "operands": ["q"], "result": "qi"},
-                        {"op": "compare", "operands": ["pi", "qi"], "comparison_direction": "GT", "result": "igt"},
-                        {"op": "select", "operands": ["eq", "igt", "gt"], "result": "first"},
-                        {"op": "select", "operands": ["first", "p", "q"], "result": "m"},
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "j", "type": "tensor<i32>"},
+                         {"name": "q", "type": ")" +
+                            scalar + R"("}, {"name": "k", "type": "tensor<i32>"}],
+                "ops": [)" + std::string(shardgen::testing::kComplexMaxOps) +
+                            R"(,
                         {"op": "select", "operands": ["first", "j", "k"], "result": "n"}],
                 "return": ["m", "n"]}}],
     "outputs": [{"value": "best"}, {"value": "at"}]})");
@@ -286,28 +284,37 @@ TEST_CASE("complex scalar bodies: products, constants, abs, parts; cumprod; a so
     const std::string t(type), part = t == "complex<f32>" ? "f32" : "f64";
     const std::string scalar = "tensor<" + t + ">";
     Graph graph = loadGraph(R"({"format": "shardgen-graph", "version": 1, "meshes": [],
-    "inputs": [{"name": "x", "type": "tensor<1x2x)" + t + R"(>"},
-               {"name": "c", "type": "tensor<4x)" + t + R"(>"},
-               {"name": "s", "type": "tensor<5x)" + t + R"(>"}],
+    "inputs": [{"name": "x", "type": "tensor<1x2x)" +
+                            t + R"(>"},
+               {"name": "c", "type": "tensor<4x)" +
+                            t + R"(>"},
+               {"name": "s", "type": "tensor<5x)" +
+                            t + R"(>"}],
     "ops": [
-      {"op": "constant", "result": "zero", "type": ")" + scalar + R"(", "value": [0, 0]},
+      {"op": "constant", "result": "zero", "type": ")" +
+                            scalar + R"(", "value": [0, 0]},
       {"op": "reduce", "operands": ["x", "zero"], "result": "r", "dimensions": [1],
-       "body": {"args": [{"name": "p", "type": ")" + scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
-                "ops": [{"op": "constant", "result": "w", "type": ")" + scalar + R"(", "value": [0.5, -2]},
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+                "ops": [{"op": "constant", "result": "w", "type": ")" +
+                            scalar + R"(", "value": [0.5, -2]},
                         {"op": "multiply", "operands": ["p", "w"], "result": "pw"},
                         {"op": "abs", "operands": ["q"], "result": "size"},
                         {"op": "imag", "operands": ["q"], "result": "qi"},
                         {"op": "complex", "operands": ["size", "qi"], "result": "sq"},
                         {"op": "add", "operands": ["pw", "sq"], "result": "sum"}],
                 "return": ["sum"]}},
-      {"op": "constant", "result": "one", "type": ")" + scalar + R"(", "value": [1, 0]},
+      {"op": "constant", "result": "one", "type": ")" +
+                            scalar + R"(", "value": [1, 0]},
       {"op": "reduce_window", "operands": ["c", "one"], "result": "cumprod",
        "window_dimensions": [4], "padding": [[3, 0]],
-       "body": {"args": [{"name": "p", "type": ")" + scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
                 "ops": [{"op": "multiply", "operands": ["p", "q"], "result": "pq"}],
                 "return": ["pq"]}},
       {"op": "sort", "operands": ["s"], "result": "sorted", "dimension": 0,
-       "comparator": {"args": [{"name": "p", "type": ")" + scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+       "comparator": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
                       "ops": [{"op": "real", "operands": ["p"], "result": "pr"},
                               {"op": "real", "operands": ["q"], "result": "qr"},
                               {"op": "imag", "operands": ["p"], "result": "pi"},
@@ -326,8 +333,8 @@ TEST_CASE("complex scalar bodies: products, constants, abs, parts; cumprod; a so
     // (sqrt(20) + 4i)(0.5 - 2i) + 5 + 4i = (sqrt(20)/2 + 13) + (6 - 2 sqrt(20))i.
     const Literal x = complexLiteral("tensor<1x2x" + t + ">", {{2, 4}, {3, 4}});
     const Literal c = complexLiteral("tensor<4x" + t + ">", {{0, 1}, {0, 1}, {2, 0}, {1, -1}});
-    const Literal s = complexLiteral("tensor<5x" + t + ">",
-                                     {{1, 2}, {-1, 5}, {1, -3}, {0, 0}, {-1, 4}});
+    const Literal s =
+        complexLiteral("tensor<5x" + t + ">", {{1, 2}, {-1, 5}, {1, -3}, {0, 0}, {-1, 4}});
     std::vector<Literal> out = evaluate(graph, {x, c, s});
     REQUIRE(out.size() == 3);
     const double modulus = t == "complex<f32>" ? double(std::sqrt(20.0f)) : std::sqrt(20.0);
