@@ -128,3 +128,40 @@ TEST_CASE(
     CHECK(std::memcmp(compiled[4].data(), expected[4].data(), expected[4].byteSize()) == 0);
   }
 }
+
+TEST_CASE("complex scalar bodies: scatter by the complex max, select_and_scatter by the modulus") {
+  const std::string scatterBody =
+      R"({"args": [{"name": "p", "type": "tensor<complex<f64>>"},
+                   {"name": "q", "type": "tensor<complex<f64>>"}],
+          "ops": [)" +
+      std::string(testing::kComplexMaxOps) + R"(], "return": ["m"]})";
+  const std::string ops = R"(
+    {"op": "constant", "result": "idx", "type": "tensor<5x1xi32>", "value": [[1], [7], [1], [0], [3]]},
+    {"op": "scatter", "operands": ["t", "idx", "u"], "result": "s",
+     "scatter_dimension_numbers": {"update_window_dims": [1], "inserted_window_dims": [0],
+                                   "scatter_dims_to_operand_dims": [0], "index_vector_dim": 1},
+     "update_computation": )" +
+                          scatterBody +
+                          R"(},
+    {"op": "constant", "result": "zero", "type": "tensor<complex<f32>>", "value": [0, 0]},
+    {"op": "select_and_scatter", "operands": ["o", "src", "zero"], "result": "ss",
+     "window_dimensions": [2, 2], "window_strides": [2, 2],
+     "select": {"args": [{"name": "p", "type": "tensor<complex<f32>>"},
+                         {"name": "q", "type": "tensor<complex<f32>>"}],
+                "ops": [{"op": "abs", "operands": ["p"], "result": "ap"},
+                        {"op": "abs", "operands": ["q"], "result": "aq"},
+                        {"op": "compare", "operands": ["ap", "aq"], "comparison_direction": "GE",
+                         "result": "ge"}],
+                "return": ["ge"]},
+     "scatter": {"args": [{"name": "p", "type": "tensor<complex<f32>>"},
+                          {"name": "q", "type": "tensor<complex<f32>>"}],
+                 "ops": [{"op": "add", "operands": ["p", "q"], "result": "s"}], "return": ["s"]}})";
+  const std::string inputs =
+      R"({"name": "t", "type": "tensor<8x6xcomplex<f64>>", "sharding": "<@m, [{x}, {y}]>"},
+         {"name": "u", "type": "tensor<5x6xcomplex<f64>>", "sharding": "<@m, [{y}, {}]>"},
+         {"name": "o", "type": "tensor<8x8xcomplex<f32>>", "sharding": "<@m, [{x}, {y}]>"},
+         {"name": "src", "type": "tensor<4x4xcomplex<f32>>"})";
+  Graph graph = loadVerified(
+      graphOn2x2("complex_scatters", inputs, ops, R"({"value": "s"}, {"value": "ss"})"));
+  CHECK(checkCompiledEqualsInterpreter(graph, 17) == "");
+}
