@@ -32,8 +32,11 @@ struct BodyText {
   std::string tag(const Op &op) const { return std::string(elementTag(typeOf(op.results[0]))); }
 };
 
-/// The unary and binary families: the op's functor.
+/// The unary and binary families: the op's functor (abs of a complex value
+/// is its modulus, of the part type, as the elementwise kernel computes it).
 std::string functorValue(const BodyText &b, const Op &op) {
+  if (op.kind == OpKind::Abs && isComplex(b.typeOf(op.operands[0])))
+    return b.tag(op) + "::store(complexmath::abs(" + b.load(op.operands[0]) + "))";
   std::string arguments;
   for (ValueId operand : op.operands)
     arguments += (arguments.empty() ? "" : ", ") + b.load(operand);
@@ -81,8 +84,7 @@ template <> std::string otherValue<OpKind::ReducePrecision>(const BodyText &, co
   return "";
 }
 
-/// real and imag (verify keeps complex values out of scalar bodies: a float
-/// operand's real part is itself, its imaginary part 0).
+/// real and imag of a complex value, or of a float one (itself, and 0).
 template <> std::string otherValue<OpKind::Real>(const BodyText &b, const Op &op) {
   return "partOf<" + std::string(elementTag(b.typeOf(op.operands[0]))) + ", false>(" +
          b.names.at(op.operands[0]) + ")";
@@ -96,15 +98,21 @@ template <> std::string otherValue<OpKind::Complex>(const BodyText &b, const Op 
          ", " + b.names.at(op.operands[1]) + "}";
 }
 
-/// A scalar constant: its bits.
-std::string constantValue(const BodyText &b, const Op &op) {
+/// A scalar constant: its bits (a complex one's parts' bits).
+std::string constantValue(const BodyText &, const Op &op) {
   const Literal &literal = op.attr<ConstantAttrs>().elements; // one element (a scalar)
-  uint64_t bits = 0;
-  const size_t width = elementByteWidth(literal.elementType());
-  for (size_t w = 0; w < width; ++w)
-    bits |= static_cast<uint64_t>(literal.data()[w]) << (8 * w); // little endian
-  return "fromBits<" + std::string(storageType(b.typeOf(op.results[0]))) + ">(" +
-         std::to_string(bits) + "ull)";
+  const ElementType type = literal.elementType();
+  auto bitsOf = [&](ElementType part, size_t offset) {
+    uint64_t bits = 0;
+    for (size_t w = 0; w < elementByteWidth(part); ++w)
+      bits |= static_cast<uint64_t>(literal.data()[offset + w]) << (8 * w); // little endian
+    return "fromBits<" + std::string(storageType(part)) + ">(" + std::to_string(bits) + "ull)";
+  };
+  if (!isComplex(type))
+    return bitsOf(type, 0);
+  const ElementType part = complexPartType(type);
+  return std::string(storageType(type)) + "{" + bitsOf(part, 0) + ", " +
+         bitsOf(part, elementByteWidth(part)) + "}";
 }
 
 using ValueFn = std::string (*)(const BodyText &, const Op &);

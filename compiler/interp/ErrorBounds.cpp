@@ -442,11 +442,13 @@ Literal reduceBounds(const std::vector<int64_t> &dims, Reducer reducer, const Li
 
 /// The ops a scalar body may hold that give the same bits in any order of
 /// application and grouping: they only select, compare and combine bits
-/// (argmax, argmin). Float arithmetic rounds differently per order; an op
-/// not listed leaves the bound undetermined, never too tight.
+/// (argmax, argmin; a complex max compares real and imag parts). Float
+/// arithmetic rounds differently per order; an op not listed leaves the
+/// bound undetermined, never too tight.
 constexpr OpKind kReorderExactly[] = {
-    OpKind::Constant, OpKind::Compare, OpKind::Select, OpKind::Clamp, OpKind::Maximum,
-    OpKind::Minimum,  OpKind::And,     OpKind::Or,     OpKind::Xor,   OpKind::Not,
+    OpKind::Constant, OpKind::Compare, OpKind::Select,  OpKind::Clamp, OpKind::Maximum,
+    OpKind::Minimum,  OpKind::And,     OpKind::Or,      OpKind::Xor,   OpKind::Not,
+    OpKind::Real,     OpKind::Imag,    OpKind::Complex,
 };
 /// Those that do on integers, which wrap (and associate).
 constexpr OpKind kReorderExactlyOnIntegers[] = {OpKind::Add, OpKind::Multiply};

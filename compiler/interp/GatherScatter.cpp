@@ -209,7 +209,7 @@ std::vector<Literal> evalScatter(std::span<const Literal *const> inputs,
   std::vector<Literal> results;
   for (const Literal *input : inputs)
     results.push_back(*input);
-  std::vector<uint64_t> arguments(2 * n), combined(n);
+  std::vector<ScalarBits> arguments(2 * n), combined(n);
   forEachScatterPlace(inputs[0]->shape(), scatterIndices, updates[0]->shape(), attrs,
                       [&](int64_t place, int64_t update) {
                         for (size_t i = 0; i < n; ++i) {

@@ -155,16 +155,16 @@ std::vector<Literal> evalReduceRegion(std::span<const Literal *const> inputs,
     out.emplace_back(TensorType{input->elementType(), shape});
   const int64_t count = out[0].numElements();
   // Per output element, its n accumulators (scalar bits), each from its init.
-  std::vector<uint64_t> acc(static_cast<size_t>(count) * n);
+  std::vector<ScalarBits> acc(static_cast<size_t>(count) * n);
   for (int64_t e = 0; e < count; ++e)
     for (size_t i = 0; i < n; ++i)
       acc[static_cast<size_t>(e) * n + i] = loadScalarBits(*inits[i], 0);
   // acc = body(acc..., x...) for each element in row-major order, as the
   // simple reducers fold.
-  std::vector<uint64_t> arguments(2 * n), results(n);
+  std::vector<ScalarBits> arguments(2 * n), results(n);
   forEachOffsetPair(inputs[0]->shape(), StridedView{0, denseStrides(inputs[0]->shape())}, target,
                     [&](int64_t s, int64_t d) {
-                      uint64_t *a = acc.data() + d * static_cast<int64_t>(n);
+                      ScalarBits *a = acc.data() + d * static_cast<int64_t>(n);
                       for (size_t i = 0; i < n; ++i) {
                         arguments[i] = a[i];
                         arguments[n + i] = loadScalarBits(*inputs[i], s);

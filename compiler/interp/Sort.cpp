@@ -64,8 +64,8 @@ std::vector<Literal> evalSort(std::span<const Literal *const> inputs, int64_t di
     inner *= shape[d];
   if (n == 0 || outer * inner == 0)
     return out;
-  std::vector<uint64_t> arguments(2 * count);
-  uint64_t isLess = 0;
+  std::vector<ScalarBits> arguments(2 * count);
+  ScalarBits isLess;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t in = 0; in < inner; ++in) {
       const int64_t base = o * n * inner + in;
@@ -76,7 +76,7 @@ std::vector<Literal> evalSort(std::span<const Literal *const> inputs, int64_t di
           arguments[2 * i + 1] = loadScalarBits(*inputs[i], base + b * inner);
         }
         comparator.run(arguments, std::span(&isLess, 1));
-        return isLess != 0;
+        return isLess.isTrue();
       };
       const std::vector<int64_t> order = sortedPositions(n, less);
       for (int64_t p = 0; p < n; ++p)

@@ -99,19 +99,19 @@ std::vector<Literal> evalReduceWindow(std::span<const Literal *const> inputs,
   const size_t n = inputs.size();
   const Shape shape = windowOutputShape(inputs[0]->shape(), window);
   std::vector<Literal> out;
-  std::vector<uint64_t> initBits;
+  std::vector<ScalarBits> initBits;
   for (size_t i = 0; i < n; ++i) {
     out.emplace_back(TensorType{inputs[i]->elementType(), shape});
     initBits.push_back(loadScalarBits(*inits[i], 0));
   }
   // Per window its n accumulators (scalar bits), each from its init.
   const int64_t count = out[0].numElements();
-  std::vector<uint64_t> acc(static_cast<size_t>(count) * n);
+  std::vector<ScalarBits> acc(static_cast<size_t>(count) * n);
   for (int64_t e = 0; e < count; ++e)
     std::copy(initBits.begin(), initBits.end(), acc.begin() + e * static_cast<int64_t>(n));
-  std::vector<uint64_t> arguments(2 * n), results(n);
+  std::vector<ScalarBits> arguments(2 * n), results(n);
   forEachWindowElement(inputs[0]->shape(), window, [&](int64_t o, int64_t offset) {
-    uint64_t *a = acc.data() + o * static_cast<int64_t>(n);
+    ScalarBits *a = acc.data() + o * static_cast<int64_t>(n);
     for (size_t i = 0; i < n; ++i) {
       arguments[i] = a[i];
       arguments[n + i] = offset < 0 ? initBits[i] : loadScalarBits(*inputs[i], offset);
@@ -132,7 +132,7 @@ Literal evalSelectAndScatter(const Literal &operand, const Literal &source, cons
   // Per window, the operand offset it selects (-1: none yet), folded as
   // `select(a, b) ? a : b` over the window's elements inside the operand.
   std::vector<int64_t> selected(static_cast<size_t>(windows), -1);
-  uint64_t arguments[2], chosen[1];
+  ScalarBits arguments[2], chosen[1];
   forEachWindowElement(operand.shape(), window, [&](int64_t o, int64_t offset) {
     if (offset < 0)
       return;
@@ -143,16 +143,16 @@ Literal evalSelectAndScatter(const Literal &operand, const Literal &source, cons
     arguments[0] = loadScalarBits(operand, selected[o]);
     arguments[1] = loadScalarBits(operand, offset);
     select.run(arguments, chosen);
-    if ((chosen[0] & 1) == 0)
+    if (!chosen[0].isTrue())
       selected[o] = offset;
   });
   // Each result element folds the source values that selected it, in
   // source order, from the init value.
   Literal out(operand.type());
-  const uint64_t initBits = loadScalarBits(init, 0);
+  const ScalarBits initBits = loadScalarBits(init, 0);
   for (int64_t e = 0; e < out.numElements(); ++e)
     storeScalarBits(out, e, initBits);
-  uint64_t combined[1];
+  ScalarBits combined[1];
   for (int64_t s = 0; s < windows; ++s) {
     if (selected[s] < 0)
       continue; // a window of padding only selects nothing (unspecified)

@@ -19,7 +19,7 @@ namespace {
 /// number of inits then gives the same result as one.)
 bool regionReductionSplits(const Graph &graph, const Op &op) {
   const size_t n = op.operands.size() / 2;
-  std::vector<uint64_t> arguments, results(n);
+  std::vector<interp::ScalarBits> arguments, results(n);
   for (size_t i = 0; i < n; ++i) {
     const Op *init = graph.value(op.operands[n + i]).definingOp;
     if (!init || init->kind != OpKind::Constant)

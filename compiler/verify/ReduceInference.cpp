@@ -89,12 +89,6 @@ ResultTypes inferReduce(const InferenceContext &context) {
                                       printType(input));
   } else if (const Region *body = op.body()) {
     checkPairedBody(context, *body, numInputs, "body", "an accumulator and an element");
-    // Scalar bodies run on 64-bit registers (interp/ScalarRegion.h).
-    for (size_t i = 0; i < numInputs; ++i)
-      if (isComplex(context.operand(i).elementType))
-        context.failAttr("body", "a reduce of complex elements needs a single add, multiply, "
-                                 "maximum or minimum as its body, got " +
-                                     printType(context.operand(i)));
   } else {
     context.failOp("needs a `reducer` or a `body`");
   }

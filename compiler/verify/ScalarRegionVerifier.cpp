@@ -25,19 +25,11 @@ void checkScalarRegionContents(const Graph &graph, const Region &region, const s
                                                  "\"");
     if (arg.sharding)
       fail(joinPointer(arg.pointer, "sharding"), what + " holds no shardings");
-    // Scalar bodies run on 64-bit registers; a complex reduce takes a reducer.
-    if (value.type && isComplex(value.type->elementType))
-      fail(joinPointer(arg.pointer, "type"), what + " takes no complex elements, got " +
-                                                 printType(*value.type) + " for \"" + value.name +
-                                                 "\"");
   }
   for (const Op &op : region.ops) {
     if (!runsOnScalars(op.kind))
       fail(joinPointer(op.pointer, "op"),
            what + " may hold only per-element ops and constants, got " + quotedOpName(op));
-    if (op.kind == OpKind::Real || op.kind == OpKind::Imag || op.kind == OpKind::Complex)
-      fail(joinPointer(op.pointer, "op"),
-           what + " takes no complex elements, got " + quotedOpName(op));
     for (size_t i = 0; i < op.shardings.size(); ++i)
       if (op.shardings[i])
         fail(resultShardingPointer(op, i), what + " holds no shardings");

@@ -11,6 +11,7 @@ namespace shardgen::kernels {
 
 /// A scalar of storage type S from its bits (a body's constant).
 template <typename S> SHARDGEN_INLINE S fromBits(uint64_t bits) {
+  static_assert(sizeof(S) <= sizeof bits, "a complex constant is built from its parts' bits");
   S value;
   __builtin_memcpy(&value, &bits, sizeof(S));
   return value;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "test/interp/InterpTestUtil.h"
+#include "test/support/ComplexMaxBody.h"
 
 using namespace shardgen;
 using namespace shardgen::test;
@@ -232,4 +233,115 @@ TEST_CASE("complex dot_general and reduce sum complex products; select and moves
     "result": "y"}], "outputs": [{"value": "y"}]})",
                             {});
   CHECK(pairs(i) == std::vector<Pair>{{0, 0}, {1, 0}, {2, 0}});
+}
+
+TEST_CASE("complex scalar bodies: JAX's argmax of (complex, i32) pairs, lexicographic by parts") {
+  // jnp.argmax-like reduce (stablehlo/testdata reduce_complex128_4_6_int32_4_6):
+  // the accumulator wins when its real part is larger, or equal with a
+  // larger imaginary part; the index follows the value.
+  for (const char *type : {"complex<f32>", "complex<f64>"}) {
+    CAPTURE(type);
+    const std::string t(type);
+    const std::string scalar = "tensor<" + t + ">";
+    Graph graph = loadGraph(R"({"format": "shardgen-graph", "version": 1, "meshes": [],
+    "inputs": [{"name": "x", "type": "tensor<2x3x)" +
+                            t + R"(>"},
+               {"name": "i", "type": "tensor<2x3xi32>"}],
+    "ops": [
+      {"op": "constant", "result": "low", "type": ")" +
+                            scalar + R"(", "value": ["-inf", "-inf"]},
+      {"op": "constant", "result": "zero", "type": "tensor<i32>", "value": 0},
+      {"op": "reduce", "operands": ["x", "i", "low", "zero"], "results": ["best", "at"],
+       "dimensions": [1],
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "j", "type": "tensor<i32>"},
+                         {"name": "q", "type": ")" +
+                            scalar + R"("}, {"name": "k", "type": "tensor<i32>"}],
+                "ops": [)" + std::string(shardgen::testing::kComplexMaxOps) +
+                            R"(,
+                        {"op": "select", "operands": ["first", "j", "k"], "result": "n"}],
+                "return": ["m", "n"]}}],
+    "outputs": [{"value": "best"}, {"value": "at"}]})");
+    // Row 0: the real parts tie at 2, the imaginary part decides (index 2);
+    // row 1: the real part beats -3, and an exact tie takes the element
+    // (GT, not GE: index 2).
+    const Literal x = complexLiteral("tensor<2x3x" + t + ">",
+                                     {{1, 9}, {2, -1}, {2, 0.5}, {3, -7}, {-3, 100}, {3, -7}});
+    const Literal i = intLiteral("tensor<2x3xi32>", {0, 1, 2, 0, 1, 2});
+    std::vector<Literal> out = evaluate(graph, {x, i});
+    REQUIRE(out.size() == 2);
+    CHECK(pairs(out[0]) == std::vector<Pair>{{2, 0.5}, {3, -7}});
+    CHECK(ints(out[1]) == std::vector<int64_t>{2, 2});
+  }
+}
+
+TEST_CASE("complex scalar bodies: products, constants, abs, parts; cumprod; a sort by parts") {
+  // A reduce whose body is p * (0.5 - 2i) + complex(|q|, imag(q)) (a
+  // complex constant, abs of a complex value, its parts put together), a
+  // cumprod (reduce_window) and jnp.sort's comparator over (real, imag).
+  for (const char *type : {"complex<f32>", "complex<f64>"}) {
+    CAPTURE(type);
+    const std::string t(type), part = t == "complex<f32>" ? "f32" : "f64";
+    const std::string scalar = "tensor<" + t + ">";
+    Graph graph = loadGraph(R"({"format": "shardgen-graph", "version": 1, "meshes": [],
+    "inputs": [{"name": "x", "type": "tensor<1x2x)" +
+                            t + R"(>"},
+               {"name": "c", "type": "tensor<4x)" +
+                            t + R"(>"},
+               {"name": "s", "type": "tensor<5x)" +
+                            t + R"(>"}],
+    "ops": [
+      {"op": "constant", "result": "zero", "type": ")" +
+                            scalar + R"(", "value": [0, 0]},
+      {"op": "reduce", "operands": ["x", "zero"], "result": "r", "dimensions": [1],
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+                "ops": [{"op": "constant", "result": "w", "type": ")" +
+                            scalar + R"(", "value": [0.5, -2]},
+                        {"op": "multiply", "operands": ["p", "w"], "result": "pw"},
+                        {"op": "abs", "operands": ["q"], "result": "size"},
+                        {"op": "imag", "operands": ["q"], "result": "qi"},
+                        {"op": "complex", "operands": ["size", "qi"], "result": "sq"},
+                        {"op": "add", "operands": ["pw", "sq"], "result": "sum"}],
+                "return": ["sum"]}},
+      {"op": "constant", "result": "one", "type": ")" +
+                            scalar + R"(", "value": [1, 0]},
+      {"op": "reduce_window", "operands": ["c", "one"], "result": "cumprod",
+       "window_dimensions": [4], "padding": [[3, 0]],
+       "body": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+                "ops": [{"op": "multiply", "operands": ["p", "q"], "result": "pq"}],
+                "return": ["pq"]}},
+      {"op": "sort", "operands": ["s"], "result": "sorted", "dimension": 0,
+       "comparator": {"args": [{"name": "p", "type": ")" +
+                            scalar + R"("}, {"name": "q", "type": ")" + scalar + R"("}],
+                      "ops": [{"op": "real", "operands": ["p"], "result": "pr"},
+                              {"op": "real", "operands": ["q"], "result": "qr"},
+                              {"op": "imag", "operands": ["p"], "result": "pi"},
+                              {"op": "imag", "operands": ["q"], "result": "qi"},
+                              {"op": "compare", "operands": ["pr", "qr"], "result": "lt",
+                               "comparison_direction": "LT", "compare_type": "TOTALORDER"},
+                              {"op": "compare", "operands": ["pr", "qr"], "result": "eq",
+                               "comparison_direction": "EQ", "compare_type": "TOTALORDER"},
+                              {"op": "compare", "operands": ["pi", "qi"], "result": "ilt",
+                               "comparison_direction": "LT", "compare_type": "TOTALORDER"},
+                              {"op": "and", "operands": ["eq", "ilt"], "result": "tie"},
+                              {"op": "or", "operands": ["lt", "tie"], "result": "less"}],
+                      "return": ["less"]}}],
+    "outputs": [{"value": "r"}, {"value": "cumprod"}, {"value": "sorted"}]})");
+    // The reduce: body(0, 2+4i) = sqrt(20) + 4i, then body(that, 3+4i) =
+    // (sqrt(20) + 4i)(0.5 - 2i) + 5 + 4i = (sqrt(20)/2 + 13) + (6 - 2 sqrt(20))i.
+    const Literal x = complexLiteral("tensor<1x2x" + t + ">", {{2, 4}, {3, 4}});
+    const Literal c = complexLiteral("tensor<4x" + t + ">", {{0, 1}, {0, 1}, {2, 0}, {1, -1}});
+    const Literal s =
+        complexLiteral("tensor<5x" + t + ">", {{1, 2}, {-1, 5}, {1, -3}, {0, 0}, {-1, 4}});
+    std::vector<Literal> out = evaluate(graph, {x, c, s});
+    REQUIRE(out.size() == 3);
+    const double modulus = t == "complex<f32>" ? double(std::sqrt(20.0f)) : std::sqrt(20.0);
+    const double re = modulus * 0.5 + 8 + 5, im = -2 * modulus + 2 + 4;
+    checkClose(out[0], {{re, im}}, t == "complex<f32>" ? 1e-6 : 1e-14);
+    // cumprod: i, i*i = -1, -2, -2(1 - i) = -2 + 2i.
+    CHECK(pairs(out[1]) == std::vector<Pair>{{0, 1}, {-1, 0}, {-2, 0}, {-2, 2}});
+    CHECK(pairs(out[2]) == std::vector<Pair>{{-1, 4}, {-1, 5}, {0, 0}, {1, -3}, {1, 2}});
+  }
 }

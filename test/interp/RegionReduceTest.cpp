@@ -110,18 +110,18 @@ TEST_CASE("the scalar-region evaluator runs each op of a body as the tensor kern
     l.setFloat(0, x);
     return interp::loadScalarBits(l, 0);
   };
-  auto value = [](uint64_t bits) {
+  auto value = [](interp::ScalarBits bits) {
     Literal l(TensorType{ElementType::BF16, {}});
     interp::storeScalarBits(l, 0, bits);
     return l.getFloat(0);
   };
-  std::vector<uint64_t> result(1);
+  std::vector<interp::ScalarBits> result(1);
   // 200 / 3 = 66.67 rounds to bf16 66.5, truncates to 66 (i8), clamps to [b=0, 3].
-  body.run(std::vector<uint64_t>{bf16(200), bf16(0)}, result);
+  body.run(std::vector<interp::ScalarBits>{bf16(200), bf16(0)}, result);
   CHECK(value(result[0]) == 3);
   // -500 / 3 saturates to -128 in i8, clamped up to b = -5.
-  body.run(std::vector<uint64_t>{bf16(-500), bf16(-5)}, result);
+  body.run(std::vector<interp::ScalarBits>{bf16(-500), bf16(-5)}, result);
   CHECK(value(result[0]) == -5);
-  body.run(std::vector<uint64_t>{bf16(7), bf16(-5)}, result);
+  body.run(std::vector<interp::ScalarBits>{bf16(7), bf16(-5)}, result);
   CHECK(value(result[0]) == 2);
 }

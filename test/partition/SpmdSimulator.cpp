@@ -215,7 +215,7 @@ private:
     const size_t n = step.inputs.size();
     interp::ScalarRegion body(*program_.graph, *step.op->body());
     std::vector<Pieces> out(n, Pieces(numDevices_));
-    std::vector<uint64_t> arguments(2 * n), results(n);
+    std::vector<interp::ScalarBits> arguments(2 * n), results(n);
     for (int64_t device = 0; device < numDevices_; ++device) {
       std::vector<int64_t> group = groupDevices(mesh_, step.axes, device);
       for (size_t i = 0; i < n; ++i)
