@@ -62,8 +62,7 @@ private:
     const ElementType re = t_.real();
     const Shape s = t_.matrix(rows, width), column = t_.matrix(rows, 1), d = t_.matrix(1, 1),
                 own = t_.matrix(width, 1), ownRow = t_.matrix(1, width);
-    const std::string S = t_.type(s), SI = t_.type(ElementType::I64, s), C = t_.type(column),
-                      D = t_.type(d), DR = t_.type(re, d),
+    const std::string S = t_.type(s), C = t_.type(column), D = t_.type(d), DR = t_.type(re, d),
                       info = t_.type(ElementType::I32, t_.batch()),
                       flags = t_.type(ElementType::I1, t_.batch()),
                       mask = t_.type(ElementType::I1, s);

@@ -39,6 +39,33 @@ public:
   }
 
 private:
+  /// The shapes and types of a panel of `rows` x `width`.
+  struct Panel {
+    int64_t rows = 0, width = 0;
+    Shape s, column, one, d;
+    std::string S, SI, C, CR, CI, P, D, pivots, info;
+  };
+
+  Panel panelOf(int64_t rows, int64_t width) const {
+    Panel p;
+    p.rows = rows;
+    p.width = width;
+    p.s = t_.matrix(rows, width);
+    p.column = t_.matrix(rows, 1);
+    p.one = t_.vector(1);
+    p.d = t_.matrix(1, 1);
+    p.S = t_.type(p.s);
+    p.SI = t_.type(ElementType::I64, p.s);
+    p.C = t_.type(p.column);
+    p.CR = t_.type(t_.real(), p.column);
+    p.CI = t_.type(ElementType::I64, p.column);
+    p.P = t_.type(ElementType::I64, p.one);
+    p.D = t_.type(p.d);
+    p.pivots = t_.type(ElementType::I32, t_.vector(steps_));
+    p.info = t_.type(ElementType::I32, t_.batch());
+    return p;
+  }
+
   /// `%panel`: the loop factoring `panel` (rows x width, its columns from
   /// global column `offset` on; `limit` steps), a column per step, its row
   /// swaps within the panel. Carries the pivots and info (and, with
@@ -46,123 +73,146 @@ private:
   void panelLoop(const std::string &panel, int64_t rows, int64_t width, const std::string &offset,
                  const std::string &limit, const std::string &pivots0, const std::string &info0,
                  bool permute) {
-    const ElementType e = t_.element(), re = t_.real();
-    const Shape s = t_.matrix(rows, width), column = t_.matrix(rows, 1), one = t_.vector(1),
-                d = t_.matrix(1, 1);
-    const std::string S = t_.type(s), SI = t_.type(ElementType::I64, s), C = t_.type(column),
-                      CR = t_.type(re, column), CI = t_.type(ElementType::I64, column),
-                      P = t_.type(ElementType::I64, one), D = t_.type(d),
-                      pivots = t_.type(ElementType::I32, t_.vector(steps_)),
-                      info = t_.type(ElementType::I32, t_.batch());
-    t_.iota("%prow", true, s);
-    t_.iota("%pcol", false, s);
-    t_.iota("%crow", true, column);
-    t_.constant("%minus1", "-1.0", CR);
-    t_.constant("%minus1s", "-1.0", t_.type(re, {}));
-    t_.constant("%rowsC", std::to_string(rows), CI);
-    t_.constant("%rowsP", std::to_string(rows), P);
-    t_.constant("%rowss", std::to_string(rows), "tensor<i64>");
-    t_.constant("%negzero", t_.negativeZero(), S);
-    t_.constant("%negzeros", t_.negativeZero(), t_.type(e, {}));
-    t_.constant("%zeroC", t_.zero(), C);
-    t_.constant("%zeroD", t_.zero(), D);
-    t_.constant("%oneC", t_.one(), C);
-    t_.constant("%oneP", "1", P);
-    t_.constant("%izero", "0", info);
-    // LAPACK scales by the reciprocal unless it would overflow.
-    t_.constant("%sfmin", re == ElementType::F32 ? "1.17549435E-38" : "2.2250738585072014E-308",
-                CR);
+    const Panel p = panelOf(rows, width);
+    panelConstants(p);
     std::vector<std::vector<std::string>> carried = {
-        {"%p_a", panel, S}, {"%p_pivots", pivots0, pivots}, {"%p_info", info0, info}};
-    if (permute) {
-      t_.constant("%izeroC", "0", CI);
-      t_.constant("%izeros", "0", "tensor<i64>");
-      carried.push_back({"%p_perm", "%crow", CI});
-    }
+        {"%p_a", panel, p.S}, {"%p_pivots", pivots0, p.pivots}, {"%p_info", info0, p.info}};
+    if (permute)
+      carried.push_back({"%p_perm", "%crow", p.CI});
     t_.loopHead("%panel", "%j", carried, limit);
     t_.binary("%k", "add", offset, "%j", "tensor<i64>");
-    t_.panelMasks(s, "%k", "%j");
-    // The pivot: the first row at or below k of largest magnitude; with NaN
-    // in the column, none is largest: k.
-    t_.slice("%col", "%p_a", s, "%zero", "%j", rows, 1);
-    t_.magnitude("%mag", "%col", column);
-    t_.broadcast("%kC", "%k", "tensor<i64>", {}, CI);
-    t_.compare("%atorbelow", "GE", "%crow", "%kC", CI, column);
-    t_.select("%cand", "%atorbelow", "%mag", "%minus1", column, CR);
-    t_.reduceRows("%largest", "%cand", "%minus1s", "maximum", re, column);
-    t_.broadcast("%largestC", "%largest", t_.type(re, one), t_.batchAnd(t_.rank() - 1), CR);
-    t_.compare("%hit", "EQ", "%cand", "%largestC", CR, column);
-    t_.select("%hitrow", "%hit", "%crow", "%rowsC", column, CI);
-    t_.reduceRows("%firsthit", "%hitrow", "%rowss", "minimum", ElementType::I64, column);
-    t_.broadcast("%kP", "%k", "tensor<i64>", {}, P);
-    t_.compare("%nohit", "EQ", "%firsthit", "%rowsP", P, one);
-    t_.select("%p", "%nohit", "%kP", "%firsthit", one, P);
-    // Swap rows k and p: row p summed out of a mask (-0 adds exactly).
-    t_.broadcast("%pS", "%p", P, t_.batchAnd(t_.rank() - 1), SI);
-    t_.compare("%rowp", "EQ", "%prow", "%pS", SI, s);
-    t_.select("%onlyp", "%rowp", "%p_a", "%negzero", s, S);
-    t_.reduceRows("%pivotrow", "%onlyp", "%negzeros", "add", e, s);
-    t_.broadcast("%pivotrowS", "%pivotrow", t_.type(t_.vector(width)), t_.batchAnd(t_.rank() - 1),
-                 S);
-    t_.slice("%kthrow", "%p_a", s, "%k", "%zero", 1, width);
-    t_.broadcast("%kthrowS", "%kthrow", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
-    t_.select("%swapped1", "%rowp", "%kthrowS", "%p_a", s, S);
-    t_.select("%swapped", "%rowat", "%pivotrowS", "%swapped1", s, S);
-    // info: the first zero pivot (LAPACK goes on past it, leaving its
-    // column unscaled).
-    t_.slice("%d", "%swapped", s, "%k", "%j", 1, 1);
-    t_.broadcast("%dC", "%d", D, upTo(t_.rank()), C);
-    t_.compare("%dzero", "EQ", "%d", "%zeroD", D, d);
-    t_.reshape("%dzeroB", "%dzero", t_.type(ElementType::I1, d),
-               t_.type(ElementType::I1, t_.batch()));
-    t_.compare("%ok", "EQ", "%p_info", "%izero", info, t_.batch());
-    t_.binary("%first", "and", "%dzeroB", "%ok", t_.type(ElementType::I1, t_.batch()));
-    t_.binary("%k1", "add", "%k", "%one", "tensor<i64>");
-    t_.convert("%k1i", "%k1", "tensor<i64>", "tensor<i32>");
-    t_.broadcast("%k1b", "%k1i", "tensor<i32>", {}, info);
-    t_.select("%infonext", "%first", "%k1b", "%p_info", t_.batch(), info);
-    // The column below the pivot, scaled.
-    t_.slice("%colk", "%swapped", s, "%zero", "%j", rows, 1);
-    t_.binary("%recip", "divide", "%oneC", "%dC", C);
-    t_.binary("%byrecip", "multiply", "%colk", "%recip", C);
-    t_.binary("%bydivide", "divide", "%colk", "%dC", C);
-    t_.emit("%absd = stablehlo.abs %dC : (" + C + ") -> " + CR);
-    t_.compare("%safe", "GE", "%absd", "%sfmin", CR, column);
-    t_.select("%scaled", "%safe", "%byrecip", "%bydivide", column, C);
-    t_.compare("%nonzero", "NE", "%dC", "%zeroC", C, column);
-    t_.select("%l", "%nonzero", "%scaled", "%colk", column, C);
-    t_.broadcast("%lS", "%l", C, upTo(t_.rank()), S);
-    // The trailing block less the outer product of l and row k.
-    t_.slice("%u", "%swapped", s, "%k", "%zero", 1, width);
-    t_.broadcast("%uS", "%u", t_.type(t_.matrix(1, width)), upTo(t_.rank()), S);
-    t_.binary("%outer", "multiply", "%lS", "%uS", S);
-    t_.binary("%updated", "subtract", "%swapped", "%outer", S);
-    t_.select("%next1", "%trailing", "%updated", "%swapped", s, S);
-    t_.select("%next", "%below", "%lS", "%next1", s, S);
+    t_.panelMasks(p.s, "%k", "%j");
+    pivotRow(p);
+    swapRows(p);
+    updateInfo(p);
+    eliminate(p);
     // Pivot k: p + 1, as LAPACK counts.
-    t_.binary("%p1", "add", "%p", "%oneP", P);
-    t_.convert("%p1i", "%p1", P, t_.type(ElementType::I32, one));
+    t_.binary("%p1", "add", "%p", "%oneP", p.P);
+    t_.convert("%p1i", "%p1", p.P, t_.type(ElementType::I32, p.one));
     t_.updateVector("%pivotsnext", "%p_pivots", ElementType::I32, steps_, "%p1i", 1, "%k");
     std::vector<std::string> values = {"%j1", "%next", "%pivotsnext", "%infonext"},
-                             types = {"tensor<i64>", S, pivots, info};
+                             types = {"tensor<i64>", p.S, p.pivots, p.info};
     t_.binary("%j1", "add", "%j", "%one", "tensor<i64>");
     if (permute) {
-      // The rows' permutation: entries k and p swapped.
-      t_.broadcast("%pC", "%p", P, t_.batchAnd(t_.rank() - 1), CI);
-      t_.compare("%permatp", "EQ", "%crow", "%pC", CI, column);
-      t_.compare("%permatk", "EQ", "%crow", "%kC", CI, column);
-      t_.select("%permponly", "%permatp", "%p_perm", "%izeroC", column, CI);
-      t_.select("%permkonly", "%permatk", "%p_perm", "%izeroC", column, CI);
-      t_.reduceRows("%permp", "%permponly", "%izeros", "add", ElementType::I64, column);
-      t_.reduceRows("%permk", "%permkonly", "%izeros", "add", ElementType::I64, column);
-      t_.broadcast("%permpC", "%permp", P, t_.batchAnd(t_.rank() - 1), CI);
-      t_.broadcast("%permkC", "%permk", P, t_.batchAnd(t_.rank() - 1), CI);
-      t_.select("%perm1", "%permatp", "%permkC", "%p_perm", column, CI);
-      t_.select("%permnext", "%permatk", "%permpC", "%perm1", column, CI);
+      permuteRows(p);
       values.push_back("%permnext");
-      types.push_back(CI);
+      types.push_back(p.CI);
     }
     t_.loopEnd(values, types);
+  }
+
+  /// What a panel's steps read: iotas, and constants of its shapes.
+  void panelConstants(const Panel &p) {
+    const ElementType re = t_.real();
+    t_.iota("%prow", true, p.s);
+    t_.iota("%pcol", false, p.s);
+    t_.iota("%crow", true, p.column);
+    t_.constant("%minus1", "-1.0", p.CR);
+    t_.constant("%minus1s", "-1.0", t_.type(re, {}));
+    t_.constant("%rowsC", std::to_string(p.rows), p.CI);
+    t_.constant("%rowsP", std::to_string(p.rows), p.P);
+    t_.constant("%rowss", std::to_string(p.rows), "tensor<i64>");
+    t_.constant("%negzero", t_.negativeZero(), p.S);
+    t_.constant("%negzeros", t_.negativeZero(), t_.type(t_.element(), {}));
+    t_.constant("%zeroC", t_.zero(), p.C);
+    t_.constant("%zeroD", t_.zero(), p.D);
+    t_.constant("%oneC", t_.one(), p.C);
+    t_.constant("%oneP", "1", p.P);
+    t_.constant("%izero", "0", p.info);
+    t_.constant("%izeroC", "0", p.CI);
+    t_.constant("%izeros", "0", "tensor<i64>");
+    // LAPACK scales by the reciprocal unless it would overflow.
+    t_.constant("%sfmin", re == ElementType::F32 ? "1.17549435E-38" : "2.2250738585072014E-308",
+                p.CR);
+  }
+
+  /// `%p` (batch x 1): the first row at or below k of largest magnitude;
+  /// with NaN in the column, none is largest: k.
+  void pivotRow(const Panel &p) {
+    const ElementType re = t_.real();
+    t_.slice("%col", "%p_a", p.s, "%zero", "%j", p.rows, 1);
+    t_.magnitude("%mag", "%col", p.column);
+    t_.broadcast("%kC", "%k", "tensor<i64>", {}, p.CI);
+    t_.compare("%atorbelow", "GE", "%crow", "%kC", p.CI, p.column);
+    t_.select("%cand", "%atorbelow", "%mag", "%minus1", p.column, p.CR);
+    t_.reduceRows("%largest", "%cand", "%minus1s", "maximum", re, p.column);
+    t_.broadcast("%largestC", "%largest", t_.type(re, p.one), t_.batchAnd(t_.rank() - 1), p.CR);
+    t_.compare("%hit", "EQ", "%cand", "%largestC", p.CR, p.column);
+    t_.select("%hitrow", "%hit", "%crow", "%rowsC", p.column, p.CI);
+    t_.reduceRows("%firsthit", "%hitrow", "%rowss", "minimum", ElementType::I64, p.column);
+    t_.broadcast("%kP", "%k", "tensor<i64>", {}, p.P);
+    t_.compare("%nohit", "EQ", "%firsthit", "%rowsP", p.P, p.one);
+    t_.select("%p", "%nohit", "%kP", "%firsthit", p.one, p.P);
+  }
+
+  /// `%swapped`: rows k and p swapped, row p summed out of a mask (-0
+  /// adds exactly).
+  void swapRows(const Panel &p) {
+    const std::string row = t_.type(t_.matrix(1, p.width));
+    t_.broadcast("%pS", "%p", p.P, t_.batchAnd(t_.rank() - 1), p.SI);
+    t_.compare("%rowp", "EQ", "%prow", "%pS", p.SI, p.s);
+    t_.select("%onlyp", "%rowp", "%p_a", "%negzero", p.s, p.S);
+    t_.reduceRows("%pivotrow", "%onlyp", "%negzeros", "add", t_.element(), p.s);
+    t_.broadcast("%pivotrowS", "%pivotrow", t_.type(t_.vector(p.width)), t_.batchAnd(t_.rank() - 1),
+                 p.S);
+    t_.slice("%kthrow", "%p_a", p.s, "%k", "%zero", 1, p.width);
+    t_.broadcast("%kthrowS", "%kthrow", row, upTo(t_.rank()), p.S);
+    t_.select("%swapped1", "%rowp", "%kthrowS", "%p_a", p.s, p.S);
+    t_.select("%swapped", "%rowat", "%pivotrowS", "%swapped1", p.s, p.S);
+  }
+
+  /// `%infonext`: k + 1 at the first zero pivot (LAPACK goes on past it,
+  /// leaving its column unscaled); `%d` the pivot.
+  void updateInfo(const Panel &p) {
+    const std::string flags = t_.type(ElementType::I1, t_.batch());
+    t_.slice("%d", "%swapped", p.s, "%k", "%j", 1, 1);
+    t_.compare("%dzero", "EQ", "%d", "%zeroD", p.D, p.d);
+    t_.reshape("%dzeroB", "%dzero", t_.type(ElementType::I1, p.d), flags);
+    t_.compare("%ok", "EQ", "%p_info", "%izero", p.info, t_.batch());
+    t_.binary("%first", "and", "%dzeroB", "%ok", flags);
+    t_.binary("%k1", "add", "%k", "%one", "tensor<i64>");
+    t_.convert("%k1i", "%k1", "tensor<i64>", "tensor<i32>");
+    t_.broadcast("%k1b", "%k1i", "tensor<i32>", {}, p.info);
+    t_.select("%infonext", "%first", "%k1b", "%p_info", t_.batch(), p.info);
+  }
+
+  /// `%next`: the column below the pivot scaled by its reciprocal (divided
+  /// where that would overflow), the trailing block less the outer product
+  /// of that column and row k.
+  void eliminate(const Panel &p) {
+    const std::string row = t_.type(t_.matrix(1, p.width));
+    t_.broadcast("%dC", "%d", p.D, upTo(t_.rank()), p.C);
+    t_.slice("%colk", "%swapped", p.s, "%zero", "%j", p.rows, 1);
+    t_.binary("%recip", "divide", "%oneC", "%dC", p.C);
+    t_.binary("%byrecip", "multiply", "%colk", "%recip", p.C);
+    t_.binary("%bydivide", "divide", "%colk", "%dC", p.C);
+    t_.emit("%absd = stablehlo.abs %dC : (" + p.C + ") -> " + p.CR);
+    t_.compare("%safe", "GE", "%absd", "%sfmin", p.CR, p.column);
+    t_.select("%scaled", "%safe", "%byrecip", "%bydivide", p.column, p.C);
+    t_.compare("%nonzero", "NE", "%dC", "%zeroC", p.C, p.column);
+    t_.select("%l", "%nonzero", "%scaled", "%colk", p.column, p.C);
+    t_.broadcast("%lS", "%l", p.C, upTo(t_.rank()), p.S);
+    t_.slice("%u", "%swapped", p.s, "%k", "%zero", 1, p.width);
+    t_.broadcast("%uS", "%u", row, upTo(t_.rank()), p.S);
+    t_.binary("%outer", "multiply", "%lS", "%uS", p.S);
+    t_.binary("%updated", "subtract", "%swapped", "%outer", p.S);
+    t_.select("%next1", "%trailing", "%updated", "%swapped", p.s, p.S);
+    t_.select("%next", "%below", "%lS", "%next1", p.s, p.S);
+  }
+
+  /// `%permnext`: the rows' permutation with entries k and p swapped.
+  void permuteRows(const Panel &p) {
+    t_.broadcast("%pC", "%p", p.P, t_.batchAnd(t_.rank() - 1), p.CI);
+    t_.compare("%permatp", "EQ", "%crow", "%pC", p.CI, p.column);
+    t_.compare("%permatk", "EQ", "%crow", "%kC", p.CI, p.column);
+    t_.select("%permponly", "%permatp", "%p_perm", "%izeroC", p.column, p.CI);
+    t_.select("%permkonly", "%permatk", "%p_perm", "%izeroC", p.column, p.CI);
+    t_.reduceRows("%permp", "%permponly", "%izeros", "add", ElementType::I64, p.column);
+    t_.reduceRows("%permk", "%permkonly", "%izeros", "add", ElementType::I64, p.column);
+    t_.broadcast("%permpC", "%permp", p.P, t_.batchAnd(t_.rank() - 1), p.CI);
+    t_.broadcast("%permkC", "%permk", p.P, t_.batchAnd(t_.rank() - 1), p.CI);
+    t_.select("%perm1", "%permatp", "%permkC", "%p_perm", p.column, p.CI);
+    t_.select("%permnext", "%permatk", "%permpC", "%perm1", p.column, p.CI);
   }
 
   /// A panel of width_ columns per step of an outer loop, on the matrix
@@ -205,21 +255,7 @@ private:
     t_.binary("%limit", "minimum", "%left", "%width", "tensor<i64>");
     t_.slice("%panel0", "%o_a", full, "%zero", "%j0", mp, width_);
     panelLoop("%panel0", mp, width_, "%j0", "%limit", "%o_pivots", "%o_info", true);
-    // The panel's row swaps on the whole matrix: row i of the result is
-    // row perm[i] of the matrix.
-    const std::string batchDims = integerList(upTo(t_.rank() - 2));
-    std::string sizes;
-    for (int64_t dim = 0; dim + 1 < t_.rank(); ++dim)
-      sizes += "1, ";
-    t_.emit("%gathered = \"stablehlo.gather\"(%o_a, %panel#4) {dimension_numbers = "
-            "#stablehlo.gather<offset_dims = [" +
-            std::to_string(t_.rank() - 1) + "], collapsed_slice_dims = [" +
-            std::to_string(t_.rank() - 2) + "], operand_batching_dims = " + batchDims +
-            ", start_indices_batching_dims = " + batchDims + ", start_index_map = [" +
-            std::to_string(t_.rank() - 2) +
-            "], index_vector_dim = " + std::to_string(t_.rank() - 1) +
-            ">, indices_are_sorted = false, slice_sizes = " + "array<i64: " + sizes +
-            std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
+    gatherRows(F, perm, np);
     t_.update("%withpanel", "%gathered", F, "%panel#1", t_.type(panel), "%zero", "%j0");
     // U12: L11 (unit lower, the panel's rows j0..j0 + width_) \ A12.
     t_.binary("%j1", "add", "%j0", "%width", "tensor<i64>");
@@ -254,6 +290,24 @@ private:
     t_.emit("%factors = stablehlo.slice %outer#1 [" + bounds + "] : (" + F + ") -> " +
             printType(a_));
     t_.emit("return %factors, %outer#2, %outer#3 : " + printType(a_) + ", " + pivots + ", " + info);
+  }
+
+  /// `%gathered`: the panel's row swaps on the whole matrix `%o_a` (of
+  /// type `F`, `np` columns): row i of the result is row perm[i] of it.
+  void gatherRows(const std::string &F, const std::string &perm, int64_t np) {
+    const std::string batchDims = integerList(upTo(t_.rank() - 2));
+    std::string sizes;
+    for (int64_t dim = 0; dim + 1 < t_.rank(); ++dim)
+      sizes += "1, ";
+    t_.emit("%gathered = \"stablehlo.gather\"(%o_a, %panel#4) {dimension_numbers = "
+            "#stablehlo.gather<offset_dims = [" +
+            std::to_string(t_.rank() - 1) + "], collapsed_slice_dims = [" +
+            std::to_string(t_.rank() - 2) + "], operand_batching_dims = " + batchDims +
+            ", start_indices_batching_dims = " + batchDims + ", start_index_map = [" +
+            std::to_string(t_.rank() - 2) +
+            "], index_vector_dim = " + std::to_string(t_.rank() - 1) +
+            ">, indices_are_sorted = false, slice_sizes = " + "array<i64: " + sizes +
+            std::to_string(np) + ">} : (" + F + ", " + perm + ") -> " + F);
   }
 
   MatrixText t_;
