@@ -70,9 +70,15 @@ void replaceWithCall(Operation &op, const std::string &name, const std::string &
   placeAt(function.body, op.loc);
   added.push_back(std::move(function));
   Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
+  // The op's result shardings stay the call's (the importer makes them
+  // sharding constraints on the inlined results); its other attributes
+  // are the function's text now.
+  std::vector<NamedAttribute> kept = {{"callee", callee}};
+  if (const Attribute *shardings = op.find("sdy.sharding"))
+    kept.push_back({"sdy.sharding", *shardings});
   op.name = "func.call";
   op.generic = false;
-  op.attrs = {{"callee", callee}};
+  op.attrs = std::move(kept);
 }
 
 } // namespace

@@ -24,7 +24,8 @@ std::string zeroOf(ElementType type);
 /// Makes every op named `opName` of `module` (in any function and region)
 /// a `func.call` of a private function `<opName>.N` added to the module:
 /// `functionText(op, name)` writes it (one `func.func private @name`), and
-/// it and its ops get the op's place, so any later error names the op.
+/// it and its ops get the op's place, so any later error names the op. The
+/// op's `sdy.sharding` (its results' shardings) stays on the call.
 void expandEach(
     Module &module, const std::string &opName,
     const std::function<std::string(const Operation &op, const std::string &name)> &functionText);

@@ -183,11 +183,17 @@ private:
 
   void checkAttribute(const NamedAttribute &attr) {
     const std::string &name = attr.name;
+    // Layouts say how LAPACK sees the buffers, not the values; the results'
+    // sdy.sharding stays on the call the op becomes, a Shardy rule has no
+    // op left to apply to.
     if (name == "call_target_name" || name == "operand_layouts" || name == "result_layouts" ||
-        name == "output_operand_aliases" || name.starts_with("sdy.") ||
-        name.starts_with("shardgen.") || name == "mhlo.frontend_attributes" ||
-        name == "mhlo.sharding")
-      return; // layouts: how LAPACK sees the buffers, not the values
+        name == "output_operand_aliases" || name == "sdy.sharding" || name == "sdy.sharding_rule" ||
+        name.starts_with("shardgen.") || name == "mhlo.frontend_attributes")
+      return;
+    if (name == "mhlo.sharding") {
+      check(false, "takes its results' shardings as sdy.sharding, not mhlo.sharding (constrain "
+                   "the results with a sharding_constraint instead)");
+    }
     if (name == "api_version") {
       check(attr.value.kind == Attribute::Kind::Integer && attr.value.integer == 4,
             "takes api_version 4 (the typed FFI)");

@@ -364,6 +364,26 @@ TEST_CASE("lapack custom calls: empty matrices and no reflectors do nothing, as 
     CHECK(out[0].getFloat(i) == identity[i]);
 }
 
+TEST_CASE("lapack custom calls: the call's result shardings constrain the results") {
+  Graph graph = importVerified(R"(sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4xi32>) {
+  %r:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}, {}]>, <@mesh, [{"x"}]>]>} : (tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4xi32>)
+  return %r#0, %r#1 : tensor<4x3x3xf32>, tensor<4xi32>
+}
+)");
+  for (size_t i = 0; i < 2; ++i) {
+    const Op *producer = nullptr;
+    for (const Op &op : graph.main.ops)
+      if (!op.results.empty() && op.results[0] == graph.main.results[i].value)
+        producer = &op;
+    REQUIRE(producer != nullptr);
+    CHECK(producer->kind == OpKind::ShardingConstraint);
+    REQUIRE(producer->shardings[0]);
+    CHECK(printSharding(*producer->shardings[0]) ==
+          (i == 0 ? "<@mesh, [{\"x\"}, {}, {}]>" : "<@mesh, [{\"x\"}]>"));
+  }
+}
+
 TEST_CASE("lapack custom calls: errors name the op") {
   auto errorOf = [](const std::string &target, const std::string &aType,
                     const std::vector<std::string> &results, const std::string &config) {
@@ -390,6 +410,11 @@ TEST_CASE("lapack custom calls: errors name the op") {
       errorOf("lapack_dgetrf_ffi", "tensor<3x3xf64>",
               {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{uplo = 76 : ui8}");
   CHECK(message.find("has no backend_config field 'uplo'") != std::string::npos);
+  std::tie(place, message) = importErrorOf(
+      "func.func @main(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {\n  %r:2 = "
+      "stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.sharding = \"{replicated}\"} : "
+      "(tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)\n  return %r#0 : tensor<3x3xf32>\n}\n");
+  CHECK(message.find("takes its results' shardings as sdy.sharding") != std::string::npos);
   // A limit the expansion meets is the op's, at its place.
   std::tie(place, message) = errorOf("lapack_sgeqrf_ffi", "tensor<9223372036854775807x2xf32>",
                                      {"tensor<9223372036854775807x2xf32>", "tensor<2xf32>"}, "{}");
