@@ -1,5 +1,7 @@
 #include "compiler/mlir/LapackCalls.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -13,16 +15,20 @@ namespace shardgen::mlir {
 
 namespace {
 
-enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct };
+enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation };
 
-/// The factorization and element type a LAPACK target names
-/// (`lapack_<s|d|c|z><getrf|potrf|geqrf>_ffi`, `lapack_<s|d>orgqr_ffi`,
-/// `lapack_<c|z>ungqr_ffi`), if it is one.
+/// What a target names: the factorization, and the element type its name
+/// fixes (LAPACK's `s`, `d`, `c`, `z`; none for the GPU solvers', which
+/// take any of the four).
 struct LapackTarget {
   Factorization factorization;
-  ElementType element;
+  std::optional<ElementType> element;
 };
 
+/// `lapack_<s|d|c|z><getrf|potrf|geqrf>_ffi`, `lapack_<s|d>orgqr_ffi`,
+/// `lapack_<c|z>ungqr_ffi` (CPU); `cusolver_` / `hipsolver_` +
+/// `<getrf|potrf|geqrf|orgqr>_ffi` and `cu_` / `hip_` +
+/// `lu_pivots_to_permutation` (GPU, as JAX prints them for CUDA and ROCm).
 std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
   if (op.name != "stablehlo.custom_call")
     return std::nullopt;
@@ -31,33 +37,39 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       (target->kind != Attribute::Kind::Symbol && target->kind != Attribute::Kind::String))
     return std::nullopt;
   const std::string &name = target->text;
-  if (name.size() != std::string("lapack_sgetrf_ffi").size() || !name.starts_with("lapack_") ||
-      !name.ends_with("_ffi"))
+  if (name == "cu_lu_pivots_to_permutation" || name == "hip_lu_pivots_to_permutation")
+    return LapackTarget{Factorization::PivotsToPermutation, std::nullopt};
+  static const std::map<std::string, Factorization> kRoutines = {
+      {"getrf", Factorization::Lu},
+      {"potrf", Factorization::Cholesky},
+      {"geqrf", Factorization::Qr},
+      {"orgqr", Factorization::HouseholderProduct},
+      {"ungqr", Factorization::HouseholderProduct}};
+  if (!name.ends_with("_ffi"))
     return std::nullopt;
-  const std::string routine = name.substr(8, 5);
-  std::optional<Factorization> factorization;
-  if (routine == "getrf")
-    factorization = Factorization::Lu;
-  else if (routine == "potrf")
-    factorization = Factorization::Cholesky;
-  else if (routine == "geqrf")
-    factorization = Factorization::Qr;
-  else if (routine == (name[7] == 's' || name[7] == 'd' ? "orgqr" : "ungqr"))
-    factorization = Factorization::HouseholderProduct;
-  else
+  for (const char *solver : {"cusolver_", "hipsolver_"})
+    if (name.starts_with(solver)) {
+      const std::string routine =
+          name.substr(std::string(solver).size(), name.size() - std::string(solver).size() - 4);
+      const auto found = kRoutines.find(routine);
+      if (found == kRoutines.end() || routine == "ungqr")
+        return std::nullopt;
+      return LapackTarget{found->second, std::nullopt};
+    }
+  if (name.size() != std::string("lapack_sgetrf_ffi").size() || !name.starts_with("lapack_"))
     return std::nullopt;
-  switch (name[7]) {
-  case 's':
-    return LapackTarget{*factorization, ElementType::F32};
-  case 'd':
-    return LapackTarget{*factorization, ElementType::F64};
-  case 'c':
-    return LapackTarget{*factorization, ElementType::C64};
-  case 'z':
-    return LapackTarget{*factorization, ElementType::C128};
-  default:
+  static const std::map<char, ElementType> kLetters = {{'s', ElementType::F32},
+                                                       {'d', ElementType::F64},
+                                                       {'c', ElementType::C64},
+                                                       {'z', ElementType::C128}};
+  const auto letter = kLetters.find(name[7]);
+  const auto found = kRoutines.find(name.substr(8, 5));
+  if (letter == kLetters.end() || found == kRoutines.end())
     return std::nullopt;
-  }
+  // orgqr on reals, ungqr on complex numbers.
+  if (found->first == (isComplex(letter->second) ? "orgqr" : "ungqr"))
+    return std::nullopt;
+  return LapackTarget{found->second, letter->second};
 }
 
 /// One LAPACK call's checked operands, results and attributes, and the
@@ -69,19 +81,32 @@ public:
     routine_ = op.find("call_target_name")->text;
     const Factorization kind = target.factorization;
     const size_t operands = kind == Factorization::HouseholderProduct ? 2 : 1;
-    const size_t results = kind == Factorization::Lu                   ? 3
-                           : kind == Factorization::HouseholderProduct ? 1
-                                                                       : 2;
+    const size_t results =
+        kind == Factorization::Lu ? 3
+        : kind == Factorization::HouseholderProduct || kind == Factorization::PivotsToPermutation
+            ? 1
+            : 2;
     static const char *const kSignatures[] = {"(a) -> (factors, pivots, info)",
                                               "(a) -> (factor, info)", "(a) -> (a', taus)",
-                                              "(a, taus) -> q"};
+                                              "(a, taus) -> q", "(pivots) -> permutation"};
     check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
               op.operandTypes.size() == operands && op.resultTypes.size() == results,
           std::string("takes ") + kSignatures[static_cast<int>(kind)] + " and needs its types");
     a_ = statedType(op.operandTypes[0], op.operandTypes[0].loc.str(), routine_ + ": ");
-    check(a_.elementType == target.element, "takes " +
-                                                std::string(elementTypeName(target.element)) +
-                                                " matrices, got " + printType(a_));
+    for (const NamedAttribute &attr : op.attrs)
+      checkAttribute(attr);
+    if (kind == Factorization::PivotsToPermutation) {
+      checkPermutation(op);
+      return;
+    }
+    if (target.element)
+      check(a_.elementType == *target.element, "takes " +
+                                                   std::string(elementTypeName(*target.element)) +
+                                                   " matrices, got " + printType(a_));
+    else
+      check(isComplex(a_.elementType) || a_.elementType == ElementType::F32 ||
+                a_.elementType == ElementType::F64,
+            "takes f32, f64, complex<f32> or complex<f64> matrices, got " + printType(a_));
     check(a_.rank() >= 2, "takes matrices (rank 2 or more), got " + printType(a_));
     m_ = a_.shape[a_.rank() - 2];
     n_ = a_.shape[a_.rank() - 1];
@@ -109,11 +134,11 @@ public:
       check(stated == expected[i], "result " + std::to_string(i) + " must be " +
                                        printType(expected[i]) + ", got " + printType(stated));
     }
-    for (const NamedAttribute &attr : op.attrs)
-      checkAttribute(attr);
   }
 
   std::string functionText() const {
+    if (target_.factorization == Factorization::PivotsToPermutation)
+      return pivotsToPermutationText(name_, a_, permutationSize_);
     if (m_ == 0 || n_ == 0 ||
         (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0))
       return nothingToFactorText();
@@ -126,6 +151,8 @@ public:
       return qrFunctionText(name_, a_);
     case Factorization::HouseholderProduct:
       return householderProductText(name_, a_, taus_);
+    case Factorization::PivotsToPermutation:
+      break;
     }
     return "";
   }
@@ -176,6 +203,21 @@ private:
     return header + t.text() + "  return " + names + " : " + types + "\n}\n";
   }
 
+  /// lu_pivots_to_permutation: i32 pivots of rank 1 or more to an i32
+  /// permutation of the same batch, at least as long.
+  void checkPermutation(const Operation &op) {
+    check(a_.elementType == ElementType::I32 && a_.rank() >= 1,
+          "takes i32 pivots (rank 1 or more), got " + printType(a_));
+    const TensorType stated =
+        statedType(op.resultTypes[0], op.resultTypes[0].loc.str(), routine_ + ": ");
+    check(stated.elementType == ElementType::I32 && stated.rank() == a_.rank() &&
+              std::equal(a_.shape.begin(), a_.shape.end() - 1, stated.shape.begin()) &&
+              stated.shape.back() >= a_.shape.back(),
+          "gives an i32 permutation of the pivots' batch, at least as long as they are, got " +
+              printType(stated) + " from " + printType(a_));
+    permutationSize_ = stated.shape.back();
+  }
+
   void check(bool holds, const std::string &what) const {
     if (!holds)
       fail(where_, "custom_call @" + routine_ + " " + what);
@@ -209,7 +251,15 @@ private:
         return;
       check(attr.value.kind == Attribute::Kind::Dict, "expects a dictionary as its backend_config");
       for (const NamedAttribute &field : attr.value.fields) {
-        check(field.name == "uplo" && target_.factorization == Factorization::Cholesky,
+        const bool cholesky = target_.factorization == Factorization::Cholesky;
+        if (field.name == "lower" && cholesky && !target_.element) { // the GPU solvers'
+          check(field.value.kind == Attribute::Kind::Word &&
+                    (field.value.text == "true" || field.value.text == "false"),
+                "takes lower = true or false");
+          lower_ = field.value.text == "true";
+          continue;
+        }
+        check(field.name == "uplo" && cholesky && target_.element,
               "has no backend_config field '" + field.name + "'");
         check(field.value.kind == Attribute::Kind::Integer &&
                   (field.value.integer == 'L' || field.value.integer == 'U'),
@@ -234,6 +284,7 @@ private:
   Shape batch_;
   int64_t m_ = 0, n_ = 0;
   bool lower_ = true;
+  int64_t permutationSize_ = 0;
 };
 
 } // namespace

@@ -12,6 +12,9 @@
 // - `lapack_?geqrf_ffi` and `lapack_?orgqr_ffi` / `?ungqr` (QR:
 //   jnp.linalg.qr, householder_product): LAPACK's Householder reflectors
 //   and taus, and Q multiplied out from them.
+// - The GPU solvers' `cusolver_` / `hipsolver_` + `getrf`, `potrf`
+//   (backend_config `lower`), `geqrf`, `orgqr` (`_ffi`) on any of the four
+//   types, and `cu_` / `hip_lu_pivots_to_permutation`.
 // Each call becomes a func.call of a private function
 // (LapackFactorizations.h: while loops over panels of columns) that the
 // importer inlines as any other call. Other LAPACK targets stay custom

@@ -26,6 +26,13 @@ inline int64_t lapackPanelWidth(int64_t steps) {
 /// triangular solve, the trailing block updated with one product).
 std::string luFunctionText(const std::string &name, const TensorType &a);
 
+/// lu_pivots_to_permutation (JAX's GPU custom call): `(pivots [batch x k],
+/// 0-based) -> permutation [batch x size]`, the identity with rows i and
+/// pivots[i] swapped for i = 0, 1, ..., k - 1 (a pivot out of range
+/// skipped).
+std::string pivotsToPermutationText(const std::string &name, const TensorType &pivots,
+                                    int64_t size);
+
 /// potrf: `(a) -> (factor, info [batch])`, the `lower` triangle factored;
 /// above 64 columns, a panel at a time, the trailing block less L21 L21^H
 /// with one product.

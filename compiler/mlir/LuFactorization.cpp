@@ -322,4 +322,57 @@ std::string luFunctionText(const std::string &name, const TensorType &a) {
   return LuText(name, a).function();
 }
 
+std::string pivotsToPermutationText(const std::string &name, const TensorType &pivots,
+                                    int64_t size) {
+  const Shape batch(pivots.shape.begin(), pivots.shape.end() - 1);
+  const int64_t k = pivots.shape.back(), b = static_cast<int64_t>(batch.size());
+  MatrixText t(ElementType::I32, batch);
+  const Shape perm = t.vector(size), one = t.vector(1);
+  const std::string P = t.type(perm), PI = t.type(ElementType::I1, perm), O = t.type(one),
+                    B = t.type(ElementType::I32, batch), V = printType(pivots);
+  t.emit("func.func private @" + name + "(%pivots: " + V + ") -> " + P + " {");
+  t.emit("%identity = stablehlo.iota dim = " + std::to_string(b) + " : " + P);
+  if (k == 0 || size == 0) {
+    t.emit("return %identity : " + P);
+    t.emit("}");
+    return t.text();
+  }
+  t.constant("%zero", "0", "tensor<i64>");
+  t.constant("%one", "1", "tensor<i64>");
+  t.constant("%count", std::to_string(k), "tensor<i64>");
+  t.constant("%zeros", "0", P);
+  t.constant("%zeroscalar", "0", "tensor<i32>");
+  t.constant("%zeroO", "0", O);
+  t.constant("%sizeO", std::to_string(size), O);
+  t.loopHead("%loop", "%i", {{"%perm", "%identity", P}}, "%count");
+  t.sliceVector("%p", "%pivots", ElementType::I32, k, "%i", 1);
+  // A swap with a row out of range is skipped, as JAX's GPU kernel does.
+  t.compare("%lowok", "GE", "%p", "%zeroO", O, one);
+  t.compare("%highok", "LT", "%p", "%sizeO", O, one);
+  t.binary("%valid", "and", "%lowok", "%highok", t.type(ElementType::I1, one));
+  const std::vector<int64_t> dims = upTo(b + 1);
+  t.broadcast("%validP", "%valid", t.type(ElementType::I1, one), dims, PI);
+  t.broadcast("%pP", "%p", O, dims, P);
+  t.convert("%ii", "%i", "tensor<i64>", "tensor<i32>");
+  t.broadcast("%iP", "%ii", "tensor<i32>", {}, P);
+  t.compare("%atp", "EQ", "%identity", "%pP", P, perm);
+  t.compare("%ati", "EQ", "%identity", "%iP", P, perm);
+  const std::string across =
+      " across dimensions = [" + std::to_string(b) + "] : (" + P + ", tensor<i32>) -> " + B;
+  t.select("%onlyp", "%atp", "%perm", "%zeros", perm, P);
+  t.select("%onlyi", "%ati", "%perm", "%zeros", perm, P);
+  t.emit("%permp = stablehlo.reduce(%onlyp init: %zeroscalar) applies stablehlo.add" + across);
+  t.emit("%permi = stablehlo.reduce(%onlyi init: %zeroscalar) applies stablehlo.add" + across);
+  t.broadcast("%permpP", "%permp", B, upTo(b), P);
+  t.broadcast("%permiP", "%permi", B, upTo(b), P);
+  t.select("%swapped1", "%atp", "%permiP", "%perm", perm, P);
+  t.select("%swapped", "%ati", "%permpP", "%swapped1", perm, P);
+  t.select("%next", "%validP", "%swapped", "%perm", perm, P);
+  t.binary("%i1", "add", "%i", "%one", "tensor<i64>");
+  t.loopEnd({"%i1", "%next"}, {"tensor<i64>", P});
+  t.emit("return %loop#1 : " + P);
+  t.emit("}");
+  return t.text();
+}
+
 } // namespace shardgen::mlir

@@ -384,6 +384,45 @@ func.func @main(%a: tensor<4x3x3xf32>) -> (tensor<4x3x3xf32>, tensor<4xi32>) {
   }
 }
 
+TEST_CASE("GPU solver calls (cusolver_, hipsolver_): the same factorizations, any type") {
+  // cusolver_getrf_ffi is LAPACK's getrf on whichever type it is given.
+  const std::vector<Complex> iota = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  for (const char *target : {"cusolver_getrf_ffi", "hipsolver_getrf_ffi"}) {
+    Graph lu = importVerified(callText(target, "tensor<3x3xf64>",
+                                       {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{}"));
+    std::vector<Literal> out = evaluate(lu, {literalOf("tensor<3x3xf64>", iota)});
+    CHECK(out[0].getFloat(0) == 6);
+    CHECK(out[1].getInt(0) == 3);
+    CHECK(out[2].getInt(0) == 3);
+  }
+  // cusolver_potrf_ffi says its triangle with `lower`.
+  Graph upper = importVerified(callText("cusolver_potrf_ffi", "tensor<2x2xf32>",
+                                        {"tensor<2x2xf32>", "tensor<i32>"}, "{lower = false}"));
+  std::vector<Literal> out = evaluate(upper, {literalOf("tensor<2x2xf32>", {4, 2, 99, 5})});
+  const std::vector<double> factor = {2, 1, 99, 2}; // U = [[2, 1], [0, 2]], a's 99 kept
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(out[0].getFloat(i) == factor[i]);
+  CHECK(out[1].getInt(0) == 0);
+}
+
+TEST_CASE("cu_lu_pivots_to_permutation: the pivots' swaps on the identity, batched") {
+  Graph graph = importVerified(
+      "func.func @main(%p: tensor<2x3xi32>) -> tensor<2x5xi32> {\n  %q = stablehlo.custom_call "
+      "@cu_lu_pivots_to_permutation(%p) {mhlo.backend_config = {}, mhlo.frontend_attributes = "
+      "{num_batch_dims = \"1\"}} : (tensor<2x3xi32>) -> tensor<2x5xi32>\n  return %q : "
+      "tensor<2x5xi32>\n}\n");
+  std::string error;
+  Literal pivots(*parseType("tensor<2x3xi32>", &error));
+  // The second's 7 and -1 are out of range: skipped, as JAX's kernel does.
+  const std::vector<int64_t> values = {2, 4, 2, 7, 0, -1};
+  for (int64_t i = 0; i < 6; ++i)
+    pivots.setInt(i, values[i]);
+  std::vector<Literal> out = evaluate(graph, {pivots});
+  const std::vector<int64_t> expected = {2, 4, 0, 3, 1, 1, 0, 2, 3, 4};
+  for (int64_t i = 0; i < 10; ++i)
+    CHECK(out[0].getInt(i) == expected[i]);
+}
+
 TEST_CASE("lapack custom calls: errors name the op") {
   auto errorOf = [](const std::string &target, const std::string &aType,
                     const std::vector<std::string> &results, const std::string &config) {
@@ -415,6 +454,14 @@ TEST_CASE("lapack custom calls: errors name the op") {
       "stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.sharding = \"{replicated}\"} : "
       "(tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)\n  return %r#0 : tensor<3x3xf32>\n}\n");
   CHECK(message.find("takes its results' shardings as sdy.sharding") != std::string::npos);
+  std::tie(place, message) = errorOf("cusolver_getrf_ffi", "tensor<3x3xi32>",
+                                     {"tensor<3x3xi32>", "tensor<3xi32>", "tensor<i32>"}, "{}");
+  CHECK(message.find("takes f32, f64, complex<f32> or complex<f64> matrices, got "
+                     "tensor<3x3xi32>") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("cu_lu_pivots_to_permutation", "tensor<4xi32>", {"tensor<3xi32>"}, "{}");
+  CHECK(message.find("gives an i32 permutation of the pivots' batch, at least as long as they "
+                     "are, got tensor<3xi32> from tensor<4xi32>") != std::string::npos);
   // A limit the expansion meets is the op's, at its place.
   std::tie(place, message) = errorOf("lapack_sgeqrf_ffi", "tensor<9223372036854775807x2xf32>",
                                      {"tensor<9223372036854775807x2xf32>", "tensor<2xf32>"}, "{}");
