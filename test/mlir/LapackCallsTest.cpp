@@ -405,6 +405,23 @@ TEST_CASE("GPU solver calls (cusolver_, hipsolver_): the same factorizations, an
   CHECK(out[1].getInt(0) == 0);
 }
 
+TEST_CASE("GPU solver calls with every attribute JAX prints on them") {
+  // As jax.jit(jnp.linalg.cholesky).lower(x).as_text() prints it for CUDA:
+  // layouts, aliases, the batch count and Shardy's rule are about the
+  // kernel's buffers and sharding, not the values.
+  Graph graph =
+      importVerified(R"(func.func @main(%a: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>) {
+  %r:2 = stablehlo.custom_call @cusolver_potrf_ffi(%a) {mhlo.backend_config = {lower = true}, mhlo.frontend_attributes = {num_batch_dims = "0"}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>], sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([k, l], []) {i=2, j=2, k=2, l=2}, custom>} : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>)
+  return %r#0, %r#1 : tensor<2x2xf32>, tensor<i32>
+}
+)");
+  std::vector<Literal> out = evaluate(graph, {literalOf("tensor<2x2xf32>", {4, 99, 2, 5})});
+  const std::vector<double> factor = {2, 99, 1, 2}; // L = [[2, 0], [1, 2]], a's 99 kept
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(out[0].getFloat(i) == factor[i]);
+  CHECK(out[1].getInt(0) == 0);
+}
+
 TEST_CASE("cu_lu_pivots_to_permutation: the pivots' swaps on the identity, batched") {
   Graph graph = importVerified(
       "func.func @main(%p: tensor<2x3xi32>) -> tensor<2x5xi32> {\n  %q = stablehlo.custom_call "
