@@ -139,12 +139,7 @@ private:
     const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
                       FM = t_.type(ElementType::I1, full),
                       info = t_.type(ElementType::I32, t_.batch());
-    std::vector<int64_t> low(static_cast<size_t>(t_.rank()), 0), high(low);
-    high[t_.rank() - 2] = high[t_.rank() - 1] = np - n_;
-    t_.constant("%scalar0", t_.zero(), t_.type(e, {}));
-    t_.emit("%padded0 = stablehlo.pad " + matrix + ", %scalar0, low = " + integerList(low) +
-            ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
-            printType(a_) + ", " + t_.type(e, {}) + ") -> " + F);
+    t_.padWithZeros("%padded0", matrix, a_.shape, full);
     t_.iota("%frow", true, full);
     t_.iota("%fcol", false, full);
     t_.constant("%nF", std::to_string(n_), FI);
@@ -190,11 +185,7 @@ private:
     t_.select("%o_next", "%update", "%less", "%withpanel", full, F);
     t_.binary("%ob1", "add", "%ob", "%one", "tensor<i64>");
     t_.loopEnd({"%ob1", "%o_next", "%panel#2"}, {"tensor<i64>", F, info});
-    std::string bounds;
-    for (int64_t dim = 0; dim < t_.rank(); ++dim)
-      bounds += (dim ? ", " : "") + std::string("0:") + std::to_string(a_.shape[dim]);
-    t_.emit("%factored = stablehlo.slice %outer#1 [" + bounds + "] : (" + F + ") -> " +
-            printType(a_));
+    t_.sliceCorner("%factored", "%outer#1", full, a_.shape);
   }
 
   MatrixText t_;

@@ -222,7 +222,6 @@ private:
   /// L21 U12. The padded rows stay 0 and are never a pivot (a column whose
   /// largest magnitude is 0 pivots on its own row k < m).
   void blocked() {
-    const ElementType e = t_.element();
     const int64_t panels = (steps_ + width_ - 1) / width_, mp = std::max(m_, panels * width_),
                   np = std::max(n_, panels * width_);
     const Shape full = t_.matrix(mp, np), panel = t_.matrix(mp, width_),
@@ -231,13 +230,7 @@ private:
                       pivots = t_.type(ElementType::I32, t_.vector(steps_)),
                       info = t_.type(ElementType::I32, t_.batch()),
                       perm = t_.type(ElementType::I64, t_.matrix(mp, 1));
-    std::vector<int64_t> low(static_cast<size_t>(t_.rank()), 0), high(low);
-    high[t_.rank() - 2] = mp - m_;
-    high[t_.rank() - 1] = np - n_;
-    t_.constant("%scalar0", t_.zero(), t_.type(e, {}));
-    t_.emit("%padded = stablehlo.pad %a, %scalar0, low = " + integerList(low) +
-            ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
-            printType(a_) + ", " + t_.type(e, {}) + ") -> " + F);
+    t_.padWithZeros("%padded", "%a", a_.shape, full);
     t_.constant("%panels", std::to_string(panels), "tensor<i64>");
     t_.constant("%width", std::to_string(width_), "tensor<i64>");
     t_.iota("%frow", true, full);
@@ -284,11 +277,7 @@ private:
     t_.select("%o_next", "%tmask", "%less", "%withu", full, F);
     t_.binary("%ob1", "add", "%ob", "%one", "tensor<i64>");
     t_.loopEnd({"%ob1", "%o_next", "%panel#2", "%panel#3"}, {"tensor<i64>", F, pivots, info});
-    std::string bounds;
-    for (int64_t dim = 0; dim < t_.rank(); ++dim)
-      bounds += (dim ? ", " : "") + std::string("0:") + std::to_string(a_.shape[dim]);
-    t_.emit("%factors = stablehlo.slice %outer#1 [" + bounds + "] : (" + F + ") -> " +
-            printType(a_));
+    t_.sliceCorner("%factors", "%outer#1", full, a_.shape);
     t_.emit("return %factors, %outer#2, %outer#3 : " + printType(a_) + ", " + pivots + ", " + info);
   }
 

@@ -134,6 +134,27 @@ void MatrixText::updateVector(const std::string &name, const std::string &x, Ele
        ") -> " + type(element, vector(length)));
 }
 
+void MatrixText::padWithZeros(const std::string &name, const std::string &x, const Shape &from,
+                              const Shape &to) {
+  std::vector<int64_t> low(from.size(), 0), high(low);
+  for (size_t d = 0; d < from.size(); ++d)
+    high[d] = to[d] - from[d];
+  const std::string scalar = type(element_, {});
+  constant(name + "zero", zero(), scalar);
+  emit(name + " = stablehlo.pad " + x + ", " + name + "zero, low = " + integerList(low) +
+       ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" + type(from) +
+       ", " + scalar + ") -> " + type(to));
+}
+
+void MatrixText::sliceCorner(const std::string &name, const std::string &x, const Shape &from,
+                             const Shape &to) {
+  std::string bounds;
+  for (size_t d = 0; d < to.size(); ++d)
+    bounds += (d ? ", " : "") + std::string("0:") + std::to_string(to[d]);
+  emit(name + " = stablehlo.slice " + x + " [" + bounds + "] : (" + type(from) + ") -> " +
+       type(to));
+}
+
 void MatrixText::reduceRows(const std::string &name, const std::string &x, const std::string &init,
                             const char *op, ElementType element, const Shape &from) {
   Shape to = from;

@@ -75,6 +75,13 @@ public:
   void updateVector(const std::string &name, const std::string &x, ElementType element,
                     int64_t length, const std::string &update, int64_t size,
                     const std::string &index);
+  /// `%name`: `x` (of `from`, the element type's) with zeros after its end
+  /// in every dim up to `to`.
+  void padWithZeros(const std::string &name, const std::string &x, const Shape &from,
+                    const Shape &to);
+  /// `%name`: the `to`-sized corner of `x` (of `from`) at its origin.
+  void sliceCorner(const std::string &name, const std::string &x, const Shape &from,
+                   const Shape &to);
   /// `%name = reduce(x init: init) applies op` over the rows of `from`.
   void reduceRows(const std::string &name, const std::string &x, const std::string &init,
                   const char *op, ElementType element, const Shape &from);

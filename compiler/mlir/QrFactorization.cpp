@@ -34,7 +34,7 @@ public:
     } else {
       const Shape full = t_.matrix(m_, np_), panel = t_.matrix(m_, width_);
       const std::string F = t_.type(full), paddedTaus = t_.type(t_.vector(panels_ * width_));
-      pad("%padded", "%a", full);
+      t_.padWithZeros("%padded", "%a", a_.shape, full);
       t_.constant("%taus0", t_.zero(), paddedTaus);
       t_.constant("%steps", std::to_string(k_), "tensor<i64>");
       t_.constant("%panels", std::to_string(panels_), "tensor<i64>");
@@ -53,7 +53,7 @@ public:
       applyBlock("%withpanel", full, true, "%j0", "%width", "%o_next");
       t_.binary("%ob1", "add", "%ob", "%one", "tensor<i64>");
       t_.loopEnd({"%ob1", "%o_next", "%panel#2"}, {"tensor<i64>", F, paddedTaus});
-      unpad("%factored", "%outer#1", full);
+      t_.sliceCorner("%factored", "%outer#1", full, a_.shape);
       t_.sliceVector("%tausout", "%outer#2", t_.element(), panels_ * width_, "%zero", k_);
       t_.emit("return %factored, %tausout : " + A + ", " + taus);
     }
@@ -89,14 +89,8 @@ public:
       // made a column per step.
       const Shape full = t_.matrix(m_, np_), panel = t_.matrix(m_, width_);
       const std::string F = t_.type(full);
-      pad("%padded", "%start", full);
-      t_.constant("%tzero", t_.zero(), t_.type(t_.element(), {}));
-      std::vector<int64_t> low(t_.batch().size() + 1, 0), padHigh(low);
-      padHigh.back() = panels_ * width_ - k_;
-      const std::string paddedTaus = t_.type(t_.vector(panels_ * width_));
-      t_.emit("%tp = stablehlo.pad %t, %tzero, low = " + integerList(low) +
-              ", high = " + integerList(padHigh) + ", interior = " + integerList(low) + " : (" + T +
-              ", " + t_.type(t_.element(), {}) + ") -> " + paddedTaus);
+      t_.padWithZeros("%padded", "%start", a_.shape, full);
+      t_.padWithZeros("%tp", "%t", taus.shape, t_.vector(panels_ * width_));
       t_.constant("%reflectors", std::to_string(k_), "tensor<i64>");
       t_.constant("%panels", std::to_string(panels_), "tensor<i64>");
       t_.constant("%lastpanel", std::to_string(panels_ - 1), "tensor<i64>");
@@ -115,7 +109,7 @@ public:
       t_.update("%o_next", "%applied", F, "%panel#1", t_.type(panel), "%zero", "%j0");
       t_.binary("%ob1", "add", "%ob", "%one", "tensor<i64>");
       t_.loopEnd({"%ob1", "%o_next"}, {"tensor<i64>", F});
-      unpad("%q", "%outer#1", full);
+      t_.sliceCorner("%q", "%outer#1", full, a_.shape);
       t_.emit("return %q : " + A);
     }
     t_.emit("}");
@@ -126,25 +120,6 @@ private:
   void common() {
     t_.constant("%zero", "0", "tensor<i64>");
     t_.constant("%one", "1", "tensor<i64>");
-  }
-
-  /// `name`: `x` (matrices of a's) with zero columns up to `to`'s.
-  void pad(const std::string &name, const std::string &x, const Shape &to) {
-    std::vector<int64_t> low(static_cast<size_t>(t_.rank()), 0), high(low);
-    high.back() = to.back() - n_;
-    t_.constant(name + "zero", t_.zero(), t_.type(t_.element(), {}));
-    t_.emit(name + " = stablehlo.pad " + x + ", " + name + "zero, low = " + integerList(low) +
-            ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
-            printType(a_) + ", " + t_.type(t_.element(), {}) + ") -> " + t_.type(to));
-  }
-
-  /// `name`: `x` (of `from`) without its padded columns.
-  void unpad(const std::string &name, const std::string &x, const Shape &from) {
-    std::string bounds;
-    for (int64_t dim = 0; dim < t_.rank(); ++dim)
-      bounds += (dim ? ", " : "") + std::string("0:") + std::to_string(a_.shape[dim]);
-    t_.emit(name + " = stablehlo.slice " + x + " [" + bounds + "] : (" + t_.type(from) + ") -> " +
-            printType(a_));
   }
 
   /// The masks of step i (global row; `%j` the panel's column) over a panel
