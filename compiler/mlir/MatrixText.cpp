@@ -84,9 +84,9 @@ void MatrixText::reshape(const std::string &name, const std::string &x, const st
   emit(name + " = stablehlo.reshape " + x + " : (" + from + ") -> " + to);
 }
 
-std::string MatrixText::indexTypes() const {
+std::string MatrixText::indexTypes(int64_t dims) const {
   std::string types;
-  for (int64_t d = 0; d < rank(); ++d)
+  for (int64_t d = 0; d < dims; ++d)
     types += ", tensor<i64>";
   return types;
 }
@@ -102,36 +102,31 @@ void MatrixText::slice(const std::string &name, const std::string &x, const Shap
                        const std::string &row, const std::string &column, int64_t rows,
                        int64_t columns) {
   emit(name + " = stablehlo.dynamic_slice " + x + ", " + batchStarts() + row + ", " + column +
-       ", sizes = " + integerList(matrix(rows, columns)) + " : (" + type(from) + indexTypes() +
-       ") -> " + type(matrix(rows, columns)));
+       ", sizes = " + integerList(matrix(rows, columns)) + " : (" + type(from) +
+       indexTypes(rank()) + ") -> " + type(matrix(rows, columns)));
 }
 
 void MatrixText::update(const std::string &name, const std::string &x, const std::string &into,
                         const std::string &update, const std::string &updateType,
                         const std::string &row, const std::string &column) {
   emit(name + " = stablehlo.dynamic_update_slice " + x + ", " + update + ", " + batchStarts() +
-       row + ", " + column + " : (" + into + ", " + updateType + indexTypes() + ") -> " + into);
+       row + ", " + column + " : (" + into + ", " + updateType + indexTypes(rank()) + ") -> " +
+       into);
 }
 
 void MatrixText::sliceVector(const std::string &name, const std::string &x, ElementType element,
                              int64_t length, const std::string &index, int64_t size) {
-  std::string types;
-  for (size_t d = 0; d <= batch_.size(); ++d)
-    types += ", tensor<i64>";
   emit(name + " = stablehlo.dynamic_slice " + x + ", " + batchStarts() + index +
-       ", sizes = " + integerList(vector(size)) + " : (" + type(element, vector(length)) + types +
-       ") -> " + type(element, vector(size)));
+       ", sizes = " + integerList(vector(size)) + " : (" + type(element, vector(length)) +
+       indexTypes(rank() - 1) + ") -> " + type(element, vector(size)));
 }
 
 void MatrixText::updateVector(const std::string &name, const std::string &x, ElementType element,
                               int64_t length, const std::string &update, int64_t size,
                               const std::string &index) {
-  std::string types;
-  for (size_t d = 0; d <= batch_.size(); ++d)
-    types += ", tensor<i64>";
   emit(name + " = stablehlo.dynamic_update_slice " + x + ", " + update + ", " + batchStarts() +
-       index + " : (" + type(element, vector(length)) + ", " + type(element, vector(size)) + types +
-       ") -> " + type(element, vector(length)));
+       index + " : (" + type(element, vector(length)) + ", " + type(element, vector(size)) +
+       indexTypes(rank() - 1) + ") -> " + type(element, vector(length)));
 }
 
 void MatrixText::padWithZeros(const std::string &name, const std::string &x, const Shape &from,

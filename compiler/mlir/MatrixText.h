@@ -116,8 +116,8 @@ public:
   void loopEnd(const std::vector<std::string> &values, const std::vector<std::string> &types);
 
 private:
-  /// ", tensor<i64>" per dim of matrices: dynamic slice start index types.
-  std::string indexTypes() const;
+  /// ", tensor<i64>" `dims` times: dynamic slice start index types.
+  std::string indexTypes(int64_t dims) const;
   /// "%zero, " per batch dim.
   std::string batchStarts() const;
 
