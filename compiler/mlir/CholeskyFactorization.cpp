@@ -19,7 +19,6 @@ public:
     t_.constant("%zero", "0", "tensor<i64>");
     t_.constant("%one", "1", "tensor<i64>");
     t_.constant("%info0", "0", info);
-    t_.constant("%izero", "0", info);
     // An upper factor U of a is the conjugate transpose of the lower factor
     // of a's conjugate transpose (whose lower triangle is a's upper one).
     std::string matrix = "%a";
@@ -84,13 +83,13 @@ private:
     t_.compare("%positive", "GT", pivot, "%zeroDR", DR, d);
     t_.reshape("%positiveB", "%positive", t_.type(ElementType::I1, d), flags);
     t_.unary("%failed", "not", "%positiveB", flags);
-    t_.compare("%ok", "EQ", "%info", "%izero", info, t_.batch());
+    t_.compare("%ok", "EQ", "%info", "%info0", info, t_.batch());
     t_.binary("%first", "and", "%failed", "%ok", flags);
     t_.binary("%k1", "add", "%k", "%one", "tensor<i64>");
     t_.convert("%k1i", "%k1", "tensor<i64>", "tensor<i32>");
     t_.broadcast("%k1b", "%k1i", "tensor<i32>", {}, info);
     t_.select("%infonext", "%first", "%k1b", "%info", t_.batch(), info);
-    t_.compare("%go", "EQ", "%infonext", "%izero", info, t_.batch());
+    t_.compare("%go", "EQ", "%infonext", "%info0", info, t_.batch());
     t_.unary("%root", "sqrt", pivot, DR);
     t_.binary("%inv", "divide", "%oneDR", "%root", DR);
     // l = column j below the diagonal times 1/root (as LAPACK scales); the
@@ -139,15 +138,7 @@ private:
     const std::string F = t_.type(full), FI = t_.type(ElementType::I64, full),
                       FM = t_.type(ElementType::I1, full),
                       info = t_.type(ElementType::I32, t_.batch());
-    t_.padWithZeros("%padded0", matrix, a_.shape, full);
-    t_.iota("%frow", true, full);
-    t_.iota("%fcol", false, full);
-    t_.constant("%nF", std::to_string(n_), FI);
-    t_.compare("%fdiag", "EQ", "%frow", "%fcol", FI, full);
-    t_.compare("%beyond", "GE", "%frow", "%nF", FI, full);
-    t_.binary("%paddiag", "and", "%fdiag", "%beyond", FM);
-    t_.constant("%onesF", t_.one(), F);
-    t_.select("%padded", "%paddiag", "%onesF", "%padded0", full, F);
+    t_.padWithIdentity("%padded", matrix, a_.shape, full, "%frow", "%fcol");
     t_.constant("%panels", std::to_string(panels), "tensor<i64>");
     t_.constant("%width", std::to_string(width_), "tensor<i64>");
     t_.iota("%lrow", true, panel);
@@ -179,7 +170,7 @@ private:
     t_.compare("%tcol", "GE", "%fcol", "%j1F", FI, full);
     t_.binary("%tmask", "and", "%trow", "%tcol", FM);
     const std::string flags = t_.type(ElementType::I1, t_.batch());
-    t_.compare("%going", "EQ", "%panel#2", "%izero", info, t_.batch());
+    t_.compare("%going", "EQ", "%panel#2", "%info0", info, t_.batch());
     t_.broadcast("%goingF", "%going", flags, upTo(t_.rank() - 2), FM);
     t_.binary("%update", "and", "%tmask", "%goingF", FM);
     t_.select("%o_next", "%update", "%less", "%withpanel", full, F);

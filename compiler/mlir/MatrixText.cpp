@@ -141,6 +141,21 @@ void MatrixText::padWithZeros(const std::string &name, const std::string &x, con
        ", " + scalar + ") -> " + type(to));
 }
 
+void MatrixText::padWithIdentity(const std::string &name, const std::string &x, const Shape &from,
+                                 const Shape &to, const std::string &rows,
+                                 const std::string &columns) {
+  const std::string index = type(ElementType::I64, to), mask = type(ElementType::I1, to);
+  padWithZeros(name + "0", x, from, to);
+  iota(rows, true, to);
+  iota(columns, false, to);
+  constant(name + "n", std::to_string(from[from.size() - 1]), index);
+  compare(name + "diag", "EQ", rows, columns, index, to);
+  compare(name + "beyond", "GE", rows, name + "n", index, to);
+  binary(name + "mask", "and", name + "diag", name + "beyond", mask);
+  constant(name + "ones", one(), type(to));
+  select(name, name + "mask", name + "ones", name + "0", to, type(to));
+}
+
 void MatrixText::sliceCorner(const std::string &name, const std::string &x, const Shape &from,
                              const Shape &to) {
   std::string bounds;
@@ -182,18 +197,22 @@ void MatrixText::conjugate(const std::string &name, const std::string &x, const 
   binary(name, "complex", name + "re", name + "neg", complexType);
 }
 
-void MatrixText::adjoint(const std::string &name, const std::string &x, const Shape &shape) {
+void MatrixText::transpose(const std::string &name, const std::string &x, const Shape &shape) {
   std::vector<int64_t> dims = upTo(rank());
   std::swap(dims[rank() - 1], dims[rank() - 2]);
   Shape transposed = shape;
   std::swap(transposed[rank() - 1], transposed[rank() - 2]);
-  std::string source = x;
-  if (isComplex(element_)) {
-    conjugate(name + "c", x, shape);
-    source = name + "c";
-  }
-  emit(name + " = stablehlo.transpose " + source + ", dims = " + integerList(dims) + " : (" +
+  emit(name + " = stablehlo.transpose " + x + ", dims = " + integerList(dims) + " : (" +
        type(shape) + ") -> " + type(transposed));
+}
+
+void MatrixText::adjoint(const std::string &name, const std::string &x, const Shape &shape) {
+  if (!isComplex(element_)) {
+    transpose(name, x, shape);
+    return;
+  }
+  conjugate(name + "c", x, shape);
+  transpose(name, name + "c", shape);
 }
 
 void MatrixText::magnitude(const std::string &name, const std::string &x, const Shape &shape) {

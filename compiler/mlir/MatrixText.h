@@ -79,6 +79,13 @@ public:
   /// in every dim up to `to`.
   void padWithZeros(const std::string &name, const std::string &x, const Shape &from,
                     const Shape &to);
+  /// `%name`: the square matrices `x` (of `from`) padded as
+  /// padWithZeros to the square `to`, but with ones on the padded part of
+  /// the diagonal: a factorization or solve of the padded matrix leaves its
+  /// padded rows apart. `rows` and `columns` name the iotas over `to` it
+  /// emits, for the caller's later masks.
+  void padWithIdentity(const std::string &name, const std::string &x, const Shape &from,
+                       const Shape &to, const std::string &rows, const std::string &columns);
   /// `%name`: the `to`-sized corner of `x` (of `from`) at its origin.
   void sliceCorner(const std::string &name, const std::string &x, const Shape &from,
                    const Shape &to);
@@ -92,6 +99,8 @@ public:
                const std::string &b, const Shape &bShape);
   /// The conjugate of `x` (complex) of `shape`.
   void conjugate(const std::string &name, const std::string &x, const Shape &shape);
+  /// The transpose of matrices of `shape` (their last two dims swapped).
+  void transpose(const std::string &name, const std::string &x, const Shape &shape);
   /// The conjugate transpose of matrices of `shape` (the transpose on reals).
   void adjoint(const std::string &name, const std::string &x, const Shape &shape);
   /// |re| + |im| (LAPACK's cabs1) of complex `x`, |x| of a real one.
