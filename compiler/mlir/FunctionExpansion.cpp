@@ -51,8 +51,8 @@ void placeAt(Block &block, const SourceLoc &loc) {
   }
 }
 
-/// Parses `functionText`, gives it and its ops `op`'s place, adds it to
-/// `added` and makes `op` a `func.call` of it.
+/// Parses `functionText`, gives its functions and their ops `op`'s place,
+/// adds them to `added` and makes `op` a `func.call` of the first.
 void replaceWithCall(Operation &op, const std::string &name, const std::string &functionText,
                      std::vector<Function> &added) {
   // The text is the op's meaning, so an error in it (a constant over the
@@ -63,12 +63,13 @@ void replaceWithCall(Operation &op, const std::string &name, const std::string &
   } catch (const GraphError &error) {
     fail(op.loc.str(), error.what());
   }
-  Function function = std::move(parsed.functions.at(0));
-  function.loc = op.loc;
-  for (BlockArgument &arg : function.args)
-    arg.loc = op.loc;
-  placeAt(function.body, op.loc);
-  added.push_back(std::move(function));
+  for (Function &function : parsed.functions) {
+    function.loc = op.loc;
+    for (BlockArgument &arg : function.args)
+      arg.loc = op.loc;
+    placeAt(function.body, op.loc);
+    added.push_back(std::move(function));
+  }
   Attribute callee = makeAttribute(Attribute::Kind::Symbol, op.loc, name);
   // The op's result shardings stay the call's (the importer makes them
   // sharding constraints on the inlined results); its other attributes

@@ -23,7 +23,8 @@ std::string zeroOf(ElementType type);
 
 /// Makes every op named `opName` of `module` (in any function and region)
 /// a `func.call` of a private function `<opName>.N` added to the module:
-/// `functionText(op, name)` writes it (one `func.func private @name`), and
+/// `functionText(op, name)` writes it (a `func.func private @name`, then
+/// any functions it calls, named `@name.<suffix>`), and
 /// it and its ops get the op's place, so any later error names the op. The
 /// op's `sdy.sharding` (its results' shardings) stays on the call.
 void expandEach(

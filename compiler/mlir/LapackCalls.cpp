@@ -15,7 +15,7 @@ namespace shardgen::mlir {
 
 namespace {
 
-enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation };
+enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation, Svd };
 
 /// What a target names: the factorization, and the element type its name
 /// fixes (LAPACK's `s`, `d`, `c`, `z`; none for the GPU solvers', which
@@ -25,7 +25,7 @@ struct LapackTarget {
   std::optional<ElementType> element;
 };
 
-/// `lapack_<s|d|c|z><getrf|potrf|geqrf>_ffi`, `lapack_<s|d>orgqr_ffi`,
+/// `lapack_<s|d|c|z><getrf|potrf|geqrf|gesdd|gesvd>_ffi`, `lapack_<s|d>orgqr_ffi`,
 /// `lapack_<c|z>ungqr_ffi` (CPU); `cusolver_` / `hipsolver_` +
 /// `<getrf|potrf|geqrf|orgqr>_ffi` and `cu_` / `hip_` +
 /// `lu_pivots_to_permutation` (GPU, as JAX prints them for CUDA and ROCm).
@@ -44,7 +44,9 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       {"potrf", Factorization::Cholesky},
       {"geqrf", Factorization::Qr},
       {"orgqr", Factorization::HouseholderProduct},
-      {"ungqr", Factorization::HouseholderProduct}};
+      {"ungqr", Factorization::HouseholderProduct},
+      {"gesdd", Factorization::Svd},
+      {"gesvd", Factorization::Svd}};
   if (!name.ends_with("_ffi"))
     return std::nullopt;
   for (const char *solver : {"cusolver_", "hipsolver_"})
@@ -52,7 +54,8 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       const std::string routine =
           name.substr(std::string(solver).size(), name.size() - std::string(solver).size() - 4);
       const auto found = kRoutines.find(routine);
-      if (found == kRoutines.end() || routine == "ungqr")
+      // The GPU solvers' SVDs take other attributes (full_matrices, ...).
+      if (found == kRoutines.end() || routine == "ungqr" || found->second == Factorization::Svd)
         return std::nullopt;
       return LapackTarget{found->second, std::nullopt};
     }
@@ -82,13 +85,17 @@ public:
     const Factorization kind = target.factorization;
     const size_t operands = kind == Factorization::HouseholderProduct ? 2 : 1;
     const size_t results =
-        kind == Factorization::Lu ? 3
+        kind == Factorization::Svd  ? 5
+        : kind == Factorization::Lu ? 3
         : kind == Factorization::HouseholderProduct || kind == Factorization::PivotsToPermutation
             ? 1
             : 2;
     static const char *const kSignatures[] = {"(a) -> (factors, pivots, info)",
-                                              "(a) -> (factor, info)", "(a) -> (a', taus)",
-                                              "(a, taus) -> q", "(pivots) -> permutation"};
+                                              "(a) -> (factor, info)",
+                                              "(a) -> (a', taus)",
+                                              "(a, taus) -> q",
+                                              "(pivots) -> permutation",
+                                              "(a) -> (a', s, u, vt, info)"};
     check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
               op.operandTypes.size() == operands && op.resultTypes.size() == results,
           std::string("takes ") + kSignatures[static_cast<int>(kind)] + " and needs its types");
@@ -116,7 +123,9 @@ public:
     std::vector<TensorType> expected = {a_};
     if (kind == Factorization::Lu)
       expected.push_back(TensorType{ElementType::I32, withLast(std::min(m_, n_))});
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky)
+    if (kind == Factorization::Svd)
+      expectSvdResults(op, expected);
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky || kind == Factorization::Svd)
       expected.push_back(TensorType{ElementType::I32, batch_});
     if (kind == Factorization::Qr)
       expected.push_back(TensorType{a_.elementType, withLast(std::min(m_, n_))});
@@ -151,6 +160,8 @@ public:
       return qrFunctionText(name_, a_);
     case Factorization::HouseholderProduct:
       return householderProductText(name_, a_, taus_);
+    case Factorization::Svd:
+      return svdFunctionText(name_, a_, svdMode_ != 'N', fullMatrices_);
     case Factorization::PivotsToPermutation:
       break;
     }
@@ -176,19 +187,25 @@ private:
       t.constant("%taus", "", results.back());
       values.push_back("%taus");
     }
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky) {
+    if (kind == Factorization::Svd) {
+      results.push_back(t.type(t.real(), withLast(0)));
+      t.constant("%s", "", results.back());
+      values.push_back("%s");
+      const int64_t k = std::min(m_, n_);
+      identity(t, "%u", t.matrix(m_, fullMatrices_ ? m_ : k));
+      identity(t, "%vt", t.matrix(fullMatrices_ ? n_ : k, n_));
+      results.push_back(t.type(t.matrix(m_, fullMatrices_ ? m_ : k)));
+      results.push_back(t.type(t.matrix(fullMatrices_ ? n_ : k, n_)));
+      values.insert(values.end(), {"%u", "%vt"});
+    }
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
+        kind == Factorization::Svd) {
       results.push_back(info);
       t.constant("%info", "0", info);
       values.push_back("%info");
     }
     if (kind == Factorization::HouseholderProduct) {
-      const std::string index = t.type(ElementType::I64, a_.shape);
-      t.iota("%row", true, a_.shape);
-      t.iota("%col", false, a_.shape);
-      t.compare("%diagonal", "EQ", "%row", "%col", index, a_.shape);
-      t.constant("%ones", t.one(), A);
-      t.constant("%zeros", t.zero(), A);
-      t.select("%identity", "%diagonal", "%ones", "%zeros", a_.shape, A);
+      identity(t, "%identity", a_.shape);
       values[0] = "%identity";
     }
     std::string types, names;
@@ -201,6 +218,37 @@ private:
         (kind == Factorization::HouseholderProduct ? ", %t: " + printType(taus_) : std::string()) +
         ") -> (" + types + ") {\n";
     return header + t.text() + "  return " + names + " : " + types + "\n}\n";
+  }
+
+  /// `%name`: matrices of `shape` with ones on the diagonal, else zeros.
+  static void identity(MatrixText &t, const std::string &name, const Shape &shape) {
+    const std::string index = t.type(ElementType::I64, shape), type = t.type(shape);
+    t.iota(name + "row", true, shape);
+    t.iota(name + "col", false, shape);
+    t.compare(name + "diagonal", "EQ", name + "row", name + "col", index, shape);
+    t.constant(name + "ones", t.one(), type);
+    t.constant(name + "zeros", t.zero(), type);
+    t.select(name, name + "diagonal", name + "ones", name + "zeros", shape, type);
+  }
+
+  /// gesdd / gesvd: s, then u and vt as the mode says (A: m x m and n x n,
+  /// S: m x k and k x n; N: either, as stated, JAX's placeholders).
+  void expectSvdResults(const Operation &op, std::vector<TensorType> &expected) {
+    check(svdMode_ == 'A' || svdMode_ == 'S' || svdMode_ == 'N',
+          "needs backend_config mode = 65 ('A'), 83 ('S') or 78 ('N')");
+    const int64_t k = std::min(m_, n_);
+    fullMatrices_ = svdMode_ == 'A';
+    if (svdMode_ == 'N') {
+      const TensorType u = statedType(op.resultTypes[2], op.resultTypes[2].loc.str(), routine_);
+      fullMatrices_ = u.rank() == a_.rank() && u.shape.back() == m_;
+    }
+    const ElementType e = a_.elementType;
+    expected.push_back(TensorType{isComplex(e) ? complexPartType(e) : e, withLast(k)});
+    Shape u = batch_, vt = batch_;
+    u.insert(u.end(), {m_, fullMatrices_ ? m_ : k});
+    vt.insert(vt.end(), {fullMatrices_ ? n_ : k, n_});
+    expected.push_back(TensorType{e, u});
+    expected.push_back(TensorType{e, vt});
   }
 
   /// lu_pivots_to_permutation: i32 pivots of rank 1 or more to an i32
@@ -259,6 +307,14 @@ private:
           lower_ = field.value.text == "true";
           continue;
         }
+        if (field.name == "mode" && target_.factorization == Factorization::Svd) {
+          check(field.value.kind == Attribute::Kind::Integer &&
+                    (field.value.integer == 'A' || field.value.integer == 'S' ||
+                     field.value.integer == 'N'),
+                "takes mode = 65 ('A'), 83 ('S') or 78 ('N')");
+          svdMode_ = static_cast<char>(field.value.integer);
+          continue;
+        }
         check(field.name == "uplo" && cholesky && target_.element,
               "has no backend_config field '" + field.name + "'");
         check(field.value.kind == Attribute::Kind::Integer &&
@@ -285,6 +341,8 @@ private:
   int64_t m_ = 0, n_ = 0;
   bool lower_ = true;
   int64_t permutationSize_ = 0;
+  char svdMode_ = 0;
+  bool fullMatrices_ = true;
 };
 
 } // namespace

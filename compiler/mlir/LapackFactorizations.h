@@ -48,4 +48,13 @@ std::string qrFunctionText(const std::string &name, const TensorType &a);
 std::string householderProductText(const std::string &name, const TensorType &a,
                                    const TensorType &taus);
 
+/// gesdd / gesvd: `(a) -> (a, s [batch x k], u, vt, info [batch])`, k =
+/// min(m, n): the singular values in descending order, u m x m (`full`)
+/// or m x k, vt n x n or k x n (zeros unless `vectors`), a as it is (JAX
+/// drops LAPACK's overwritten copy), info 0. One-sided Jacobi; the text
+/// also holds the functions `<name>.geqrf` and `<name>.orgqr` it calls
+/// (left singular vectors for zero singular values, or beyond k, complete
+/// the others).
+std::string svdFunctionText(const std::string &name, const TensorType &a, bool vectors, bool full);
+
 } // namespace shardgen::mlir

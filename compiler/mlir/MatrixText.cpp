@@ -230,16 +230,16 @@ void MatrixText::magnitude(const std::string &name, const std::string &x, const 
 }
 
 void MatrixText::scaleByReal(const std::string &name, const std::string &x,
-                             const std::string &factor, const Shape &shape) {
+                             const std::string &factor, const Shape &shape, const char *op) {
   const std::string realType = type(real(), shape), xType = type(shape);
   if (!isComplex(element_)) {
-    binary(name, "multiply", x, factor, xType);
+    binary(name, op, x, factor, xType);
     return;
   }
   emit(name + "re = stablehlo.real " + x + " : (" + xType + ") -> " + realType);
   emit(name + "im = stablehlo.imag " + x + " : (" + xType + ") -> " + realType);
-  binary(name + "re2", "multiply", name + "re", factor, realType);
-  binary(name + "im2", "multiply", name + "im", factor, realType);
+  binary(name + "re2", op, name + "re", factor, realType);
+  binary(name + "im2", op, name + "im", factor, realType);
   binary(name, "complex", name + "re2", name + "im2", xType);
 }
 

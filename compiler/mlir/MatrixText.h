@@ -105,9 +105,10 @@ public:
   void adjoint(const std::string &name, const std::string &x, const Shape &shape);
   /// |re| + |im| (LAPACK's cabs1) of complex `x`, |x| of a real one.
   void magnitude(const std::string &name, const std::string &x, const Shape &shape);
-  /// `x` times the real `factor` of the same shape, part by part on complex.
+  /// `x` times the real `factor` of the same shape (or `op` it, "divide"),
+  /// part by part on complex.
   void scaleByReal(const std::string &name, const std::string &x, const std::string &factor,
-                   const Shape &shape);
+                   const Shape &shape, const char *op = "multiply");
 
   /// The masks of a factorization's step over a panel of `s` (`%prow` and
   /// `%pcol` its row and column iotas), at matrix row `row` and panel
