@@ -15,7 +15,7 @@ namespace shardgen::mlir {
 
 namespace {
 
-enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation };
+enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation, Eigh };
 
 /// What a target names: the factorization, and the element type its name
 /// fixes (LAPACK's `s`, `d`, `c`, `z`; none for the GPU solvers', which
@@ -44,7 +44,9 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       {"potrf", Factorization::Cholesky},
       {"geqrf", Factorization::Qr},
       {"orgqr", Factorization::HouseholderProduct},
-      {"ungqr", Factorization::HouseholderProduct}};
+      {"ungqr", Factorization::HouseholderProduct},
+      {"syevd", Factorization::Eigh},
+      {"heevd", Factorization::Eigh}};
   if (!name.ends_with("_ffi"))
     return std::nullopt;
   for (const char *solver : {"cusolver_", "hipsolver_"})
@@ -52,7 +54,7 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       const std::string routine =
           name.substr(std::string(solver).size(), name.size() - std::string(solver).size() - 4);
       const auto found = kRoutines.find(routine);
-      if (found == kRoutines.end() || routine == "ungqr")
+      if (found == kRoutines.end() || routine == "ungqr" || routine == "heevd")
         return std::nullopt;
       return LapackTarget{found->second, std::nullopt};
     }
@@ -66,8 +68,9 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
   const auto found = kRoutines.find(name.substr(8, 5));
   if (letter == kLetters.end() || found == kRoutines.end())
     return std::nullopt;
-  // orgqr on reals, ungqr on complex numbers.
-  if (found->first == (isComplex(letter->second) ? "orgqr" : "ungqr"))
+  // orgqr and syevd on reals, ungqr and heevd on complex numbers.
+  if (found->first == (isComplex(letter->second) ? "orgqr" : "ungqr") ||
+      found->first == (isComplex(letter->second) ? "syevd" : "heevd"))
     return std::nullopt;
   return LapackTarget{found->second, letter->second};
 }
@@ -82,13 +85,14 @@ public:
     const Factorization kind = target.factorization;
     const size_t operands = kind == Factorization::HouseholderProduct ? 2 : 1;
     const size_t results =
-        kind == Factorization::Lu ? 3
+        kind == Factorization::Lu || kind == Factorization::Eigh ? 3
         : kind == Factorization::HouseholderProduct || kind == Factorization::PivotsToPermutation
             ? 1
             : 2;
     static const char *const kSignatures[] = {"(a) -> (factors, pivots, info)",
                                               "(a) -> (factor, info)", "(a) -> (a', taus)",
-                                              "(a, taus) -> q", "(pivots) -> permutation"};
+                                              "(a, taus) -> q", "(pivots) -> permutation",
+                                              "(a) -> (vectors, eigenvalues, info)"};
     check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
               op.operandTypes.size() == operands && op.resultTypes.size() == results,
           std::string("takes ") + kSignatures[static_cast<int>(kind)] + " and needs its types");
@@ -111,12 +115,17 @@ public:
     m_ = a_.shape[a_.rank() - 2];
     n_ = a_.shape[a_.rank() - 1];
     batch_ = Shape(a_.shape.begin(), a_.shape.end() - 2);
-    if (kind == Factorization::Cholesky)
+    if (kind == Factorization::Cholesky || kind == Factorization::Eigh)
       check(m_ == n_, "takes square matrices, got " + printType(a_));
     std::vector<TensorType> expected = {a_};
     if (kind == Factorization::Lu)
       expected.push_back(TensorType{ElementType::I32, withLast(std::min(m_, n_))});
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky)
+    if (kind == Factorization::Eigh)
+      expected.push_back(TensorType{isComplex(a_.elementType) ? complexPartType(a_.elementType)
+                                                              : a_.elementType,
+                                    withLast(n_)});
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
+        kind == Factorization::Eigh)
       expected.push_back(TensorType{ElementType::I32, batch_});
     if (kind == Factorization::Qr)
       expected.push_back(TensorType{a_.elementType, withLast(std::min(m_, n_))});
@@ -151,6 +160,8 @@ public:
       return qrFunctionText(name_, a_);
     case Factorization::HouseholderProduct:
       return householderProductText(name_, a_, taus_);
+    case Factorization::Eigh:
+      return eighFunctionText(name_, a_, lower_, vectors_);
     case Factorization::PivotsToPermutation:
       break;
     }
@@ -176,7 +187,13 @@ private:
       t.constant("%taus", "", results.back());
       values.push_back("%taus");
     }
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky) {
+    if (kind == Factorization::Eigh) {
+      results.push_back(t.type(t.real(), withLast(0)));
+      t.constant("%eigenvalues", "", results.back());
+      values.push_back("%eigenvalues");
+    }
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
+        kind == Factorization::Eigh) {
       results.push_back(info);
       t.constant("%info", "0", info);
       values.push_back("%info");
@@ -251,15 +268,18 @@ private:
         return;
       check(attr.value.kind == Attribute::Kind::Dict, "expects a dictionary as its backend_config");
       for (const NamedAttribute &field : attr.value.fields) {
-        const bool cholesky = target_.factorization == Factorization::Cholesky;
-        if (field.name == "lower" && cholesky && !target_.element) { // the GPU solvers'
+        const bool triangle = target_.factorization == Factorization::Cholesky ||
+                              target_.factorization == Factorization::Eigh;
+        if (field.name == "lower" && triangle && !target_.element) { // the GPU solvers'
           check(field.value.kind == Attribute::Kind::Word &&
                     (field.value.text == "true" || field.value.text == "false"),
                 "takes lower = true or false");
           lower_ = field.value.text == "true";
           continue;
         }
-        check(field.name == "uplo" && cholesky && target_.element,
+        if (target_.factorization == Factorization::Eigh && checkEighField(field))
+          continue;
+        check(field.name == "uplo" && triangle && target_.element,
               "has no backend_config field '" + field.name + "'");
         check(field.value.kind == Attribute::Kind::Integer &&
                   (field.value.integer == 'L' || field.value.integer == 'U'),
@@ -269,6 +289,26 @@ private:
       return;
     }
     check(false, "has no attribute '" + name + "'");
+  }
+
+  /// syevd's `mode` (86 'V': vectors too, 78 'N': eigenvalues only) and
+  /// the GPU solvers' `algorithm` (0 default, 1 QR, 2 Jacobi: the same
+  /// values up to rounding): whether `field` is one of them.
+  bool checkEighField(const NamedAttribute &field) {
+    if (field.name == "mode" && target_.element) {
+      check(field.value.kind == Attribute::Kind::Integer &&
+                (field.value.integer == 'V' || field.value.integer == 'N'),
+            "takes mode = 86 ('V') or 78 ('N')");
+      vectors_ = field.value.integer == 'V';
+      return true;
+    }
+    if (field.name == "algorithm" && !target_.element) {
+      check(field.value.kind == Attribute::Kind::Integer && field.value.integer >= 0 &&
+                field.value.integer <= 2,
+            "takes algorithm = 0, 1 or 2");
+      return true;
+    }
+    return false;
   }
 
   /// The batch dims followed by `dim`.
@@ -283,7 +323,7 @@ private:
   TensorType a_, taus_;
   Shape batch_;
   int64_t m_ = 0, n_ = 0;
-  bool lower_ = true;
+  bool lower_ = true, vectors_ = true;
   int64_t permutationSize_ = 0;
 };
 

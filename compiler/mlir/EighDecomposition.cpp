@@ -1,0 +1,425 @@
+// LAPACK's syevd / heevd as StableHLO ops (LapackFactorizations.h): cyclic
+// two-sided Jacobi, a round-robin tournament of all n/2 disjoint pairs
+// rotated at once per step (as XLA's eigh expander does), the matrix kept in
+// the tournament's order: the pairs are always (i, n/2 + i), and after each
+// round rows and columns move one place round the circle (the first fixed),
+// back to the matrix's own order after the n - 1 rounds of a sweep.
+#include "compiler/mlir/FunctionExpansion.h"
+#include "compiler/mlir/LapackFactorizations.h"
+#include "compiler/mlir/MatrixText.h"
+
+namespace shardgen::mlir {
+
+namespace {
+
+/// Sweeps before a matrix is given up on (info 1): Jacobi converges
+/// quadratically, a few sweeps more than log2(n) in practice.
+constexpr int64_t kMaxSweeps = 30;
+
+class EighText {
+public:
+  EighText(const std::string &name, const TensorType &a, bool lower, bool vectors)
+      : t_(a.elementType, Shape(a.shape.begin(), a.shape.end() - 2)), name_(name), a_(a),
+        n_(a.shape.back()), np_(n_ + n_ % 2), k_(np_ / 2), lower_(lower), vectors_(vectors) {}
+
+  std::string function() {
+    const ElementType re = t_.real();
+    const std::string A = printType(a_), W = t_.type(re, t_.vector(n_)),
+                      info = t_.type(ElementType::I32, t_.batch());
+    const Shape sq = t_.matrix(np_, np_);
+    const std::string S = t_.type(sq);
+    t_.emit("func.func private @" + name_ + "(%a: " + A + ") -> (" + A + ", " + W + ", " + info +
+            ") {");
+    t_.constant("%zero", "0", "tensor<i64>");
+    t_.constant("%one", "1", "tensor<i64>");
+    hermitian();
+    // An odd order gets a zero row and column: its pairs' rotations are the
+    // identity, so it stays apart (a last eigenvalue 0 and vector e_n).
+    std::string h = "%h";
+    if (np_ != n_) {
+      t_.padWithZeros("%hp", "%h", a_.shape, sq);
+      h = "%hp";
+    }
+    masks();
+    norms(h);
+    t_.constant("%zerosS", t_.zero(), S);
+    t_.constant("%onesS", t_.one(), S);
+    t_.select("%eye", "%eyemask", "%onesS", "%zerosS", sq, S);
+    converged("%conv0", h);
+    all("%done0", "%conv0");
+    t_.constant("%sweepcap", std::to_string(kMaxSweeps), "tensor<i64>");
+    t_.constant("%rounds", std::to_string(np_ - 1), "tensor<i64>");
+    std::vector<std::vector<std::string>> carried = {{"%sm", h, S}};
+    if (vectors_)
+      carried.push_back({"%sv", "%eye", S});
+    carried.push_back({"%sdone", "%done0", "tensor<i1>"});
+    t_.loopHeadUntil("%sweep", "%sw", carried, "%sweepcap", "%sdone");
+    std::vector<std::vector<std::string>> roundCarried = {{"%x", "%sm", S}};
+    if (vectors_)
+      roundCarried.push_back({"%v", "%sv", S});
+    t_.loopHead("%round", "%r", roundCarried, "%rounds");
+    round();
+    t_.binary("%r1", "add", "%r", "%one", "tensor<i64>");
+    std::vector<std::string> next = {"%r1", "%xnext"}, types = {"tensor<i64>", S};
+    if (vectors_) {
+      next.push_back("%vnext");
+      types.push_back(S);
+    }
+    t_.loopEnd(next, types);
+    converged("%conv", "%round#1");
+    all("%done", "%conv");
+    t_.binary("%sw1", "add", "%sw", "%one", "tensor<i64>");
+    next = {"%sw1", "%round#1"};
+    types = {"tensor<i64>", S};
+    if (vectors_) {
+      next.push_back("%round#2");
+      types.push_back(S);
+    }
+    next.push_back("%done");
+    types.push_back("tensor<i1>");
+    t_.loopEnd(next, types);
+    results();
+    t_.emit("}");
+    return t_.text();
+  }
+
+private:
+  /// `%h`: the Hermitian matrix a's `uplo` triangle stands for (the other
+  /// triangle's values never read; a complex diagonal's imaginary part
+  /// dropped, as LAPACK does).
+  void hermitian() {
+    const std::string A = printType(a_), AI = t_.type(ElementType::I64, a_.shape);
+    t_.iota("%arow", true, a_.shape);
+    t_.iota("%acol", false, a_.shape);
+    t_.compare("%amine", lower_ ? "GT" : "LT", "%arow", "%acol", AI, a_.shape);
+    t_.compare("%adiag", "EQ", "%arow", "%acol", AI, a_.shape);
+    t_.adjoint("%aadj", "%a", a_.shape);
+    std::string diagonal = "%a";
+    if (isComplex(a_.elementType)) {
+      const std::string AR = t_.type(t_.real(), a_.shape);
+      t_.emit("%are = stablehlo.real %a : (" + A + ") -> " + AR);
+      t_.constant("%azeros", "0.0", AR);
+      t_.binary("%areal", "complex", "%are", "%azeros", A);
+      diagonal = "%areal";
+    }
+    t_.select("%h0", "%adiag", diagonal, "%aadj", a_.shape, A);
+    t_.select("%h", "%amine", "%a", "%h0", a_.shape, A);
+  }
+
+  /// The fixed masks of the padded matrix: `%eyemask` its diagonal,
+  /// `%pairmask` the pairs' entries (i, k + i) and (k + i, i), `%upmask`
+  /// the first of those.
+  void masks() {
+    const Shape sq = t_.matrix(np_, np_);
+    const std::string SI = t_.type(ElementType::I64, sq), SM = t_.type(ElementType::I1, sq);
+    t_.iota("%mrow", true, sq);
+    t_.iota("%mcol", false, sq);
+    t_.compare("%eyemask", "EQ", "%mrow", "%mcol", SI, sq);
+    t_.constant("%kS", std::to_string(k_), SI);
+    t_.binary("%mrowk", "add", "%mrow", "%kS", SI);
+    t_.binary("%mcolk", "add", "%mcol", "%kS", SI);
+    t_.compare("%upmask", "EQ", "%mcol", "%mrowk", SI, sq);
+    t_.compare("%lowmask", "EQ", "%mrow", "%mcolk", SI, sq);
+    t_.binary("%pairmask", "or", "%upmask", "%lowmask", SM);
+  }
+
+  /// `%scale` (1 / the largest magnitude of `h`, 1 if none) and `%limit`
+  /// (eps^2 times the squared Frobenius norm of h scaled so): the
+  /// off-diagonal part of the rotated matrix, scaled the same (rotations
+  /// keep the norm), is done at or below the limit. Per matrix of the batch.
+  void norms(const std::string &h) {
+    const ElementType re = t_.real();
+    const Shape sq = t_.matrix(np_, np_);
+    const std::string SR = t_.type(re, sq), B = t_.type(re, t_.batch());
+    t_.emit("%habs = stablehlo.abs " + h + " : (" + t_.type(sq) + ") -> " + SR);
+    t_.constant("%zeroR", "0.0", t_.type(re, {}));
+    t_.reduceDims("%hmax", "%habs", "%zeroR", "maximum", re, sq, matrixDims());
+    t_.constant("%zerosB", "0.0", B);
+    t_.constant("%onesB", "1.0", B);
+    t_.compare("%hnone", "EQ", "%hmax", "%zerosB", B, t_.batch());
+    t_.binary("%hinv", "divide", "%onesB", "%hmax", B);
+    t_.select("%scale", "%hnone", "%onesB", "%hinv", t_.batch(), B);
+    squaredNorm("%fro2", "%habs");
+    const bool single = re == ElementType::F32;
+    // numpy's finfo eps, squared: 2^-46 and 2^-104.
+    t_.constant("%tol2", single ? "1.42108547E-14" : "4.9303806576313238E-32", B);
+    t_.binary("%limit", "multiply", "%fro2", "%tol2", B);
+  }
+
+  /// `name`: the sum of the squares of `magnitudes` (real, the padded
+  /// matrices') times `%scale`, per matrix.
+  void squaredNorm(const std::string &name, const std::string &magnitudes) {
+    const ElementType re = t_.real();
+    const Shape sq = t_.matrix(np_, np_);
+    const std::string SR = t_.type(re, sq), B = t_.type(re, t_.batch());
+    t_.broadcast(name + "scale", "%scale", B, upTo(t_.rank() - 2), SR);
+    t_.binary(name + "scaled", "multiply", magnitudes, name + "scale", SR);
+    t_.binary(name + "sq", "multiply", name + "scaled", name + "scaled", SR);
+    t_.reduceDims(name, name + "sq", "%zeroR", "add", re, sq, matrixDims());
+  }
+
+  /// `name` (i1, per matrix): whether `m`'s off-diagonal part is within
+  /// the limit (false on NaN).
+  void converged(const std::string &name, const std::string &m) {
+    const ElementType re = t_.real();
+    const Shape sq = t_.matrix(np_, np_);
+    const std::string SR = t_.type(re, sq), B = t_.type(re, t_.batch());
+    t_.select(name + "off", "%eyemask", "%zerosS", m, sq, t_.type(sq));
+    t_.emit(name + "abs = stablehlo.abs " + name + "off : (" + t_.type(sq) + ") -> " + SR);
+    squaredNorm(name + "norm", name + "abs");
+    t_.compare(name, "LE", name + "norm", "%limit", B, t_.batch());
+  }
+
+  /// `name` (tensor<i1>): `flags` (per matrix) all true.
+  void all(const std::string &name, const std::string &flags) {
+    if (t_.batch().empty()) {
+      t_.emit(name + " = stablehlo.and " + flags + ", " + flags + " : tensor<i1>");
+      return;
+    }
+    t_.constant(name + "init", "true", "tensor<i1>");
+    t_.reduceDims(name, flags, name + "init", "and", ElementType::I1, t_.batch(),
+                  upTo(static_cast<int64_t>(t_.batch().size())));
+  }
+
+  std::vector<int64_t> matrixDims() const { return {t_.rank() - 2, t_.rank() - 1}; }
+
+  /// One round: the rotations of the pairs (i, k + i) of `%x` from its
+  /// entries, applied to rows and columns (J^H x J) and to `%v`'s columns
+  /// (v J); the pairs' entries then exactly 0 and the diagonal the 2 x 2
+  /// problems' eigenvalues; then the tournament's next order.
+  void round() {
+    const ElementType e = t_.element(), re = t_.real();
+    const bool complex = isComplex(e);
+    const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
+    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half),
+                      FR = t_.type(re, full);
+    t_.constant("%zeroE", t_.zero(), t_.type(e, {}));
+    t_.select("%xdiagonly", "%eyemask", "%x", "%zerosS", sq, S);
+    t_.reduceRows("%xdiag", "%xdiagonly", "%zeroE", "add", e, sq);
+    t_.select("%xuponly", "%upmask", "%x", "%zerosS", sq, S);
+    t_.reduceRows("%xup", "%xuponly", "%zeroE", "add", e, sq);
+    const int64_t last = t_.rank() - 2; // of the vectors
+    t_.sliceAlong("%dtop", "%xdiag", e, full, last, 0, k_);
+    t_.sliceAlong("%dbot", "%xdiag", e, full, last, k_, np_);
+    t_.sliceAlong("%b", "%xup", e, full, last, k_, np_);
+    std::string a = "%dtop", d = "%dbot";
+    if (complex) {
+      t_.emit("%dtopre = stablehlo.real %dtop : (" + H + ") -> " + HR);
+      t_.emit("%dbotre = stablehlo.real %dbot : (" + H + ") -> " + HR);
+      a = "%dtopre";
+      d = "%dbotre";
+    }
+    t_.emit("%absb = stablehlo.abs %b : (" + H + ") -> " + HR);
+    // tau = (d - a) / 2|b|, t = sign(tau) / (|tau| + hypot(1, tau)) (the
+    // smaller root of t^2 + 2 tau t - 1, hypot without squaring |tau|),
+    // 0 where b is; c = 1 / sqrt(1 + t^2), s = t c.
+    t_.constant("%zerosH", "0.0", HR);
+    t_.constant("%onesH", "1.0", HR);
+    t_.binary("%diff", "subtract", d, a, HR);
+    t_.binary("%twob", "add", "%absb", "%absb", HR);
+    t_.binary("%tau", "divide", "%diff", "%twob", HR);
+    t_.unary("%atau", "abs", "%tau", HR);
+    t_.binary("%big", "maximum", "%atau", "%onesH", HR);
+    t_.binary("%small", "minimum", "%atau", "%onesH", HR);
+    t_.binary("%ratio", "divide", "%small", "%big", HR);
+    t_.binary("%ratio2", "multiply", "%ratio", "%ratio", HR);
+    t_.binary("%ratio21", "add", "%ratio2", "%onesH", HR);
+    t_.unary("%ratioroot", "sqrt", "%ratio21", HR);
+    t_.binary("%hyp", "multiply", "%big", "%ratioroot", HR);
+    t_.binary("%tden", "add", "%atau", "%hyp", HR);
+    t_.binary("%tpos", "divide", "%onesH", "%tden", HR);
+    t_.unary("%tneg", "negate", "%tpos", HR);
+    t_.compare("%taulow", "LT", "%tau", "%zerosH", HR, half);
+    t_.select("%tsigned", "%taulow", "%tneg", "%tpos", half, HR);
+    t_.compare("%bzero", "EQ", "%absb", "%zerosH", HR, half);
+    t_.select("%t", "%bzero", "%zerosH", "%tsigned", half, HR);
+    t_.binary("%t2", "multiply", "%t", "%t", HR);
+    t_.binary("%t21", "add", "%t2", "%onesH", HR);
+    t_.unary("%troot", "sqrt", "%t21", HR);
+    t_.binary("%c", "divide", "%onesH", "%troot", HR);
+    t_.binary("%s", "multiply", "%t", "%c", HR);
+    t_.binary("%tb", "multiply", "%t", "%absb", HR);
+    t_.binary("%anew", "subtract", a, "%tb", HR);
+    t_.binary("%dnew", "add", d, "%tb", HR);
+    // The rotation of pair i: [[c, sigma], [-conj(sigma), c]], sigma =
+    // s b / |b| (b's sign times s on reals).
+    std::string c = "%c", sigma = "%sigma", sigmaConj = "%sigma";
+    t_.select("%bsafe", "%bzero", "%onesH", "%absb", half, HR);
+    if (complex) {
+      t_.emit("%bre = stablehlo.real %b : (" + H + ") -> " + HR);
+      t_.emit("%bim = stablehlo.imag %b : (" + H + ") -> " + HR);
+      t_.binary("%phre", "divide", "%bre", "%bsafe", HR);
+      t_.binary("%phim", "divide", "%bim", "%bsafe", HR);
+      t_.binary("%sre", "multiply", "%s", "%phre", HR);
+      t_.binary("%sim", "multiply", "%s", "%phim", HR);
+      t_.unary("%simneg", "negate", "%sim", HR);
+      t_.binary("%sigma", "complex", "%sre", "%sim", H);
+      t_.binary("%sigmac", "complex", "%sre", "%simneg", H);
+      t_.binary("%cE", "complex", "%c", "%zerosH", H);
+      c = "%cE";
+      sigmaConj = "%sigmac";
+    } else {
+      t_.binary("%phase", "divide", "%b", "%bsafe", HR);
+      t_.binary("%sigma", "multiply", "%s", "%phase", HR);
+    }
+    // Rows: top' = c top - sigma bottom, bottom' = conj(sigma) top + c bottom.
+    const Shape rowsHalf = t_.matrix(k_, np_);
+    const std::string RH = t_.type(rowsHalf);
+    const int64_t rowDim = t_.rank() - 2, colDim = t_.rank() - 1;
+    t_.sliceAlong("%top", "%x", e, sq, rowDim, 0, k_);
+    t_.sliceAlong("%bot", "%x", e, sq, rowDim, k_, np_);
+    t_.broadcast("%cR", c, H, t_.batchAnd(rowDim), RH);
+    t_.broadcast("%sR", sigma, H, t_.batchAnd(rowDim), RH);
+    t_.broadcast("%scR", sigmaConj, H, t_.batchAnd(rowDim), RH);
+    t_.binary("%ctop", "multiply", "%cR", "%top", RH);
+    t_.binary("%sbot", "multiply", "%sR", "%bot", RH);
+    t_.binary("%top2", "subtract", "%ctop", "%sbot", RH);
+    t_.binary("%sctop", "multiply", "%scR", "%top", RH);
+    t_.binary("%cbot", "multiply", "%cR", "%bot", RH);
+    t_.binary("%bot2", "add", "%sctop", "%cbot", RH);
+    t_.concatenate("%xrows", {{"%top2", rowsHalf}, {"%bot2", rowsHalf}}, e, rowDim);
+    rotateColumns("%xc", "%xrows");
+    // The pairs' entries 0, the diagonal the 2 x 2 eigenvalues.
+    t_.concatenate("%dnewall", {{"%anew", half}, {"%dnew", half}}, re, last);
+    std::string diagonal = "%dnewall";
+    if (complex) {
+      t_.constant("%zerosF", "0.0", FR);
+      t_.binary("%dnewE", "complex", "%dnewall", "%zerosF", t_.type(full));
+      diagonal = "%dnewE";
+    }
+    t_.broadcast("%dnewS", diagonal, t_.type(full), t_.batchAnd(colDim), S);
+    t_.select("%xzeroed", "%pairmask", "%zerosS", "%xc", sq, S);
+    t_.select("%xset", "%eyemask", "%dnewS", "%xzeroed", sq, S);
+    permute("%xpr", "%xset", sq, rowDim);
+    permute("%xnext", "%xpr", sq, colDim);
+    if (vectors_) {
+      rotateColumns("%vc", "%v");
+      permute("%vnext", "%vc", sq, colDim);
+    }
+  }
+
+  /// `name`: `x`'s columns rotated (x J): left' = left c - right
+  /// conj(sigma), right' = left sigma + right c; `%cR`... names from
+  /// round() (the rotation vectors `%c`/`%cE`, `%sigma`...) broadcast here
+  /// along the columns, under names of `name`.
+  void rotateColumns(const std::string &name, const std::string &x) {
+    const ElementType e = t_.element();
+    const bool complex = isComplex(e);
+    const Shape sq = t_.matrix(np_, np_), colsHalf = t_.matrix(np_, k_), half = t_.vector(k_);
+    const std::string CH = t_.type(colsHalf), H = t_.type(half);
+    const int64_t colDim = t_.rank() - 1;
+    const std::string c = complex ? "%cE" : "%c", sigma = "%sigma",
+                      sigmaConj = complex ? "%sigmac" : "%sigma";
+    t_.sliceAlong(name + "left", x, e, sq, colDim, 0, k_);
+    t_.sliceAlong(name + "right", x, e, sq, colDim, k_, np_);
+    t_.broadcast(name + "cC", c, H, t_.batchAnd(colDim), CH);
+    t_.broadcast(name + "sC", sigma, H, t_.batchAnd(colDim), CH);
+    t_.broadcast(name + "scC", sigmaConj, H, t_.batchAnd(colDim), CH);
+    t_.binary(name + "lc", "multiply", name + "left", name + "cC", CH);
+    t_.binary(name + "rs", "multiply", name + "right", name + "scC", CH);
+    t_.binary(name + "left2", "subtract", name + "lc", name + "rs", CH);
+    t_.binary(name + "ls", "multiply", name + "left", name + "sC", CH);
+    t_.binary(name + "rc", "multiply", name + "right", name + "cC", CH);
+    t_.binary(name + "right2", "add", name + "ls", name + "rc", CH);
+    t_.concatenate(name, {{name + "left2", colsHalf}, {name + "right2", colsHalf}}, e, colDim);
+  }
+
+  /// `name`: `x` in the tournament's next order along `dim`: the first
+  /// fixed, the others one place round the circle top 1..k-1, bottom
+  /// k-1..0: [0, k, 1 .. k-2 | k+1 .. 2k-1, k-1].
+  void permute(const std::string &name, const std::string &x, const Shape &shape, int64_t dim) {
+    if (k_ == 1) { // one pair: nothing moves
+      t_.emit(name + " = stablehlo.add " + x + ", %zerosS : " + t_.type(shape));
+      return;
+    }
+    const std::vector<std::pair<int64_t, int64_t>> ranges = {
+        {0, 1}, {k_, k_ + 1}, {1, k_ - 1}, {k_ + 1, np_}, {k_ - 1, k_}};
+    std::vector<std::pair<std::string, Shape>> parts;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      const auto [start, limit] = ranges[i];
+      if (start == limit)
+        continue;
+      const std::string part = name + "p" + std::to_string(i);
+      t_.sliceAlong(part, x, t_.element(), shape, dim, start, limit);
+      Shape partShape = shape;
+      partShape[static_cast<size_t>(dim)] = limit - start;
+      parts.emplace_back(part, partShape);
+    }
+    t_.concatenate(name, parts, t_.element(), dim);
+  }
+
+  /// The eigenvalues (the diagonal's real parts, the padding's dropped)
+  /// ascending, the vectors' columns in the same order (a stable sort of
+  /// each row of v by them), info 1 for a matrix not converged.
+  void results() {
+    const ElementType e = t_.element(), re = t_.real();
+    const Shape sq = t_.matrix(np_, np_), full = t_.vector(np_), w = t_.vector(n_);
+    const std::string S = t_.type(sq), W = t_.type(re, w), A = printType(a_),
+                      info = t_.type(ElementType::I32, t_.batch());
+    const std::string m = "%sweep#1";
+    t_.select("%mdiagonly", "%eyemask", m, "%zerosS", sq, S);
+    t_.constant("%zeroE2", t_.zero(), t_.type(e, {}));
+    t_.reduceRows("%mdiag", "%mdiagonly", "%zeroE2", "add", e, sq);
+    std::string diagonal = "%mdiag";
+    if (isComplex(e)) {
+      t_.emit("%mdiagre = stablehlo.real %mdiag : (" + t_.type(full) + ") -> " +
+              t_.type(re, full));
+      diagonal = "%mdiagre";
+    }
+    const int64_t last = t_.rank() - 2;
+    if (np_ != n_) {
+      t_.sliceAlong("%wunsorted", diagonal, re, full, last, 0, n_);
+      diagonal = "%wunsorted";
+    }
+    const std::string scalar = t_.type(re, {});
+    auto comparator = [&](const std::string &extra) {
+      t_.emit("^bb0(%lhs: " + scalar + ", %rhs: " + scalar + extra + "):");
+      t_.emit("  %less = stablehlo.compare LT, %lhs, %rhs, TOTALORDER : (" + scalar + ", " +
+              scalar + ") -> tensor<i1>");
+      t_.emit("  stablehlo.return %less : tensor<i1>");
+    };
+    std::string vectorsOut = "%a";
+    if (vectors_) {
+      std::string v = "%sweep#2";
+      if (np_ != n_) {
+        t_.sliceCorner("%vcorner", v, sq, a_.shape);
+        v = "%vcorner";
+      }
+      const std::string AR = t_.type(re, a_.shape), scalarE = t_.type(e, {});
+      t_.broadcast("%keys", diagonal, W, t_.batchAnd(t_.rank() - 1), AR);
+      t_.emit("%sorted:2 = \"stablehlo.sort\"(%keys, " + v +
+              ") <{dimension = " + std::to_string(t_.rank() - 1) +
+              " : i64, is_stable = true}> ({");
+      comparator(", %lv: " + scalarE + ", %rv: " + scalarE);
+      t_.emit("}) : (" + AR + ", " + A + ") -> (" + AR + ", " + A + ")");
+      t_.sliceAlong("%wrow", "%sorted#0", re, a_.shape, t_.rank() - 2, 0, 1);
+      t_.reshape("%w", "%wrow", t_.type(re, t_.matrix(1, n_)), W);
+      vectorsOut = "%sorted#1";
+    } else {
+      t_.emit("%w = \"stablehlo.sort\"(" + diagonal + ") <{dimension = " +
+              std::to_string(last) + " : i64, is_stable = true}> ({");
+      comparator("");
+      t_.emit("}) : (" + W + ") -> " + W);
+    }
+    converged("%fconv", m);
+    t_.constant("%info0", "0", info);
+    t_.constant("%info1", "1", info);
+    t_.select("%info", "%fconv", "%info0", "%info1", t_.batch(), info);
+    t_.emit("return " + vectorsOut + ", %w, %info : " + A + ", " + W + ", " + info);
+  }
+
+  MatrixText t_;
+  std::string name_;
+  TensorType a_;
+  int64_t n_, np_, k_;
+  bool lower_, vectors_;
+};
+
+} // namespace
+
+std::string eighFunctionText(const std::string &name, const TensorType &a, bool lower,
+                             bool vectors) {
+  return EighText(name, a, lower, vectors).function();
+}
+
+} // namespace shardgen::mlir
