@@ -4,6 +4,9 @@
 // the tournament's order: the pairs are always (i, n/2 + i), and after each
 // round rows and columns move one place round the circle (the first fixed),
 // back to the matrix's own order after the n - 1 rounds of a sweep.
+#include <iterator>
+#include <set>
+
 #include "compiler/mlir/FunctionExpansion.h"
 #include "compiler/mlir/LapackFactorizations.h"
 #include "compiler/mlir/MatrixText.h"
@@ -49,18 +52,27 @@ public:
     all("%done0", "%conv0");
     t_.constant("%sweepcap", std::to_string(kMaxSweeps), "tensor<i64>");
     t_.constant("%rounds", std::to_string(np_ - 1), "tensor<i64>");
-    std::vector<std::vector<std::string>> carried = {{"%sm", h, S}};
+    // The pairs' entries in the next round's order (where the fix-up of a
+    // round finds them; the diagonal stays the diagonal).
+    const std::string SM = t_.type(ElementType::I1, sq);
+    permute("%nextpairs", "%pairmask", ElementType::I1, sq, t_.rank() - 2);
+    permute("%nextpairmask", "%nextpairs", ElementType::I1, sq, t_.rank() - 1);
+    // The diagonal (real) is carried along: a round sets it.
+    const std::string FR = t_.type(re, t_.vector(np_));
+    diagonalOf("%dg0", h);
+    std::vector<std::vector<std::string>> carried = {{"%sm", h, S}, {"%sdg", "%dg0", FR}};
     if (vectors_)
       carried.push_back({"%sv", "%eye", S});
     carried.push_back({"%sdone", "%done0", "tensor<i1>"});
     t_.loopHeadUntil("%sweep", "%sw", carried, "%sweepcap", "%sdone");
-    std::vector<std::vector<std::string>> roundCarried = {{"%x", "%sm", S}};
+    std::vector<std::vector<std::string>> roundCarried = {{"%x", "%sm", S}, {"%dg", "%sdg", FR}};
     if (vectors_)
       roundCarried.push_back({"%v", "%sv", S});
     t_.loopHead("%round", "%r", roundCarried, "%rounds");
     round();
     t_.binary("%r1", "add", "%r", "%one", "tensor<i64>");
-    std::vector<std::string> next = {"%r1", "%xnext"}, types = {"tensor<i64>", S};
+    std::vector<std::string> next = {"%r1", "%xnext", "%dgnext"},
+                             types = {"tensor<i64>", S, FR};
     if (vectors_) {
       next.push_back("%vnext");
       types.push_back(S);
@@ -69,10 +81,10 @@ public:
     converged("%conv", "%round#1");
     all("%done", "%conv");
     t_.binary("%sw1", "add", "%sw", "%one", "tensor<i64>");
-    next = {"%sw1", "%round#1"};
-    types = {"tensor<i64>", S};
+    next = {"%sw1", "%round#1", "%round#2"};
+    types = {"tensor<i64>", S, FR};
     if (vectors_) {
-      next.push_back("%round#2");
+      next.push_back("%round#3");
       types.push_back(S);
     }
     next.push_back("%done");
@@ -183,10 +195,26 @@ private:
 
   std::vector<int64_t> matrixDims() const { return {t_.rank() - 2, t_.rank() - 1}; }
 
-  /// One round: the rotations of the pairs (i, k + i) of `%x` from its
-  /// entries, applied to rows and columns (J^H x J) and to `%v`'s columns
-  /// (v J); the pairs' entries then exactly 0 and the diagonal the 2 x 2
-  /// problems' eigenvalues; then the tournament's next order.
+  /// `name`: the real diagonal of the padded matrices `m`.
+  void diagonalOf(const std::string &name, const std::string &m) {
+    const ElementType e = t_.element();
+    const Shape sq = t_.matrix(np_, np_), full = t_.vector(np_);
+    t_.select(name + "only", "%eyemask", m, "%zerosS", sq, t_.type(sq));
+    t_.constant(name + "zero", t_.zero(), t_.type(e, {}));
+    if (!isComplex(e)) {
+      t_.reduceRows(name, name + "only", name + "zero", "add", e, sq);
+      return;
+    }
+    t_.reduceRows(name + "e", name + "only", name + "zero", "add", e, sq);
+    t_.emit(name + " = stablehlo.real " + name + "e : (" + t_.type(full) + ") -> " +
+            t_.type(t_.real(), full));
+  }
+
+  /// One round: the rotations of the pairs (i, k + i) of `%x` (its
+  /// diagonal `%dg`) applied to rows and columns (J^H x J) and to `%v`'s
+  /// columns (v J), each result put together in the tournament's next
+  /// order; the pairs' entries then exactly 0 and the diagonal the 2 x 2
+  /// problems' eigenvalues (`%dgnext`).
   void round() {
     const ElementType e = t_.element(), re = t_.real();
     const bool complex = isComplex(e);
@@ -194,28 +222,19 @@ private:
     const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half),
                       FR = t_.type(re, full);
     t_.constant("%zeroE", t_.zero(), t_.type(e, {}));
-    t_.select("%xdiagonly", "%eyemask", "%x", "%zerosS", sq, S);
-    t_.reduceRows("%xdiag", "%xdiagonly", "%zeroE", "add", e, sq);
     t_.select("%xuponly", "%upmask", "%x", "%zerosS", sq, S);
     t_.reduceRows("%xup", "%xuponly", "%zeroE", "add", e, sq);
     const int64_t last = t_.rank() - 2; // of the vectors
-    t_.sliceAlong("%dtop", "%xdiag", e, full, last, 0, k_);
-    t_.sliceAlong("%dbot", "%xdiag", e, full, last, k_, np_);
+    t_.sliceAlong("%a", "%dg", re, full, last, 0, k_);
+    t_.sliceAlong("%d", "%dg", re, full, last, k_, np_);
     t_.sliceAlong("%b", "%xup", e, full, last, k_, np_);
-    std::string a = "%dtop", d = "%dbot";
-    if (complex) {
-      t_.emit("%dtopre = stablehlo.real %dtop : (" + H + ") -> " + HR);
-      t_.emit("%dbotre = stablehlo.real %dbot : (" + H + ") -> " + HR);
-      a = "%dtopre";
-      d = "%dbotre";
-    }
     t_.emit("%absb = stablehlo.abs %b : (" + H + ") -> " + HR);
     // tau = (d - a) / 2|b|, t = sign(tau) / (|tau| + hypot(1, tau)) (the
     // smaller root of t^2 + 2 tau t - 1, hypot without squaring |tau|),
     // 0 where b is; c = 1 / sqrt(1 + t^2), s = t c.
     t_.constant("%zerosH", "0.0", HR);
     t_.constant("%onesH", "1.0", HR);
-    t_.binary("%diff", "subtract", d, a, HR);
+    t_.binary("%diff", "subtract", "%d", "%a", HR);
     t_.binary("%twob", "add", "%absb", "%absb", HR);
     t_.binary("%tau", "divide", "%diff", "%twob", HR);
     t_.unary("%atau", "abs", "%tau", HR);
@@ -239,11 +258,11 @@ private:
     t_.binary("%c", "divide", "%onesH", "%troot", HR);
     t_.binary("%s", "multiply", "%t", "%c", HR);
     t_.binary("%tb", "multiply", "%t", "%absb", HR);
-    t_.binary("%anew", "subtract", a, "%tb", HR);
-    t_.binary("%dnew", "add", d, "%tb", HR);
+    t_.binary("%anew", "subtract", "%a", "%tb", HR);
+    t_.binary("%dnew", "add", "%d", "%tb", HR);
     // The rotation of pair i: [[c, sigma], [-conj(sigma), c]], sigma =
     // s b / |b| (b's sign times s on reals).
-    std::string c = "%c", sigma = "%sigma", sigmaConj = "%sigma";
+    std::string c = "%c", sigmaConj = "%sigma";
     t_.select("%bsafe", "%bzero", "%onesH", "%absb", half, HR);
     if (complex) {
       t_.emit("%bre = stablehlo.real %b : (" + H + ") -> " + HR);
@@ -262,90 +281,104 @@ private:
       t_.binary("%phase", "divide", "%b", "%bsafe", HR);
       t_.binary("%sigma", "multiply", "%s", "%phase", HR);
     }
-    // Rows: top' = c top - sigma bottom, bottom' = conj(sigma) top + c bottom.
-    const Shape rowsHalf = t_.matrix(k_, np_);
-    const std::string RH = t_.type(rowsHalf);
+    // Rows: top' = c top - sigma bottom, bottom' = conj(sigma) top + c
+    // bottom; columns: left' = left c - right conj(sigma), right' = left
+    // sigma + right c.
     const int64_t rowDim = t_.rank() - 2, colDim = t_.rank() - 1;
-    t_.sliceAlong("%top", "%x", e, sq, rowDim, 0, k_);
-    t_.sliceAlong("%bot", "%x", e, sq, rowDim, k_, np_);
-    t_.broadcast("%cR", c, H, t_.batchAnd(rowDim), RH);
-    t_.broadcast("%sR", sigma, H, t_.batchAnd(rowDim), RH);
-    t_.broadcast("%scR", sigmaConj, H, t_.batchAnd(rowDim), RH);
-    t_.binary("%ctop", "multiply", "%cR", "%top", RH);
-    t_.binary("%sbot", "multiply", "%sR", "%bot", RH);
-    t_.binary("%top2", "subtract", "%ctop", "%sbot", RH);
-    t_.binary("%sctop", "multiply", "%scR", "%top", RH);
-    t_.binary("%cbot", "multiply", "%cR", "%bot", RH);
-    t_.binary("%bot2", "add", "%sctop", "%cbot", RH);
-    t_.concatenate("%xrows", {{"%top2", rowsHalf}, {"%bot2", rowsHalf}}, e, rowDim);
-    rotateColumns("%xc", "%xrows");
+    rotate("%xr", "%x", "%r", c, "%sigma", sigmaConj, rowDim);
+    rotate("%xc", "%xr", "%k", c, sigmaConj, "%sigma", colDim);
     // The pairs' entries 0, the diagonal the 2 x 2 eigenvalues.
-    t_.concatenate("%dnewall", {{"%anew", half}, {"%dnew", half}}, re, last);
-    std::string diagonal = "%dnewall";
+    const Shape pieces = t_.vector(k_);
+    tournamentOrder("%dgnext", "%anew", "%dnew", re, pieces, last);
+    std::string diagonal = "%dgnext";
     if (complex) {
       t_.constant("%zerosF", "0.0", FR);
-      t_.binary("%dnewE", "complex", "%dnewall", "%zerosF", t_.type(full));
-      diagonal = "%dnewE";
+      t_.binary("%dgnextE", "complex", "%dgnext", "%zerosF", t_.type(full));
+      diagonal = "%dgnextE";
     }
-    t_.broadcast("%dnewS", diagonal, t_.type(full), t_.batchAnd(colDim), S);
-    t_.select("%xzeroed", "%pairmask", "%zerosS", "%xc", sq, S);
-    t_.select("%xset", "%eyemask", "%dnewS", "%xzeroed", sq, S);
-    permute("%xpr", "%xset", sq, rowDim);
-    permute("%xnext", "%xpr", sq, colDim);
-    if (vectors_) {
-      rotateColumns("%vc", "%v");
-      permute("%vnext", "%vc", sq, colDim);
-    }
+    t_.broadcast("%dgS", diagonal, t_.type(full), t_.batchAnd(colDim), S);
+    t_.select("%xzeroed", "%nextpairmask", "%zerosS", "%xc", sq, S);
+    t_.select("%xnext", "%eyemask", "%dgS", "%xzeroed", sq, S);
+    if (vectors_)
+      rotate("%vnext", "%v", "%k", c, sigmaConj, "%sigma", colDim);
   }
 
-  /// `name`: `x`'s columns rotated (x J): left' = left c - right
-  /// conj(sigma), right' = left sigma + right c; `%cR`... names from
-  /// round() (the rotation vectors `%c`/`%cE`, `%sigma`...) broadcast here
-  /// along the columns, under names of `name`.
-  void rotateColumns(const std::string &name, const std::string &x) {
+  /// `name`: the rotations applied along `dim` of `x`, its halves f and g
+  /// becoming c f - `sigma` g and `conj` f + c g, put
+  /// together in the tournament's next order.
+  /// The vectors broadcast for it are named from `prefix`, once: a later
+  /// call of the same prefix (V's columns after A's) reuses them.
+  void rotate(const std::string &name, const std::string &x, const std::string &prefix,
+              const std::string &c, const std::string &sigma, const std::string &conj,
+              int64_t dim) {
     const ElementType e = t_.element();
-    const bool complex = isComplex(e);
-    const Shape sq = t_.matrix(np_, np_), colsHalf = t_.matrix(np_, k_), half = t_.vector(k_);
-    const std::string CH = t_.type(colsHalf), H = t_.type(half);
-    const int64_t colDim = t_.rank() - 1;
-    const std::string c = complex ? "%cE" : "%c", sigma = "%sigma",
-                      sigmaConj = complex ? "%sigmac" : "%sigma";
-    t_.sliceAlong(name + "left", x, e, sq, colDim, 0, k_);
-    t_.sliceAlong(name + "right", x, e, sq, colDim, k_, np_);
-    t_.broadcast(name + "cC", c, H, t_.batchAnd(colDim), CH);
-    t_.broadcast(name + "sC", sigma, H, t_.batchAnd(colDim), CH);
-    t_.broadcast(name + "scC", sigmaConj, H, t_.batchAnd(colDim), CH);
-    t_.binary(name + "lc", "multiply", name + "left", name + "cC", CH);
-    t_.binary(name + "rs", "multiply", name + "right", name + "scC", CH);
-    t_.binary(name + "left2", "subtract", name + "lc", name + "rs", CH);
-    t_.binary(name + "ls", "multiply", name + "left", name + "sC", CH);
-    t_.binary(name + "rc", "multiply", name + "right", name + "cC", CH);
-    t_.binary(name + "right2", "add", name + "ls", name + "rc", CH);
-    t_.concatenate(name, {{name + "left2", colsHalf}, {name + "right2", colsHalf}}, e, colDim);
+    const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_);
+    Shape halfShape = sq;
+    halfShape[static_cast<size_t>(dim)] = k_;
+    const std::string HS = t_.type(halfShape), H = t_.type(half);
+    // The vectors along the other dim of the halves.
+    const std::vector<int64_t> dims = t_.batchAnd(dim);
+    if (broadcasted_.insert(prefix).second) {
+      t_.broadcast(prefix + "c", c, H, dims, HS);
+      t_.broadcast(prefix + "s", sigma, H, dims, HS);
+      if (conj != sigma)
+        t_.broadcast(prefix + "sc", conj, H, dims, HS);
+    }
+    const std::string cB = prefix + "c", sB = prefix + "s",
+                      scB = conj != sigma ? prefix + "sc" : prefix + "s";
+    t_.sliceAlong(name + "first", x, e, sq, dim, 0, k_);
+    t_.sliceAlong(name + "second", x, e, sq, dim, k_, np_);
+    t_.binary(name + "cf", "multiply", cB, name + "first", HS);
+    t_.binary(name + "ss", "multiply", sB, name + "second", HS);
+    t_.binary(name + "first2", "subtract", name + "cf", name + "ss", HS);
+    t_.binary(name + "sf", "multiply", scB, name + "first", HS);
+    t_.binary(name + "cs", "multiply", cB, name + "second", HS);
+    t_.binary(name + "second2", "add", name + "sf", name + "cs", HS);
+    tournamentOrder(name, name + "first2", name + "second2", e, halfShape, dim);
   }
 
-  /// `name`: `x` in the tournament's next order along `dim`: the first
-  /// fixed, the others one place round the circle top 1..k-1, bottom
-  /// k-1..0: [0, k, 1 .. k-2 | k+1 .. 2k-1, k-1].
-  void permute(const std::string &name, const std::string &x, const Shape &shape, int64_t dim) {
+  /// `name`: `x` (of `element`, `shape`) in the tournament's next order
+  /// along `dim`.
+  void permute(const std::string &name, const std::string &x, ElementType element,
+               const Shape &shape, int64_t dim) {
+    Shape halfShape = shape;
+    halfShape[static_cast<size_t>(dim)] = k_;
+    t_.sliceAlong(name + "first", x, element, shape, dim, 0, k_);
+    t_.sliceAlong(name + "second", x, element, shape, dim, k_, np_);
+    tournamentOrder(name, name + "first", name + "second", element, halfShape, dim);
+  }
+
+  /// `name`: the halves `first` (positions 0 .. k-1) and `second` (k ..
+  /// 2k-1) of `halfShape` along `dim`, one after the other in the
+  /// tournament's next order: the first position fixed, the others one
+  /// place round the circle 1..k-1, 2k-1..k: [0, k, 1 .. k-2 | k+1 ..
+  /// 2k-1, k-1].
+  void tournamentOrder(const std::string &name, const std::string &first,
+                       const std::string &second, ElementType element, const Shape &halfShape,
+                       int64_t dim) {
+    std::vector<std::pair<std::string, Shape>> parts;
     if (k_ == 1) { // one pair: nothing moves
-      t_.emit(name + " = stablehlo.add " + x + ", %zerosS : " + t_.type(shape));
+      parts = {{first, halfShape}, {second, halfShape}};
+      t_.concatenate(name, parts, element, dim);
       return;
     }
-    const std::vector<std::pair<int64_t, int64_t>> ranges = {
-        {0, 1}, {k_, k_ + 1}, {1, k_ - 1}, {k_ + 1, np_}, {k_ - 1, k_}};
-    std::vector<std::pair<std::string, Shape>> parts;
-    for (size_t i = 0; i < ranges.size(); ++i) {
-      const auto [start, limit] = ranges[i];
-      if (start == limit)
+    struct Piece {
+      const std::string &from;
+      int64_t start, limit;
+    };
+    const Piece pieces[] = {
+        {first, 0, 1}, {second, 0, 1}, {first, 1, k_ - 1}, {second, 1, k_}, {first, k_ - 1, k_}};
+    for (size_t i = 0; i < std::size(pieces); ++i) {
+      if (pieces[i].start == pieces[i].limit)
         continue;
       const std::string part = name + "p" + std::to_string(i);
-      t_.sliceAlong(part, x, t_.element(), shape, dim, start, limit);
-      Shape partShape = shape;
-      partShape[static_cast<size_t>(dim)] = limit - start;
+      t_.sliceAlong(part, pieces[i].from, element, halfShape, dim, pieces[i].start,
+                    pieces[i].limit);
+      Shape partShape = halfShape;
+      partShape[static_cast<size_t>(dim)] = pieces[i].limit - pieces[i].start;
       parts.emplace_back(part, partShape);
     }
-    t_.concatenate(name, parts, t_.element(), dim);
+    t_.concatenate(name, parts, element, dim);
   }
 
   /// The eigenvalues (the diagonal's real parts, the padding's dropped)
@@ -357,15 +390,7 @@ private:
     const std::string S = t_.type(sq), W = t_.type(re, w), A = printType(a_),
                       info = t_.type(ElementType::I32, t_.batch());
     const std::string m = "%sweep#1";
-    t_.select("%mdiagonly", "%eyemask", m, "%zerosS", sq, S);
-    t_.constant("%zeroE2", t_.zero(), t_.type(e, {}));
-    t_.reduceRows("%mdiag", "%mdiagonly", "%zeroE2", "add", e, sq);
-    std::string diagonal = "%mdiag";
-    if (isComplex(e)) {
-      t_.emit("%mdiagre = stablehlo.real %mdiag : (" + t_.type(full) + ") -> " +
-              t_.type(re, full));
-      diagonal = "%mdiagre";
-    }
+    std::string diagonal = "%sweep#2";
     const int64_t last = t_.rank() - 2;
     if (np_ != n_) {
       t_.sliceAlong("%wunsorted", diagonal, re, full, last, 0, n_);
@@ -380,7 +405,7 @@ private:
     };
     std::string vectorsOut = "%a";
     if (vectors_) {
-      std::string v = "%sweep#2";
+      std::string v = "%sweep#3";
       if (np_ != n_) {
         t_.sliceCorner("%vcorner", v, sq, a_.shape);
         v = "%vcorner";
@@ -413,6 +438,8 @@ private:
   TensorType a_;
   int64_t n_, np_, k_;
   bool lower_, vectors_;
+  /// The prefixes of the rotation vectors broadcast so far.
+  std::set<std::string> broadcasted_;
 };
 
 } // namespace
