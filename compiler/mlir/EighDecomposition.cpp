@@ -133,6 +133,14 @@ private:
     t_.compare("%upmask", "EQ", "%mcol", "%mrowk", SI, sq);
     t_.compare("%lowmask", "EQ", "%mrow", "%mcolk", SI, sq);
     t_.binary("%pairmask", "or", "%upmask", "%lowmask", SM);
+    // (i, k + i) per pair i, for the gather of the pairs' entries.
+    const Shape column = t_.matrix(k_, 1);
+    const std::string CI = t_.type(ElementType::I64, column);
+    t_.iota("%pairrows", true, column);
+    t_.constant("%kC", std::to_string(k_), CI);
+    t_.binary("%paircols", "add", "%pairrows", "%kC", CI);
+    t_.concatenate("%pairindices", {{"%pairrows", column}, {"%paircols", column}}, ElementType::I64,
+                   t_.rank() - 1);
   }
 
   /// `%scale` (1 / the largest magnitude of `h`, 1 if none) and `%limit`
@@ -195,6 +203,25 @@ private:
 
   std::vector<int64_t> matrixDims() const { return {t_.rank() - 2, t_.rank() - 1}; }
 
+  /// `name` (the batch, then k): the pairs' entries (i, k + i) of the
+  /// padded matrices `m` (`%pairindices` their places).
+  void gatherPairs(const std::string &name, const std::string &m) {
+    const std::string batchDims = integerList(upTo(t_.rank() - 2));
+    const std::string matrixDims = integerList({t_.rank() - 2, t_.rank() - 1});
+    std::string sizes;
+    for (int64_t dim = 0; dim < t_.rank(); ++dim)
+      sizes += dim ? ", 1" : "1";
+    t_.emit(name + " = \"stablehlo.gather\"(" + m +
+            ", %pairindices) {dimension_numbers = #stablehlo.gather<offset_dims = [], "
+            "collapsed_slice_dims = " +
+            matrixDims + ", operand_batching_dims = " + batchDims +
+            ", start_indices_batching_dims = " + batchDims + ", start_index_map = " + matrixDims +
+            ", index_vector_dim = " + std::to_string(t_.rank() - 1) +
+            ">, indices_are_sorted = true, slice_sizes = array<i64: " + sizes + ">} : (" +
+            t_.type(t_.matrix(np_, np_)) + ", " +
+            t_.type(ElementType::I64, t_.matrix(k_, 2)) + ") -> " + t_.type(t_.vector(k_)));
+  }
+
   /// `name`: the real diagonal of the padded matrices `m`.
   void diagonalOf(const std::string &name, const std::string &m) {
     const ElementType e = t_.element();
@@ -221,13 +248,10 @@ private:
     const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
     const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half),
                       FR = t_.type(re, full);
-    t_.constant("%zeroE", t_.zero(), t_.type(e, {}));
-    t_.select("%xuponly", "%upmask", "%x", "%zerosS", sq, S);
-    t_.reduceRows("%xup", "%xuponly", "%zeroE", "add", e, sq);
     const int64_t last = t_.rank() - 2; // of the vectors
     t_.sliceAlong("%a", "%dg", re, full, last, 0, k_);
     t_.sliceAlong("%d", "%dg", re, full, last, k_, np_);
-    t_.sliceAlong("%b", "%xup", e, full, last, k_, np_);
+    gatherPairs("%b", "%x");
     t_.emit("%absb = stablehlo.abs %b : (" + H + ") -> " + HR);
     // tau = (d - a) / 2|b|, t = sign(tau) / (|tau| + hypot(1, tau)) (the
     // smaller root of t^2 + 2 tau t - 1, hypot without squaring |tau|),
@@ -287,18 +311,12 @@ private:
     const int64_t rowDim = t_.rank() - 2, colDim = t_.rank() - 1;
     rotate("%xr", "%x", "%r", c, "%sigma", sigmaConj, rowDim);
     rotate("%xc", "%xr", "%k", c, sigmaConj, "%sigma", colDim);
-    // The pairs' entries 0, the diagonal the 2 x 2 eigenvalues.
-    const Shape pieces = t_.vector(k_);
-    tournamentOrder("%dgnext", "%anew", "%dnew", re, pieces, last);
-    std::string diagonal = "%dgnext";
-    if (complex) {
-      t_.constant("%zerosF", "0.0", FR);
-      t_.binary("%dgnextE", "complex", "%dgnext", "%zerosF", t_.type(full));
-      diagonal = "%dgnextE";
-    }
-    t_.broadcast("%dgS", diagonal, t_.type(full), t_.batchAnd(colDim), S);
-    t_.select("%xzeroed", "%nextpairmask", "%zerosS", "%xc", sq, S);
-    t_.select("%xnext", "%eyemask", "%dgS", "%xzeroed", sq, S);
+    // The pairs' entries exactly 0 (what rounding leaves there would hold
+    // the off-diagonal norm above eps |A|), the diagonal the 2 x 2
+    // eigenvalues: carried as `%dgnext`, the matrix's own diagonal never
+    // read again (it only ever mixes into its pair's 2 x 2 block).
+    tournamentOrder("%dgnext", "%anew", "%dnew", re, half, last);
+    t_.select("%xnext", "%nextpairmask", "%zerosS", "%xc", sq, S);
     if (vectors_)
       rotate("%vnext", "%v", "%k", c, sigmaConj, "%sigma", colDim);
   }

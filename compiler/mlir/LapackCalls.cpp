@@ -148,8 +148,10 @@ public:
   std::string functionText() const {
     if (target_.factorization == Factorization::PivotsToPermutation)
       return pivotsToPermutationText(name_, a_, permutationSize_);
+    // (Eigh's gather of its pairs' entries takes a batch of at least one.)
     if (m_ == 0 || n_ == 0 ||
-        (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0))
+        (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0) ||
+        (target_.factorization == Factorization::Eigh && a_.numElements() == 0))
       return nothingToFactorText();
     switch (target_.factorization) {
     case Factorization::Lu:
@@ -169,7 +171,7 @@ public:
   }
 
 private:
-  /// An empty matrix, or no reflectors: nothing to do, as LAPACK does
+  /// An empty matrix or batch, or no reflectors: nothing to do, as LAPACK does
   /// nothing. The matrices come back as they are (orgqr's as the
   /// identity's first columns), pivots and taus empty, info 0.
   std::string nothingToFactorText() const {
@@ -188,7 +190,7 @@ private:
       values.push_back("%taus");
     }
     if (kind == Factorization::Eigh) {
-      results.push_back(t.type(t.real(), withLast(0)));
+      results.push_back(t.type(t.real(), withLast(n_)));
       t.constant("%eigenvalues", "", results.back());
       values.push_back("%eigenvalues");
     }
