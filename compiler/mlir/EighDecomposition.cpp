@@ -54,7 +54,6 @@ public:
     t_.constant("%rounds", std::to_string(np_ - 1), "tensor<i64>");
     // The pairs' entries in the next round's order (where the fix-up of a
     // round finds them; the diagonal stays the diagonal).
-    const std::string SM = t_.type(ElementType::I1, sq);
     permute("%nextpairs", "%pairmask", ElementType::I1, sq, t_.rank() - 2);
     permute("%nextpairmask", "%nextpairs", ElementType::I1, sq, t_.rank() - 1);
     // The diagonal (real) is carried along: a round sets it.
@@ -71,8 +70,7 @@ public:
     t_.loopHead("%round", "%r", roundCarried, "%rounds");
     round();
     t_.binary("%r1", "add", "%r", "%one", "tensor<i64>");
-    std::vector<std::string> next = {"%r1", "%xnext", "%dgnext"},
-                             types = {"tensor<i64>", S, FR};
+    std::vector<std::string> next = {"%r1", "%xnext", "%dgnext"}, types = {"tensor<i64>", S, FR};
     if (vectors_) {
       next.push_back("%vnext");
       types.push_back(S);
@@ -119,8 +117,8 @@ private:
   }
 
   /// The fixed masks of the padded matrix: `%eyemask` its diagonal,
-  /// `%pairmask` the pairs' entries (i, k + i) and (k + i, i), `%upmask`
-  /// the first of those.
+  /// `%pairmask` the pairs' entries (i, k + i) and (k + i, i); and
+  /// `%pairindices` the first of those, (i, k + i) for i < k.
   void masks() {
     const Shape sq = t_.matrix(np_, np_);
     const std::string SI = t_.type(ElementType::I64, sq), SM = t_.type(ElementType::I1, sq);
@@ -133,7 +131,6 @@ private:
     t_.compare("%upmask", "EQ", "%mcol", "%mrowk", SI, sq);
     t_.compare("%lowmask", "EQ", "%mrow", "%mcolk", SI, sq);
     t_.binary("%pairmask", "or", "%upmask", "%lowmask", SM);
-    // (i, k + i) per pair i, for the gather of the pairs' entries.
     const Shape column = t_.matrix(k_, 1);
     const std::string CI = t_.type(ElementType::I64, column);
     t_.iota("%pairrows", true, column);
@@ -218,8 +215,8 @@ private:
             ", start_indices_batching_dims = " + batchDims + ", start_index_map = " + matrixDims +
             ", index_vector_dim = " + std::to_string(t_.rank() - 1) +
             ">, indices_are_sorted = true, slice_sizes = array<i64: " + sizes + ">} : (" +
-            t_.type(t_.matrix(np_, np_)) + ", " +
-            t_.type(ElementType::I64, t_.matrix(k_, 2)) + ") -> " + t_.type(t_.vector(k_)));
+            t_.type(t_.matrix(np_, np_)) + ", " + t_.type(ElementType::I64, t_.matrix(k_, 2)) +
+            ") -> " + t_.type(t_.vector(k_)));
   }
 
   /// `name`: the real diagonal of the padded matrices `m`.
@@ -246,8 +243,7 @@ private:
     const ElementType e = t_.element(), re = t_.real();
     const bool complex = isComplex(e);
     const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
-    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half),
-                      FR = t_.type(re, full);
+    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half);
     const int64_t last = t_.rank() - 2; // of the vectors
     t_.sliceAlong("%a", "%dg", re, full, last, 0, k_);
     t_.sliceAlong("%d", "%dg", re, full, last, k_, np_);
@@ -322,10 +318,10 @@ private:
   }
 
   /// `name`: the rotations applied along `dim` of `x`, its halves f and g
-  /// becoming c f - `sigma` g and `conj` f + c g, put
-  /// together in the tournament's next order.
-  /// The vectors broadcast for it are named from `prefix`, once: a later
-  /// call of the same prefix (V's columns after A's) reuses them.
+  /// becoming c f - `sigma` g and `conj` f + c g, put together in the
+  /// tournament's next order. The vectors broadcast for it are named from
+  /// `prefix`, once: a later call of the same prefix (V's columns after
+  /// A's) reuses them.
   void rotate(const std::string &name, const std::string &x, const std::string &prefix,
               const std::string &c, const std::string &sigma, const std::string &conj,
               int64_t dim) {
@@ -371,9 +367,8 @@ private:
   /// tournament's next order: the first position fixed, the others one
   /// place round the circle 1..k-1, 2k-1..k: [0, k, 1 .. k-2 | k+1 ..
   /// 2k-1, k-1].
-  void tournamentOrder(const std::string &name, const std::string &first,
-                       const std::string &second, ElementType element, const Shape &halfShape,
-                       int64_t dim) {
+  void tournamentOrder(const std::string &name, const std::string &first, const std::string &second,
+                       ElementType element, const Shape &halfShape, int64_t dim) {
     std::vector<std::pair<std::string, Shape>> parts;
     if (k_ == 1) { // one pair: nothing moves
       parts = {{first, halfShape}, {second, halfShape}};
@@ -405,7 +400,7 @@ private:
   void results() {
     const ElementType e = t_.element(), re = t_.real();
     const Shape sq = t_.matrix(np_, np_), full = t_.vector(np_), w = t_.vector(n_);
-    const std::string S = t_.type(sq), W = t_.type(re, w), A = printType(a_),
+    const std::string W = t_.type(re, w), A = printType(a_),
                       info = t_.type(ElementType::I32, t_.batch());
     const std::string m = "%sweep#1";
     std::string diagonal = "%sweep#2";
@@ -431,16 +426,15 @@ private:
       const std::string AR = t_.type(re, a_.shape), scalarE = t_.type(e, {});
       t_.broadcast("%keys", diagonal, W, t_.batchAnd(t_.rank() - 1), AR);
       t_.emit("%sorted:2 = \"stablehlo.sort\"(%keys, " + v +
-              ") <{dimension = " + std::to_string(t_.rank() - 1) +
-              " : i64, is_stable = true}> ({");
+              ") <{dimension = " + std::to_string(t_.rank() - 1) + " : i64, is_stable = true}> ({");
       comparator(", %lv: " + scalarE + ", %rv: " + scalarE);
       t_.emit("}) : (" + AR + ", " + A + ") -> (" + AR + ", " + A + ")");
       t_.sliceAlong("%wrow", "%sorted#0", re, a_.shape, t_.rank() - 2, 0, 1);
       t_.reshape("%w", "%wrow", t_.type(re, t_.matrix(1, n_)), W);
       vectorsOut = "%sorted#1";
     } else {
-      t_.emit("%w = \"stablehlo.sort\"(" + diagonal + ") <{dimension = " +
-              std::to_string(last) + " : i64, is_stable = true}> ({");
+      t_.emit("%w = \"stablehlo.sort\"(" + diagonal + ") <{dimension = " + std::to_string(last) +
+              " : i64, is_stable = true}> ({");
       comparator("");
       t_.emit("}) : (" + W + ") -> " + W);
     }

@@ -90,8 +90,10 @@ public:
             ? 1
             : 2;
     static const char *const kSignatures[] = {"(a) -> (factors, pivots, info)",
-                                              "(a) -> (factor, info)", "(a) -> (a', taus)",
-                                              "(a, taus) -> q", "(pivots) -> permutation",
+                                              "(a) -> (factor, info)",
+                                              "(a) -> (a', taus)",
+                                              "(a, taus) -> q",
+                                              "(pivots) -> permutation",
                                               "(a) -> (vectors, eigenvalues, info)"};
     check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
               op.operandTypes.size() == operands && op.resultTypes.size() == results,
@@ -121,11 +123,10 @@ public:
     if (kind == Factorization::Lu)
       expected.push_back(TensorType{ElementType::I32, withLast(std::min(m_, n_))});
     if (kind == Factorization::Eigh)
-      expected.push_back(TensorType{isComplex(a_.elementType) ? complexPartType(a_.elementType)
-                                                              : a_.elementType,
-                                    withLast(n_)});
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
-        kind == Factorization::Eigh)
+      expected.push_back(
+          TensorType{isComplex(a_.elementType) ? complexPartType(a_.elementType) : a_.elementType,
+                     withLast(n_)});
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky || kind == Factorization::Eigh)
       expected.push_back(TensorType{ElementType::I32, batch_});
     if (kind == Factorization::Qr)
       expected.push_back(TensorType{a_.elementType, withLast(std::min(m_, n_))});

@@ -158,12 +158,11 @@ void MatrixText::sliceAlong(const std::string &name, const std::string &x, Eleme
   to[static_cast<size_t>(dim)] = limit - start;
   std::string bounds;
   for (size_t d = 0; d < from.size(); ++d)
-    bounds += (d ? ", " : "") +
-              (static_cast<int64_t>(d) == dim
-                   ? std::to_string(start) + ":" + std::to_string(limit)
-                   : "0:" + std::to_string(from[d]));
-  emit(name + " = stablehlo.slice " + x + " [" + bounds + "] : (" + type(element, from) +
-       ") -> " + type(element, to));
+    bounds += (d ? ", " : "") + (static_cast<int64_t>(d) == dim
+                                     ? std::to_string(start) + ":" + std::to_string(limit)
+                                     : "0:" + std::to_string(from[d]));
+  emit(name + " = stablehlo.slice " + x + " [" + bounds + "] : (" + type(element, from) + ") -> " +
+       type(element, to));
 }
 
 void MatrixText::concatenate(const std::string &name,

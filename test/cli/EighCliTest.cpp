@@ -46,8 +46,8 @@ TEST_CASE("lapack eigh on a 2x2 mesh: the batch or the matrices sharded give eva
       INFO(sharding, " ", element);
       const bool complex = std::string(element) != "f32";
       const std::string work = makeTempDir();
-      writeFile(work + "/g.mlir", eighMlir(sharding, element,
-                                           complex ? "lapack_zheevd_ffi" : "lapack_ssyevd_ffi"));
+      writeFile(work + "/g.mlir",
+                eighMlir(sharding, element, complex ? "lapack_zheevd_ffi" : "lapack_ssyevd_ffi"));
       Literal a(TensorType{complex ? ElementType::C128 : ElementType::F32, {4, 2, 6, 6}});
       for (int64_t i = 0; i < a.numElements(); ++i) {
         const double t = static_cast<double>(i);

@@ -533,8 +533,8 @@ double eighError(const std::vector<Literal> &out, const std::vector<Complex> &h,
           gram += std::conj(v(t, i)) * v(t, j);
           hv += h[(b * n + i) * n + t] * v(t, j);
         }
-        worst = std::max({worst, std::abs(gram - (i == j ? 1.0 : 0.0)),
-                          std::abs(hv - v(i, j) * w) / largest});
+        worst = std::max(
+            {worst, std::abs(gram - (i == j ? 1.0 : 0.0)), std::abs(hv - v(i, j) * w) / largest});
       }
     }
   }
@@ -558,9 +558,9 @@ TEST_CASE("lapack syevd/heevd: JAX's example, the eigenvalues LAPACK gives") {
     CAPTURE(std::string(element));
     const bool complex = std::string(element) != "f32";
     const std::string type = std::string("tensor<8x8x") + element + ">";
-    Graph graph = importVerified(
-        callText(complex ? "lapack_cheevd_ffi" : "lapack_ssyevd_ffi", type,
-                 {type, "tensor<8xf32>", "tensor<i32>"}, eighConfig('V', 'L')));
+    Graph graph =
+        importVerified(callText(complex ? "lapack_cheevd_ffi" : "lapack_ssyevd_ffi", type,
+                                {type, "tensor<8xf32>", "tensor<i32>"}, eighConfig('V', 'L')));
     std::vector<Complex> a(64);
     for (int64_t i = 0; i < 8; ++i)
       for (int64_t j = 0; j <= i; ++j)
@@ -579,13 +579,13 @@ TEST_CASE("lapack syevd/heevd: batches of every type, either triangle, the other
     const char *target, *element, *real;
     int64_t n;
   };
-  for (const Case &c : {Case{"lapack_ssyevd_ffi", "f32", "f32", 5},
-                        Case{"lapack_dsyevd_ffi", "f64", "f64", 6},
-                        Case{"lapack_cheevd_ffi", "complex<f32>", "f32", 4},
-                        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 7},
-                        // Several rounds of the tournament, an odd order.
-                        Case{"lapack_dsyevd_ffi", "f64", "f64", 17},
-                        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 12}})
+  for (const Case &c :
+       {Case{"lapack_ssyevd_ffi", "f32", "f32", 5}, Case{"lapack_dsyevd_ffi", "f64", "f64", 6},
+        Case{"lapack_cheevd_ffi", "complex<f32>", "f32", 4},
+        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 7},
+        // Several rounds of the tournament, an odd order.
+        Case{"lapack_dsyevd_ffi", "f64", "f64", 17},
+        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 12}})
     for (const char uplo : {'L', 'U'}) {
       CAPTURE(std::string(c.target));
       CAPTURE(c.n);
@@ -594,10 +594,10 @@ TEST_CASE("lapack syevd/heevd: batches of every type, either triangle, the other
       const bool single = std::string(c.real) == "f32";
       const std::string dims = std::to_string(c.n) + "x" + std::to_string(c.n);
       const std::string type = "tensor<3x" + dims + "x" + c.element + ">";
-      Graph graph = importVerified(callText(
-          c.target, type,
-          {type, "tensor<3x" + std::to_string(c.n) + "x" + c.real + ">", "tensor<3xi32>"},
-          eighConfig('V', uplo)));
+      Graph graph = importVerified(
+          callText(c.target, type,
+                   {type, "tensor<3x" + std::to_string(c.n) + "x" + c.real + ">", "tensor<3xi32>"},
+                   eighConfig('V', uplo)));
       // The triangle not named holds 99s, and the complex diagonal an
       // imaginary part: neither is read.
       std::vector<Complex> a = matrices(3 * c.n * c.n, complex, 5);
@@ -629,9 +629,8 @@ TEST_CASE("lapack syevd/heevd: batches of every type, either triangle, the other
 TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no convergence") {
   // The identity: no rotation at all, V = I and w = 1 exactly.
   const std::string type = "tensor<4x4xf32>";
-  Graph identity = importVerified(callText("lapack_ssyevd_ffi", type,
-                                           {type, "tensor<4xf32>", "tensor<i32>"},
-                                           eighConfig('V', 'L')));
+  Graph identity = importVerified(callText(
+      "lapack_ssyevd_ffi", type, {type, "tensor<4xf32>", "tensor<i32>"}, eighConfig('V', 'L')));
   std::vector<Complex> eye(16);
   for (int64_t i = 0; i < 4; ++i)
     eye[i * 5] = 1;
@@ -667,10 +666,9 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
     CHECK(std::abs(out[1].getFloat(i) - sorted[i]) < 1e-14);
   CHECK(eighError(out, hermitianOf(a, 2, 5, false), 2, 5) < 1e-14);
   // n = 1: the diagonal's real part (its imaginary part never read), V 1.
-  Graph one = importVerified(callText("lapack_zheevd_ffi", "tensor<2x1x1xcomplex<f64>>",
-                                      {"tensor<2x1x1xcomplex<f64>>", "tensor<2x1xf64>",
-                                       "tensor<2xi32>"},
-                                      eighConfig('V', 'L')));
+  Graph one = importVerified(callText(
+      "lapack_zheevd_ffi", "tensor<2x1x1xcomplex<f64>>",
+      {"tensor<2x1x1xcomplex<f64>>", "tensor<2x1xf64>", "tensor<2xi32>"}, eighConfig('V', 'L')));
   out = evaluate(one, {literalOf("tensor<2x1x1xcomplex<f64>>", {Complex(-3, 7), Complex(2, 0)})});
   CHECK(out[1].getFloat(0) == -3);
   CHECK(out[1].getFloat(1) == 2);
@@ -715,14 +713,14 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
 
 TEST_CASE("GPU solver syevd (cusolver_, hipsolver_): lower and algorithm, any type") {
   for (const char *target : {"cusolver_syevd_ffi", "hipsolver_syevd_ffi"})
-    for (const char *config : {"{algorithm = 0 : ui8, lower = true}",
-                               "{algorithm = 2 : ui8, lower = false}"}) {
+    for (const char *config :
+         {"{algorithm = 0 : ui8, lower = true}", "{algorithm = 2 : ui8, lower = false}"}) {
       CAPTURE(std::string(target));
       CAPTURE(std::string(config));
       const bool lower = std::string(config).find("true") != std::string::npos;
       const std::string type = "tensor<3x3xcomplex<f64>>";
-      Graph graph = importVerified(
-          callText(target, type, {type, "tensor<3xf64>", "tensor<i32>"}, config));
+      Graph graph =
+          importVerified(callText(target, type, {type, "tensor<3xf64>", "tensor<i32>"}, config));
       std::vector<Complex> a = matrices(9, true, 6);
       std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
       CHECK(eighError(out, hermitianOf(a, 1, 3, lower), 1, 3) < 1e-13);
@@ -744,24 +742,24 @@ TEST_CASE("lapack syevd/heevd: errors name the op") {
       errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>", good, "{mode = 86 : ui8, uplo = 7 : ui8}");
   CHECK(place == "2:3");
   CHECK(message.find("takes uplo = 76 ('L') or 85 ('U')") != std::string::npos);
-  std::tie(place, message) = errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>",
-                                     {"tensor<3x3xf32>", "tensor<3xcomplex<f32>>", "tensor<i32>"},
-                                     eighConfig('V', 'L'));
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>",
+              {"tensor<3x3xf32>", "tensor<3xcomplex<f32>>", "tensor<i32>"}, eighConfig('V', 'L'));
   CHECK(place == "2:3");
   CHECK(message.find("result 1 must be tensor<3xf32>, got tensor<3xcomplex<f32>>") !=
         std::string::npos);
-  std::tie(place, message) = errorOf("lapack_cheevd_ffi", "tensor<3x3xcomplex<f32>>",
-                                     {"tensor<3x3xcomplex<f32>>", "tensor<3xf32>"},
-                                     eighConfig('V', 'L'));
+  std::tie(place, message) =
+      errorOf("lapack_cheevd_ffi", "tensor<3x3xcomplex<f32>>",
+              {"tensor<3x3xcomplex<f32>>", "tensor<3xf32>"}, eighConfig('V', 'L'));
   CHECK(message.find("takes (a) -> (vectors, eigenvalues, info) and needs its types") !=
         std::string::npos);
   std::tie(place, message) =
       errorOf("lapack_dsyevd_ffi", "tensor<3x4xf64>",
               {"tensor<3x4xf64>", "tensor<4xf64>", "tensor<i32>"}, eighConfig('V', 'L'));
   CHECK(message.find("takes square matrices, got tensor<3x4xf64>") != std::string::npos);
-  std::tie(place, message) = errorOf("lapack_ssyevd_ffi", "tensor<3x3xf64>",
-                                     {"tensor<3x3xf64>", "tensor<3xf64>", "tensor<i32>"},
-                                     eighConfig('V', 'L'));
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf64>",
+              {"tensor<3x3xf64>", "tensor<3xf64>", "tensor<i32>"}, eighConfig('V', 'L'));
   CHECK(message.find("takes f32 matrices, got tensor<3x3xf64>") != std::string::npos);
   std::tie(place, message) =
       errorOf("cusolver_syevd_ffi", "tensor<3x3xf32>", good, "{algorithm = 3 : ui8}");
@@ -773,7 +771,7 @@ TEST_CASE("lapack syevd/heevd: errors name the op") {
   // others stay an application's custom call.
   std::tie(place, message) = errorOf("lapack_cheevd_ffi", "tensor<3x3xf32>", good, "{}");
   CHECK(message.find("takes complex<f32> matrices") != std::string::npos);
-  std::tie(place, message) = errorOf("lapack_csyevd_ffi", "tensor<3x3xf32>", good,
-                                     eighConfig('V', 'L'));
+  std::tie(place, message) =
+      errorOf("lapack_csyevd_ffi", "tensor<3x3xf32>", good, eighConfig('V', 'L'));
   CHECK(message.find("mhlo.backend_config") != std::string::npos);
 }
