@@ -44,7 +44,8 @@ public:
       h = "%hp";
     }
     masks();
-    norms(h);
+    scaled(h);
+    h = "%hs";
     t_.constant("%zerosS", t_.zero(), S);
     t_.constant("%onesS", t_.one(), S);
     t_.select("%eye", "%eyemask", "%onesS", "%zerosS", sq, S);
@@ -140,11 +141,14 @@ private:
                    t_.rank() - 1);
   }
 
-  /// `%scale` (1 / the largest magnitude of `h`, 1 if none) and `%limit`
-  /// (eps^2 times the squared Frobenius norm of h scaled so): the
-  /// off-diagonal part of the rotated matrix, scaled the same (rotations
-  /// keep the norm), is done at or below the limit. Per matrix of the batch.
-  void norms(const std::string &h) {
+  /// `%hs`: `h` times `%scale`, the power of 2 that brings its largest
+  /// magnitude into [1, 2) (exact; 1 for a zero matrix; near it, for a
+  /// rounded log2 or a subnormal largest magnitude): neither the
+  /// rotations' tau nor the norms' squares overflow or underflow. And
+  /// `%limit`: eps^2 times the squared Frobenius norm of hs: the
+  /// off-diagonal part of the rotated matrix (rotations keep the norm) is
+  /// done at or below it. Per matrix of the batch.
+  void scaled(const std::string &h) {
     const ElementType re = t_.real();
     const Shape sq = t_.matrix(np_, np_);
     const std::string SR = t_.type(re, sq), B = t_.type(re, t_.batch());
@@ -153,25 +157,36 @@ private:
     t_.reduceDims("%hmax", "%habs", "%zeroR", "maximum", re, sq, matrixDims());
     t_.constant("%zerosB", "0.0", B);
     t_.constant("%onesB", "1.0", B);
+    t_.constant("%twosB", "2.0", B);
+    t_.constant("%log2eB", "1.4426950408889634", B);
     t_.compare("%hnone", "EQ", "%hmax", "%zerosB", B, t_.batch());
-    t_.binary("%hinv", "divide", "%onesB", "%hmax", B);
-    t_.select("%scale", "%hnone", "%onesB", "%hinv", t_.batch(), B);
-    squaredNorm("%fro2", "%habs");
+    t_.select("%hsafe", "%hnone", "%onesB", "%hmax", t_.batch(), B);
+    // 2^-floor(log2 max), at most the largest finite power of 2 (a
+    // subnormal max is brought up to [2^-23, 1) or [2^-52, 1)); an infinity
+    // or NaN gives 0 or NaN: info 1.
     const bool single = re == ElementType::F32;
+    t_.constant("%maxexpB", single ? "127.0" : "1023.0", B);
+    t_.unary("%hlog", "log", "%hsafe", B);
+    t_.binary("%hlog2", "multiply", "%hlog", "%log2eB", B);
+    t_.unary("%hfloor", "floor", "%hlog2", B);
+    t_.unary("%hneg", "negate", "%hfloor", B);
+    t_.binary("%hexp", "minimum", "%hneg", "%maxexpB", B);
+    t_.binary("%scale", "power", "%twosB", "%hexp", B);
+    t_.broadcast("%scaleS", "%scale", B, upTo(t_.rank() - 2), SR);
+    t_.scaleByReal("%hs", h, "%scaleS", sq);
+    t_.binary("%habsS", "multiply", "%habs", "%scaleS", SR);
+    squaredNorm("%fro2", "%habsS");
     // numpy's finfo eps, squared: 2^-46 and 2^-104.
     t_.constant("%tol2", single ? "1.42108547E-14" : "4.9303806576313238E-32", B);
     t_.binary("%limit", "multiply", "%fro2", "%tol2", B);
   }
 
   /// `name`: the sum of the squares of `magnitudes` (real, the padded
-  /// matrices') times `%scale`, per matrix.
+  /// matrices'), per matrix.
   void squaredNorm(const std::string &name, const std::string &magnitudes) {
     const ElementType re = t_.real();
     const Shape sq = t_.matrix(np_, np_);
-    const std::string SR = t_.type(re, sq), B = t_.type(re, t_.batch());
-    t_.broadcast(name + "scale", "%scale", B, upTo(t_.rank() - 2), SR);
-    t_.binary(name + "scaled", "multiply", magnitudes, name + "scale", SR);
-    t_.binary(name + "sq", "multiply", name + "scaled", name + "scaled", SR);
+    t_.binary(name + "sq", "multiply", magnitudes, magnitudes, t_.type(re, sq));
     t_.reduceDims(name, name + "sq", "%zeroR", "add", re, sq, matrixDims());
   }
 
@@ -403,7 +418,11 @@ private:
     const std::string W = t_.type(re, w), A = printType(a_),
                       info = t_.type(ElementType::I32, t_.batch());
     const std::string m = "%sweep#1";
-    std::string diagonal = "%sweep#2";
+    // The eigenvalues of a itself: the scaling undone (exactly).
+    const std::string FR = t_.type(re, full), B = t_.type(re, t_.batch());
+    t_.broadcast("%scaleF", "%scale", B, upTo(t_.rank() - 2), FR);
+    t_.binary("%unscaled", "divide", "%sweep#2", "%scaleF", FR);
+    std::string diagonal = "%unscaled";
     const int64_t last = t_.rank() - 2;
     if (np_ != n_) {
       t_.sliceAlong("%wunsorted", diagonal, re, full, last, 0, n_);

@@ -775,3 +775,23 @@ TEST_CASE("lapack syevd/heevd: errors name the op") {
       errorOf("lapack_csyevd_ffi", "tensor<3x3xf32>", good, eighConfig('V', 'L'));
   CHECK(message.find("mhlo.backend_config") != std::string::npos);
 }
+
+TEST_CASE("lapack syevd: magnitudes near overflow and underflow, scaled by a power of 2") {
+  // [[2, 1], [1, 2]] times 1e37 and 2^-140 (subnormal in f32): eigenvalues
+  // 1 and 3 times that, info 0 (an unscaled tau or norm would overflow or
+  // lose every digit).
+  const std::string type = "tensor<2x2x2xf32>";
+  Graph graph = importVerified(callText(
+      "lapack_ssyevd_ffi", type, {type, "tensor<2x2xf32>", "tensor<2xi32>"}, eighConfig('V', 'L')));
+  const double big = 1e37, tiny = std::ldexp(1.0, -140);
+  std::vector<Literal> out =
+      evaluate(graph, {literalOf(type, {2 * big, 0, big, 2 * big, 2 * tiny, 0, tiny, 2 * tiny})});
+  CHECK(out[2].getInt(0) == 0);
+  CHECK(out[2].getInt(1) == 0);
+  CHECK(std::abs(out[1].getFloat(0) / big - 1) < 1e-6);
+  CHECK(std::abs(out[1].getFloat(1) / big - 3) < 1e-6);
+  CHECK(out[1].getFloat(2) == tiny);
+  CHECK(out[1].getFloat(3) == 3 * tiny);
+  for (int64_t b = 0; b < 2; ++b)
+    CHECK(std::abs(std::abs(out[0].getFloat(b * 4)) - std::sqrt(0.5)) < 1e-6);
+}
