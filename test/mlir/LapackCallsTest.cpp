@@ -767,6 +767,13 @@ TEST_CASE("lapack syevd/heevd: errors name the op") {
   std::tie(place, message) =
       errorOf("cusolver_syevd_ffi", "tensor<3x3xf32>", good, "{mode = 86 : ui8}");
   CHECK(message.find("has no backend_config field 'mode'") != std::string::npos);
+  // An odd order is padded by one: not past the largest int64.
+  const std::string huge = "tensor<9223372036854775807x9223372036854775807xf32>";
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", huge, {huge, "tensor<9223372036854775807xf32>", "tensor<i32>"},
+              eighConfig('V', 'L'));
+  CHECK(place == "2:3");
+  CHECK(message.find("custom_call @lapack_ssyevd_ffi is too large") != std::string::npos);
   // syevd is LAPACK's name on reals only, heevd on complex numbers only:
   // others stay an application's custom call.
   std::tie(place, message) = errorOf("lapack_cheevd_ffi", "tensor<3x3xf32>", good, "{}");
