@@ -58,8 +58,9 @@ public:
     permute("%nextpairs", "%pairmask", ElementType::I1, sq, t_.rank() - 2);
     permute("%nextpairmask", "%nextpairs", ElementType::I1, sq, t_.rank() - 1);
     // The diagonal (real) is carried along: a round sets it.
-    const std::string FR = t_.type(re, t_.vector(np_));
-    diagonalOf("%dg0", h);
+    const std::string FR = t_.type(wide(), t_.vector(np_));
+    diagonalOf("%dg0n", h);
+    widen("%dg0", "%dg0n", t_.vector(np_));
     std::vector<std::vector<std::string>> carried = {{"%sm", h, S}, {"%sdg", "%dg0", FR}};
     if (vectors_)
       carried.push_back({"%sv", "%eye", S});
@@ -234,6 +235,26 @@ private:
             ") -> " + t_.type(t_.vector(k_)));
   }
 
+  /// The type the rotations are computed in and the diagonal carried in:
+  /// f64 for f32 and complex<f32> (each element then rounded once when
+  /// the matrix is rotated, the eigenvalues once at the end), else the
+  /// real type.
+  ElementType wide() const { return t_.real() == ElementType::F32 ? ElementType::F64 : t_.real(); }
+
+  /// `name`: the real `x` (of `shape`) in the wide type, or `narrow` from
+  /// it to the real type.
+  void widen(const std::string &name, const std::string &x, const Shape &shape) {
+    convertReal(name, x, shape, t_.real(), wide());
+  }
+  void narrow(const std::string &name, const std::string &x, const Shape &shape) {
+    convertReal(name, x, shape, wide(), t_.real());
+  }
+  void convertReal(const std::string &name, const std::string &x, const Shape &shape,
+                   ElementType from, ElementType to) {
+    // (A convert to its own type, for f64: the same value.)
+    t_.convert(name, x, t_.type(from, shape), t_.type(to, shape));
+  }
+
   /// `name`: the real diagonal of the padded matrices `m`.
   void diagonalOf(const std::string &name, const std::string &m) {
     const ElementType e = t_.element();
@@ -258,12 +279,14 @@ private:
     const ElementType e = t_.element(), re = t_.real();
     const bool complex = isComplex(e);
     const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
-    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(re, half);
+    const ElementType w = wide();
+    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(w, half);
     const int64_t last = t_.rank() - 2; // of the vectors
-    t_.sliceAlong("%a", "%dg", re, full, last, 0, k_);
-    t_.sliceAlong("%d", "%dg", re, full, last, k_, np_);
+    t_.sliceAlong("%a", "%dg", w, full, last, 0, k_);
+    t_.sliceAlong("%d", "%dg", w, full, last, k_, np_);
     gatherPairs("%b", "%x");
-    t_.emit("%absb = stablehlo.abs %b : (" + H + ") -> " + HR);
+    t_.emit("%absbn = stablehlo.abs %b : (" + H + ") -> " + t_.type(re, half));
+    widen("%absb", "%absbn", half);
     // tau = (d - a) / 2|b|, t = sign(tau) / (|tau| + hypot(1, tau)) (the
     // smaller root of t^2 + 2 tau t - 1, hypot without squaring |tau|),
     // 0 where b is; c = 1 / sqrt(1 + t^2), s = t c.
@@ -297,24 +320,34 @@ private:
     t_.binary("%dnew", "add", "%d", "%tb", HR);
     // The rotation of pair i: [[c, sigma], [-conj(sigma), c]], sigma =
     // s b / |b| (b's sign times s on reals).
-    std::string c = "%c", sigmaConj = "%sigma";
+    std::string c = "%cn", sigmaConj = "%sigma";
     t_.select("%bsafe", "%bzero", "%onesH", "%absb", half, HR);
+    const std::string HN = t_.type(re, half);
     if (complex) {
-      t_.emit("%bre = stablehlo.real %b : (" + H + ") -> " + HR);
-      t_.emit("%bim = stablehlo.imag %b : (" + H + ") -> " + HR);
+      t_.emit("%bren = stablehlo.real %b : (" + H + ") -> " + HN);
+      t_.emit("%bimn = stablehlo.imag %b : (" + H + ") -> " + HN);
+      widen("%bre", "%bren", half);
+      widen("%bim", "%bimn", half);
       t_.binary("%phre", "divide", "%bre", "%bsafe", HR);
       t_.binary("%phim", "divide", "%bim", "%bsafe", HR);
       t_.binary("%sre", "multiply", "%s", "%phre", HR);
       t_.binary("%sim", "multiply", "%s", "%phim", HR);
-      t_.unary("%simneg", "negate", "%sim", HR);
-      t_.binary("%sigma", "complex", "%sre", "%sim", H);
-      t_.binary("%sigmac", "complex", "%sre", "%simneg", H);
-      t_.binary("%cE", "complex", "%c", "%zerosH", H);
+      narrow("%sren", "%sre", half);
+      narrow("%simn", "%sim", half);
+      narrow("%cn", "%c", half);
+      t_.unary("%simneg", "negate", "%simn", HN);
+      t_.binary("%sigma", "complex", "%sren", "%simn", H);
+      t_.binary("%sigmac", "complex", "%sren", "%simneg", H);
+      t_.constant("%zerosHN", "0.0", HN);
+      t_.binary("%cE", "complex", "%cn", "%zerosHN", H);
       c = "%cE";
       sigmaConj = "%sigmac";
     } else {
-      t_.binary("%phase", "divide", "%b", "%bsafe", HR);
-      t_.binary("%sigma", "multiply", "%s", "%phase", HR);
+      widen("%bw", "%b", half);
+      t_.binary("%phase", "divide", "%bw", "%bsafe", HR);
+      t_.binary("%sigmaw", "multiply", "%s", "%phase", HR);
+      narrow("%sigma", "%sigmaw", half);
+      narrow("%cn", "%c", half);
     }
     // Rows: top' = c top - sigma bottom, bottom' = conj(sigma) top + c
     // bottom; columns: left' = left c - right conj(sigma), right' = left
@@ -326,7 +359,7 @@ private:
     // the off-diagonal norm above eps |A|), the diagonal the 2 x 2
     // eigenvalues: carried as `%dgnext`, the matrix's own diagonal never
     // read again (it only ever mixes into its pair's 2 x 2 block).
-    tournamentOrder("%dgnext", "%anew", "%dnew", re, half, last);
+    tournamentOrder("%dgnext", "%anew", "%dnew", w, half, last);
     t_.select("%xnext", "%nextpairmask", "%zerosS", "%xc", sq, S);
     if (vectors_)
       rotate("%vnext", "%v", "%k", c, sigmaConj, "%sigma", colDim);
@@ -421,7 +454,8 @@ private:
     // The eigenvalues of a itself: the scaling undone (exactly).
     const std::string FR = t_.type(re, full), B = t_.type(re, t_.batch());
     t_.broadcast("%scaleF", "%scale", B, upTo(t_.rank() - 2), FR);
-    t_.binary("%unscaled", "divide", "%sweep#2", "%scaleF", FR);
+    narrow("%dgout", "%sweep#2", full);
+    t_.binary("%unscaled", "divide", "%dgout", "%scaleF", FR);
     std::string diagonal = "%unscaled";
     const int64_t last = t_.rank() - 2;
     if (np_ != n_) {
