@@ -1,7 +1,8 @@
 // LAPACK's eigh call (lapack_?syevd_ffi / ?heevd_ffi, as jnp.linalg.eigh
 // prints it on CPU) through the tool on a 2x2 mesh: the batch sharded, or
-// the matrices themselves; run --check passes and the sharded program's
-// vectors, eigenvalues and info equal eval's byte for byte.
+// the matrices themselves; run --check --verify-spmd passes and the
+// sharded program's vectors, eigenvalues and info equal eval's byte for
+// byte.
 
 #include <doctest/doctest.h>
 
@@ -61,7 +62,7 @@ TEST_CASE("lapack eigh on a 2x2 mesh: the batch or the matrices sharded give eva
       ToolResult eval = runShardgen("eval " + graph + " -o '" + work + "/eval'");
       INFO(eval.err);
       REQUIRE(eval.exitCode == 0);
-      ToolResult run = runShardgen("run " + graph + " --check -o '" + work + "/run'");
+      ToolResult run = runShardgen("run " + graph + " --check --verify-spmd -o '" + work + "/run'");
       INFO(run.err);
       REQUIRE(run.exitCode == 0);
       CHECK(contains(run.err, "check passed: 3 outputs agree"));
