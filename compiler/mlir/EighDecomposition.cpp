@@ -270,23 +270,10 @@ private:
             t_.type(t_.real(), full));
   }
 
-  /// One round: the rotations of the pairs (i, k + i) of `%x` (its
-  /// diagonal `%dg`) applied to rows and columns (J^H x J) and to `%v`'s
-  /// columns (v J), each result put together in the tournament's next
-  /// order; the pairs' entries then exactly 0 and the diagonal the 2 x 2
-  /// problems' eigenvalues (`%dgnext`).
-  void round() {
-    const ElementType e = t_.element(), re = t_.real();
-    const bool complex = isComplex(e);
-    const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
-    const ElementType w = wide();
-    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(w, half);
-    const int64_t last = t_.rank() - 2; // of the vectors
-    t_.sliceAlong("%a", "%dg", w, full, last, 0, k_);
-    t_.sliceAlong("%d", "%dg", w, full, last, k_, np_);
-    gatherPairs("%b", "%x");
-    t_.emit("%absbn = stablehlo.abs %b : (" + H + ") -> " + t_.type(re, half));
-    widen("%absb", "%absbn", half);
+  /// `%t`, `%c`, `%s` (of `HR`, the wide type over `half`): the rotation
+  /// zeroing each pair's b from its diagonal entries a, d (`%a`, `%d`,
+  /// `%absb` = |b|), and `%anew`, `%dnew`, the 2 x 2 eigenvalues.
+  void angles(const std::string &HR, const Shape &half) {
     // tau = (d - a) / 2|b|, t = sign(tau) / (|tau| + hypot(1, tau)) (the
     // smaller root of t^2 + 2 tau t - 1, hypot without squaring |tau|),
     // 0 where b is; c = 1 / sqrt(1 + t^2), s = t c.
@@ -318,6 +305,26 @@ private:
     t_.binary("%tb", "multiply", "%t", "%absb", HR);
     t_.binary("%anew", "subtract", "%a", "%tb", HR);
     t_.binary("%dnew", "add", "%d", "%tb", HR);
+  }
+
+  /// One round: the rotations of the pairs (i, k + i) of `%x` (its
+  /// diagonal `%dg`) applied to rows and columns (J^H x J) and to `%v`'s
+  /// columns (v J), each result put together in the tournament's next
+  /// order; the pairs' entries then exactly 0 and the diagonal the 2 x 2
+  /// problems' eigenvalues (`%dgnext`).
+  void round() {
+    const ElementType e = t_.element(), re = t_.real();
+    const bool complex = isComplex(e);
+    const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_), full = t_.vector(np_);
+    const ElementType w = wide();
+    const std::string S = t_.type(sq), H = t_.type(half), HR = t_.type(w, half);
+    const int64_t last = t_.rank() - 2; // of the vectors
+    t_.sliceAlong("%a", "%dg", w, full, last, 0, k_);
+    t_.sliceAlong("%d", "%dg", w, full, last, k_, np_);
+    gatherPairs("%b", "%x");
+    t_.emit("%absbn = stablehlo.abs %b : (" + H + ") -> " + t_.type(re, half));
+    widen("%absb", "%absbn", half);
+    angles(HR, half);
     // The rotation of pair i: [[c, sigma], [-conj(sigma), c]], sigma =
     // s b / |b| (b's sign times s on reals).
     std::string c = "%cn", sigmaConj = "%sigma";
