@@ -176,8 +176,8 @@ public:
   }
 
 private:
-  /// An empty matrix or batch, or no reflectors: nothing to do, as LAPACK does
-  /// nothing. The matrices come back as they are (orgqr's as the
+  /// An empty matrix (or eigh's empty batch), or no reflectors: nothing to
+  /// do, as LAPACK does nothing. The matrices come back as they are (orgqr's as the
   /// identity's first columns), pivots and taus empty, info 0.
   std::string nothingToFactorText() const {
     MatrixText t(a_.elementType, batch_);

@@ -23,9 +23,8 @@
 //   `hip_lu_pivots_to_permutation`.
 // Each call becomes a func.call of a private function
 // (LapackFactorizations.h: while loops over panels of columns, or Jacobi
-// sweeps) that the
-// importer inlines as any other call. Other LAPACK targets stay custom
-// calls of the application's.
+// sweeps) that the importer inlines as any other call. Other LAPACK targets
+// stay custom calls of the application's.
 
 #include "compiler/mlir/MlirSyntax.h"
 
