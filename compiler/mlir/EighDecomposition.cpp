@@ -300,11 +300,47 @@ private:
     t_.binary("%t2", "multiply", "%t", "%t", HR);
     t_.binary("%t21", "add", "%t2", "%onesH", HR);
     t_.unary("%troot", "sqrt", "%t21", HR);
-    t_.binary("%c", "divide", "%onesH", "%troot", HR);
-    t_.binary("%s", "multiply", "%t", "%c", HR);
+    t_.binary("%c0", "divide", "%onesH", "%troot", HR);
+    t_.binary("%s0", "multiply", "%t", "%c0", HR);
+    normalize(HR);
     t_.binary("%tb", "multiply", "%t", "%absb", HR);
     t_.binary("%anew", "subtract", "%a", "%tb", HR);
     t_.binary("%dnew", "add", "%d", "%tb", HR);
+  }
+
+  /// `%c`, `%s`: `%c0`, `%s0` times 1 - e/2, e = c0^2 + s0^2 - 1 taken
+  /// exactly (Dekker's products, no fused multiply-add needed): the
+  /// rotations stay orthogonal to half an ulp per entry instead of drifting
+  /// by the few ulps of computing c and s.
+  void normalize(const std::string &HR) {
+    t_.constant("%splitter", "134217729.0", HR); // 2^27 + 1 (f64's split)
+    t_.constant("%halves", "0.5", HR);
+    auto square = [&](const std::string &x, const std::string &name) {
+      // name + "hi" + name + "lo" = x * x exactly.
+      t_.binary(name + "t", "multiply", x, "%splitter", HR);
+      t_.binary(name + "tx", "subtract", name + "t", x, HR);
+      t_.binary(name + "h", "subtract", name + "t", name + "tx", HR);
+      t_.binary(name + "l", "subtract", x, name + "h", HR);
+      t_.binary(name + "hi", "multiply", x, x, HR);
+      t_.binary(name + "hh", "multiply", name + "h", name + "h", HR);
+      t_.binary(name + "e1", "subtract", name + "hh", name + "hi", HR);
+      t_.binary(name + "hl", "multiply", name + "h", name + "l", HR);
+      t_.binary(name + "e2", "add", name + "e1", name + "hl", HR);
+      t_.binary(name + "e3", "add", name + "e2", name + "hl", HR);
+      t_.binary(name + "ll", "multiply", name + "l", name + "l", HR);
+      t_.binary(name + "lo", "add", name + "e3", name + "ll", HR);
+    };
+    square("%c0", "%csq");
+    square("%s0", "%ssq");
+    t_.binary("%cm1", "subtract", "%csqhi", "%onesH", HR); // exact: c0^2 in [1/2, 1]
+    t_.binary("%e1", "add", "%cm1", "%ssqhi", HR);
+    t_.binary("%e2", "add", "%csqlo", "%ssqlo", HR);
+    t_.binary("%e", "add", "%e1", "%e2", HR);
+    t_.binary("%he", "multiply", "%e", "%halves", HR);
+    t_.binary("%che", "multiply", "%c0", "%he", HR);
+    t_.binary("%she", "multiply", "%s0", "%he", HR);
+    t_.binary("%c", "subtract", "%c0", "%che", HR);
+    t_.binary("%s", "subtract", "%s0", "%she", HR);
   }
 
   /// One round: the rotations of the pairs (i, k + i) of `%x` (its
