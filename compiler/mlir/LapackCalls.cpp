@@ -1,6 +1,7 @@
 #include "compiler/mlir/LapackCalls.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,7 +16,7 @@ namespace shardgen::mlir {
 
 namespace {
 
-enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation, Svd };
+enum class Factorization { Lu, Cholesky, Qr, HouseholderProduct, PivotsToPermutation, Eigh, Svd };
 
 /// What a target names: the factorization, and the element type its name
 /// fixes (LAPACK's `s`, `d`, `c`, `z`; none for the GPU solvers', which
@@ -45,6 +46,8 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
       {"geqrf", Factorization::Qr},
       {"orgqr", Factorization::HouseholderProduct},
       {"ungqr", Factorization::HouseholderProduct},
+      {"syevd", Factorization::Eigh},
+      {"heevd", Factorization::Eigh},
       {"gesdd", Factorization::Svd},
       {"gesvd", Factorization::Svd}};
   if (!name.ends_with("_ffi"))
@@ -55,7 +58,8 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
           name.substr(std::string(solver).size(), name.size() - std::string(solver).size() - 4);
       const auto found = kRoutines.find(routine);
       // The GPU solvers' SVDs take other attributes (full_matrices, ...).
-      if (found == kRoutines.end() || routine == "ungqr" || found->second == Factorization::Svd)
+      if (found == kRoutines.end() || routine == "ungqr" || routine == "heevd" ||
+          found->second == Factorization::Svd)
         return std::nullopt;
       return LapackTarget{found->second, std::nullopt};
     }
@@ -69,8 +73,9 @@ std::optional<LapackTarget> lapackTargetOf(const Operation &op) {
   const auto found = kRoutines.find(name.substr(8, 5));
   if (letter == kLetters.end() || found == kRoutines.end())
     return std::nullopt;
-  // orgqr on reals, ungqr on complex numbers.
-  if (found->first == (isComplex(letter->second) ? "orgqr" : "ungqr"))
+  // orgqr and syevd on reals, ungqr and heevd on complex numbers.
+  if (found->first == (isComplex(letter->second) ? "orgqr" : "ungqr") ||
+      found->first == (isComplex(letter->second) ? "syevd" : "heevd"))
     return std::nullopt;
   return LapackTarget{found->second, letter->second};
 }
@@ -85,8 +90,8 @@ public:
     const Factorization kind = target.factorization;
     const size_t operands = kind == Factorization::HouseholderProduct ? 2 : 1;
     const size_t results =
-        kind == Factorization::Svd  ? 5
-        : kind == Factorization::Lu ? 3
+        kind == Factorization::Svd                                 ? 5
+        : kind == Factorization::Lu || kind == Factorization::Eigh ? 3
         : kind == Factorization::HouseholderProduct || kind == Factorization::PivotsToPermutation
             ? 1
             : 2;
@@ -95,6 +100,7 @@ public:
                                               "(a) -> (a', taus)",
                                               "(a, taus) -> q",
                                               "(pivots) -> permutation",
+                                              "(a) -> (vectors, eigenvalues, info)",
                                               "(a) -> (a', s, u, vt, info)"};
     check(op.operands.size() == operands && op.regions.empty() && op.results.size() == results &&
               op.operandTypes.size() == operands && op.resultTypes.size() == results,
@@ -118,14 +124,23 @@ public:
     m_ = a_.shape[a_.rank() - 2];
     n_ = a_.shape[a_.rank() - 1];
     batch_ = Shape(a_.shape.begin(), a_.shape.end() - 2);
-    if (kind == Factorization::Cholesky)
+    if (kind == Factorization::Cholesky || kind == Factorization::Eigh)
       check(m_ == n_, "takes square matrices, got " + printType(a_));
+    // (Eigh and Svd pad an odd order by one.)
+    if (kind == Factorization::Eigh || kind == Factorization::Svd)
+      check(std::min(m_, n_) < std::numeric_limits<int64_t>::max(),
+            "is too large: " + printType(a_));
     std::vector<TensorType> expected = {a_};
     if (kind == Factorization::Lu)
       expected.push_back(TensorType{ElementType::I32, withLast(std::min(m_, n_))});
+    if (kind == Factorization::Eigh)
+      expected.push_back(
+          TensorType{isComplex(a_.elementType) ? complexPartType(a_.elementType) : a_.elementType,
+                     withLast(n_)});
     if (kind == Factorization::Svd)
       expectSvdResults(op, expected);
-    if (kind == Factorization::Lu || kind == Factorization::Cholesky || kind == Factorization::Svd)
+    if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
+        kind == Factorization::Eigh || kind == Factorization::Svd)
       expected.push_back(TensorType{ElementType::I32, batch_});
     if (kind == Factorization::Qr)
       expected.push_back(TensorType{a_.elementType, withLast(std::min(m_, n_))});
@@ -148,8 +163,13 @@ public:
   std::string functionText() const {
     if (target_.factorization == Factorization::PivotsToPermutation)
       return pivotsToPermutationText(name_, a_, permutationSize_);
+    // (Eigh's gather of its pairs' entries takes a batch of at least one;
+    // an empty batch is nothing to do for Svd either.)
+    const bool jacobi =
+        target_.factorization == Factorization::Eigh || target_.factorization == Factorization::Svd;
     if (m_ == 0 || n_ == 0 ||
-        (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0))
+        (target_.factorization == Factorization::HouseholderProduct && taus_.shape.back() == 0) ||
+        (jacobi && a_.numElements() == 0))
       return nothingToFactorText();
     switch (target_.factorization) {
     case Factorization::Lu:
@@ -160,6 +180,8 @@ public:
       return qrFunctionText(name_, a_);
     case Factorization::HouseholderProduct:
       return householderProductText(name_, a_, taus_);
+    case Factorization::Eigh:
+      return eighFunctionText(name_, a_, lower_, vectors_);
     case Factorization::Svd:
       return svdFunctionText(name_, a_, svdMode_ != 'N', fullMatrices_);
     case Factorization::PivotsToPermutation:
@@ -169,8 +191,8 @@ public:
   }
 
 private:
-  /// An empty matrix, or no reflectors: nothing to do, as LAPACK does
-  /// nothing. The matrices come back as they are (orgqr's as the
+  /// An empty matrix (or eigh's empty batch), or no reflectors: nothing to
+  /// do, as LAPACK does nothing. The matrices come back as they are (orgqr's as the
   /// identity's first columns), pivots and taus empty, info 0.
   std::string nothingToFactorText() const {
     MatrixText t(a_.elementType, batch_);
@@ -187,6 +209,11 @@ private:
       t.constant("%taus", "", results.back());
       values.push_back("%taus");
     }
+    if (kind == Factorization::Eigh) {
+      results.push_back(t.type(t.real(), withLast(n_)));
+      t.constant("%eigenvalues", "", results.back());
+      values.push_back("%eigenvalues");
+    }
     if (kind == Factorization::Svd) {
       results.push_back(t.type(t.real(), withLast(0)));
       t.constant("%s", "", results.back());
@@ -199,7 +226,7 @@ private:
       values.insert(values.end(), {"%u", "%vt"});
     }
     if (kind == Factorization::Lu || kind == Factorization::Cholesky ||
-        kind == Factorization::Svd) {
+        kind == Factorization::Eigh || kind == Factorization::Svd) {
       results.push_back(info);
       t.constant("%info", "0", info);
       values.push_back("%info");
@@ -299,8 +326,9 @@ private:
         return;
       check(attr.value.kind == Attribute::Kind::Dict, "expects a dictionary as its backend_config");
       for (const NamedAttribute &field : attr.value.fields) {
-        const bool cholesky = target_.factorization == Factorization::Cholesky;
-        if (field.name == "lower" && cholesky && !target_.element) { // the GPU solvers'
+        const bool triangle = target_.factorization == Factorization::Cholesky ||
+                              target_.factorization == Factorization::Eigh;
+        if (field.name == "lower" && triangle && !target_.element) { // the GPU solvers'
           check(field.value.kind == Attribute::Kind::Word &&
                     (field.value.text == "true" || field.value.text == "false"),
                 "takes lower = true or false");
@@ -315,7 +343,9 @@ private:
           svdMode_ = static_cast<char>(field.value.integer);
           continue;
         }
-        check(field.name == "uplo" && cholesky && target_.element,
+        if (target_.factorization == Factorization::Eigh && checkEighField(field))
+          continue;
+        check(field.name == "uplo" && triangle && target_.element,
               "has no backend_config field '" + field.name + "'");
         check(field.value.kind == Attribute::Kind::Integer &&
                   (field.value.integer == 'L' || field.value.integer == 'U'),
@@ -325,6 +355,26 @@ private:
       return;
     }
     check(false, "has no attribute '" + name + "'");
+  }
+
+  /// syevd's `mode` (86 'V': vectors too, 78 'N': eigenvalues only) and
+  /// the GPU solvers' `algorithm` (0 default, 1 QR, 2 Jacobi: the same
+  /// values up to rounding): whether `field` is one of them.
+  bool checkEighField(const NamedAttribute &field) {
+    if (field.name == "mode" && target_.element) {
+      check(field.value.kind == Attribute::Kind::Integer &&
+                (field.value.integer == 'V' || field.value.integer == 'N'),
+            "takes mode = 86 ('V') or 78 ('N')");
+      vectors_ = field.value.integer == 'V';
+      return true;
+    }
+    if (field.name == "algorithm" && !target_.element) {
+      check(field.value.kind == Attribute::Kind::Integer && field.value.integer >= 0 &&
+                field.value.integer <= 2,
+            "takes algorithm = 0, 1 or 2");
+      return true;
+    }
+    return false;
   }
 
   /// The batch dims followed by `dim`.
@@ -339,7 +389,7 @@ private:
   TensorType a_, taus_;
   Shape batch_;
   int64_t m_ = 0, n_ = 0;
-  bool lower_ = true;
+  bool lower_ = true, vectors_ = true;
   int64_t permutationSize_ = 0;
   char svdMode_ = 0;
   bool fullMatrices_ = true;

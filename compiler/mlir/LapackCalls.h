@@ -12,13 +12,19 @@
 // - `lapack_?geqrf_ffi` and `lapack_?orgqr_ffi` / `?ungqr` (QR:
 //   jnp.linalg.qr, householder_product): LAPACK's Householder reflectors
 //   and taus, and Q multiplied out from them.
+// - `lapack_?syevd_ffi` / `lapack_?heevd_ffi` (s, d / c, z: the symmetric
+//   or Hermitian eigendecomposition, jnp.linalg.eigh, eigvalsh): of the
+//   matrix the triangle `uplo` names stands for, the eigenvectors as columns
+//   (`mode` 86 'V'; with 78 'N' the operand back instead), the eigenvalues
+//   ascending (the real type) and info (1 where Jacobi did not converge).
 // - The GPU solvers' `cusolver_` / `hipsolver_` + `getrf`, `potrf`
-//   (backend_config `lower`), `geqrf`, `orgqr` (`_ffi`) on any of the four
-//   types, and `cu_` / `hip_lu_pivots_to_permutation`.
+//   (backend_config `lower`), `geqrf`, `orgqr`, `syevd` (`lower`,
+//   `algorithm`) (`_ffi`) on any of the four types, and `cu_` /
+//   `hip_lu_pivots_to_permutation`.
 // Each call becomes a func.call of a private function
-// (LapackFactorizations.h: while loops over panels of columns) that the
-// importer inlines as any other call. Other LAPACK targets stay custom
-// calls of the application's.
+// (LapackFactorizations.h: while loops over panels of columns, or Jacobi
+// sweeps) that the importer inlines as any other call. Other LAPACK targets
+// stay custom calls of the application's.
 
 #include "compiler/mlir/MlirSyntax.h"
 

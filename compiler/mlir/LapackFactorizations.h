@@ -57,4 +57,13 @@ std::string householderProductText(const std::string &name, const TensorType &a,
 /// the others).
 std::string svdFunctionText(const std::string &name, const TensorType &a, bool vectors, bool full);
 
+/// syevd / heevd: `(a) -> (vectors, eigenvalues [batch x n], info
+/// [batch])` of the Hermitian matrix a's `lower` (or upper) triangle
+/// stands for: the eigenvalues ascending (of the real type), the
+/// orthonormal eigenvectors as the columns of the first result (with
+/// `vectors` false, a itself), info 1 where the Jacobi sweeps did not bring
+/// the off-diagonal part within eps of the norm (EighDecomposition.cpp).
+std::string eighFunctionText(const std::string &name, const TensorType &a, bool lower,
+                             bool vectors);
+
 } // namespace shardgen::mlir

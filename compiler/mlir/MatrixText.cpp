@@ -1,5 +1,7 @@
 #include "compiler/mlir/MatrixText.h"
 
+#include <algorithm>
+
 #include "compiler/mlir/FunctionExpansion.h"
 #include "compiler/mlir/MlirParser.h"
 
@@ -165,13 +167,49 @@ void MatrixText::sliceCorner(const std::string &name, const std::string &x, cons
        type(to));
 }
 
+void MatrixText::sliceAlong(const std::string &name, const std::string &x, ElementType element,
+                            const Shape &from, int64_t dim, int64_t start, int64_t limit) {
+  Shape to = from;
+  to[static_cast<size_t>(dim)] = limit - start;
+  std::string bounds;
+  for (size_t d = 0; d < from.size(); ++d)
+    bounds += (d ? ", " : "") + (static_cast<int64_t>(d) == dim
+                                     ? std::to_string(start) + ":" + std::to_string(limit)
+                                     : "0:" + std::to_string(from[d]));
+  emit(name + " = stablehlo.slice " + x + " [" + bounds + "] : (" + type(element, from) + ") -> " +
+       type(element, to));
+}
+
+void MatrixText::concatenate(const std::string &name,
+                             const std::vector<std::pair<std::string, Shape>> &parts,
+                             ElementType element, int64_t dim) {
+  std::string names, types;
+  Shape to = parts[0].second;
+  to[static_cast<size_t>(dim)] = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    names += (i ? ", " : "") + parts[i].first;
+    types += (i ? ", " : "") + type(element, parts[i].second);
+    to[static_cast<size_t>(dim)] += parts[i].second[static_cast<size_t>(dim)];
+  }
+  emit(name + " = stablehlo.concatenate " + names + ", dim = " + std::to_string(dim) + " : (" +
+       types + ") -> " + type(element, to));
+}
+
+void MatrixText::reduceDims(const std::string &name, const std::string &x, const std::string &init,
+                            const char *op, ElementType element, const Shape &from,
+                            const std::vector<int64_t> &dims) {
+  Shape to;
+  for (size_t d = 0; d < from.size(); ++d)
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(d)) == dims.end())
+      to.push_back(from[d]);
+  emit(name + " = stablehlo.reduce(" + x + " init: " + init + ") applies stablehlo." + op +
+       " across dimensions = " + integerList(dims) + " : (" + type(element, from) + ", " +
+       type(element, {}) + ") -> " + type(element, to));
+}
+
 void MatrixText::reduceRows(const std::string &name, const std::string &x, const std::string &init,
                             const char *op, ElementType element, const Shape &from) {
-  Shape to = from;
-  to.erase(to.end() - 2);
-  emit(name + " = stablehlo.reduce(" + x + " init: " + init + ") applies stablehlo." + op +
-       " across dimensions = [" + std::to_string(rank() - 2) + "] : (" + type(element, from) +
-       ", " + type(element, {}) + ") -> " + type(element, to));
+  reduceDims(name, x, init, op, element, from, {rank() - 2});
 }
 
 void MatrixText::iota(const std::string &name, bool rows, const Shape &shape) {
@@ -259,6 +297,12 @@ void MatrixText::panelMasks(const Shape &s, const std::string &row, const std::s
 void MatrixText::loopHead(const std::string &loop, const std::string &counter,
                           const std::vector<std::vector<std::string>> &carried,
                           const std::string &limit) {
+  loopHeadUntil(loop, counter, carried, limit, "");
+}
+
+void MatrixText::loopHeadUntil(const std::string &loop, const std::string &counter,
+                               const std::vector<std::vector<std::string>> &carried,
+                               const std::string &limit, const std::string &done) {
   std::string head = loop + ":" + std::to_string(carried.size() + 1) + " = stablehlo.while(" +
                      counter + " = %zero";
   std::string types = "tensor<i64>";
@@ -270,7 +314,13 @@ void MatrixText::loopHead(const std::string &loop, const std::string &counter,
   emit("cond {");
   emit("  " + loop + "_more = stablehlo.compare LT, " + counter + ", " + limit +
        ", SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>");
-  emit("  stablehlo.return " + loop + "_more : tensor<i1>");
+  if (done.empty()) {
+    emit("  stablehlo.return " + loop + "_more : tensor<i1>");
+  } else {
+    emit("  " + loop + "_open = stablehlo.not " + done + " : tensor<i1>");
+    emit("  " + loop + "_go = stablehlo.and " + loop + "_more, " + loop + "_open : tensor<i1>");
+    emit("  stablehlo.return " + loop + "_go : tensor<i1>");
+  }
   emit("} do {");
   indent_ += "  ";
 }

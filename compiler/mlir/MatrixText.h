@@ -89,6 +89,18 @@ public:
   /// `%name`: the `to`-sized corner of `x` (of `from`) at its origin.
   void sliceCorner(const std::string &name, const std::string &x, const Shape &from,
                    const Shape &to);
+  /// `%name`: `x` (of `element`, `from`) from `start` to `limit` along
+  /// `dim`.
+  void sliceAlong(const std::string &name, const std::string &x, ElementType element,
+                  const Shape &from, int64_t dim, int64_t start, int64_t limit);
+  /// `%name`: `parts` (names and shapes, of `element`) one after the other
+  /// along `dim`.
+  void concatenate(const std::string &name, const std::vector<std::pair<std::string, Shape>> &parts,
+                   ElementType element, int64_t dim);
+  /// `%name`: `x` reduced by `op` over its dims `dims`, from `init`.
+  void reduceDims(const std::string &name, const std::string &x, const std::string &init,
+                  const char *op, ElementType element, const Shape &from,
+                  const std::vector<int64_t> &dims);
   /// `%name = reduce(x init: init) applies op` over the rows of `from`.
   void reduceRows(const std::string &name, const std::string &x, const std::string &init,
                   const char *op, ElementType element, const Shape &from);
@@ -122,6 +134,10 @@ public:
   /// more step).
   void loopHead(const std::string &loop, const std::string &counter,
                 const std::vector<std::vector<std::string>> &carried, const std::string &limit);
+  /// The same, also ending once the carried tensor<i1> `done` is true.
+  void loopHeadUntil(const std::string &loop, const std::string &counter,
+                     const std::vector<std::vector<std::string>> &carried, const std::string &limit,
+                     const std::string &done);
   /// Closes the loop body: `stablehlo.return` of `values` of `types`.
   void loopEnd(const std::vector<std::string> &values, const std::vector<std::string> &types);
 

@@ -3,6 +3,9 @@
 // every shape and element type checked against a partial-pivoting
 // reference (the same pivots, P a = L U) and by multiplying the Cholesky
 // factors back, info on singular and indefinite matrices, and the errors.
+// syevd / heevd (eigh) by JAX's own criteria: V^H V = I, A V = V diag(w),
+// the eigenvalues of JAX's example and the exact ones of constructed
+// spectra, the triangle not named never read.
 #include <cmath>
 #include <complex>
 
@@ -489,6 +492,316 @@ TEST_CASE("lapack custom calls: errors name the op") {
   CHECK(message.find("result 1 must be tensor<3xf32>, got tensor<3xi32>") != std::string::npos);
   // Other LAPACK routines stay what they were: a call of the application's.
   std::tie(place, message) =
-      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
+      errorOf("lapack_sgeev_ffi", "tensor<3x3xf32>", {"tensor<3x3xf32>", "tensor<3xf32>"}, "{}");
   CHECK(message.find("mhlo.backend_config") != std::string::npos);
+}
+
+namespace {
+
+/// The Hermitian matrices (row-major, `count` of n x n) the `lower` (or
+/// upper) triangle of `a` stands for.
+std::vector<Complex> hermitianOf(const std::vector<Complex> &a, int64_t count, int64_t n,
+                                 bool lower) {
+  std::vector<Complex> h(a.size());
+  for (int64_t b = 0; b < count; ++b)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t at = (b * n + i) * n + j, mirror = (b * n + j) * n + i;
+        h[at] = i == j                    ? Complex(a[at].real(), 0)
+                : (lower ? i > j : i < j) ? a[at]
+                                          : std::conj(a[mirror]);
+      }
+  return h;
+}
+
+/// JAX's check_eigh_results on each of `count` matrices h: V^H V = I,
+/// h V = V diag(w), w ascending, info 0; the largest of those errors
+/// relative to h's largest magnitude.
+double eighError(const std::vector<Literal> &out, const std::vector<Complex> &h, int64_t count,
+                 int64_t n) {
+  double worst = 0;
+  for (int64_t b = 0; b < count; ++b) {
+    CHECK(out[2].getInt(b) == 0);
+    double largest = 1e-300;
+    for (int64_t i = 0; i < n * n; ++i)
+      largest = std::max(largest, std::abs(h[b * n * n + i]));
+    auto v = [&](int64_t i, int64_t j) { return at(out[0], (b * n + i) * n + j); };
+    for (int64_t j = 0; j < n; ++j) {
+      const double w = out[1].getFloat(b * n + j);
+      if (j > 0)
+        CHECK(out[1].getFloat(b * n + j - 1) <= w);
+      for (int64_t i = 0; i < n; ++i) {
+        Complex gram = 0, hv = 0;
+        for (int64_t t = 0; t < n; ++t) {
+          gram += std::conj(v(t, i)) * v(t, j);
+          hv += h[(b * n + i) * n + t] * v(t, j);
+        }
+        worst = std::max(
+            {worst, std::abs(gram - (i == j ? 1.0 : 0.0)), std::abs(hv - v(i, j) * w) / largest});
+      }
+    }
+  }
+  return worst;
+}
+
+std::string eighConfig(char mode, char uplo) {
+  return "{mode = " + std::to_string(static_cast<int>(mode)) +
+         " : ui8, uplo = " + std::to_string(static_cast<int>(uplo)) + " : ui8}";
+}
+
+} // namespace
+
+TEST_CASE("lapack syevd/heevd: JAX's example, the eigenvalues LAPACK gives") {
+  // cpu_eigh_lapack_syev.py: (iota + iota^H) / 2 of 8 x 8, its lower
+  // triangle (the upper 0, as jnp.tril leaves it); LAPACK's eigenvalues.
+  const std::vector<double> expected = {-2.4598808e+01, -3.3105560e-05, -3.1002426e-05,
+                                        -1.0103593e-05, -1.0022322e-05, 4.0141886e-06,
+                                        9.5510331e-06,  2.7659882e+02};
+  for (const char *element : {"f32", "complex<f32>"}) {
+    CAPTURE(std::string(element));
+    const bool complex = std::string(element) != "f32";
+    const std::string type = std::string("tensor<8x8x") + element + ">";
+    Graph graph =
+        importVerified(callText(complex ? "lapack_cheevd_ffi" : "lapack_ssyevd_ffi", type,
+                                {type, "tensor<8xf32>", "tensor<i32>"}, eighConfig('V', 'L')));
+    std::vector<Complex> a(64);
+    for (int64_t i = 0; i < 8; ++i)
+      for (int64_t j = 0; j <= i; ++j)
+        a[i * 8 + j] = (static_cast<double>(i * 8 + j) + static_cast<double>(j * 8 + i)) / 2;
+    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    REQUIRE(out.size() == 3);
+    // The zero eigenvalues are LAPACK's rounding noise: within eps |a|.
+    for (int64_t i = 0; i < 8; ++i)
+      CHECK(std::abs(out[1].getFloat(i) - expected[i]) < 1e-4 * 277);
+    CHECK(eighError(out, hermitianOf(a, 1, 8, true), 1, 8) < 1e-5);
+  }
+}
+
+TEST_CASE("lapack syevd/heevd: batches of every type, either triangle, the other never read") {
+  struct Case {
+    const char *target, *element, *real;
+    int64_t n;
+  };
+  for (const Case &c :
+       {Case{"lapack_ssyevd_ffi", "f32", "f32", 5}, Case{"lapack_dsyevd_ffi", "f64", "f64", 6},
+        Case{"lapack_cheevd_ffi", "complex<f32>", "f32", 4},
+        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 7},
+        // Several rounds of the tournament, an odd order.
+        Case{"lapack_dsyevd_ffi", "f64", "f64", 17},
+        Case{"lapack_zheevd_ffi", "complex<f64>", "f64", 12}})
+    for (const char uplo : {'L', 'U'}) {
+      CAPTURE(std::string(c.target));
+      CAPTURE(c.n);
+      CAPTURE(uplo);
+      const bool complex = std::string(c.element).starts_with("complex");
+      const bool single = std::string(c.real) == "f32";
+      const std::string dims = std::to_string(c.n) + "x" + std::to_string(c.n);
+      const std::string type = "tensor<3x" + dims + "x" + c.element + ">";
+      Graph graph = importVerified(
+          callText(c.target, type,
+                   {type, "tensor<3x" + std::to_string(c.n) + "x" + c.real + ">", "tensor<3xi32>"},
+                   eighConfig('V', uplo)));
+      // The triangle not named holds 99s, and the complex diagonal an
+      // imaginary part: neither is read.
+      std::vector<Complex> a = matrices(3 * c.n * c.n, complex, 5);
+      for (int64_t b = 0; b < 3; ++b)
+        for (int64_t i = 0; i < c.n; ++i)
+          for (int64_t j = 0; j < c.n; ++j)
+            if (uplo == 'L' ? j > i : j < i)
+              a[(b * c.n + i) * c.n + j] = 99;
+      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+      REQUIRE(out.size() == 3);
+      const std::vector<Complex> h = hermitianOf(a, 3, c.n, uplo == 'L');
+      CHECK(eighError(out, h, 3, c.n) < (single ? 1e-5 : 1e-13));
+      // The eigenvalues' sum is the trace, their squares' sum |h|^2.
+      for (int64_t b = 0; b < 3; ++b) {
+        double trace = 0, norm2 = 0, sum = 0, squares = 0;
+        for (int64_t i = 0; i < c.n; ++i) {
+          trace += h[(b * c.n + i) * c.n + i].real();
+          sum += out[1].getFloat(b * c.n + i);
+          squares += std::pow(out[1].getFloat(b * c.n + i), 2);
+          for (int64_t j = 0; j < c.n; ++j)
+            norm2 += std::norm(h[(b * c.n + i) * c.n + j]);
+        }
+        CHECK(std::abs(trace - sum) < (single ? 1e-4 : 1e-12));
+        CHECK(std::abs(norm2 - squares) < (single ? 1e-4 : 1e-12) * norm2);
+      }
+    }
+}
+
+TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no convergence") {
+  // The identity: no rotation at all, V = I and w = 1 exactly.
+  const std::string type = "tensor<4x4xf32>";
+  Graph identity = importVerified(callText(
+      "lapack_ssyevd_ffi", type, {type, "tensor<4xf32>", "tensor<i32>"}, eighConfig('V', 'L')));
+  std::vector<Complex> eye(16);
+  for (int64_t i = 0; i < 4; ++i)
+    eye[i * 5] = 1;
+  std::vector<Literal> out = evaluate(identity, {literalOf(type, eye)});
+  for (int64_t i = 0; i < 16; ++i)
+    CHECK(out[0].getFloat(i) == eye[i].real());
+  for (int64_t i = 0; i < 4; ++i)
+    CHECK(out[1].getFloat(i) == 1);
+  // A diagonal with ties, and a dense matrix with a triple and a double
+  // eigenvalue (Q diag Q^T): sorted, V still orthonormal.
+  Graph ties = importVerified(callText("lapack_dsyevd_ffi", "tensor<2x5x5xf64>",
+                                       {"tensor<2x5x5xf64>", "tensor<2x5xf64>", "tensor<2xi32>"},
+                                       eighConfig('V', 'U')));
+  std::vector<Complex> a(50);
+  const std::vector<double> diagonal = {3, 1, 3, 1, 2}, spectrum = {-1, 2, 2, 2, -1};
+  // Q: the Householder reflection I - 2 u u^T / u^T u, u = (1, 2, 3, 4, 5).
+  for (int64_t i = 0; i < 5; ++i) {
+    a[i * 6] = diagonal[i];
+    for (int64_t j = 0; j < 5; ++j) {
+      Complex sum = 0;
+      for (int64_t t = 0; t < 5; ++t) {
+        auto q = [](int64_t r, int64_t c) {
+          return (r == c ? 1.0 : 0.0) - 2.0 * (r + 1) * (c + 1) / 55;
+        };
+        sum += q(i, t) * spectrum[t] * q(j, t);
+      }
+      a[25 + i * 5 + j] = sum;
+    }
+  }
+  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", a)});
+  const std::vector<double> sorted = {1, 1, 2, 3, 3, -1, -1, 2, 2, 2};
+  for (int64_t i = 0; i < 10; ++i)
+    CHECK(std::abs(out[1].getFloat(i) - sorted[i]) < 1e-14);
+  CHECK(eighError(out, hermitianOf(a, 2, 5, false), 2, 5) < 1e-14);
+  // n = 1: the diagonal's real part (its imaginary part never read), V 1.
+  Graph one = importVerified(callText(
+      "lapack_zheevd_ffi", "tensor<2x1x1xcomplex<f64>>",
+      {"tensor<2x1x1xcomplex<f64>>", "tensor<2x1xf64>", "tensor<2xi32>"}, eighConfig('V', 'L')));
+  out = evaluate(one, {literalOf("tensor<2x1x1xcomplex<f64>>", {Complex(-3, 7), Complex(2, 0)})});
+  CHECK(out[1].getFloat(0) == -3);
+  CHECK(out[1].getFloat(1) == 2);
+  CHECK(at(out[0], 0) == Complex(1, 0));
+  // Empty matrices and an empty batch: nothing to do, info 0.
+  Graph empty = importVerified(callText("lapack_ssyevd_ffi", "tensor<2x0x0xf32>",
+                                        {"tensor<2x0x0xf32>", "tensor<2x0xf32>", "tensor<2xi32>"},
+                                        eighConfig('V', 'L')));
+  out = evaluate(empty, {literalOf("tensor<2x0x0xf32>", {})});
+  CHECK(out[2].getInt(0) == 0);
+  CHECK(out[2].getInt(1) == 0);
+  Graph noBatch = importVerified(callText(
+      "lapack_cheevd_ffi", "tensor<0x3x3xcomplex<f32>>",
+      {"tensor<0x3x3xcomplex<f32>>", "tensor<0x3xf32>", "tensor<0xi32>"}, eighConfig('V', 'L')));
+  out = evaluate(noBatch, {literalOf("tensor<0x3x3xcomplex<f32>>", {})});
+  CHECK(out[1].numElements() == 0);
+  // mode 'N': the eigenvalues only, the operand back as the first result.
+  Graph values = importVerified(callText("lapack_dsyevd_ffi", "tensor<5x5xf64>",
+                                         {"tensor<5x5xf64>", "tensor<5xf64>", "tensor<i32>"},
+                                         eighConfig('N', 'U')));
+  const std::vector<Complex> first(a.begin(), a.begin() + 25);
+  out = evaluate(values, {literalOf("tensor<5x5xf64>", first)});
+  for (int64_t i = 0; i < 25; ++i)
+    CHECK(out[0].getFloat(i) == first[i].real());
+  for (int64_t i = 0; i < 5; ++i)
+    CHECK(out[1].getFloat(i) == sorted[i]);
+  CHECK(out[2].getInt(0) == 0);
+  // A NaN never converges: info 1 after the last sweep (JAX then gives
+  // NaNs), the other matrix of the batch unharmed.
+  // (In the lower triangle, which uplo U never reads, it changes nothing.)
+  std::vector<Complex> nan = a;
+  nan[5] = std::nan("");
+  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", nan)});
+  CHECK(out[2].getInt(0) == 0);
+  nan[1] = std::nan("");
+  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", nan)});
+  CHECK(out[2].getInt(0) == 1);
+  CHECK(out[2].getInt(1) == 0);
+  for (int64_t i = 5; i < 10; ++i)
+    CHECK(std::abs(out[1].getFloat(i) - sorted[i]) < 1e-14);
+}
+
+TEST_CASE("GPU solver syevd (cusolver_, hipsolver_): lower and algorithm, any type") {
+  for (const char *target : {"cusolver_syevd_ffi", "hipsolver_syevd_ffi"})
+    for (const char *config :
+         {"{algorithm = 0 : ui8, lower = true}", "{algorithm = 2 : ui8, lower = false}"}) {
+      CAPTURE(std::string(target));
+      CAPTURE(std::string(config));
+      const bool lower = std::string(config).find("true") != std::string::npos;
+      const std::string type = "tensor<3x3xcomplex<f64>>";
+      Graph graph =
+          importVerified(callText(target, type, {type, "tensor<3xf64>", "tensor<i32>"}, config));
+      std::vector<Complex> a = matrices(9, true, 6);
+      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+      CHECK(eighError(out, hermitianOf(a, 1, 3, lower), 1, 3) < 1e-13);
+    }
+}
+
+TEST_CASE("lapack syevd/heevd: errors name the op") {
+  auto errorOf = [](const std::string &target, const std::string &aType,
+                    const std::vector<std::string> &results, const std::string &config) {
+    return importErrorOf(callText(target, aType, results, config));
+  };
+  const std::vector<std::string> good = {"tensor<3x3xf32>", "tensor<3xf32>", "tensor<i32>"};
+  auto [place, message] =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>", good, "{mode = 7 : ui8, uplo = 76 : ui8}");
+  CHECK(place == "2:3");
+  CHECK(message.find("custom_call @lapack_ssyevd_ffi takes mode = 86 ('V') or 78 ('N')") !=
+        std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>", good, "{mode = 86 : ui8, uplo = 7 : ui8}");
+  CHECK(place == "2:3");
+  CHECK(message.find("takes uplo = 76 ('L') or 85 ('U')") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf32>",
+              {"tensor<3x3xf32>", "tensor<3xcomplex<f32>>", "tensor<i32>"}, eighConfig('V', 'L'));
+  CHECK(place == "2:3");
+  CHECK(message.find("result 1 must be tensor<3xf32>, got tensor<3xcomplex<f32>>") !=
+        std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_cheevd_ffi", "tensor<3x3xcomplex<f32>>",
+              {"tensor<3x3xcomplex<f32>>", "tensor<3xf32>"}, eighConfig('V', 'L'));
+  CHECK(message.find("takes (a) -> (vectors, eigenvalues, info) and needs its types") !=
+        std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_dsyevd_ffi", "tensor<3x4xf64>",
+              {"tensor<3x4xf64>", "tensor<4xf64>", "tensor<i32>"}, eighConfig('V', 'L'));
+  CHECK(message.find("takes square matrices, got tensor<3x4xf64>") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", "tensor<3x3xf64>",
+              {"tensor<3x3xf64>", "tensor<3xf64>", "tensor<i32>"}, eighConfig('V', 'L'));
+  CHECK(message.find("takes f32 matrices, got tensor<3x3xf64>") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("cusolver_syevd_ffi", "tensor<3x3xf32>", good, "{algorithm = 3 : ui8}");
+  CHECK(message.find("takes algorithm = 0, 1 or 2") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("cusolver_syevd_ffi", "tensor<3x3xf32>", good, "{mode = 86 : ui8}");
+  CHECK(message.find("has no backend_config field 'mode'") != std::string::npos);
+  // An odd order is padded by one: not past the largest int64.
+  const std::string huge = "tensor<9223372036854775807x9223372036854775807xf32>";
+  std::tie(place, message) =
+      errorOf("lapack_ssyevd_ffi", huge, {huge, "tensor<9223372036854775807xf32>", "tensor<i32>"},
+              eighConfig('V', 'L'));
+  CHECK(place == "2:3");
+  CHECK(message.find("custom_call @lapack_ssyevd_ffi is too large") != std::string::npos);
+  // syevd is LAPACK's name on reals only, heevd on complex numbers only:
+  // others stay an application's custom call.
+  std::tie(place, message) = errorOf("lapack_cheevd_ffi", "tensor<3x3xf32>", good, "{}");
+  CHECK(message.find("takes complex<f32> matrices") != std::string::npos);
+  std::tie(place, message) =
+      errorOf("lapack_csyevd_ffi", "tensor<3x3xf32>", good, eighConfig('V', 'L'));
+  CHECK(message.find("mhlo.backend_config") != std::string::npos);
+}
+
+TEST_CASE("lapack syevd: magnitudes near overflow and underflow, scaled by a power of 2") {
+  // [[2, 1], [1, 2]] times 1e37 and 2^-140 (subnormal in f32): eigenvalues
+  // 1 and 3 times that, info 0 (an unscaled tau or norm would overflow or
+  // lose every digit).
+  const std::string type = "tensor<2x2x2xf32>";
+  Graph graph = importVerified(callText(
+      "lapack_ssyevd_ffi", type, {type, "tensor<2x2xf32>", "tensor<2xi32>"}, eighConfig('V', 'L')));
+  const double big = 1e37, tiny = std::ldexp(1.0, -140);
+  std::vector<Literal> out =
+      evaluate(graph, {literalOf(type, {2 * big, 0, big, 2 * big, 2 * tiny, 0, tiny, 2 * tiny})});
+  CHECK(out[2].getInt(0) == 0);
+  CHECK(out[2].getInt(1) == 0);
+  CHECK(std::abs(out[1].getFloat(0) / big - 1) < 1e-6);
+  CHECK(std::abs(out[1].getFloat(1) / big - 3) < 1e-6);
+  CHECK(out[1].getFloat(2) == tiny);
+  CHECK(out[1].getFloat(3) == 3 * tiny);
+  for (int64_t b = 0; b < 2; ++b)
+    CHECK(std::abs(std::abs(out[0].getFloat(b * 4)) - std::sqrt(0.5)) < 1e-6);
 }
