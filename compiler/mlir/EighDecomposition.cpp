@@ -15,10 +15,6 @@ namespace shardgen::mlir {
 
 namespace {
 
-/// Sweeps before a matrix is given up on (info 1): Jacobi converges
-/// quadratically, a few sweeps more than log2(n) in practice.
-constexpr int64_t kMaxSweeps = 30;
-
 class EighText {
 public:
   EighText(const std::string &name, const TensorType &a, bool lower, bool vectors)
@@ -51,7 +47,7 @@ public:
     t_.select("%eye", "%eyemask", "%onesS", "%zerosS", sq, S);
     converged("%conv0", h);
     all("%done0", "%conv0");
-    t_.constant("%sweepcap", std::to_string(kMaxSweeps), "tensor<i64>");
+    t_.constant("%sweepcap", std::to_string(kJacobiMaxSweeps), "tensor<i64>");
     t_.constant("%rounds", std::to_string(np_ - 1), "tensor<i64>");
     // The pairs' entries in the next round's order (where the fix-up of a
     // round finds them; the diagonal stays the diagonal).

@@ -17,6 +17,10 @@
 //   matrix the triangle `uplo` names stands for, the eigenvectors as columns
 //   (`mode` 86 'V'; with 78 'N' the operand back instead), the eigenvalues
 //   ascending (the real type) and info (1 where Jacobi did not converge).
+// - `lapack_?gesdd_ffi` / `lapack_?gesvd_ffi` (the SVD: jnp.linalg.svd,
+//   pinv, lstsq, matrix_rank): the singular values descending (the real
+//   type), U and V^H as `mode` says (65 'A' full, 83 'S' reduced, 78 'N'
+//   none: zeros), info 0; the operand back as the first result.
 // - The GPU solvers' `cusolver_` / `hipsolver_` + `getrf`, `potrf`
 //   (backend_config `lower`), `geqrf`, `orgqr`, `syevd` (`lower`,
 //   `algorithm`) (`_ffi`) on any of the four types, and `cu_` /

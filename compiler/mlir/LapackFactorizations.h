@@ -19,6 +19,12 @@ inline int64_t lapackPanelWidth(int64_t steps) {
   return steps <= 256 ? 8 : steps <= 512 ? 16 : steps <= 2048 ? 32 : 64;
 }
 
+/// The Jacobi sweeps of eigh and svd at most: Jacobi converges
+/// quadratically, a few sweeps more than log2 of the order in practice, so
+/// a matrix still rotating after these holds NaN or infinity (eigh's info
+/// 1), or rotates by its rounding errors alone (svd).
+constexpr int64_t kJacobiMaxSweeps = 30;
+
 /// getrf: `(a) -> (factors, 1-based pivots [batch x min(m, n)], info
 /// [batch])`. Up to 64 columns, one loop step per column over the whole
 /// matrix; above, a panel of 64 columns at a time (its row swaps applied

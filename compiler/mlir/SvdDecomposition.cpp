@@ -17,11 +17,6 @@ namespace shardgen::mlir {
 
 namespace {
 
-/// Sweeps at most: Jacobi converges quadratically, a few sweeps more than
-/// log2 of the columns in practice; past this the rounding, not the
-/// method, keeps rotating.
-constexpr int64_t kMaxSweeps = 30;
-
 class SvdText {
 public:
   SvdText(const std::string &name, const TensorType &a, bool vectors, bool full)
@@ -101,34 +96,23 @@ private:
     t_.binary(name, "add", name + "re2", name + "im2", R);
   }
 
-  /// `%name`: the columns [begin, end) of the matrices `x` (of `shape`).
+  /// `%name`: the columns [begin, end) of `x` (of `shape`, its last dim the
+  /// columns).
   void columns(const std::string &name, const std::string &x, const Shape &shape, int64_t begin,
                int64_t end, ElementType element) {
-    std::string bounds;
-    for (size_t d = 0; d + 1 < shape.size(); ++d)
-      bounds += "0:" + std::to_string(shape[d]) + ", ";
-    Shape to = shape;
-    to.back() = end - begin;
-    t_.emit(name + " = stablehlo.slice " + x + " [" + bounds + std::to_string(begin) + ":" +
-            std::to_string(end) + "] : (" + t_.type(element, shape) + ") -> " +
-            t_.type(element, to));
+    t_.sliceAlong(name, x, element, shape, static_cast<int64_t>(shape.size()) - 1, begin, end);
   }
 
-  /// `%name`: `parts` (each of `shape` but its last dim, `widths`)
-  /// side by side along the last dim.
+  /// `%name`: `parts` (of `shape` but for their last dims, `widths`) side by
+  /// side along the last dim.
   void concatenate(const std::string &name, const std::vector<std::string> &parts,
                    const std::vector<int64_t> &widths, Shape shape, ElementType element) {
-    std::string names, types;
-    int64_t total = 0;
+    std::vector<std::pair<std::string, Shape>> named;
     for (size_t i = 0; i < parts.size(); ++i) {
       shape.back() = widths[i];
-      names += (i ? ", " : "") + parts[i];
-      types += (i ? ", " : "") + t_.type(element, shape);
-      total += widths[i];
+      named.emplace_back(parts[i], shape);
     }
-    shape.back() = total;
-    t_.emit(name + " = stablehlo.concatenate " + names + ", dim = " +
-            std::to_string(shape.size() - 1) + " : (" + types + ") -> " + t_.type(element, shape));
+    t_.concatenate(name, named, element, static_cast<int64_t>(shape.size()) - 1);
   }
 
   /// The round-robin's next halves (their names) from `top` and `bot` (of
@@ -163,11 +147,8 @@ private:
       t_.emit("%mag = stablehlo.abs %a : (" + A + ") -> " + AR);
     else
       t_.unary("%mag", "abs", "%a", AR);
-    t_.reduceRows("%colmax", "%mag", "%zeroR", "maximum", t_.real(), s);
-    t_.emit("%amax = stablehlo.reduce(%colmax init: %zeroR) applies stablehlo.maximum across "
-            "dimensions = [" +
-            std::to_string(t_.rank() - 2) + "] : (" + realType(t_.vector(n_)) + ", " +
-            realType({}) + ") -> " + R);
+    t_.reduceDims("%amax", "%mag", "%zeroR", "maximum", t_.real(), s,
+                  {t_.rank() - 2, t_.rank() - 1});
     t_.constant("%zeroB", "0.0", R);
     t_.constant("%oneB", "1.0", R);
     t_.compare("%iszero", "EQ", "%amax", "%zeroB", R, t_.batch());
@@ -183,8 +164,7 @@ private:
     const Shape all = t_.matrix(rows_, paired_), square = t_.matrix(paired_, paired_),
                 half = t_.matrix(rows_, half_), vhalf = t_.matrix(paired_, half_);
     const std::string H = t_.type(half), VH = t_.type(vhalf),
-                      IH = "tensor<" + std::to_string(half_) + "xi64>",
-                      flags = t_.type(ElementType::I1, t_.batch());
+                      IH = "tensor<" + std::to_string(half_) + "xi64>", flag = "tensor<i1>";
     columns("%top0", b, all, 0, half_, e);
     columns("%bot0", b, all, half_, paired_, e);
     const std::string index = t_.type(ElementType::I64, square);
@@ -199,10 +179,8 @@ private:
     t_.emit("%ids = stablehlo.iota dim = 0 : tensor<" + std::to_string(paired_) + "xi64>");
     columns("%idtop0", "%ids", {paired_}, 0, half_, ElementType::I64);
     columns("%idbot0", "%ids", {paired_}, half_, paired_, ElementType::I64);
-    t_.constant("%unconverged", "false", flags);
-    t_.constant("%falseS", "false", "tensor<i1>");
-    t_.constant("%trueS", "true", "tensor<i1>");
-    t_.constant("%maxsweeps", std::to_string(kMaxSweeps), "tensor<i64>");
+    t_.constant("%falseS", "false", flag);
+    t_.constant("%maxsweeps", std::to_string(kJacobiMaxSweeps), "tensor<i64>");
     t_.constant("%rounds", std::to_string(paired_ - 1), "tensor<i64>");
     // Pairs closer to orthogonal than LAPACK's gesvj asks (sqrt(rows) eps)
     // are left as they are; a sweep that rotates none ends the loop.
@@ -211,16 +189,16 @@ private:
     char tolerance[32];
     std::snprintf(tolerance, sizeof tolerance, "%.9e", epsilon * std::sqrt(double(rows_)));
     t_.constant("%tol", tolerance, realType(t_.vector(half_)));
-    const std::vector<std::string> types = {"tensor<i64>", H, H, VH, VH, IH, IH, flags};
-    t_.loopHead("%sweep", "%sw",
-                {{"%st", "%top0", H},
-                 {"%sb", "%bot0", H},
-                 {"%svt", "%vtop0", VH},
-                 {"%svb", "%vbot0", VH},
-                 {"%sit", "%idtop0", IH},
-                 {"%sib", "%idbot0", IH},
-                 {"%sconv", "%unconverged", flags}},
-                "%maxsweeps");
+    const std::vector<std::string> types = {"tensor<i64>", H, H, VH, VH, IH, IH, flag};
+    t_.loopHeadUntil("%sweep", "%sw",
+                     {{"%st", "%top0", H},
+                      {"%sb", "%bot0", H},
+                      {"%svt", "%vtop0", VH},
+                      {"%svb", "%vbot0", VH},
+                      {"%sit", "%idtop0", IH},
+                      {"%sib", "%idbot0", IH},
+                      {"%sdone", "%falseS", flag}},
+                     "%maxsweeps", "%sdone");
     t_.loopHead("%round", "%rd",
                 {{"%rt", "%st", H},
                  {"%rb", "%sb", H},
@@ -228,34 +206,26 @@ private:
                  {"%rvb", "%svb", VH},
                  {"%rit", "%sit", IH},
                  {"%rib", "%sib", IH},
-                 {"%rrot", "%unconverged", flags}},
+                 {"%rrot", "%falseS", flag}},
                 "%rounds");
     rotatePairs(half, vhalf);
-    t_.binary("%rrot1", "or", "%rrot", "%rotany", flags);
+    t_.binary("%rrot1", "or", "%rrot", "%rotany", flag);
     const auto w = nextRound("%pw", "%nt", "%nb", half, e);
     const auto v = nextRound("%pv", "%nvt", "%nvb", vhalf, e);
     const auto ids = nextRound("%pi", "%rit", "%rib", {half_}, ElementType::I64);
     t_.binary("%rd1", "add", "%rd", "%one", "tensor<i64>");
     t_.loopEnd({"%rd1", w.first, w.second, v.first, v.second, ids.first, ids.second, "%rrot1"},
                types);
-    t_.unary("%conv", "not", "%round#7", flags);
-    std::string done = "%conv";
-    if (!t_.batch().empty()) {
-      t_.emit("%allconv = stablehlo.reduce(%conv init: %trueS) applies stablehlo.and across "
-              "dimensions = " +
-              integerList(upTo(t_.rank() - 2)) + " : (" + flags + ", tensor<i1>) -> tensor<i1>");
-      done = "%allconv";
-    }
+    t_.unary("%done", "not", "%round#7", flag);
     t_.binary("%sw1", "add", "%sw", "%one", "tensor<i64>");
-    t_.emit("%swnext = stablehlo.select " + done + ", %maxsweeps, %sw1 : tensor<i1>, tensor<i64>");
-    t_.loopEnd({"%swnext", "%round#1", "%round#2", "%round#3", "%round#4", "%round#5", "%round#6",
-                "%conv"},
-               types);
+    t_.loopEnd(
+        {"%sw1", "%round#1", "%round#2", "%round#3", "%round#4", "%round#5", "%round#6", "%done"},
+        types);
   }
 
   /// The round's rotations: `%nt`, `%nb` (W's halves, `half`) and `%nvt`,
   /// `%nvb` (V's, `vhalf`) from `%rt`, `%rb`, `%rvt`, `%rvb`; `%rotany`
-  /// whether any pair of a matrix rotated.
+  /// whether any pair of any matrix rotated.
   void rotatePairs(const Shape &half, const Shape &vhalf) {
     const ElementType e = a_.elementType, re = t_.real();
     const Shape pairs = t_.vector(half_);
@@ -284,10 +254,7 @@ private:
     t_.binary("%lim0", "multiply", "%sqa", "%sqb", P);
     t_.binary("%lim", "multiply", "%lim0", "%tol", P);
     t_.compare("%rot", "GT", "%g", "%lim", P, pairs);
-    t_.emit("%rotany = stablehlo.reduce(%rot init: %falseS) applies stablehlo.or across "
-            "dimensions = [" +
-            std::to_string(t_.rank() - 2) + "] : (" + PM + ", tensor<i1>) -> " +
-            t_.type(ElementType::I1, t_.batch()));
+    t_.reduceDims("%rotany", "%rot", "%falseS", "or", ElementType::I1, pairs, upTo(t_.rank() - 1));
     // The rotation zeroing gamma: zeta = (beta - alpha) / 2 gamma, t the
     // smaller root of t^2 + 2 zeta t - 1 (sign(zeta) / (|zeta| +
     // sqrt(1 + zeta^2)): an infinite root gives t = 0), c = 1 / sqrt(1 +

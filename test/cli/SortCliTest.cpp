@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "compiler/frontend/Npy.h"
-#include "test/cli/ToolRunner.h"
+#include "test/cli/RunMatchesEval.h"
 
 using namespace shardgen;
 using namespace shardgen::test;
@@ -83,15 +83,7 @@ void checkAgrees(const std::string &mlir) {
   writeFile(work + "/g.mlir", mlir);
   writeNpy(work + "/x.npy", sortRows());
   std::string graph = "'" + work + "/g.mlir' --inputs '" + work + "/x.npy'";
-  ToolResult eval = runShardgen("eval " + graph + " -o '" + work + "/eval'");
-  INFO(eval.err);
-  REQUIRE(eval.exitCode == 0);
-  ToolResult run = runShardgen("run " + graph + " --check --verify-spmd -o '" + work + "/run'");
-  INFO(run.err);
-  REQUIRE(run.exitCode == 0);
-  CHECK(run.err.find("check passed") != std::string::npos);
-  for (const char *out : {"/out0.npy", "/out1.npy"})
-    CHECK(readFile(work + "/eval" + out) == readFile(work + "/run" + out));
+  checkRunMatchesEval(work, graph, 2);
 }
 
 } // namespace sort_cli

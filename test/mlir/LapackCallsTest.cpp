@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/interp/Interpreter.h"
+#include "test/mlir/MatrixLiterals.h"
 #include "test/mlir/MlirTestSupport.h"
 
 using namespace shardgen;
@@ -19,8 +20,10 @@ using namespace shardgen;
 namespace {
 
 using Complex = std::complex<double>;
+using testing::complexAt;
 using testing::importErrorOf;
 using testing::importVerified;
+using testing::matrixLiteral;
 
 /// @main(%a) returning every result of `target` on `aType`.
 std::string callText(const std::string &target, const std::string &aType,
@@ -35,25 +38,6 @@ std::string callText(const std::string &target, const std::string &aType,
          "(%a) {mhlo.backend_config = " + config +
          ", operand_layouts = [dense<[0, 1]> : " + "tensor<2xindex>]} : (" + aType + ") -> (" +
          results + ")\n  return " + returned + " : " + results + "\n}\n";
-}
-
-Literal literalOf(const std::string &type, const std::vector<Complex> &values) {
-  std::string error;
-  Literal literal(*parseType(type, &error));
-  REQUIRE(literal.numElements() == static_cast<int64_t>(values.size()));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (isComplex(literal.type().elementType))
-      literal.setComplex(static_cast<int64_t>(i), values[i].real(), values[i].imag());
-    else
-      literal.setFloat(static_cast<int64_t>(i), values[i].real());
-  }
-  return literal;
-}
-
-Complex at(const Literal &literal, int64_t index) {
-  return isComplex(literal.type().elementType)
-             ? Complex(literal.getFloat(index), literal.getImag(index))
-             : Complex(literal.getFloat(index), 0);
 }
 
 /// Values of no pattern an LU could exploit, complex where asked.
@@ -112,11 +96,11 @@ TEST_CASE("lapack getrf: JAX's example, the 3 x 3 iota, singular") {
     std::vector<Complex> iota;
     for (int i = 0; i < 9; ++i)
       iota.emplace_back(i, 0);
-    std::vector<Literal> out = evaluate(graph, {literalOf(type, iota)});
+    std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, iota)});
     REQUIRE(out.size() == 3);
     const std::vector<double> lu = {6, 7, 8, 0, 1, 2, 0.5, 0.5, 0};
     for (int64_t i = 0; i < 9; ++i)
-      CHECK(at(out[0], i) == Complex(lu[i], 0));
+      CHECK(complexAt(out[0], i) == Complex(lu[i], 0));
     for (int64_t i = 0; i < 3; ++i)
       CHECK(out[1].getInt(i) == 3);
     CHECK(out[2].getInt(0) == 3); // U's last diagonal element is 0
@@ -147,7 +131,7 @@ TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every s
     // The second matrix's second column is 0: info 2, and LAPACK goes on.
     for (int64_t i = 0; i < c.m; ++i)
       a[(c.m + i) * c.n + 1] = 0;
-    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
     REQUIRE(out.size() == 3);
     const double tolerance = std::string(c.element).find("f32") != std::string::npos ? 1e-5 : 1e-12;
     for (int64_t b = 0; b < batches; ++b) {
@@ -163,7 +147,9 @@ TEST_CASE("lapack getrf: the pivots LAPACK picks and P a = L U, batched, every s
       for (int64_t i = 0; i < k; ++i)
         for (int64_t j = 0; j < c.n; ++j)
           std::swap(pa[i * c.n + j], pa[(pivots[static_cast<size_t>(i)] - 1) * c.n + j]);
-      auto factor = [&](int64_t i, int64_t j) { return at(out[0], (b * c.m + i) * c.n + j); };
+      auto factor = [&](int64_t i, int64_t j) {
+        return complexAt(out[0], (b * c.m + i) * c.n + j);
+      };
       double worst = 0;
       for (int64_t i = 0; i < c.m; ++i)
         for (int64_t j = 0; j < c.n; ++j) {
@@ -204,11 +190,11 @@ TEST_CASE("lapack potrf: L L^H = a or U^H U = a, the other triangle kept, info")
                                        : (b == 1 && i == 2 && j == 2) ? -50
                                                                       : sum;
             }
-        std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+        std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
         REQUIRE(out.size() == 2);
         CHECK(out[1].getInt(0) == 0);
         CHECK(out[1].getInt(1) == 3);
-        auto factor = [&](int64_t i, int64_t j) { return at(out[0], i * n + j); };
+        auto factor = [&](int64_t i, int64_t j) { return complexAt(out[0], i * n + j); };
         double worst = 0;
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < n; ++j) {
@@ -302,7 +288,7 @@ TEST_CASE("lapack geqrf and orgqr/ungqr: LAPACK's reflectors, Q R = a, Q^H Q = I
     for (int64_t r = 1; r < c.m; ++r)
       a[(c.m + r) * c.n] = 0;
     a[c.m * c.n] = a[c.m * c.n].real();
-    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
     REQUIRE(out.size() == 3);
     const double tolerance = single ? 1e-5 : 1e-12;
     for (int64_t b = 0; b < 2; ++b) {
@@ -311,16 +297,16 @@ TEST_CASE("lapack geqrf and orgqr/ungqr: LAPACK's reflectors, Q R = a, Q^H Q = I
       auto [factored, tauValues] = referenceQr(one, c.m, c.n);
       double worst = 0;
       for (int64_t i = 0; i < c.m * c.n; ++i)
-        worst = std::max(worst, std::abs(at(out[0], b * c.m * c.n + i) - factored[i]));
+        worst = std::max(worst, std::abs(complexAt(out[0], b * c.m * c.n + i) - factored[i]));
       for (int64_t i = 0; i < c.n; ++i)
-        worst = std::max(worst, std::abs(at(out[1], b * c.n + i) - tauValues[i]));
+        worst = std::max(worst, std::abs(complexAt(out[1], b * c.n + i) - tauValues[i]));
       CHECK(worst < tolerance * 10);
       if (b == 1)
-        CHECK(at(out[1], c.n) == Complex(0, 0));
+        CHECK(complexAt(out[1], c.n) == Complex(0, 0));
       // Q (m x n) R (n x n, out[0]'s upper triangle) = a; Q^H Q = I.
-      auto q = [&](int64_t i, int64_t j) { return at(out[2], (b * c.m + i) * c.n + j); };
+      auto q = [&](int64_t i, int64_t j) { return complexAt(out[2], (b * c.m + i) * c.n + j); };
       auto r = [&](int64_t i, int64_t j) {
-        return j >= i ? at(out[0], (b * c.m + i) * c.n + j) : Complex(0, 0);
+        return j >= i ? complexAt(out[0], (b * c.m + i) * c.n + j) : Complex(0, 0);
       };
       double product = 0, orthonormal = 0;
       for (int64_t i = 0; i < c.m; ++i)
@@ -347,21 +333,21 @@ TEST_CASE("lapack custom calls: empty matrices and no reflectors do nothing, as 
   Graph lu =
       importVerified(callText("lapack_sgetrf_ffi", "tensor<2x0x5xf32>",
                               {"tensor<2x0x5xf32>", "tensor<2x0xi32>", "tensor<2xi32>"}, "{}"));
-  std::vector<Literal> out = evaluate(lu, {literalOf("tensor<2x0x5xf32>", {})});
+  std::vector<Literal> out = evaluate(lu, {matrixLiteral("tensor<2x0x5xf32>", {})});
   REQUIRE(out.size() == 3);
   CHECK(out[2].getInt(0) == 0);
   CHECK(out[2].getInt(1) == 0);
   Graph cholesky = importVerified(
       callText("lapack_dpotrf_ffi", "tensor<0x0xf64>", {"tensor<0x0xf64>", "tensor<i32>"}, "{}"));
-  out = evaluate(cholesky, {literalOf("tensor<0x0xf64>", {})});
+  out = evaluate(cholesky, {matrixLiteral("tensor<0x0xf64>", {})});
   CHECK(out[1].getInt(0) == 0);
   // orgqr of no reflectors: the identity's first columns.
   Graph product = importVerified(
       "func.func @main(%a: tensor<3x2xf32>, %t: tensor<0xf32>) -> tensor<3x2xf32> {\n"
       "  %q = stablehlo.custom_call @lapack_sorgqr_ffi(%a, %t) {mhlo.backend_config = {}} : "
       "(tensor<3x2xf32>, tensor<0xf32>) -> tensor<3x2xf32>\n  return %q : tensor<3x2xf32>\n}\n");
-  out = evaluate(
-      product, {literalOf("tensor<3x2xf32>", {7, 7, 7, 7, 7, 7}), literalOf("tensor<0xf32>", {})});
+  out = evaluate(product, {matrixLiteral("tensor<3x2xf32>", {7, 7, 7, 7, 7, 7}),
+                           matrixLiteral("tensor<0xf32>", {})});
   const std::vector<double> identity = {1, 0, 0, 1, 0, 0};
   for (int64_t i = 0; i < 6; ++i)
     CHECK(out[0].getFloat(i) == identity[i]);
@@ -393,7 +379,7 @@ TEST_CASE("GPU solver calls (cusolver_, hipsolver_): the same factorizations, an
   for (const char *target : {"cusolver_getrf_ffi", "hipsolver_getrf_ffi"}) {
     Graph lu = importVerified(callText(target, "tensor<3x3xf64>",
                                        {"tensor<3x3xf64>", "tensor<3xi32>", "tensor<i32>"}, "{}"));
-    std::vector<Literal> out = evaluate(lu, {literalOf("tensor<3x3xf64>", iota)});
+    std::vector<Literal> out = evaluate(lu, {matrixLiteral("tensor<3x3xf64>", iota)});
     CHECK(out[0].getFloat(0) == 6);
     CHECK(out[1].getInt(0) == 3);
     CHECK(out[2].getInt(0) == 3);
@@ -401,7 +387,7 @@ TEST_CASE("GPU solver calls (cusolver_, hipsolver_): the same factorizations, an
   // cusolver_potrf_ffi says its triangle with `lower`.
   Graph upper = importVerified(callText("cusolver_potrf_ffi", "tensor<2x2xf32>",
                                         {"tensor<2x2xf32>", "tensor<i32>"}, "{lower = false}"));
-  std::vector<Literal> out = evaluate(upper, {literalOf("tensor<2x2xf32>", {4, 2, 99, 5})});
+  std::vector<Literal> out = evaluate(upper, {matrixLiteral("tensor<2x2xf32>", {4, 2, 99, 5})});
   const std::vector<double> factor = {2, 1, 99, 2}; // U = [[2, 1], [0, 2]], a's 99 kept
   for (int64_t i = 0; i < 4; ++i)
     CHECK(out[0].getFloat(i) == factor[i]);
@@ -418,7 +404,7 @@ TEST_CASE("GPU solver calls with every attribute JAX prints on them") {
   return %r#0, %r#1 : tensor<2x2xf32>, tensor<i32>
 }
 )");
-  std::vector<Literal> out = evaluate(graph, {literalOf("tensor<2x2xf32>", {4, 99, 2, 5})});
+  std::vector<Literal> out = evaluate(graph, {matrixLiteral("tensor<2x2xf32>", {4, 99, 2, 5})});
   const std::vector<double> factor = {2, 99, 1, 2}; // L = [[2, 0], [1, 2]], a's 99 kept
   for (int64_t i = 0; i < 4; ++i)
     CHECK(out[0].getFloat(i) == factor[i]);
@@ -525,7 +511,7 @@ double eighError(const std::vector<Literal> &out, const std::vector<Complex> &h,
     double largest = 1e-300;
     for (int64_t i = 0; i < n * n; ++i)
       largest = std::max(largest, std::abs(h[b * n * n + i]));
-    auto v = [&](int64_t i, int64_t j) { return at(out[0], (b * n + i) * n + j); };
+    auto v = [&](int64_t i, int64_t j) { return complexAt(out[0], (b * n + i) * n + j); };
     for (int64_t j = 0; j < n; ++j) {
       const double w = out[1].getFloat(b * n + j);
       if (j > 0)
@@ -568,7 +554,7 @@ TEST_CASE("lapack syevd/heevd: JAX's example, the eigenvalues LAPACK gives") {
     for (int64_t i = 0; i < 8; ++i)
       for (int64_t j = 0; j <= i; ++j)
         a[i * 8 + j] = (static_cast<double>(i * 8 + j) + static_cast<double>(j * 8 + i)) / 2;
-    std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+    std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
     REQUIRE(out.size() == 3);
     // The zero eigenvalues are LAPACK's rounding noise: within eps |a|.
     for (int64_t i = 0; i < 8; ++i)
@@ -609,7 +595,7 @@ TEST_CASE("lapack syevd/heevd: batches of every type, either triangle, the other
           for (int64_t j = 0; j < c.n; ++j)
             if (uplo == 'L' ? j > i : j < i)
               a[(b * c.n + i) * c.n + j] = 99;
-      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+      std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
       REQUIRE(out.size() == 3);
       const std::vector<Complex> h = hermitianOf(a, 3, c.n, uplo == 'L');
       CHECK(eighError(out, h, 3, c.n) < (single ? 1e-5 : 1e-13));
@@ -637,7 +623,7 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
   std::vector<Complex> eye(16);
   for (int64_t i = 0; i < 4; ++i)
     eye[i * 5] = 1;
-  std::vector<Literal> out = evaluate(identity, {literalOf(type, eye)});
+  std::vector<Literal> out = evaluate(identity, {matrixLiteral(type, eye)});
   for (int64_t i = 0; i < 16; ++i)
     CHECK(out[0].getFloat(i) == eye[i].real());
   for (int64_t i = 0; i < 4; ++i)
@@ -663,7 +649,7 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
       a[25 + i * 5 + j] = sum;
     }
   }
-  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", a)});
+  out = evaluate(ties, {matrixLiteral("tensor<2x5x5xf64>", a)});
   const std::vector<double> sorted = {1, 1, 2, 3, 3, -1, -1, 2, 2, 2};
   for (int64_t i = 0; i < 10; ++i)
     CHECK(std::abs(out[1].getFloat(i) - sorted[i]) < 1e-14);
@@ -672,28 +658,29 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
   Graph one = importVerified(callText(
       "lapack_zheevd_ffi", "tensor<2x1x1xcomplex<f64>>",
       {"tensor<2x1x1xcomplex<f64>>", "tensor<2x1xf64>", "tensor<2xi32>"}, eighConfig('V', 'L')));
-  out = evaluate(one, {literalOf("tensor<2x1x1xcomplex<f64>>", {Complex(-3, 7), Complex(2, 0)})});
+  out =
+      evaluate(one, {matrixLiteral("tensor<2x1x1xcomplex<f64>>", {Complex(-3, 7), Complex(2, 0)})});
   CHECK(out[1].getFloat(0) == -3);
   CHECK(out[1].getFloat(1) == 2);
-  CHECK(at(out[0], 0) == Complex(1, 0));
+  CHECK(complexAt(out[0], 0) == Complex(1, 0));
   // Empty matrices and an empty batch: nothing to do, info 0.
   Graph empty = importVerified(callText("lapack_ssyevd_ffi", "tensor<2x0x0xf32>",
                                         {"tensor<2x0x0xf32>", "tensor<2x0xf32>", "tensor<2xi32>"},
                                         eighConfig('V', 'L')));
-  out = evaluate(empty, {literalOf("tensor<2x0x0xf32>", {})});
+  out = evaluate(empty, {matrixLiteral("tensor<2x0x0xf32>", {})});
   CHECK(out[2].getInt(0) == 0);
   CHECK(out[2].getInt(1) == 0);
   Graph noBatch = importVerified(callText(
       "lapack_cheevd_ffi", "tensor<0x3x3xcomplex<f32>>",
       {"tensor<0x3x3xcomplex<f32>>", "tensor<0x3xf32>", "tensor<0xi32>"}, eighConfig('V', 'L')));
-  out = evaluate(noBatch, {literalOf("tensor<0x3x3xcomplex<f32>>", {})});
+  out = evaluate(noBatch, {matrixLiteral("tensor<0x3x3xcomplex<f32>>", {})});
   CHECK(out[1].numElements() == 0);
   // mode 'N': the eigenvalues only, the operand back as the first result.
   Graph values = importVerified(callText("lapack_dsyevd_ffi", "tensor<5x5xf64>",
                                          {"tensor<5x5xf64>", "tensor<5xf64>", "tensor<i32>"},
                                          eighConfig('N', 'U')));
   const std::vector<Complex> first(a.begin(), a.begin() + 25);
-  out = evaluate(values, {literalOf("tensor<5x5xf64>", first)});
+  out = evaluate(values, {matrixLiteral("tensor<5x5xf64>", first)});
   for (int64_t i = 0; i < 25; ++i)
     CHECK(out[0].getFloat(i) == first[i].real());
   for (int64_t i = 0; i < 5; ++i)
@@ -704,10 +691,10 @@ TEST_CASE("lapack syevd/heevd: repeated eigenvalues, n = 1, empty, mode N, no co
   // (In the lower triangle, which uplo U never reads, it changes nothing.)
   std::vector<Complex> nan = a;
   nan[5] = std::nan("");
-  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", nan)});
+  out = evaluate(ties, {matrixLiteral("tensor<2x5x5xf64>", nan)});
   CHECK(out[2].getInt(0) == 0);
   nan[1] = std::nan("");
-  out = evaluate(ties, {literalOf("tensor<2x5x5xf64>", nan)});
+  out = evaluate(ties, {matrixLiteral("tensor<2x5x5xf64>", nan)});
   CHECK(out[2].getInt(0) == 1);
   CHECK(out[2].getInt(1) == 0);
   for (int64_t i = 5; i < 10; ++i)
@@ -725,7 +712,7 @@ TEST_CASE("GPU solver syevd (cusolver_, hipsolver_): lower and algorithm, any ty
       Graph graph =
           importVerified(callText(target, type, {type, "tensor<3xf64>", "tensor<i32>"}, config));
       std::vector<Complex> a = matrices(9, true, 6);
-      std::vector<Literal> out = evaluate(graph, {literalOf(type, a)});
+      std::vector<Literal> out = evaluate(graph, {matrixLiteral(type, a)});
       CHECK(eighError(out, hermitianOf(a, 1, 3, lower), 1, 3) < 1e-13);
     }
 }
@@ -794,8 +781,8 @@ TEST_CASE("lapack syevd: magnitudes near overflow and underflow, scaled by a pow
   Graph graph = importVerified(callText(
       "lapack_ssyevd_ffi", type, {type, "tensor<2x2xf32>", "tensor<2xi32>"}, eighConfig('V', 'L')));
   const double big = 1e37, tiny = std::ldexp(1.0, -140);
-  std::vector<Literal> out =
-      evaluate(graph, {literalOf(type, {2 * big, 0, big, 2 * big, 2 * tiny, 0, tiny, 2 * tiny})});
+  std::vector<Literal> out = evaluate(
+      graph, {matrixLiteral(type, {2 * big, 0, big, 2 * big, 2 * tiny, 0, tiny, 2 * tiny})});
   CHECK(out[2].getInt(0) == 0);
   CHECK(out[2].getInt(1) == 0);
   CHECK(std::abs(out[1].getFloat(0) / big - 1) < 1e-6);

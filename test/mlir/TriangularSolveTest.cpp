@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "compiler/interp/Interpreter.h"
+#include "test/mlir/MatrixLiterals.h"
 #include "test/mlir/MlirTestSupport.h"
 
 using namespace shardgen;
@@ -19,6 +20,7 @@ using Complex = std::complex<double>;
 using testing::evalFloats;
 using testing::importErrorOf;
 using testing::importVerified;
+using testing::matrixLiteral;
 
 std::string solveText(const std::string &a, const std::string &b, const std::string &aType,
                       const std::string &bType, const std::string &attributes) {
@@ -40,15 +42,6 @@ std::string solveOfArguments(const std::string &aType, const std::string &bType,
   return "func.func @main(%a: " + aType + ", %b: " + bType + ") -> " + bType +
          " {\n  %x = \"stablehlo.triangular_solve\"(%a, %b) <{" + attributes + "}> : (" + aType +
          ", " + bType + ") -> " + bType + "\n  return %x : " + bType + "\n}\n";
-}
-
-Literal complexLiteral(const std::string &type, const std::vector<Complex> &values) {
-  std::string error;
-  Literal literal(*parseType(type, &error));
-  REQUIRE(literal.numElements() == static_cast<int64_t>(values.size()));
-  for (size_t i = 0; i < values.size(); ++i)
-    literal.setComplex(static_cast<int64_t>(i), values[i].real(), values[i].imag());
-  return literal;
 }
 
 } // namespace
@@ -96,7 +89,7 @@ TEST_CASE("triangular_solve: every form solves op(a) x = b or x op(a) = b, batch
             Graph graph = importVerified(
                 solveOfArguments(aType, bType, attributesOf(left, lower, unit, transpose)));
             std::vector<Literal> out =
-                evaluate(graph, {complexLiteral(aType, a), complexLiteral(bType, b)});
+                evaluate(graph, {matrixLiteral(aType, a), matrixLiteral(bType, b)});
             REQUIRE(out.size() == 1);
             // op(a)[i][j] as the solve reads it.
             auto opA = [&](int64_t k, int64_t i, int64_t j) {
@@ -109,9 +102,7 @@ TEST_CASE("triangular_solve: every form solves op(a) x = b or x op(a) = b, batch
               const Complex value = a[(k * n + r) * n + c];
               return std::string(transpose) == "ADJOINT" ? std::conj(value) : value;
             };
-            auto x = [&](int64_t index) {
-              return Complex(out[0].getFloat(index), out[0].getImag(index));
-            };
+            auto x = [&](int64_t index) { return testing::complexAt(out[0], index); };
             double worst = 0;
             for (int64_t k = 0; k < batches; ++k)
               for (int64_t i = 0; i < (left ? n : m); ++i)
