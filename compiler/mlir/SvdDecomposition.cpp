@@ -229,8 +229,7 @@ private:
   void rotatePairs(const Shape &half, const Shape &vhalf) {
     const ElementType e = a_.elementType, re = t_.real();
     const Shape pairs = t_.vector(half_);
-    const std::string P = realType(pairs), PM = t_.type(ElementType::I1, pairs), H = t_.type(half),
-                      VH = t_.type(vhalf);
+    const std::string P = realType(pairs), H = t_.type(half), VH = t_.type(vhalf);
     // The 2 x 2 Gram matrix of each pair: alpha, beta on the diagonal,
     // gamma = top^H bot beside it.
     squared("%tsq", "%rt", half);
@@ -249,43 +248,7 @@ private:
       t_.emit("%g = stablehlo.abs %gamma : (" + t_.type(pairs) + ") -> " + P);
     else
       t_.unary("%g", "abs", "%gamma", P);
-    t_.unary("%sqa", "sqrt", "%alpha", P);
-    t_.unary("%sqb", "sqrt", "%beta", P);
-    t_.binary("%lim0", "multiply", "%sqa", "%sqb", P);
-    t_.binary("%lim", "multiply", "%lim0", "%tol", P);
-    t_.compare("%rot", "GT", "%g", "%lim", P, pairs);
-    t_.reduceDims("%rotany", "%rot", "%falseS", "or", ElementType::I1, pairs, upTo(t_.rank() - 1));
-    // The rotation zeroing gamma: zeta = (beta - alpha) / 2 gamma, t the
-    // smaller root of t^2 + 2 zeta t - 1 (sign(zeta) / (|zeta| +
-    // sqrt(1 + zeta^2)): an infinite root gives t = 0), c = 1 / sqrt(1 +
-    // t^2), s = t c; a pair left alone gets c = 1, s = 0.
-    t_.constant("%onesP", "1.0", P);
-    t_.constant("%zerosP", "0.0", P);
-    t_.constant("%twosP", "2.0", P);
-    // gamma itself on reals; on complex numbers |gamma|, once bot is turned
-    // by gamma's phase (below).
-    t_.select("%safeg", "%rot", isComplex(e) ? "%g" : "%gamma", "%onesP", pairs, P);
-    t_.binary("%diff", "subtract", "%beta", "%alpha", P);
-    t_.binary("%twog", "multiply", "%safeg", "%twosP", P);
-    t_.binary("%zeta", "divide", "%diff", "%twog", P);
-    t_.unary("%azeta", "abs", "%zeta", P);
-    t_.binary("%zeta2", "multiply", "%zeta", "%zeta", P);
-    t_.binary("%zeta21", "add", "%zeta2", "%onesP", P);
-    t_.unary("%zroot", "sqrt", "%zeta21", P);
-    t_.binary("%tden", "add", "%azeta", "%zroot", P);
-    t_.binary("%tabs", "divide", "%onesP", "%tden", P);
-    t_.unary("%tneg", "negate", "%tabs", P);
-    t_.compare("%zpos", "GE", "%zeta", "%zerosP", P, pairs);
-    t_.select("%tan", "%zpos", "%tabs", "%tneg", pairs, P);
-    t_.binary("%tan2", "multiply", "%tan", "%tan", P);
-    t_.binary("%tan21", "add", "%tan2", "%onesP", P);
-    t_.unary("%troot", "sqrt", "%tan21", P);
-    t_.binary("%c0", "divide", "%onesP", "%troot", P);
-    t_.binary("%s0", "multiply", "%tan", "%c0", P);
-    t_.select("%cos", "%rot", "%c0", "%onesP", pairs, P);
-    t_.select("%sin", "%rot", "%s0", "%zerosP", pairs, P);
-    t_.binary("%cos1", "add", "%cos", "%onesP", P);
-    t_.binary("%tau", "divide", "%sin", "%cos1", P);
+    angles(pairs);
     // On complex numbers, bot times conj(gamma / |gamma|) first: then
     // top^H bot is real, |gamma|.
     std::string bot = "%rb", vbot = "%rvb";
@@ -307,6 +270,50 @@ private:
     }
     rotate("%n", "%rt", bot, half);
     rotate("%nv", "%rvt", vbot, vhalf);
+  }
+
+  /// From the pairs' `%alpha`, `%beta`, `%gamma` and `%g` = |gamma|:
+  /// `%rot` (the pairs rotated: gamma above the tolerance), `%rotany`, and
+  /// the rotations' `%cos`, `%sin` and `%tau` = s / (1 + c). The rotation
+  /// zeroes gamma: zeta = (beta - alpha) / 2 gamma, t the smaller root of
+  /// t^2 + 2 zeta t - 1 (sign(zeta) / (|zeta| + sqrt(1 + zeta^2)): an
+  /// infinite root gives t = 0), c = 1 / sqrt(1 + t^2), s = t c; a pair left
+  /// alone gets c = 1, s = 0.
+  void angles(const Shape &pairs) {
+    const std::string P = realType(pairs);
+    t_.unary("%sqa", "sqrt", "%alpha", P);
+    t_.unary("%sqb", "sqrt", "%beta", P);
+    t_.binary("%lim0", "multiply", "%sqa", "%sqb", P);
+    t_.binary("%lim", "multiply", "%lim0", "%tol", P);
+    t_.compare("%rot", "GT", "%g", "%lim", P, pairs);
+    t_.reduceDims("%rotany", "%rot", "%falseS", "or", ElementType::I1, pairs, upTo(t_.rank() - 1));
+    t_.constant("%onesP", "1.0", P);
+    t_.constant("%zerosP", "0.0", P);
+    t_.constant("%twosP", "2.0", P);
+    // gamma itself on reals; on complex numbers |gamma|, once bot is turned
+    // by gamma's phase.
+    t_.select("%safeg", "%rot", isComplex(a_.elementType) ? "%g" : "%gamma", "%onesP", pairs, P);
+    t_.binary("%diff", "subtract", "%beta", "%alpha", P);
+    t_.binary("%twog", "multiply", "%safeg", "%twosP", P);
+    t_.binary("%zeta", "divide", "%diff", "%twog", P);
+    t_.unary("%azeta", "abs", "%zeta", P);
+    t_.binary("%zeta2", "multiply", "%zeta", "%zeta", P);
+    t_.binary("%zeta21", "add", "%zeta2", "%onesP", P);
+    t_.unary("%zroot", "sqrt", "%zeta21", P);
+    t_.binary("%tden", "add", "%azeta", "%zroot", P);
+    t_.binary("%tabs", "divide", "%onesP", "%tden", P);
+    t_.unary("%tneg", "negate", "%tabs", P);
+    t_.compare("%zpos", "GE", "%zeta", "%zerosP", P, pairs);
+    t_.select("%tan", "%zpos", "%tabs", "%tneg", pairs, P);
+    t_.binary("%tan2", "multiply", "%tan", "%tan", P);
+    t_.binary("%tan21", "add", "%tan2", "%onesP", P);
+    t_.unary("%troot", "sqrt", "%tan21", P);
+    t_.binary("%c0", "divide", "%onesP", "%troot", P);
+    t_.binary("%s0", "multiply", "%tan", "%c0", P);
+    t_.select("%cos", "%rot", "%c0", "%onesP", pairs, P);
+    t_.select("%sin", "%rot", "%s0", "%zerosP", pairs, P);
+    t_.binary("%cos1", "add", "%cos", "%onesP", P);
+    t_.binary("%tau", "divide", "%sin", "%cos1", P);
   }
 
   /// `<name>t` = c top - s bot, `<name>b` = s top + c bot, of `shape`, in
