@@ -359,7 +359,8 @@ private:
     angles(HR, half);
     // The rotation of pair i: [[c, sigma], [-conj(sigma), c]], sigma =
     // s b / |b| (b's sign times s on reals).
-    std::string c = "%cn", sigmaConj = "%sigma";
+    // And quot = sigma / (1 + c), for Rutishauser's form of the rotation.
+    std::string sigmaConj = "%sigma", quotConj = "%quot";
     t_.select("%bsafe", "%bzero", "%onesH", "%absb", half, HR);
     const std::string HN = t_.type(re, half);
     if (complex) {
@@ -371,29 +372,36 @@ private:
       t_.binary("%phim", "divide", "%bim", "%bsafe", HR);
       t_.binary("%sre", "multiply", "%s", "%phre", HR);
       t_.binary("%sim", "multiply", "%s", "%phim", HR);
+      t_.binary("%c1", "add", "%c", "%onesH", HR);
+      t_.binary("%qre", "divide", "%sre", "%c1", HR);
+      t_.binary("%qim", "divide", "%sim", "%c1", HR);
       narrow("%sren", "%sre", half);
       narrow("%simn", "%sim", half);
-      narrow("%cn", "%c", half);
+      narrow("%qren", "%qre", half);
+      narrow("%qimn", "%qim", half);
       t_.unary("%simneg", "negate", "%simn", HN);
+      t_.unary("%qimneg", "negate", "%qimn", HN);
       t_.binary("%sigma", "complex", "%sren", "%simn", H);
       t_.binary("%sigmac", "complex", "%sren", "%simneg", H);
-      t_.constant("%zerosHN", "0.0", HN);
-      t_.binary("%cE", "complex", "%cn", "%zerosHN", H);
-      c = "%cE";
+      t_.binary("%quot", "complex", "%qren", "%qimn", H);
+      t_.binary("%quotc", "complex", "%qren", "%qimneg", H);
       sigmaConj = "%sigmac";
+      quotConj = "%quotc";
     } else {
       widen("%bw", "%b", half);
       t_.binary("%phase", "divide", "%bw", "%bsafe", HR);
       t_.binary("%sigmaw", "multiply", "%s", "%phase", HR);
+      t_.binary("%c1", "add", "%c", "%onesH", HR);
+      t_.binary("%quotw", "divide", "%sigmaw", "%c1", HR);
       narrow("%sigma", "%sigmaw", half);
-      narrow("%cn", "%c", half);
+      narrow("%quot", "%quotw", half);
     }
     // Rows: top' = c top - sigma bottom, bottom' = conj(sigma) top + c
     // bottom; columns: left' = left c - right conj(sigma), right' = left
     // sigma + right c.
     const int64_t rowDim = t_.rank() - 2, colDim = t_.rank() - 1;
-    rotate("%xr", "%x", "%r", c, "%sigma", sigmaConj, rowDim);
-    rotate("%xc", "%xr", "%k", c, sigmaConj, "%sigma", colDim);
+    rotate("%xr", "%x", "%r", {"%sigma", sigmaConj, "%quot", quotConj}, rowDim);
+    rotate("%xc", "%xr", "%k", {sigmaConj, "%sigma", quotConj, "%quot"}, colDim);
     // The pairs' entries exactly 0 (what rounding leaves there would hold
     // the off-diagonal norm above eps |A|), the diagonal the 2 x 2
     // eigenvalues: carried as `%dgnext`, the matrix's own diagonal never
@@ -401,17 +409,25 @@ private:
     tournamentOrder("%dgnext", "%anew", "%dnew", w, half, last);
     t_.select("%xnext", "%nextpairmask", "%zerosS", "%xc", sq, S);
     if (vectors_)
-      rotate("%vnext", "%v", "%k", c, sigmaConj, "%sigma", colDim);
+      rotate("%vnext", "%v", "%k", {sigmaConj, "%sigma", quotConj, "%quot"}, colDim);
   }
 
-  /// `name`: the rotations applied along `dim` of `x`, its halves f and g
-  /// becoming c f - `sigma` g and `conj` f + c g, put together in the
-  /// tournament's next order. The vectors broadcast for it are named from
-  /// `prefix`, once: a later call of the same prefix (V's columns after
-  /// A's) reuses them.
+  /// A rotation's vectors (the pairs'): f' = c f - sigma g, g' = conj f +
+  /// c g, and sigma and conj over 1 + c.
+  struct Rotation {
+    std::string sigma, conj, sigmaQuot, conjQuot;
+  };
+
+  /// `name`: the rotations `r` applied along `dim` of `x`, its halves f and
+  /// g becoming c f - sigma g and conj f + c g, in Rutishauser's form f -
+  /// sigma (g + conj / (1 + c) f) and g + conj (f - sigma / (1 + c) g)
+  /// (|sigma| = s: the same, with rounding errors small against the change;
+  /// the plain form lost about n eps of V's orthogonality over the sweeps),
+  /// put together in the tournament's next order. The vectors broadcast for
+  /// it are named from `prefix`, once: a later call of the same prefix (V's
+  /// columns after A's) reuses them.
   void rotate(const std::string &name, const std::string &x, const std::string &prefix,
-              const std::string &c, const std::string &sigma, const std::string &conj,
-              int64_t dim) {
+              const Rotation &r, int64_t dim) {
     const ElementType e = t_.element();
     const Shape sq = t_.matrix(np_, np_), half = t_.vector(k_);
     Shape halfShape = sq;
@@ -420,21 +436,21 @@ private:
     // The vectors along the other dim of the halves.
     const std::vector<int64_t> dims = t_.batchAnd(dim);
     if (broadcasted_.insert(prefix).second) {
-      t_.broadcast(prefix + "c", c, H, dims, HS);
-      t_.broadcast(prefix + "s", sigma, H, dims, HS);
-      if (conj != sigma)
-        t_.broadcast(prefix + "sc", conj, H, dims, HS);
+      t_.broadcast(prefix + "s", r.sigma, H, dims, HS);
+      t_.broadcast(prefix + "sc", r.conj, H, dims, HS);
+      t_.broadcast(prefix + "q", r.sigmaQuot, H, dims, HS);
+      t_.broadcast(prefix + "qc", r.conjQuot, H, dims, HS);
     }
-    const std::string cB = prefix + "c", sB = prefix + "s",
-                      scB = conj != sigma ? prefix + "sc" : prefix + "s";
     t_.sliceAlong(name + "first", x, e, sq, dim, 0, k_);
     t_.sliceAlong(name + "second", x, e, sq, dim, k_, np_);
-    t_.binary(name + "cf", "multiply", cB, name + "first", HS);
-    t_.binary(name + "ss", "multiply", sB, name + "second", HS);
-    t_.binary(name + "first2", "subtract", name + "cf", name + "ss", HS);
-    t_.binary(name + "sf", "multiply", scB, name + "first", HS);
-    t_.binary(name + "cs", "multiply", cB, name + "second", HS);
-    t_.binary(name + "second2", "add", name + "sf", name + "cs", HS);
+    t_.binary(name + "qf", "multiply", prefix + "qc", name + "first", HS);
+    t_.binary(name + "gqf", "add", name + "second", name + "qf", HS);
+    t_.binary(name + "sg", "multiply", prefix + "s", name + "gqf", HS);
+    t_.binary(name + "first2", "subtract", name + "first", name + "sg", HS);
+    t_.binary(name + "qg", "multiply", prefix + "q", name + "second", HS);
+    t_.binary(name + "fqg", "subtract", name + "first", name + "qg", HS);
+    t_.binary(name + "cf", "multiply", prefix + "sc", name + "fqg", HS);
+    t_.binary(name + "second2", "add", name + "second", name + "cf", HS);
     tournamentOrder(name, name + "first2", name + "second2", e, halfShape, dim);
   }
 
