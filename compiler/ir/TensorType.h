@@ -86,6 +86,23 @@ struct TensorType {
 /// whatever the input (real programs stay below 10).
 inline constexpr int64_t kMaxRank = 64;
 
+/// The most elements a tensor may have: larger sizes cannot be real
+/// tensors and would overflow int64 arithmetic later (the verifier rejects
+/// them, and so do the importer's expansions before it).
+inline constexpr int64_t kMaxElementCount = int64_t(1) << 48;
+
+/// Whether `type`'s element count is at most kMaxElementCount (its dims
+/// non-negative), computed without overflow.
+inline bool hasBoundedSize(const TensorType &type) {
+  int64_t count = 1;
+  for (int64_t dim : type.shape) {
+    if (dim < 0 || (dim > 0 && count > kMaxElementCount / dim))
+      return false;
+    count *= dim;
+  }
+  return true;
+}
+
 /// The type of a token: `!stablehlo.token`.
 inline TensorType tokenType() { return TensorType{ElementType::Token, {}}; }
 

@@ -1154,6 +1154,10 @@ TensorType statedType(const TypeRef &ref, const std::string &where, const std::s
   std::optional<TensorType> type = parseType(ref.text, &error);
   if (!type)
     fail(where, prefix + error);
+  // The importer's expansions write text from an op's stated types before
+  // the verifier sees them: a size no tensor can have stops here.
+  if (!hasBoundedSize(*type))
+    fail(where, prefix + "tensor type " + ref.text + " has too many elements");
   return *type;
 }
 

@@ -45,15 +45,11 @@ std::string resultShardingPointer(const Op &op, size_t index) {
 }
 
 void checkTypeSize(const TensorType &type, const std::string &pointer) {
-  int64_t count = 1;
-  for (int64_t dim : type.shape) {
+  for (int64_t dim : type.shape)
     if (dim < 0)
       fail(pointer, "dimension sizes must be non-negative, got " + printType(type));
-    auto next = checkedMul(count, dim);
-    if (!next || *next > kMaxElementCount)
-      fail(pointer, "tensor type " + printType(type) + " has too many elements");
-    count = *next;
-  }
+  if (!hasBoundedSize(type))
+    fail(pointer, "tensor type " + printType(type) + " has too many elements");
 }
 
 } // namespace shardgen::verify

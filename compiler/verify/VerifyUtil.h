@@ -12,9 +12,8 @@
 
 namespace shardgen::verify {
 
-/// Sizes beyond this are rejected: they cannot be real tensors and would
-/// overflow int64 arithmetic later.
-inline constexpr int64_t kMaxElementCount = int64_t(1) << 48;
+/// Sizes beyond this are rejected (compiler/ir/TensorType.h).
+using shardgen::kMaxElementCount;
 
 /// a * b, or nullopt on int64 overflow.
 std::optional<int64_t> checkedMul(int64_t a, int64_t b);
