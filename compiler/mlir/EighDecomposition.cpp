@@ -406,7 +406,7 @@ private:
     // the off-diagonal norm above eps |A|), the diagonal the 2 x 2
     // eigenvalues: carried as `%dgnext`, the matrix's own diagonal never
     // read again (it only ever mixes into its pair's 2 x 2 block).
-    tournamentOrder("%dgnext", "%anew", "%dnew", w, half, last);
+    t_.roundRobinNext("%dgnext", "%anew", "%dnew", w, half, last);
     t_.select("%xnext", "%nextpairmask", "%zerosS", "%xc", sq, S);
     if (vectors_)
       rotate("%vnext", "%v", "%k", {sigmaConj, "%sigma", quotConj, "%quot"}, colDim);
@@ -451,7 +451,7 @@ private:
     t_.binary(name + "fqg", "subtract", name + "first", name + "qg", HS);
     t_.binary(name + "cf", "multiply", prefix + "sc", name + "fqg", HS);
     t_.binary(name + "second2", "add", name + "second", name + "cf", HS);
-    tournamentOrder(name, name + "first2", name + "second2", e, halfShape, dim);
+    t_.roundRobinNext(name, name + "first2", name + "second2", e, halfShape, dim);
   }
 
   /// `name`: `x` (of `element`, `shape`) in the tournament's next order
@@ -462,39 +462,7 @@ private:
     halfShape[static_cast<size_t>(dim)] = k_;
     t_.sliceAlong(name + "first", x, element, shape, dim, 0, k_);
     t_.sliceAlong(name + "second", x, element, shape, dim, k_, np_);
-    tournamentOrder(name, name + "first", name + "second", element, halfShape, dim);
-  }
-
-  /// `name`: the halves `first` (positions 0 .. k-1) and `second` (k ..
-  /// 2k-1) of `halfShape` along `dim`, one after the other in the
-  /// tournament's next order: the first position fixed, the others one
-  /// place round the circle 1..k-1, 2k-1..k: [0, k, 1 .. k-2 | k+1 ..
-  /// 2k-1, k-1].
-  void tournamentOrder(const std::string &name, const std::string &first, const std::string &second,
-                       ElementType element, const Shape &halfShape, int64_t dim) {
-    std::vector<std::pair<std::string, Shape>> parts;
-    if (k_ == 1) { // one pair: nothing moves
-      parts = {{first, halfShape}, {second, halfShape}};
-      t_.concatenate(name, parts, element, dim);
-      return;
-    }
-    struct Piece {
-      const std::string &from;
-      int64_t start, limit;
-    };
-    const Piece pieces[] = {
-        {first, 0, 1}, {second, 0, 1}, {first, 1, k_ - 1}, {second, 1, k_}, {first, k_ - 1, k_}};
-    for (size_t i = 0; i < std::size(pieces); ++i) {
-      if (pieces[i].start == pieces[i].limit)
-        continue;
-      const std::string part = name + "p" + std::to_string(i);
-      t_.sliceAlong(part, pieces[i].from, element, halfShape, dim, pieces[i].start,
-                    pieces[i].limit);
-      Shape partShape = halfShape;
-      partShape[static_cast<size_t>(dim)] = pieces[i].limit - pieces[i].start;
-      parts.emplace_back(part, partShape);
-    }
-    t_.concatenate(name, parts, element, dim);
+    t_.roundRobinNext(name, name + "first", name + "second", element, halfShape, dim);
   }
 
   /// The eigenvalues (the diagonal's real parts, the padding's dropped)

@@ -214,8 +214,8 @@ private:
       t.constant("%s", "", results.back());
       values.push_back("%s");
       const int64_t k = std::min(m_, n_);
-      identity(t, "%u", t.matrix(m_, fullMatrices_ ? m_ : k));
-      identity(t, "%vt", t.matrix(fullMatrices_ ? n_ : k, n_));
+      t.identity("%u", t.matrix(m_, fullMatrices_ ? m_ : k));
+      t.identity("%vt", t.matrix(fullMatrices_ ? n_ : k, n_));
       results.push_back(t.type(t.matrix(m_, fullMatrices_ ? m_ : k)));
       results.push_back(t.type(t.matrix(fullMatrices_ ? n_ : k, n_)));
       values.insert(values.end(), {"%u", "%vt"});
@@ -227,7 +227,7 @@ private:
       values.push_back("%info");
     }
     if (kind == Factorization::HouseholderProduct) {
-      identity(t, "%identity", a_.shape);
+      t.identity("%identity", a_.shape);
       values[0] = "%identity";
     }
     std::string types, names;
@@ -240,17 +240,6 @@ private:
         (kind == Factorization::HouseholderProduct ? ", %t: " + printType(taus_) : std::string()) +
         ") -> (" + types + ") {\n";
     return header + t.text() + "  return " + names + " : " + types + "\n}\n";
-  }
-
-  /// `%name`: matrices of `shape` with ones on the diagonal, else zeros.
-  static void identity(MatrixText &t, const std::string &name, const Shape &shape) {
-    const std::string index = t.type(ElementType::I64, shape), type = t.type(shape);
-    t.iota(name + "row", true, shape);
-    t.iota(name + "col", false, shape);
-    t.compare(name + "diagonal", "EQ", name + "row", name + "col", index, shape);
-    t.constant(name + "ones", t.one(), type);
-    t.constant(name + "zeros", t.zero(), type);
-    t.select(name, name + "diagonal", name + "ones", name + "zeros", shape, type);
   }
 
   /// gesdd / gesvd: s, then u and vt as the mode says (A: m x m and n x n,

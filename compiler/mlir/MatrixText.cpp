@@ -131,16 +131,16 @@ void MatrixText::updateVector(const std::string &name, const std::string &x, Ele
        indexTypes(rank() - 1) + ") -> " + type(element, vector(length)));
 }
 
-void MatrixText::padWithZeros(const std::string &name, const std::string &x, const Shape &from,
-                              const Shape &to) {
+void MatrixText::padWithZeros(const std::string &name, const std::string &x, ElementType element,
+                              const Shape &from, const Shape &to) {
   std::vector<int64_t> low(from.size(), 0), high(low);
   for (size_t d = 0; d < from.size(); ++d)
     high[d] = to[d] - from[d];
-  const std::string scalar = type(element_, {});
-  constant(name + "zero", zero(), scalar);
+  const std::string scalar = type(element, {});
+  constant(name + "zero", zeroOf(element), scalar);
   emit(name + " = stablehlo.pad " + x + ", " + name + "zero, low = " + integerList(low) +
-       ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" + type(from) +
-       ", " + scalar + ") -> " + type(to));
+       ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" +
+       type(element, from) + ", " + scalar + ") -> " + type(element, to));
 }
 
 void MatrixText::padWithIdentity(const std::string &name, const std::string &x, const Shape &from,
@@ -205,6 +205,71 @@ void MatrixText::reduceDims(const std::string &name, const std::string &x, const
   emit(name + " = stablehlo.reduce(" + x + " init: " + init + ") applies stablehlo." + op +
        " across dimensions = " + integerList(dims) + " : (" + type(element, from) + ", " +
        type(element, {}) + ") -> " + type(element, to));
+}
+
+std::vector<std::pair<std::string, Shape>>
+MatrixText::roundRobinPieces(const std::string &name, const std::string &first,
+                             const std::string &second, ElementType element, const Shape &halfShape,
+                             int64_t dim) {
+  const int64_t k = halfShape[static_cast<size_t>(dim)];
+  struct Piece {
+    const std::string &from;
+    int64_t start, limit;
+  };
+  const Piece pieces[] = {
+      {first, 0, 1}, {second, 0, 1}, {first, 1, k - 1}, {second, 1, k}, {first, k - 1, k}};
+  std::vector<std::pair<std::string, Shape>> parts;
+  for (size_t i = 0; i < std::size(pieces); ++i) {
+    Shape partShape = halfShape;
+    partShape[static_cast<size_t>(dim)] = pieces[i].limit - pieces[i].start;
+    const std::string part = name + "p" + std::to_string(i);
+    if (pieces[i].start < pieces[i].limit)
+      sliceAlong(part, pieces[i].from, element, halfShape, dim, pieces[i].start, pieces[i].limit);
+    parts.emplace_back(part, partShape);
+  }
+  return parts;
+}
+
+void MatrixText::roundRobinNext(const std::string &name, const std::string &first,
+                                const std::string &second, ElementType element,
+                                const Shape &halfShape, int64_t dim) {
+  if (halfShape[static_cast<size_t>(dim)] == 1) { // one pair: nothing moves
+    concatenate(name, {{first, halfShape}, {second, halfShape}}, element, dim);
+    return;
+  }
+  std::vector<std::pair<std::string, Shape>> parts;
+  for (auto &part : roundRobinPieces(name, first, second, element, halfShape, dim))
+    if (part.second[static_cast<size_t>(dim)] > 0)
+      parts.push_back(std::move(part));
+  concatenate(name, parts, element, dim);
+}
+
+std::pair<std::string, std::string>
+MatrixText::roundRobinNextHalves(const std::string &name, const std::string &first,
+                                 const std::string &second, ElementType element,
+                                 const Shape &halfShape, int64_t dim) {
+  if (halfShape[static_cast<size_t>(dim)] == 1) // one pair: nothing moves
+    return {first, second};
+  // Pieces 0-2 make the first half, 3-4 the second.
+  std::vector<std::pair<std::string, Shape>> parts =
+      roundRobinPieces(name, first, second, element, halfShape, dim);
+  std::vector<std::pair<std::string, Shape>> halves[2];
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].second[static_cast<size_t>(dim)] > 0)
+      halves[i < 3 ? 0 : 1].push_back(parts[i]);
+  concatenate(name + "first", halves[0], element, dim);
+  concatenate(name + "second", halves[1], element, dim);
+  return {name + "first", name + "second"};
+}
+
+void MatrixText::identity(const std::string &name, const Shape &shape) {
+  const std::string index = type(ElementType::I64, shape), matrices = type(shape);
+  iota(name + "row", true, shape);
+  iota(name + "col", false, shape);
+  compare(name + "diagonal", "EQ", name + "row", name + "col", index, shape);
+  constant(name + "ones", one(), matrices);
+  constant(name + "zeros", zero(), matrices);
+  select(name, name + "diagonal", name + "ones", name + "zeros", shape, matrices);
 }
 
 void MatrixText::reduceRows(const std::string &name, const std::string &x, const std::string &init,

@@ -5,6 +5,7 @@
 // op, its types spelled out from the element type and the shape it is given.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/TensorType.h"
@@ -75,10 +76,14 @@ public:
   void updateVector(const std::string &name, const std::string &x, ElementType element,
                     int64_t length, const std::string &update, int64_t size,
                     const std::string &index);
-  /// `%name`: `x` (of `from`, the element type's) with zeros after its end
-  /// in every dim up to `to`.
+  /// `%name`: `x` (of `from`, the element type's, or `element`'s) with
+  /// zeros after its end in every dim up to `to`.
   void padWithZeros(const std::string &name, const std::string &x, const Shape &from,
-                    const Shape &to);
+                    const Shape &to) {
+    padWithZeros(name, x, element_, from, to);
+  }
+  void padWithZeros(const std::string &name, const std::string &x, ElementType element,
+                    const Shape &from, const Shape &to);
   /// `%name`: the square matrices `x` (of `from`) padded as
   /// padWithZeros to the square `to`, but with ones on the padded part of
   /// the diagonal: a factorization or solve of the padded matrix leaves its
@@ -101,6 +106,23 @@ public:
   void reduceDims(const std::string &name, const std::string &x, const std::string &init,
                   const char *op, ElementType element, const Shape &from,
                   const std::vector<int64_t> &dims);
+  /// `%name`: the halves `first` (places 0 .. k-1 along `dim`) and
+  /// `second` (k .. 2k-1), both of `halfShape`, one after the other in a
+  /// round-robin tournament's next order, whose pairs are (i, k + i): the
+  /// first place fixed, the others one place round the circle 1 .. k-1,
+  /// 2k-1 .. k, i.e. [0, k, 1 .. k-2 | k+1 .. 2k-1, k-1]. The Jacobi
+  /// decompositions' rounds: over 2k - 1 of them every pair meets once.
+  void roundRobinNext(const std::string &name, const std::string &first, const std::string &second,
+                      ElementType element, const Shape &halfShape, int64_t dim);
+  /// The same order's two halves, apart (for a caller that carries them
+  /// so): the names of the next first and second halves, `%name` + "first"
+  /// and "second" (or `first` and `second` themselves for one pair).
+  std::pair<std::string, std::string>
+  roundRobinNextHalves(const std::string &name, const std::string &first, const std::string &second,
+                       ElementType element, const Shape &halfShape, int64_t dim);
+  /// `%name`: matrices of `shape` with ones on the diagonal, else zeros;
+  /// `%name` + "row" and "col" its iotas.
+  void identity(const std::string &name, const Shape &shape);
   /// `%name = reduce(x init: init) applies op` over the rows of `from`.
   void reduceRows(const std::string &name, const std::string &x, const std::string &init,
                   const char *op, ElementType element, const Shape &from);
@@ -142,6 +164,12 @@ public:
   void loopEnd(const std::vector<std::string> &values, const std::vector<std::string> &types);
 
 private:
+  /// roundRobinNext's pieces (sliced from `first` and `second` under names
+  /// of `name`; the one of k - 2 places may be empty, and then not
+  /// sliced), in the next order, for k > 1.
+  std::vector<std::pair<std::string, Shape>>
+  roundRobinPieces(const std::string &name, const std::string &first, const std::string &second,
+                   ElementType element, const Shape &halfShape, int64_t dim);
   /// ", tensor<i64>" `dims` times: dynamic slice start index types.
   std::string indexTypes(int64_t dims) const;
   /// "%zero, " per batch dim.

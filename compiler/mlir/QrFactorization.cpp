@@ -70,14 +70,9 @@ public:
     common();
     // The columns from k on start as the identity's.
     const std::string SI = t_.type(ElementType::I64, a_.shape);
-    t_.iota("%rowa", true, a_.shape);
-    t_.iota("%cola", false, a_.shape);
+    t_.identity("%eye", a_.shape);
     t_.constant("%kS", std::to_string(k_), SI);
-    t_.compare("%beyond", "GE", "%cola", "%kS", SI, a_.shape);
-    t_.compare("%ondiag", "EQ", "%rowa", "%cola", SI, a_.shape);
-    t_.constant("%onesS", t_.one(), A);
-    t_.constant("%zerosS", t_.zero(), A);
-    t_.select("%eye", "%ondiag", "%onesS", "%zerosS", a_.shape, A);
+    t_.compare("%beyond", "GE", "%eyecol", "%kS", SI, a_.shape);
     t_.select("%start", "%beyond", "%eye", "%a", a_.shape, A);
     if (k_ <= width_) {
       t_.constant("%count", std::to_string(k_), "tensor<i64>");

@@ -3,8 +3,9 @@
 // a by plane rotations; their norms are the singular values, the rotations
 // multiplied up the right singular vectors. All disjoint pairs of columns
 // are rotated at once, in a round-robin order (Brent and Luk): the columns
-// kept as two halves, pair i the i-th of each, and the halves rotated
-// between rounds so that every pair meets once per sweep.
+// kept as two halves, pair i the i-th of each, and the halves moved to the
+// tournament's next order between rounds (MatrixText::roundRobinNextHalves,
+// eigh's order), so that every pair meets once per sweep.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -96,48 +97,6 @@ private:
     t_.binary(name, "add", name + "re2", name + "im2", R);
   }
 
-  /// `%name`: the columns [begin, end) of `x` (of `shape`, its last dim the
-  /// columns).
-  void columns(const std::string &name, const std::string &x, const Shape &shape, int64_t begin,
-               int64_t end, ElementType element) {
-    t_.sliceAlong(name, x, element, shape, static_cast<int64_t>(shape.size()) - 1, begin, end);
-  }
-
-  /// `%name`: `parts` (of `shape` but for their last dims, `widths`) side by
-  /// side along the last dim.
-  void concatenate(const std::string &name, const std::vector<std::string> &parts,
-                   const std::vector<int64_t> &widths, Shape shape, ElementType element) {
-    std::vector<std::pair<std::string, Shape>> named;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      shape.back() = widths[i];
-      named.emplace_back(parts[i], shape);
-    }
-    t_.concatenate(name, named, element, static_cast<int64_t>(shape.size()) - 1);
-  }
-
-  /// The round-robin's next halves (their names) from `top` and `bot` (of
-  /// `shape`, half_ columns): the first column stays, the others move one
-  /// place around the circle top 1 .. top h-1, bot h-1 .. bot 0.
-  std::pair<std::string, std::string> nextRound(const std::string &name, const std::string &top,
-                                                const std::string &bot, const Shape &shape,
-                                                ElementType element) {
-    if (half_ == 1) // one pair: one round, nothing to move
-      return {top, bot};
-    columns(name + "t0", top, shape, 0, 1, element);
-    columns(name + "b0", bot, shape, 0, 1, element);
-    columns(name + "brest", bot, shape, 1, half_, element);
-    columns(name + "tlast", top, shape, half_ - 1, half_, element);
-    if (half_ > 2) {
-      columns(name + "tmid", top, shape, 1, half_ - 1, element);
-      concatenate(name + "top", {name + "t0", name + "b0", name + "tmid"}, {1, 1, half_ - 2}, shape,
-                  element);
-    } else {
-      concatenate(name + "top", {name + "t0", name + "b0"}, {1, 1}, shape, element);
-    }
-    concatenate(name + "bot", {name + "brest", name + "tlast"}, {half_ - 1, 1}, shape, element);
-    return {name + "top", name + "bot"};
-  }
-
   /// `%scaled`: a over the largest |a_ij| of its matrix (`%scale`, 1 for a
   /// zero matrix), so that no sum of squares overflows or underflows.
   void scaled() {
@@ -157,28 +116,26 @@ private:
     t_.scaleByReal("%scaled", "%a", "%scaleA", s, "divide");
   }
 
-  /// The Jacobi sweeps over `b` (rows_ x paired_): `%sweep#1`/`#2` the
-  /// halves of W = B V, `#3`/`#4` of V, `#5`/`#6` which column of B each is.
+  /// The Jacobi sweeps over `b` (rows_ x paired_), its columns kept as
+  /// the round-robin's two halves (pair i the i-th of each): `%sweep#1`/`#2`
+  /// the halves of W = B V, `#3`/`#4` of V, `#5`/`#6` which column of B
+  /// each is.
   void jacobi(const std::string &b) {
     const ElementType e = a_.elementType;
     const Shape all = t_.matrix(rows_, paired_), square = t_.matrix(paired_, paired_),
-                half = t_.matrix(rows_, half_), vhalf = t_.matrix(paired_, half_);
+                half = t_.matrix(rows_, half_), vhalf = t_.matrix(paired_, half_), idHalf = {half_};
     const std::string H = t_.type(half), VH = t_.type(vhalf),
                       IH = "tensor<" + std::to_string(half_) + "xi64>", flag = "tensor<i1>";
-    columns("%top0", b, all, 0, half_, e);
-    columns("%bot0", b, all, half_, paired_, e);
-    const std::string index = t_.type(ElementType::I64, square);
-    t_.iota("%vrow", true, square);
-    t_.iota("%vcol", false, square);
-    t_.compare("%vdiag", "EQ", "%vrow", "%vcol", index, square);
-    t_.constant("%vones", t_.one(), t_.type(square));
-    t_.constant("%vzeros", t_.zero(), t_.type(square));
-    t_.select("%v0", "%vdiag", "%vones", "%vzeros", square, t_.type(square));
-    columns("%vtop0", "%v0", square, 0, half_, e);
-    columns("%vbot0", "%v0", square, half_, paired_, e);
-    t_.emit("%ids = stablehlo.iota dim = 0 : tensor<" + std::to_string(paired_) + "xi64>");
-    columns("%idtop0", "%ids", {paired_}, 0, half_, ElementType::I64);
-    columns("%idbot0", "%ids", {paired_}, half_, paired_, ElementType::I64);
+    const int64_t last = t_.rank() - 1;
+    t_.sliceAlong("%top0", b, e, all, last, 0, half_);
+    t_.sliceAlong("%bot0", b, e, all, last, half_, paired_);
+    t_.identity("%v0", square);
+    t_.sliceAlong("%vtop0", "%v0", e, square, last, 0, half_);
+    t_.sliceAlong("%vbot0", "%v0", e, square, last, half_, paired_);
+    const std::string ids = "tensor<" + std::to_string(paired_) + "xi64>";
+    t_.emit("%ids = stablehlo.iota dim = 0 : " + ids);
+    t_.sliceAlong("%idtop0", "%ids", ElementType::I64, {paired_}, 0, 0, half_);
+    t_.sliceAlong("%idbot0", "%ids", ElementType::I64, {paired_}, 0, half_, paired_);
     t_.constant("%falseS", "false", flag);
     t_.constant("%maxsweeps", std::to_string(kJacobiMaxSweeps), "tensor<i64>");
     t_.constant("%rounds", std::to_string(paired_ - 1), "tensor<i64>");
@@ -210,11 +167,11 @@ private:
                 "%rounds");
     rotatePairs(half, vhalf);
     t_.binary("%rrot1", "or", "%rrot", "%rotany", flag);
-    const auto w = nextRound("%pw", "%nt", "%nb", half, e);
-    const auto v = nextRound("%pv", "%nvt", "%nvb", vhalf, e);
-    const auto ids = nextRound("%pi", "%rit", "%rib", {half_}, ElementType::I64);
+    const auto w = t_.roundRobinNextHalves("%pw", "%nt", "%nb", e, half, last);
+    const auto v = t_.roundRobinNextHalves("%pv", "%nvt", "%nvb", e, vhalf, last);
+    const auto next = t_.roundRobinNextHalves("%pi", "%rit", "%rib", ElementType::I64, idHalf, 0);
     t_.binary("%rd1", "add", "%rd", "%one", "tensor<i64>");
-    t_.loopEnd({"%rd1", w.first, w.second, v.first, v.second, ids.first, ids.second, "%rrot1"},
+    t_.loopEnd({"%rd1", w.first, w.second, v.first, v.second, next.first, next.second, "%rrot1"},
                types);
     t_.unary("%done", "not", "%round#7", flag);
     t_.binary("%sw1", "add", "%sw", "%one", "tensor<i64>");
@@ -366,15 +323,18 @@ private:
     const ElementType e = a_.elementType;
     const Shape all = t_.matrix(rows_, paired_), square = t_.matrix(paired_, paired_),
                 sigmas = t_.vector(paired_);
-    concatenate("%w", {"%sweep#1", "%sweep#2"}, {half_, half_}, all, e);
-    concatenate("%v", {"%sweep#3", "%sweep#4"}, {half_, half_}, square, e);
+    const Shape half = t_.matrix(rows_, half_), vhalf = t_.matrix(paired_, half_);
+    const int64_t last = t_.rank() - 1;
+    t_.concatenate("%w", {{"%sweep#1", half}, {"%sweep#2", half}}, e, last);
+    t_.concatenate("%v", {{"%sweep#3", vhalf}, {"%sweep#4", vhalf}}, e, last);
     squared("%wsq", "%w", all);
     t_.reduceRows("%sig2", "%wsq", "%zeroR", "add", t_.real(), all);
     t_.unary("%sig", "sqrt", "%sig2", realType(sigmas));
     std::string key = "%sig";
     if (paired_ > cols_) { // the padding column sorts last
       const std::string ids = t_.type(ElementType::I64, sigmas);
-      concatenate("%idsout", {"%sweep#5", "%sweep#6"}, {half_, half_}, {paired_}, ElementType::I64);
+      t_.concatenate("%idsout", {{"%sweep#5", {half_}}, {"%sweep#6", {half_}}}, ElementType::I64,
+                     0);
       t_.broadcast("%idsB", "%idsout", "tensor<" + std::to_string(paired_) + "xi64>",
                    {t_.rank() - 2}, ids);
       t_.constant("%padid", std::to_string(cols_), ids);
@@ -386,7 +346,7 @@ private:
     sortColumns("s", key, "%sig", sigmas, t_.real());
     sortColumns("w", key, "%w", all, e);
     sortColumns("v", key, "%v", square, e);
-    columns("%sigk", "%sorted_s#1", sigmas, 0, cols_, t_.real());
+    t_.sliceAlong("%sigk", "%sorted_s#1", t_.real(), sigmas, t_.rank() - 2, 0, cols_);
     const std::string S = realType(t_.vector(cols_));
     t_.broadcast("%scaleS", "%scale", realType(t_.batch()), upTo(t_.rank() - 2), S);
     t_.binary("%sigma", "multiply", "%sigk", "%scaleS", S);
@@ -412,14 +372,9 @@ private:
     t_.select("%units", "%posW", "%unit", "%zerosE", wk, W);
     std::string x = "%units", valid = "%posW";
     if (completed_ > cols_) {
-      const std::string S = realType(t_.vector(cols_)), SC = realType(t_.vector(completed_)),
-                        OR = realType(out);
-      std::vector<int64_t> low(t_.batch().size() + 1, 0), high(low);
-      high.back() = completed_ - cols_;
+      const std::string SC = realType(t_.vector(completed_)), OR = realType(out);
       t_.padWithZeros("%unitsp", "%units", wk, out);
-      t_.emit("%sigc = stablehlo.pad %sigk, %zeroR, low = " + integerList(low) +
-              ", high = " + integerList(high) + ", interior = " + integerList(low) + " : (" + S +
-              ", " + realType({}) + ") -> " + SC);
+      t_.padWithZeros("%sigc", "%sigk", t_.real(), t_.vector(cols_), t_.vector(completed_));
       t_.broadcast("%sigO", "%sigc", SC, t_.batchAnd(t_.rank() - 1), OR);
       t_.constant("%zerosO", "0.0", OR);
       t_.compare("%posO", "GT", "%sigO", "%zerosO", OR, out);
